@@ -1,0 +1,74 @@
+# gpunp: `make demo` and `make test` set everything up from scratch.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+BUILD  := build
+KLOG   := $(BUILD)/kernel-sources
+CC     ?= cc
+PYTHONS ?= 3.10 3.11 3.12 3.13
+PYENV_ROOT ?= $(HOME)/.pyenv
+
+ENGINE_SRC := $(shell find csrc -name '*.c' -not -path 'csrc/tests/*')
+ENGINE_HDR := $(shell find csrc -name '*.h')
+PY_SRC     := $(shell find gpunp -name '*.py')
+C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
+
+.PHONY: all demo test test-c test-py check-nvrtc wheel test-abi3 test-gpu clean
+
+all: $(VENV)/.installed
+
+# A virtual environment with gpunp built from this tree and its test tools.
+$(VENV)/.installed: pyproject.toml build_ffi.py hatch_build.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q numpy cffi pytest hypothesis
+	$(PY) -m pip install -q --force-reinstall --no-deps .
+	touch $@
+
+demo: $(VENV)/.installed
+	$(PY) examples/seed.py
+
+test: test-c test-py check-nvrtc
+
+# C unit tests of the core, linked against the engine's sources.
+$(BUILD)/preludes.c: $(wildcard csrc/kernels/prelude/*.h) build_ffi.py
+	mkdir -p $(BUILD)
+	$(PYTHON) build_ffi.py --preludes $@
+
+$(BUILD)/test_%: csrc/tests/test_%.c $(ENGINE_SRC) $(ENGINE_HDR) $(BUILD)/preludes.c
+	$(CC) -std=c11 -g -O1 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	  -pthread -Icsrc/include -o $@ $< $(ENGINE_SRC) $(BUILD)/preludes.c -lm -ldl
+
+test-c: $(C_TESTS)
+	@for t in $(C_TESTS); do echo "== $$t"; GPUNP_BACKEND=host $$t || exit 1; done
+
+# The Python suite; every kernel source it generates is kept in $(KLOG).
+test-py: $(VENV)/.installed
+	rm -rf $(KLOG)
+	GPUNP_KERNEL_LOG=$(CURDIR)/$(KLOG) $(VENV)/bin/pytest -q tests
+
+# Every kernel the test run generated must compile with NVRTC for sm_90.
+check-nvrtc: $(VENV)/.installed
+	$(PY) tools/check_kernels.py --arch sm_90 $(KLOG)
+
+wheel:
+	rm -rf dist
+	$(PYTHON) -m pip wheel --no-deps -w dist .
+
+# The one abi3 wheel, installed into a fresh venv of each Python and tested.
+test-abi3: wheel
+	@for v in $(PYTHONS); do \
+	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python3 | tail -1); \
+	  echo "== Python $$v ($$py)"; \
+	  rm -rf $(BUILD)/venv-$$v && $$py -m venv $(BUILD)/venv-$$v && \
+	  $(BUILD)/venv-$$v/bin/pip install -q numpy cffi pytest hypothesis dist/*.whl && \
+	  $(BUILD)/venv-$$v/bin/pytest -q tests || exit 1; \
+	done
+
+# The whole suite on a CUDA GPU (run it where one is present).
+test-gpu: $(VENV)/.installed
+	GPUNP_BACKEND=cuda $(VENV)/bin/pytest -q tests
+
+clean:
+	rm -rf $(BUILD) dist $(VENV) gpunp/*.so

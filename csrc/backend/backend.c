@@ -1,0 +1,266 @@
+/*
+ * backend.c - choosing and starting the backend, the per-thread current
+ * device and stream, and the runtime API of gp_runtime.h.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rtc/rtc.h"
+#include "backend.h"
+
+#define GP_STREAM_MAGIC 0x47505374u /* "GPSt" */
+#define GP_MAX_DEVICES 64
+
+struct gp_stream {
+    uint32_t magic;
+    int32_t device;
+    void *native;
+};
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(const gp_backend_i *) running;
+
+static _Thread_local int32_t tls_device;
+static _Thread_local gp_stream_t *tls_stream;
+
+static gp_device_props_t props_cache[GP_MAX_DEVICES];
+static atomic_int props_valid[GP_MAX_DEVICES];
+
+const gp_backend_i *gp_backend_running(void)
+{
+    return atomic_load_explicit(&running, memory_order_acquire);
+}
+
+gp_status_t gp_backend(const gp_backend_i **out)
+{
+    const gp_backend_i *b = gp_backend_running();
+    if (!b) {
+        GP_TRY(gp_runtime_init(NULL));
+        b = gp_backend_running();
+    }
+    *out = b;
+    return GP_OK;
+}
+
+int32_t gp_current_device(void) { return tls_device; }
+
+void *gp_current_stream(void) { return tls_stream ? tls_stream->native : NULL; }
+
+/* Starts `b`; on success it becomes the running backend. Lock held. */
+static gp_status_t start(const gp_backend_i *b)
+{
+    GP_TRY(b->init());
+    int32_t n = 0;
+    GP_TRY(b->device_count(&n));
+    if (n < 1)
+        return gp_set_error(GP_ERR_NOT_FOUND_DEVICE, "the %s backend found no device", b->name);
+    atomic_store_explicit(&running, b, memory_order_release);
+    return GP_OK;
+}
+
+/* The GPU backends this build has, in the order "auto" tries them. */
+static const gp_backend_i *gpu_backend(const char *name)
+{
+    (void)name;
+    return NULL; /* the CUDA and HIP backends arrive with their issues */
+}
+
+GP_API gp_status_t gp_runtime_init(const char *name)
+{
+    pthread_mutex_lock(&init_lock);
+    gp_status_t s = GP_OK;
+    const gp_backend_i *cur = gp_backend_running();
+    const char *want = name;
+    if (!want || !*want)
+        want = getenv("GPUNP_BACKEND");
+    if (!want || !*want)
+        want = "auto";
+    if (cur) {
+        if (name && *name && strcmp(name, "auto") != 0 && strcmp(name, cur->name) != 0)
+            s = gp_set_error(GP_ERR_MISUSE, "the %s backend is already running; the backend "
+                                            "is chosen once per process", cur->name);
+        goto done;
+    }
+    if (strcmp(want, "host") == 0) {
+        s = start(&gp_backend_host);
+    } else if (strcmp(want, "cuda") == 0 || strcmp(want, "hip") == 0) {
+        const gp_backend_i *g = gpu_backend(want);
+        s = g ? start(g)
+              : gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend is not part of this build of "
+                                                 "gpunp yet", want);
+    } else if (strcmp(want, "auto") == 0) {
+        const gp_backend_i *g = gpu_backend("cuda");
+        if (!g || start(g) != GP_OK)
+            s = start(&gp_backend_host);
+    } else {
+        s = gp_set_error(GP_ERR_VALUE, "unknown backend '%s' (GPUNP_BACKEND takes cuda, hip, "
+                                       "host or auto)", want);
+    }
+done:
+    pthread_mutex_unlock(&init_lock);
+    return s;
+}
+
+gp_status_t gp_backend_props(const gp_device_props_t **out)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    int32_t dev = tls_device;
+    if (dev < 0 || dev >= GP_MAX_DEVICES)
+        return gp_set_error(GP_ERR_VALUE, "invalid device %d", dev);
+    if (!atomic_load_explicit(&props_valid[dev], memory_order_acquire)) {
+        pthread_mutex_lock(&init_lock);
+        gp_status_t s = GP_OK;
+        if (!atomic_load(&props_valid[dev])) {
+            s = b->device_props(dev, &props_cache[dev]);
+            if (s == GP_OK)
+                atomic_store_explicit(&props_valid[dev], 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&init_lock);
+        GP_TRY(s);
+    }
+    *out = &props_cache[dev];
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_runtime_config(const char *key, const char **out)
+{
+    if (!key || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_runtime_config: NULL argument");
+    *out = NULL;
+    if (strcmp(key, "cache_dir") == 0) {
+        *out = gp_cache_dir();
+        return GP_OK;
+    }
+    if (strcmp(key, "kernel_log") == 0) {
+        *out = gp_kernel_log_dir();
+        return GP_OK;
+    }
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (strcmp(key, "backend") == 0) {
+        *out = b->name;
+    } else if (strcmp(key, "compiler") == 0) {
+        *out = b->compiler_id();
+        if (!*out)
+            return gp_errcode();
+    } else if (strcmp(key, "target") == 0 || strcmp(key, "device_name") == 0) {
+        const gp_device_props_t *p;
+        GP_TRY(gp_backend_props(&p));
+        *out = key[0] == 't' ? p->target : p->name;
+    } else {
+        return gp_set_error(GP_ERR_VALUE, "unknown configuration key '%s'", key);
+    }
+    return GP_OK;
+}
+
+/* ---- devices -------------------------------------------------------------- */
+
+GP_API gp_status_t gp_device_count(int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_device_count: out is NULL");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->device_count(out);
+}
+
+GP_API gp_status_t gp_device_get(int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_device_get: out is NULL");
+    *out = tls_device;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_device_set(int32_t id)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    int32_t n = 0;
+    GP_TRY(b->device_count(&n));
+    if (id < 0 || id >= n || id >= GP_MAX_DEVICES)
+        return gp_set_error(GP_ERR_VALUE, "invalid device id %d (there are %d devices)", id, n);
+    GP_TRY(b->device_set(id));
+    if (tls_device != id)
+        tls_stream = NULL; /* streams belong to a device */
+    tls_device = id;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_device_synchronize(void)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->device_synchronize();
+}
+
+/* ---- streams -------------------------------------------------------------- */
+
+static bool stream_ok(const gp_stream_t *s) { return s && s->magic == GP_STREAM_MAGIC; }
+
+GP_API gp_status_t gp_stream_create(int32_t flags, int32_t priority, gp_stream_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_create: out is NULL");
+    *out = NULL;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    gp_stream_t *s = malloc(sizeof *s);
+    if (!s)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for a stream");
+    gp_status_t st = b->stream_create(flags, priority, &s->native);
+    if (st != GP_OK) {
+        free(s);
+        return st;
+    }
+    s->magic = GP_STREAM_MAGIC;
+    s->device = tls_device;
+    *out = s;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_stream_destroy(gp_stream_t *s)
+{
+    if (!s)
+        return GP_OK;
+    if (!stream_ok(s))
+        return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
+    const gp_backend_i *b = gp_backend_running();
+    if (tls_stream == s)
+        tls_stream = NULL;
+    gp_status_t st = b ? b->stream_destroy(s->native) : GP_OK;
+    s->magic = GP_DEAD_MAGIC;
+    free(s);
+    return st;
+}
+
+GP_API gp_status_t gp_stream_synchronize(gp_stream_t *s)
+{
+    if (s && !stream_ok(s))
+        return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->stream_synchronize(s ? s->native : NULL);
+}
+
+GP_API gp_status_t gp_stream_set_current(gp_stream_t *s)
+{
+    if (s && !stream_ok(s))
+        return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
+    if (s && s->device != tls_device)
+        return gp_set_error(GP_ERR_VALUE, "the stream belongs to device %d, but device %d is "
+                                          "current", s->device, tls_device);
+    tls_stream = s;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_stream_get_current(gp_stream_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_get_current: out is NULL");
+    *out = tls_stream;
+    return GP_OK;
+}

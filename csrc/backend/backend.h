@@ -1,0 +1,104 @@
+/*
+ * backend.h - the backend interface: one static const vtable per backend.
+ *
+ * The engine calls backends only through gp_backend(), which starts the
+ * chosen backend on first use. Every slot returns a gp_status_t and sets the
+ * error through gp_set_error. Slots marked optional may be NULL; the
+ * wrappers below supply their defaults.
+ */
+#ifndef GP_BACKEND_H
+#define GP_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/core.h"
+
+/* DLPack device types, reused as backend identities. */
+enum { GP_DL_CPU = 1, GP_DL_CUDA = 2, GP_DL_ROCM = 10 };
+
+/* A compiled kernel image (host: a shared object; CUDA: a cubin). */
+typedef struct gp_blob {
+    void *data;
+    size_t size;
+} gp_blob_t;
+
+/* Launch geometry. */
+typedef struct gp_launch {
+    uint32_t grid;        /* blocks */
+    uint32_t block;       /* threads per block */
+    uint32_t shared_mem;  /* dynamic shared memory, bytes */
+} gp_launch_t;
+
+/* Properties the code generator and launcher size work by. */
+typedef struct gp_device_props {
+    int32_t multiprocessors;     /* SMs (CUDA), CUs (HIP), 1 (host) */
+    int32_t max_threads_per_block;
+    int32_t warp_size;
+    int32_t max_blocks_per_sm;   /* resident blocks of max_threads_per_block/4 */
+    int64_t total_memory;
+    char name[128];
+    char target[32];             /* "sm_90", "gfx90a", "x86_64" */
+} gp_device_props_t;
+
+typedef struct gp_backend_i {
+    const char *name;           /* "host", "cuda", "hip" */
+    int32_t dl_device_type;     /* GP_DL_* */
+
+    /* Starts the backend: loads its libraries, finds its devices. */
+    gp_status_t (*init)(void);
+
+    /* devices */
+    gp_status_t (*device_count)(int32_t *out);
+    gp_status_t (*device_props)(int32_t dev, gp_device_props_t *out);
+    gp_status_t (*device_set)(int32_t dev);        /* current on this thread */
+    gp_status_t (*device_synchronize)(void);
+
+    /* memory on the current device, ordered on `stream` (NULL: default) */
+    gp_status_t (*mem_alloc)(size_t n, void *stream, void **out);
+    gp_status_t (*mem_free)(void *p, size_t n, void *stream);
+    gp_status_t (*memcpy_htod)(void *dst, const void *src, size_t n, void *stream);
+    /* blocks until the copy is done */
+    gp_status_t (*memcpy_dtoh)(void *dst, const void *src, size_t n, void *stream);
+    gp_status_t (*memcpy_dtod)(void *dst, const void *src, size_t n, void *stream);
+    gp_status_t (*memset8)(void *dst, uint8_t value, size_t n, void *stream);
+
+    /* streams */
+    gp_status_t (*stream_create)(int32_t flags, int32_t priority, void **out);
+    gp_status_t (*stream_destroy)(void *s);
+    gp_status_t (*stream_synchronize)(void *s);
+
+    /* kernels */
+    const char *prelude;                         /* prepended to every kernel */
+    const char *(*compiler_id)(void);            /* compiler + version + target */
+    gp_status_t (*compile)(const char *source, gp_blob_t *out); /* caller frees data */
+    gp_status_t (*module_load)(const gp_blob_t *image, void **module);
+    gp_status_t (*module_function)(void *module, const char *name, void **fn);
+    gp_status_t (*launch)(void *fn, const gp_launch_t *cfg, const void *params,
+                          size_t params_size, void *stream);
+} gp_backend_i;
+
+/* The running backend (started on first use; see gp_runtime_init). Never
+ * NULL on GP_OK. */
+gp_status_t gp_backend(const gp_backend_i **out);
+
+/* The running backend if started, else NULL (no side effects). */
+const gp_backend_i *gp_backend_running(void);
+
+/* Current device properties (cached per device). */
+gp_status_t gp_backend_props(const gp_device_props_t **out);
+
+/* This thread's current device and stream (the stream handle's backend
+ * object, NULL for the default stream). */
+int32_t gp_current_device(void);
+void *gp_current_stream(void);
+
+extern const gp_backend_i gp_backend_host;
+extern const gp_backend_i gp_backend_cuda;
+
+/* Text of the embedded preludes (generated from csrc/kernels/prelude/). */
+extern const char gp_prelude_common[];
+extern const char gp_prelude_host[];
+extern const char gp_prelude_cuda[];
+
+#endif /* GP_BACKEND_H */

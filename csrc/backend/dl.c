@@ -1,0 +1,116 @@
+/*
+ * dl.c - finding and opening vendor libraries at run time.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dl.h"
+
+static pthread_mutex_t path_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *extra_paths; /* set from Python: the nvidia-* wheel folders */
+
+GP_API gp_status_t gp_runtime_set_library_path(const char *paths)
+{
+    char *copy = paths ? strdup(paths) : NULL;
+    if (paths && !copy)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    pthread_mutex_lock(&path_lock);
+    free(extra_paths);
+    extra_paths = copy;
+    pthread_mutex_unlock(&path_lock);
+    return GP_OK;
+}
+
+/* Tries dir/sub/name for each name; appends what it tried to `tried`. */
+static void *try_dir(const char *dir, const char *sub, const char *const *names, gp_str_t *tried)
+{
+    if (!dir || !*dir)
+        return NULL;
+    char path[4096];
+    gp_str_printf(tried, "\n  %s%s%s", dir, sub[0] ? "/" : "", sub);
+    for (int k = 0; names[k]; ++k) {
+        snprintf(path, sizeof path, "%s%s%s/%s", dir, sub[0] ? "/" : "", sub, names[k]);
+        void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+        if (h)
+            return h;
+    }
+    return NULL;
+}
+
+/* Tries each ':'-separated directory of `list` with the subfolders. */
+static void *try_list(const char *list, const char *const *subs, const char *const *names,
+                      gp_str_t *tried)
+{
+    if (!list || !*list)
+        return NULL;
+    char *copy = strdup(list), *save = NULL;
+    void *h = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d && !h; d = strtok_r(NULL, ":", &save))
+        for (int s = 0; subs[s] && !h; ++s)
+            h = try_dir(d, subs[s], names, tried);
+    free(copy);
+    return h;
+}
+
+gp_status_t gp_dl_open(const char *what, const char *const *names, int vendor, void **out)
+{
+    static const char *const lib_subs[] = {"lib64", "lib", "", NULL};
+    static const char *const flat[] = {"", NULL};
+    const char *override = vendor == GP_VENDOR_ROCM ? "GPUNP_ROCM_PATH" : "GPUNP_CUDA_PATH";
+    gp_str_t tried;
+    gp_str_init(&tried);
+    void *h = try_list(getenv(override), lib_subs, names, &tried);
+    for (int k = 0; names[k] && !h; ++k)
+        h = dlopen(names[k], RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+    if (!h) {
+        gp_str_puts(&tried, "\n  (libraries already loaded)");
+        pthread_mutex_lock(&path_lock);
+        h = try_list(extra_paths, flat, names, &tried);
+        pthread_mutex_unlock(&path_lock);
+    }
+    if (vendor == GP_VENDOR_ROCM) {
+        if (!h)
+            h = try_list(getenv("ROCM_PATH"), lib_subs, names, &tried);
+        if (!h)
+            h = try_dir("/opt/rocm", "lib", names, &tried);
+    } else {
+        if (!h)
+            h = try_list(getenv("CUDA_PATH"), lib_subs, names, &tried);
+        if (!h)
+            h = try_list(getenv("CUDA_HOME"), lib_subs, names, &tried);
+        if (!h)
+            h = try_dir("/usr/local/cuda", "lib64", names, &tried);
+    }
+    for (int k = 0; names[k] && !h; ++k)
+        h = dlopen(names[k], RTLD_NOW | RTLD_GLOBAL);
+    if (!h) {
+        gp_str_t list;
+        gp_str_init(&list);
+        for (int k = 0; names[k]; ++k)
+            gp_str_printf(&list, "%s%s", k ? ", " : "", names[k]);
+        gp_set_error(GP_ERR_NOT_FOUND_LIBRARY,
+                     "%s was not found (%s); looked in:%s\n  (the system loader's paths)",
+                     what, list.failed ? "" : list.data, tried.failed ? "" : tried.data);
+        gp_str_free(&list);
+        gp_str_free(&tried);
+        *out = NULL;
+        return GP_ERR_NOT_FOUND_LIBRARY;
+    }
+    gp_str_free(&tried);
+    *out = h;
+    return GP_OK;
+}
+
+const char *gp_dl_path(void *lib, char *buf, size_t n)
+{
+    struct link_map *lm = NULL;
+    buf[0] = '\0';
+    if (lib && dlinfo(lib, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
+        snprintf(buf, n, "%s", lm->l_name);
+    return buf;
+}

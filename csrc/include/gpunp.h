@@ -1,0 +1,21 @@
+/*
+ * gpunp.h - the C ABI of the gpunp engine. Include this one header.
+ *
+ *   gp_base.h     status codes, errors, version, conventions
+ *   gp_dtype.h    dtypes, promotion, casting, scalars
+ *   gp_array.h    the array handle, creation, views, copies, transfers
+ *   gp_ops.h      ufuncs, reductions, accumulations, generators
+ *   gp_runtime.h  backends, devices, streams, kernel cache
+ *
+ * Anything not declared in these headers is not API.
+ */
+#ifndef GPUNP_H
+#define GPUNP_H
+
+#include "gp_base.h"
+#include "gp_dtype.h"
+#include "gp_array.h"
+#include "gp_ops.h"
+#include "gp_runtime.h"
+
+#endif /* GPUNP_H */

@@ -1,0 +1,458 @@
+/*
+ * codegen.c - writes kernel source from the op table and a kernel spec.
+ *
+ * The text written here is the backend-independent part of a kernel; the
+ * cache prepends the backend's prelude and the common prelude. Three
+ * families: elementwise (n-ary, strided or contiguous, scalars by value),
+ * reductions (one output per thread or per block, optionally split in two
+ * stages) and scans (one line per thread).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.h"
+
+#define EXPR_MAX 1024
+
+/* ---- types and conversions ------------------------------------------------ */
+
+/* The dtype whose storage type holds computed values of `dt`. */
+static int32_t compute_dt(int32_t dt) { return gp_dtypes[dt].compute; }
+
+static const char *ctype(int32_t dt) { return gp_dtypes[compute_dt(dt)].storage; }
+static const char *csuffix(int32_t dt) { return gp_dtypes[compute_dt(dt)].suffix; }
+
+int32_t gp_compute_size(int32_t dt) { return gp_dtypes[compute_dt(dt)].itemsize; }
+int32_t gp_compute_align(int32_t dt) { return gp_dtypes[compute_dt(dt)].alignment; }
+
+/* Writes into `out` the expression converting `e`, a computed value of
+ * dtype `from`, to a computed value of dtype `to`, with the engine's cast
+ * semantics (gp_scalar_to_storage mirrors them). */
+static void cast_expr(int32_t from, int32_t to, const char *e, char *out)
+{
+    int32_t kf = gp_dtype_kind(from), kt = gp_dtype_kind(to);
+    if (to == GP_FLOAT16) {
+        /* a float16 computes as float32 holding a value rounded to half */
+        if (from == GP_FLOAT16)
+            snprintf(out, EXPR_MAX, "%s", e);
+        else if (from == GP_FLOAT64)
+            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f64_to_f16(%s))", e);
+        else if (from == GP_COMPLEX128)
+            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f64_to_f16((%s).re))", e);
+        else if (from == GP_COMPLEX64)
+            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f32_to_f16((%s).re))", e);
+        else
+            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s)))", e);
+        return;
+    }
+    if (compute_dt(from) == compute_dt(to)) {
+        snprintf(out, EXPR_MAX, "%s", e);
+    } else if (to == GP_BOOL) {
+        if (kf == GP_KIND_COMPLEX)
+            snprintf(out, EXPR_MAX, "(gpk_b)gpk_nonzero_%s(%s)", csuffix(from), e);
+        else
+            snprintf(out, EXPR_MAX, "(gpk_b)((%s) != 0)", e);
+    } else if (kt == GP_KIND_COMPLEX) {
+        const char *t = to == GP_COMPLEX64 ? "gpk_f32" : "gpk_f64";
+        if (kf == GP_KIND_COMPLEX)
+            snprintf(out, EXPR_MAX, "gpk_make_%s((%s)(%s).re, (%s)(%s).im)", csuffix(to), t, e, t, e);
+        else
+            snprintf(out, EXPR_MAX, "gpk_make_%s((%s)(%s), (%s)0)", csuffix(to), t, e, t);
+    } else if (kf == GP_KIND_COMPLEX) {
+        char re[EXPR_MAX];
+        snprintf(re, sizeof re, "(%s).re", e);
+        cast_expr(from == GP_COMPLEX64 ? GP_FLOAT32 : GP_FLOAT64, to, re, out);
+    } else if ((kt == GP_KIND_INT || kt == GP_KIND_UINT) && kf == GP_KIND_FLOAT) {
+        snprintf(out, EXPR_MAX, "gpk_f2%s((gpk_f64)(%s))", csuffix(to), e);
+    } else {
+        snprintf(out, EXPR_MAX, "(%s)(%s)", ctype(to), e);
+    }
+}
+
+/* The computed value (of dtype `vd`) of the element of storage dtype `sd`
+ * at address `addr`. */
+static void load_expr(int32_t sd, int32_t vd, const char *addr, char *out)
+{
+    char raw[EXPR_MAX];
+    if (sd == GP_FLOAT16)
+        snprintf(raw, sizeof raw, "gpk_f16_to_f32(*(const gpk_f16 *)(%s))", addr);
+    else if (sd == GP_BOOL)
+        snprintf(raw, sizeof raw, "(gpk_b)(*(const gpk_b *)(%s) != 0)", addr);
+    else
+        snprintf(raw, sizeof raw, "(*(const %s *)(%s))", gp_dtypes[sd].storage, addr);
+    cast_expr(sd, vd, raw, out);
+}
+
+/* A statement storing `e`, a computed value of dtype `vd`, into the element
+ * of storage dtype `sd` at address `addr`. */
+static void emit_store(gp_str_t *s, int32_t sd, int32_t vd, const char *addr, const char *e)
+{
+    char v[EXPR_MAX];
+    if (sd == GP_FLOAT16) {
+        if (vd == GP_FLOAT64)
+            snprintf(v, sizeof v, "gpk_f64_to_f16(%s)", e);
+        else if (vd == GP_COMPLEX128)
+            snprintf(v, sizeof v, "gpk_f64_to_f16((%s).re)", e);
+        else if (vd == GP_COMPLEX64)
+            snprintf(v, sizeof v, "gpk_f32_to_f16((%s).re)", e);
+        else
+            snprintf(v, sizeof v, "gpk_f32_to_f16((gpk_f32)(%s))", e);
+    } else {
+        cast_expr(vd, sd, e, v);
+    }
+    gp_str_printf(s, "*(%s *)(%s) = %s;\n", gp_dtypes[sd].storage, addr, v);
+}
+
+/* The expression slot of `op` for inputs of loop dtypes d0 (and d1). */
+static const char *op_expr(const gp_op_t *op, int32_t d0, int32_t d1)
+{
+    int32_t k0 = gp_dtype_kind(d0), k1 = d1 >= 0 ? gp_dtype_kind(d1) : -1;
+    int slot = GP_EK_ANY;
+    if (k0 == GP_KIND_INT && k1 == GP_KIND_UINT)
+        slot = GP_EK_SU;
+    else if (k0 == GP_KIND_UINT && k1 == GP_KIND_INT)
+        slot = GP_EK_US;
+    else if (k0 == GP_KIND_BOOL)
+        slot = GP_EK_B;
+    else if (k0 == GP_KIND_INT)
+        slot = GP_EK_I;
+    else if (k0 == GP_KIND_UINT)
+        slot = op->expr[GP_EK_U] ? GP_EK_U : GP_EK_I;
+    else if (k0 == GP_KIND_FLOAT)
+        slot = GP_EK_F;
+    else if (k0 == GP_KIND_COMPLEX)
+        slot = GP_EK_C;
+    return op->expr[slot] ? op->expr[slot] : op->expr[GP_EK_ANY];
+}
+
+static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
+{
+    gp_str_printf(s, "/* %s */\n", what);
+    gp_str_printf(s, "#define F(n) gpk_##n##_%s\n", csuffix(fdt));
+    gp_str_printf(s, "typedef %s gpk_idx;\n", idx32 ? "int" : "long long");
+}
+
+/* Decomposes index `var` over `n` dims of `shape` (innermost last), adding
+ * coordinate * stride to each offset of `offs` (with their stride arrays). */
+static void emit_decompose(gp_str_t *s, const char *var, int n, const char *shape, int noffs,
+                           const char *const *offs, const char *const *strides)
+{
+    if (n == 0)
+        return;
+    gp_str_printf(s, "{ gpk_idx r_ = %s, c_;\n", var);
+    for (int d = n - 1; d >= 0; --d) {
+        if (d > 0)
+            gp_str_printf(s, "  c_ = r_ %% (gpk_idx)p.%s[%d]; r_ /= (gpk_idx)p.%s[%d];\n", shape,
+                          d, shape, d);
+        else
+            gp_str_puts(s, "  c_ = r_;\n");
+        for (int k = 0; k < noffs; ++k)
+            gp_str_printf(s, "  %s += c_ * (gpk_idx)p.%s[%d];\n", offs[k], strides[k], d);
+    }
+    gp_str_puts(s, "}\n");
+}
+
+/* ---- elementwise -------------------------------------------------------------- */
+
+const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec)
+{
+    if (spec->internal == 1)
+        return &gp_op_copy;
+    if (spec->internal == 2)
+        return &gp_op_arange;
+    return &gp_ufuncs[spec->op];
+}
+
+gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
+{
+    const gp_ew_spec_t *sp = vspec;
+    const gp_op_t *op = gp_ew_op(sp);
+    int nin = sp->nin, nout = sp->nout, nop = nin + nout + sp->has_where, nd = sp->ndim;
+    char what[256];
+    snprintf(what, sizeof what, "elementwise %s", op->name);
+    emit_header(s, what, sp->loop[0], sp->idx32);
+
+    /* parameters */
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n;\n");
+    if (nd)
+        gp_str_printf(s, "  gpk_index shape[%d];\n", nd);
+    for (int k = 0; k < nop; ++k) {
+        const char *cq = k < nin || k >= nin + nout ? "const " : "";
+        switch (sp->kind[k]) {
+        case GP_OPND_SCALAR:
+            gp_str_printf(s, "  %s v%d;\n", ctype(sp->loop[k]), k);
+            break;
+        case GP_OPND_CONTIG:
+            gp_str_printf(s, "  %s%s *GPK_RESTRICT p%d;\n", cq, gp_dtypes[sp->dt[k]].storage, k);
+            break;
+        default:
+            gp_str_printf(s, "  %schar *p%d;\n  gpk_index s%d[%d];\n", cq, k, k, nd);
+        }
+    }
+    gp_str_puts(s, "};\n");
+
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\n");
+    char addr[GP_EW_MAX][64];
+    if (nd) {
+        const char *offs[GP_EW_MAX], *strides[GP_EW_MAX];
+        char obuf[GP_EW_MAX][16], sbuf[GP_EW_MAX][16];
+        int n = 0;
+        for (int k = 0; k < nop; ++k) {
+            if (sp->kind[k] != GP_OPND_STRIDED)
+                continue;
+            snprintf(obuf[n], sizeof obuf[n], "o%d", k);
+            snprintf(sbuf[n], sizeof sbuf[n], "s%d", k);
+            offs[n] = obuf[n];
+            strides[n] = sbuf[n];
+            gp_str_printf(s, "gpk_idx o%d = 0;\n", k);
+            ++n;
+        }
+        emit_decompose(s, "i", nd, "shape", n, offs, strides);
+    }
+    for (int k = 0; k < nop; ++k)
+        snprintf(addr[k], sizeof addr[k],
+                 sp->kind[k] == GP_OPND_STRIDED ? "p.p%d + o%d" : "p.p%d + i", k, k);
+
+    char e[EXPR_MAX];
+    if (sp->has_where) {
+        int w = nin + nout;
+        load_expr(GP_BOOL, GP_BOOL, addr[w], e);
+        gp_str_printf(s, "if (%s) {\n", e);
+    }
+    for (int k = 0; k < nin; ++k) {
+        if (sp->kind[k] == GP_OPND_SCALAR)
+            snprintf(e, sizeof e, "p.v%d", k);
+        else
+            load_expr(sp->dt[k], sp->loop[k], addr[k], e);
+        gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
+    }
+    for (int k = 0; k < nout; ++k)
+        gp_str_printf(s, "%s y%d;\n", ctype(sp->loop[nin + k]), k);
+    const char *ex = op_expr(op, sp->loop[0], nin > 1 ? sp->loop[1] : -1);
+    if (!ex)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
+                            gp_dtypes[sp->loop[0]].name);
+    if (nout == 1)
+        gp_str_printf(s, "y0 = %s;\n", ex);
+    else
+        gp_str_printf(s, "%s\n", ex);
+    for (int k = 0; k < nout; ++k) {
+        char y[8];
+        snprintf(y, sizeof y, "y%d", k);
+        emit_store(s, sp->dt[nin + k], sp->loop[nin + k], addr[nin + k], y);
+    }
+    if (sp->has_where)
+        gp_str_puts(s, "}\n");
+    gp_str_puts(s, "}\n}\n");
+    return GP_OK;
+}
+
+/* ---- reductions --------------------------------------------------------------- */
+
+static const char *int_limit(int32_t dt, bool highest)
+{
+    static const char *const lo[] = {
+        [GP_BOOL] = "0", [GP_INT8] = "(-127-1)", [GP_UINT8] = "0", [GP_INT16] = "(-32767-1)",
+        [GP_UINT16] = "0", [GP_INT32] = "(-2147483647-1)", [GP_UINT32] = "0u",
+        [GP_INT64] = "(-9223372036854775807LL-1)", [GP_UINT64] = "0ULL"};
+    static const char *const hi[] = {
+        [GP_BOOL] = "1", [GP_INT8] = "127", [GP_UINT8] = "255", [GP_INT16] = "32767",
+        [GP_UINT16] = "65535", [GP_INT32] = "2147483647", [GP_UINT32] = "4294967295u",
+        [GP_INT64] = "9223372036854775807LL", [GP_UINT64] = "18446744073709551615ULL"};
+    return highest ? hi[dt] : lo[dt];
+}
+
+/* The neutral start value of computed values of dtype `dt`. */
+static void neutral_expr(int neutral, int32_t dt, char *out)
+{
+    int32_t k = gp_dtype_kind(dt);
+    const char *v;
+    switch (neutral) {
+    case GP_NEUTRAL_ONE: v = "1"; break;
+    case GP_NEUTRAL_LOWEST:
+        v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "-INFINITY" : int_limit(dt, false);
+        break;
+    case GP_NEUTRAL_HIGHEST:
+        v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "INFINITY" : int_limit(dt, true);
+        break;
+    case GP_NEUTRAL_ALLONES: v = k == GP_KIND_BOOL ? "1" : "~0ULL"; break;
+    default: v = "0";
+    }
+    if (k == GP_KIND_COMPLEX) {
+        const char *t = dt == GP_COMPLEX64 ? "gpk_f32" : "gpk_f64";
+        const char *im = neutral == GP_NEUTRAL_ONE ? "0" : v;
+        snprintf(out, EXPR_MAX, "gpk_make_%s((%s)(%s), (%s)(%s))", csuffix(dt), t, v, t, im);
+    } else {
+        snprintf(out, EXPR_MAX, "(%s)(%s)", ctype(dt), v);
+    }
+}
+
+gp_status_t gp_gen_red(const void *vspec, const char *name, gp_str_t *s)
+{
+    const gp_red_spec_t *sp = vspec;
+    bool arg = sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN;
+    const gp_op_t *op = arg ? NULL : &gp_ufuncs[sp->op];
+    int32_t ld = sp->loop_dt;
+    bool seq = !arg && op->neutral == GP_NEUTRAL_NONE;
+    bool bpo = sp->block_per_out;
+    char what[256];
+    snprintf(what, sizeof what, "reduction %s",
+             arg ? (sp->kind == GP_RED_ARGMAX ? "argmax" : "argmin") : op->name);
+    emit_header(s, what, ld, sp->idx32);
+
+    /* the accumulator and its combination */
+    char e[EXPR_MAX], neutral[2 * EXPR_MAX];
+    if (arg) {
+        gp_str_printf(s, "typedef struct { %s v; long long i; } gpk_acc;\n", ctype(ld));
+        int32_t k = gp_dtype_kind(ld);
+        const char *gt = sp->kind == GP_RED_ARGMAX ? "gt" : "lt";
+        if (k == GP_KIND_COMPLEX)
+            gp_str_printf(s,
+                          "GPK_FN gpk_acc gpk_combine(gpk_acc a, gpk_acc b) {\n"
+                          "  int an = F(isnan)(a.v), bn = F(isnan)(b.v);\n"
+                          "  if (an || bn) return (an && (!bn || a.i < b.i)) ? a : b;\n"
+                          "  if (F(%s)(b.v, a.v) || (F(eq)(b.v, a.v) && b.i < a.i)) return b;\n"
+                          "  return a;\n}\n",
+                          gt);
+        else
+            gp_str_printf(s,
+                          "GPK_FN gpk_acc gpk_combine(gpk_acc a, gpk_acc b) {\n"
+                          "  int an = a.v != a.v, bn = b.v != b.v;\n"
+                          "  if (an || bn) return (an && (!bn || a.i < b.i)) ? a : b;\n"
+                          "  if (b.v %s a.v || (b.v == a.v && b.i < a.i)) return b;\n"
+                          "  return a;\n}\n",
+                          sp->kind == GP_RED_ARGMAX ? ">" : "<");
+        neutral_expr(sp->kind == GP_RED_ARGMAX ? GP_NEUTRAL_LOWEST : GP_NEUTRAL_HIGHEST, ld,
+                     e);
+        snprintf(neutral, sizeof neutral, "gpk_acc_make(%s, 9223372036854775807LL)", e);
+        gp_str_puts(s, "GPK_FN gpk_acc gpk_acc_make(");
+        gp_str_printf(s, "%s v, long long i) { gpk_acc a; a.v = v; a.i = i; return a; }\n",
+                      ctype(ld));
+    } else {
+        const char *ex = op_expr(op, ld, ld);
+        if (!ex)
+            return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s",
+                                op->name, gp_dtypes[ld].name);
+        gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
+        gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
+                         "{ return (gpk_acc)(%s); }\n", ex);
+        neutral_expr(op->neutral, ld, neutral);
+    }
+
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K, S, count;\n");
+    if (sp->nkeep)
+        gp_str_printf(s, "  gpk_index kshape[%d], kin[%d], kout[%d];\n", sp->nkeep, sp->nkeep,
+                      sp->nkeep);
+    gp_str_printf(s, "  gpk_index rshape[%d], rin[%d];\n", sp->nred, sp->nred);
+    gp_str_puts(s, "  const char *in;\n  char *out;\n");
+    if (sp->has_initial)
+        gp_str_puts(s, "  gpk_acc init;\n");
+    gp_str_puts(s, "};\n");
+
+    /* the element at input offset `ib + ro`, as an accumulator */
+    char elem[2 * EXPR_MAX];
+    if (sp->stage == GP_STAGE_COMBINE) {
+        snprintf(elem, sizeof elem, "(*(const gpk_acc *)(p.in + ib + ro))");
+    } else if (arg) {
+        load_expr(sp->in_dt, ld, "p.in + ib + ro", e);
+        snprintf(elem, sizeof elem, "gpk_acc_make(%s, (long long)k)", e);
+    } else {
+        load_expr(sp->in_dt, ld, "p.in + ib + ro", elem);
+    }
+
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "const gpk_idx chunk = (gpk_idx)((p.K + p.S - 1) / p.S);\n");
+    if (bpo)
+        gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)(p.M * p.S); "
+                       "t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
+    else
+        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M * p.S) {\n");
+    gp_str_puts(s, "gpk_idx o = t / (gpk_idx)p.S, kb = (t % (gpk_idx)p.S) * chunk;\n"
+                   "gpk_idx ke = kb + chunk < (gpk_idx)p.K ? kb + chunk : (gpk_idx)p.K;\n"
+                   "gpk_idx ib = 0, ob = 0;\n");
+    const char *koffs[2] = {"ib", "ob"}, *kstr[2] = {"kin", "kout"};
+    emit_decompose(s, "o", sp->nkeep, "kshape", 2, koffs, kstr);
+    const char *roffs[1] = {"ro"}, *rstr[1] = {"rin"};
+    if (seq) {
+        /* in order, from the initial value or the first element */
+        if (sp->has_initial) {
+            gp_str_puts(s, "gpk_acc acc = p.init;\ngpk_idx k0 = kb;\n");
+        } else {
+            gp_str_puts(s, "gpk_acc acc;\n{ gpk_idx k = kb, ro = 0;\n");
+            emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
+            gp_str_printf(s, "acc = %s; }\ngpk_idx k0 = kb + 1;\n", elem);
+        }
+        gp_str_puts(s, "for (gpk_idx k = k0; k < ke; ++k) {\n");
+    } else {
+        gp_str_printf(s, "gpk_acc acc = %s;\n", neutral);
+        if (bpo)
+            gp_str_puts(s, "for (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID; k < ke; "
+                           "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
+        else
+            gp_str_puts(s, "for (gpk_idx k = kb; k < ke; ++k) {\n");
+    }
+    gp_str_puts(s, "gpk_idx ro = 0;\n");
+    emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
+    gp_str_printf(s, "acc = gpk_combine(acc, %s);\n}\n", elem);
+    if (bpo)
+        gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
+    gp_str_puts(s, "if (GPK_THREAD_ID == 0) {\n");
+    if (sp->stage == GP_STAGE_PARTIAL) {
+        gp_str_puts(s, "((gpk_acc *)p.out)[t] = acc;\n");
+    } else {
+        if (sp->has_initial && !seq)
+            gp_str_puts(s, "acc = gpk_combine(p.init, acc);\n");
+        if (arg) {
+            emit_store(s, GP_INT64, GP_INT64, "p.out + ob", "acc.i");
+        } else if (sp->kind == GP_RED_MEAN) {
+            if (gp_dtype_kind(ld) == GP_KIND_COMPLEX)
+                snprintf(e, sizeof e, "F(make)(acc.re / p.count, acc.im / p.count)");
+            else
+                snprintf(e, sizeof e, "(gpk_acc)(acc / (gpk_acc)p.count)");
+            emit_store(s, sp->out_dt, ld, "p.out + ob", e);
+        } else {
+            emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
+        }
+    }
+    gp_str_puts(s, "}\n}\n}\n");
+    return GP_OK;
+}
+
+/* ---- scans ------------------------------------------------------------------------ */
+
+gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
+{
+    const gp_scan_spec_t *sp = vspec;
+    const gp_op_t *op = &gp_ufuncs[sp->op];
+    int32_t ld = sp->loop_dt;
+    char what[256];
+    snprintf(what, sizeof what, "accumulate %s", op->name);
+    emit_header(s, what, ld, sp->idx32);
+    const char *ex = op_expr(op, ld, ld);
+    if (!ex)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
+                            gp_dtypes[ld].name);
+    gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
+    gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
+                     "{ return (gpk_acc)(%s); }\n", ex);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K;\n");
+    if (sp->nother)
+        gp_str_printf(s, "  gpk_index oshape[%d], oin[%d], oout[%d];\n", sp->nother, sp->nother,
+                      sp->nother);
+    gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\ngpk_idx ib = 0, ob = 0;\n");
+    const char *offs[2] = {"ib", "ob"}, *str[2] = {"oin", "oout"};
+    emit_decompose(s, "t", sp->nother, "oshape", 2, offs, str);
+    char e[EXPR_MAX];
+    load_expr(sp->in_dt, ld, "p.in + ib", e);
+    gp_str_printf(s, "gpk_acc acc = %s;\n", e);
+    emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
+    gp_str_puts(s, "for (gpk_idx k = 1; k < (gpk_idx)p.K; ++k) {\n");
+    load_expr(sp->in_dt, ld, "p.in + ib + k * (gpk_idx)p.ain", e);
+    gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
+    emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
+    gp_str_puts(s, "}\n}\n}\n");
+    return GP_OK;
+}

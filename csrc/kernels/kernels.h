@@ -1,0 +1,190 @@
+/*
+ * kernels.h - internal declarations of the kernel layer: the op table, the
+ * kernel specifications, the code generator and the launchers.
+ */
+#ifndef GP_KERNELS_H
+#define GP_KERNELS_H
+
+#include "../backend/backend.h"
+#include "../rtc/rtc.h"
+
+/* ---- the op table (optable.c) ----------------------------------------- */
+
+/* Expression slots of a row, chosen by the kind of the loop's inputs; an
+ * empty slot falls back to GP_EK_ANY (GP_EK_U first to GP_EK_I). */
+enum gp_ek {
+    GP_EK_ANY = 0,
+    GP_EK_B,   /* bool */
+    GP_EK_I,   /* signed integer */
+    GP_EK_U,   /* unsigned integer */
+    GP_EK_F,   /* real float (float16 computes as float32) */
+    GP_EK_C,   /* complex */
+    GP_EK_SU,  /* first input signed, second unsigned (int64 vs uint64) */
+    GP_EK_US,  /* first input unsigned, second signed */
+    GP_EK_COUNT
+};
+
+/* How a ufunc picks its loop (NumPy's type resolvers). */
+enum gp_resolver {
+    GP_RES_DEFAULT = 0, /* first loop the inputs cast to safely */
+    GP_RES_UNIFORM,     /* the loop of the inputs' result_type */
+    GP_RES_TRUEDIV,     /* uniform, but integers divide as float64 */
+    GP_RES_COMPARE,     /* uniform inputs, bool output, exact int64/uint64 */
+    GP_RES_LOGICAL      /* always the bool loop */
+};
+
+/* The start value of parallel reductions (not NumPy's identity, which is
+ * what a user sees: maximum has none, but starts from the lowest value). */
+enum gp_neutral {
+    GP_NEUTRAL_NONE = 0, /* not reorderable: reduce in order from the first */
+    GP_NEUTRAL_ZERO,
+    GP_NEUTRAL_ONE,
+    GP_NEUTRAL_LOWEST,
+    GP_NEUTRAL_HIGHEST,
+    GP_NEUTRAL_ALLONES
+};
+
+/* Value checks NumPy makes that need a look at the data. */
+enum gp_op_check {
+    GP_CHECK_NONE = 0,
+    GP_CHECK_INT_POWER /* integers to negative integer powers raise */
+};
+
+#define GP_MAX_LOOP_ARGS 4
+
+/* One row: an elementwise operation. Expressions read the inputs x0, x1...
+ * in the loop's compute types; with one output the expression is its
+ * value, with several it is statements assigning y0, y1... F(name) names
+ * the prelude's helper `gpk_name_<suffix>` for the loop's first input type;
+ * `i` is the element's index. */
+typedef struct gp_op {
+    const char *name;
+    int8_t nin;
+    int8_t nout;
+    int8_t resolver;  /* enum gp_resolver */
+    int8_t identity;  /* enum gp_identity */
+    int8_t neutral;   /* enum gp_neutral */
+    int8_t check;     /* enum gp_op_check */
+    const char *loops;/* NumPy's loop signatures: "bb->b ff->f ..." */
+    const char *expr[GP_EK_COUNT];
+    const char *bool_msg; /* TypeError when the inputs resolve to bool */
+} gp_op_t;
+
+extern const gp_op_t gp_ufuncs[];
+extern const int32_t gp_nufuncs;
+
+/* Internal rows (not ufuncs): an identity for casts, copies and fills, and
+ * arange's fill. */
+extern const gp_op_t gp_op_copy;
+extern const gp_op_t gp_op_arange;
+
+/* The parsed loops of a row: n loops of nin+nout dtypes. */
+typedef struct gp_loops {
+    int32_t n;
+    int8_t (*dt)[GP_MAX_LOOP_ARGS];
+} gp_loops_t;
+
+gp_status_t gp_op_loops(const gp_op_t *op, const gp_loops_t **out);
+
+/* The id of a ufunc row by name, or -1. */
+int32_t gp_ufunc_id(const char *name);
+
+/* ---- kernel specifications (their bytes are the cache keys) ------------ */
+
+enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3 };
+enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
+
+/* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
+#define GP_EW_MAX (GP_MAX_LOOP_ARGS + 1)
+
+typedef struct gp_ew_spec {
+    uint8_t family;     /* GP_FAMILY_EW */
+    uint8_t internal;   /* 0: gp_ufuncs[op]; 1: copy; 2: arange */
+    uint16_t op;
+    uint8_t nin, nout;
+    uint8_t has_where;
+    uint8_t ndim;       /* 0: contiguous 1-d path; else the strided loop's dims */
+    uint8_t idx32;      /* 32-bit index arithmetic */
+    uint8_t loop[GP_EW_MAX];  /* loop dtypes of inputs and outputs */
+    uint8_t dt[GP_EW_MAX];    /* operand dtypes (arrays: storage) */
+    uint8_t kind[GP_EW_MAX];  /* GP_OPND_* */
+} gp_ew_spec_t;
+
+enum { GP_RED_UFUNC = 0, GP_RED_MEAN, GP_RED_ARGMAX, GP_RED_ARGMIN };
+enum { GP_STAGE_FINAL = 0, GP_STAGE_PARTIAL, GP_STAGE_COMBINE };
+
+typedef struct gp_red_spec {
+    uint8_t family;     /* GP_FAMILY_RED */
+    uint8_t kind;       /* GP_RED_* */
+    uint16_t op;        /* ufunc row (GP_RED_UFUNC, GP_RED_MEAN) */
+    uint8_t in_dt;      /* input storage dtype */
+    uint8_t loop_dt;    /* dtype the accumulator computes in */
+    uint8_t out_dt;     /* output storage dtype */
+    uint8_t nkeep;      /* kept dims (0: one output) */
+    uint8_t nred;       /* reduced dims (>= 1) */
+    uint8_t block_per_out;
+    uint8_t stage;      /* GP_STAGE_* */
+    uint8_t has_initial;
+    uint8_t idx32;
+} gp_red_spec_t;
+
+typedef struct gp_scan_spec {
+    uint8_t family;     /* GP_FAMILY_SCAN */
+    uint8_t pad;
+    uint16_t op;
+    uint8_t in_dt, loop_dt, out_dt;
+    uint8_t nother;     /* dims other than the scanned axis */
+    uint8_t idx32;
+} gp_scan_spec_t;
+
+/* ---- code generation (codegen.c) --------------------------------------- */
+
+gp_status_t gp_gen_ew(const void *spec, const char *name, gp_str_t *body);
+gp_status_t gp_gen_red(const void *spec, const char *name, gp_str_t *body);
+gp_status_t gp_gen_scan(const void *spec, const char *name, gp_str_t *body);
+
+/* The row an elementwise spec refers to. */
+const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec);
+
+/* Bytes of the compute type of dtype `dt` in a kernel parameter struct, and
+ * its alignment. */
+int32_t gp_compute_size(int32_t dt);
+int32_t gp_compute_align(int32_t dt);
+
+/* ---- parameter packing (launch.c) -------------------------------------- */
+
+/* Builds a kernel's parameter struct as C lays it out (natural alignment). */
+typedef struct gp_params {
+    unsigned char data[4096];
+    size_t size;
+    size_t align;
+    bool overflow;
+} gp_params_t;
+
+void gp_params_init(gp_params_t *p);
+void gp_params_put(gp_params_t *p, const void *v, size_t size, size_t align);
+void gp_params_index(gp_params_t *p, int64_t v);
+void gp_params_ptr(gp_params_t *p, const void *ptr);
+/* The final size, padded to the struct's alignment. */
+size_t gp_params_size(gp_params_t *p);
+
+/* Launches `k` with geometry `cfg` on the current stream. */
+gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t *params);
+
+/* A grid for `n` items of work on the current device: `block` threads each. */
+gp_launch_t gp_grid_for(int64_t n, uint32_t block);
+
+/* ---- operations used across the layer ---------------------------------- */
+
+/* Runs an elementwise op row over operands (see gp_ufunc_call), with the
+ * loop already chosen. Outputs must be allocated, of the broadcast shape. */
+gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const int8_t *loop,
+                      const gp_operand_t *in, gp_array_t *const *out, const gp_array_t *where);
+
+/* Copies (casting) src into dst of the same shape (after broadcasting src). */
+gp_status_t gp_copy_into(gp_array_t *dst, const gp_array_t *src);
+
+/* A new contiguous (C or F) copy, possibly cast. */
+gp_status_t gp_copy_new(const gp_array_t *a, int32_t dtype, int32_t order, gp_array_t **out);
+
+#endif /* GP_KERNELS_H */

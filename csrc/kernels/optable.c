@@ -1,0 +1,292 @@
+/*
+ * optable.c - the op table: every elementwise operation is one row.
+ *
+ * A row gives NumPy's name, arity, loops (in NumPy's order and notation),
+ * how a loop is chosen, the reduction identity, and the C expression of the
+ * operation. The code generator writes every kernel from these rows; the
+ * Python ufunc objects, their `types` and the tests' parameter lists come
+ * from the same table through gp_ufunc_get_info/gp_ufunc_get_loop.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* Loop lists, in NumPy's order ("?\?" keeps C from reading a trigraph). */
+#define L_ALL2                                                                 \
+    "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d " \
+    "FF->F DD->D"
+#define L_NUM2                                                                 \
+    "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d FF->F " \
+    "DD->D"
+#define L_INT2 "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L"
+#define L_REAL2 L_INT2 " ee->e ff->f dd->d"
+#define L_BITS2 "?\?->? " L_INT2
+#define L_FLOAT2 "ee->e ff->f dd->d FF->F DD->D"
+#define L_CMP                                                                  \
+    "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? lL->? Ll->? ee->? " \
+    "ff->? dd->? FF->? DD->?"
+#define L_LOGIC2                                                               \
+    "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? ff->? dd->? " \
+    "FF->? DD->?"
+#define L_NUM1 "b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d F->F D->D"
+#define L_FLOAT1 "e->e f->f d->d F->F D->D"
+#define L_LOGIC1                                                               \
+    "?->? b->? B->? h->? H->? i->? I->? l->? L->? e->? f->? d->? F->? D->?"
+
+#define ANY(e) [GP_EK_ANY] = e
+#define B(e) [GP_EK_B] = e
+#define C(e) [GP_EK_C] = e
+#define F_(e) [GP_EK_F] = e
+#define SU(e) [GP_EK_SU] = e
+#define US(e) [GP_EK_US] = e
+
+/* Comparisons: the generic form, the complex helper, and the exact forms
+ * for int64 against uint64 (NumPy 2's qQ/Qq loops). */
+#define CMP(name, op, cfn, su, us)                                             \
+    {name, 2, 1, GP_RES_COMPARE, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, \
+     L_CMP, {ANY("x0 " op " x1"), C("F(" cfn ")(x0, x1)"), SU(su), US(us)}, NULL}
+
+#define LOGIC(e) ANY("(x0 != 0) " e " (x1 != 0)"), C("F(nonzero)(x0) " e " F(nonzero)(x1)")
+
+static const char BOOL_SUB_MSG[] =
+    "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+    "the `^` operator, or the logical_xor function instead.";
+static const char BOOL_NEG_MSG[] =
+    "The numpy boolean negative, the `-` operator, is not supported, use the `~` "
+    "operator or the logical_not function instead.";
+
+const gp_op_t gp_ufuncs[] = {
+    /* arithmetic */
+    {"add", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_ZERO, GP_NEUTRAL_ZERO, GP_CHECK_NONE, L_ALL2,
+     {ANY("x0 + x1"), B("x0 | x1"), C("F(add)(x0, x1)")}, NULL},
+    {"subtract", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM2,
+     {ANY("x0 - x1"), C("F(sub)(x0, x1)")}, BOOL_SUB_MSG},
+    {"multiply", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_ONE, GP_NEUTRAL_ONE, GP_CHECK_NONE, L_ALL2,
+     {ANY("x0 * x1"), B("x0 & x1"), C("F(mul)(x0, x1)")}, NULL},
+    {"true_divide", 2, 1, GP_RES_TRUEDIV, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_FLOAT2, {ANY("x0 / x1"), C("F(div)(x0, x1)")}, NULL},
+    {"floor_divide", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_REAL2, {ANY("F(floordiv)(x0, x1)")}, NULL},
+    {"remainder", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_REAL2, {ANY("F(remainder)(x0, x1)")}, NULL},
+    {"power", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_INT_POWER,
+     L_REAL2 " FF->F DD->D", {ANY("F(power)(x0, x1)")}, NULL},
+    {"negative", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
+     {ANY("-x0"), C("F(neg)(x0)")}, BOOL_NEG_MSG},
+    {"positive", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
+     {ANY("x0")}, NULL},
+    {"absolute", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d F->f D->d",
+     {ANY("F(abs)(x0)"), B("x0")}, NULL},
+    {"sign", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
+     {ANY("F(sign)(x0)")}, NULL},
+    {"square", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
+     {ANY("x0 * x0"), C("F(square)(x0)")}, NULL},
+
+    /* exponents, logarithms, trigonometry */
+    {"sqrt", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(sqrt)(x0)")}, NULL},
+    {"exp", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(exp)(x0)")}, NULL},
+    {"log", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(log)(x0)")}, NULL},
+    {"sin", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(sin)(x0)")}, NULL},
+    {"cos", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(cos)(x0)")}, NULL},
+    {"tan", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(tan)(x0)")}, NULL},
+    {"tanh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(tanh)(x0)")}, NULL},
+
+    /* extrema */
+    {"maximum", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_LOWEST, GP_CHECK_NONE, L_ALL2,
+     {ANY("(x0 > x1 ? x0 : x1)"), B("x0 | x1"), F_("F(maximum)(x0, x1)"),
+      C("F(maximum)(x0, x1)")}, NULL},
+    {"minimum", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_HIGHEST, GP_CHECK_NONE, L_ALL2,
+     {ANY("(x0 < x1 ? x0 : x1)"), B("x0 & x1"), F_("F(minimum)(x0, x1)"),
+      C("F(minimum)(x0, x1)")}, NULL},
+
+    /* comparisons */
+    CMP("equal", "==", "eq", "(x0 >= 0 && (gpk_u64)x0 == x1)", "(x1 >= 0 && x0 == (gpk_u64)x1)"),
+    CMP("not_equal", "!=", "ne", "(x0 < 0 || (gpk_u64)x0 != x1)", "(x1 < 0 || x0 != (gpk_u64)x1)"),
+    CMP("less", "<", "lt", "(x0 < 0 || (gpk_u64)x0 < x1)", "(x1 >= 0 && x0 < (gpk_u64)x1)"),
+    CMP("less_equal", "<=", "le", "(x0 < 0 || (gpk_u64)x0 <= x1)", "(x1 >= 0 && x0 <= (gpk_u64)x1)"),
+    CMP("greater", ">", "gt", "(x0 >= 0 && (gpk_u64)x0 > x1)", "(x1 < 0 || x0 > (gpk_u64)x1)"),
+    CMP("greater_equal", ">=", "ge", "(x0 >= 0 && (gpk_u64)x0 >= x1)", "(x1 < 0 || x0 >= (gpk_u64)x1)"),
+
+    /* logic */
+    {"logical_and", 2, 1, GP_RES_LOGICAL, GP_IDENTITY_TRUE, GP_NEUTRAL_ONE, GP_CHECK_NONE,
+     L_LOGIC2, {LOGIC("&&")}, NULL},
+    {"logical_or", 2, 1, GP_RES_LOGICAL, GP_IDENTITY_FALSE, GP_NEUTRAL_ZERO, GP_CHECK_NONE,
+     L_LOGIC2, {LOGIC("||")}, NULL},
+    {"logical_xor", 2, 1, GP_RES_LOGICAL, GP_IDENTITY_FALSE, GP_NEUTRAL_ZERO, GP_CHECK_NONE,
+     L_LOGIC2, {LOGIC("!=")}, NULL},
+    {"logical_not", 1, 1, GP_RES_LOGICAL, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_LOGIC1, {ANY("x0 == 0"), C("!F(nonzero)(x0)")}, NULL},
+
+    /* bits */
+    {"bitwise_and", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_MINUS_ONE, GP_NEUTRAL_ALLONES,
+     GP_CHECK_NONE, L_BITS2, {ANY("x0 & x1")}, NULL},
+    {"bitwise_or", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_ZERO, GP_NEUTRAL_ZERO, GP_CHECK_NONE,
+     L_BITS2, {ANY("x0 | x1")}, NULL},
+    {"bitwise_xor", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_ZERO, GP_NEUTRAL_ZERO, GP_CHECK_NONE,
+     L_BITS2, {ANY("x0 ^ x1")}, NULL},
+    {"invert", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     "?->? b->b B->B h->h H->H i->i I->I l->l L->L", {ANY("~x0"), B("!x0")}, NULL},
+    {"left_shift", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_INT2, {ANY("F(lshift)(x0, x1)")}, NULL},
+    {"right_shift", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_INT2, {ANY("F(rshift)(x0, x1)")}, NULL},
+};
+
+const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
+
+#define L_ID1 "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d F->F D->D"
+
+const gp_op_t gp_op_copy = {"_copy", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,
+                            GP_CHECK_NONE, L_ID1, {ANY("x0")}, NULL};
+
+/* arange's fill: x0 + i * x1 in the dtype's compute type (i converted to
+ * it), as NumPy's dtype fill functions compute it */
+const gp_op_t gp_op_arange = {
+    "_arange", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+    "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d FF->F DD->D",
+    {ANY("x0 + i * x1"), C("F(make)(x0.re + i * x1.re, x0.im + i * x1.im)")},
+    NULL};
+
+/* ---- parsed loops ---------------------------------------------------------- */
+
+static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
+static gp_loops_t *parsed;       /* gp_nufuncs + 2 entries */
+static gp_status_t parse_status;
+
+static int32_t char_dtype(char c)
+{
+    int32_t dt = -1;
+    if (gp_dtype_from_char(c, &dt) != GP_OK)
+        return -1;
+    return dt;
+}
+
+static gp_status_t parse_row(const gp_op_t *op, gp_loops_t *out)
+{
+    int32_t nargs = op->nin + op->nout, n = 0;
+    size_t len = strlen(op->loops);
+    out->dt = calloc(len / 3 + 1, sizeof *out->dt);
+    if (!out->dt)
+        return GP_ERR_NOMEM;
+    for (const char *p = op->loops; *p;) {
+        while (*p == ' ')
+            ++p;
+        if (!*p)
+            break;
+        int32_t k = 0;
+        for (; k < nargs && *p; ++p) {
+            if (*p == '-' || *p == '>')
+                continue;
+            int32_t dt = char_dtype(*p);
+            if (dt < 0)
+                return GP_ERR_TYPE;
+            out->dt[n][k++] = (int8_t)dt;
+        }
+        if (k != nargs)
+            return GP_ERR_TYPE;
+        ++n;
+    }
+    out->n = n;
+    return GP_OK;
+}
+
+static void parse_all(void)
+{
+    parsed = calloc((size_t)gp_nufuncs + 2, sizeof *parsed);
+    if (!parsed) {
+        parse_status = GP_ERR_NOMEM;
+        return;
+    }
+    for (int32_t k = 0; k < gp_nufuncs && parse_status == GP_OK; ++k)
+        parse_status = parse_row(&gp_ufuncs[k], &parsed[k]);
+    if (parse_status == GP_OK)
+        parse_status = parse_row(&gp_op_copy, &parsed[gp_nufuncs]);
+    if (parse_status == GP_OK)
+        parse_status = parse_row(&gp_op_arange, &parsed[gp_nufuncs + 1]);
+}
+
+gp_status_t gp_op_loops(const gp_op_t *op, const gp_loops_t **out)
+{
+    pthread_once(&parse_once, parse_all);
+    if (parse_status != GP_OK)
+        return gp_set_error(parse_status, "the op table's loop lists are malformed");
+    ptrdiff_t k = op - gp_ufuncs;
+    if (op == &gp_op_copy)
+        k = gp_nufuncs;
+    else if (op == &gp_op_arange)
+        k = gp_nufuncs + 1;
+    *out = &parsed[k];
+    return GP_OK;
+}
+
+int32_t gp_ufunc_id(const char *name)
+{
+    for (int32_t k = 0; k < gp_nufuncs; ++k)
+        if (strcmp(gp_ufuncs[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+/* ---- the public view of the table -------------------------------------------- */
+
+GP_API gp_status_t gp_ufunc_count(int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_count: out is NULL");
+    *out = gp_nufuncs;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_find(const char *name, int32_t *out)
+{
+    if (!name || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_find: NULL argument");
+    *out = gp_ufunc_id(name);
+    if (*out < 0)
+        return gp_set_error(GP_ERR_NOT_FOUND, "no ufunc named '%s'", name);
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_get_info(int32_t id, gp_ufunc_info_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_get_info: out is NULL");
+    if (id < 0 || id >= gp_nufuncs)
+        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
+    const gp_op_t *op = &gp_ufuncs[id];
+    const gp_loops_t *loops;
+    GP_TRY(gp_op_loops(op, &loops));
+    out->name = op->name;
+    out->nin = op->nin;
+    out->nout = op->nout;
+    out->ntypes = loops->n;
+    out->identity = op->identity;
+    out->reorderable = op->neutral != GP_NEUTRAL_NONE;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_get_loop(int32_t id, int32_t loop, int32_t *dtypes)
+{
+    if (!dtypes)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_get_loop: dtypes is NULL");
+    if (id < 0 || id >= gp_nufuncs)
+        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
+    const gp_op_t *op = &gp_ufuncs[id];
+    const gp_loops_t *loops;
+    GP_TRY(gp_op_loops(op, &loops));
+    if (loop < 0 || loop >= loops->n)
+        return gp_set_error(GP_ERR_VALUE, "invalid loop %d of ufunc %s", loop, op->name);
+    for (int32_t k = 0; k < op->nin + op->nout; ++k)
+        dtypes[k] = loops->dt[loop][k];
+    return GP_OK;
+}

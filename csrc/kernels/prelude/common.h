@@ -1,0 +1,395 @@
+/* gpunp kernel prelude: common to every backend.
+ *
+ * Included after the backend's prelude (which defines GPK_FN, the kernel
+ * macros and the half conversions). Everything here is valid C11 and CUDA
+ * C++, so the generated kernels and these helpers are one source for every
+ * backend. Semantics follow NumPy's loops; where NumPy leaves a result to the
+ * platform (a float out of an integer type's range), the choice made here is
+ * documented in docs/differences.md and is the same on every backend. */
+
+/* ---- storage types ---------------------------------------------------- */
+typedef unsigned char gpk_b;
+typedef signed char gpk_i8;
+typedef unsigned char gpk_u8;
+typedef short gpk_i16;
+typedef unsigned short gpk_u16;
+typedef int gpk_i32;
+typedef unsigned int gpk_u32;
+typedef long long gpk_i64;
+typedef unsigned long long gpk_u64;
+typedef float gpk_f32;
+typedef double gpk_f64;
+typedef struct gpk_c64 { float re; float im; } gpk_c64;
+typedef struct gpk_c128 { double re; double im; } gpk_c128;
+
+/* ---- real math, named per type so that F(name) picks the right one ----- */
+#define GPK_REAL1(X) X(sqrt) X(cbrt) X(exp) X(exp2) X(expm1) X(log) X(log2)   \
+    X(log10) X(log1p) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh)     \
+    X(cosh) X(tanh) X(asinh) X(acosh) X(atanh) X(floor) X(ceil) X(trunc)       \
+    X(rint) X(fabs)
+#define GPK_REAL2(X) X(pow) X(atan2) X(hypot) X(fmod) X(copysign)            \
+    X(nextafter) X(fmax) X(fmin)
+
+#define GPK_DEF1_F32(fn) GPK_FN float gpk_##fn##_f32(float x) { return fn##f(x); }
+#define GPK_DEF1_F64(fn) GPK_FN double gpk_##fn##_f64(double x) { return fn(x); }
+#define GPK_DEF2_F32(fn) GPK_FN float gpk_##fn##_f32(float x, float y) { return fn##f(x, y); }
+#define GPK_DEF2_F64(fn) GPK_FN double gpk_##fn##_f64(double x, double y) { return fn(x, y); }
+GPK_REAL1(GPK_DEF1_F32)
+GPK_REAL1(GPK_DEF1_F64)
+GPK_REAL2(GPK_DEF2_F32)
+GPK_REAL2(GPK_DEF2_F64)
+
+/* ---- float -> integer conversions --------------------------------------
+ * Out of range and NaN give what x86-64's truncating conversions give
+ * (NumPy's results on that platform): the "integer indefinite" value of the
+ * 32- or 64-bit conversion, truncated to the target width. */
+GPK_FN gpk_i64 gpk_f2i64(double x)
+{
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (gpk_i64)x
+                                                                       : (gpk_i64)(-9223372036854775807LL - 1);
+}
+GPK_FN gpk_i32 gpk_f2i32(double x)
+{
+    return (x > -2147483649.0 && x < 2147483648.0) ? (gpk_i32)x : (gpk_i32)(-2147483647 - 1);
+}
+GPK_FN gpk_u64 gpk_f2u64(double x)
+{
+    if (x < 9223372036854775808.0)
+        return (gpk_u64)gpk_f2i64(x);
+    return (gpk_u64)gpk_f2i64(x - 9223372036854775808.0) ^ 0x8000000000000000ULL;
+}
+GPK_FN gpk_i8 gpk_f2i8(double x) { return (gpk_i8)gpk_f2i32(x); }
+GPK_FN gpk_u8 gpk_f2u8(double x) { return (gpk_u8)gpk_f2i32(x); }
+GPK_FN gpk_i16 gpk_f2i16(double x) { return (gpk_i16)gpk_f2i32(x); }
+GPK_FN gpk_u16 gpk_f2u16(double x) { return (gpk_u16)gpk_f2i32(x); }
+GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
+
+/* ---- integer helpers ----------------------------------------------------
+ * Division by zero gives 0 and MIN / -1 wraps, as NumPy's integer loops;
+ * shifts by the width or more give 0 (or -1 for a negative right shift). */
+#define GPK_SINT(S, T, BITS)                                                   \
+    GPK_FN T gpk_floordiv_##S(T a, T b)                                        \
+    {                                                                          \
+        if (b == 0) return 0;                                                  \
+        if (b == -1) return (T)(0ULL - (gpk_u64)a);                            \
+        T q = (T)(a / b);                                                      \
+        if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) q = (T)(q - 1);           \
+        return q;                                                              \
+    }                                                                          \
+    GPK_FN T gpk_remainder_##S(T a, T b)                                       \
+    {                                                                          \
+        if (b == 0 || b == -1) return 0;                                       \
+        T r = (T)(a % b);                                                      \
+        if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b);                    \
+        return r;                                                              \
+    }                                                                          \
+    GPK_FN T gpk_power_##S(T a, T b)                                           \
+    {                                                                          \
+        gpk_u64 r = 1, x = (gpk_u64)(gpk_i64)a, e = (gpk_u64)(gpk_i64)b;        \
+        if (b < 0) return (T)(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)); \
+        while (e) { if (e & 1) r *= x; x *= x; e >>= 1; }                       \
+        return (T)r;                                                           \
+    }                                                                          \
+    GPK_FN T gpk_lshift_##S(T a, T b)                                          \
+    {                                                                          \
+        return (gpk_u64)(gpk_i64)b < (BITS) ? (T)((gpk_u64)(gpk_i64)a << b) : (T)0; \
+    }                                                                          \
+    GPK_FN T gpk_rshift_##S(T a, T b)                                          \
+    {                                                                          \
+        return (gpk_u64)(gpk_i64)b < (BITS) ? (T)(a >> b) : (T)(a < 0 ? -1 : 0); \
+    }                                                                          \
+    GPK_FN T gpk_abs_##S(T a) { return (T)(a < 0 ? (T)(0ULL - (gpk_u64)a) : a); } \
+    GPK_FN T gpk_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }
+
+#define GPK_UINT(S, T, BITS)                                                   \
+    GPK_FN T gpk_floordiv_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \
+    GPK_FN T gpk_remainder_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); } \
+    GPK_FN T gpk_power_##S(T a, T b)                                           \
+    {                                                                          \
+        gpk_u64 r = 1, x = (gpk_u64)a, e = (gpk_u64)b;                          \
+        while (e) { if (e & 1) r *= x; x *= x; e >>= 1; }                       \
+        return (T)r;                                                           \
+    }                                                                          \
+    GPK_FN T gpk_lshift_##S(T a, T b) { return b < (BITS) ? (T)((gpk_u64)a << b) : (T)0; } \
+    GPK_FN T gpk_rshift_##S(T a, T b) { return b < (BITS) ? (T)(a >> b) : (T)0; } \
+    GPK_FN T gpk_abs_##S(T a) { return a; }                                    \
+    GPK_FN T gpk_sign_##S(T a) { return (T)(a > 0); }
+
+GPK_SINT(i8, gpk_i8, 8)
+GPK_SINT(i16, gpk_i16, 16)
+GPK_SINT(i32, gpk_i32, 32)
+GPK_SINT(i64, gpk_i64, 64)
+GPK_UINT(u8, gpk_u8, 8)
+GPK_UINT(u16, gpk_u16, 16)
+GPK_UINT(u32, gpk_u32, 32)
+GPK_UINT(u64, gpk_u64, 64)
+
+/* ---- real float helpers (NumPy's npy_divmod conventions) -------------- */
+#define GPK_REAL(S, T)                                                         \
+    GPK_FN T gpk_floordiv_##S(T a, T b)                                        \
+    {                                                                          \
+        if (b == 0) return a / b;                                              \
+        T mod = gpk_fmod_##S(a, b);                                            \
+        T div = (a - mod) / b;                                                 \
+        if (mod != 0) {                                                        \
+            if ((b < 0) != (mod < 0)) div -= (T)1;                             \
+        }                                                                      \
+        if (div != 0) {                                                        \
+            T fd = gpk_floor_##S(div);                                         \
+            if (div - fd > (T)0.5) fd += (T)1;                                 \
+            return fd;                                                         \
+        }                                                                      \
+        return gpk_copysign_##S((T)0, a / b);                                  \
+    }                                                                          \
+    GPK_FN T gpk_remainder_##S(T a, T b)                                       \
+    {                                                                          \
+        T mod = gpk_fmod_##S(a, b);                                            \
+        if (b == 0) return mod;                                                \
+        if (mod != 0) {                                                        \
+            if ((b < 0) != (mod < 0)) mod += b;                                \
+        } else {                                                               \
+            mod = gpk_copysign_##S((T)0, b);                                   \
+        }                                                                      \
+        return mod;                                                            \
+    }                                                                          \
+    GPK_FN T gpk_sign_##S(T a)                                                 \
+    {                                                                          \
+        return a > 0 ? (T)1 : (a < 0 ? (T)-1 : (a == 0 ? (T)0 : a));           \
+    }                                                                          \
+    /* NaN propagates; of equal values (0.0 and -0.0) the second wins */     \
+    GPK_FN T gpk_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; }   \
+    GPK_FN T gpk_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }   \
+    GPK_FN T gpk_abs_##S(T a) { return gpk_fabs_##S(a); }                      \
+    GPK_FN T gpk_power_##S(T a, T b) { return gpk_pow_##S(a, b); }
+
+GPK_REAL(f32, float)
+GPK_REAL(f64, double)
+
+/* ---- complex ------------------------------------------------------------
+ * Arithmetic as NumPy's loops (plain products, Smith's division); the
+ * elementary functions follow C99 Annex G for infinities and NaNs. */
+#define GPK_COMPLEX(S, CT, T, R)                                               \
+    GPK_FN CT gpk_make_##S(T re, T im) { CT z; z.re = re; z.im = im; return z; } \
+    GPK_FN CT gpk_add_##S(CT a, CT b) { return gpk_make_##S(a.re + b.re, a.im + b.im); } \
+    GPK_FN CT gpk_sub_##S(CT a, CT b) { return gpk_make_##S(a.re - b.re, a.im - b.im); } \
+    GPK_FN CT gpk_mul_##S(CT a, CT b)                                          \
+    {                                                                          \
+        return gpk_make_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); \
+    }                                                                          \
+    GPK_FN CT gpk_div_##S(CT a, CT b)                                          \
+    {                                                                          \
+        T abr = gpk_fabs_##R(b.re), abi = gpk_fabs_##R(b.im);                    \
+        if (abr >= abi) {                                                      \
+            if (abr == 0 && abi == 0)                                          \
+                return gpk_make_##S(a.re / abr, a.im / abr);                    \
+            T rat = b.im / b.re, scl = (T)1 / (b.re + b.im * rat);             \
+            return gpk_make_##S((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl); \
+        }                                                                      \
+        T rat = b.re / b.im, scl = (T)1 / (b.im + b.re * rat);                 \
+        return gpk_make_##S((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl); \
+    }                                                                          \
+    GPK_FN CT gpk_neg_##S(CT a) { return gpk_make_##S(-a.re, -a.im); }          \
+    GPK_FN CT gpk_conj_##S(CT a) { return gpk_make_##S(a.re, -a.im); }          \
+    GPK_FN T gpk_abs_##S(CT a) { return gpk_hypot_##R(a.re, a.im); }            \
+    GPK_FN int gpk_isnan_##S(CT a) { return a.re != a.re || a.im != a.im; }     \
+    GPK_FN int gpk_nonzero_##S(CT a) { return a.re != 0 || a.im != 0; }         \
+    GPK_FN int gpk_eq_##S(CT a, CT b) { return a.re == b.re && a.im == b.im; }   \
+    GPK_FN int gpk_ne_##S(CT a, CT b) { return !(a.re == b.re && a.im == b.im); } \
+    GPK_FN int gpk_lt_##S(CT a, CT b)                                          \
+    {                                                                          \
+        return a.re < b.re || (a.re == b.re && a.im < b.im);                    \
+    }                                                                          \
+    GPK_FN int gpk_le_##S(CT a, CT b)                                          \
+    {                                                                          \
+        return a.re < b.re || (a.re == b.re && a.im <= b.im);                   \
+    }                                                                          \
+    GPK_FN int gpk_gt_##S(CT a, CT b) { return gpk_lt_##S(b, a); }              \
+    GPK_FN int gpk_ge_##S(CT a, CT b) { return gpk_le_##S(b, a); }              \
+    /* NumPy's ordering for maximum/minimum: NaN in the first wins, then */    \
+    /* NaN in the second. */                                                   \
+    GPK_FN int gpk_cge_##S(CT a, CT b)                                         \
+    {                                                                          \
+        return (a.re > b.re && a.im == a.im && b.im == b.im) ||                 \
+               (a.re == b.re && a.im >= b.im);                                  \
+    }                                                                          \
+    GPK_FN int gpk_cle_##S(CT a, CT b)                                         \
+    {                                                                          \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                 \
+               (a.re == b.re && a.im <= b.im);                                  \
+    }                                                                          \
+    GPK_FN CT gpk_maximum_##S(CT a, CT b)                                      \
+    {                                                                          \
+        return (gpk_isnan_##S(a) || gpk_cge_##S(a, b)) ? a : b;                  \
+    }                                                                          \
+    GPK_FN CT gpk_minimum_##S(CT a, CT b)                                      \
+    {                                                                          \
+        return (gpk_isnan_##S(a) || gpk_cle_##S(a, b)) ? a : b;                  \
+    }                                                                          \
+    GPK_FN CT gpk_sign_##S(CT a)                                               \
+    {                                                                          \
+        T n = gpk_abs_##S(a);                                                   \
+        if (n == 0) return gpk_make_##S((T)0, (T)0);                            \
+        if (gpk_isnan_##S(a) || n != n) {                                       \
+            T q = (T)NAN;                                                      \
+            return gpk_make_##S(q, q);                                          \
+        }                                                                      \
+        if (isinf(n)) {                                                        \
+            /* an infinite part: the direction of the infinities */            \
+            T r = isinf(a.re) ? gpk_copysign_##R((T)1, a.re) : (T)0;             \
+            T i = isinf(a.im) ? gpk_copysign_##R((T)1, a.im) : (T)0;             \
+            T m = gpk_hypot_##R(r, i);                                          \
+            return gpk_make_##S(r / m, i / m);                                  \
+        }                                                                      \
+        return gpk_make_##S(a.re / n, a.im / n);                                \
+    }                                                                          \
+    GPK_FN CT gpk_exp_##S(CT z)                                                \
+    {                                                                          \
+        T x = z.re, y = z.im;                                                  \
+        if (isfinite(x)) {                                                     \
+            if (y == 0) return gpk_make_##S(gpk_exp_##R(x), y);                 \
+            if (!isfinite(y)) return gpk_make_##S(y - y, y - y);               \
+            T e = gpk_exp_##R(x);                                               \
+            if (isinf(e)) {                                                    \
+                /* exp(x) overflows while e * cos(y) may not */                \
+                T h = gpk_exp_##R(x * (T)0.5);                                  \
+                return gpk_make_##S(h * gpk_cos_##R(y) * h, h * gpk_sin_##R(y) * h); \
+            }                                                                  \
+            return gpk_make_##S(e * gpk_cos_##R(y), e * gpk_sin_##R(y));         \
+        }                                                                      \
+        if (isinf(x)) {                                                        \
+            if (x > 0) {                                                       \
+                if (y == 0) return gpk_make_##S(x, y);                         \
+                if (!isfinite(y)) return gpk_make_##S(x, y - y);               \
+                return gpk_make_##S(x * gpk_cos_##R(y), x * gpk_sin_##R(y));     \
+            }                                                                  \
+            if (!isfinite(y)) return gpk_make_##S((T)0, (T)0);                  \
+            return gpk_make_##S((T)0 * gpk_cos_##R(y), (T)0 * gpk_sin_##R(y));   \
+        }                                                                      \
+        /* x is NaN */                                                         \
+        if (y == 0) return gpk_make_##S(x, y);                                 \
+        return gpk_make_##S(x, x);                                             \
+    }                                                                          \
+    GPK_FN CT gpk_log_##S(CT z)                                                \
+    {                                                                          \
+        T ax = gpk_fabs_##R(z.re), ay = gpk_fabs_##R(z.im), re;                  \
+        if (ax < ay) { T t = ax; ax = ay; ay = t; }                            \
+        if (ax != ax || ay != ay) {                                            \
+            re = (isinf(ax) || isinf(ay)) ? (T)INFINITY : (T)NAN;              \
+        } else if (isinf(ax)) {                                                \
+            re = ax;                                                           \
+        } else if (ax == 1) {                                                  \
+            re = (T)0.5 * gpk_log1p_##R(ay * ay);                               \
+        } else if (ax > (T)0.5 && ax < (T)2 && ay < (T)1) {                     \
+            re = (T)0.5 * gpk_log1p_##R((ax - (T)1) * (ax + (T)1) + ay * ay);   \
+        } else {                                                               \
+            re = gpk_log_##R(gpk_hypot_##R(ax, ay));                             \
+        }                                                                      \
+        return gpk_make_##S(re, gpk_atan2_##R(z.im, z.re));                     \
+    }                                                                          \
+    GPK_FN CT gpk_sqrt_##S(CT z)                                               \
+    {                                                                          \
+        T x = z.re, y = z.im;                                                  \
+        if (x == 0 && y == 0) return gpk_make_##S((T)0, y);                    \
+        if (isinf(y)) return gpk_make_##S((T)INFINITY, y);                     \
+        if (x != x) return gpk_make_##S(x, x);                                 \
+        if (isinf(x)) {                                                        \
+            if (x > 0)                                                         \
+                return gpk_make_##S(x, y != y ? y : gpk_copysign_##R((T)0, y));  \
+            return gpk_make_##S(y != y ? gpk_fabs_##R(y - y) : (T)0,            \
+                                gpk_copysign_##R((T)INFINITY, y));              \
+        }                                                                      \
+        if (y != y) return gpk_make_##S(y, y);                                 \
+        /* scale to keep |x| + |z| finite and away from underflow */          \
+        T s = (T)1, ax = gpk_fabs_##R(x), ay = gpk_fabs_##R(y);                  \
+        if (ax > (T)1e30 || ay > (T)1e30) { s = (T)4; ax *= (T)0.0625; ay *= (T)0.0625; } \
+        T t = gpk_sqrt_##R((ax + gpk_hypot_##R(ax, ay)) * (T)0.5) * s;          \
+        if (x >= 0) return gpk_make_##S(t, y / (2 * t));                       \
+        return gpk_make_##S(gpk_fabs_##R(y) / (2 * t), gpk_copysign_##R(t, y));   \
+    }                                                                          \
+    GPK_FN CT gpk_tanh_##S(CT z)                                               \
+    {                                                                          \
+        T x = z.re, y = z.im;                                                  \
+        if (!isfinite(x)) {                                                    \
+            if (x != x) return gpk_make_##S(x, y == 0 ? y : x);                \
+            return gpk_make_##S(gpk_copysign_##R((T)1, x),                       \
+                                isfinite(y) ? gpk_copysign_##R((T)0, gpk_sin_##R(y) * gpk_cos_##R(y)) \
+                                            : gpk_copysign_##R((T)0, y));        \
+        }                                                                      \
+        if (!isfinite(y)) {                                                    \
+            if (x == 0) return gpk_make_##S(x, y - y);                         \
+            return gpk_make_##S(y - y, y - y);                                 \
+        }                                                                      \
+        if (gpk_fabs_##R(x) > (T)(sizeof(T) == 4 ? 9 : 22)) {                    \
+            T e = gpk_exp_##R(-2 * gpk_fabs_##R(x));                             \
+            return gpk_make_##S(gpk_copysign_##R((T)1, x),                       \
+                                4 * gpk_sin_##R(y) * gpk_cos_##R(y) * e);         \
+        }                                                                      \
+        T t = gpk_tan_##R(y), b = 1 + t * t, s = gpk_sinh_##R(x);                \
+        T rho = gpk_sqrt_##R(1 + s * s), d = 1 + b * s * s;                      \
+        return gpk_make_##S((b * rho * s) / d, t / d);                          \
+    }                                                                          \
+    /* sinh(z), cosh(z); sin(z) = -i sinh(iz), cos(z) = cosh(iz) */            \
+    GPK_FN CT gpk_sinh_##S(CT z)                                               \
+    {                                                                          \
+        T x = z.re, y = z.im;                                                  \
+        if (isfinite(x) && isfinite(y)) {                                      \
+            if (y == 0) return gpk_make_##S(gpk_sinh_##R(x), y);                \
+            return gpk_make_##S(gpk_sinh_##R(x) * gpk_cos_##R(y),                 \
+                                gpk_cosh_##R(x) * gpk_sin_##R(y));                \
+        }                                                                      \
+        if (x == 0 && !isfinite(y)) return gpk_make_##S(x, y - y);             \
+        if (y == 0 && !isfinite(x)) return gpk_make_##S(x, y);                 \
+        if (isinf(x) && isfinite(y))                                           \
+            return gpk_make_##S(x * gpk_cos_##R(y), (T)INFINITY * gpk_sin_##R(y)); \
+        if (isinf(x)) return gpk_make_##S(x, y - y);                           \
+        return gpk_make_##S((T)NAN, (T)NAN);                                   \
+    }                                                                          \
+    GPK_FN CT gpk_cosh_##S(CT z)                                               \
+    {                                                                          \
+        T x = z.re, y = z.im;                                                  \
+        if (isfinite(x) && isfinite(y)) {                                      \
+            if (y == 0) return gpk_make_##S(gpk_cosh_##R(x), x * y);            \
+            return gpk_make_##S(gpk_cosh_##R(x) * gpk_cos_##R(y),                 \
+                                gpk_sinh_##R(x) * gpk_sin_##R(y));                \
+        }                                                                      \
+        if (x == 0 && !isfinite(y)) return gpk_make_##S(y - y, (T)0);           \
+        if (y == 0 && !isfinite(x)) return gpk_make_##S(x * x, x * y);         \
+        if (isinf(x) && isfinite(y))                                           \
+            return gpk_make_##S((T)INFINITY * gpk_cos_##R(y), x * gpk_sin_##R(y)); \
+        if (isinf(x)) return gpk_make_##S(x * x, y - y);                       \
+        return gpk_make_##S((T)NAN, (T)NAN);                                   \
+    }                                                                          \
+    GPK_FN CT gpk_sin_##S(CT z)                                                \
+    {                                                                          \
+        CT w = gpk_sinh_##S(gpk_make_##S(-z.im, z.re));                         \
+        return gpk_make_##S(w.im, -w.re);                                      \
+    }                                                                          \
+    GPK_FN CT gpk_cos_##S(CT z) { return gpk_cosh_##S(gpk_make_##S(-z.im, z.re)); } \
+    GPK_FN CT gpk_tan_##S(CT z)                                                \
+    {                                                                          \
+        CT w = gpk_tanh_##S(gpk_make_##S(-z.im, z.re));                         \
+        return gpk_make_##S(w.im, -w.re);                                      \
+    }                                                                          \
+    GPK_FN CT gpk_power_##S(CT a, CT b)                                        \
+    {                                                                          \
+        if (b.re == 0 && b.im == 0) return gpk_make_##S((T)1, (T)0);           \
+        if (a.re == 0 && a.im == 0) {                                          \
+            if (b.re > 0 && b.im == 0) return gpk_make_##S((T)0, (T)0);         \
+            return gpk_make_##S((T)NAN, (T)NAN);                               \
+        }                                                                      \
+        if (b.im == 0 && b.re == gpk_floor_##R(b.re) && gpk_fabs_##R(b.re) < 100) { \
+            long long n = (long long)b.re, m = n < 0 ? -n : n;                  \
+            CT r = gpk_make_##S((T)1, (T)0), x = a;                            \
+            while (m) {                                                        \
+                if (m & 1) r = gpk_mul_##S(r, x);                               \
+                x = gpk_mul_##S(x, x);                                          \
+                m >>= 1;                                                       \
+            }                                                                  \
+            return n < 0 ? gpk_div_##S(gpk_make_##S((T)1, (T)0), r) : r;        \
+        }                                                                      \
+        return gpk_exp_##S(gpk_mul_##S(b, gpk_log_##S(a)));                     \
+    }                                                                          \
+    GPK_FN CT gpk_square_##S(CT a) { return gpk_mul_##S(a, a); }
+
+GPK_COMPLEX(c64, gpk_c64, float, f32)
+GPK_COMPLEX(c128, gpk_c128, double, f64)

@@ -1,0 +1,68 @@
+/* gpunp kernel prelude: CUDA backend (compiled by NVRTC, no includes).
+ *
+ * A kernel runs as a grid of blocks of GPK_BLOCK_SIZE threads; its one
+ * parameter is the parameter struct, by value. */
+#define GPK_CUDA 1
+#define GPK_FN static __device__ __forceinline__
+#define GPK_RESTRICT __restrict__
+
+typedef long long gpk_index;
+
+/* NVRTC compiles without the C library's headers. */
+#define NAN __int_as_float(0x7fffffff)
+#define INFINITY __int_as_float(0x7f800000)
+
+#define GPK_KERNEL(name, P) extern "C" __global__ void name(const P p)
+
+#define GPK_BLOCK_ID ((gpk_index)blockIdx.x)
+#define GPK_NUM_BLOCKS ((gpk_index)gridDim.x)
+#define GPK_THREAD_ID ((gpk_index)threadIdx.x)
+#define GPK_BLOCK_SIZE ((gpk_index)blockDim.x)
+#define GPK_SYNC() __syncthreads()
+
+/* Visits i in [0, n) once across the grid (grid-stride loop). */
+#define GPK_GRID_LOOP(T, i, n)                                                 \
+    for (T i = (T)blockIdx.x * (T)blockDim.x + (T)threadIdx.x; i < (T)(n);     \
+         i += (T)gridDim.x * (T)blockDim.x)
+
+/* Combines `v` over the threads of the block; every thread gets the result.
+ * Needs a power-of-two block of at most 1024 threads, reached by all. */
+#define GPK_BLOCK_REDUCE(T, COMBINE, v)                                        \
+    do {                                                                       \
+        __shared__ T gpk_red_[1024];                                           \
+        gpk_red_[threadIdx.x] = (v);                                           \
+        __syncthreads();                                                       \
+        for (unsigned int s_ = blockDim.x >> 1; s_ > 0; s_ >>= 1) {            \
+            if (threadIdx.x < s_)                                              \
+                gpk_red_[threadIdx.x] =                                        \
+                    COMBINE(gpk_red_[threadIdx.x], gpk_red_[threadIdx.x + s_]); \
+            __syncthreads();                                                   \
+        }                                                                      \
+        (v) = gpk_red_[0];                                                     \
+        __syncthreads();                                                       \
+    } while (0)
+
+/* IEEE half <-> float through the hardware's conversions (round to nearest
+ * even, as the host prelude's code). */
+typedef unsigned short gpk_f16;
+
+GPK_FN float gpk_f16_to_f32(gpk_f16 h)
+{
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+
+GPK_FN gpk_f16 gpk_f32_to_f16(float f)
+{
+    gpk_f16 h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+
+GPK_FN gpk_f16 gpk_f64_to_f16(double d)
+{
+    gpk_f16 h;
+    asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d));
+    return h;
+}

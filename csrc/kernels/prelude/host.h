@@ -1,0 +1,114 @@
+/* gpunp kernel prelude: host backend (C11, compiled by the system C compiler).
+ *
+ * A kernel runs as a grid of blocks of one thread each; the host backend calls
+ * the exported entry once per block. Everything a kernel may use is named
+ * gpk_* / GPK_* so that the engine can include this prelude too. */
+#include <math.h>
+
+#define GPK_HOST 1
+#define GPK_FN static inline
+#define GPK_RESTRICT restrict
+
+typedef long long gpk_index;
+
+/* Entry point: `P` is the parameter struct, passed by pointer to the entry
+ * and by value to the body, as on a GPU. */
+#define GPK_KERNEL(name, P)                                                   \
+    static void name##_body(const P p, gpk_index gpk_block, gpk_index gpk_nblocks); \
+    __attribute__((visibility("default"))) void name(const void *pp, gpk_index b,   \
+                                                     gpk_index nb)             \
+    {                                                                          \
+        name##_body(*(const P *)pp, b, nb);                                    \
+    }                                                                          \
+    static void name##_body(const P p, gpk_index gpk_block, gpk_index gpk_nblocks)
+
+#define GPK_BLOCK_ID gpk_block
+#define GPK_NUM_BLOCKS gpk_nblocks
+#define GPK_THREAD_ID 0
+#define GPK_BLOCK_SIZE 1
+#define GPK_SYNC() ((void)0)
+
+/* Visits i in [0, n) once across the grid: block b takes one contiguous
+ * chunk, so the inner loop stays a plain counted loop. */
+#define GPK_GRID_LOOP(T, i, n)                                                   \
+    for (T i = (T)(((n) / gpk_nblocks) * gpk_block +                             \
+                   ((n) % gpk_nblocks < gpk_block ? (n) % gpk_nblocks : gpk_block)), \
+           i##_end = i + (T)((n) / gpk_nblocks + (gpk_block < (n) % gpk_nblocks));  \
+         i < i##_end; ++i)
+
+/* With one thread per block, a block-wide reduction is the value itself. */
+#define GPK_BLOCK_REDUCE(T, COMBINE, v) ((void)0)
+
+/* IEEE half <-> float conversions, round to nearest even. */
+typedef unsigned short gpk_f16;
+
+GPK_FN float gpk_f16_to_f32(gpk_f16 h)
+{
+    unsigned int sign = (unsigned int)(h & 0x8000u) << 16;
+    unsigned int exp = (h >> 10) & 0x1fu;
+    unsigned int man = h & 0x3ffu;
+    unsigned int bits;
+    if (exp == 0x1fu) {
+        bits = sign | 0x7f800000u | (man << 13);
+    } else if (exp != 0) {
+        bits = sign | ((exp + 112u) << 23) | (man << 13);
+    } else if (man == 0) {
+        bits = sign;
+    } else {
+        /* subnormal half: normalise */
+        int e = -1;
+        do {
+            ++e;
+            man <<= 1;
+        } while ((man & 0x400u) == 0);
+        bits = sign | ((unsigned int)(112 - e) << 23) | ((man & 0x3ffu) << 13);
+    }
+    union { unsigned int u; float f; } v;
+    v.u = bits;
+    return v.f;
+}
+
+/* Rounds the double `x` to half directly (no double rounding through float). */
+GPK_FN gpk_f16 gpk_f64_to_f16(double x)
+{
+    union { double d; unsigned long long u; } v;
+    v.d = x;
+    unsigned long long bits = v.u;
+    gpk_f16 sign = (gpk_f16)((bits >> 48) & 0x8000u);
+    unsigned long long mag = bits & 0x7fffffffffffffffull;
+    if (mag >= 0x7ff0000000000000ull) {             /* inf or nan */
+        if (mag == 0x7ff0000000000000ull)
+            return (gpk_f16)(sign | 0x7c00u);
+        return (gpk_f16)(sign | 0x7e00u | (gpk_f16)((mag >> 42) & 0x3ffu));
+    }
+    int e = (int)(mag >> 52) - 1023;                  /* unbiased exponent */
+    if (e > 15)
+        return (gpk_f16)(sign | 0x7c00u);           /* overflow */
+    unsigned long long m = (mag & 0xfffffffffffffull) | (e > -1023 ? 0x10000000000000ull : 0);
+    int shift;                                       /* bits of m to drop */
+    unsigned int he;
+    if (e >= -14) {
+        he = (unsigned int)(e + 15);
+        shift = 42;
+    } else {
+        if (e < -25)
+            return sign;                              /* rounds to zero */
+        he = 0;
+        shift = 42 + (-14 - e);
+    }
+    unsigned long long q = m >> shift;
+    unsigned long long rem = m & ((1ull << shift) - 1);
+    unsigned long long half = 1ull << (shift - 1);
+    if (rem > half || (rem == half && (q & 1)))
+        ++q;
+    unsigned int r;
+    if (he == 0)
+        r = (unsigned int)q;                           /* may carry into a normal */
+    else
+        r = (he << 10) + (unsigned int)(q - 0x400u);  /* a carry out of q bumps he */
+    if (r >= 0x7c00u)
+        r = 0x7c00u;
+    return (gpk_f16)(sign | r);
+}
+
+GPK_FN gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }

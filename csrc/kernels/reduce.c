@@ -1,0 +1,579 @@
+/*
+ * reduce.c - reductions (ufunc.reduce, mean, argmax/argmin) and
+ * accumulations (ufunc.accumulate).
+ *
+ * A reduction maps the kept dimensions to outputs and the reduced ones to
+ * the elements combined into each. Both groups are collapsed separately.
+ * When the reduced elements are adjacent in memory a block of threads
+ * combines each output (inner reductions); otherwise each thread walks its
+ * own output while neighbouring threads read neighbouring memory (outer
+ * reductions). On a GPU an output whose elements are too many for one
+ * block is split: partial results first, then a second pass combines them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* The dimensions of a reduction after collapsing. */
+typedef struct {
+    int32_t nkeep, nred;
+    int64_t kshape[GP_MAXDIM], kin[GP_MAXDIM], kout[GP_MAXDIM];
+    int64_t rshape[GP_MAXDIM], rin[GP_MAXDIM];
+    int64_t M, K;
+} red_plan_t;
+
+static int64_t iabs64(int64_t x) { return x < 0 ? -x : x; }
+
+/* Merges dim k into its outer neighbour in place when each listed stride
+ * array steps contiguously; returns the new count. */
+static int32_t merge_dims(int32_t n, int64_t *shape, int64_t **strides, int nstr)
+{
+    int32_t out = 0;
+    for (int32_t k = 0; k < n; ++k) {
+        if (shape[k] == 1)
+            continue;
+        if (out > 0) {
+            bool ok = true;
+            for (int j = 0; j < nstr && ok; ++j)
+                ok = strides[j][out - 1] == strides[j][k] * shape[k];
+            if (ok) {
+                shape[out - 1] *= shape[k];
+                for (int j = 0; j < nstr; ++j)
+                    strides[j][out - 1] = strides[j][k];
+                continue;
+            }
+        }
+        shape[out] = shape[k];
+        for (int j = 0; j < nstr; ++j)
+            strides[j][out] = strides[j][k];
+        ++out;
+    }
+    return out;
+}
+
+/* Splits the dims of `a` by `mask` into kept (with output strides from
+ * `out`, whose dims are the kept ones, or all of them with keepdims) and
+ * reduced dims. `ordered` keeps the reduced dims in C order (arg-reductions
+ * report C-order positions; in-order reductions combine in C order);
+ * otherwise they are sorted so memory is walked in order. */
+static void plan(const gp_array_t *a, const bool *mask, const gp_array_t *out, bool keepdims,
+                 bool ordered, red_plan_t *p)
+{
+    p->nkeep = p->nred = 0;
+    int32_t od = 0;
+    for (int32_t d = 0; d < a->ndim; ++d) {
+        if (mask[d]) {
+            p->rshape[p->nred] = a->shape[d];
+            p->rin[p->nred++] = a->strides[d];
+            if (keepdims)
+                ++od;
+        } else {
+            p->kshape[p->nkeep] = a->shape[d];
+            p->kin[p->nkeep] = a->strides[d];
+            p->kout[p->nkeep++] = out->strides[od++];
+        }
+    }
+    if (!ordered) {
+        /* insertion sort of reduced dims by decreasing |stride| (stable) */
+        for (int32_t i = 1; i < p->nred; ++i) {
+            int64_t s = p->rshape[i], st = p->rin[i];
+            int32_t j = i;
+            for (; j > 0 && iabs64(p->rin[j - 1]) < iabs64(st); --j) {
+                p->rshape[j] = p->rshape[j - 1];
+                p->rin[j] = p->rin[j - 1];
+            }
+            p->rshape[j] = s;
+            p->rin[j] = st;
+        }
+    }
+    p->M = gp_shape_size(p->nkeep, p->kshape);
+    p->K = gp_shape_size(p->nred, p->rshape);
+    int64_t *ks[2] = {p->kin, p->kout}, *rs[1] = {p->rin};
+    p->nkeep = merge_dims(p->nkeep, p->kshape, ks, 2);
+    p->nred = merge_dims(p->nred, p->rshape, rs, 1);
+    if (p->nred == 0) { /* one element per output */
+        p->nred = 1;
+        p->rshape[0] = 1;
+        p->rin[0] = 0;
+    }
+}
+
+/* Output shape of a reduction of `a` over `mask`. */
+static int32_t reduced_shape(const gp_array_t *a, const bool *mask, bool keepdims, int64_t *shape)
+{
+    int32_t n = 0;
+    for (int32_t d = 0; d < a->ndim; ++d) {
+        if (!mask[d])
+            shape[n++] = a->shape[d];
+        else if (keepdims)
+            shape[n++] = 1;
+    }
+    return n;
+}
+
+/* A given output must have the reduced shape; else a new one is made. */
+static gp_status_t prepare_out(const gp_array_t *a, const bool *mask, bool keepdims, int32_t dt,
+                               const char *what, gp_array_t **out, bool *made)
+{
+    int64_t shape[GP_MAXDIM];
+    int32_t nd = reduced_shape(a, mask, keepdims, shape);
+    *made = false;
+    if (*out) {
+        GP_CHECK_ARRAY(*out);
+        bool same = (*out)->ndim == nd;
+        for (int32_t d = 0; d < nd && same; ++d)
+            same = (*out)->shape[d] == shape[d];
+        if (!same) {
+            char x[512], y[512];
+            gp_shape_format((*out)->ndim, (*out)->shape, x, sizeof x);
+            gp_shape_format(nd, shape, y, sizeof y);
+            return gp_set_error(GP_ERR_VALUE, "output parameter for %s has the wrong shape %s "
+                                              "(expected %s)", what, x, y);
+        }
+        if (!((*out)->flags & GP_FLAG_WRITEABLE))
+            return gp_set_error(GP_ERR_VALUE, "output array is read-only");
+        return GP_OK;
+    }
+    /* laid out like the kept dims of the input */
+    int64_t like[GP_MAXDIM];
+    int32_t n = 0;
+    for (int32_t d = 0; d < a->ndim; ++d) {
+        if (!mask[d])
+            like[n++] = a->strides[d];
+        else if (keepdims)
+            like[n++] = 0;
+    }
+    const int64_t *lp[1] = {like};
+    GP_TRY(gp_array_alloc_like(dt, nd, shape, 1, lp, GP_ORDER_K, out));
+    *made = true;
+    return GP_OK;
+}
+
+/* Runs one reduction kernel of spec `sp` over plan `p` from `in` (its data
+ * pointer) into `out`. */
+static gp_status_t launch_red(gp_red_spec_t *sp, const red_plan_t *p, int64_t S, const char *in,
+                              char *out, const void *init, int32_t init_size, int32_t init_align,
+                              int64_t count)
+{
+    sp->nkeep = (uint8_t)p->nkeep;
+    sp->nred = (uint8_t)p->nred;
+    int64_t span = 0;
+    for (int32_t d = 0; d < p->nkeep; ++d)
+        span += (p->kshape[d] - 1) * (iabs64(p->kin[d]) + iabs64(p->kout[d]));
+    for (int32_t d = 0; d < p->nred; ++d)
+        span += (p->rshape[d] - 1) * iabs64(p->rin[d]);
+    sp->idx32 = span < ((int64_t)1 << 30) && p->M * S < ((int64_t)1 << 30) &&
+                p->K < ((int64_t)1 << 30);
+    char name[128];
+    snprintf(name, sizeof name, "gpk_red_%s_%s_%s%s",
+             sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN ? "argmin"
+             : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name,
+             gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
+             sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "");
+    const gp_kernel_t *k;
+    GP_TRY(gp_kernel_get(sp, sizeof *sp, name, gp_gen_red, sp, &k));
+    gp_params_t pr;
+    gp_params_init(&pr);
+    gp_params_index(&pr, p->M);
+    gp_params_index(&pr, p->K);
+    gp_params_index(&pr, S);
+    gp_params_index(&pr, count);
+    for (int32_t d = 0; d < p->nkeep; ++d)
+        gp_params_index(&pr, p->kshape[d]);
+    for (int32_t d = 0; d < p->nkeep; ++d)
+        gp_params_index(&pr, p->kin[d]);
+    for (int32_t d = 0; d < p->nkeep; ++d)
+        gp_params_index(&pr, p->kout[d]);
+    for (int32_t d = 0; d < p->nred; ++d)
+        gp_params_index(&pr, p->rshape[d]);
+    for (int32_t d = 0; d < p->nred; ++d)
+        gp_params_index(&pr, p->rin[d]);
+    gp_params_ptr(&pr, in);
+    gp_params_ptr(&pr, out);
+    if (sp->has_initial)
+        gp_params_put(&pr, init, (size_t)init_size, (size_t)init_align);
+    gp_launch_t cfg;
+    if (sp->block_per_out) {
+        cfg = gp_grid_for(p->M * S * 256, 256);
+    } else {
+        cfg = gp_grid_for(p->M * S, 256);
+    }
+    return gp_launch(k, &cfg, &pr);
+}
+
+/* Size of one accumulator of a reduction spec (bytes, alignment 8 max). */
+static int32_t acc_size(const gp_red_spec_t *sp)
+{
+    int32_t v = gp_compute_size(sp->loop_dt);
+    if (sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN)
+        return (v + 7) / 8 * 8 + 8;
+    return v;
+}
+
+/* Plans and runs a reduction of `a` over `mask` into `out`. */
+static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const bool *mask,
+                                 bool keepdims, gp_array_t *out, const void *init,
+                                 int32_t init_size, bool ordered)
+{
+    red_plan_t p;
+    plan(a, mask, out, keepdims, ordered, &p);
+    if (p.M == 0)
+        return GP_OK;
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    bool seq = sp->kind != GP_RED_ARGMAX && sp->kind != GP_RED_ARGMIN &&
+               gp_ufuncs[sp->op].neutral == GP_NEUTRAL_NONE;
+    /* inner reduction: the reduced elements are the nearest in memory */
+    int64_t rmin = p.nred ? iabs64(p.rin[p.nred - 1]) : 0, kmin = INT64_MAX;
+    for (int32_t d = 0; d < p.nkeep; ++d)
+        if (iabs64(p.kin[d]) < kmin)
+            kmin = iabs64(p.kin[d]);
+    bool inner = p.K > 1 && rmin <= kmin;
+    int32_t gpu_threads = props->multiprocessors * props->max_threads_per_block;
+    sp->block_per_out = !seq && (inner || p.M < props->multiprocessors);
+    /* split long reductions over several blocks when the outputs alone do
+     * not fill the device */
+    int64_t S = 1;
+    if (!seq && props->max_threads_per_block > 1 && p.K >= 8192 &&
+        (sp->block_per_out ? p.M < 2 * props->multiprocessors : p.M < gpu_threads)) {
+        int64_t want = sp->block_per_out ? 4 * props->multiprocessors / (p.M ? p.M : 1)
+                                         : (int64_t)gpu_threads / (p.M ? p.M : 1);
+        S = want < 1 ? 1 : want;
+        if (S > p.K / 1024)
+            S = p.K / 1024;
+        if (S < 1)
+            S = 1;
+    }
+    int64_t count = p.K;
+    if (S == 1) {
+        sp->stage = GP_STAGE_FINAL;
+        return launch_red(sp, &p, 1, gp_array_data(a), gp_array_data(out), init, init_size,
+                          gp_compute_align(sp->loop_dt), count);
+    }
+    /* two stages through a temporary of M x S accumulators */
+    gp_array_t *tmp;
+    int64_t tshape[1] = {p.M * S * acc_size(sp)};
+    GP_TRY(gp_array_empty(GP_UINT8, 1, tshape, GP_ORDER_C, &tmp));
+    gp_red_spec_t s1 = *sp;
+    s1.stage = GP_STAGE_PARTIAL;
+    s1.has_initial = 0;
+    s1.out_dt = s1.loop_dt;
+    gp_status_t s = launch_red(&s1, &p, S, gp_array_data(a), gp_array_data(tmp), NULL, 0, 1,
+                               count);
+    if (s == GP_OK) {
+        red_plan_t q = p;
+        q.nred = 1;
+        q.rshape[0] = S;
+        q.rin[0] = acc_size(sp);
+        q.K = S;
+        /* the partials of output o are row o of the temporary */
+        int64_t row = S * acc_size(sp);
+        int64_t kst[GP_MAXDIM];
+        int64_t n = 1;
+        for (int32_t d = q.nkeep - 1; d >= 0; --d) {
+            kst[d] = n * row;
+            n *= q.kshape[d];
+        }
+        memcpy(q.kin, kst, sizeof(int64_t) * (size_t)q.nkeep);
+        gp_red_spec_t s2 = *sp;
+        s2.stage = GP_STAGE_COMBINE;
+        s2.in_dt = sp->loop_dt;
+        s2.block_per_out = 1;
+        s = launch_red(&s2, &q, 1, gp_array_data(tmp), gp_array_data(out), init, init_size,
+                       gp_compute_align(sp->loop_dt), count);
+    }
+    gp_array_release(tmp);
+    return s;
+}
+
+/* The dtype NumPy reduces in by default: add and multiply raise small
+ * integers and bool to the platform integer. */
+static int32_t default_reduce_dtype(const gp_op_t *op, int32_t dt)
+{
+    bool arith = strcmp(op->name, "add") == 0 || strcmp(op->name, "multiply") == 0;
+    if (arith && gp_dtype_size(dt) < 8) {
+        if (dt == GP_BOOL || gp_dtype_kind(dt) == GP_KIND_INT)
+            return GP_INT64;
+        if (gp_dtype_kind(dt) == GP_KIND_UINT)
+            return GP_UINT64;
+    }
+    return dt;
+}
+
+static gp_status_t identity_scalar(const gp_op_t *op, gp_scalar_t *v)
+{
+    memset(v, 0, sizeof *v);
+    v->dtype = GP_INT64;
+    switch (op->identity) {
+    case GP_IDENTITY_ZERO: case GP_IDENTITY_FALSE: v->i = 0; break;
+    case GP_IDENTITY_ONE: case GP_IDENTITY_TRUE: v->i = 1; break;
+    case GP_IDENTITY_MINUS_ONE: v->i = -1; break;
+    default: return GP_ERR_VALUE;
+    }
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxes,
+                                   const int32_t *axes, int32_t keepdims, int32_t dtype,
+                                   const gp_scalar_t *initial, gp_array_t **out)
+{
+    GP_CHECK_ARRAY(a);
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_reduce: out is NULL");
+    if (id < 0 || id >= gp_nufuncs)
+        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
+    const gp_op_t *op = &gp_ufuncs[id];
+    if (op->nin != 2 || op->nout != 1)
+        return gp_set_error(GP_ERR_VALUE, "reduce only supported for binary functions");
+    if (dtype != -1 && !gp_dtype_valid(dtype))
+        return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
+    bool mask[GP_MAXDIM];
+    GP_TRY(gp_axes_to_mask(naxes, axes, a->ndim, mask));
+    int32_t nred = 0;
+    for (int32_t d = 0; d < a->ndim; ++d)
+        nred += mask[d];
+    if (op->neutral == GP_NEUTRAL_NONE && nred > 1)
+        return gp_set_error(GP_ERR_VALUE, "reduction operation '%s' is not reorderable, so at "
+                                          "most one axis may be specified", op->name);
+
+    /* the loop: both inputs and the output of one dtype */
+    int32_t d = dtype >= 0 ? dtype : default_reduce_dtype(op, a->dtype);
+    int32_t dts[3] = {d, d, -1}, weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
+    GP_TRY(gp_ufunc_resolve(id, dts, weak, dtype >= 0 ? sig : NULL, GP_CASTING_UNSAFE, ld));
+    if (ld[0] != ld[1] || ld[0] != ld[2])
+        return gp_set_error(GP_ERR_TYPE, "reduction of '%s' needs a loop with equal input and "
+                                         "output types, found %s%s->%s", op->name,
+                            gp_dtypes[ld[0]].name, gp_dtypes[ld[1]].name, gp_dtypes[ld[2]].name);
+    int32_t loop_dt = ld[0];
+    if (*out && !gp_can_cast(loop_dt, (*out)->dtype, GP_CASTING_SAME_KIND))
+        return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast ufunc '%s' output from "
+                                                 "dtype('%s') to dtype('%s') with casting rule "
+                                                 "'same_kind'", op->name,
+                            gp_dtypes[loop_dt].name, gp_dtypes[(*out)->dtype].name);
+    if (initial)
+        GP_TRY(gp_scalar_check_fits(initial, loop_dt));
+
+    int64_t K = 1;
+    for (int32_t k = 0; k < a->ndim; ++k)
+        if (mask[k])
+            K *= a->shape[k];
+    bool made;
+    GP_TRY(prepare_out(a, mask, keepdims, loop_dt, op->name, out, &made));
+    gp_status_t s = GP_OK;
+    if (K == 0 || a->size == 0) {
+        /* nothing to combine: every output is the initial value or the
+         * identity */
+        gp_scalar_t v;
+        if (initial)
+            v = *initial;
+        else if ((*out)->size > 0 && identity_scalar(op, &v) != GP_OK)
+            s = gp_set_error(GP_ERR_VALUE, "zero-size array to reduction operation %s which "
+                                           "has no identity", op->name);
+        if (s == GP_OK && (*out)->size > 0)
+            s = gp_array_fill(*out, &v);
+    } else {
+        gp_red_spec_t sp;
+        memset(&sp, 0, sizeof sp);
+        sp.family = GP_FAMILY_RED;
+        sp.kind = GP_RED_UFUNC;
+        sp.op = (uint16_t)id;
+        sp.in_dt = (uint8_t)a->dtype;
+        sp.loop_dt = (uint8_t)loop_dt;
+        sp.out_dt = (uint8_t)(*out)->dtype;
+        sp.has_initial = initial != NULL;
+        unsigned char init[16] = {0};
+        int32_t isz = initial ? gp_scalar_to_compute(initial, loop_dt, init) : 0;
+        s = run_reduction(&sp, a, mask, keepdims, *out, init, isz,
+                          op->neutral == GP_NEUTRAL_NONE);
+    }
+    if (s != GP_OK && made) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32_t *axes,
+                                 int32_t keepdims, int32_t dtype, gp_array_t **out)
+{
+    GP_CHECK_ARRAY(a);
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_mean: out is NULL");
+    if (dtype != -1 && !gp_dtype_valid(dtype))
+        return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
+    bool mask[GP_MAXDIM];
+    GP_TRY(gp_axes_to_mask(naxes, axes, a->ndim, mask));
+    int32_t res = dtype, acc;
+    if (res < 0)
+        res = gp_dtype_kind(a->dtype) == GP_KIND_FLOAT || gp_dtype_kind(a->dtype) == GP_KIND_COMPLEX
+                  ? a->dtype : GP_FLOAT64;
+    if (res == GP_BOOL || gp_dtype_is_int(res))
+        return gp_set_error(GP_ERR_TYPE, "mean of dtype %s: the result dtype must be inexact",
+                            gp_dtypes[res].name);
+    acc = res == GP_FLOAT16 ? GP_FLOAT32 : res;
+    if (*out && !gp_can_cast(res, (*out)->dtype, GP_CASTING_SAME_KIND))
+        return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast ufunc 'add' output from "
+                                                 "dtype('%s') to dtype('%s') with casting rule "
+                                                 "'same_kind'", gp_dtypes[res].name,
+                            gp_dtypes[(*out)->dtype].name);
+    bool made;
+    GP_TRY(prepare_out(a, mask, keepdims, res, "mean", out, &made));
+    gp_red_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_RED;
+    sp.kind = GP_RED_MEAN;
+    sp.op = (uint16_t)gp_ufunc_id("add");
+    sp.in_dt = (uint8_t)a->dtype;
+    sp.loop_dt = (uint8_t)acc;
+    sp.out_dt = (uint8_t)(*out)->dtype;
+    /* an empty mean is 0/0 = NaN, as NumPy's (which also warns) */
+    gp_status_t s = run_reduction(&sp, a, mask, keepdims, *out, NULL, 0, false);
+    if (s != GP_OK && made) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+GP_API gp_status_t gp_array_argextreme(const gp_array_t *a, int32_t maximum, int32_t axis,
+                                       int32_t keepdims, gp_array_t **out)
+{
+    GP_CHECK_ARRAY(a);
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_argextreme: out is NULL");
+    bool mask[GP_MAXDIM];
+    if (axis == GP_AXIS_NONE) {
+        GP_TRY(gp_axes_to_mask(0, NULL, a->ndim, mask));
+    } else {
+        int32_t ax;
+        GP_TRY(gp_normalize_axis(axis, a->ndim, &ax));
+        for (int32_t d = 0; d < a->ndim; ++d)
+            mask[d] = d == ax;
+    }
+    int64_t K = 1;
+    for (int32_t d = 0; d < a->ndim; ++d)
+        if (mask[d])
+            K *= a->shape[d];
+    const char *what = maximum ? "argmax" : "argmin";
+    if (K == 0)
+        return gp_set_error(GP_ERR_VALUE, "attempt to get %s of an empty sequence", what);
+    if (*out && (*out)->dtype != GP_INT64)
+        return gp_set_error(GP_ERR_TYPE, "Cannot cast array data from dtype('int64') to "
+                                         "dtype('%s') according to the rule 'safe'",
+                            gp_dtypes[(*out)->dtype].name);
+    bool made;
+    GP_TRY(prepare_out(a, mask, keepdims, GP_INT64, what, out, &made));
+    gp_red_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_RED;
+    sp.kind = maximum ? GP_RED_ARGMAX : GP_RED_ARGMIN;
+    sp.in_dt = (uint8_t)a->dtype;
+    sp.loop_dt = (uint8_t)a->dtype;
+    sp.out_dt = GP_INT64;
+    gp_status_t s = run_reduction(&sp, a, mask, keepdims, *out, NULL, 0, true);
+    if (s != GP_OK && made) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t axis,
+                                       int32_t dtype, gp_array_t **out)
+{
+    GP_CHECK_ARRAY(a);
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_accumulate: out is NULL");
+    if (id < 0 || id >= gp_nufuncs)
+        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
+    const gp_op_t *op = &gp_ufuncs[id];
+    if (op->nin != 2 || op->nout != 1)
+        return gp_set_error(GP_ERR_VALUE, "accumulate only supported for binary functions");
+    if (dtype != -1 && !gp_dtype_valid(dtype))
+        return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
+    if (a->ndim == 0)
+        return gp_set_error(GP_ERR_TYPE, "cannot accumulate on a scalar");
+    int32_t ax;
+    GP_TRY(gp_normalize_axis(axis, a->ndim, &ax));
+    int32_t d = dtype >= 0 ? dtype : a->dtype;
+    int32_t dts[3] = {d, d, -1}, weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
+    GP_TRY(gp_ufunc_resolve(id, dts, weak, dtype >= 0 ? sig : NULL, GP_CASTING_UNSAFE, ld));
+    if (ld[0] != ld[1] || ld[0] != ld[2])
+        return gp_set_error(GP_ERR_TYPE, "accumulate of '%s' needs a loop with equal input "
+                                         "and output types", op->name);
+    bool made = false;
+    if (*out) {
+        GP_CHECK_ARRAY(*out);
+        bool same = (*out)->ndim == a->ndim;
+        for (int32_t k = 0; k < a->ndim && same; ++k)
+            same = (*out)->shape[k] == a->shape[k];
+        if (!same)
+            return gp_set_error(GP_ERR_VALUE, "output parameter for accumulate has the wrong "
+                                              "shape");
+        if (!gp_can_cast(ld[0], (*out)->dtype, GP_CASTING_SAME_KIND))
+            return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast ufunc '%s' output from "
+                                                     "dtype('%s') to dtype('%s') with casting "
+                                                     "rule 'same_kind'", op->name,
+                                gp_dtypes[ld[0]].name, gp_dtypes[(*out)->dtype].name);
+    } else {
+        const int64_t *lp[1] = {a->strides};
+        GP_TRY(gp_array_alloc_like(ld[0], a->ndim, a->shape, 1, lp, GP_ORDER_K, out));
+        made = true;
+    }
+    if (a->size == 0)
+        return GP_OK;
+    /* the lines: every dim but the axis, collapsed */
+    int64_t shape[GP_MAXDIM], sin[GP_MAXDIM], sout[GP_MAXDIM];
+    int32_t n = 0;
+    for (int32_t k = 0; k < a->ndim; ++k)
+        if (k != ax) {
+            shape[n] = a->shape[k];
+            sin[n] = a->strides[k];
+            sout[n++] = (*out)->strides[k];
+        }
+    int64_t M = gp_shape_size(n, shape);
+    int64_t *st[2] = {sin, sout};
+    n = merge_dims(n, shape, st, 2);
+    gp_scan_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_SCAN;
+    sp.op = (uint16_t)id;
+    sp.in_dt = (uint8_t)a->dtype;
+    sp.loop_dt = (uint8_t)ld[0];
+    sp.out_dt = (uint8_t)(*out)->dtype;
+    sp.nother = (uint8_t)n;
+    int64_t span = 0;
+    for (int32_t k = 0; k < a->ndim; ++k)
+        span += (a->shape[k] - 1) * (iabs64(a->strides[k]) + iabs64((*out)->strides[k]));
+    sp.idx32 = span < ((int64_t)1 << 30) && a->size < ((int64_t)1 << 30);
+    char name[128];
+    snprintf(name, sizeof name, "gpk_scan_%s_%s_%s", op->name, gp_dtypes[sp.in_dt].suffix,
+             gp_dtypes[sp.loop_dt].suffix);
+    const gp_kernel_t *k;
+    gp_status_t s = gp_kernel_get(&sp, sizeof sp, name, gp_gen_scan, &sp, &k);
+    if (s == GP_OK) {
+        gp_params_t pr;
+        gp_params_init(&pr);
+        gp_params_index(&pr, M);
+        gp_params_index(&pr, a->shape[ax]);
+        for (int32_t j = 0; j < n; ++j)
+            gp_params_index(&pr, shape[j]);
+        for (int32_t j = 0; j < n; ++j)
+            gp_params_index(&pr, sin[j]);
+        for (int32_t j = 0; j < n; ++j)
+            gp_params_index(&pr, sout[j]);
+        gp_params_index(&pr, a->strides[ax]);
+        gp_params_index(&pr, (*out)->strides[ax]);
+        gp_params_ptr(&pr, gp_array_data(a));
+        gp_params_ptr(&pr, gp_array_data(*out));
+        gp_launch_t cfg = gp_grid_for(M, 256);
+        s = gp_launch(k, &cfg, &pr);
+    }
+    if (s != GP_OK && made) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}

@@ -1,0 +1,381 @@
+/*
+ * ufunc.c - ufunc loop resolution (NumPy 2's type resolvers with NEP 50
+ * weak scalars) and the ufunc call: broadcasting, output allocation,
+ * overlap handling, value checks, launch.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+static const char *casting_name(int32_t c)
+{
+    static const char *const names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
+    return c >= 0 && c <= 4 ? names[c] : "?";
+}
+
+static bool is_intlike(int32_t dt)
+{
+    int32_t k = gp_dtype_kind(dt);
+    return k == GP_KIND_BOOL || k == GP_KIND_INT || k == GP_KIND_UINT;
+}
+
+static int32_t find_uniform(const gp_loops_t *loops, int nin, const int32_t *want)
+{
+    for (int32_t l = 0; l < loops->n; ++l) {
+        bool ok = true;
+        for (int k = 0; k < nin && ok; ++k)
+            ok = loops->dt[l][k] == want[k];
+        if (ok)
+            return l;
+    }
+    return -1;
+}
+
+/* Chooses the loop of `op` for inputs of `dtypes` (nin, then nout entries
+ * with -1 for outputs not given) and `weak` flags. */
+static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const int32_t *weak,
+                                const int32_t *signature, int32_t casting, int32_t *chosen)
+{
+    int nin = op->nin, nout = op->nout;
+    const gp_loops_t *loops;
+    GP_TRY(gp_op_loops(op, &loops));
+
+    /* NEP 50: a weak scalar takes the operands' result type */
+    int32_t strong = -1, all, eff[GP_MAX_LOOP_ARGS] = {0};
+    for (int k = 0; k < nin; ++k)
+        if (!(weak && weak[k]))
+            strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
+    GP_TRY(gp_dtype_result_type(nin, dtypes, weak, &all));
+    for (int k = 0; k < nin; ++k)
+        eff[k] = (weak && weak[k] && strong >= 0) ? all : dtypes[k];
+
+    int32_t l = -1;
+    bool has_sig = false;
+    for (int k = 0; signature && k < nin + nout; ++k)
+        has_sig = has_sig || signature[k] >= 0;
+    if (has_sig) {
+        for (int32_t c = 0; c < loops->n && l < 0; ++c) {
+            bool ok = true;
+            for (int k = 0; k < nin + nout && ok; ++k)
+                ok = signature[k] < 0 || loops->dt[c][k] == signature[k];
+            for (int k = 0; k < nin && ok; ++k)
+                ok = gp_can_cast(eff[k], loops->dt[c][k], casting);
+            if (ok)
+                l = c;
+        }
+        if (l < 0)
+            return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature "
+                                                     "and casting was found for ufunc %s",
+                                op->name);
+    } else if (op->resolver == GP_RES_DEFAULT) {
+        for (int32_t c = 0; c < loops->n && l < 0; ++c) {
+            bool ok = true;
+            for (int k = 0; k < nin && ok; ++k)
+                ok = gp_can_cast(eff[k], loops->dt[c][k], GP_CASTING_SAFE);
+            if (ok)
+                l = c;
+        }
+        if (l < 0)
+            return gp_set_error(GP_ERR_TYPE_NO_LOOP,
+                                "ufunc '%s' not supported for the input types, and the inputs "
+                                "could not be safely coerced to any supported types according "
+                                "to the casting rule ''safe''",
+                                op->name);
+    } else {
+        int32_t want[GP_MAX_LOOP_ARGS], u = eff[0];
+        for (int k = 1; k < nin; ++k)
+            u = gp_promote(u, eff[k]);
+        if (op->resolver == GP_RES_LOGICAL) {
+            u = GP_BOOL;
+        } else if (op->resolver == GP_RES_TRUEDIV) {
+            bool ints = true;
+            for (int k = 0; k < nin; ++k)
+                ints = ints && is_intlike(eff[k]);
+            if (ints)
+                u = GP_FLOAT64;
+        }
+        for (int k = 0; k < nin; ++k)
+            want[k] = u;
+        if (op->resolver == GP_RES_COMPARE && nin == 2) {
+            int32_t k0 = gp_dtype_kind(eff[0]), k1 = gp_dtype_kind(eff[1]);
+            if (k0 == GP_KIND_INT && k1 == GP_KIND_UINT && u == GP_FLOAT64) {
+                want[0] = GP_INT64, want[1] = GP_UINT64;
+            } else if (k0 == GP_KIND_UINT && k1 == GP_KIND_INT && u == GP_FLOAT64) {
+                want[0] = GP_UINT64, want[1] = GP_INT64;
+            }
+        }
+        l = find_uniform(loops, nin, want);
+        if (l < 0) {
+            if (u == GP_BOOL && op->bool_msg)
+                return gp_set_error(GP_ERR_TYPE_NO_LOOP, "%s", op->bool_msg);
+            return gp_set_error(GP_ERR_TYPE_NO_LOOP,
+                                "ufunc '%s' did not contain a loop with signature matching "
+                                "types %s -> None",
+                                op->name, gp_dtypes[u].name);
+        }
+    }
+
+    /* casting of the actual inputs and to the given outputs */
+    for (int k = 0; k < nin; ++k) {
+        if (weak && weak[k])
+            continue; /* a weak scalar's value is checked instead */
+        if (!gp_can_cast(dtypes[k], loops->dt[l][k], casting))
+            return gp_set_error(GP_ERR_TYPE_CASTING,
+                                "Cannot cast ufunc '%s' input %d from dtype('%s') to "
+                                "dtype('%s') with casting rule '%s'",
+                                op->name, k, gp_dtypes[dtypes[k]].name,
+                                gp_dtypes[loops->dt[l][k]].name, casting_name(casting));
+    }
+    for (int k = 0; k < nout; ++k) {
+        int32_t od = dtypes[nin + k];
+        if (od >= 0 && !gp_can_cast(loops->dt[l][nin + k], od, casting))
+            return gp_set_error(GP_ERR_TYPE_CASTING,
+                                "Cannot cast ufunc '%s' output from dtype('%s') to "
+                                "dtype('%s') with casting rule '%s'",
+                                op->name, gp_dtypes[loops->dt[l][nin + k]].name,
+                                gp_dtypes[od].name, casting_name(casting));
+    }
+    *chosen = l;
+    return GP_OK;
+}
+
+static gp_status_t check_ufunc(int32_t id, int32_t casting)
+{
+    if (id < 0 || id >= gp_nufuncs)
+        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
+    if (casting < GP_CASTING_NO || casting > GP_CASTING_UNSAFE)
+        return gp_set_error(GP_ERR_VALUE, "invalid casting rule %d", casting);
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_resolve(int32_t id, const int32_t *dtypes, const int32_t *weak,
+                                    const int32_t *signature, int32_t casting,
+                                    int32_t *loop_dtypes)
+{
+    GP_TRY(check_ufunc(id, casting));
+    if (!dtypes || !loop_dtypes)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_resolve: NULL argument");
+    const gp_op_t *op = &gp_ufuncs[id];
+    for (int k = 0; k < op->nin + op->nout; ++k)
+        if (k < op->nin ? !gp_dtype_valid(dtypes[k])
+                        : (dtypes[k] != -1 && !gp_dtype_valid(dtypes[k])))
+            return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtypes[k]);
+    int32_t l;
+    GP_TRY(resolve_loop(op, dtypes, weak, signature, casting, &l));
+    return gp_ufunc_get_loop(id, l, loop_dtypes);
+}
+
+/* ---- the call ----------------------------------------------------------------- */
+
+/* Strides of `a` seen over `nd` dims of the broadcast shape (0 where it is
+ * broadcast). */
+static void full_strides(const gp_array_t *a, int32_t nd, int64_t *st)
+{
+    int32_t off = nd - a->ndim;
+    for (int32_t d = 0; d < nd; ++d)
+        st[d] = d < off || a->shape[d - off] == 1 ? 0 : a->strides[d - off];
+}
+
+/* 1 if any element of integer array `a` is negative. */
+static gp_status_t any_negative(const gp_array_t *a, bool *out)
+{
+    *out = false;
+    if (gp_dtype_kind(a->dtype) != GP_KIND_INT || a->size == 0)
+        return GP_OK;
+    int32_t less = gp_ufunc_id("less"), lor = gp_ufunc_id("logical_or");
+    gp_operand_t ops[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].array = (gp_array_t *)a;
+    ops[1].scalar.dtype = GP_INT64;
+    ops[1].scalar.weak = 1;
+    gp_array_t *neg = NULL, *any = NULL;
+    GP_TRY(gp_ufunc_call(less, ops, &neg, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K));
+    gp_status_t s = gp_ufunc_reduce(lor, neg, 0, NULL, 0, -1, NULL, &any);
+    unsigned char v = 0;
+    if (s == GP_OK)
+        s = gp_array_to_host(any, &v, 1, GP_ORDER_C);
+    gp_array_release(neg);
+    gp_array_release(any);
+    *out = v != 0;
+    return s;
+}
+
+static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in)
+{
+    for (int k = 0; k < op->nin; ++k)
+        if (!in[k].array && in[k].scalar.weak)
+            GP_TRY(gp_scalar_check_fits(&in[k].scalar, loop[k]));
+    if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1])) {
+        bool neg;
+        if (in[1].array) {
+            GP_TRY(any_negative(in[1].array, &neg));
+        } else {
+            gp_scalar_t v = in[1].scalar;
+            neg = gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0;
+        }
+        if (neg)
+            return gp_set_error(GP_ERR_VALUE, "Integers to negative integer powers are not "
+                                              "allowed.");
+    }
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t **out,
+                                 const gp_array_t *where, const int32_t *signature,
+                                 int32_t casting, int32_t order)
+{
+    GP_TRY(check_ufunc(id, casting));
+    if (!in || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call: NULL argument");
+    const gp_op_t *op = &gp_ufuncs[id];
+    int nin = op->nin, nout = op->nout;
+    bool given[GP_MAX_LOOP_ARGS] = {false};
+    for (int k = 0; k < nout; ++k) {
+        given[k] = out[k] != NULL;
+        if (given[k])
+            GP_CHECK_ARRAY(out[k]);
+    }
+    for (int k = 0; k < nin; ++k) {
+        if (in[k].array)
+            GP_CHECK_ARRAY(in[k].array);
+        else if (!gp_dtype_valid(in[k].scalar.dtype))
+            return gp_set_error(GP_ERR_TYPE, "invalid scalar dtype %d", in[k].scalar.dtype);
+    }
+    if (where)
+        GP_CHECK_ARRAY(where);
+    if (where && where->dtype != GP_BOOL)
+        return gp_set_error(GP_ERR_TYPE, "the 'where' array must be of dtype bool");
+    if (order != GP_ORDER_C && order != GP_ORDER_F && order != GP_ORDER_A && order != GP_ORDER_K)
+        return gp_set_error(GP_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K'");
+
+    /* dtypes and weak flags; in comparisons a Python int outside the other
+     * operand's range is compared exactly rather than rejected */
+    int32_t dtypes[GP_MAX_LOOP_ARGS], weak[GP_MAX_LOOP_ARGS];
+    int32_t strong = -1;
+    for (int k = 0; k < nin; ++k) {
+        dtypes[k] = in[k].array ? in[k].array->dtype : in[k].scalar.dtype;
+        weak[k] = !in[k].array && in[k].scalar.weak;
+        if (!weak[k])
+            strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
+    }
+    if (op->resolver == GP_RES_COMPARE && strong >= 0 && gp_dtype_is_int(strong)) {
+        for (int k = 0; k < nin; ++k)
+            if (weak[k] && (dtypes[k] == GP_INT64 || dtypes[k] == GP_UINT64) &&
+                gp_scalar_check_fits(&in[k].scalar, strong) != GP_OK)
+                weak[k] = 0;
+        gp_clear_error();
+    }
+    for (int k = 0; k < nout; ++k)
+        dtypes[nin + k] = given[k] ? out[k]->dtype : -1;
+    int32_t l;
+    GP_TRY(resolve_loop(op, dtypes, weak, signature, casting, &l));
+    const gp_loops_t *loops;
+    GP_TRY(gp_op_loops(op, &loops));
+    const int8_t *loop = loops->dt[l];
+    GP_TRY(value_checks(op, loop, in));
+
+    /* broadcast shape of inputs, where and given outputs */
+    int32_t nshapes = 0, ndims[2 * GP_MAX_LOOP_ARGS + 1];
+    const int64_t *shapes[2 * GP_MAX_LOOP_ARGS + 1];
+    for (int k = 0; k < nin; ++k)
+        if (in[k].array) {
+            ndims[nshapes] = in[k].array->ndim;
+            shapes[nshapes++] = in[k].array->shape;
+        }
+    if (where) {
+        ndims[nshapes] = where->ndim;
+        shapes[nshapes++] = where->shape;
+    }
+    for (int k = 0; k < nout; ++k)
+        if (given[k]) {
+            ndims[nshapes] = out[k]->ndim;
+            shapes[nshapes++] = out[k]->shape;
+        }
+    int32_t nd = 0;
+    int64_t shape[GP_MAXDIM];
+    GP_TRY(gp_broadcast_shapes(nshapes, ndims, shapes, &nd, shape));
+    for (int k = 0; k < nout; ++k) {
+        if (!given[k])
+            continue;
+        bool same = out[k]->ndim == nd;
+        for (int32_t d = 0; d < nd && same; ++d)
+            same = out[k]->shape[d] == shape[d];
+        if (!same) {
+            char a[512], b[512];
+            gp_shape_format(out[k]->ndim, out[k]->shape, a, sizeof a);
+            gp_shape_format(nd, shape, b, sizeof b);
+            return gp_set_error(GP_ERR_VALUE, "non-broadcastable output operand with shape %s "
+                                              "doesn't match the broadcast shape %s", a, b);
+        }
+        if (!(out[k]->flags & GP_FLAG_WRITEABLE))
+            return gp_set_error(GP_ERR_VALUE, "output array is read-only");
+    }
+
+    /* new outputs, laid out like the inputs (order K) */
+    int32_t ord = order;
+    if (ord == GP_ORDER_A) {
+        bool allf = true, any = false;
+        for (int k = 0; k < nin; ++k)
+            if (in[k].array) {
+                any = true;
+                allf = allf && (in[k].array->flags & GP_FLAG_F_CONTIGUOUS) &&
+                       !(in[k].array->flags & GP_FLAG_C_CONTIGUOUS);
+            }
+        ord = any && allf ? GP_ORDER_F : GP_ORDER_C;
+    }
+    int64_t like[GP_MAX_LOOP_ARGS][GP_MAXDIM];
+    const int64_t *likep[GP_MAX_LOOP_ARGS];
+    int32_t nlike = 0;
+    for (int k = 0; k < nin; ++k)
+        if (in[k].array && in[k].array->ndim > 0) {
+            full_strides(in[k].array, nd, like[nlike]);
+            likep[nlike] = like[nlike];
+            ++nlike;
+        }
+    gp_status_t s = GP_OK;
+    for (int k = 0; k < nout && s == GP_OK; ++k)
+        if (!given[k])
+            s = gp_array_alloc_like(loop[nin + k], nd, shape, nlike, likep, ord, &out[k]);
+
+    /* an input overlapping an output (other than exactly in place) is read
+     * from a copy, as NumPy does */
+    gp_operand_t ins[GP_MAX_LOOP_ARGS];
+    gp_array_t *temps[GP_MAX_LOOP_ARGS] = {NULL};
+    memcpy(ins, in, (size_t)nin * sizeof *in);
+    for (int k = 0; k < nin && s == GP_OK; ++k) {
+        const gp_array_t *a = in[k].array;
+        if (!a)
+            continue;
+        for (int j = 0; j < nout; ++j) {
+            if (!given[j])
+                continue;
+            int32_t share = 0;
+            gp_array_may_share_memory(a, out[j], &share);
+            if (!share)
+                continue;
+            int64_t st[GP_MAXDIM];
+            full_strides(a, nd, st);
+            bool same = gp_array_data(a) == gp_array_data(out[j]) && a->dtype == out[j]->dtype;
+            for (int32_t d = 0; d < nd && same; ++d)
+                same = shape[d] == 1 || st[d] == out[j]->strides[d];
+            if (!same) {
+                s = gp_copy_new(a, a->dtype, GP_ORDER_K, &temps[k]);
+                ins[k].array = temps[k];
+                break;
+            }
+        }
+    }
+    if (s == GP_OK)
+        s = gp_ew_run(op, 0, id, loop, ins, out, where);
+    for (int k = 0; k < nin; ++k)
+        gp_array_release(temps[k]);
+    if (s != GP_OK)
+        for (int k = 0; k < nout; ++k)
+            if (!given[k]) {
+                gp_array_release(out[k]);
+                out[k] = NULL;
+            }
+    return s;
+}

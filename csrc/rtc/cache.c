@@ -1,0 +1,371 @@
+/*
+ * cache.c - the kernel cache: in memory (a hash table of loaded kernels) and
+ * on disk (one file per compiled image).
+ *
+ * A disk entry holds the full text that determined it (compiler identity,
+ * options, target and source) beside the image and a checksum of the image.
+ * An entry is used only when that text matches exactly and the checksum
+ * holds, so a hash collision, a truncated write or a damaged file is
+ * recompiled rather than loaded. Writes go to a temporary file that is
+ * renamed into place, so readers never see a partial entry.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rtc.h"
+
+/* ---- configuration --------------------------------------------------------- */
+
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static char cache_dir[4096];
+static char log_dir[4096];
+
+static bool mkdirs(const char *path)
+{
+    char tmp[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof tmp)
+        return false;
+    memcpy(tmp, path, n + 1);
+    for (char *p = tmp + 1; *p; ++p) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return false;
+        *p = '/';
+    }
+    return mkdir(tmp, 0755) == 0 || errno == EEXIST;
+}
+
+static void read_config(void)
+{
+    const char *d = getenv("GPUNP_CACHE_DIR");
+    if (d && *d) {
+        snprintf(cache_dir, sizeof cache_dir, "%s", d);
+    } else if ((d = getenv("XDG_CACHE_HOME")) && *d) {
+        snprintf(cache_dir, sizeof cache_dir, "%s/gpunp", d);
+    } else if ((d = getenv("HOME")) && *d) {
+        snprintf(cache_dir, sizeof cache_dir, "%s/.cache/gpunp", d);
+    }
+    if (cache_dir[0] && !mkdirs(cache_dir))
+        cache_dir[0] = '\0'; /* not writable: memory only */
+    d = getenv("GPUNP_KERNEL_LOG");
+    if (d && *d && mkdirs(d))
+        snprintf(log_dir, sizeof log_dir, "%s", d);
+}
+
+const char *gp_cache_dir(void)
+{
+    pthread_once(&config_once, read_config);
+    return cache_dir;
+}
+
+const char *gp_kernel_log_dir(void)
+{
+    pthread_once(&config_once, read_config);
+    return log_dir;
+}
+
+/* ---- statistics -------------------------------------------------------------- */
+
+static gp_cache_stats_t stats;
+
+GP_API gp_status_t gp_cache_get_stats(gp_cache_stats_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_cache_get_stats: out is NULL");
+    *out = stats;
+    return GP_OK;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- files ------------------------------------------------------------------- */
+
+static const char MAGIC[8] = {'G', 'P', 'N', 'P', 'K', 'C', '0', '1'};
+
+typedef struct {
+    char magic[8];
+    uint64_t ident_len;
+    uint64_t image_len;
+    uint64_t image_hash;
+} entry_header_t;
+
+static bool read_file(const char *path, char **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    bool ok = false;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+            *data = malloc((size_t)n + 1);
+            if (*data && fread(*data, 1, (size_t)n, f) == (size_t)n) {
+                *size = (size_t)n;
+                ok = true;
+            } else {
+                free(*data);
+                *data = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return ok;
+}
+
+/* Writes `n` bytes of each of the parts to `path` atomically. */
+static void write_atomic(const char *path, const void *const *parts, const size_t *sizes, int nparts)
+{
+    char tmp[4200];
+    static atomic_uint counter;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d.%u", path, (int)getpid(),
+             atomic_fetch_add(&counter, 1));
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return; /* the disk cache is best effort */
+    bool ok = true;
+    for (int k = 0; k < nparts && ok; ++k)
+        ok = fwrite(parts[k], 1, sizes[k], f) == sizes[k];
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0)
+        remove(tmp);
+}
+
+/* The image stored at `path` if its identity text equals `ident`. */
+static bool load_entry(const char *path, const gp_str_t *ident, gp_blob_t *out, bool *rejected)
+{
+    char *data = NULL;
+    size_t size = 0;
+    *rejected = false;
+    if (!read_file(path, &data, &size))
+        return false;
+    entry_header_t h;
+    bool ok = size >= sizeof h;
+    if (ok) {
+        memcpy(&h, data, sizeof h);
+        ok = memcmp(h.magic, MAGIC, sizeof MAGIC) == 0 && h.ident_len == ident->len &&
+             h.image_len == size - sizeof h - h.ident_len && h.ident_len < size &&
+             memcmp(data + sizeof h, ident->data, ident->len) == 0;
+    }
+    if (ok) {
+        const char *img = data + sizeof h + h.ident_len;
+        ok = gp_fnv1a(GP_FNV_SEED, img, h.image_len) == h.image_hash;
+        if (ok) {
+            out->data = malloc(h.image_len ? h.image_len : 1);
+            ok = out->data != NULL;
+            if (ok) {
+                memcpy(out->data, img, h.image_len);
+                out->size = h.image_len;
+            }
+        }
+    }
+    free(data);
+    *rejected = !ok;
+    return ok;
+}
+
+static void store_entry(const char *path, const gp_str_t *ident, const gp_blob_t *img)
+{
+    entry_header_t h;
+    memcpy(h.magic, MAGIC, sizeof MAGIC);
+    h.ident_len = ident->len;
+    h.image_len = img->size;
+    h.image_hash = gp_fnv1a(GP_FNV_SEED, img->data, img->size);
+    const void *parts[3] = {&h, ident->data, img->data};
+    size_t sizes[3] = {sizeof h, ident->len, img->size};
+    write_atomic(path, parts, sizes, 3);
+}
+
+static void log_source(const gp_str_t *body)
+{
+    const char *dir = gp_kernel_log_dir();
+    if (!dir[0])
+        return;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%016llx.cu", dir,
+             (unsigned long long)gp_fnv1a(GP_FNV_SEED, body->data, body->len));
+    if (access(path, F_OK) == 0)
+        return;
+    const void *parts[1] = {body->data};
+    size_t sizes[1] = {body->len};
+    write_atomic(path, parts, sizes, 1);
+}
+
+/* ---- the in-memory table ----------------------------------------------------- */
+
+typedef struct {
+    uint64_t hash;
+    size_t key_len;
+    unsigned char *key;   /* NULL: empty slot */
+    gp_kernel_t *kernel;  /* its own allocation: callers keep the pointer */
+} slot_t;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static slot_t *slots;
+static size_t nslots, nused;
+
+static slot_t *find_slot(slot_t *tab, size_t cap, uint64_t h, const void *key, size_t len)
+{
+    for (size_t i = (size_t)h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        slot_t *s = &tab[i];
+        if (!s->key || (s->hash == h && s->key_len == len && memcmp(s->key, key, len) == 0))
+            return s;
+    }
+}
+
+static bool grow(void)
+{
+    size_t cap = nslots ? 2 * nslots : 1024;
+    slot_t *tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        return false;
+    for (size_t i = 0; i < nslots; ++i)
+        if (slots[i].key)
+            *find_slot(tab, cap, slots[i].hash, slots[i].key, slots[i].key_len) = slots[i];
+    free(slots);
+    slots = tab;
+    nslots = cap;
+    return true;
+}
+
+GP_API gp_status_t gp_cache_forget_loaded(void)
+{
+    pthread_mutex_lock(&lock);
+    /* the kernels stay allocated: a caller may still hold one */
+    for (size_t i = 0; i < nslots; ++i)
+        free(slots[i].key);
+    free(slots);
+    slots = NULL;
+    nslots = nused = 0;
+    pthread_mutex_unlock(&lock);
+    return GP_OK;
+}
+
+/* Compiles (or fetches from disk) and loads the kernel; lock held. */
+static gp_status_t build(const gp_backend_i *be, const char *name, gp_kernel_gen_fn gen,
+                         const void *ctx, gp_kernel_t *out)
+{
+    gp_str_t body, ident;
+    gp_str_init(&body);
+    gp_str_init(&ident);
+    gp_blob_t img = {NULL, 0};
+    gp_status_t s = gen(ctx, name, &body);
+    if (s == GP_OK && body.failed)
+        s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
+    if (s != GP_OK)
+        goto done;
+    log_source(&body);
+
+    const char *cid = be->compiler_id();
+    if (!cid) {
+        s = gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
+        goto done;
+    }
+    gp_str_printf(&ident, "%s\n", cid);
+    size_t src_at = ident.len;
+    gp_str_puts(&ident, be->prelude);
+    gp_str_puts(&ident, "\n");
+    gp_str_puts(&ident, gp_prelude_common);
+    gp_str_puts(&ident, "\n");
+    gp_str_putn(&ident, body.data, body.len);
+    if (ident.failed) {
+        s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
+        goto done;
+    }
+
+    char path[4400] = "";
+    const char *dir = gp_cache_dir();
+    if (dir[0]) {
+        const gp_device_props_t *props;
+        s = gp_backend_props(&props);
+        if (s != GP_OK)
+            goto done;
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%s-%s", dir, be->name, props->target);
+        if (mkdirs(sub))
+            snprintf(path, sizeof path, "%s/%016llx.gpk", sub,
+                     (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident.data, ident.len));
+    }
+    bool rejected = false;
+    if (path[0] && load_entry(path, &ident, &img, &rejected)) {
+        ++stats.disk_hits;
+    } else {
+        if (rejected)
+            ++stats.disk_rejects;
+        double t0 = now_seconds();
+        s = be->compile(ident.data + src_at, &img);
+        stats.compile_seconds += now_seconds() - t0;
+        if (s != GP_OK)
+            goto done;
+        ++stats.compiles;
+        if (path[0])
+            store_entry(path, &ident, &img);
+    }
+    void *module;
+    s = be->module_load(&img, &module);
+    if (s == GP_OK)
+        s = be->module_function(module, name, &out->fn);
+done:
+    free(img.data);
+    gp_str_free(&body);
+    gp_str_free(&ident);
+    return s;
+}
+
+gp_status_t gp_kernel_get(const void *key, size_t key_len, const char *name,
+                          gp_kernel_gen_fn gen, const void *ctx, const gp_kernel_t **out)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    uint64_t h = gp_fnv1a(GP_FNV_SEED, key, key_len);
+    pthread_mutex_lock(&lock);
+    gp_status_t s = GP_OK;
+    if (2 * (nused + 1) > nslots && !grow()) {
+        s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
+        goto unlock;
+    }
+    slot_t *slot = find_slot(slots, nslots, h, key, key_len);
+    if (slot->key) {
+        ++stats.memory_hits;
+        *out = slot->kernel;
+        goto unlock;
+    }
+    gp_kernel_t *k = malloc(sizeof *k);
+    unsigned char *kcopy = malloc(key_len);
+    if (!k || !kcopy) {
+        free(k);
+        free(kcopy);
+        s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
+        goto unlock;
+    }
+    s = build(be, name, gen, ctx, k);
+    if (s != GP_OK) {
+        free(k);
+        free(kcopy);
+        goto unlock;
+    }
+    memcpy(kcopy, key, key_len);
+    slot->hash = h;
+    slot->key_len = key_len;
+    slot->key = kcopy;
+    slot->kernel = k;
+    ++nused;
+    *out = k;
+unlock:
+    pthread_mutex_unlock(&lock);
+    return s;
+}

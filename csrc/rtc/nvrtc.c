@@ -1,0 +1,144 @@
+/*
+ * nvrtc.c - NVRTC, loaded at run time: kernel source to cubin.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+
+#include "../backend/dl.h"
+#include "rtc.h"
+
+typedef int nvrtcResult;
+typedef struct nvrtc_program *nvrtcProgram;
+
+static struct {
+    const char *(*GetErrorString)(nvrtcResult);
+    nvrtcResult (*Version)(int *, int *);
+    nvrtcResult (*CreateProgram)(nvrtcProgram *, const char *, const char *, int,
+                                 const char *const *, const char *const *);
+    nvrtcResult (*DestroyProgram)(nvrtcProgram *);
+    nvrtcResult (*CompileProgram)(nvrtcProgram, int, const char *const *);
+    nvrtcResult (*GetCUBINSize)(nvrtcProgram, size_t *);
+    nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
+    nvrtcResult (*GetProgramLogSize)(nvrtcProgram, size_t *);
+    nvrtcResult (*GetProgramLog)(nvrtcProgram, char *);
+} nv;
+
+static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
+static gp_status_t nv_status;
+static char nv_problem[4096];
+static char nv_ident[256];
+
+static void load_nvrtc(void)
+{
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", NULL};
+    void *h;
+    nv_status = gp_dl_open("NVRTC", names, GP_VENDOR_CUDA, &h);
+    if (nv_status != GP_OK) {
+        snprintf(nv_problem, sizeof nv_problem, "%s", gp_errmsg());
+        return;
+    }
+#define SYM(f)                                                                \
+    do {                                                                      \
+        *(void **)&nv.f = dlsym(h, "nvrtc" #f);                               \
+        if (!nv.f) {                                                          \
+            nv_status = GP_ERR_NOT_FOUND_LIBRARY;                             \
+            snprintf(nv_problem, sizeof nv_problem, "NVRTC lacks nvrtc" #f);  \
+            return;                                                           \
+        }                                                                     \
+    } while (0)
+    SYM(GetErrorString);
+    SYM(Version);
+    SYM(CreateProgram);
+    SYM(DestroyProgram);
+    SYM(CompileProgram);
+    SYM(GetCUBINSize);
+    SYM(GetCUBIN);
+    SYM(GetProgramLogSize);
+    SYM(GetProgramLog);
+#undef SYM
+    int major = 0, minor = 0;
+    nv.Version(&major, &minor);
+    char where[2048];
+    snprintf(nv_ident, sizeof nv_ident, "nvrtc %d.%d", major, minor);
+    (void)gp_dl_path(h, where, sizeof where);
+}
+
+static gp_status_t nvrtc_ready(void)
+{
+    pthread_once(&nv_once, load_nvrtc);
+    if (nv_status != GP_OK)
+        return gp_set_error(nv_status, "%s", nv_problem);
+    return GP_OK;
+}
+
+const char *gp_nvrtc_id(void)
+{
+    return nvrtc_ready() == GP_OK ? nv_ident : NULL;
+}
+
+gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out)
+{
+    out->data = NULL;
+    out->size = 0;
+    GP_TRY(nvrtc_ready());
+    char archopt[64];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    /* -fmad=false: the same IEEE operations as the host backend's kernels */
+    const char *opts[] = {archopt, "-std=c++17", "-fmad=false", "-default-device"};
+    nvrtcProgram prog = NULL;
+    nvrtcResult r = nv.CreateProgram(&prog, source, "gpunp_kernel.cu", 0, NULL, NULL);
+    if (r != 0)
+        return gp_set_error(GP_ERR_COMPILE, "nvrtcCreateProgram: %s", nv.GetErrorString(r));
+    r = nv.CompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts);
+    gp_status_t s = GP_OK;
+    if (r != 0) {
+        size_t n = 0;
+        nv.GetProgramLogSize(prog, &n);
+        char *log = malloc(n + 1);
+        if (log) {
+            nv.GetProgramLog(prog, log);
+            log[n] = '\0';
+        }
+        s = gp_set_error(GP_ERR_COMPILE, "NVRTC failed to compile a kernel for %s (%s):\n%.3500s",
+                         arch, nv.GetErrorString(r), log ? log : "");
+        free(log);
+    } else {
+        size_t n = 0;
+        nv.GetCUBINSize(prog, &n);
+        out->data = malloc(n ? n : 1);
+        if (!out->data) {
+            s = gp_set_error(GP_ERR_NOMEM, "out of host memory for a cubin");
+        } else {
+            nv.GetCUBIN(prog, out->data);
+            out->size = n;
+        }
+    }
+    nv.DestroyProgram(&prog);
+    return s;
+}
+
+GP_API gp_status_t gp_rtc_check_cuda(const char *source, const char *arch)
+{
+    if (!source || !arch)
+        return gp_set_error(GP_ERR_MISUSE, "gp_rtc_check_cuda: NULL argument");
+    gp_str_t full;
+    gp_str_init(&full);
+    gp_str_puts(&full, gp_prelude_cuda);
+    gp_str_puts(&full, "\n");
+    gp_str_puts(&full, gp_prelude_common);
+    gp_str_puts(&full, "\n");
+    gp_str_puts(&full, source);
+    if (full.failed) {
+        gp_str_free(&full);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    }
+    gp_blob_t img;
+    gp_status_t s = gp_nvrtc_compile(full.data, arch, &img);
+    free(img.data);
+    gp_str_free(&full);
+    return s;
+}

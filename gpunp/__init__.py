@@ -1,0 +1,75 @@
+"""gpunp: NumPy-compatible arrays on the GPU.
+
+``import gpunp as np`` gives NumPy's names for arrays that live in the memory
+of an NVIDIA or AMD GPU (or of the host, with the host backend). The work is
+done by a C engine; see ``gpunp.show_config()`` for what it runs on.
+"""
+
+from __future__ import annotations
+
+import os as _os
+import sys as _sys
+
+import numpy as _numpy
+
+from gpunp._lib import BackendError, CompileError, ffi as _ffi, lib as _lib_c
+
+__version__ = _ffi.string(_lib_c.gp_version_string()).decode()
+
+
+def _nvidia_wheel_dirs() -> str:
+    """Library folders of the nvidia-* wheels on sys.path (for the CUDA
+    backend to search; nothing is loaded here)."""
+    dirs = []
+    for p in _sys.path:
+        root = _os.path.join(p or ".", "nvidia")
+        if _os.path.isdir(root):
+            for sub in sorted(_os.listdir(root)):
+                for lib in ("lib", _os.path.join("cu13", "lib")):
+                    d = _os.path.join(root, sub, lib)
+                    if _os.path.isdir(d):
+                        dirs.append(d)
+    return ":".join(dirs)
+
+
+_lib_c.gp_runtime_set_library_path(_nvidia_wheel_dirs().encode())
+
+from gpunp._ndarray import ndarray  # noqa: E402
+from gpunp._ufunc import ufunc, UFUNCS as _UFUNCS, ALIASES as _ALIASES  # noqa: E402
+
+globals().update(_UFUNCS)
+globals().update({alias: _UFUNCS[name] for alias, name in _ALIASES.items()})
+
+from gpunp._creation import (  # noqa: E402
+    arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, empty,
+    empty_like, eye, full, full_like, identity, linspace, ones, ones_like, zeros,
+    zeros_like,
+)
+from gpunp._reduction import (  # noqa: E402
+    all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum,
+)
+from gpunp._manipulation import (  # noqa: E402
+    astype, copy, ndim, permute_dims, ravel, reshape, shape, size, squeeze, swapaxes,
+    transpose,
+)
+from gpunp import _protocols  # noqa: E402,F401
+from gpunp._config import backend, show_config  # noqa: E402
+from gpunp import testing  # noqa: E402
+
+# NumPy's dtypes, scalar types and constants, shared (a dtype is host data)
+from numpy import (  # noqa: E402
+    bool_, complex64, complex128, dtype, e, euler_gamma, float16, float32, float64,
+    finfo, iinfo, inf, int8, int16, int32, int64, intp, nan, newaxis, pi, uint8, uint16,
+    uint32, uint64, uintp, can_cast, promote_types, result_type, issubdtype,
+    number, integer, signedinteger, unsignedinteger, floating, complexfloating,
+    inexact, generic,
+)
+from numpy import bool_ as bool  # noqa: E402,A001
+from numpy.exceptions import AxisError  # noqa: E402
+from numpy import exceptions  # noqa: E402
+
+complex_ = complex128
+float_ = float64
+int_ = int64
+half, single, double = float16, float32, float64
+csingle, cdouble = complex64, complex128

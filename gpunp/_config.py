@@ -1,0 +1,39 @@
+"""``gpunp.show_config()``: what gpunp runs on."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy
+
+from gpunp._lib import check, ffi, lib
+
+
+def config(key: str) -> str:
+    out = ffi.new("const char **")
+    check(lib.gp_runtime_config(key.encode(), out))
+    return ffi.string(out[0]).decode() if out[0] != ffi.NULL else ""
+
+
+def backend() -> str:
+    """The name of the running backend ("host", "cuda", "hip")."""
+    return config("backend")
+
+
+def show_config(file=None) -> None:
+    """Prints gpunp's version, backend, device, compiler and cache folder."""
+    file = file or sys.stdout
+    rows = [
+        ("gpunp", ffi.string(lib.gp_version_string()).decode()),
+        ("backend", config("backend")),
+        ("device", config("device_name")),
+        ("target", config("target")),
+        ("compiler", config("compiler")),
+        ("cache_dir", config("cache_dir") or "(disk cache off)"),
+        ("kernel_log", config("kernel_log") or "(off)"),
+        ("python", sys.version.split()[0]),
+        ("numpy", numpy.__version__),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}", file=file)

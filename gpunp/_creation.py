@@ -1,0 +1,328 @@
+"""Array creation: from data (``array``, ``asarray``, ``asnumpy``), from
+shapes (``empty``, ``zeros``, ``ones``, ``full`` and their ``_like`` forms)
+and numerical ranges (``arange``, ``linspace``, ``eye``, ``identity``)."""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy
+
+from gpunp import _lib
+from gpunp._lib import check, ffi, lib
+from gpunp._ndarray import _wrap, ndarray
+
+_MAXDIM = lib.GP_MAXDIM
+
+
+def _shape_tuple(shape, allow_unknown=False) -> tuple:
+    """A shape argument (an int or a sequence of ints) as a tuple of ints."""
+    try:
+        shp = (operator.index(shape),)
+    except TypeError:
+        try:
+            shp = tuple(operator.index(s) for s in shape)
+        except TypeError:
+            raise TypeError(
+                f"'{type(shape).__name__}' object cannot be interpreted as an integer") from None
+    if len(shp) > _MAXDIM:
+        raise ValueError(f"maximum supported dimension for an ndarray is currently {_MAXDIM}, "
+                         f"found {len(shp)}")
+    for s in shp:
+        if s < 0 and not (allow_unknown and s == -1):
+            raise ValueError("negative dimensions are not allowed")
+        if s > (1 << 62):
+            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                             "than the maximum possible size.")
+    return shp
+
+
+def _new(fn, *args) -> ndarray:
+    out = ffi.new("gp_array_t **")
+    check(fn(*args, out))
+    return _wrap(out[0])
+
+
+# ---- from data ---------------------------------------------------------------------
+
+def _from_numpy(a: numpy.ndarray) -> ndarray:
+    if a.dtype.byteorder not in "=|":
+        a = a.astype(a.dtype.newbyteorder("="))
+    code = _lib.dtype_code(a.dtype)
+    # a dense block in any axis order travels as it is; anything else is
+    # compacted on the host first (keeping the axis order, as order='K')
+    if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
+        a = a.copy(order="K")
+        if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
+            a = numpy.ascontiguousarray(a)
+    buf = ffi.from_buffer(a, require_writable=False) if a.size else ffi.NULL
+    return _new(lib.gp_array_from_host, buf, a.nbytes, code, a.ndim, a.shape, a.strides)
+
+
+def _contains_device_arrays(obj) -> bool:
+    if isinstance(obj, ndarray):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_contains_device_arrays(x) for x in obj)
+    return False
+
+
+def _to_host_nested(obj):
+    if isinstance(obj, ndarray):
+        return obj.get()
+    if isinstance(obj, (list, tuple)):
+        return [_to_host_nested(x) for x in obj]
+    return obj
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None) -> ndarray:
+    """An array from `obj`: a gpunp array, a NumPy array, nested sequences or
+    a scalar. Data from the host is copied to the current device."""
+    if like is not None and not isinstance(like, ndarray):
+        raise TypeError("like= must be a gpunp.ndarray")
+    if isinstance(obj, ndarray):
+        a = obj
+        if dtype is not None and _lib.dtype_code(dtype) != _lib.dtype_code(a.dtype):
+            a = a.astype(dtype, order=order)
+        elif copy:
+            a = a.copy(order=order)
+        elif copy is False or copy is None:
+            if order in ("C", "F") and not getattr(a.flags, f"{'c' if order == 'C' else 'f'}"
+                                                                "_contiguous"):
+                if copy is False:
+                    raise ValueError("Unable to avoid copy while creating an array as "
+                                     "requested.")
+                a = a.copy(order=order)
+    else:
+        if _contains_device_arrays(obj):
+            obj = _to_host_nested(obj)
+        host = numpy.asarray(obj, dtype=dtype, order=order if order in ("C", "F") else None)
+        if host.dtype.kind in "OUSVMm" or host.dtype.itemsize > 16:
+            raise TypeError(f"gpunp does not support dtype {host.dtype!r}")
+        if host.dtype == numpy.longdouble and host.dtype != numpy.float64:
+            raise TypeError(f"gpunp does not support dtype {host.dtype!r}")
+        a = _from_numpy(host)
+    if ndmin > a.ndim:
+        a = a.reshape((1,) * (ndmin - a.ndim) + a.shape)
+    return a
+
+
+def asarray(a, dtype=None, order=None, *, copy=None, like=None) -> ndarray:
+    """`a` as a gpunp array, without a copy when it already is one of the
+    requested dtype and order."""
+    if isinstance(a, ndarray) and copy is not True:
+        return array(a, dtype=dtype, copy=None if copy is None else False,
+                     order=order or "K")
+    return array(a, dtype=dtype, copy=True if copy is None else copy, order=order or "K",
+                 like=like)
+
+
+def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
+    return asarray(a, dtype=dtype, order="C")
+
+
+def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
+    return asarray(a, dtype=dtype, order="F")
+
+
+def asnumpy(a, stream=None, order="C", out=None) -> numpy.ndarray:
+    """A NumPy copy of `a` in host memory (`a` may already be host data)."""
+    if isinstance(a, ndarray):
+        return a.get(stream=stream, order=order, out=out)
+    if out is not None:
+        out[...] = a
+        return out
+    return numpy.asarray(a, order=order)
+
+
+# ---- from shapes -------------------------------------------------------------------------
+
+def empty(shape, dtype=float, order="C", *, like=None) -> ndarray:
+    shp = _shape_tuple(shape)
+    return _new(lib.gp_array_empty, _lib.dtype_code(dtype), len(shp), shp,
+                _lib.order_code(order, "CF"))
+
+
+def full(shape, fill_value, dtype=None, order="C", *, like=None) -> ndarray:
+    shp = _shape_tuple(shape)
+    if isinstance(fill_value, ndarray):
+        if fill_value.size != 1:
+            a = empty(shp, dtype if dtype is not None else fill_value.dtype, order)
+            a[...] = fill_value
+            return a
+        fill_value = fill_value.get().reshape(()).item() if dtype is not None else \
+            fill_value.get().reshape(())[()]
+    if dtype is None:
+        dtype = numpy.asarray(fill_value).dtype
+    s = ffi.new("gp_scalar_t *")
+    _lib.put_scalar(s, fill_value)
+    return _new(lib.gp_array_full, _lib.dtype_code(dtype), len(shp), shp,
+                _lib.order_code(order, "CF"), s)
+
+
+def zeros(shape, dtype=float, order="C", *, like=None) -> ndarray:
+    return full(shape, 0, dtype, order)
+
+
+def ones(shape, dtype=float, order="C", *, like=None) -> ndarray:
+    return full(shape, 1, dtype, order)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
+    if not isinstance(prototype, ndarray):
+        prototype = asarray(prototype)
+    if dtype is None:
+        dtype = prototype.dtype
+    if shape is not None:
+        shp = _shape_tuple(shape)
+        o = order if order in ("C", "F") else (
+            "F" if prototype.flags.f_contiguous and not prototype.flags.c_contiguous else "C")
+        return empty(shp, dtype, o)
+    return _new(lib.gp_array_empty_like, prototype._h, _lib.dtype_code(dtype),
+                _lib.order_code(order))
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    res = empty_like(a, dtype, order, subok, shape)
+    res.fill(fill_value)
+    return res
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
+    return full_like(a, 0, dtype, order, subok, shape)
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
+    return full_like(a, 1, dtype, order, subok, shape)
+
+
+# ---- numerical ranges ---------------------------------------------------------------------
+
+def _scalar_of(value, dt: numpy.dtype):
+    """A gp_scalar_t holding `value` as a strong scalar of `dt`."""
+    s = ffi.new("gp_scalar_t *")
+    _lib.put_scalar(s, dt.type(value))
+    return s
+
+
+def arange(start, stop=None, step=None, dtype=None, *, like=None) -> ndarray:
+    """Evenly spaced values in [start, stop), computed as numpy.arange does:
+    element i is start + i * delta in the result dtype."""
+    for v in (start, stop, step):
+        if isinstance(v, ndarray):
+            raise TypeError("arange takes Python or NumPy scalars")
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    dt = numpy.dtype(dtype) if dtype is not None else \
+        numpy.result_type(start, stop, step)
+    _lib.dtype_code(dt)
+    if isinstance(start, complex) or isinstance(stop, complex) or isinstance(step, complex):
+        n = math.ceil(complex((stop - start) / step).real)
+    else:
+        try:
+            n = math.ceil((stop - start) / step)
+        except OverflowError:
+            raise ValueError("arange: cannot compute length") from None
+    n = max(int(n), 0)
+    if dt == numpy.bool_:
+        if n > 2:
+            raise TypeError("arange() is only supported for booleans when the result has at "
+                            "most length 2.")
+        return array(numpy.arange(start, stop, step, dtype=bool))
+    first = numpy.array(start, dtype=dt)
+    second = numpy.array(start + step, dtype=dt) if n > 1 else first
+    delta = (second - first).astype(dt)[()]
+    return _new(lib.gp_array_arange, _scalar_of(first[()], dt), _scalar_of(delta, dt), n,
+                _lib.dtype_code(dt))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """`num` evenly spaced samples over [start, stop], as numpy.linspace
+    computes them (scalar start and stop)."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if isinstance(start, ndarray) or isinstance(stop, ndarray) or numpy.ndim(start) or \
+            numpy.ndim(stop):
+        raise NotImplementedError("linspace with array start/stop is not supported yet")
+    div = (num - 1) if endpoint else num
+    dt = numpy.result_type(start, stop, float(num))
+    res_dtype = numpy.dtype(dtype) if dtype is not None else dt
+    first, last = numpy.array(start, dtype=dt)[()], numpy.array(stop, dtype=dt)[()]
+    delta = last - first
+    y = arange(0, num, dtype=dt)
+    if div > 0:
+        step = delta / div
+        if step == 0:
+            y = (y / div) * delta
+        else:
+            y = y * step
+    else:
+        step = numpy.nan
+        y = y * delta
+    y += first
+    if endpoint and num > 1:
+        y[-1] = last
+    if axis not in (0, -1):
+        raise numpy.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
+    if res_dtype.kind in "iu":
+        from gpunp._ufunc import UFUNCS
+        if "floor" in UFUNCS:
+            UFUNCS["floor"](y, out=y)
+        else:
+            y = array(numpy.floor(y.get()))
+    y = y.astype(res_dtype, copy=False)
+    return (y, step) if retstep else y
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> ndarray:
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    k = operator.index(k)
+    a = zeros((N, M), dtype, order)
+    n = min(N, M - k) if k >= 0 else min(N + k, M)
+    if n > 0:
+        s0, s1 = a.strides
+        off = k * s1 if k >= 0 else -k * s0
+        diag = _new(lib.gp_array_as_strided, a._h, -1, 1, (n,), (s0 + s1,), off)
+        diag.fill(1)
+    return a
+
+
+def identity(n, dtype=float, *, like=None) -> ndarray:
+    return eye(n, dtype=dtype)
+
+
+# ---- views with another dtype --------------------------------------------------------------
+
+def _as_strided_view(a: ndarray, dt: numpy.dtype, offset: int) -> ndarray:
+    """A view of `a` as `dt` with a's shape and strides, `offset` bytes in."""
+    v = _new(lib.gp_array_as_strided, a._h, _lib.dtype_code(dt), a.ndim, a.shape, a.strides,
+             offset)
+    v._base = a if a._base is None else a._base
+    return v
+
+
+def _view_dtype(a: ndarray, dt: numpy.dtype) -> ndarray:
+    old = a.itemsize
+    if dt.itemsize == old:
+        return _as_strided_view(a, dt, 0)
+    if a.ndim == 0 or not a.flags.c_contiguous or a.strides[-1] != old:
+        raise ValueError("To change to a dtype of a different size, the last axis must be "
+                         "contiguous")
+    if (a.shape[-1] * old) % dt.itemsize:
+        raise ValueError("When changing to a smaller dtype, its size must be a divisor of "
+                         "the size of original dtype" if dt.itemsize < old else
+                         "When changing to a larger dtype, its size must be a divisor of the "
+                         "total size in bytes of the last axis of the array.")
+    shape = a.shape[:-1] + (a.shape[-1] * old // dt.itemsize,)
+    strides = a.strides[:-1] + (dt.itemsize,)
+    v = _new(lib.gp_array_as_strided, a._h, _lib.dtype_code(dt), len(shape), shape, strides, 0)
+    v._base = a if a._base is None else a._base
+    return v

@@ -1,0 +1,156 @@
+"""The binding layer: the engine's ``ffi``/``lib``, status checking, and the
+translation of dtypes and scalars between Python and the engine.
+
+Everything else in the package reaches the engine through this module.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from gpunp._engine import ffi, lib
+
+# ---- errors ---------------------------------------------------------------
+
+
+class CompileError(RuntimeError):
+    """A generated or user kernel failed to compile (the compiler's log is in
+    the message)."""
+
+
+class BackendError(RuntimeError):
+    """A backend's driver, runtime or library failed or is missing."""
+
+
+def _axis_error(msg: str) -> Exception:
+    return numpy.exceptions.AxisError(msg)
+
+
+_ERRORS = {
+    lib.GP_ERR_VALUE: ValueError,
+    lib.GP_ERR_TYPE: TypeError,
+    lib.GP_ERR_INDEX: IndexError,
+    lib.GP_ERR_AXIS: _axis_error,
+    lib.GP_ERR_NOMEM: MemoryError,
+    lib.GP_ERR_MISUSE: RuntimeError,
+    lib.GP_ERR_UNSUPPORTED: NotImplementedError,
+    lib.GP_ERR_BACKEND: BackendError,
+    lib.GP_ERR_COMPILE: CompileError,
+    lib.GP_ERR_OVERFLOW: OverflowError,
+    lib.GP_ERR_IO: OSError,
+    lib.GP_ERR_NOT_FOUND: BackendError,
+}
+
+
+def error(status: int) -> Exception:
+    """The Python exception for a failed engine call (reads gp_errmsg)."""
+    msg = ffi.string(lib.gp_errmsg()).decode("utf-8", "replace")
+    cls = _ERRORS.get(status & 0xFF, RuntimeError)
+    return cls(msg or ffi.string(lib.gp_errstr(status)).decode())
+
+
+def check(status: int) -> None:
+    """Raises the matching Python exception if `status` is not GP_OK."""
+    if status:
+        raise error(status)
+
+
+# ---- dtypes -----------------------------------------------------------------
+
+#: numpy dtype of each engine dtype code
+DTYPES = tuple(numpy.dtype(n) for n in (
+    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+    "uint64", "float16", "float32", "float64", "complex64", "complex128"))
+_CODES = {dt: code for code, dt in enumerate(DTYPES)}
+
+BOOL, INT64, UINT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = 0, 7, 8, 9, 10, 11, 13
+
+CASTING = {"no": 0, "equiv": 1, "safe": 2, "same_kind": 3, "unsafe": 4}
+ORDERS = {"C": ord("C"), "F": ord("F"), "A": ord("A"), "K": ord("K")}
+
+
+def dtype_code(dtype) -> int:
+    """The engine code of a dtype-like; TypeError for dtypes gpunp lacks."""
+    code = _CODES.get(dtype)
+    if code is not None:
+        return code
+    if dtype is None:
+        return FLOAT64
+    try:
+        dt = numpy.dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"data type {dtype!r} not understood") from e
+    code = _CODES.get(dt)
+    if code is None:
+        code = _CODES.get(dt.newbyteorder("=")) if dt.byteorder not in "=|" else None
+        if code is None:
+            raise TypeError(f"gpunp does not support dtype {dt!r}")
+    return code
+
+
+def casting_code(casting: str) -> int:
+    try:
+        return CASTING[casting]
+    except (KeyError, TypeError):
+        raise ValueError(
+            "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'") from None
+
+
+def order_code(order, allowed: str = "CFAK") -> int:
+    if order is None:
+        order = "K"
+    o = order.upper() if isinstance(order, str) and len(order) == 1 else None
+    if o is None or o not in allowed:
+        opts = ", ".join(f"'{c}'" for c in allowed)
+        raise ValueError(f"order must be one of {opts} (got {order!r})")
+    return ord(o)
+
+
+# ---- scalars ------------------------------------------------------------------
+
+_I64_MIN, _I64_MAX, _U64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
+
+
+def is_scalar(x) -> bool:
+    """A Python number or a NumPy scalar (what operations take by value)."""
+    return isinstance(x, (int, float, complex, numpy.generic))
+
+
+def put_scalar(s, x) -> None:
+    """Fills gp_scalar_t `s` from a Python or NumPy scalar. Python bool, int,
+    float and complex are weak (NEP 50); NumPy scalars keep their dtype."""
+    t = type(x)
+    if t is float:
+        s.dtype, s.weak, s.re = FLOAT64, 1, x
+    elif t is int or t is bool:
+        if t is bool:
+            s.dtype, s.weak, s.i = BOOL, 1, x
+        elif _I64_MIN <= x <= _I64_MAX:
+            s.dtype, s.weak, s.i = INT64, 1, x
+        elif _I64_MAX < x <= _U64_MAX:
+            s.dtype, s.weak, s.i = UINT64, 1, x - (1 << 64)
+        else:
+            raise OverflowError(f"Python integer {x} out of bounds for int64")
+    elif t is complex:
+        s.dtype, s.weak, s.re, s.im = COMPLEX128, 1, x.real, x.imag
+    elif isinstance(x, numpy.generic):
+        code = dtype_code(x.dtype)
+        s.dtype, s.weak = code, 0
+        kind = x.dtype.kind
+        if kind == "b" or kind == "i":
+            s.i = int(x)
+        elif kind == "u":
+            v = int(x)
+            s.i = v - (1 << 64) if v > _I64_MAX else v
+        elif kind == "f":
+            s.re = float(x)
+        else:
+            s.re, s.im = float(x.real), float(x.imag)
+    elif isinstance(x, int):  # int subclasses (e.g. IntEnum)
+        put_scalar(s, int(x))
+    elif isinstance(x, float):
+        put_scalar(s, float(x))
+    elif isinstance(x, complex):
+        put_scalar(s, complex(x))
+    else:
+        raise TypeError(f"unsupported scalar type {t.__name__}")

@@ -1,0 +1,491 @@
+"""``gpunp.ndarray``: an array in device memory, one engine handle plus cached
+metadata. Operators and reductions are attached by the modules that define
+them (``_ufunc``, ``_reduction``), from tables."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy
+
+from gpunp import _lib
+from gpunp._lib import check, ffi, lib
+
+_release = lib.gp_array_release
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+class _Flags:
+    """The read-only view of an array's flags (numpy.ndarray.flags)."""
+
+    __slots__ = ("_f",)
+
+    _NAMES = {"C_CONTIGUOUS": 1, "CONTIGUOUS": 1, "C": 1, "F_CONTIGUOUS": 2,
+              "FORTRAN": 2, "F": 2, "OWNDATA": 4, "O": 4, "WRITEABLE": 8, "W": 8,
+              "ALIGNED": 16, "A": 16}
+
+    def __init__(self, f: int):
+        self._f = f
+
+    def __getitem__(self, key):
+        try:
+            return bool(self._f & self._NAMES[key.upper()])
+        except (KeyError, AttributeError):
+            raise KeyError(f"Unknown flag {key!r}") from None
+
+    c_contiguous = property(lambda self: bool(self._f & 1))
+    f_contiguous = property(lambda self: bool(self._f & 2))
+    contiguous = c_contiguous
+    fortran = f_contiguous
+    owndata = property(lambda self: bool(self._f & 4))
+    writeable = property(lambda self: bool(self._f & 8))
+    aligned = property(lambda self: bool(self._f & 16))
+    forc = property(lambda self: bool(self._f & 3))
+    fnc = property(lambda self: bool(self._f & 2) and not self._f & 1)
+
+    def __repr__(self):
+        names = ("C_CONTIGUOUS", 1), ("F_CONTIGUOUS", 2), ("OWNDATA", 4), ("WRITEABLE", 8), \
+            ("ALIGNED", 16)
+        return "\n".join(f"  {n} : {bool(self._f & b)}" for n, b in names) + \
+            "\n  WRITEBACKIFCOPY : False\n"
+
+    def __eq__(self, other):
+        return isinstance(other, _Flags) and other._f == self._f
+
+
+def _index_int(i) -> int:
+    try:
+        return operator.index(i)
+    except TypeError:
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+            "integer or boolean arrays are valid indices") from None
+
+
+def _clamp(v: int) -> int:
+    return _INT64_MIN if v < _INT64_MIN else _INT64_MAX if v > _INT64_MAX else v
+
+
+def _fill_slice(item, s: slice) -> None:
+    present = 0
+    if s.start is not None:
+        item.start = _clamp(_index_int(s.start))
+        present |= 1
+    if s.stop is not None:
+        item.stop = _clamp(_index_int(s.stop))
+        present |= 2
+    if s.step is not None:
+        item.step = _clamp(_index_int(s.step))
+        present |= 4
+    item.present = present
+
+
+class ndarray:
+    """An n-dimensional array in the memory of the current device.
+
+    ``ndarray(shape, dtype=float, order='C')`` makes an uninitialised array,
+    as ``numpy.ndarray`` and ``gpunp.empty`` do. Arrays are usually made by
+    the creation functions (``gpunp.array``, ``zeros``, ``arange``...).
+    """
+
+    __slots__ = ("_h", "_base", "_info", "__weakref__")
+    __array_priority__ = 100.0
+
+    def __init__(self, shape, dtype=float, order="C"):
+        from gpunp._creation import _shape_tuple
+        shp = _shape_tuple(shape)
+        out = ffi.new("gp_array_t **")
+        check(lib.gp_array_empty(_lib.dtype_code(dtype), len(shp), shp,
+                                 _lib.order_code(order, "CF"), out))
+        self._h = out[0]
+        self._base = None
+        self._info = None
+
+    def __del__(self, _release=_release):
+        h = getattr(self, "_h", None)
+        if h is not None:
+            _release(h)
+
+    # ---- metadata ---------------------------------------------------------
+
+    def _meta(self):
+        info = self._info
+        if info is None:
+            info = ffi.new("gp_array_info_t *")
+            check(lib.gp_array_get_info(self._h, info))
+            nd = info.ndim
+            self._info = info = (tuple(info.shape[0:nd]), _lib.DTYPES[info.dtype],
+                                 tuple(info.strides[0:nd]), info.size)
+        return info
+
+    @property
+    def shape(self) -> tuple:
+        return self._meta()[0]
+
+    @shape.setter
+    def shape(self, value):
+        from gpunp._creation import _shape_tuple
+        shp = _shape_tuple(value, allow_unknown=True)
+        out = ffi.new("gp_array_t **")
+        check(lib.gp_array_reshape(self._h, len(shp), shp, ord("C"), out))
+        new = _wrap(out[0])
+        if self.size and not lib_may_share(new, self):
+            raise AttributeError("Incompatible shape for in-place modification. Use "
+                                 "`.reshape()` to make a copy with the desired shape.")
+        self._h, new._h = new._h, self._h
+        self._info = None
+
+    @property
+    def dtype(self) -> numpy.dtype:
+        return self._meta()[1]
+
+    @property
+    def ndim(self) -> int:
+        return len(self._meta()[0])
+
+    @property
+    def size(self) -> int:
+        return self._meta()[3]
+
+    @property
+    def strides(self) -> tuple:
+        return self._meta()[2]
+
+    @property
+    def itemsize(self) -> int:
+        return self._meta()[1].itemsize
+
+    @property
+    def nbytes(self) -> int:
+        m = self._meta()
+        return m[3] * m[1].itemsize
+
+    def _raw_info(self):
+        info = ffi.new("gp_array_info_t *")
+        check(lib.gp_array_get_info(self._h, info))
+        return info
+
+    @property
+    def flags(self) -> _Flags:
+        return _Flags(self._raw_info().flags)
+
+    @property
+    def data_ptr(self) -> int:
+        """The device address of the first element."""
+        return int(self._raw_info().data)
+
+    @property
+    def base(self):
+        return self._base
+
+    @property
+    def T(self) -> "ndarray":
+        return self.transpose()
+
+    @property
+    def mT(self) -> "ndarray":
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        axes = list(range(self.ndim))
+        axes[-2], axes[-1] = axes[-1], axes[-2]
+        return self.transpose(axes)
+
+    @property
+    def real(self) -> "ndarray":
+        if self.dtype.kind != "c":
+            return self
+        from gpunp._creation import _as_strided_view
+        dt = numpy.dtype("f4" if self.dtype == numpy.complex64 else "f8")
+        return _as_strided_view(self, dt, 0)
+
+    @property
+    def imag(self) -> "ndarray":
+        if self.dtype.kind != "c":
+            from gpunp._creation import zeros_like
+            z = zeros_like(self)
+            lib.gp_array_set_readonly(z._h)
+            return z
+        from gpunp._creation import _as_strided_view
+        dt = numpy.dtype("f4" if self.dtype == numpy.complex64 else "f8")
+        return _as_strided_view(self, dt, dt.itemsize)
+
+    @property
+    def device(self):
+        from gpunp._runtime import current_device
+        return current_device()
+
+    # ---- conversion -------------------------------------------------------
+
+    def get(self, stream=None, order="C", out=None) -> numpy.ndarray:
+        """A NumPy copy of the array, in host memory."""
+        o = _lib.order_code(order, "CFAK")
+        if o == ord("A") or o == ord("K"):
+            o = ord("F") if (self.flags.f_contiguous and not self.flags.c_contiguous) else ord("C")
+        if out is not None:
+            if not isinstance(out, numpy.ndarray):
+                raise TypeError("out must be a numpy.ndarray")
+            if out.shape != self.shape or out.dtype != self.dtype:
+                raise ValueError("out must have the shape and dtype of the array")
+            want = out.flags.c_contiguous if o == ord("C") else out.flags.f_contiguous
+            if not want:
+                raise ValueError("out must be contiguous in the requested order")
+            host = out
+        else:
+            host = numpy.empty(self.shape, self.dtype, order=chr(o))
+        if host.nbytes:
+            check(lib.gp_array_to_host(self._h, ffi.from_buffer(host), host.nbytes, o))
+        return host
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            "Implicit conversion to a NumPy array is not allowed. Please use "
+            "`gpunp.asnumpy(x)` or `x.get()` to construct a NumPy array explicitly.")
+
+    def item(self, *args):
+        if not args:
+            if self.size != 1:
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
+            return self.get().item()
+        if len(args) == 1 and not isinstance(args[0], tuple):
+            i = _index_int(args[0])
+            n = self.size
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for size {n}")
+            return self.ravel()[i].get().item()
+        idx = args[0] if len(args) == 1 else args
+        return self[tuple(_index_int(i) for i in idx)].get().item()
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def _scalar_value(self, what):
+        if self.size != 1:
+            raise TypeError(f"only length-1 arrays can be converted to Python scalars")
+        return self.get().reshape(()).item()
+
+    def __bool__(self):
+        n = self.size
+        if n == 1:
+            return bool(self.get().reshape(()).item())
+        if n == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use "
+                             "`array.size > 0` to check that an array is not empty.")
+        raise ValueError("The truth value of an array with more than one element is "
+                         "ambiguous. Use a.any() or a.all()")
+
+    def __int__(self):
+        return int(self._scalar_value("int"))
+
+    def __float__(self):
+        return float(self._scalar_value("float"))
+
+    def __complex__(self):
+        return complex(self._scalar_value("complex"))
+
+    def __index__(self):
+        if self.ndim != 0 or self.dtype.kind not in "iu":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.get().item())
+
+    def __len__(self):
+        shp = self.shape
+        if not shp:
+            raise TypeError("len() of unsized object")
+        return shp[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self):
+        return repr(self.get())
+
+    def __str__(self):
+        return str(self.get())
+
+    def __format__(self, spec):
+        if self.ndim == 0:
+            return format(self.get().item(), spec)
+        return format(str(self), spec)
+
+    __hash__ = None
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        from gpunp._creation import array
+        return array, (self.get(),)
+
+    # ---- copies and casts ----------------------------------------------------
+
+    def copy(self, order="C") -> "ndarray":
+        out = ffi.new("gp_array_t **")
+        check(lib.gp_array_copy(self._h, _lib.order_code(order), out))
+        return _wrap(out[0])
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> "ndarray":
+        code = _lib.dtype_code(dtype)
+        if not copy and code == _lib.dtype_code(self.dtype):
+            o = _lib.order_code(order)
+            f = self.flags
+            if (o == ord("K") or o == ord("A") and (f.c_contiguous or f.f_contiguous)
+                    or o == ord("C") and f.c_contiguous or o == ord("F") and f.f_contiguous):
+                return self
+        out = ffi.new("gp_array_t **")
+        check(lib.gp_array_astype(self._h, code, _lib.order_code(order),
+                                  _lib.casting_code(casting), out))
+        return _wrap(out[0])
+
+    def fill(self, value) -> None:
+        s = ffi.new("gp_scalar_t *")
+        if isinstance(value, ndarray):
+            value = value.item()
+        _lib.put_scalar(s, value)
+        check(lib.gp_array_fill(self._h, s))
+
+    # ---- shape ---------------------------------------------------------------
+
+    def reshape(self, *shape, order="C", copy=None) -> "ndarray":
+        from gpunp._creation import _shape_tuple
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = shape[0]
+        shp = _shape_tuple(shape, allow_unknown=True)
+        if copy:
+            return self.copy(order if order in "CF" else "C").reshape(shp, order=order)
+        out = ffi.new("gp_array_t **")
+        check(lib.gp_array_reshape(self._h, len(shp), shp, _lib.order_code(order, "CFA"), out))
+        r = _wrap(out[0])
+        if self.size and not lib_may_share(r, self):
+            if copy is False:
+                raise ValueError("Unable to avoid creating a copy while reshaping.")
+            return r
+        r._base = self if self._base is None else self._base
+        return r
+
+    def transpose(self, *axes) -> "ndarray":
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        out = ffi.new("gp_array_t **")
+        if axes is None or len(axes) == 0:
+            check(lib.gp_array_transpose(self._h, 0, ffi.NULL, out))
+        else:
+            ax = [operator.index(a) for a in axes]
+            check(lib.gp_array_transpose(self._h, len(ax), ax, out))
+        return _wrap(out[0], self)
+
+    def swapaxes(self, axis1, axis2) -> "ndarray":
+        n = self.ndim
+        a1, a2 = operator.index(axis1), operator.index(axis2)
+        for a in (a1, a2):
+            if not -n <= a < n:
+                raise numpy.exceptions.AxisError(
+                    f"axis {a} is out of bounds for array of dimension {n}")
+        axes = list(range(n))
+        axes[a1], axes[a2] = axes[a2], axes[a1]
+        return self.transpose(axes)
+
+    def ravel(self, order="C") -> "ndarray":
+        if order == "K":
+            f = self.flags
+            order = "F" if f.f_contiguous and not f.c_contiguous else "C"
+        return self.reshape(-1, order=order)
+
+    def flatten(self, order="C") -> "ndarray":
+        return self.copy(order if order in ("C", "F") else "C").ravel(order)
+
+    def squeeze(self, axis=None) -> "ndarray":
+        out = ffi.new("gp_array_t **")
+        if axis is None:
+            check(lib.gp_array_squeeze(self._h, 0, ffi.NULL, out))
+        else:
+            ax = [operator.index(a) for a in (axis if isinstance(axis, tuple) else (axis,))]
+            check(lib.gp_array_squeeze(self._h, len(ax), ax, out))
+        return _wrap(out[0], self)
+
+    def view(self, dtype=None, type=None) -> "ndarray":
+        if type is not None and type is not ndarray:
+            raise TypeError("gpunp arrays can only be viewed as gpunp.ndarray")
+        if dtype is None or numpy.dtype(dtype) == self.dtype:
+            out = ffi.new("gp_array_t **")
+            check(lib.gp_array_index(self._h, 0, ffi.NULL, out))
+            return _wrap(out[0], self)
+        from gpunp._creation import _view_dtype
+        return _view_dtype(self, numpy.dtype(dtype))
+
+    # ---- indexing -------------------------------------------------------------
+
+    def __getitem__(self, key) -> "ndarray":
+        out = ffi.new("gp_array_t **")
+        t = type(key)
+        if t is slice:
+            item = ffi.new("gp_index_item_t *")
+            _fill_slice(item, key)
+            check(lib.gp_array_slice(self._h, item.present, item.start, item.stop,
+                                     item.step, out))
+            return _wrap(out[0], self)
+        items = _index_items(key)
+        check(lib.gp_array_index(self._h, len(items), items, out))
+        return _wrap(out[0], self)
+
+    def __setitem__(self, key, value) -> None:
+        view = self[key] if key is not Ellipsis else self
+        if isinstance(value, ndarray):
+            check(lib.gp_array_assign(view._h, value._h, _lib.CASTING["unsafe"]))
+        elif _lib.is_scalar(value):
+            s = ffi.new("gp_scalar_t *")
+            _lib.put_scalar(s, value)
+            check(lib.gp_array_fill(view._h, s))
+        else:
+            from gpunp._creation import asarray
+            src = asarray(value)
+            check(lib.gp_array_assign(view._h, src._h, _lib.CASTING["unsafe"]))
+
+
+def lib_may_share(a: ndarray, b: ndarray) -> bool:
+    r = ffi.new("int32_t *")
+    check(lib.gp_array_may_share_memory(a._h, b._h, r))
+    return bool(r[0])
+
+
+def _index_items(key):
+    if type(key) is not tuple:
+        key = (key,)
+    items = ffi.new("gp_index_item_t[]", len(key))
+    for it, k in zip(items, key):
+        if k is None:
+            it.kind = lib.GP_INDEX_NEWAXIS
+        elif k is Ellipsis:
+            it.kind = lib.GP_INDEX_ELLIPSIS
+        elif isinstance(k, slice):
+            it.kind = lib.GP_INDEX_SLICE
+            _fill_slice(it, k)
+        elif isinstance(k, (bool, numpy.bool_)):
+            raise NotImplementedError("boolean scalar indices are not supported yet")
+        elif isinstance(k, (ndarray, list, numpy.ndarray)):
+            raise NotImplementedError(
+                "advanced (integer or boolean array) indexing is not supported yet")
+        else:
+            it.kind = lib.GP_INDEX_INT
+            v = _index_int(k)
+            if not _INT64_MIN <= v <= _INT64_MAX:
+                raise IndexError(f"index {v} is out of bounds")
+            it.start = v
+    return items
+
+
+_new = object.__new__
+
+
+def _wrap(h, base=None) -> ndarray:
+    """An ndarray owning the engine handle `h`; `base` is the array a view was
+    made from (numpy's ``.base``: the owner of the memory)."""
+    a = _new(ndarray)
+    a._h = h
+    a._base = base if base is None or base._base is None else base._base
+    a._info = None
+    return a

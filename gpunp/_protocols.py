@@ -1,0 +1,43 @@
+"""NEP 18: ``__array_function__``. NumPy functions called on gpunp arrays run
+gpunp's function of the same name; a function gpunp lacks raises NumPy's
+TypeError rather than quietly running on the host."""
+
+from __future__ import annotations
+
+import numpy
+
+from gpunp._ndarray import ndarray
+
+#: the NumPy functions gpunp implements under the same name
+ARRAY_FUNCTIONS = (
+    "all", "amax", "amin", "any", "argmax", "argmin", "astype",
+    "copy", "empty_like", "full_like", "max", "mean", "min", "ndim", "ones_like",
+    "permute_dims", "prod", "ravel", "reshape", "shape", "size", "squeeze", "sum",
+    "swapaxes", "transpose", "zeros_like",
+)
+
+_TABLE: dict = {}
+
+
+def _table() -> dict:
+    if not _TABLE:
+        import gpunp
+        for name in ARRAY_FUNCTIONS:
+            np_fn = getattr(numpy, name, None)
+            gp_fn = getattr(gpunp, name, None)
+            if np_fn is not None and gp_fn is not None:
+                _TABLE[np_fn] = gp_fn
+    return _TABLE
+
+
+def _array_function(self, func, types, args, kwargs):
+    impl = _table().get(func)
+    if impl is None:
+        return NotImplemented
+    for t in types:
+        if not issubclass(t, ndarray):
+            return NotImplemented
+    return impl(*args, **kwargs)
+
+
+ndarray.__array_function__ = _array_function

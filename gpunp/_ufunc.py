@@ -1,0 +1,353 @@
+"""``gpunp.ufunc``: the elementwise operations of the engine's op table, the
+ndarray operators built on them, and ``__array_ufunc__`` (NEP 13)."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy
+
+from gpunp import _lib
+from gpunp._lib import check, ffi, lib
+from gpunp._ndarray import _wrap, ndarray
+
+_NULL = ffi.NULL
+_SAME_KIND = _lib.CASTING["same_kind"]
+_ORDER_K = ord("K")
+_NO_VALUE = object()
+_IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True}
+
+
+def _operand(op, x, keep):
+    """Fills gp_operand_t `op` from an input; `keep` holds temporaries."""
+    if isinstance(x, ndarray):
+        op.array = x._h
+    elif _lib.is_scalar(x):
+        _lib.put_scalar(op.scalar, x)
+    elif isinstance(x, numpy.ndarray):
+        raise TypeError(
+            "Unsupported type <class 'numpy.ndarray'>: gpunp does not move NumPy arrays to "
+            "the device implicitly; use gpunp.asarray(x)")
+    elif isinstance(x, (list, tuple)):
+        from gpunp._creation import asarray
+        a = asarray(x)
+        keep.append(a)
+        op.array = a._h
+    else:
+        raise TypeError(f"Unsupported type {type(x)}")
+
+
+def _axes(axis, ndim):
+    """(naxes, axes cdata or NULL) for an axis argument (None: every axis)."""
+    if axis is None:
+        return 0, _NULL
+    if isinstance(axis, tuple):
+        ax = [operator.index(a) for a in axis]
+        return len(ax), ffi.new("int32_t[]", ax) if ax else ffi.new("int32_t[1]")
+    return 1, ffi.new("int32_t[1]", [operator.index(axis)])
+
+
+def _out_tuple(out, nout):
+    if out is None:
+        return (None,) * nout
+    if not isinstance(out, tuple):
+        out = (out,)
+    if len(out) != nout:
+        raise ValueError(f"The 'out' tuple must have exactly {nout} entries: one per ufunc output")
+    for o in out:
+        if o is not None and not isinstance(o, ndarray):
+            raise TypeError("return arrays must be of gpunp.ndarray type")
+    return out
+
+
+def _single_out(out, what):
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{what} takes exactly one output")
+        out = out[0]
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("output must be a gpunp.ndarray")
+    return out
+
+
+def _signature(sig, dtype, nin, nout):
+    """Fixed loop dtypes (-1: free) from numpy's signature= / dtype=."""
+    if sig is None and dtype is None:
+        return _NULL
+    codes = [-1] * (nin + nout)
+    if dtype is not None:
+        if sig is not None:
+            raise TypeError("cannot specify both 'signature' and 'dtype'")
+        for k in range(nin, nin + nout):
+            codes[k] = _lib.dtype_code(dtype)
+    else:
+        if isinstance(sig, str):
+            sig = [c for c in sig if c not in "->, "]
+        if len(sig) == 1 and nin + nout > 1:
+            sig = list(sig) * (nin + nout)
+        if len(sig) != nin + nout:
+            raise ValueError(f"a type-tuple must be specified of length {nin + nout}")
+        for k, d in enumerate(sig):
+            if d is not None:
+                codes[k] = _lib.dtype_code(d)
+    return ffi.new("int32_t[]", codes)
+
+
+class ufunc:
+    """An elementwise operation of the engine's op table, with NumPy's ufunc
+    interface: ``__call__``, ``reduce``, ``accumulate``, ``resolve_dtypes``."""
+
+    def __init__(self, uid: int):
+        info = ffi.new("gp_ufunc_info_t *")
+        check(lib.gp_ufunc_get_info(uid, info))
+        self._id = uid
+        self.__name__ = ffi.string(info.name).decode()
+        self.nin = info.nin
+        self.nout = info.nout
+        self.nargs = info.nin + info.nout
+        self.ntypes = info.ntypes
+        self.identity = _IDENTITY[info.identity]
+        self._reorderable = bool(info.reorderable)
+        self._types = None
+        self.__doc__ = f"gpunp.{self.__name__}: numpy.{self.__name__} on the device."
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    @property
+    def types(self) -> list:
+        if self._types is None:
+            ts = []
+            buf = ffi.new("int32_t[]", self.nargs)
+            for loop in range(self.ntypes):
+                check(lib.gp_ufunc_get_loop(self._id, loop, buf))
+                chars = [_lib.DTYPES[c].char for c in buf]
+                ts.append("".join(chars[:self.nin]) + "->" + "".join(chars[self.nin:]))
+            self._types = ts
+        return list(self._types)
+
+    def __call__(self, *args, out=None, where=True, casting="same_kind", order="K",
+                 dtype=None, subok=True, signature=None):
+        nin, nout = self.nin, self.nout
+        if len(args) > nin:
+            if out is not None:
+                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            out = tuple(args[nin:])
+            args = args[:nin]
+        if len(args) != nin:
+            raise TypeError(f"{self.__name__}() takes from {nin} to {nin + nout} positional "
+                            f"arguments but {len(args)} were given")
+        outs = _out_tuple(out, nout)
+        keep = []
+        ops = ffi.new("gp_operand_t[]", nin)
+        for k in range(nin):
+            _operand(ops[k], args[k], keep)
+        outp = ffi.new("gp_array_t *[]", nout)
+        for k, o in enumerate(outs):
+            if o is not None:
+                outp[k] = o._h
+        wh = _NULL
+        if where is not True:
+            from gpunp._creation import asarray
+            w = where if isinstance(where, ndarray) else asarray(where)
+            if w.dtype != numpy.bool_:
+                w = w.astype(numpy.bool_, casting="safe")
+            keep.append(w)
+            wh = w._h
+        check(lib.gp_ufunc_call(self._id, ops, outp, wh, _signature(signature, dtype, nin, nout),
+                                _lib.casting_code(casting), _lib.order_code(order), ))
+        res = tuple(o if o is not None else _wrap(outp[k]) for k, o in enumerate(outs))
+        return res[0] if nout == 1 else res
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
+               where=True):
+        if where is not True:
+            raise NotImplementedError(f"{self.__name__}.reduce with where= is not supported yet")
+        a = array if isinstance(array, ndarray) else _as_input(array)
+        o = _single_out(out, f"{self.__name__}.reduce")
+        naxes, axes = _axes(axis, a.ndim)
+        init = _NULL
+        if initial is not _NO_VALUE and initial is not None:
+            init = ffi.new("gp_scalar_t *")
+            _lib.put_scalar(init, initial)
+        res = ffi.new("gp_array_t **")
+        if o is not None:
+            res[0] = o._h
+        check(lib.gp_ufunc_reduce(self._id, a._h, naxes, axes, bool(keepdims),
+                                  -1 if dtype is None else _lib.dtype_code(dtype), init, res))
+        return o if o is not None else _wrap(res[0])
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        a = array if isinstance(array, ndarray) else _as_input(array)
+        o = _single_out(out, f"{self.__name__}.accumulate")
+        if axis is None:
+            raise TypeError("an integer is required for the axis")
+        res = ffi.new("gp_array_t **")
+        if o is not None:
+            res[0] = o._h
+        check(lib.gp_ufunc_accumulate(self._id, a._h, operator.index(axis),
+                                      -1 if dtype is None else _lib.dtype_code(dtype), res))
+        return o if o is not None else _wrap(res[0])
+
+    def outer(self, *args, **kwargs):
+        raise NotImplementedError(f"{self.__name__}.outer is not supported yet")
+
+    def reduceat(self, *args, **kwargs):
+        raise NotImplementedError(f"{self.__name__}.reduceat is not supported yet")
+
+    def at(self, *args, **kwargs):
+        raise NotImplementedError(f"{self.__name__}.at is not supported yet")
+
+    def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
+        """The loop dtypes for operands of `dtypes` (numpy.ufunc.resolve_dtypes);
+        Python ``int``, ``float``, ``complex``, ``bool`` stand for weak scalars."""
+        if reduction:
+            raise NotImplementedError("resolve_dtypes(reduction=True) is not supported")
+        if len(dtypes) != self.nargs:
+            raise TypeError(f"dtypes must be a tuple of {self.nargs} entries")
+        codes, weak = [], []
+        for k, d in enumerate(dtypes):
+            if d is None:
+                if k < self.nin:
+                    raise TypeError("input dtypes may not be None")
+                codes.append(-1)
+            elif d in (bool, int, float, complex):
+                codes.append({bool: _lib.BOOL, int: _lib.INT64, float: _lib.FLOAT64,
+                              complex: _lib.COMPLEX128}[d])
+                weak.append(1)
+                continue
+            else:
+                codes.append(_lib.dtype_code(d))
+            if k < self.nin:
+                weak.append(0)
+        res = ffi.new("int32_t[]", self.nargs)
+        check(lib.gp_ufunc_resolve(self._id, codes, weak, _signature(signature, None, self.nin,
+                                                                      self.nout),
+                                   _lib.casting_code(casting or "same_kind"), res))
+        return tuple(_lib.DTYPES[c] for c in res)
+
+
+def _as_input(x):
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(
+            "Unsupported type <class 'numpy.ndarray'>: use gpunp.asarray(x) to move it")
+    from gpunp._creation import asarray
+    return asarray(x)
+
+
+# ---- the instances, one per row of the op table ----------------------------------
+
+def _make_ufuncs() -> dict:
+    n = ffi.new("int32_t *")
+    check(lib.gp_ufunc_count(n))
+    return {u.__name__: u for u in (ufunc(k) for k in range(n[0]))}
+
+
+UFUNCS = _make_ufuncs()
+
+# NumPy's aliases of the same objects
+ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute",
+           "bitwise_not": "invert", "bitwise_invert": "invert", "pow": "power",
+           "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"}
+
+
+def by_name(name: str):
+    u = UFUNCS.get(name)
+    if u is None and name in ALIASES:
+        u = UFUNCS.get(ALIASES[name])
+    return u
+
+
+# ---- operators ----------------------------------------------------------------------
+
+def _binary(uid, reflected):
+    put = _lib.put_scalar
+    is_scalar = _lib.is_scalar
+
+    def op(self, other):
+        ops = ffi.new("gp_operand_t[2]")
+        a, b = (ops[1], ops[0]) if reflected else (ops[0], ops[1])
+        a.array = self._h
+        if type(other) is ndarray:
+            b.array = other._h
+        elif is_scalar(other):
+            put(b.scalar, other)
+        else:
+            return NotImplemented
+        out = ffi.new("gp_array_t *[1]")
+        check(lib.gp_ufunc_call(uid, ops, out, _NULL, _NULL, _SAME_KIND, _ORDER_K))
+        return _wrap(out[0])
+    return op
+
+
+def _inplace(uf):
+    def op(self, other):
+        if not (isinstance(other, ndarray) or _lib.is_scalar(other)):
+            return NotImplemented
+        return uf(self, other, out=self)
+    return op
+
+
+def _unary(uid):
+    def op(self):
+        ops = ffi.new("gp_operand_t[1]")
+        ops[0].array = self._h
+        out = ffi.new("gp_array_t *[1]")
+        check(lib.gp_ufunc_call(uid, ops, out, _NULL, _NULL, _SAME_KIND, _ORDER_K))
+        return _wrap(out[0])
+    return op
+
+
+_BINARY_OPERATORS = {
+    "add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "truediv",
+    "floor_divide": "floordiv", "remainder": "mod", "power": "pow", "bitwise_and": "and",
+    "bitwise_or": "or", "bitwise_xor": "xor", "left_shift": "lshift", "right_shift": "rshift",
+}
+_COMPARISONS = {"less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge",
+                "equal": "eq", "not_equal": "ne"}
+_UNARY_OPERATORS = {"negative": "neg", "positive": "pos", "absolute": "abs", "invert": "invert"}
+
+
+def _attach_operators():
+    for name, dunder in _BINARY_OPERATORS.items():
+        uf = UFUNCS[name]
+        setattr(ndarray, f"__{dunder}__", _binary(uf._id, False))
+        setattr(ndarray, f"__r{dunder}__", _binary(uf._id, True))
+        setattr(ndarray, f"__i{dunder}__", _inplace(uf))
+    for name, dunder in _COMPARISONS.items():
+        setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name]._id, False))
+    for name, dunder in _UNARY_OPERATORS.items():
+        setattr(ndarray, f"__{dunder}__", _unary(UFUNCS[name]._id))
+    pow2 = ndarray.__pow__
+
+    def __pow__(self, other, mod=None):
+        return pow2(self, other) if mod is None else NotImplemented
+    ndarray.__pow__ = __pow__
+    ndarray.__hash__ = None
+
+
+_attach_operators()
+
+
+# ---- NEP 13 ---------------------------------------------------------------------------
+
+def _array_ufunc(self, uf, method, *inputs, **kwargs):
+    mine = by_name(uf.__name__)
+    if mine is None:
+        return NotImplemented
+    for x in inputs:
+        if not (isinstance(x, ndarray) or _lib.is_scalar(x)):
+            return NotImplemented
+    for o in kwargs.get("out", ()) or ():
+        if not isinstance(o, ndarray):
+            return NotImplemented
+    if method == "__call__":
+        return mine(*inputs, **kwargs)
+    if method == "reduce":
+        return mine.reduce(*inputs, **kwargs)
+    if method == "accumulate":
+        return mine.accumulate(*inputs, **kwargs)
+    return NotImplemented
+
+
+ndarray.__array_ufunc__ = _array_ufunc

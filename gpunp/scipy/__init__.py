@@ -1,0 +1,1 @@
+"""SciPy-compatible subpackages of gpunp (none yet)."""

@@ -1,0 +1,24 @@
+"""Hatchling build hook: compiles the engine (build_ffi.py) into the wheel and
+tags the wheel for the stable ABI of CPython 3.10+ on this platform."""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+from pathlib import Path
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+
+class CustomBuildHook(BuildHookInterface):
+    def initialize(self, version: str, build_data: dict) -> None:
+        if self.target_name != "wheel":
+            return
+        sys.path.insert(0, self.root)
+        import build_ffi
+
+        so = build_ffi.build(Path(self.directory) / "engine-build")
+        build_data["force_include"][str(so)] = f"gpunp/{so.name}"
+        build_data["pure_python"] = False
+        plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+        build_data["tag"] = f"cp310-abi3-{plat}"

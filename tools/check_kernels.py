@@ -1,0 +1,49 @@
+"""Compiles every kernel source a test run generated (GPUNP_KERNEL_LOG) with
+NVRTC for a CUDA architecture, so a kernel that would not compile for the GPU
+cannot hide behind a green host run. Needs NVRTC, not a GPU.
+
+    python tools/check_kernels.py --arch sm_90 build/kernel-sources
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import sys
+from pathlib import Path
+
+
+def check(path: str, arch: str) -> tuple[str, str | None]:
+    from gpunp._lib import ffi, lib
+    src = Path(path).read_bytes()
+    status = lib.gp_rtc_check_cuda(src, arch.encode())
+    if status:
+        return path, ffi.string(lib.gp_errmsg()).decode(errors="replace")
+    return path, None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("folder")
+    args = ap.parse_args()
+    files = sorted(str(p) for p in Path(args.folder).glob("*.cu"))
+    if not files:
+        print(f"no kernel sources in {args.folder}: was the suite run with GPUNP_KERNEL_LOG?")
+        return 1
+    failures = []
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        for path, err in pool.map(check, files, [args.arch] * len(files), chunksize=8):
+            if err:
+                failures.append((path, err))
+    for path, err in failures:
+        print(f"--- {path}\n{err}\n")
+    print(f"{len(files) - len(failures)} of {len(files)} kernel sources compile with NVRTC "
+          f"for {args.arch}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
