@@ -52,6 +52,7 @@ from gpunp._manipulation import (  # noqa: E402
     astype, copy, ndim, permute_dims, ravel, reshape, shape, size, squeeze, swapaxes,
     transpose,
 )
+from gpunp._dtypes import can_cast, promote_types, result_type  # noqa: E402
 from gpunp import _protocols  # noqa: E402,F401
 from gpunp._config import backend, show_config  # noqa: E402
 from gpunp import testing  # noqa: E402
@@ -60,7 +61,7 @@ from gpunp import testing  # noqa: E402
 from numpy import (  # noqa: E402
     bool_, complex64, complex128, dtype, e, euler_gamma, float16, float32, float64,
     finfo, iinfo, inf, int8, int16, int32, int64, intp, nan, newaxis, pi, uint8, uint16,
-    uint32, uint64, uintp, can_cast, promote_types, result_type, issubdtype,
+    uint32, uint64, uintp, issubdtype,
     number, integer, signedinteger, unsignedinteger, floating, complexfloating,
     inexact, generic,
 )

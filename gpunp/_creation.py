@@ -56,7 +56,8 @@ def _from_numpy(a: numpy.ndarray) -> ndarray:
         a = a.copy(order="K")
         if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
             a = numpy.ascontiguousarray(a)
-    buf = ffi.from_buffer(a, require_writable=False) if a.size else ffi.NULL
+    # a dense block, walked in memory order, is one buffer
+    buf = ffi.from_buffer(a.ravel(order="K"), require_writable=False) if a.size else ffi.NULL
     return _new(lib.gp_array_from_host, buf, a.nbytes, code, a.ndim, a.shape, a.strides)
 
 

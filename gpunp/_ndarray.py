@@ -233,7 +233,8 @@ class ndarray:
         else:
             host = numpy.empty(self.shape, self.dtype, order=chr(o))
         if host.nbytes:
-            check(lib.gp_array_to_host(self._h, ffi.from_buffer(host), host.nbytes, o))
+            check(lib.gp_array_to_host(self._h, ffi.from_buffer(host.ravel(order="K")),
+                                       host.nbytes, o))
         return host
 
     def __array__(self, dtype=None, copy=None):

@@ -10,9 +10,9 @@ from gpunp._ndarray import ndarray
 
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "any", "argmax", "argmin", "astype",
+    "all", "amax", "amin", "any", "argmax", "argmin", "astype", "can_cast",
     "copy", "empty_like", "full_like", "max", "mean", "min", "ndim", "ones_like",
-    "permute_dims", "prod", "ravel", "reshape", "shape", "size", "squeeze", "sum",
+    "permute_dims", "prod", "ravel", "reshape", "result_type", "shape", "size", "squeeze", "sum",
     "swapaxes", "transpose", "zeros_like",
 )
 

@@ -1,0 +1,16 @@
+"""Shared pytest set-up: which gpunp is under test, and on which backend."""
+
+from hypothesis import settings
+
+import gpunp
+
+# Kernels compile the first time each is used (tens of milliseconds on the
+# host backend, cold cache), so an example's wall time says nothing about
+# the code under test; every other setting stays at Hypothesis's default.
+settings.register_profile("gpunp", deadline=None)
+settings.load_profile("gpunp")
+
+
+def pytest_report_header(config):
+    return [f"gpunp {gpunp.__version__} from {gpunp.__file__}",
+            f"gpunp backend: {gpunp.backend()}"]
