@@ -37,3 +37,11 @@ def show_config(file=None) -> None:
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}", file=file)
+
+
+def cache_stats() -> dict:
+    """Counters of the kernel cache since the process started."""
+    s = ffi.new("gp_cache_stats_t *")
+    check(lib.gp_cache_get_stats(s))
+    return {"memory_hits": s.memory_hits, "disk_hits": s.disk_hits, "compiles": s.compiles,
+            "disk_rejects": s.disk_rejects, "compile_seconds": s.compile_seconds}

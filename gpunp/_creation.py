@@ -209,7 +209,8 @@ def _scalar_of(value, dt: numpy.dtype):
 
 def arange(start, stop=None, step=None, dtype=None, *, like=None) -> ndarray:
     """Evenly spaced values in [start, stop), computed as numpy.arange does:
-    element i is start + i * delta in the result dtype."""
+    the first two elements from Python's arithmetic, the rest as
+    start + i * delta in the result dtype."""
     for v in (start, stop, step):
         if isinstance(v, ndarray):
             raise TypeError("arange takes Python or NumPy scalars")
@@ -235,10 +236,10 @@ def arange(start, stop=None, step=None, dtype=None, *, like=None) -> ndarray:
             raise TypeError("arange() is only supported for booleans when the result has at "
                             "most length 2.")
         return array(numpy.arange(start, stop, step, dtype=bool))
-    first = numpy.array(start, dtype=dt)
-    second = numpy.array(start + step, dtype=dt) if n > 1 else first
-    delta = (second - first).astype(dt)[()]
-    return _new(lib.gp_array_arange, _scalar_of(first[()], dt), _scalar_of(delta, dt), n,
+    with numpy.errstate(all="ignore"):
+        first = numpy.array(start, dtype=dt)[()]
+        second = numpy.array(start + step, dtype=dt)[()] if n > 1 else first
+    return _new(lib.gp_array_arange, _scalar_of(first, dt), _scalar_of(second, dt), n,
                 _lib.dtype_code(dt))
 
 

@@ -1,8 +1,16 @@
 """Shared pytest set-up: which gpunp is under test, and on which backend."""
 
+import os
+import sys
+
 from hypothesis import settings
 
 import gpunp
+
+# The shared strategies (tests/property/strategies.py) import as
+# `property.strategies`; only this folder joins sys.path, never the
+# repository root, so the gpunp under test is the installed one.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # Kernels compile the first time each is used (tens of milliseconds on the
 # host backend, cold cache), so an example's wall time says nothing about

@@ -130,6 +130,9 @@ gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shap
         gp_strides_contiguous(ndim, shape, gp_dtype_size(dtype),
                               order == GP_ORDER_F ? GP_ORDER_F : GP_ORDER_C, strides);
     }
+    if (gp_shape_size(ndim, shape) == 0) /* NumPy 2 gives new empty arrays zero strides */
+        for (int32_t k = 0; k < ndim; ++k)
+            strides[k] = 0;
     return gp_array_alloc_strided(dtype, ndim, shape, strides, out);
 }
 

@@ -41,10 +41,10 @@ void gp_strides_contiguous(int32_t ndim, const int64_t *shape, int64_t itemsize,
  * empty array is contiguous both ways. */
 bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
+    if (gp_shape_size(ndim, shape) == 0)
+        return true;
     int64_t s = itemsize;
     for (int32_t k = ndim - 1; k >= 0; --k) {
-        if (shape[k] == 0)
-            return true;
         if (shape[k] != 1) {
             if (strides[k] != s)
                 return false;
@@ -56,10 +56,10 @@ bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strid
 
 bool gp_is_f_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
+    if (gp_shape_size(ndim, shape) == 0)
+        return true;
     int64_t s = itemsize;
     for (int32_t k = 0; k < ndim; ++k) {
-        if (shape[k] == 0)
-            return true;
         if (shape[k] != 1) {
             if (strides[k] != s)
                 return false;

@@ -104,9 +104,10 @@ GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32
 GP_API gp_status_t gp_array_argextreme(const gp_array_t *a, int32_t maximum, int32_t axis,
                                        int32_t keepdims, gp_array_t **out);
 
-/* A new 1-d array of `n` elements of `dtype`, element i being
- * start + i * delta computed in the dtype (numpy.arange's fill). */
-GP_API gp_status_t gp_array_arange(const gp_scalar_t *start, const gp_scalar_t *delta,
+/* A new 1-d array of `n` elements of `dtype` (not bool) as numpy.arange
+ * fills it: elements 0 and 1 are `first` and `second` (cast to the dtype),
+ * element i >= 2 is first + i * (second - first) computed in the dtype. */
+GP_API gp_status_t gp_array_arange(const gp_scalar_t *first, const gp_scalar_t *second,
                                    int64_t n, int32_t dtype, gp_array_t **out);
 
 #ifdef __cplusplus

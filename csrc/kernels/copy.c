@@ -391,13 +391,13 @@ GP_API gp_status_t gp_array_to_host(const gp_array_t *a, void *dst, int64_t nbyt
 
 /* ---- arange ------------------------------------------------------------------------ */
 
-GP_API gp_status_t gp_array_arange(const gp_scalar_t *start, const gp_scalar_t *delta,
+GP_API gp_status_t gp_array_arange(const gp_scalar_t *start, const gp_scalar_t *second,
                                    int64_t n, int32_t dtype, gp_array_t **out)
 {
-    if (!start || !delta || !out)
+    if (!start || !second || !out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_arange: NULL argument");
     *out = NULL;
-    if (!gp_dtype_valid(dtype) || !gp_dtype_valid(start->dtype) || !gp_dtype_valid(delta->dtype))
+    if (!gp_dtype_valid(dtype) || !gp_dtype_valid(start->dtype) || !gp_dtype_valid(second->dtype))
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code");
     if (n < 0)
         return gp_set_error(GP_ERR_VALUE, "arange: negative length %lld", (long long)n);
@@ -407,7 +407,7 @@ GP_API gp_status_t gp_array_arange(const gp_scalar_t *start, const gp_scalar_t *
     gp_operand_t in[2];
     memset(in, 0, sizeof in);
     in[0].scalar = *start;
-    in[1].scalar = *delta;
+    in[1].scalar = *second;
     int8_t loop[3] = {(int8_t)dtype, (int8_t)dtype, (int8_t)dtype};
     gp_status_t s = gp_ew_run(&gp_op_arange, 2, 0, loop, in, out, NULL);
     if (s != GP_OK) {

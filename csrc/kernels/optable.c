@@ -149,12 +149,14 @@ const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
 const gp_op_t gp_op_copy = {"_copy", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,
                             GP_CHECK_NONE, L_ID1, {ANY("x0")}, NULL};
 
-/* arange's fill: x0 + i * x1 in the dtype's compute type (i converted to
- * it), as NumPy's dtype fill functions compute it */
+/* arange: elements 0 and 1 given (x0, x1), the rest x0 + i * (x1 - x0) in the
+ * dtype's compute type, as NumPy's dtype fill functions compute them */
 const gp_op_t gp_op_arange = {
     "_arange", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
     "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d FF->F DD->D",
-    {ANY("x0 + i * x1"), C("F(make)(x0.re + i * x1.re, x0.im + i * x1.im)")},
+    {ANY("(i == 0 ? x0 : i == 1 ? x1 : x0 + i * (x1 - x0))"),
+     C("(i == 0 ? x0 : i == 1 ? x1 : F(make)(x0.re + i * (x1.re - x0.re), "
+       "x0.im + i * (x1.im - x0.im)))")},
     NULL};
 
 /* ---- parsed loops ---------------------------------------------------------- */

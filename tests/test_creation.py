@@ -1,0 +1,182 @@
+"""Array creation against NumPy: from data, from shapes, numerical ranges."""
+
+import numpy as np
+import pytest
+
+import gpunp as gp
+from property.strategies import ALL_DTYPES, assert_same
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_asarray_roundtrip_keeps_values_and_layout(dt, order):
+    host = np.asarray(np.arange(24).reshape(2, 3, 4) % 7, dtype=dt, order=order)
+    a = gp.asarray(host)
+    assert_same(a, host)
+    assert a.flags.c_contiguous == host.flags.c_contiguous
+    assert a.flags.f_contiguous == host.flags.f_contiguous
+    assert a.strides == host.strides
+
+
+def test_asarray_of_non_contiguous_and_big_endian_numpy_arrays():
+    host = np.arange(60, dtype=np.float64).reshape(3, 4, 5)[::2, ::-1, 1:4].transpose(2, 0, 1)
+    assert_same(gp.asarray(host), host)
+    big = np.arange(5, dtype=">i4")
+    got = gp.asarray(big)
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got.get(), big)
+
+
+@pytest.mark.parametrize("obj", [
+    [1, 2, 3], [[1.5, 2], [3, 4]], [True, False], [1 + 2j, 3], 5, 2.5, True, 1j,
+    [[], []], [np.int8(3), 4], [1, 2**63], (1, 2.0),
+])
+def test_array_from_python_data_infers_numpys_dtype(obj):
+    assert_same(gp.array(obj), np.array(obj))
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint16", "float16", "complex64", "bool"])
+def test_array_with_dtype(dt):
+    assert_same(gp.array([0, 1, 2], dtype=dt), np.array([0, 1, 2], dtype=dt))
+
+
+def test_array_ndmin_and_copy_semantics():
+    assert_same(gp.array([1, 2], ndmin=3), np.array([1, 2], ndmin=3))
+    a = gp.arange(4)
+    b = gp.array(a)
+    b[0] = 9
+    assert a[0].item() == 0
+    assert gp.asarray(a) is a
+    c = gp.asarray(a, dtype=np.float32)
+    assert c.dtype == np.float32 and c is not a
+    with pytest.raises(ValueError):
+        gp.array(a.T.reshape(2, 2).T, copy=False, order="C")
+
+
+def test_array_of_lists_holding_device_arrays():
+    parts = [gp.arange(3), gp.arange(3) * 2]
+    assert_same(gp.array(parts), np.array([np.arange(3), np.arange(3) * 2]))
+
+
+@pytest.mark.parametrize("obj", [np.array(["a"]), np.array([object()]), [1, "x"],
+                                 np.array([1], dtype=np.longdouble), np.datetime64(1, "s")])
+def test_unsupported_dtypes_are_type_errors(obj):
+    with pytest.raises(TypeError):
+        gp.asarray(obj)
+
+
+def test_asnumpy_and_get():
+    a = gp.arange(12, dtype=np.int16).reshape(3, 4)
+    for h in (gp.asnumpy(a), a.get()):
+        assert isinstance(h, np.ndarray)
+        np.testing.assert_array_equal(h, np.arange(12, dtype=np.int16).reshape(3, 4))
+    f = a.T.get(order="F")
+    assert f.flags.f_contiguous
+    np.testing.assert_array_equal(f, np.arange(12).reshape(3, 4).T)
+    out = np.empty((3, 4), np.int16)
+    assert a.get(out=out) is out
+    np.testing.assert_array_equal(out, np.arange(12).reshape(3, 4))
+    with pytest.raises(ValueError):
+        a.get(out=np.empty((4, 3), np.int16))
+    assert gp.asnumpy([1, 2]).tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("fn", ["empty", "zeros", "ones"])
+@pytest.mark.parametrize("shape", [(), 0, 3, (2, 0, 3), (2, 3, 4)])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_shape_functions(fn, shape, order):
+    got = getattr(gp, fn)(shape, dtype=np.float32, order=order)
+    want = getattr(np, fn)(shape, dtype=np.float32, order=order)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert got.strides == want.strides
+    if fn != "empty":
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_zeros_ones_full_every_dtype(dt):
+    assert_same(gp.zeros((2, 3), dt), np.zeros((2, 3), dt))
+    assert_same(gp.ones((2, 3), dt), np.ones((2, 3), dt))
+    v = {"b": True, "i": -3, "u": 7, "f": -2.5, "c": 1 - 2j}[dt.kind]
+    assert_same(gp.full((3,), v, dt), np.full((3,), v, dt))
+
+
+def test_full_dtype_inference_and_overflow():
+    assert_same(gp.full(3, 7), np.full(3, 7))
+    assert_same(gp.full(3, 2.5), np.full(3, 2.5))
+    assert_same(gp.full(3, np.float32(2.5)), np.full(3, np.float32(2.5)))
+    with pytest.raises(OverflowError):
+        gp.full(3, 300, np.uint8)
+    with pytest.raises(ValueError):
+        gp.zeros(-1)
+    with pytest.raises(TypeError):
+        gp.zeros((2, "a"))
+
+
+@pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like"])
+def test_like_functions_follow_the_prototypes_layout(fn):
+    proto_np = np.arange(24, dtype=np.int32).reshape(2, 3, 4).transpose(2, 0, 1)
+    proto = gp.asarray(np.ascontiguousarray(np.arange(24, dtype=np.int32).reshape(2, 3, 4))) \
+        .transpose(2, 0, 1)
+    for order in ("K", "C", "F", "A"):
+        got = getattr(gp, fn)(proto, order=order)
+        want = getattr(np, fn)(proto_np, order=order)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert got.strides == want.strides, order
+        if fn != "empty_like":
+            assert_same(got, want)
+    assert_same(gp.full_like(proto, 5, dtype=np.float16), np.full_like(proto_np, 5, np.float16))
+    assert gp.zeros_like(proto, shape=(5,)).shape == (5,)
+
+
+ARANGE_CASES = [
+    (5,), (2, 9), (2, 9, 3), (9, 2, -2), (0.5, 3, 0.25), (1, 0), (-3.5, 4.25, 0.75),
+    (10, -10, -3), (0, 1, 0.1), (3, 1), (1e10, 1e10 + 5),
+]
+
+
+@pytest.mark.parametrize("args", ARANGE_CASES)
+@pytest.mark.parametrize("dtype", [None, "int8", "int64", "uint16", "float16", "float32",
+                                   "float64", "complex64"])
+def test_arange(args, dtype):
+    try:
+        want = np.arange(*args, dtype=dtype)
+    except Exception as e:
+        with pytest.raises(type(e)):
+            gp.arange(*args, dtype=dtype)
+        return
+    assert_same(gp.arange(*args, dtype=dtype), want)
+
+
+def test_arange_errors_and_bool():
+    with pytest.raises(ZeroDivisionError):
+        gp.arange(0, 10, 0)
+    with pytest.raises(TypeError):
+        gp.arange(5, dtype=bool)
+    assert_same(gp.arange(2, dtype=bool), np.arange(2, dtype=bool))
+
+
+@pytest.mark.parametrize("num", [0, 1, 2, 7, 50])
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("dtype", [None, np.float32, np.int32, np.complex128])
+def test_linspace(num, endpoint, dtype):
+    got, gstep = gp.linspace(-2.5, 7, num, endpoint=endpoint, retstep=True, dtype=dtype)
+    want, wstep = np.linspace(-2.5, 7, num, endpoint=endpoint, retstep=True, dtype=dtype)
+    assert_same(got, want)
+    np.testing.assert_equal(gstep, wstep)
+
+
+def test_linspace_errors():
+    with pytest.raises(ValueError):
+        gp.linspace(0, 1, -1)
+
+
+@pytest.mark.parametrize("N,M,k", [(3, None, 0), (3, 5, 1), (4, 2, -1), (3, 3, 5),
+                                   (3, 3, -5), (0, 0, 0), (1, 4, 3)])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_eye_identity(N, M, k, order):
+    got = gp.eye(N, M, k, dtype=np.int16, order=order)
+    want = np.eye(N, M, k, dtype=np.int16, order=order)
+    assert_same(got, want)
+    assert got.strides == want.strides
+    assert_same(gp.identity(N), np.identity(N))

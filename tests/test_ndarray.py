@@ -1,0 +1,154 @@
+"""The ndarray object: metadata, printing, conversions, copies."""
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import gpunp as gp
+from property.strategies import ALL_DTYPES, assert_same
+
+
+def pair(shape=(2, 3, 4), dtype=np.float32):
+    host = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    return gp.asarray(host), host
+
+
+@pytest.mark.parametrize("view", [
+    lambda a: a, lambda a: a.T, lambda a: a[::2, ::-1], lambda a: a[1], lambda a: a[0, 1, 2, ...],
+    lambda a: a[:, None, 1:3], lambda a: a[..., :0], lambda a: a.transpose(1, 2, 0),
+])
+def test_metadata_matches_numpy(view):
+    g, h = pair()
+    gv, hv = view(g), view(h)
+    assert gv.shape == hv.shape
+    assert gv.ndim == hv.ndim
+    assert gv.size == hv.size
+    assert gv.dtype == hv.dtype
+    assert gv.strides == hv.strides
+    assert gv.itemsize == hv.itemsize
+    assert gv.nbytes == hv.nbytes
+    for f in ("c_contiguous", "f_contiguous", "writeable"):
+        assert getattr(gv.flags, f) == getattr(hv.flags, f), f
+    assert gv.flags["C_CONTIGUOUS"] == hv.flags["C_CONTIGUOUS"]
+    assert_same(gv, hv)
+
+
+def test_integer_index_gives_a_0d_array_not_a_scalar():
+    # a documented difference (docs/differences.md): NumPy returns a host
+    # scalar, which would mean a device-to-host copy per element
+    g, h = pair()
+    x = g[0, 1, 2]
+    assert isinstance(x, gp.ndarray) and x.shape == () and x.item() == h[0, 1, 2]
+
+
+def test_base_of_views_is_the_owner():
+    g, _ = pair()
+    assert g.base is None
+    v = g[1:]
+    assert v.base is g
+    assert v[0].base is g
+    assert g.T.base is g
+    assert g.reshape(-1).base is g
+    assert g.copy().base is None
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_repr_and_str_match_numpy(dt):
+    host = (np.arange(-3, 9) % 5).astype(dt).reshape(3, 4)
+    g = gp.asarray(host)
+    assert repr(g) == repr(host)
+    assert str(g) == str(host)
+    assert repr(g[0, 0]) == repr(host[0, 0][()] if False else np.asarray(host[0, 0]))
+    assert repr(gp.asarray(host[:0])) == repr(host[:0])
+
+
+def test_repr_of_a_large_array_is_summarised_as_numpys():
+    host = np.arange(5000, dtype=np.float64)
+    assert repr(gp.asarray(host)) == repr(host)
+
+
+def test_implicit_conversion_to_numpy_is_refused():
+    g, _ = pair()
+    with pytest.raises(TypeError, match="asnumpy"):
+        np.asarray(g)
+    with pytest.raises(TypeError, match="asnumpy"):
+        np.array(g)
+    with pytest.raises(TypeError):
+        np.zeros(3) + g
+
+
+def test_fill_copy_astype():
+    g, h = pair((3, 4), np.int32)
+    c = g.copy()
+    c.fill(7)
+    assert_same(g, h)
+    assert_same(c, np.full((3, 4), 7, np.int32))
+    with pytest.raises(OverflowError):
+        gp.zeros(3, np.uint8).fill(300)
+    f = g.T.copy(order="F")
+    assert f.flags.f_contiguous
+    assert_same(g.astype(np.float16), h.astype(np.float16))
+    assert g.astype(np.int32, copy=False) is g
+    with pytest.raises(TypeError):
+        g.astype(np.int8, casting="safe")
+    for order in "CFAK":
+        got, want = g.T.astype(np.float64, order=order), h.T.astype(np.float64, order=order)
+        assert got.strides == want.strides, order
+
+
+def test_ndarray_constructor_and_copy_protocols():
+    a = gp.ndarray((2, 3), dtype=np.int8)
+    assert a.shape == (2, 3) and a.dtype == np.int8
+    g, h = pair()
+    assert_same(copy.copy(g), h)
+    assert_same(copy.deepcopy(g), h)
+    assert_same(pickle.loads(pickle.dumps(g)), h)
+
+
+def test_item_tolist_and_scalar_conversions():
+    g, h = pair((2, 3), np.float64)
+    assert g.tolist() == h.tolist()
+    assert g.item(4) == h.item(4)
+    assert g.item((1, 2)) == h.item((1, 2))
+    assert g.item(1, 2) == h.item(1, 2)
+    one = gp.asarray(np.array(2.5))
+    assert float(one) == 2.5 and int(one) == 2 and complex(one) == 2.5 and bool(one)
+    with pytest.raises(ValueError):
+        bool(g)
+    with pytest.raises(ValueError):
+        bool(gp.zeros(0))
+    with pytest.raises(ValueError):
+        g.item()
+    with pytest.raises(TypeError):
+        len(one)
+    with pytest.raises(TypeError):
+        iter(one)
+    assert [x.tolist() for x in g] == [r.tolist() for r in h]
+    assert len(g) == 2
+    assert list(range(10))[gp.asarray(np.array(3))] == 3
+    with pytest.raises(TypeError):
+        list(range(10))[gp.asarray(np.array(3.0))]
+
+
+def test_real_imag_and_view():
+    host = np.array([1 + 2j, -3.5 - 1j], dtype=np.complex64)
+    g = gp.asarray(host)
+    assert_same(g.real, host.real)
+    assert_same(g.imag, host.imag)
+    g.imag[...] = 9
+    host.imag[...] = 9
+    assert_same(g, host)
+    r = gp.arange(3.0)
+    assert r.real is r
+    assert_same(r.imag, np.zeros(3))
+    assert_same(gp.arange(4, dtype=np.int32).view(np.uint8),
+                np.arange(4, dtype=np.int32).view(np.uint8))
+    assert_same(gp.arange(4, dtype=np.int32).view(np.float32),
+                np.arange(4, dtype=np.int32).view(np.float32))
+
+
+def test_arrays_are_unhashable():
+    with pytest.raises(TypeError):
+        hash(gp.zeros(2))

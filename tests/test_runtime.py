@@ -1,0 +1,135 @@
+"""The runtime: backend choice, configuration, and the kernel cache."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gpunp as gp
+from gpunp import _config
+
+
+def run(code: str, env=None, check=True) -> subprocess.CompletedProcess:
+    e = dict(os.environ)
+    e.update(env or {})
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e)
+    if check and r.returncode != 0:
+        raise AssertionError(f"exit {r.returncode}\n{r.stdout}\n{r.stderr}")
+    return r
+
+
+def test_show_config_and_python_m_gpunp():
+    import io
+    buf = io.StringIO()
+    gp.show_config(buf)
+    text = buf.getvalue()
+    for key in ("gpunp", "backend", "compiler", "cache_dir", "device"):
+        assert key in text
+    assert gp.__version__ in text
+    r = subprocess.run([sys.executable, "-m", "gpunp"], capture_output=True, text=True)
+    assert r.returncode == 0 and gp.backend() in r.stdout and "compiler" in r.stdout
+
+
+def test_import_is_quiet_and_picks_a_backend():
+    # any warning at import or first use would fail the child process
+    r = run("import gpunp; gpunp.zeros(3); print(gpunp.backend())",
+            env={"PYTHONWARNINGS": "error"})
+    assert r.stdout.strip() in ("host", "cuda", "hip")
+    assert r.stderr == ""
+
+
+def test_host_backend_on_request():
+    r = run("import gpunp; print(gpunp.backend(), gpunp.arange(3).sum().item())",
+            env={"GPUNP_BACKEND": "host"})
+    assert r.stdout.split() == ["host", "3"]
+
+
+def test_unknown_backend_is_a_clear_error_not_a_crash():
+    r = run("import gpunp\ntry:\n    gpunp.zeros(2)\nexcept ValueError as e:\n    print(e)",
+            env={"GPUNP_BACKEND": "tpu"})
+    assert "unknown backend 'tpu'" in r.stdout
+
+
+def test_unavailable_backend_raises_instead_of_crashing():
+    code = ("import gpunp\ntry:\n    gpunp.zeros(2); print('ran on', gpunp.backend())\n"
+            "except Exception as e:\n    print(type(e).__name__, e)")
+    for name in ("cuda", "hip"):
+        r = run(code, env={"GPUNP_BACKEND": name})
+        assert r.returncode == 0
+        assert r.stdout.strip()
+
+
+KERNEL_USE = ("import gpunp, numpy, json\n"
+              "a = gpunp.asarray(numpy.arange(10, dtype=numpy.float32))\n"
+              "r = (a * 3 + 1).sum().item()\n"
+              "print(json.dumps({'r': r, **gpunp._config.cache_stats()}))")
+
+
+def _stats(env):
+    import json
+    return json.loads(run(KERNEL_USE, env=env).stdout)
+
+
+def test_disk_cache_is_reused_by_a_new_process_and_survives_damage(tmp_path):
+    env = {"GPUNP_CACHE_DIR": str(tmp_path), "GPUNP_BACKEND": os.environ.get("GPUNP_BACKEND", "")}
+    first = _stats(env)
+    assert first["r"] == 145.0
+    assert first["compiles"] >= 3 and first["disk_hits"] == 0
+    entries = sorted(tmp_path.rglob("*.gpk"))
+    assert len(entries) == first["compiles"]
+    second = _stats(env)
+    assert second["r"] == 145.0
+    assert second["compiles"] == 0 and second["disk_hits"] == first["compiles"]
+    # damage every entry differently: truncate, flip a byte of the image,
+    # rewrite the identity text, empty the file
+    for k, p in enumerate(entries):
+        data = bytearray(p.read_bytes())
+        if k % 4 == 0:
+            data = data[: len(data) // 2]
+        elif k % 4 == 1:
+            data[-10] ^= 0xFF
+        elif k % 4 == 2:
+            data[40] ^= 0x01
+        else:
+            data = bytearray()
+        p.write_bytes(bytes(data))
+    third = _stats(env)
+    assert third["r"] == 145.0
+    assert third["disk_rejects"] == len(entries) and third["compiles"] == len(entries)
+    fourth = _stats(env)
+    assert fourth["compiles"] == 0 and fourth["disk_hits"] == len(entries)
+
+
+def test_an_unwritable_cache_directory_falls_back_to_memory(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    r = _stats({"GPUNP_CACHE_DIR": str(blocker / "cache")})
+    assert r["r"] == 145.0 and r["disk_hits"] == 0
+
+
+def test_kernel_log_records_generated_sources(tmp_path):
+    log = tmp_path / "log"
+    run(KERNEL_USE, env={"GPUNP_KERNEL_LOG": str(log), "GPUNP_CACHE_DIR": str(tmp_path / "c")})
+    sources = list(log.glob("*.cu"))
+    assert len(sources) >= 3
+    assert all("GPK_KERNEL(" in p.read_text() for p in sources)
+
+
+def test_memory_cache_counts_hits():
+    before = _config.cache_stats()
+    a = gp.arange(5.0)
+    for _ in range(3):
+        a + a
+    after = _config.cache_stats()
+    assert after["memory_hits"] >= before["memory_hits"] + 2
+
+
+def test_host_compiler_failure_is_a_clear_error(tmp_path):
+    r = run("import gpunp\ntry:\n    gpunp.arange(3) + 1\nexcept Exception as e:\n"
+            "    print(type(e).__name__, e)",
+            env={"GPUNP_CC": "/nonexistent/cc", "GPUNP_BACKEND": "host",
+                 "GPUNP_CACHE_DIR": str(tmp_path)})
+    assert "BackendError" in r.stdout and "GPUNP_CC" in r.stdout
