@@ -3,7 +3,7 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
+import tempfile
 
 import numpy as np
 import pytest
@@ -12,10 +12,16 @@ import gpunp as gp
 from gpunp import _config
 
 
+# Children start in a neutral folder: from the repository root, `import
+# gpunp` would find the source tree (without its compiled engine) first.
+NEUTRAL = tempfile.gettempdir()
+
+
 def run(code: str, env=None, check=True) -> subprocess.CompletedProcess:
     e = dict(os.environ)
     e.update(env or {})
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=e,
+                       cwd=NEUTRAL)
     if check and r.returncode != 0:
         raise AssertionError(f"exit {r.returncode}\n{r.stdout}\n{r.stderr}")
     return r
@@ -29,7 +35,8 @@ def test_show_config_and_python_m_gpunp():
     for key in ("gpunp", "backend", "compiler", "cache_dir", "device"):
         assert key in text
     assert gp.__version__ in text
-    r = subprocess.run([sys.executable, "-m", "gpunp"], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "gpunp"], capture_output=True, text=True,
+                       cwd=NEUTRAL)
     assert r.returncode == 0 and gp.backend() in r.stdout and "compiler" in r.stdout
 
 
