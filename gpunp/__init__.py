@@ -53,9 +53,12 @@ from gpunp._manipulation import (  # noqa: E402
     transpose,
 )
 from gpunp._dtypes import can_cast, promote_types, result_type  # noqa: E402
+from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp import _protocols  # noqa: E402,F401
 from gpunp._config import backend, show_config  # noqa: E402
 from gpunp import testing  # noqa: E402
+from gpunp import cuda  # noqa: E402
+from gpunp.cuda import get_default_memory_pool  # noqa: E402
 
 # NumPy's dtypes, scalar types and constants, shared (a dtype is host data)
 from numpy import (  # noqa: E402

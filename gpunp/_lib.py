@@ -22,6 +22,11 @@ class BackendError(RuntimeError):
     """A backend's driver, runtime or library failed or is missing."""
 
 
+class OutOfMemoryError(MemoryError):
+    """Device memory ran out (after gpunp released its cached blocks and
+    retried); the message says how much was asked for and what is in use."""
+
+
 def _axis_error(msg: str) -> Exception:
     return numpy.exceptions.AxisError(msg)
 
@@ -45,7 +50,8 @@ _ERRORS = {
 def error(status: int) -> Exception:
     """The Python exception for a failed engine call (reads gp_errmsg)."""
     msg = ffi.string(lib.gp_errmsg()).decode("utf-8", "replace")
-    cls = _ERRORS.get(status & 0xFF, RuntimeError)
+    cls = OutOfMemoryError if status == lib.GP_ERR_NOMEM_DEVICE else \
+        _ERRORS.get(status & 0xFF, RuntimeError)
     return cls(msg or ffi.string(lib.gp_errstr(status)).decode())
 
 

@@ -233,8 +233,13 @@ class ndarray:
         else:
             host = numpy.empty(self.shape, self.dtype, order=chr(o))
         if host.nbytes:
-            check(lib.gp_array_to_host(self._h, ffi.from_buffer(host.ravel(order="K")),
-                                       host.nbytes, o))
+            buf = ffi.from_buffer(host.ravel(order="K"))
+            if stream is None:
+                check(lib.gp_array_to_host(self._h, buf, host.nbytes, o))
+            else:
+                from gpunp.cuda import _on_stream
+                with _on_stream(stream):
+                    check(lib.gp_array_to_host(self._h, buf, host.nbytes, o))
         return host
 
     def __array__(self, dtype=None, copy=None):

@@ -11,7 +11,8 @@ from gpunp._ndarray import ndarray
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
     "all", "amax", "amin", "any", "argmax", "argmin", "astype", "can_cast",
-    "copy", "empty_like", "full_like", "max", "mean", "min", "ndim", "ones_like",
+    "copy", "dot", "empty_like", "full_like", "inner", "matmul", "max", "mean", "min",
+    "ndim", "ones_like", "outer", "tensordot", "vdot",
     "permute_dims", "prod", "ravel", "reshape", "result_type", "shape", "size", "squeeze", "sum",
     "swapaxes", "transpose", "zeros_like",
 )

@@ -36,6 +36,8 @@ typedef struct gp_device_props {
     int32_t max_threads_per_block;
     int32_t warp_size;
     int32_t max_blocks_per_sm;   /* resident blocks of max_threads_per_block/4 */
+    int32_t compute_major;       /* compute capability (CUDA), 0 elsewhere */
+    int32_t compute_minor;
     int64_t total_memory;
     char name[128];
     char target[32];             /* "sm_90", "gfx90a", "x86_64" */
@@ -44,6 +46,7 @@ typedef struct gp_device_props {
 typedef struct gp_backend_i {
     const char *name;           /* "host", "cuda", "hip" */
     int32_t dl_device_type;     /* GP_DL_* */
+    int32_t pooled;             /* 1: the memory layer caches allocations */
 
     /* Starts the backend: loads its libraries, finds its devices. */
     gp_status_t (*init)(void);
@@ -54,9 +57,18 @@ typedef struct gp_backend_i {
     gp_status_t (*device_set)(int32_t dev);        /* current on this thread */
     gp_status_t (*device_synchronize)(void);
 
+    /* free and total bytes of the current device (optional: host memory) */
+    gp_status_t (*mem_info)(int64_t *free_bytes, int64_t *total_bytes);
+
     /* memory on the current device, ordered on `stream` (NULL: default) */
     gp_status_t (*mem_alloc)(size_t n, void *stream, void **out);
     gp_status_t (*mem_free)(void *p, size_t n, void *stream);
+    /* the driver's stream-ordered pool (optional: NULL where there is none) */
+    gp_status_t (*mem_alloc_async)(size_t n, void *stream, void **out);
+    gp_status_t (*mem_free_async)(void *p, size_t n, void *stream);
+    /* page-locked host memory for transfers (optional: malloc) */
+    gp_status_t (*host_alloc)(size_t n, void **out);
+    gp_status_t (*host_free)(void *p);
     gp_status_t (*memcpy_htod)(void *dst, const void *src, size_t n, void *stream);
     /* blocks until the copy is done */
     gp_status_t (*memcpy_dtoh)(void *dst, const void *src, size_t n, void *stream);
@@ -67,6 +79,16 @@ typedef struct gp_backend_i {
     gp_status_t (*stream_create)(int32_t flags, int32_t priority, void **out);
     gp_status_t (*stream_destroy)(void *s);
     gp_status_t (*stream_synchronize)(void *s);
+    gp_status_t (*stream_query)(void *s, int32_t *done);
+    gp_status_t (*stream_wait_event)(void *s, void *e);
+
+    /* events (timing 0: no timing data) */
+    gp_status_t (*event_create)(int32_t timing, void **out);
+    gp_status_t (*event_destroy)(void *e);
+    gp_status_t (*event_record)(void *e, void *s);
+    gp_status_t (*event_synchronize)(void *e);
+    gp_status_t (*event_query)(void *e, int32_t *done);
+    gp_status_t (*event_elapsed)(void *start, void *end, float *ms);
 
     /* kernels */
     const char *prelude;                         /* prepended to every kernel */
@@ -76,6 +98,17 @@ typedef struct gp_backend_i {
     gp_status_t (*module_function)(void *module, const char *name, void **fn);
     gp_status_t (*launch)(void *fn, const gp_launch_t *cfg, const void *params,
                           size_t params_size, void *stream);
+
+    /* vendor libraries */
+    /* Column-major batched C = op(A) op(B) (BLAS conventions; `ta`, `tb` 1
+     * transpose) in `dtype` (float16/32/64, complex64/128; float16
+     * accumulates in float32). Optional: NULL where the backend has no BLAS,
+     * and the engine runs its generated kernel. GP_ERR_UNSUPPORTED when a
+     * size does not fit the library's int. */
+    gp_status_t (*gemm)(int32_t dtype, int32_t ta, int32_t tb, int64_t m, int64_t n, int64_t k,
+                        const void *a, int64_t lda, int64_t stride_a, const void *b,
+                        int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
+                        int64_t batch, void *stream);
 } gp_backend_i;
 
 /* The running backend (started on first use; see gp_runtime_init). Never

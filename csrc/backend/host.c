@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../rtc/rtc.h"
@@ -47,6 +48,15 @@ static gp_status_t host_device_set(int32_t dev)
 }
 
 static gp_status_t host_nothing(void) { return GP_OK; }
+
+static gp_status_t host_mem_info(int64_t *free_bytes, int64_t *total_bytes)
+{
+    long avail = sysconf(_SC_AVPHYS_PAGES), pages = sysconf(_SC_PHYS_PAGES);
+    long psize = sysconf(_SC_PAGESIZE);
+    *free_bytes = avail > 0 && psize > 0 ? (int64_t)avail * psize : 0;
+    *total_bytes = pages > 0 && psize > 0 ? (int64_t)pages * psize : 0;
+    return GP_OK;
+}
 
 static gp_status_t host_mem_alloc(size_t n, void *stream, void **out)
 {
@@ -93,6 +103,64 @@ static gp_status_t host_stream_one(void *s)
     return GP_OK;
 }
 
+static gp_status_t host_stream_query(void *s, int32_t *done)
+{
+    (void)s;
+    *done = 1;
+    return GP_OK;
+}
+
+static gp_status_t host_stream_wait_event(void *s, void *e)
+{
+    (void)s, (void)e;
+    return GP_OK;
+}
+
+/* A host event is the time it was recorded at: work before it is done. */
+static gp_status_t host_event_create(int32_t timing, void **out)
+{
+    (void)timing;
+    double *t = calloc(1, sizeof *t);
+    if (!t)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for an event");
+    *out = t;
+    return GP_OK;
+}
+
+static gp_status_t host_event_destroy(void *e)
+{
+    free(e);
+    return GP_OK;
+}
+
+static gp_status_t host_event_record(void *e, void *s)
+{
+    (void)s;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    *(double *)e = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+    return GP_OK;
+}
+
+static gp_status_t host_event_query(void *e, int32_t *done)
+{
+    (void)e;
+    *done = 1;
+    return GP_OK;
+}
+
+static gp_status_t host_event_one(void *e)
+{
+    (void)e;
+    return GP_OK;
+}
+
+static gp_status_t host_event_elapsed(void *start, void *end, float *ms)
+{
+    *ms = (float)(*(double *)end - *(double *)start);
+    return GP_OK;
+}
+
 typedef void (*host_entry_t)(const void *params, long long block, long long nblocks);
 
 static gp_status_t host_launch(void *fn, const gp_launch_t *cfg, const void *params,
@@ -112,6 +180,7 @@ const gp_backend_i gp_backend_host = {
     .device_props = host_device_props,
     .device_set = host_device_set,
     .device_synchronize = host_nothing,
+    .mem_info = host_mem_info,
     .mem_alloc = host_mem_alloc,
     .mem_free = host_mem_free,
     .memcpy_htod = host_memcpy,
@@ -121,6 +190,14 @@ const gp_backend_i gp_backend_host = {
     .stream_create = host_stream_create,
     .stream_destroy = host_stream_one,
     .stream_synchronize = host_stream_one,
+    .stream_query = host_stream_query,
+    .stream_wait_event = host_stream_wait_event,
+    .event_create = host_event_create,
+    .event_destroy = host_event_destroy,
+    .event_record = host_event_record,
+    .event_synchronize = host_event_one,
+    .event_query = host_event_query,
+    .event_elapsed = host_event_elapsed,
     .prelude = gp_prelude_host,
     .compiler_id = gp_cc_id,
     .compile = gp_cc_compile,

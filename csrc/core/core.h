@@ -90,6 +90,7 @@ typedef struct gp_buffer {
     void *ptr;           /* device address */
     size_t size;         /* bytes */
     int32_t device;
+    void *stream;        /* the stream it was allocated on (pools reuse per stream) */
     /* Who frees the memory: NULL means the engine's allocator. An external
      * owner (DLPack, __cuda_array_interface__) gives a deleter. */
     void (*deleter)(void *ctx);

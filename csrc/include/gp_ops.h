@@ -104,6 +104,14 @@ GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32
 GP_API gp_status_t gp_array_argextreme(const gp_array_t *a, int32_t maximum, int32_t axis,
                                        int32_t keepdims, gp_array_t **out);
 
+/* numpy.matmul: the matrix products of the last two dims of `a` and `b` (a
+ * 1-d operand is a row, resp. column, vector whose dim is dropped from the
+ * result), broadcast over the leading dims, in the dtype of NumPy's loop for
+ * the two dtypes. `*out` NULL gives a new C-contiguous array; a given array
+ * receives the result (casting same_kind; it may overlap the inputs).
+ * GP_ERR_VALUE with NumPy's message for mismatched dims. */
+GP_API gp_status_t gp_matmul(const gp_array_t *a, const gp_array_t *b, gp_array_t **out);
+
 /* A new 1-d array of `n` elements of `dtype` (not bool) as numpy.arange
  * fills it: elements 0 and 1 are `first` and `second` (cast to the dtype),
  * element i >= 2 is first + i * (second - first) computed in the dtype. */

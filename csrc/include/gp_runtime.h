@@ -17,6 +17,7 @@ extern "C" {
 #endif
 
 typedef struct gp_stream gp_stream_t;
+typedef struct gp_event gp_event_t;
 
 /* Chooses and starts the backend `name` ("host", "cuda", "hip", "auto"; NULL
  * reads GPUNP_BACKEND, default "auto"). Calling it again with the backend
@@ -46,6 +47,20 @@ GP_API gp_status_t gp_device_get(int32_t *out);
 /* Makes device `id` current on this thread. GP_ERR_VALUE if out of range. */
 GP_API gp_status_t gp_device_set(int32_t id);
 
+/* Facts of a device. */
+typedef struct gp_device_properties {
+    char name[128];
+    char target[32];          /* "sm_90", "gfx90a", "x86_64" */
+    int64_t total_memory;     /* bytes */
+    int32_t multiprocessors;
+    int32_t max_threads_per_block;
+    int32_t warp_size;
+    int32_t compute_major;    /* CUDA compute capability; 0 elsewhere */
+    int32_t compute_minor;
+} gp_device_properties_t;
+
+GP_API gp_status_t gp_device_get_properties(int32_t device, gp_device_properties_t *out);
+
 /* Waits until all work queued on the current device has finished. */
 GP_API gp_status_t gp_device_synchronize(void);
 
@@ -70,6 +85,74 @@ GP_API gp_status_t gp_stream_set_current(gp_stream_t *s);
 
 /* The current stream of this thread (NULL: the default stream). Borrowed. */
 GP_API gp_status_t gp_stream_get_current(gp_stream_t **out);
+
+/* 1 in *out if all work queued on `s` (NULL: the default stream) is done. */
+GP_API gp_status_t gp_stream_query(gp_stream_t *s, int32_t *out);
+
+/* Makes future work on `s` (NULL: the default stream) wait for `e`. */
+GP_API gp_status_t gp_stream_wait_event(gp_stream_t *s, gp_event_t *e);
+
+/* ---- events --------------------------------------------------------------------- */
+
+/* A new event on the current device; `timing` 0 makes it lighter but
+ * unusable for gp_event_elapsed. The caller owns it. */
+GP_API gp_status_t gp_event_create(int32_t timing, gp_event_t **out);
+
+/* Destroys an event; NULL is a no-op. */
+GP_API gp_status_t gp_event_destroy(gp_event_t *e);
+
+/* Records `e` on `s` (NULL: the default stream). */
+GP_API gp_status_t gp_event_record(gp_event_t *e, gp_stream_t *s);
+
+/* Waits until the work before the event's last record is done. */
+GP_API gp_status_t gp_event_synchronize(gp_event_t *e);
+
+/* 1 in *out if the work before the event's last record is done. */
+GP_API gp_status_t gp_event_query(gp_event_t *e, int32_t *out);
+
+/* Milliseconds between two recorded events (both created with timing). */
+GP_API gp_status_t gp_event_elapsed(gp_event_t *start, gp_event_t *end, float *out);
+
+/* ---- memory ---------------------------------------------------------------------- */
+
+/* The memory pool of a device. */
+typedef struct gp_memory_stats {
+    int64_t used_bytes;   /* in arrays */
+    int64_t total_bytes;  /* held from the driver: used plus cached */
+    int64_t free_blocks;  /* cached blocks */
+    int64_t limit_bytes;  /* 0: no limit */
+} gp_memory_stats_t;
+
+GP_API gp_status_t gp_memory_get_stats(int32_t device, gp_memory_stats_t *out);
+
+/* Limits what the pool of `device` may hold (0: no limit); an allocation
+ * past it raises GP_ERR_NOMEM_DEVICE. */
+GP_API gp_status_t gp_memory_set_limit(int32_t device, int64_t limit);
+
+/* Gives every cached (unused) block of `device` back to the driver, after
+ * waiting for the device to be idle. */
+GP_API gp_status_t gp_memory_free_all_blocks(int32_t device);
+
+/* Raw device memory from the current device's pool (the runtime API's
+ * malloc/free for users); `size` must be passed back to gp_memory_free. */
+GP_API gp_status_t gp_memory_alloc(int64_t size, uint64_t *out);
+GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size);
+
+/* Directions of gp_memcpy. */
+enum gp_memcpy_kind {
+    GP_MEMCPY_HOST_TO_HOST = 0,
+    GP_MEMCPY_HOST_TO_DEVICE = 1,
+    GP_MEMCPY_DEVICE_TO_HOST = 2,
+    GP_MEMCPY_DEVICE_TO_DEVICE = 3
+};
+
+/* Copies `n` bytes in direction `kind`, ordered on `s` (NULL: the current
+ * stream); `sync` 1 waits for the copy. */
+GP_API gp_status_t gp_memcpy(uint64_t dst, uint64_t src, int64_t n, int32_t kind,
+                             gp_stream_t *s, int32_t sync);
+
+/* Free and total memory of `device` as its driver reports them. */
+GP_API gp_status_t gp_memory_get_info(int32_t device, int64_t *free_bytes, int64_t *total_bytes);
 
 /* Counters of the kernel cache since the process started. */
 typedef struct gp_cache_stats {

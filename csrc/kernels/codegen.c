@@ -69,18 +69,44 @@ static void cast_expr(int32_t from, int32_t to, const char *e, char *out)
     }
 }
 
+/* The computed value (of dtype `vd`) of `raw`, an element of storage dtype
+ * `sd`. */
+static void value_expr(int32_t sd, int32_t vd, const char *raw, char *out)
+{
+    char v[EXPR_MAX];
+    if (sd == GP_FLOAT16)
+        snprintf(v, sizeof v, "gpk_f16_to_f32(%s)", raw);
+    else if (sd == GP_BOOL)
+        snprintf(v, sizeof v, "(gpk_b)(%s != 0)", raw);
+    else
+        snprintf(v, sizeof v, "%s", raw);
+    cast_expr(sd, vd, v, out);
+}
+
 /* The computed value (of dtype `vd`) of the element of storage dtype `sd`
  * at address `addr`. */
 static void load_expr(int32_t sd, int32_t vd, const char *addr, char *out)
 {
     char raw[EXPR_MAX];
-    if (sd == GP_FLOAT16)
-        snprintf(raw, sizeof raw, "gpk_f16_to_f32(*(const gpk_f16 *)(%s))", addr);
-    else if (sd == GP_BOOL)
-        snprintf(raw, sizeof raw, "(gpk_b)(*(const gpk_b *)(%s) != 0)", addr);
-    else
-        snprintf(raw, sizeof raw, "(*(const %s *)(%s))", gp_dtypes[sd].storage, addr);
-    cast_expr(sd, vd, raw, out);
+    snprintf(raw, sizeof raw, "(*(const %s *)(%s))", gp_dtypes[sd].storage, addr);
+    value_expr(sd, vd, raw, out);
+}
+
+/* `e`, a computed value of dtype `vd`, as a value of storage dtype `sd`. */
+static void stored_expr(int32_t sd, int32_t vd, const char *e, char *v)
+{
+    if (sd == GP_FLOAT16) {
+        if (vd == GP_FLOAT64)
+            snprintf(v, EXPR_MAX, "gpk_f64_to_f16(%s)", e);
+        else if (vd == GP_COMPLEX128)
+            snprintf(v, EXPR_MAX, "gpk_f64_to_f16((%s).re)", e);
+        else if (vd == GP_COMPLEX64)
+            snprintf(v, EXPR_MAX, "gpk_f32_to_f16((%s).re)", e);
+        else
+            snprintf(v, EXPR_MAX, "gpk_f32_to_f16((gpk_f32)(%s))", e);
+    } else {
+        cast_expr(vd, sd, e, v);
+    }
 }
 
 /* A statement storing `e`, a computed value of dtype `vd`, into the element
@@ -88,18 +114,7 @@ static void load_expr(int32_t sd, int32_t vd, const char *addr, char *out)
 static void emit_store(gp_str_t *s, int32_t sd, int32_t vd, const char *addr, const char *e)
 {
     char v[EXPR_MAX];
-    if (sd == GP_FLOAT16) {
-        if (vd == GP_FLOAT64)
-            snprintf(v, sizeof v, "gpk_f64_to_f16(%s)", e);
-        else if (vd == GP_COMPLEX128)
-            snprintf(v, sizeof v, "gpk_f64_to_f16((%s).re)", e);
-        else if (vd == GP_COMPLEX64)
-            snprintf(v, sizeof v, "gpk_f32_to_f16((%s).re)", e);
-        else
-            snprintf(v, sizeof v, "gpk_f32_to_f16((gpk_f32)(%s))", e);
-    } else {
-        cast_expr(vd, sd, e, v);
-    }
+    stored_expr(sd, vd, e, v);
     gp_str_printf(s, "*(%s *)(%s) = %s;\n", gp_dtypes[sd].storage, addr, v);
 }
 
@@ -163,6 +178,101 @@ const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec)
     return &gp_ufuncs[spec->op];
 }
 
+/* The statements computing outputs y0.. from inputs x0.. of an elementwise
+ * spec. */
+static gp_status_t emit_op(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *op)
+{
+    int nin = sp->nin, nout = sp->nout;
+    for (int k = 0; k < nout; ++k)
+        gp_str_printf(s, "%s y%d;\n", ctype(sp->loop[nin + k]), k);
+    const char *ex = op_expr(op, sp->loop[0], nin > 1 ? sp->loop[1] : -1);
+    if (!ex)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
+                            gp_dtypes[sp->loop[0]].name);
+    if (nout == 1)
+        gp_str_printf(s, "y0 = %s;\n", ex);
+    else
+        gp_str_printf(s, "%s\n", ex);
+    return GP_OK;
+}
+
+/* One element at index i, through addresses (contiguous or strided). */
+static gp_status_t emit_element(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *op,
+                                char addr[][64])
+{
+    int nin = sp->nin, nout = sp->nout;
+    char e[EXPR_MAX];
+    if (sp->has_where) {
+        load_expr(GP_BOOL, GP_BOOL, addr[nin + nout], e);
+        gp_str_printf(s, "if (%s) {\n", e);
+    }
+    for (int k = 0; k < nin; ++k) {
+        if (sp->kind[k] == GP_OPND_SCALAR)
+            snprintf(e, sizeof e, "p.v%d", k);
+        else
+            load_expr(sp->dt[k], sp->loop[k], addr[k], e);
+        gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
+    }
+    GP_TRY(emit_op(s, sp, op));
+    for (int k = 0; k < nout; ++k) {
+        char y[8];
+        snprintf(y, sizeof y, "y%d", k);
+        emit_store(s, sp->dt[nin + k], sp->loop[nin + k], addr[nin + k], y);
+    }
+    if (sp->has_where)
+        gp_str_puts(s, "}\n");
+    return GP_OK;
+}
+
+/* The vector path: each thread moves `vec` adjacent elements of every
+ * array in one access (16 bytes at most), then the tail element-wise. */
+static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *op)
+{
+    int nin = sp->nin, nout = sp->nout, nop = nin + nout, w = sp->vec;
+    for (int k = 0; k < nop; ++k)
+        if (sp->kind[k] != GP_OPND_SCALAR)
+            gp_str_printf(s, "typedef struct { GPK_ALIGN(%d) %s v[%d]; } gpk_vec%d;\n",
+                          w * gp_dtypes[sp->dt[k]].itemsize, gp_dtypes[sp->dt[k]].storage, w, k);
+    gp_str_printf(s, "GPK_GRID_LOOP(gpk_idx, iv, p.n / %d) {\n", w);
+    for (int k = 0; k < nin; ++k)
+        if (sp->kind[k] != GP_OPND_SCALAR)
+            gp_str_printf(s, "const gpk_vec%d r%d = ((const gpk_vec%d *)p.p%d)[iv];\n", k, k, k, k);
+    for (int k = nin; k < nop; ++k)
+        gp_str_printf(s, "gpk_vec%d w%d;\n", k, k);
+    gp_str_printf(s, "for (int k = 0; k < %d; ++k) {\nconst gpk_idx i = iv * %d + k;\n(void)i;\n", w,
+                  w);
+    char e[EXPR_MAX], raw[32];
+    for (int k = 0; k < nin; ++k) {
+        if (sp->kind[k] == GP_OPND_SCALAR) {
+            snprintf(e, sizeof e, "p.v%d", k);
+        } else {
+            snprintf(raw, sizeof raw, "r%d.v[k]", k);
+            value_expr(sp->dt[k], sp->loop[k], raw, e);
+        }
+        gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
+    }
+    GP_TRY(emit_op(s, sp, op));
+    for (int k = 0; k < nout; ++k) {
+        char y[8];
+        snprintf(y, sizeof y, "y%d", k);
+        stored_expr(sp->dt[nin + k], sp->loop[nin + k], y, e);
+        gp_str_printf(s, "w%d.v[k] = %s;\n", nin + k, e);
+    }
+    gp_str_puts(s, "}\n");
+    for (int k = nin; k < nop; ++k)
+        gp_str_printf(s, "((gpk_vec%d *)p.p%d)[iv] = w%d;\n", k, k, k);
+    gp_str_puts(s, "}\n");
+    /* the last n % vec elements */
+    gp_str_printf(s, "GPK_GRID_LOOP(gpk_idx, t, p.n %% %d) {\nconst gpk_idx i = p.n - p.n %% %d + t;\n",
+                  w, w);
+    char addr[GP_EW_MAX][64];
+    for (int k = 0; k < nop; ++k)
+        snprintf(addr[k], sizeof addr[k], "p.p%d + i", k);
+    GP_TRY(emit_element(s, sp, op, addr));
+    gp_str_puts(s, "}\n");
+    return GP_OK;
+}
+
 gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
 {
     const gp_ew_spec_t *sp = vspec;
@@ -190,8 +300,12 @@ gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
         }
     }
     gp_str_puts(s, "};\n");
-
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    if (sp->vec > 1) {
+        GP_TRY(emit_vector_loop(s, sp, op));
+        gp_str_puts(s, "}\n");
+        return GP_OK;
+    }
     gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\n");
     char addr[GP_EW_MAX][64];
     if (nd) {
@@ -213,37 +327,7 @@ gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
     for (int k = 0; k < nop; ++k)
         snprintf(addr[k], sizeof addr[k],
                  sp->kind[k] == GP_OPND_STRIDED ? "p.p%d + o%d" : "p.p%d + i", k, k);
-
-    char e[EXPR_MAX];
-    if (sp->has_where) {
-        int w = nin + nout;
-        load_expr(GP_BOOL, GP_BOOL, addr[w], e);
-        gp_str_printf(s, "if (%s) {\n", e);
-    }
-    for (int k = 0; k < nin; ++k) {
-        if (sp->kind[k] == GP_OPND_SCALAR)
-            snprintf(e, sizeof e, "p.v%d", k);
-        else
-            load_expr(sp->dt[k], sp->loop[k], addr[k], e);
-        gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
-    }
-    for (int k = 0; k < nout; ++k)
-        gp_str_printf(s, "%s y%d;\n", ctype(sp->loop[nin + k]), k);
-    const char *ex = op_expr(op, sp->loop[0], nin > 1 ? sp->loop[1] : -1);
-    if (!ex)
-        return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
-                            gp_dtypes[sp->loop[0]].name);
-    if (nout == 1)
-        gp_str_printf(s, "y0 = %s;\n", ex);
-    else
-        gp_str_printf(s, "%s\n", ex);
-    for (int k = 0; k < nout; ++k) {
-        char y[8];
-        snprintf(y, sizeof y, "y%d", k);
-        emit_store(s, sp->dt[nin + k], sp->loop[nin + k], addr[nin + k], y);
-    }
-    if (sp->has_where)
-        gp_str_puts(s, "}\n");
+    GP_TRY(emit_element(s, sp, op, addr));
     gp_str_puts(s, "}\n}\n");
     return GP_OK;
 }
@@ -454,5 +538,47 @@ gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
     gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
     emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
     gp_str_puts(s, "}\n}\n}\n");
+    return GP_OK;
+}
+
+/* ---- matrix products ---------------------------------------------------------------- */
+
+gp_status_t gp_gen_gemm(const void *vspec, const char *name, gp_str_t *s)
+{
+    const gp_gemm_spec_t *sp = vspec;
+    int32_t ld = sp->loop_dt;
+    const gp_op_t *mul = &gp_ufuncs[gp_ufunc_id("multiply")], *add = &gp_ufuncs[gp_ufunc_id("add")];
+    const char *emul = op_expr(mul, ld, ld), *eadd = op_expr(add, ld, ld);
+    if (!emul || !eadd)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "no matrix product for %s", gp_dtypes[ld].name);
+    emit_header(s, "matrix product", ld, sp->idx32);
+    /* the sum of products from the op table's multiply and add */
+    gp_str_printf(s, "GPK_FN %s gpk_mul_(%s x0, %s x1) { return (%s)(%s); }\n", ctype(ld),
+                  ctype(ld), ctype(ld), ctype(ld), emul);
+    gp_str_printf(s, "GPK_FN %s gpk_add_(%s x0, %s x1) { return (%s)(%s); }\n", ctype(ld),
+                  ctype(ld), ctype(ld), ctype(ld), eadd);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, N, K, B;\n");
+    if (sp->nbatch)
+        gp_str_printf(s, "  gpk_index bshape[%d], ba[%d], bb[%d], bc[%d];\n", sp->nbatch,
+                      sp->nbatch, sp->nbatch, sp->nbatch);
+    gp_str_puts(s, "  gpk_index am, ak, bk, bn, cm, cn;\n  const char *a;\n  const char *b;\n"
+                   "  char *c;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.B * p.M * p.N) {\n"
+                   "gpk_idx n = t % (gpk_idx)p.N, r = t / (gpk_idx)p.N;\n"
+                   "gpk_idx m = r % (gpk_idx)p.M, bi = r / (gpk_idx)p.M;\n"
+                   "gpk_idx oa = m * (gpk_idx)p.am, ob = n * (gpk_idx)p.bn;\n"
+                   "gpk_idx oc = m * (gpk_idx)p.cm + n * (gpk_idx)p.cn;\n");
+    const char *offs[3] = {"oa", "ob", "oc"}, *str[3] = {"ba", "bb", "bc"};
+    emit_decompose(s, "bi", sp->nbatch, "bshape", 3, offs, str);
+    char zero[2 * EXPR_MAX], xa[EXPR_MAX], xb[EXPR_MAX];
+    neutral_expr(GP_NEUTRAL_ZERO, ld, zero);
+    load_expr(sp->a_dt, ld, "p.a + oa + k * (gpk_idx)p.ak", xa);
+    load_expr(sp->b_dt, ld, "p.b + ob + k * (gpk_idx)p.bk", xb);
+    gp_str_printf(s, "%s acc = %s;\n", ctype(ld), zero);
+    gp_str_printf(s, "for (gpk_idx k = 0; k < (gpk_idx)p.K; ++k)\n"
+                     "  acc = gpk_add_(acc, gpk_mul_(%s, %s));\n", xa, xb);
+    emit_store(s, sp->c_dt, ld, "p.c + oc", "acc");
+    gp_str_puts(s, "}\n}\n");
     return GP_OK;
 }

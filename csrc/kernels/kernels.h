@@ -91,7 +91,7 @@ int32_t gp_ufunc_id(const char *name);
 
 /* ---- kernel specifications (their bytes are the cache keys) ------------ */
 
-enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3 };
+enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4 };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -105,6 +105,7 @@ typedef struct gp_ew_spec {
     uint8_t has_where;
     uint8_t ndim;       /* 0: contiguous 1-d path; else the strided loop's dims */
     uint8_t idx32;      /* 32-bit index arithmetic */
+    uint8_t vec;        /* contiguous path: elements per vector access (1: none) */
     uint8_t loop[GP_EW_MAX];  /* loop dtypes of inputs and outputs */
     uint8_t dt[GP_EW_MAX];    /* operand dtypes (arrays: storage) */
     uint8_t kind[GP_EW_MAX];  /* GP_OPND_* */
@@ -137,11 +138,23 @@ typedef struct gp_scan_spec {
     uint8_t idx32;
 } gp_scan_spec_t;
 
+/* Batched matrix products C[b] = A[b] @ B[b] with any strides (the kernel
+ * for dtypes without a vendor BLAS, and for the host). */
+typedef struct gp_gemm_spec {
+    uint8_t family;     /* GP_FAMILY_GEMM */
+    uint8_t loop_dt;    /* dtype the products and sums compute in */
+    uint8_t a_dt, b_dt, c_dt;
+    uint8_t nbatch;     /* collapsed batch dims */
+    uint8_t idx32;
+    uint8_t pad;
+} gp_gemm_spec_t;
+
 /* ---- code generation (codegen.c) --------------------------------------- */
 
 gp_status_t gp_gen_ew(const void *spec, const char *name, gp_str_t *body);
 gp_status_t gp_gen_red(const void *spec, const char *name, gp_str_t *body);
 gp_status_t gp_gen_scan(const void *spec, const char *name, gp_str_t *body);
+gp_status_t gp_gen_gemm(const void *spec, const char *name, gp_str_t *body);
 
 /* The row an elementwise spec refers to. */
 const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec);

@@ -83,13 +83,39 @@ static bool fits32(const gp_iter_t *it, int op, int64_t itemsize)
     return span < ((int64_t)1 << 31);
 }
 
+/* Elements per vector access on the contiguous path: as many as fit 16
+ * bytes of the widest operand (at most 8), when every array's address is
+ * aligned to its vector; 1 otherwise. */
+static int vector_width(const gp_array_t *const *arr, int nop, int64_t n)
+{
+    int widest = 1;
+    for (int k = 0; k < nop; ++k)
+        if (arr[k] && gp_dtype_size(arr[k]->dtype) > widest)
+            widest = gp_dtype_size(arr[k]->dtype);
+    int w = 16 / widest;
+    if (w > 8)
+        w = 8;
+    for (; w > 1; w /= 2) {
+        bool aligned = n >= w;
+        for (int k = 0; k < nop && aligned; ++k)
+            if (arr[k])
+                aligned = (uintptr_t)gp_array_data(arr[k]) %
+                              ((uintptr_t)w * (uintptr_t)gp_dtype_size(arr[k]->dtype)) == 0;
+        if (aligned)
+            return w;
+    }
+    return 1;
+}
+
 static void kernel_name(const gp_ew_spec_t *sp, const gp_op_t *op, char *buf, size_t n)
 {
     size_t used = (size_t)snprintf(buf, n, "gpk_%s", op->name[0] == '_' ? op->name + 1 : op->name);
     for (int k = 0; k < sp->nin + sp->nout && used < n; ++k)
         used += (size_t)snprintf(buf + used, n - used, "_%s", gp_dtypes[sp->loop[k]].suffix);
-    if (used < n)
-        snprintf(buf + used, n - used, sp->ndim ? "_s%d" : "_c", sp->ndim);
+    if (used < n && sp->ndim)
+        snprintf(buf + used, n - used, "_s%d", sp->ndim);
+    else if (used < n)
+        snprintf(buf + used, n - used, "_c%d", sp->vec);
 }
 
 gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const int8_t *loop,
@@ -149,6 +175,7 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
             sp.kind[k] = contig ? GP_OPND_CONTIG : GP_OPND_STRIDED;
     sp.ndim = contig ? 0 : (uint8_t)it.ndim;
     sp.idx32 = small;
+    sp.vec = contig && !where ? (uint8_t)vector_width(arr, nop, o0->size) : 1;
 
     char name[128];
     kernel_name(&sp, op, name, sizeof name);
@@ -171,6 +198,6 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
         for (int d = 0; d < sp.ndim; ++d)
             gp_params_index(&p, it.strides[k][d]);
     }
-    gp_launch_t cfg = gp_grid_for(o0->size, 256);
+    gp_launch_t cfg = gp_grid_for(sp.vec > 1 ? o0->size / sp.vec : o0->size, 256);
     return gp_launch(kern, &cfg, &p);
 }

@@ -1,10 +1,29 @@
 /*
  * memory.c - buffers: allocation and release through the backend.
+ *
+ * GPU backends allocate through a pool: gpunp's own (pool.c, the default) or
+ * the driver's stream-ordered pool (GPUNP_ALLOCATOR=driver), which
+ * bench/ measures against it. The host backend allocates directly.
  */
 #include <stdlib.h>
+#include <string.h>
 
-#include "../backend/backend.h"
 #include "memory.h"
+
+enum { ALLOC_POOL = 0, ALLOC_DRIVER = 1 };
+
+static int allocator(const gp_backend_i *be)
+{
+    static int which = -1;
+    if (which < 0) {
+        const char *e = getenv("GPUNP_ALLOCATOR");
+        which = (e && strcmp(e, "driver") == 0 && be->mem_alloc_async) ? ALLOC_DRIVER
+                                                                        : ALLOC_POOL;
+    }
+    return which;
+}
+
+static atomic_llong driver_used[64];
 
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
 {
@@ -14,18 +33,28 @@ gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
     gp_buffer_t *b = malloc(sizeof *b);
     if (!b)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
-    void *p = NULL;
-    /* A zero-size array still gets a distinct, valid address. */
-    gp_status_t s = be->mem_alloc(nbytes ? nbytes : 1, gp_current_stream(), &p);
+    void *p = NULL, *stream = gp_current_stream();
+    int32_t dev = gp_current_device();
+    size_t n = nbytes ? nbytes : 1; /* an empty array still gets a distinct address */
+    gp_status_t s;
+    if (!be->pooled)
+        s = be->mem_alloc(n, stream, &p);
+    else if (allocator(be) == ALLOC_DRIVER)
+        s = be->mem_alloc_async(n, stream, &p);
+    else
+        s = gp_pool_alloc(be, dev, stream, n, &p);
     if (s != GP_OK) {
         free(b);
         return s;
     }
+    if (be->pooled && allocator(be) == ALLOC_DRIVER)
+        atomic_fetch_add(&driver_used[dev & 63], (long long)n);
     b->magic = GP_BUFFER_MAGIC;
     atomic_init(&b->refs, 1);
     b->ptr = p;
     b->size = nbytes;
-    b->device = gp_current_device();
+    b->device = dev;
+    b->stream = stream;
     b->deleter = NULL;
     b->deleter_ctx = NULL;
     *out = b;
@@ -39,12 +68,118 @@ void gp_buffer_release(gp_buffer_t *b)
     if (!b || atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) != 1)
         return;
     b->magic = GP_DEAD_MAGIC;
+    const gp_backend_i *be = gp_backend_running();
+    size_t n = b->size ? b->size : 1;
     if (b->deleter) {
         b->deleter(b->deleter_ctx);
-    } else {
-        const gp_backend_i *be = gp_backend_running();
-        if (be)
-            be->mem_free(b->ptr, b->size ? b->size : 1, gp_current_stream());
+    } else if (be && !be->pooled) {
+        be->mem_free(b->ptr, n, b->stream);
+    } else if (be && allocator(be) == ALLOC_DRIVER) {
+        be->mem_free_async(b->ptr, n, b->stream);
+        atomic_fetch_sub(&driver_used[b->device & 63], (long long)n);
+    } else if (be) {
+        gp_pool_free(b->device, b->stream, b->ptr, n);
     }
     free(b);
+}
+
+/* ---- the public memory API ---------------------------------------------------- */
+
+/* Runs `fn` with `dev` as this thread's current device. */
+static gp_status_t on_device(int32_t dev, gp_status_t (*fn)(const gp_backend_i *, int32_t))
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    int32_t n = 0, cur = gp_current_device();
+    GP_TRY(be->device_count(&n));
+    if (dev < 0 || dev >= n)
+        return gp_set_error(GP_ERR_VALUE, "invalid device id %d (there are %d devices)", dev, n);
+    if (dev == cur)
+        return fn(be, dev);
+    GP_TRY(gp_device_set(dev));
+    gp_status_t s = fn(be, dev);
+    gp_device_set(cur);
+    return s;
+}
+
+static gp_status_t free_all(const gp_backend_i *be, int32_t dev)
+{
+    if (!be->pooled || allocator(be) == ALLOC_DRIVER)
+        return GP_OK;
+    return gp_pool_free_all(be, dev);
+}
+
+GP_API gp_status_t gp_memory_free_all_blocks(int32_t device) { return on_device(device, free_all); }
+
+GP_API gp_status_t gp_memory_get_stats(int32_t device, gp_memory_stats_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_get_stats: out is NULL");
+    memset(out, 0, sizeof *out);
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    if (device < 0 || device >= 64)
+        return gp_set_error(GP_ERR_VALUE, "invalid device id %d", device);
+    if (be->pooled && allocator(be) == ALLOC_DRIVER) {
+        out->used_bytes = out->total_bytes = atomic_load(&driver_used[device]);
+        return GP_OK;
+    }
+    return gp_pool_stats(device, out);
+}
+
+GP_API gp_status_t gp_memory_set_limit(int32_t device, int64_t limit)
+{
+    if (device < 0 || device >= 64)
+        return gp_set_error(GP_ERR_VALUE, "invalid device id %d", device);
+    return gp_pool_set_limit(device, limit);
+}
+
+static _Thread_local int64_t info_free, info_total;
+
+static gp_status_t mem_info(const gp_backend_i *be, int32_t dev)
+{
+    (void)dev;
+    return be->mem_info(&info_free, &info_total);
+}
+
+GP_API gp_status_t gp_memory_get_info(int32_t device, int64_t *free_bytes, int64_t *total_bytes)
+{
+    if (!free_bytes || !total_bytes)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_get_info: NULL argument");
+    GP_TRY(on_device(device, mem_info));
+    *free_bytes = info_free;
+    *total_bytes = info_total;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_alloc(int64_t size, uint64_t *out)
+{
+    if (!out || size < 0)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_alloc: invalid argument");
+    *out = 0;
+    gp_buffer_t *b;
+    GP_TRY(gp_buffer_alloc((size_t)size, &b));
+    *out = (uint64_t)(uintptr_t)b->ptr;
+    /* the descriptor is not needed: the pool keys blocks by stream and size */
+    free(b);
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size)
+{
+    if (!ptr)
+        return GP_OK;
+    gp_buffer_t *heap = malloc(sizeof *heap);
+    if (!heap)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    heap->magic = GP_BUFFER_MAGIC;
+    atomic_init(&heap->refs, 1);
+    heap->ptr = (void *)(uintptr_t)ptr;
+    heap->size = (size_t)size;
+    heap->device = gp_current_device();
+    heap->stream = gp_current_stream();
+    heap->deleter = NULL;
+    heap->deleter_ctx = NULL;
+    gp_buffer_release(heap);
+    return GP_OK;
 }

@@ -1,15 +1,29 @@
 /*
  * memory.h - device buffers for arrays: allocation on the current device and
- * stream, through the backend (a caching pool on GPU backends).
+ * stream, through the backend, with a caching pool on GPU backends.
  */
 #ifndef GP_MEMORY_H
 #define GP_MEMORY_H
 
-#include "../core/core.h"
+#include "../backend/backend.h"
 
-/* A new buffer of `nbytes` (0 allowed) on the current device, one reference
- * owned by the caller. GP_ERR_NOMEM (GP_ERR_NOMEM_DEVICE on a GPU) with the
- * size asked for when memory runs out. */
+/* A new buffer of `nbytes` (0 allowed) on the current device and stream,
+ * one reference owned by the caller. GP_ERR_NOMEM_DEVICE with the size asked
+ * for and what is in use when device memory runs out (after the cache was
+ * released and the allocation retried). */
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out);
+
+/* ---- the caching pool (pool.c) ----------------------------------------------- */
+
+/* The size class of a request of n bytes. */
+size_t gp_pool_round(size_t n);
+gp_status_t gp_pool_alloc(const gp_backend_i *be, int32_t dev, void *stream, size_t n,
+                          void **out);
+void gp_pool_free(int32_t dev, void *stream, void *ptr, size_t n);
+/* Moves a destroyed stream's cached blocks to the default stream's lists. */
+void gp_pool_forget_stream(int32_t dev, void *stream);
+gp_status_t gp_pool_free_all(const gp_backend_i *be, int32_t dev);
+gp_status_t gp_pool_stats(int32_t dev, gp_memory_stats_t *out);
+gp_status_t gp_pool_set_limit(int32_t dev, int64_t limit);
 
 #endif /* GP_MEMORY_H */

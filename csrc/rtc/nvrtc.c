@@ -27,6 +27,11 @@ static struct {
     nvrtcResult (*GetProgramLog)(nvrtcProgram, char *);
 } nv;
 
+/* Every kernel is compiled with these (besides -arch): -fmad=false gives the
+ * same IEEE operations as the host backend's kernels. */
+#define OPTIONS_LIST "-std=c++17", "-fmad=false", "-default-device"
+#define OPTIONS_TEXT "-std=c++17 -fmad=false -default-device"
+
 static pthread_once_t nv_once = PTHREAD_ONCE_INIT;
 static gp_status_t nv_status;
 static char nv_problem[4096];
@@ -62,9 +67,7 @@ static void load_nvrtc(void)
 #undef SYM
     int major = 0, minor = 0;
     nv.Version(&major, &minor);
-    char where[2048];
-    snprintf(nv_ident, sizeof nv_ident, "nvrtc %d.%d", major, minor);
-    (void)gp_dl_path(h, where, sizeof where);
+    snprintf(nv_ident, sizeof nv_ident, "nvrtc %d.%d %s", major, minor, OPTIONS_TEXT);
 }
 
 static gp_status_t nvrtc_ready(void)
@@ -87,8 +90,7 @@ gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *ou
     GP_TRY(nvrtc_ready());
     char archopt[64];
     snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    /* -fmad=false: the same IEEE operations as the host backend's kernels */
-    const char *opts[] = {archopt, "-std=c++17", "-fmad=false", "-default-device"};
+    const char *opts[] = {archopt, OPTIONS_LIST};
     nvrtcProgram prog = NULL;
     nvrtcResult r = nv.CreateProgram(&prog, source, "gpunp_kernel.cu", 0, NULL, NULL);
     if (r != 0)

@@ -5,6 +5,7 @@
 #define GPK_CUDA 1
 #define GPK_FN static __device__ __forceinline__
 #define GPK_RESTRICT __restrict__
+#define GPK_ALIGN(n) alignas(n)
 
 typedef long long gpk_index;
 

@@ -8,6 +8,7 @@
 #define GPK_HOST 1
 #define GPK_FN static inline
 #define GPK_RESTRICT restrict
+#define GPK_ALIGN(n) _Alignas(n)
 
 typedef long long gpk_index;
 

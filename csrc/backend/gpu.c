@@ -1,0 +1,581 @@
+/*
+ * gpu.c - the GPU backend, one source for CUDA and HIP.
+ *
+ * Compiled once per vendor: with GP_GPU_HIP defined it includes
+ * vendor/hip.h and defines gp_backend_hip, otherwise vendor/cuda.h and
+ * gp_backend_cuda. Everything vendor-specific (library names, symbol names,
+ * constants, the run-time compiler) lives in those headers. The driver is
+ * loaded at run time; nothing is linked.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../rtc/rtc.h"
+#include "backend.h"
+#include "dl.h"
+
+#if defined(GP_GPU_HIP)
+#include "vendor/hip.h"
+#else
+#include "vendor/cuda.h"
+#endif
+
+#define GPU_MAX_DEVICES 64
+
+static struct {
+#define X(name, params, syms) gpuResult (*name) params;
+    GPU_API(X)
+#undef X
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static gp_status_t load_status;
+static char load_problem[4096];
+static char driver_path[2048];
+static int ndevices;
+static gpuDevice devices[GPU_MAX_DEVICES];
+static gpuContext contexts[GPU_MAX_DEVICES];
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The context this thread made current, and for which device. */
+static _Thread_local gpuContext tls_ctx;
+static _Thread_local int tls_ctx_device = -1;
+
+/* ---- errors ----------------------------------------------------------------------- */
+
+static gp_status_t gpu_fail(gpuResult r, const char *what)
+{
+    const char *name = "?", *text = "";
+    if (api.GetErrorName)
+        api.GetErrorName(r, &name);
+    if (api.GetErrorString)
+        api.GetErrorString(r, &text);
+    gp_status_t code = r == GPU_ERROR_OUT_OF_MEMORY ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND;
+    return gp_set_error(code, "%s failed: %s (%s: %s)", what, text ? text : "", name ? name : "?",
+                        GPU_VENDOR);
+}
+
+#define GPU_CHECK(call, what)                     \
+    do {                                          \
+        gpuResult gpu_r_ = (call);                \
+        if (gpu_r_ != GPU_SUCCESS)                \
+            return gpu_fail(gpu_r_, what);        \
+    } while (0)
+
+/* ---- loading ------------------------------------------------------------------------- */
+
+static void *find_symbol(void *lib, const char *candidates)
+{
+    for (const char *s = candidates; *s; s += strlen(s) + 1) {
+        void *f = dlsym(lib, s);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
+static void load(void)
+{
+    static const char *const sonames[] = GPU_DRIVER_SONAMES;
+    void *lib;
+    load_status = gp_dl_open(GPU_DRIVER_WHAT, sonames, GPU_DL_VENDOR, &lib);
+    if (load_status != GP_OK) {
+        snprintf(load_problem, sizeof load_problem, "%s", gp_errmsg());
+        return;
+    }
+    gp_dl_path(lib, driver_path, sizeof driver_path);
+#define X(name, params, syms)                                                        \
+    *(void **)&api.name = find_symbol(lib, syms);                                    \
+    if (!api.name) {                                                                 \
+        load_status = GP_ERR_NOT_FOUND_LIBRARY;                                      \
+        snprintf(load_problem, sizeof load_problem, "%s (%s) lacks %s: the driver is " \
+                 "too old", GPU_DRIVER_WHAT, driver_path, syms);                     \
+        return;                                                                      \
+    }
+    GPU_API(X)
+#undef X
+    gpuResult r = api.Init(0);
+    if (r == GPU_SUCCESS)
+        r = api.DeviceGetCount(&ndevices);
+    if (r != GPU_SUCCESS || ndevices < 1) {
+        load_status = GP_ERR_NOT_FOUND_DEVICE;
+        const char *text = "";
+        api.GetErrorString(r, &text);
+        snprintf(load_problem, sizeof load_problem, "%s (loaded %s from %s%s%s)",
+                 GPU_NO_DEVICE_HINT, GPU_DRIVER_WHAT, driver_path, r ? ": " : "",
+                 r ? (text ? text : "") : "");
+        return;
+    }
+    if (ndevices > GPU_MAX_DEVICES)
+        ndevices = GPU_MAX_DEVICES;
+    for (int d = 0; d < ndevices && load_status == GP_OK; ++d) {
+        r = api.DeviceGet(&devices[d], d);
+        if (r != GPU_SUCCESS) {
+            load_status = gpu_fail(r, "cuDeviceGet");
+            snprintf(load_problem, sizeof load_problem, "%s", gp_errmsg());
+        }
+    }
+}
+
+static gp_status_t gpu_init(void)
+{
+    pthread_once(&load_once, load);
+    if (load_status != GP_OK)
+        return gp_set_error(load_status, "%s", load_problem);
+    return GP_OK;
+}
+
+/* Makes the current device's primary context current on this thread. */
+static gp_status_t ctx_current(void)
+{
+    int d = gp_current_device();
+    if (tls_ctx && tls_ctx_device == d)
+        return GP_OK;
+    if (d < 0 || d >= ndevices)
+        return gp_set_error(GP_ERR_VALUE, "invalid device %d", d);
+    pthread_mutex_lock(&ctx_lock);
+    gpuResult r = GPU_SUCCESS;
+    if (!contexts[d])
+        r = api.DevicePrimaryCtxRetain(&contexts[d], devices[d]);
+    gpuContext c = contexts[d];
+    pthread_mutex_unlock(&ctx_lock);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "retaining the device's primary context");
+    GPU_CHECK(api.CtxSetCurrent(c), "making the device's context current");
+    tls_ctx = c;
+    tls_ctx_device = d;
+    return GP_OK;
+}
+
+/* ---- devices ---------------------------------------------------------------------------- */
+
+static gp_status_t gpu_device_count(int32_t *out)
+{
+    *out = ndevices;
+    return GP_OK;
+}
+
+static gp_status_t gpu_device_props(int32_t dev, gp_device_props_t *out)
+{
+    if (dev < 0 || dev >= ndevices)
+        return gp_set_error(GP_ERR_VALUE, "invalid device %d", dev);
+    memset(out, 0, sizeof *out);
+    gpuDevice d = devices[dev];
+    int major = 0, minor = 0, per_sm = 0;
+    GPU_CHECK(api.DeviceGetAttribute(&out->multiprocessors, GPU_ATTR_MULTIPROCESSOR_COUNT, d),
+              "querying the device");
+    GPU_CHECK(api.DeviceGetAttribute(&out->max_threads_per_block, GPU_ATTR_MAX_THREADS_PER_BLOCK,
+                                     d), "querying the device");
+    GPU_CHECK(api.DeviceGetAttribute(&out->warp_size, GPU_ATTR_WARP_SIZE, d), "querying the device");
+    GPU_CHECK(api.DeviceGetAttribute(&per_sm, GPU_ATTR_MAX_THREADS_PER_MULTIPROCESSOR, d),
+              "querying the device");
+    GPU_CHECK(api.DeviceGetAttribute(&major, GPU_ATTR_CC_MAJOR, d), "querying the device");
+    GPU_CHECK(api.DeviceGetAttribute(&minor, GPU_ATTR_CC_MINOR, d), "querying the device");
+    size_t total = 0;
+    GPU_CHECK(api.DeviceTotalMem(&total, d), "querying the device's memory");
+    out->total_memory = (int64_t)total;
+    out->max_blocks_per_sm = per_sm / (out->max_threads_per_block / 4 > 0
+                                           ? out->max_threads_per_block / 4 : 1);
+    out->compute_major = major;
+    out->compute_minor = minor;
+    GPU_CHECK(api.DeviceGetName(out->name, (int)sizeof out->name - 1, d), "querying the device");
+    snprintf(out->target, sizeof out->target, GPU_TARGET_FORMAT, major, minor);
+    return GP_OK;
+}
+
+static gp_status_t gpu_device_set(int32_t dev)
+{
+    (void)dev; /* the context follows gp_current_device() lazily */
+    return GP_OK;
+}
+
+static gp_status_t gpu_device_synchronize(void)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.CtxSynchronize(), "synchronizing the device");
+    return GP_OK;
+}
+
+static gp_status_t gpu_mem_info(int64_t *free_bytes, int64_t *total_bytes)
+{
+    GP_TRY(ctx_current());
+    size_t f = 0, t = 0;
+    GPU_CHECK(api.MemGetInfo(&f, &t), "querying free memory");
+    *free_bytes = (int64_t)f;
+    *total_bytes = (int64_t)t;
+    return GP_OK;
+}
+
+/* ---- memory -------------------------------------------------------------------------------- */
+
+static gp_status_t gpu_mem_alloc(size_t n, void *stream, void **out)
+{
+    (void)stream;
+    GP_TRY(ctx_current());
+    gpuDevicePtr p = 0;
+    gpuResult r = api.MemAlloc(&p, n);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "allocating device memory");
+    *out = GPU_VOIDP(p);
+    return GP_OK;
+}
+
+static gp_status_t gpu_mem_free(void *p, size_t n, void *stream)
+{
+    (void)n, (void)stream;
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemFree(GPU_PTR(p)), "freeing device memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_mem_alloc_async(size_t n, void *stream, void **out)
+{
+    GP_TRY(ctx_current());
+    static atomic_int threshold_set[GPU_MAX_DEVICES];
+    int d = gp_current_device();
+    if (!atomic_exchange(&threshold_set[d], 1)) {
+        /* keep freed memory in the driver's pool instead of returning it
+         * at every synchronisation */
+        gpuMemPool pool;
+        unsigned long long keep = ~0ull;
+        if (api.DeviceGetDefaultMemPool(&pool, devices[d]) == GPU_SUCCESS)
+            api.MemPoolSetAttribute(pool, GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+    }
+    gpuDevicePtr p = 0;
+    gpuResult r = api.MemAllocAsync(&p, n, (gpuStream)stream);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "allocating device memory from the driver's pool");
+    *out = GPU_VOIDP(p);
+    return GP_OK;
+}
+
+static gp_status_t gpu_mem_free_async(void *p, size_t n, void *stream)
+{
+    (void)n;
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemFreeAsync(GPU_PTR(p), (gpuStream)stream), "freeing device memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_host_alloc(size_t n, void **out)
+{
+    GP_TRY(ctx_current());
+    gpuResult r = api.MemHostAlloc(out, n, GPU_MEMHOSTALLOC_PORTABLE);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "allocating pinned host memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_host_free(void *p)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemFreeHost(p), "freeing pinned host memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_memcpy_htod(void *dst, const void *src, size_t n, void *stream)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemcpyHtoDAsync(GPU_PTR(dst), src, n, (gpuStream)stream),
+              "copying host to device");
+    return GP_OK;
+}
+
+static gp_status_t gpu_memcpy_dtoh(void *dst, const void *src, size_t n, void *stream)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemcpyDtoHAsync(dst, GPU_PTR(src), n, (gpuStream)stream),
+              "copying device to host");
+    GPU_CHECK(api.StreamSynchronize((gpuStream)stream), "waiting for a copy to the host");
+    return GP_OK;
+}
+
+static gp_status_t gpu_memcpy_dtod(void *dst, const void *src, size_t n, void *stream)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemcpyDtoDAsync(GPU_PTR(dst), GPU_PTR(src), n, (gpuStream)stream),
+              "copying device to device");
+    return GP_OK;
+}
+
+static gp_status_t gpu_memset8(void *dst, uint8_t v, size_t n, void *stream)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemsetD8Async(GPU_PTR(dst), v, n, (gpuStream)stream), "setting device memory");
+    return GP_OK;
+}
+
+/* ---- streams and events ----------------------------------------------------------------- */
+
+static gp_status_t gpu_stream_create(int32_t flags, int32_t priority, void **out)
+{
+    GP_TRY(ctx_current());
+    gpuStream s;
+    GPU_CHECK(api.StreamCreateWithPriority(&s, (flags & GP_STREAM_NON_BLOCKING)
+                                                   ? GPU_STREAM_NON_BLOCKING : 0, priority),
+              "creating a stream");
+    *out = s;
+    return GP_OK;
+}
+
+static gp_status_t gpu_stream_destroy(void *s)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.StreamDestroy((gpuStream)s), "destroying a stream");
+    return GP_OK;
+}
+
+static gp_status_t gpu_stream_synchronize(void *s)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.StreamSynchronize((gpuStream)s), "synchronizing a stream");
+    return GP_OK;
+}
+
+static gp_status_t gpu_stream_query(void *s, int32_t *done)
+{
+    GP_TRY(ctx_current());
+    gpuResult r = api.StreamQuery((gpuStream)s);
+    if (r != GPU_SUCCESS && r != GPU_ERROR_NOT_READY)
+        return gpu_fail(r, "querying a stream");
+    *done = r == GPU_SUCCESS;
+    return GP_OK;
+}
+
+static gp_status_t gpu_stream_wait_event(void *s, void *e)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.StreamWaitEvent((gpuStream)s, (gpuEvent)e, 0), "making a stream wait");
+    return GP_OK;
+}
+
+static gp_status_t gpu_event_create(int32_t timing, void **out)
+{
+    GP_TRY(ctx_current());
+    gpuEvent e;
+    GPU_CHECK(api.EventCreate(&e, timing ? 0 : GPU_EVENT_DISABLE_TIMING), "creating an event");
+    *out = e;
+    return GP_OK;
+}
+
+static gp_status_t gpu_event_destroy(void *e)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.EventDestroy((gpuEvent)e), "destroying an event");
+    return GP_OK;
+}
+
+static gp_status_t gpu_event_record(void *e, void *s)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.EventRecord((gpuEvent)e, (gpuStream)s), "recording an event");
+    return GP_OK;
+}
+
+static gp_status_t gpu_event_synchronize(void *e)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.EventSynchronize((gpuEvent)e), "waiting for an event");
+    return GP_OK;
+}
+
+static gp_status_t gpu_event_query(void *e, int32_t *done)
+{
+    GP_TRY(ctx_current());
+    gpuResult r = api.EventQuery((gpuEvent)e);
+    if (r != GPU_SUCCESS && r != GPU_ERROR_NOT_READY)
+        return gpu_fail(r, "querying an event");
+    *done = r == GPU_SUCCESS;
+    return GP_OK;
+}
+
+static gp_status_t gpu_event_elapsed(void *start, void *end, float *ms)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.EventElapsedTime(ms, (gpuEvent)start, (gpuEvent)end),
+              "measuring the time between events");
+    return GP_OK;
+}
+
+/* ---- kernels ------------------------------------------------------------------------------- */
+
+static const char *gpu_compiler_id(void)
+{
+    static _Thread_local char id[256];
+    const gp_device_props_t *p;
+    if (gp_backend_props(&p) != GP_OK)
+        return NULL;
+    const char *rtc = GPU_RTC_ID();
+    if (!rtc)
+        return NULL;
+    snprintf(id, sizeof id, "%s|%s", rtc, p->target);
+    return id;
+}
+
+static gp_status_t gpu_compile(const char *source, gp_blob_t *out)
+{
+    const gp_device_props_t *p;
+    GP_TRY(gp_backend_props(&p));
+    return GPU_RTC_COMPILE(source, p->target, out);
+}
+
+static gp_status_t gpu_module_load(const gp_blob_t *image, void **module)
+{
+    GP_TRY(ctx_current());
+    gpuModule m;
+    GPU_CHECK(api.ModuleLoadData(&m, image->data), "loading a compiled kernel");
+    *module = m;
+    return GP_OK;
+}
+
+static gp_status_t gpu_module_function(void *module, const char *name, void **fn)
+{
+    gpuFunction f;
+    GPU_CHECK(api.ModuleGetFunction(&f, (gpuModule)module, name), "finding a kernel");
+    *fn = f;
+    return GP_OK;
+}
+
+static gp_status_t gpu_launch(void *fn, const gp_launch_t *cfg, const void *params,
+                              size_t params_size, void *stream)
+{
+    (void)params_size;
+    GP_TRY(ctx_current());
+    void *args[1] = {(void *)params};
+    GPU_CHECK(api.LaunchKernel((gpuFunction)fn, cfg->grid, 1, 1, cfg->block, 1, 1, cfg->shared_mem,
+                               (gpuStream)stream, args, NULL),
+              "launching a kernel");
+    return GP_OK;
+}
+
+/* ---- BLAS ----------------------------------------------------------------------------- */
+
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_BLAS_API(X)
+#undef X
+} blas;
+
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+static gp_status_t blas_status;
+static char blas_problem[4096];
+
+static void load_blas(void)
+{
+    static const char *const sonames[] = GPU_BLAS_SONAMES;
+    void *lib;
+    blas_status = gp_dl_open(GPU_BLAS_WHAT, sonames, GPU_DL_VENDOR, &lib);
+    if (blas_status != GP_OK) {
+        snprintf(blas_problem, sizeof blas_problem, "%s", gp_errmsg());
+        return;
+    }
+#define X(name, params, syms)                                                         \
+    *(void **)&blas.name = find_symbol(lib, syms);                                    \
+    if (!blas.name) {                                                                 \
+        blas_status = GP_ERR_NOT_FOUND_LIBRARY;                                       \
+        snprintf(blas_problem, sizeof blas_problem, "%s lacks %s", GPU_BLAS_WHAT, syms); \
+        return;                                                                       \
+    }
+    GPU_BLAS_API(X)
+#undef X
+}
+
+/* One handle per thread and device: a handle is not shared by threads. */
+static _Thread_local gpuBlasHandle blas_handles[GPU_MAX_DEVICES];
+
+static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, int64_t n,
+                            int64_t k, const void *a, int64_t lda, int64_t stride_a, const void *b,
+                            int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
+                            int64_t batch, void *stream)
+{
+    pthread_once(&blas_once, load_blas);
+    if (blas_status != GP_OK)
+        return gp_set_error(blas_status, "%s", blas_problem);
+    const int64_t lim = 0x7fffffff;
+    if (m > lim || n > lim || k > lim || lda > lim || ldb > lim || ldc > lim || batch > lim)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "matrix too large for %s's int sizes",
+                            GPU_BLAS_WHAT);
+    GP_TRY(ctx_current());
+    int d = gp_current_device();
+    if (!blas_handles[d]) {
+        int r = blas.Create(&blas_handles[d]);
+        if (r != GPU_BLAS_SUCCESS)
+            return gp_set_error(GP_ERR_BACKEND, "%s: creating a handle failed (status %d)",
+                                GPU_BLAS_WHAT, r);
+    }
+    gpuBlasHandle h = blas_handles[d];
+    int r = blas.SetStream(h, (gpuStream)stream);
+    if (r != GPU_BLAS_SUCCESS)
+        return gp_set_error(GP_ERR_BACKEND, "%s: setting the stream failed (status %d)",
+                            GPU_BLAS_WHAT, r);
+    int type, compute;
+    /* alpha = 1 and beta = 0 in the compute type (complex: (1, 0), (0, 0)) */
+    float f1[2] = {1.0f, 0.0f}, f0[2] = {0.0f, 0.0f};
+    double d1[2] = {1.0, 0.0}, d0[2] = {0.0, 0.0};
+    const void *alpha = f1, *beta = f0;
+    switch (dtype) {
+    case GP_FLOAT16: type = GPU_BLAS_R_16F, compute = GPU_BLAS_COMPUTE_32F; break;
+    case GP_FLOAT32: type = GPU_BLAS_R_32F, compute = GPU_BLAS_COMPUTE_32F; break;
+    case GP_COMPLEX64: type = GPU_BLAS_C_32F, compute = GPU_BLAS_COMPUTE_32F; break;
+    case GP_FLOAT64: type = GPU_BLAS_R_64F, compute = GPU_BLAS_COMPUTE_64F; alpha = d1, beta = d0; break;
+    case GP_COMPLEX128:
+        type = GPU_BLAS_C_64F, compute = GPU_BLAS_COMPUTE_64F;
+        alpha = d1, beta = d0;
+        break;
+    default:
+        return gp_set_error(GP_ERR_UNSUPPORTED, "%s has no product for %s", GPU_BLAS_WHAT,
+                            gp_dtypes[dtype].name);
+    }
+    r = blas.GemmStridedBatchedEx(h, ta ? GPU_BLAS_OP_T : GPU_BLAS_OP_N,
+                                  tb ? GPU_BLAS_OP_T : GPU_BLAS_OP_N, (int)m, (int)n, (int)k,
+                                  alpha, a, type, (int)lda, stride_a, b, type, (int)ldb, stride_b,
+                                  beta, c, type, (int)ldc, stride_c, (int)batch, compute,
+                                  GPU_BLAS_GEMM_DEFAULT);
+    if (r != GPU_BLAS_SUCCESS)
+        return gp_set_error(GP_ERR_BACKEND, "%s: the matrix product failed (status %d)",
+                            GPU_BLAS_WHAT, r);
+    return GP_OK;
+}
+
+const gp_backend_i GPU_BACKEND = {
+    .name = GPU_VENDOR,
+    .dl_device_type = GPU_DL_DEVICE,
+    .pooled = 1,
+    .init = gpu_init,
+    .device_count = gpu_device_count,
+    .device_props = gpu_device_props,
+    .device_set = gpu_device_set,
+    .device_synchronize = gpu_device_synchronize,
+    .mem_info = gpu_mem_info,
+    .mem_alloc = gpu_mem_alloc,
+    .mem_free = gpu_mem_free,
+    .mem_alloc_async = gpu_mem_alloc_async,
+    .mem_free_async = gpu_mem_free_async,
+    .host_alloc = gpu_host_alloc,
+    .host_free = gpu_host_free,
+    .memcpy_htod = gpu_memcpy_htod,
+    .memcpy_dtoh = gpu_memcpy_dtoh,
+    .memcpy_dtod = gpu_memcpy_dtod,
+    .memset8 = gpu_memset8,
+    .stream_create = gpu_stream_create,
+    .stream_destroy = gpu_stream_destroy,
+    .stream_synchronize = gpu_stream_synchronize,
+    .stream_query = gpu_stream_query,
+    .stream_wait_event = gpu_stream_wait_event,
+    .event_create = gpu_event_create,
+    .event_destroy = gpu_event_destroy,
+    .event_record = gpu_event_record,
+    .event_synchronize = gpu_event_synchronize,
+    .event_query = gpu_event_query,
+    .event_elapsed = gpu_event_elapsed,
+    .prelude = GPU_PRELUDE,
+    .compiler_id = gpu_compiler_id,
+    .compile = gpu_compile,
+    .module_load = gpu_module_load,
+    .module_function = gpu_module_function,
+    .launch = gpu_launch,
+    .gemm = gpu_gemm,
+};

@@ -1,0 +1,136 @@
+/*
+ * vendor/cuda.h - the CUDA driver API as csrc/backend/gpu.c uses it.
+ *
+ * gpu.c is written once against the gpu* names below and compiled once per
+ * vendor; this header (and vendor/hip.h) is the only difference. Nothing here
+ * includes the vendor's headers: the types are opaque handles, the constants
+ * are the driver's documented values, and every function is loaded at run
+ * time by name (a '\0'-separated list of candidates, newest first).
+ */
+#ifndef GP_VENDOR_CUDA_H
+#define GP_VENDOR_CUDA_H
+
+#define GPU_VENDOR "cuda"
+#define GPU_BACKEND gp_backend_cuda
+#define GPU_DL_DEVICE GP_DL_CUDA
+#define GPU_DL_VENDOR GP_VENDOR_CUDA
+#define GPU_DRIVER_WHAT "the CUDA driver (libcuda)"
+#define GPU_DRIVER_SONAMES {"libcuda.so.1", "libcuda.so", NULL}
+#define GPU_NO_DEVICE_HINT "no NVIDIA GPU was found"
+
+typedef int gpuResult;
+typedef int gpuDevice;
+typedef struct gpu_ctx_ *gpuContext;
+typedef struct gpu_stream_ *gpuStream;
+typedef struct gpu_event_ *gpuEvent;
+typedef struct gpu_module_ *gpuModule;
+typedef struct gpu_function_ *gpuFunction;
+typedef struct gpu_mempool_ *gpuMemPool;
+typedef unsigned long long gpuDevicePtr;
+
+#define GPU_PTR(p) ((gpuDevicePtr)(uintptr_t)(p))
+#define GPU_VOIDP(d) ((void *)(uintptr_t)(d))
+
+enum {
+    GPU_SUCCESS = 0,
+    GPU_ERROR_OUT_OF_MEMORY = 2,
+    GPU_ERROR_NO_DEVICE = 100,
+    GPU_ERROR_NOT_READY = 600,
+
+    GPU_ATTR_MAX_THREADS_PER_BLOCK = 1,
+    GPU_ATTR_WARP_SIZE = 10,
+    GPU_ATTR_MULTIPROCESSOR_COUNT = 16,
+    GPU_ATTR_L2_CACHE_SIZE = 38,
+    GPU_ATTR_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+    GPU_ATTR_CC_MAJOR = 75,
+    GPU_ATTR_CC_MINOR = 76,
+    GPU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
+    GPU_ATTR_MEMORY_POOLS_SUPPORTED = 115,
+
+    GPU_STREAM_NON_BLOCKING = 1,
+    GPU_EVENT_DISABLE_TIMING = 2,
+    GPU_MEMHOSTALLOC_PORTABLE = 1,
+    GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
+};
+
+/* The functions gpu.c calls: X(name, parameter list, symbol candidates). */
+#define GPU_API(X)                                                                 \
+    X(Init, (unsigned int), "cuInit")                                              \
+    X(DriverGetVersion, (int *), "cuDriverGetVersion")                             \
+    X(GetErrorName, (gpuResult, const char **), "cuGetErrorName")                  \
+    X(GetErrorString, (gpuResult, const char **), "cuGetErrorString")              \
+    X(DeviceGetCount, (int *), "cuDeviceGetCount")                                 \
+    X(DeviceGet, (gpuDevice *, int), "cuDeviceGet")                                \
+    X(DeviceGetName, (char *, int, gpuDevice), "cuDeviceGetName")                  \
+    X(DeviceGetAttribute, (int *, int, gpuDevice), "cuDeviceGetAttribute")         \
+    X(DeviceTotalMem, (size_t *, gpuDevice), "cuDeviceTotalMem_v2")                \
+    X(DevicePrimaryCtxRetain, (gpuContext *, gpuDevice), "cuDevicePrimaryCtxRetain") \
+    X(CtxSetCurrent, (gpuContext), "cuCtxSetCurrent")                              \
+    X(CtxSynchronize, (void), "cuCtxSynchronize")                                  \
+    X(MemGetInfo, (size_t *, size_t *), "cuMemGetInfo_v2")                         \
+    X(MemAlloc, (gpuDevicePtr *, size_t), "cuMemAlloc_v2")                         \
+    X(MemFree, (gpuDevicePtr), "cuMemFree_v2")                                     \
+    X(MemAllocAsync, (gpuDevicePtr *, size_t, gpuStream), "cuMemAllocAsync")      \
+    X(MemFreeAsync, (gpuDevicePtr, gpuStream), "cuMemFreeAsync")                   \
+    X(DeviceGetDefaultMemPool, (gpuMemPool *, gpuDevice), "cuDeviceGetDefaultMemPool") \
+    X(MemPoolSetAttribute, (gpuMemPool, int, void *), "cuMemPoolSetAttribute")     \
+    X(MemPoolTrimTo, (gpuMemPool, size_t), "cuMemPoolTrimTo")                      \
+    X(MemHostAlloc, (void **, size_t, unsigned int), "cuMemHostAlloc")             \
+    X(MemFreeHost, (void *), "cuMemFreeHost")                                      \
+    X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
+      "cuMemcpyHtoDAsync_v2")                                                      \
+    X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "cuMemcpyDtoHAsync_v2") \
+    X(MemcpyDtoDAsync, (gpuDevicePtr, gpuDevicePtr, size_t, gpuStream),            \
+      "cuMemcpyDtoDAsync_v2")                                                      \
+    X(MemsetD8Async, (gpuDevicePtr, unsigned char, size_t, gpuStream), "cuMemsetD8Async") \
+    X(StreamCreateWithPriority, (gpuStream *, unsigned int, int),                  \
+      "cuStreamCreateWithPriority")                                                \
+    X(StreamDestroy, (gpuStream), "cuStreamDestroy_v2")                            \
+    X(StreamSynchronize, (gpuStream), "cuStreamSynchronize")                       \
+    X(StreamQuery, (gpuStream), "cuStreamQuery")                                   \
+    X(StreamWaitEvent, (gpuStream, gpuEvent, unsigned int), "cuStreamWaitEvent")   \
+    X(EventCreate, (gpuEvent *, unsigned int), "cuEventCreate")                    \
+    X(EventRecord, (gpuEvent, gpuStream), "cuEventRecord")                         \
+    X(EventSynchronize, (gpuEvent), "cuEventSynchronize")                          \
+    X(EventQuery, (gpuEvent), "cuEventQuery")                                      \
+    X(EventElapsedTime, (float *, gpuEvent, gpuEvent),                             \
+      "cuEventElapsedTime_v2\0cuEventElapsedTime")                                 \
+    X(EventDestroy, (gpuEvent), "cuEventDestroy_v2")                               \
+    X(ModuleLoadData, (gpuModule *, const void *), "cuModuleLoadData")             \
+    X(ModuleGetFunction, (gpuFunction *, gpuModule, const char *), "cuModuleGetFunction") \
+    X(LaunchKernel, (gpuFunction, unsigned int, unsigned int, unsigned int,        \
+                     unsigned int, unsigned int, unsigned int, unsigned int,       \
+                     gpuStream, void **, void **), "cuLaunchKernel")
+
+/* BLAS: cuBLAS, loaded at first use. */
+#define GPU_BLAS_WHAT "cuBLAS"
+#define GPU_BLAS_SONAMES {"libcublas.so.13", "libcublas.so.12", "libcublas.so", NULL}
+typedef struct gpu_blas_ *gpuBlasHandle;
+enum {
+    GPU_BLAS_SUCCESS = 0,
+    GPU_BLAS_OP_N = 0,
+    GPU_BLAS_OP_T = 1,
+    GPU_BLAS_R_16F = 2,
+    GPU_BLAS_R_32F = 0,
+    GPU_BLAS_R_64F = 1,
+    GPU_BLAS_C_32F = 4,
+    GPU_BLAS_C_64F = 5,
+    GPU_BLAS_COMPUTE_32F = 68,
+    GPU_BLAS_COMPUTE_64F = 70,
+    GPU_BLAS_GEMM_DEFAULT = -1
+};
+#define GPU_BLAS_API(X)                                                            \
+    X(Create, (gpuBlasHandle *), "cublasCreate_v2")                                \
+    X(SetStream, (gpuBlasHandle, gpuStream), "cublasSetStream_v2")                 \
+    X(GemmStridedBatchedEx, (gpuBlasHandle, int, int, int, int, int, const void *, \
+                             const void *, int, int, long long, const void *, int, int, \
+                             long long, const void *, void *, int, int, long long, int, \
+                             int, int), "cublasGemmStridedBatchedEx")
+
+/* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
+#define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))
+#define GPU_RTC_ID() gp_nvrtc_id()
+#define GPU_TARGET_FORMAT "sm_%d%d"
+#define GPU_PRELUDE gp_prelude_cuda
+
+#endif /* GP_VENDOR_CUDA_H */

@@ -1,0 +1,37 @@
+"""The device compiler's disk cache: a new process reuses it; timings of a
+new kernel's first call, cold and warm, are printed (not judged)."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+CODE = """
+import time, json, numpy, gpunp
+a = gpunp.asarray(numpy.arange(1000, dtype=numpy.float32))
+a + 1  # the backend and the add kernel are ready
+t = time.perf_counter()
+r = gpunp.tan(a)  # a kernel this process has not used
+r.sum().item()
+first = time.perf_counter() - t
+print(json.dumps({"first": first, **gpunp._config.cache_stats()}))
+"""
+
+
+def run(env):
+    e = dict(os.environ, **env)
+    r = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, env=e,
+                       cwd=tempfile.gettempdir(), check=True)
+    return json.loads(r.stdout)
+
+
+def test_a_new_process_reuses_compiled_kernels(tmp_path):
+    env = {"GPUNP_CACHE_DIR": str(tmp_path)}
+    cold = run(env)
+    warm = run(env)
+    assert cold["compiles"] >= 2 and cold["disk_hits"] == 0
+    assert warm["compiles"] == 0 and warm["disk_hits"] == cold["compiles"]
+    assert list(tmp_path.glob("cuda-sm_*/*.gpk"))
+    print(f"\nfirst call of a new kernel: cold {cold['first'] * 1e3:.1f} ms, "
+          f"warm {warm['first'] * 1e3:.1f} ms")
