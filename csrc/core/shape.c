@@ -39,12 +39,21 @@ void gp_strides_contiguous(int32_t ndim, const int64_t *shape, int64_t itemsize,
 
 /* NumPy's definition: dimensions of length 1 may have any stride, and an
  * empty array is contiguous both ways. */
-bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
+static bool has_zero_dim(int32_t ndim, const int64_t *shape)
 {
-    int64_t s = itemsize;
-    for (int32_t k = ndim - 1; k >= 0; --k) {
+    for (int32_t k = 0; k < ndim; ++k)
         if (shape[k] == 0)
             return true;
+    return false;
+}
+
+bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
+{
+    /* a zero anywhere wins, even past a stride that does not fit */
+    if (has_zero_dim(ndim, shape))
+        return true;
+    int64_t s = itemsize;
+    for (int32_t k = ndim - 1; k >= 0; --k) {
         if (shape[k] != 1) {
             if (strides[k] != s)
                 return false;
@@ -56,10 +65,10 @@ bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strid
 
 bool gp_is_f_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize)
 {
+    if (has_zero_dim(ndim, shape))
+        return true;
     int64_t s = itemsize;
     for (int32_t k = 0; k < ndim; ++k) {
-        if (shape[k] == 0)
-            return true;
         if (shape[k] != 1) {
             if (strides[k] != s)
                 return false;
