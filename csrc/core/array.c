@@ -506,25 +506,27 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
     for (int32_t k = 0; k < ndim; ++k)
         if (shape[k] < 0)
             return gp_set_error(GP_ERR_VALUE, "negative dimensions are not allowed");
-    int64_t lo = a->offset + offset, hi = lo;
     int64_t size = gp_shape_size(ndim, shape);
     if (size < 0)
         return gp_set_error(GP_ERR_VALUE, "array is too big");
+    int64_t start;
+    if (__builtin_add_overflow(a->offset, offset, &start))
+        return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
     if (size > 0) {
-        for (int32_t k = 0; k < ndim; ++k) {
+        /* [lo, hi) is every byte the view can reach; any overflow on the
+         * way means it reaches far outside */
+        int64_t lo = start, hi = start;
+        bool over = __builtin_add_overflow(hi, (int64_t)gp_dtype_size(dtype), &hi);
+        for (int32_t k = 0; k < ndim && !over; ++k) {
             int64_t span;
-            if (__builtin_mul_overflow(shape[k] - 1, strides[k], &span))
-                return gp_set_error(GP_ERR_VALUE, "strides reach outside the buffer");
-            if (span < 0)
-                lo += span;
-            else
-                hi += span;
+            over = __builtin_mul_overflow(shape[k] - 1, strides[k], &span) ||
+                   __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
         }
-        if (lo < 0 || hi + gp_dtype_size(dtype) > (int64_t)a->buf->size)
+        if (over || lo < 0 || hi > (int64_t)a->buf->size)
             return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
     }
     gp_buffer_retain(a->buf);
-    gp_array_t *v = gp_array_wrap(a->buf, dtype, ndim, shape, strides, a->offset + offset,
+    gp_array_t *v = gp_array_wrap(a->buf, dtype, ndim, shape, strides, start,
                                   (a->flags & GP_FLAG_WRITEABLE) != 0);
     if (!v) {
         gp_buffer_release(a->buf);
