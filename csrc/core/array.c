@@ -149,10 +149,10 @@ GP_API gp_status_t gp_array_empty(int32_t dtype, int32_t ndim, const int64_t *sh
 GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,
                                        gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_empty_like: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     if (order == GP_ORDER_A)
         order = (a->flags & GP_FLAG_F_CONTIGUOUS) && !(a->flags & GP_FLAG_C_CONTIGUOUS)
                     ? GP_ORDER_F : GP_ORDER_C;
@@ -248,10 +248,10 @@ GP_API gp_status_t gp_array_set_readonly(gp_array_t *a)
 GP_API gp_status_t gp_array_transpose(const gp_array_t *a, int32_t naxes, const int32_t *axes,
                                       gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_transpose: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     int32_t nd = a->ndim, perm[GP_MAXDIM];
     if (!axes || naxes == 0) {
         if (axes && nd != 0)
@@ -323,10 +323,12 @@ static gp_status_t index_error_int(int64_t idx, int32_t axis, int64_t len)
 GP_API gp_status_t gp_array_index(const gp_array_t *a, int32_t n, const gp_index_item_t *items,
                                   gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out || (n > 0 && !items))
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_index: NULL argument");
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_index: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (n > 0 && !items)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_index: items is NULL");
     int32_t consumed = 0, ellipses = 0, added = 0;
     for (int32_t k = 0; k < n; ++k) {
         switch (items[k].kind) {
@@ -399,10 +401,10 @@ GP_API gp_status_t gp_array_index(const gp_array_t *a, int32_t n, const gp_index
 GP_API gp_status_t gp_array_slice(const gp_array_t *a, int32_t present, int64_t start,
                                   int64_t stop, int64_t step, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_slice: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     if (a->ndim == 0)
         return gp_set_error(GP_ERR_INDEX, "too many indices for array: array is "
                                           "0-dimensional, but 1 were indexed");
@@ -420,10 +422,10 @@ GP_API gp_status_t gp_array_slice(const gp_array_t *a, int32_t present, int64_t 
 GP_API gp_status_t gp_array_squeeze(const gp_array_t *a, int32_t naxes, const int32_t *axes,
                                     gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_squeeze: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     bool drop[GP_MAXDIM];
     if (!axes) {
         for (int32_t k = 0; k < a->ndim; ++k)
@@ -448,10 +450,12 @@ GP_API gp_status_t gp_array_squeeze(const gp_array_t *a, int32_t naxes, const in
 GP_API gp_status_t gp_array_broadcast_to(const gp_array_t *a, int32_t ndim,
                                          const int64_t *shape, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out || (ndim > 0 && !shape))
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_broadcast_to: NULL argument");
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_broadcast_to: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (ndim > 0 && !shape)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_broadcast_to: shape is NULL");
     if (ndim < 0 || ndim > GP_MAXDIM)
         return gp_set_error(GP_ERR_VALUE, "invalid number of dimensions %d", ndim);
     for (int32_t k = 0; k < ndim; ++k)
@@ -493,10 +497,12 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
                                        const int64_t *strides, int64_t offset,
                                        gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out || (ndim > 0 && (!shape || !strides)))
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_as_strided: NULL argument");
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_as_strided: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (ndim > 0 && (!shape || !strides))
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_as_strided: shape or strides is NULL");
     if (dtype == -1)
         dtype = a->dtype;
     if (!gp_dtype_valid(dtype))
