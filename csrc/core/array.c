@@ -314,6 +314,14 @@ static gp_status_t slice_adjust(int64_t len, int32_t present, int64_t start, int
     return GP_OK;
 }
 
+/* The stride of a slice of `len` elements stepping by `step`. A slice of
+ * at most one element never steps, and its step may be as large as
+ * INT64_MAX, where step * stride would overflow: it keeps the stride. */
+static int64_t slice_stride(int64_t len, int64_t step, int64_t stride)
+{
+    return len > 1 ? step * stride : stride;
+}
+
 static gp_status_t index_error_int(int64_t idx, int32_t axis, int64_t len)
 {
     return gp_set_error(GP_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
@@ -373,7 +381,7 @@ GP_API gp_status_t gp_array_index(const gp_array_t *a, int32_t n, const gp_index
             if (len > 0)
                 offset += start * a->strides[src];
             shape[dst] = len;
-            strides[dst] = step * a->strides[src];
+            strides[dst] = slice_stride(len, step, a->strides[src]);
             ++src, ++dst;
             break;
         }
@@ -414,7 +422,7 @@ GP_API gp_status_t gp_array_slice(const gp_array_t *a, int32_t present, int64_t 
     memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
     memcpy(strides, a->strides, (size_t)a->ndim * sizeof *strides);
     shape[0] = len;
-    strides[0] = st * a->strides[0];
+    strides[0] = slice_stride(len, st, a->strides[0]);
     return gp_array_new_view(a, a->ndim, shape, strides,
                              a->offset + (len > 0 ? s * a->strides[0] : 0), out);
 }
