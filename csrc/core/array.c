@@ -72,6 +72,19 @@ gp_status_t gp_array_new_view(const gp_array_t *a, int32_t ndim, const int64_t *
     return GP_OK;
 }
 
+#define GP_TOO_BIG_MSG \
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+
+/* Whether a view of `shape` has a size and byte size that int64 holds
+ * (gp_array_info_t reports both); NumPy's error if not. */
+static gp_status_t check_view_size(int32_t dtype, int32_t ndim, const int64_t *shape)
+{
+    int64_t size = gp_shape_size(ndim, shape), nbytes;
+    if (size < 0 || __builtin_mul_overflow(size, (int64_t)gp_dtype_size(dtype), &nbytes))
+        return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
+    return GP_OK;
+}
+
 /* Checks dimensions and the byte size of a new array. */
 static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *shape,
                                    int64_t *nbytes)
@@ -89,8 +102,7 @@ static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *s
     int64_t size = gp_shape_size(ndim, shape);
     if (size < 0 || __builtin_mul_overflow(size, (int64_t)gp_dtype_size(dtype), nbytes) ||
         *nbytes > ((int64_t)1 << 62))
-        return gp_set_error(GP_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
-                                          "is larger than the maximum possible size.");
+        return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
     return GP_OK;
 }
 
@@ -473,6 +485,7 @@ GP_API gp_status_t gp_array_broadcast_to(const gp_array_t *a, int32_t ndim,
     if (a->ndim > ndim)
         return gp_set_error(GP_ERR_VALUE, "input operand has more dimensions than allowed "
                                           "by the axis remapping");
+    GP_TRY(check_view_size(a->dtype, ndim, shape));
     int64_t strides[GP_MAXDIM];
     int32_t off = ndim - a->ndim;
     for (int32_t k = 0; k < ndim; ++k) {
@@ -520,9 +533,8 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
     for (int32_t k = 0; k < ndim; ++k)
         if (shape[k] < 0)
             return gp_set_error(GP_ERR_VALUE, "negative dimensions are not allowed");
+    GP_TRY(check_view_size(dtype, ndim, shape));
     int64_t size = gp_shape_size(ndim, shape);
-    if (size < 0)
-        return gp_set_error(GP_ERR_VALUE, "array is too big");
     int64_t start;
     if (__builtin_add_overflow(a->offset, offset, &start))
         return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
