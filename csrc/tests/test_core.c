@@ -1227,6 +1227,17 @@ static void test_broadcast_to(void)
     CHECK_ERROR(gp_array_broadcast_to(c, 1, s3, &bad), GP_ERR_VALUE,
                 "input operand has more dimensions than allowed by the axis remapping");
     CHECK_STATUS(gp_array_broadcast_to(a, 2, sneg, &bad), GP_ERR_VALUE);
+    /* NumPy refuses a view whose size or byte size does not fit */
+    static const int64_t huge2[2] = {(int64_t)1 << 62, (int64_t)1 << 62};
+    static const int64_t huge1[1] = {(int64_t)1 << 62};
+    int64_t one = 1;
+    gp_array_t *a1 = iota_i32(1, &one);
+    CHECK_ERROR(gp_array_broadcast_to(a1, 2, huge2, &bad), GP_ERR_VALUE,
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size.");
+    CHECK_STATUS(gp_array_broadcast_to(a1, 1, huge1, &bad), GP_ERR_VALUE); /* 2**64 bytes */
+    CHECK(bad == NULL);
+    gp_array_release(a1);
     gp_array_release(c);
     gp_array_release(d);
     gp_array_release(e);
@@ -1310,6 +1321,21 @@ static void test_as_strided(void)
     CHECK_STATUS(gp_array_as_strided(a, GP_NDTYPES, 1, sh, st, 0, &bad), GP_ERR_TYPE);
     CHECK_STATUS(gp_array_as_strided(a, -1, 1, neg, st, 0, &bad), GP_ERR_VALUE);
     CHECK_STATUS(gp_array_as_strided(a, -1, GP_MAXDIM + 1, sh, st, 0, &bad), GP_ERR_VALUE);
+    /* every element may be the same one, but the byte size must still fit */
+    static const int64_t huge[2] = {(int64_t)1 << 62, 4}, zero2[2] = {0, 0};
+    CHECK_ERROR(gp_array_as_strided(a, GP_COMPLEX128, 1, huge, zero2, 0, &bad), GP_ERR_VALUE,
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size.");
+    CHECK_STATUS(gp_array_as_strided(a, -1, 2, huge, zero2, 0, &bad), GP_ERR_VALUE);
+    CHECK(bad == NULL);
+    static const int64_t many[1] = {(int64_t)1 << 40};
+    gp_array_t *same = NULL;
+    if (CHECK_OK(gp_array_as_strided(a, -1, 1, many, zero2, 4, &same))) {
+        gp_array_info_t info;
+        CHECK_OK(gp_array_get_info(same, &info));
+        CHECK_EQ(info.nbytes, (int64_t)1 << 42);
+    }
+    gp_array_release(same);
     gp_array_release(a);
 }
 
