@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../backend/dl.h"
 #include "../core/core.h"
 #include "gp_test.h"
 
@@ -464,6 +465,51 @@ static void test_runtime(void)
     CHECK_OK(gp_device_synchronize());
 }
 
+/* Vendor libraries are searched where gp_dl_open says, and a missing one
+ * is named with every place tried. */
+static void test_library_search(void)
+{
+    static const char *const missing[] = {"libgpunp-no-such-lib.so.1", NULL};
+    static const char *const with_libm[] = {"libgpunp-no-such-lib.so.1", "libm.so.6", NULL};
+    CHECK_OK(gp_runtime_set_library_path("/nonexistent-gpunp/a:/nonexistent-gpunp/b"));
+    CHECK_EQ(setenv("GPUNP_CUDA_PATH", "/nonexistent-gpunp/override", 1), 0);
+    void *h = &h;
+    if (CHECK_STATUS(gp_dl_open("the test library", missing, GP_VENDOR_CUDA, &h),
+                     GP_ERR_NOT_FOUND_LIBRARY)) {
+        const char *m = gp_errmsg();
+        static const char head[] =
+            "the test library was not found (libgpunp-no-such-lib.so.1); looked in:";
+        CHECK(strncmp(m, head, sizeof head - 1) == 0);
+        static const char *const places[] = {
+            "/nonexistent-gpunp/override/lib64", "(libraries already loaded)",
+            "/nonexistent-gpunp/a", "/nonexistent-gpunp/b", "/usr/local/cuda/lib64",
+            "(the system loader's paths)",
+        };
+        for (int k = 0; k < NELEMS(places); ++k)
+            CHECK_HAS_STR(m, places[k]);
+        /* in that order */
+        CHECK(strstr(m, places[0]) < strstr(m, places[2]) &&
+              strstr(m, places[2]) < strstr(m, places[4]));
+    }
+    CHECK(h == NULL);
+    CHECK_EQ(unsetenv("GPUNP_CUDA_PATH"), 0);
+    if (CHECK_STATUS(gp_dl_open("ROCm test", missing, GP_VENDOR_ROCM, &h),
+                     GP_ERR_NOT_FOUND_LIBRARY))
+        CHECK_HAS_STR(gp_errmsg(), "/opt/rocm/lib");
+    CHECK_OK(gp_runtime_set_library_path(NULL));
+    if (CHECK_STATUS(gp_dl_open("again", missing, GP_VENDOR_CUDA, &h), GP_ERR_NOT_FOUND_LIBRARY))
+        CHECK(strstr(gp_errmsg(), "/nonexistent-gpunp/a") == NULL);
+
+    /* a later name is taken when the first is missing (libm is loaded) */
+    h = NULL;
+    if (CHECK_OK(gp_dl_open("libm", with_libm, GP_VENDOR_CUDA, &h)) && CHECK(h != NULL)) {
+        char path[512];
+        CHECK_HAS_STR(gp_dl_path(h, path, sizeof path), "libm");
+    }
+    char path[16];
+    CHECK_STR_EQ(gp_dl_path(NULL, path, sizeof path), "");
+}
+
 /* ---- errors ---------------------------------------------------------------------- */
 
 static void test_errstr(void)
@@ -604,6 +650,7 @@ int main(void)
     RUN(test_refcounts);
     RUN(test_streams);
     RUN(test_runtime);
+    RUN(test_library_search);
     RUN(test_errstr);
     RUN(test_version);
     RUN(test_errmsg_thread_local);
