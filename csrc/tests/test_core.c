@@ -1620,6 +1620,45 @@ done:
     gp_array_release(none);
 }
 
+/* NumPy's limit of 64 dimensions holds for every way of making a view. */
+static void test_max_dims(void)
+{
+    int64_t ones[GP_MAXDIM + 1];
+    for (int k = 0; k <= GP_MAXDIM; ++k)
+        ones[k] = 1;
+    gp_array_t *a = NULL, *t = NULL, *sq = NULL, *r = NULL, *v = NULL, *bad = NULL;
+    if (!CHECK_OK(gp_array_empty(GP_INT16, GP_MAXDIM, ones, GP_ORDER_C, &a)))
+        return;
+    CHECK_OK(gp_array_transpose(a, 0, NULL, &t));
+    if (CHECK_OK(gp_array_squeeze(a, 0, NULL, &sq)))
+        CHECK(has_shape(sq, 0, NULL));
+    if (sq && CHECK_OK(gp_array_reshape(sq, GP_MAXDIM, ones, GP_ORDER_F, &r)))
+        CHECK(has_shape(r, GP_MAXDIM, ones));
+    CHECK_STATUS(gp_array_broadcast_to(a, GP_MAXDIM + 1, ones, &bad), GP_ERR_VALUE);
+    CHECK_STATUS(gp_array_reshape(a, GP_MAXDIM + 1, ones, GP_ORDER_C, &bad), GP_ERR_VALUE);
+
+    /* None items: up to 64 dimensions, then IndexError */
+    gp_index_item_t items[GP_MAXDIM + 1];
+    memset(items, 0, sizeof items);
+    for (int k = 0; k <= GP_MAXDIM; ++k)
+        items[k].kind = GP_INDEX_NEWAXIS;
+    items[0].kind = GP_INDEX_INT; /* drops one of a's dims */
+    if (CHECK_OK(gp_array_index(a, 2, items, &v)))
+        CHECK(has_shape(v, GP_MAXDIM, ones));
+    CHECK_ERROR(gp_array_index(a, 1, items + 1, &bad), GP_ERR_INDEX,
+                "number of dimensions must be within [0, 64], but the index gives 65");
+    CHECK(bad == NULL);
+    int32_t nd = GP_MAXDIM;
+    int64_t out[GP_MAXDIM];
+    const int64_t *sp[1] = {ones};
+    CHECK_OK(gp_broadcast_shapes(1, &nd, sp, &nd, out));
+    gp_array_release(a);
+    gp_array_release(t);
+    gp_array_release(sq);
+    gp_array_release(r);
+    gp_array_release(v);
+}
+
 int main(void)
 {
     if (!gp_test_init())
@@ -1649,5 +1688,6 @@ int main(void)
     RUN(test_reshape_views);
     RUN(test_host_transfers);
     RUN(test_sharing_and_lifetime);
+    RUN(test_max_dims);
     return check_summary("test_core");
 }
