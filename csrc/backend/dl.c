@@ -50,6 +50,8 @@ static void *try_list(const char *list, const char *const *subs, const char *con
         return NULL;
     char *copy = strdup(list), *save = NULL;
     void *h = NULL;
+    if (!copy)
+        return NULL; /* out of memory: this list is skipped, the search goes on */
     for (char *d = strtok_r(copy, ":", &save); d && !h; d = strtok_r(NULL, ":", &save))
         for (int s = 0; subs[s] && !h; ++s)
             h = try_dir(d, subs[s], names, tried);

@@ -72,6 +72,19 @@ gp_status_t gp_array_new_view(const gp_array_t *a, int32_t ndim, const int64_t *
     return GP_OK;
 }
 
+#define GP_TOO_BIG_MSG \
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+
+/* Whether a view of `shape` has a size and byte size that int64 holds
+ * (gp_array_info_t reports both); NumPy's error if not. */
+static gp_status_t check_view_size(int32_t dtype, int32_t ndim, const int64_t *shape)
+{
+    int64_t size = gp_shape_size(ndim, shape), nbytes;
+    if (size < 0 || __builtin_mul_overflow(size, (int64_t)gp_dtype_size(dtype), &nbytes))
+        return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
+    return GP_OK;
+}
+
 /* Checks dimensions and the byte size of a new array. */
 static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *shape,
                                    int64_t *nbytes)
@@ -89,8 +102,7 @@ static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *s
     int64_t size = gp_shape_size(ndim, shape);
     if (size < 0 || __builtin_mul_overflow(size, (int64_t)gp_dtype_size(dtype), nbytes) ||
         *nbytes > ((int64_t)1 << 62))
-        return gp_set_error(GP_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
-                                          "is larger than the maximum possible size.");
+        return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
     return GP_OK;
 }
 
@@ -152,10 +164,10 @@ GP_API gp_status_t gp_array_empty(int32_t dtype, int32_t ndim, const int64_t *sh
 GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,
                                        gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_empty_like: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     if (order == GP_ORDER_A)
         order = (a->flags & GP_FLAG_F_CONTIGUOUS) && !(a->flags & GP_FLAG_C_CONTIGUOUS)
                     ? GP_ORDER_F : GP_ORDER_C;
@@ -251,10 +263,10 @@ GP_API gp_status_t gp_array_set_readonly(gp_array_t *a)
 GP_API gp_status_t gp_array_transpose(const gp_array_t *a, int32_t naxes, const int32_t *axes,
                                       gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_transpose: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     int32_t nd = a->ndim, perm[GP_MAXDIM];
     if (!axes || naxes == 0) {
         if (axes && nd != 0)
@@ -317,6 +329,21 @@ static gp_status_t slice_adjust(int64_t len, int32_t present, int64_t start, int
     return GP_OK;
 }
 
+/* The stride of a slice of `len` elements stepping by `step`. A slice of
+ * at most one element never steps, and its step may be as large as
+ * INT64_MAX, where step * stride would overflow. */
+static int64_t slice_stride(int64_t len, int64_t step, int64_t stride)
+{
+    int64_t r;
+    /* NumPy reports step * stride even for one element; only where that
+     * overflows (then len <= 1: a longer slice stays inside its buffer) is
+     * the stride kept */
+    if (__builtin_mul_overflow(step, stride, &r))
+        return stride;
+    (void)len;
+    return r;
+}
+
 static gp_status_t index_error_int(int64_t idx, int32_t axis, int64_t len)
 {
     return gp_set_error(GP_ERR_INDEX, "index %lld is out of bounds for axis %d with size %lld",
@@ -326,10 +353,12 @@ static gp_status_t index_error_int(int64_t idx, int32_t axis, int64_t len)
 GP_API gp_status_t gp_array_index(const gp_array_t *a, int32_t n, const gp_index_item_t *items,
                                   gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out || (n > 0 && !items))
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_index: NULL argument");
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_index: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (n > 0 && !items)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_index: items is NULL");
     int32_t consumed = 0, ellipses = 0, added = 0;
     for (int32_t k = 0; k < n; ++k) {
         switch (items[k].kind) {
@@ -374,7 +403,7 @@ GP_API gp_status_t gp_array_index(const gp_array_t *a, int32_t n, const gp_index
             if (len > 0)
                 offset += start * a->strides[src];
             shape[dst] = len;
-            strides[dst] = step * a->strides[src];
+            strides[dst] = slice_stride(len, step, a->strides[src]);
             ++src, ++dst;
             break;
         }
@@ -402,10 +431,10 @@ GP_API gp_status_t gp_array_index(const gp_array_t *a, int32_t n, const gp_index
 GP_API gp_status_t gp_array_slice(const gp_array_t *a, int32_t present, int64_t start,
                                   int64_t stop, int64_t step, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_slice: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     if (a->ndim == 0)
         return gp_set_error(GP_ERR_INDEX, "too many indices for array: array is "
                                           "0-dimensional, but 1 were indexed");
@@ -415,7 +444,7 @@ GP_API gp_status_t gp_array_slice(const gp_array_t *a, int32_t present, int64_t 
     memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
     memcpy(strides, a->strides, (size_t)a->ndim * sizeof *strides);
     shape[0] = len;
-    strides[0] = st * a->strides[0];
+    strides[0] = slice_stride(len, st, a->strides[0]);
     return gp_array_new_view(a, a->ndim, shape, strides,
                              a->offset + (len > 0 ? s * a->strides[0] : 0), out);
 }
@@ -423,10 +452,10 @@ GP_API gp_status_t gp_array_slice(const gp_array_t *a, int32_t present, int64_t 
 GP_API gp_status_t gp_array_squeeze(const gp_array_t *a, int32_t naxes, const int32_t *axes,
                                     gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_squeeze: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     bool drop[GP_MAXDIM];
     if (!axes) {
         for (int32_t k = 0; k < a->ndim; ++k)
@@ -451,10 +480,12 @@ GP_API gp_status_t gp_array_squeeze(const gp_array_t *a, int32_t naxes, const in
 GP_API gp_status_t gp_array_broadcast_to(const gp_array_t *a, int32_t ndim,
                                          const int64_t *shape, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out || (ndim > 0 && !shape))
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_broadcast_to: NULL argument");
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_broadcast_to: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (ndim > 0 && !shape)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_broadcast_to: shape is NULL");
     if (ndim < 0 || ndim > GP_MAXDIM)
         return gp_set_error(GP_ERR_VALUE, "invalid number of dimensions %d", ndim);
     for (int32_t k = 0; k < ndim; ++k)
@@ -464,6 +495,7 @@ GP_API gp_status_t gp_array_broadcast_to(const gp_array_t *a, int32_t ndim,
     if (a->ndim > ndim)
         return gp_set_error(GP_ERR_VALUE, "input operand has more dimensions than allowed "
                                           "by the axis remapping");
+    GP_TRY(check_view_size(a->dtype, ndim, shape));
     int64_t strides[GP_MAXDIM];
     int32_t off = ndim - a->ndim;
     for (int32_t k = 0; k < ndim; ++k) {
@@ -496,10 +528,12 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
                                        const int64_t *strides, int64_t offset,
                                        gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out || (ndim > 0 && (!shape || !strides)))
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_as_strided: NULL argument");
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_as_strided: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (ndim > 0 && (!shape || !strides))
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_as_strided: shape or strides is NULL");
     if (dtype == -1)
         dtype = a->dtype;
     if (!gp_dtype_valid(dtype))
@@ -509,25 +543,26 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
     for (int32_t k = 0; k < ndim; ++k)
         if (shape[k] < 0)
             return gp_set_error(GP_ERR_VALUE, "negative dimensions are not allowed");
-    int64_t lo = a->offset + offset, hi = lo;
+    GP_TRY(check_view_size(dtype, ndim, shape));
     int64_t size = gp_shape_size(ndim, shape);
-    if (size < 0)
-        return gp_set_error(GP_ERR_VALUE, "array is too big");
+    int64_t start;
+    if (__builtin_add_overflow(a->offset, offset, &start))
+        return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
     if (size > 0) {
-        for (int32_t k = 0; k < ndim; ++k) {
+        /* [lo, hi) is every byte the view can reach; any overflow on the
+         * way means it reaches far outside */
+        int64_t lo = start, hi = start;
+        bool over = __builtin_add_overflow(hi, (int64_t)gp_dtype_size(dtype), &hi);
+        for (int32_t k = 0; k < ndim && !over; ++k) {
             int64_t span;
-            if (__builtin_mul_overflow(shape[k] - 1, strides[k], &span))
-                return gp_set_error(GP_ERR_VALUE, "strides reach outside the buffer");
-            if (span < 0)
-                lo += span;
-            else
-                hi += span;
+            over = __builtin_mul_overflow(shape[k] - 1, strides[k], &span) ||
+                   __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
         }
-        if (lo < 0 || hi + gp_dtype_size(dtype) > (int64_t)a->buf->size)
+        if (over || lo < 0 || hi > (int64_t)a->buf->size)
             return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
     }
     gp_buffer_retain(a->buf);
-    gp_array_t *v = gp_array_wrap(a->buf, dtype, ndim, shape, strides, a->offset + offset,
+    gp_array_t *v = gp_array_wrap(a->buf, dtype, ndim, shape, strides, start,
                                   (a->flags & GP_FLAG_WRITEABLE) != 0);
     if (!v) {
         gp_buffer_release(a->buf);

@@ -33,6 +33,10 @@ GP_API gp_status_t gp_errcode(void) { return tls_code; }
 
 GP_API const char *gp_errstr(gp_status_t code)
 {
+    /* codes are non-negative, and GP_OK has no extended forms: 0x100 or
+     * INT32_MIN must not read as success */
+    if (code < 0 || (code != GP_OK && GP_PRIMARY(code) == GP_OK))
+        return "unknown error";
     switch (GP_PRIMARY(code)) {
     case GP_OK: return "not an error";
     case GP_ERR_VALUE: return "value error";

@@ -65,20 +65,20 @@ gp_status_t gp_copy_new(const gp_array_t *a, int32_t dtype, int32_t order, gp_ar
 
 GP_API gp_status_t gp_array_copy(const gp_array_t *a, int32_t order, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_copy: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     return gp_copy_new(a, a->dtype, order, out);
 }
 
 GP_API gp_status_t gp_array_astype(const gp_array_t *a, int32_t dtype, int32_t order,
                                    int32_t casting, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_astype: out is NULL");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     if (!gp_dtype_valid(dtype))
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
     if (!gp_can_cast(a->dtype, dtype, casting))
@@ -258,10 +258,10 @@ static bool reshape_nocopy(const gp_array_t *a, int32_t nnd, const int64_t *nsha
 GP_API gp_status_t gp_array_reshape(const gp_array_t *a, int32_t ndim, const int64_t *shape,
                                     int32_t order, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
     if (!out || (ndim > 0 && !shape))
         return gp_set_error(GP_ERR_MISUSE, "gp_array_reshape: NULL argument");
     *out = NULL;
+    GP_CHECK_ARRAY(a);
     if (ndim < 0 || ndim > GP_MAXDIM)
         return gp_set_error(GP_ERR_VALUE, "maximum supported dimension for an ndarray is "
                                           "currently %d, found %d", GP_MAXDIM, ndim);

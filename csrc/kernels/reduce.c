@@ -322,6 +322,8 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
     GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_reduce: out is NULL");
+    if (*out)
+        GP_CHECK_ARRAY(*out);
     if (id < 0 || id >= gp_nufuncs)
         return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
     const gp_op_t *op = &gp_ufuncs[id];
@@ -401,6 +403,8 @@ GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32
     GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_mean: out is NULL");
+    if (*out)
+        GP_CHECK_ARRAY(*out);
     if (dtype != -1 && !gp_dtype_valid(dtype))
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
     bool mask[GP_MAXDIM];
@@ -443,6 +447,8 @@ GP_API gp_status_t gp_array_argextreme(const gp_array_t *a, int32_t maximum, int
     GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_argextreme: out is NULL");
+    if (*out)
+        GP_CHECK_ARRAY(*out);
     bool mask[GP_MAXDIM];
     if (axis == GP_AXIS_NONE) {
         GP_TRY(gp_axes_to_mask(0, NULL, a->ndim, mask));
@@ -486,6 +492,8 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     GP_CHECK_ARRAY(a);
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_accumulate: out is NULL");
+    if (*out)
+        GP_CHECK_ARRAY(*out);
     if (id < 0 || id >= gp_nufuncs)
         return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
     const gp_op_t *op = &gp_ufuncs[id];
