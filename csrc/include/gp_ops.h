@@ -88,7 +88,7 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
                                    const gp_scalar_t *initial, gp_array_t **out);
 
 /* ufunc.accumulate of binary ufunc `id` along `axis` of `a`, in `dtype`
- * (-1: the input's dtype, as NumPy). `*out` as in gp_ufunc_reduce. */
+ * (-1: NumPy's default, as for reduce). `*out` as in gp_ufunc_reduce. */
 GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t axis,
                                        int32_t dtype, gp_array_t **out);
 

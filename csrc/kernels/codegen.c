@@ -334,6 +334,20 @@ gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
 
 /* ---- reductions --------------------------------------------------------------- */
 
+/* gpk_combine(x0, x1): the op's expression on accumulators. With `round16`
+ * each step rounds to float16, as NumPy's loop does where every step's
+ * result is stored (accumulate, and in-order reductions); NumPy's
+ * reorderable float16 reductions sum in float32, and so do these. */
+static void emit_combine(gp_str_t *s, const char *ex, bool round16)
+{
+    if (round16)
+        gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
+                         "{ return gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s))); }\n", ex);
+    else
+        gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
+                         "{ return (gpk_acc)(%s); }\n", ex);
+}
+
 static const char *int_limit(int32_t dt, bool highest)
 {
     static const char *const lo[] = {
@@ -419,8 +433,7 @@ gp_status_t gp_gen_red(const void *vspec, const char *name, gp_str_t *s)
             return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s",
                                 op->name, gp_dtypes[ld].name);
         gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
-        gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
-                         "{ return (gpk_acc)(%s); }\n", ex);
+        emit_combine(s, ex, seq && ld == GP_FLOAT16);
         neutral_expr(op->neutral, ld, neutral);
     }
 
@@ -511,32 +524,80 @@ gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
     const gp_op_t *op = &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
     char what[256];
-    snprintf(what, sizeof what, "accumulate %s", op->name);
+    snprintf(what, sizeof what, "accumulate %s, stage %d", op->name, sp->stage);
     emit_header(s, what, ld, sp->idx32);
     const char *ex = op_expr(op, ld, ld);
     if (!ex)
         return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
                             gp_dtypes[ld].name);
     gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
-    gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
-                     "{ return (gpk_acc)(%s); }\n", ex);
-    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K;\n");
+    emit_combine(s, ex, ld == GP_FLOAT16);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K, C, NC;\n");
     if (sp->nother)
         gp_str_printf(s, "  gpk_index oshape[%d], oin[%d], oout[%d];\n", sp->nother, sp->nother,
                       sp->nother);
-    gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n};\n");
+    gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n  gpk_acc *part;\n};\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\ngpk_idx ib = 0, ob = 0;\n");
+    char e[EXPR_MAX], neutral[2 * EXPR_MAX];
+    neutral_expr(op->neutral, ld, neutral);
     const char *offs[2] = {"ib", "ob"}, *str[2] = {"oin", "oout"};
-    emit_decompose(s, "t", sp->nother, "oshape", 2, offs, str);
-    char e[EXPR_MAX];
-    load_expr(sp->in_dt, ld, "p.in + ib", e);
-    gp_str_printf(s, "gpk_acc acc = %s;\n", e);
-    emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
-    gp_str_puts(s, "for (gpk_idx k = 1; k < (gpk_idx)p.K; ++k) {\n");
-    load_expr(sp->in_dt, ld, "p.in + ib + k * (gpk_idx)p.ain", e);
-    gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
-    emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
+    const int E = GP_SCAN_PER_THREAD;
+
+    if (sp->stage == GP_SCAN_SEQUENTIAL) {
+        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\ngpk_idx ib = 0, ob = 0;\n");
+        emit_decompose(s, "t", sp->nother, "oshape", 2, offs, str);
+        load_expr(sp->in_dt, ld, "p.in + ib", e);
+        gp_str_printf(s, "gpk_acc acc = %s;\n", e);
+        emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
+        gp_str_puts(s, "for (gpk_idx k = 1; k < (gpk_idx)p.K; ++k) {\n");
+        load_expr(sp->in_dt, ld, "p.in + ib + k * (gpk_idx)p.ain", e);
+        gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
+        emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
+        gp_str_puts(s, "}\n}\n}\n");
+        return GP_OK;
+    }
+    if (sp->stage == GP_SCAN_CARRIES) {
+        /* one block per line turns its chunk totals into exclusive carries */
+        gp_str_printf(s,
+                      "for (gpk_idx m = (gpk_idx)GPK_BLOCK_ID; m < (gpk_idx)p.M; "
+                      "m += (gpk_idx)GPK_NUM_BLOCKS) {\n"
+                      "gpk_acc carry = %s;\n"
+                      "for (gpk_idx j0 = 0; j0 < (gpk_idx)p.NC; j0 += (gpk_idx)GPK_BLOCK_SIZE) {\n"
+                      "gpk_idx j = j0 + (gpk_idx)GPK_THREAD_ID;\n"
+                      "gpk_acc v = j < (gpk_idx)p.NC ? p.part[m * p.NC + j] : %s;\n"
+                      "gpk_acc excl, total;\n"
+                      "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, v, %s, excl, total);\n"
+                      "if (j < (gpk_idx)p.NC) p.part[m * p.NC + j] = gpk_combine(carry, excl);\n"
+                      "carry = gpk_combine(carry, total);\n}\n}\n}\n",
+                      neutral, neutral, neutral);
+        return GP_OK;
+    }
+    /* chunk t of line m: the thread's E elements from k0 */
+    gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)(p.M * p.NC); "
+                   "t += (gpk_idx)GPK_NUM_BLOCKS) {\n"
+                   "gpk_idx m = t / (gpk_idx)p.NC, c = t % (gpk_idx)p.NC;\n"
+                   "gpk_idx ib = 0, ob = 0;\n");
+    emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
+    gp_str_printf(s, "const gpk_idx k0 = c * (gpk_idx)p.C + (gpk_idx)GPK_THREAD_ID * %d;\n", E);
+    gp_str_printf(s, "gpk_acc x[%d];\ngpk_acc local = %s;\n", E, neutral);
+    load_expr(sp->in_dt, ld, "p.in + ib + (k0 + e) * (gpk_idx)p.ain", e);
+    gp_str_printf(s, "for (int e = 0; e < %d; ++e) {\n"
+                     "x[e] = k0 + e < (gpk_idx)p.K ? %s : %s;\n"
+                     "local = gpk_combine(local, x[e]);\n}\n", E, e, neutral);
+    if (sp->stage == GP_SCAN_TOTALS) {
+        gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, local);\n"
+                       "if (GPK_THREAD_ID == 0) p.part[t] = local;\n}\n}\n");
+        return GP_OK;
+    }
+    gp_str_printf(s, "gpk_acc excl, total;\n"
+                     "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, local, %s, excl, total);\n"
+                     "(void)total;\n"
+                     "gpk_acc run = gpk_combine(p.part[t], excl);\n"
+                     "for (int e = 0; e < %d; ++e) {\n"
+                     "if (k0 + e >= (gpk_idx)p.K) break;\n"
+                     "run = gpk_combine(run, x[e]);\n",
+                  neutral, E);
+    emit_store(s, sp->out_dt, ld, "p.out + ob + (k0 + e) * (gpk_idx)p.aout", "run");
     gp_str_puts(s, "}\n}\n}\n");
     return GP_OK;
 }

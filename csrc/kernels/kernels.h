@@ -129,13 +129,21 @@ typedef struct gp_red_spec {
     uint8_t idx32;
 } gp_red_spec_t;
 
+/* Scans (accumulate) along one axis of M lines of K elements. In order (one
+ * thread a line) for ufuncs that are not reorderable; otherwise in three
+ * stages over chunks of C elements: chunk totals, their exclusive scan per
+ * line, then each chunk's scan from its carry. */
+enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TOTALS, GP_SCAN_CARRIES, GP_SCAN_CHUNKS };
+#define GP_SCAN_PER_THREAD 8 /* elements a thread scans in a chunk */
+
 typedef struct gp_scan_spec {
     uint8_t family;     /* GP_FAMILY_SCAN */
-    uint8_t pad;
+    uint8_t stage;      /* GP_SCAN_* */
     uint16_t op;
     uint8_t in_dt, loop_dt, out_dt;
     uint8_t nother;     /* dims other than the scanned axis */
     uint8_t idx32;
+    uint8_t pad[3];
 } gp_scan_spec_t;
 
 /* Batched matrix products C[b] = A[b] @ B[b] with any strides (the kernel

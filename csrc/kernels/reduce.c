@@ -505,7 +505,7 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         return gp_set_error(GP_ERR_TYPE, "cannot accumulate on a scalar");
     int32_t ax;
     GP_TRY(gp_normalize_axis(axis, a->ndim, &ax));
-    int32_t d = dtype >= 0 ? dtype : a->dtype;
+    int32_t d = dtype >= 0 ? dtype : default_reduce_dtype(op, a->dtype);
     int32_t dts[3] = {d, d, -1}, weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
     GP_TRY(gp_ufunc_resolve(id, dts, weak, dtype >= 0 ? sig : NULL, GP_CASTING_UNSAFE, ld));
     if (ld[0] != ld[1] || ld[0] != ld[2])
@@ -556,16 +556,38 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     for (int32_t k = 0; k < a->ndim; ++k)
         span += (a->shape[k] - 1) * (iabs64(a->strides[k]) + iabs64((*out)->strides[k]));
     sp.idx32 = span < ((int64_t)1 << 30) && a->size < ((int64_t)1 << 30);
-    char name[128];
-    snprintf(name, sizeof name, "gpk_scan_%s_%s_%s", op->name, gp_dtypes[sp.in_dt].suffix,
-             gp_dtypes[sp.loop_dt].suffix);
-    const gp_kernel_t *k;
-    gp_status_t s = gp_kernel_get(&sp, sizeof sp, name, gp_gen_scan, &sp, &k);
-    if (s == GP_OK) {
+    int64_t K = a->shape[ax];
+    const gp_device_props_t *props;
+    gp_status_t s = gp_backend_props(&props);
+    uint32_t block = props->max_threads_per_block > 1 ? 256 : 1;
+    int64_t C = (int64_t)block * GP_SCAN_PER_THREAD, NC = (K + C - 1) / C;
+    gp_array_t *part = NULL;
+    if (s == GP_OK && op->neutral != GP_NEUTRAL_NONE && K > C) {
+        /* chunk totals, their carries, the chunks: M * NC accumulators */
+        int64_t pbytes = M * NC * gp_compute_size(ld[0]);
+        s = gp_array_empty(GP_UINT8, 1, &pbytes, GP_ORDER_C, &part);
+    }
+    int stages[3] = {GP_SCAN_SEQUENTIAL, -1, -1};
+    if (part) {
+        stages[0] = GP_SCAN_TOTALS;
+        stages[1] = GP_SCAN_CARRIES;
+        stages[2] = GP_SCAN_CHUNKS;
+    }
+    for (int st = 0; st < 3 && stages[st] >= 0 && s == GP_OK; ++st) {
+        sp.stage = (uint8_t)stages[st];
+        char name[128];
+        snprintf(name, sizeof name, "gpk_scan_%s_%s_%s_%d", op->name, gp_dtypes[sp.in_dt].suffix,
+                 gp_dtypes[sp.loop_dt].suffix, sp.stage);
+        const gp_kernel_t *k;
+        s = gp_kernel_get(&sp, sizeof sp, name, gp_gen_scan, &sp, &k);
+        if (s != GP_OK)
+            break;
         gp_params_t pr;
         gp_params_init(&pr);
         gp_params_index(&pr, M);
-        gp_params_index(&pr, a->shape[ax]);
+        gp_params_index(&pr, K);
+        gp_params_index(&pr, C);
+        gp_params_index(&pr, NC);
         for (int32_t j = 0; j < n; ++j)
             gp_params_index(&pr, shape[j]);
         for (int32_t j = 0; j < n; ++j)
@@ -576,9 +598,17 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         gp_params_index(&pr, (*out)->strides[ax]);
         gp_params_ptr(&pr, gp_array_data(a));
         gp_params_ptr(&pr, gp_array_data(*out));
-        gp_launch_t cfg = gp_grid_for(M, 256);
+        gp_params_ptr(&pr, part ? gp_array_data(part) : NULL);
+        gp_launch_t cfg;
+        if (sp.stage == GP_SCAN_SEQUENTIAL)
+            cfg = gp_grid_for(M, 256);
+        else if (sp.stage == GP_SCAN_CARRIES)
+            cfg = gp_grid_for(M * block, block);
+        else
+            cfg = gp_grid_for(M * NC * block, block);
         s = gp_launch(k, &cfg, &pr);
     }
+    gp_array_release(part);
     if (s != GP_OK && made) {
         gp_array_release(*out);
         *out = NULL;

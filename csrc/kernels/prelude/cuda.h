@@ -43,6 +43,39 @@ typedef long long gpk_index;
         __syncthreads();                                                       \
     } while (0)
 
+/* Inclusive scan of `v` over the threads of the block (thread t gets the
+ * combination of threads 0..t); `total` gets the whole block's. Needs a
+ * block of at most 1024 threads, reached by all. */
+#define GPK_BLOCK_SCAN(T, COMBINE, v, total)                                    \
+    do {                                                                       \
+        __shared__ T gpk_scan_[1024];                                          \
+        gpk_scan_[threadIdx.x] = (v);                                          \
+        __syncthreads();                                                       \
+        for (unsigned int d_ = 1; d_ < blockDim.x; d_ <<= 1) {                 \
+            T o_ = threadIdx.x >= d_ ? gpk_scan_[threadIdx.x - d_] : (v);      \
+            __syncthreads();                                                   \
+            if (threadIdx.x >= d_)                                             \
+                (v) = COMBINE(o_, (v));                                        \
+            gpk_scan_[threadIdx.x] = (v);                                      \
+            __syncthreads();                                                   \
+        }                                                                      \
+        (total) = gpk_scan_[blockDim.x - 1];                                   \
+        __syncthreads();                                                       \
+    } while (0)
+
+/* The exclusive form: `excl` gets the combination of threads 0..t-1
+ * (`neutral` for thread 0), `total` the whole block's. */
+#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total)                  \
+    do {                                                                       \
+        T gpk_in_ = (v);                                                       \
+        GPK_BLOCK_SCAN(T, COMBINE, gpk_in_, total);                            \
+        __shared__ T gpk_ex_[1024];                                            \
+        gpk_ex_[threadIdx.x] = gpk_in_;                                        \
+        __syncthreads();                                                       \
+        (excl) = threadIdx.x ? gpk_ex_[threadIdx.x - 1] : (neutral);           \
+        __syncthreads();                                                       \
+    } while (0)
+
 /* IEEE half <-> float through the hardware's conversions (round to nearest
  * even, as the host prelude's code). */
 typedef unsigned short gpk_f16;

@@ -37,8 +37,12 @@ typedef long long gpk_index;
            i##_end = i + (T)((n) / gpk_nblocks + (gpk_block < (n) % gpk_nblocks));  \
          i < i##_end; ++i)
 
-/* With one thread per block, a block-wide reduction is the value itself. */
+/* With one thread per block, a block-wide reduction or scan is the value
+ * itself. */
 #define GPK_BLOCK_REDUCE(T, COMBINE, v) ((void)0)
+#define GPK_BLOCK_SCAN(T, COMBINE, v, total) ((total) = (v))
+#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total) \
+    ((excl) = (neutral), (total) = (v))
 
 /* IEEE half <-> float conversions, round to nearest even. */
 typedef unsigned short gpk_f16;

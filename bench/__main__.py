@@ -1,0 +1,106 @@
+"""Runs the benchmarks and writes results.json, results.md and results.png.
+
+    python -m bench                 # every workload, full sizes (on the H200)
+    python -m bench --quick         # reduced sizes (the host backend, CI machines)
+    python -m bench --only matmul   # workloads whose name contains a text
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bench import libs as L
+from bench import report
+from bench import workloads as W
+
+
+def measure(w: W.Workload, lib: L.Lib):
+    fn = w.make(lib, w.size)
+    if fn is None:
+        return None
+    if w.unit == "us":
+        return lib.overhead_us(fn, calls=2000 if not lib.gpu else 20000)
+    if w.unit == "GB/s":
+        for _ in range(2):
+            fn()
+        lib.sync()
+        best = float("inf")
+        for _ in range(5):
+            t = time.perf_counter()
+            fn()
+            lib.sync()
+            best = min(best, time.perf_counter() - t)
+        return w.amount(w.size) / best / 1e9
+    ms = lib.time_ms(fn, repeats=10 if w.unit == "TFLOP/s" else 20)
+    scale = 1e12
+    return w.amount(w.size) / (ms * 1e-3) / scale
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--libs", default="gpunp,cupy,torch,numpy")
+    ap.add_argument("--out", default="bench/results")
+    args = ap.parse_args()
+    libs = L.available(args.libs.split(","))
+    rows = []
+    for w in W.workloads(args.quick):
+        if args.only and args.only not in w.name:
+            continue
+        row = {"workload": w.name, "unit": w.unit, "higher_is_better": w.higher_is_better,
+               "values": {}}
+        for lib in libs:
+            if w.gpu_only and not lib.gpu:
+                continue
+            if lib.name == "numpy" and w.unit in ("TB/s",) and not args.quick and w.size > 1 << 26:
+                continue  # minutes on a CPU; not what the table is for
+            try:
+                v = measure(w, lib)
+            except Exception as e:
+                print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+                v = None
+            if v is not None:
+                row["values"][lib.name] = v
+        rows.append(row)
+        print(report.line(row), flush=True)
+        for lib in libs:  # release memory between workloads
+            if lib.name == "cupy":
+                lib.xp.get_default_memory_pool().free_all_blocks()
+            if lib.name == "torch":
+                lib.xp.cuda.empty_cache()
+    if not args.only or "first call" in args.only or "import" in args.only:
+        if any(lib.name == "gpunp" for lib in libs):
+            cold, warm = W.first_call_ms({})
+            rows.append({"workload": "first call of a new elementwise kernel, cold cache",
+                         "unit": "ms", "higher_is_better": False, "values": {"gpunp": cold}})
+            rows.append({"workload": "first call of a new elementwise kernel, warm cache",
+                         "unit": "ms", "higher_is_better": False, "values": {"gpunp": warm}})
+            rows.append({"workload": "import gpunp", "unit": "ms", "higher_is_better": False,
+                         "values": {"gpunp": W.import_ms("gpunp")}})
+            for r in rows[-3:]:
+                print(report.line(r), flush=True)
+    import gpunp
+    meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "python": platform.python_version(),
+            "numpy": np.__version__, "gpunp": gpunp.__version__, "backend": gpunp.backend(),
+            "device": gpunp._config.config("device_name"),
+            "libs": {lib.name: getattr(lib.xp, "__version__", "?") for lib in libs},
+            "quick": args.quick}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
+    (out / "results.md").write_text(report.markdown(meta, rows))
+    report.chart(rows, out / "results.png")
+    print(f"wrote {out}/results.json, results.md, results.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

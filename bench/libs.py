@@ -1,0 +1,150 @@
+"""The libraries under comparison, behind one small interface: put host data
+on the device, synchronize, and time device work with the library's events."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+
+class Lib:
+    name = "?"
+    gpu = True
+
+    def __init__(self):
+        self.xp = None
+
+    def asarray(self, h):
+        return self.xp.asarray(h)
+
+    def sync(self):
+        pass
+
+    def events(self):
+        """A pair of callables (record_start, elapsed_ms_since_start)."""
+        raise NotImplementedError
+
+    def time_ms(self, fn, warmup=3, repeats=20) -> float:
+        """Median device time of fn() in milliseconds."""
+        for _ in range(warmup):
+            fn()
+        self.sync()
+        times = []
+        for _ in range(repeats):
+            start, stop = self.events()
+            start()
+            fn()
+            times.append(stop())
+        return statistics.median(times)
+
+    def overhead_us(self, fn, calls=20000) -> float:
+        """Wall time per call of fn() in microseconds (CPU overhead)."""
+        for _ in range(200):
+            fn()
+        self.sync()
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            self.sync()
+            best = min(best, (time.perf_counter() - t0) / calls * 1e6)
+        return best
+
+
+class Gpunp(Lib):
+    name = "gpunp"
+
+    def __init__(self):
+        import gpunp
+        self.xp = gpunp
+        self.gpu = gpunp.backend() != "host"
+
+    def sync(self):
+        self.xp.cuda.Device().synchronize()
+
+    def events(self):
+        cuda = self.xp.cuda
+        a, b = cuda.Event(), cuda.Event()
+        a.record()
+
+        def stop():
+            b.record()
+            b.synchronize()
+            return cuda.get_elapsed_time(a, b)
+        return (lambda: None), stop
+
+
+class Cupy(Lib):
+    name = "cupy"
+
+    def __init__(self):
+        import cupy
+        self.xp = cupy
+
+    def sync(self):
+        self.xp.cuda.Device().synchronize()
+
+    def events(self):
+        cuda = self.xp.cuda
+        a, b = cuda.Event(), cuda.Event()
+        a.record()
+
+        def stop():
+            b.record()
+            b.synchronize()
+            return cuda.get_elapsed_time(a, b)
+        return (lambda: None), stop
+
+
+class Torch(Lib):
+    name = "torch"
+
+    def __init__(self):
+        import torch
+        if not torch.cuda.is_available():
+            raise ImportError("PyTorch has no CUDA device")
+        self.xp = torch
+
+    def asarray(self, h):
+        return self.xp.as_tensor(h, device="cuda")
+
+    def sync(self):
+        self.xp.cuda.synchronize()
+
+    def events(self):
+        cuda = self.xp.cuda
+        a, b = cuda.Event(enable_timing=True), cuda.Event(enable_timing=True)
+        a.record()
+
+        def stop():
+            b.record()
+            b.synchronize()
+            return a.elapsed_time(b)
+        return (lambda: None), stop
+
+
+class Numpy(Lib):
+    name = "numpy"
+    gpu = False
+
+    def __init__(self):
+        self.xp = np
+
+    def events(self):
+        t0 = time.perf_counter()
+        return (lambda: None), (lambda: (time.perf_counter() - t0) * 1e3)
+
+
+def available(names) -> list:
+    out = []
+    for cls in (Gpunp, Cupy, Torch, Numpy):
+        if cls.name not in names:
+            continue
+        try:
+            out.append(cls())
+        except Exception as e:  # a library that is not installed is left out
+            print(f"({cls.name} not measured: {type(e).__name__}: {e})")
+    return out

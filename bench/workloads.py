@@ -1,0 +1,240 @@
+"""The workloads: each a row of the table below. A workload's `make(lib, n)`
+returns the callable to time (or None where the library lacks the
+operation); `unit` says what the number is (us per call, TB/s, TFLOP/s,
+GB/s, ms)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+
+@dataclass
+class Workload:
+    name: str
+    unit: str                      # "us", "TB/s", "TFLOP/s", "GB/s", "ms"
+    size: int                      # elements (or matrix side)
+    make: Callable                 # (lib, size) -> callable or None
+    amount: Callable = None        # size -> bytes moved or flops (for rates)
+    higher_is_better: bool = False
+    gpu_only: bool = False
+
+
+def _f32(lib, shape, seed=0):
+    h = np.random.default_rng(seed).random(shape, dtype=np.float32)
+    return lib.asarray(h)
+
+
+def _binary_add(lib, n):
+    a, b = _f32(lib, n), _f32(lib, n, 1)
+    return lambda: a + b
+
+
+def _sum(lib, n):
+    a = _f32(lib, n)
+    return lambda: a.sum()
+
+
+def _sin(lib, n):
+    a = _f32(lib, n)
+    xp = lib.xp
+    return lambda: xp.sin(a)
+
+
+def _slice(lib, n):
+    a = _f32(lib, n)
+    return lambda: a[1:]
+
+
+def _zeros(lib, n):
+    xp = lib.xp
+    if lib.name == "torch":
+        return lambda: xp.zeros(n, device="cuda")
+    return lambda: xp.zeros(n, dtype=np.float32)
+
+
+def _mul_scalar(lib, n):
+    a = _f32(lib, n)
+    return lambda: a * 2.0
+
+
+def _np_add(lib, n):
+    if lib.name == "torch":
+        return None
+    a, b = _f32(lib, n), _f32(lib, n, 1)
+    return lambda: np.add(a, b)
+
+
+def _np_sum(lib, n):
+    if lib.name == "torch":
+        return None
+    a = _f32(lib, n)
+    return lambda: np.sum(a)
+
+
+def _exp(lib, n):
+    a = _f32(lib, n)
+    xp = lib.xp
+    return lambda: xp.exp(a)
+
+
+def _copy(lib, n):
+    a = _f32(lib, n)
+    return (lambda: a.clone()) if lib.name == "torch" else (lambda: a.copy())
+
+
+def _astype16(lib, n):
+    a = _f32(lib, n)
+    if lib.name == "torch":
+        return lambda: a.to(lib.xp.float16)
+    return lambda: a.astype(np.float16)
+
+
+def _sum_axis(axis):
+    def make(lib, n):
+        a = _f32(lib, (n, n))
+        if axis is None:
+            return lambda: a.sum()
+        return (lambda: a.sum(dim=axis)) if lib.name == "torch" else (lambda: a.sum(axis=axis))
+    return make
+
+
+def _argmax(lib, n):
+    a = _f32(lib, (n, n))
+    xp = lib.xp
+    return lambda: xp.argmax(a)
+
+
+def _transpose_copy(lib, n):
+    a = _f32(lib, (n, n))
+    return (lambda: a.T.contiguous()) if lib.name == "torch" else (lambda: a.T.copy())
+
+
+def _cumsum(lib, n):
+    a = _f32(lib, n)
+    xp = lib.xp
+    if lib.name == "torch":
+        return lambda: xp.cumsum(a, 0)
+    if not hasattr(xp, "cumsum"):
+        return (lambda: xp.add.accumulate(a)) if hasattr(xp, "add") else None
+    return lambda: xp.cumsum(a)
+
+
+def _matmul(dtype):
+    def make(lib, n):
+        h = np.random.default_rng(0).random((n, n)).astype(dtype)
+        a, b = lib.asarray(h), lib.asarray(h.T.copy())
+        return lambda: a @ b
+    return make
+
+
+def _h2d(lib, n):
+    if not lib.gpu:
+        return None
+    h = np.random.default_rng(0).random(n // 4, dtype=np.float32)
+    return lambda: lib.asarray(h)
+
+
+def _d2h(lib, n):
+    if not lib.gpu:
+        return None
+    a = _f32(lib, n // 4)
+    if lib.name == "torch":
+        return lambda: a.cpu().numpy()
+    if lib.name == "cupy":
+        return lambda: lib.xp.asnumpy(a)
+    return lambda: a.get()
+
+
+def bytes_moved(arrays, itemsize=4):
+    return lambda n: arrays * n * itemsize
+
+
+OVERHEAD = [
+    ("a + b", _binary_add), ("a.sum()", _sum), ("sin(a)", _sin), ("a[1:]", _slice),
+    ("zeros(n)", _zeros), ("a * 2.0", _mul_scalar), ("np.add(a, b)", _np_add),
+    ("np.sum(a)", _np_sum),
+]
+
+
+def workloads(quick: bool) -> list:
+    big = 1 << (22 if quick else 28)
+    side = 2048 if quick else 16384
+    mside = 1024 if quick else 8192
+    gib = (64 if quick else 1024) << 20
+    out = []
+    for n in (1, 1000):
+        for label, fn in OVERHEAD:
+            out.append(Workload(f"{label}, {n} float32, per call", "us", n, fn))
+    out += [
+        Workload(f"a + b, {big} float32",
+                 "TB/s", big, _binary_add, bytes_moved(3), True),
+        Workload(f"exp(a), {big} float32", "TB/s", big, _exp, bytes_moved(2), True),
+        Workload(f"a.copy(), {big} float32", "TB/s", big, _copy, bytes_moved(2), True),
+        Workload(f"a.astype(float16), {big} float32", "TB/s", big, _astype16,
+                 lambda n: n * 6, True),
+        Workload(f"cumsum, {big} float32", "TB/s", big, _cumsum, bytes_moved(2), True),
+        Workload(f"sum(), {side}x{side} float32", "TB/s", side, _sum_axis(None),
+                 lambda n: n * n * 4, True),
+        Workload(f"sum(axis=0), {side}x{side} float32", "TB/s", side, _sum_axis(0),
+                 lambda n: n * n * 4, True),
+        Workload(f"sum(axis=1), {side}x{side} float32", "TB/s", side, _sum_axis(1),
+                 lambda n: n * n * 4, True),
+        Workload(f"argmax, {side}x{side} float32", "TB/s", side, _argmax,
+                 lambda n: n * n * 4, True),
+        Workload(f"transpose copy, {side}x{side} float32", "TB/s", side, _transpose_copy,
+                 lambda n: 2 * n * n * 4, True),
+    ]
+    for dt in ("float16", "float32", "float64"):
+        out.append(Workload(f"matmul {mside}x{mside} {dt}", "TFLOP/s", mside, _matmul(dt),
+                            lambda n: 2 * n ** 3, True, gpu_only=True))
+    out += [
+        Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,
+                 True, gpu_only=True),
+        Workload(f"device->host {gib >> 20} MiB pageable", "GB/s", gib, _d2h, lambda n: n,
+                 True, gpu_only=True),
+    ]
+    return out
+
+
+# ---- workloads measured in fresh processes -------------------------------------------
+
+_FIRST_CALL = """
+import time, numpy, gpunp
+a = gpunp.asarray(numpy.arange(1000, dtype=numpy.float32))
+(a + 1).sum().item()
+t = time.perf_counter()
+gpunp.tanh(a).get()
+print(time.perf_counter() - t)
+"""
+
+
+def first_call_ms(env) -> tuple:
+    """A new elementwise kernel's first call in a fresh process, with an
+    empty disk cache and then with that cache warm."""
+    with tempfile.TemporaryDirectory() as d:
+        e = dict(os.environ, GPUNP_CACHE_DIR=d, **env)
+        run = lambda: float(subprocess.run([sys.executable, "-c", _FIRST_CALL], env=e, cwd=d,
+                                           capture_output=True, text=True,
+                                           check=True).stdout.split()[-1]) * 1e3
+        cold = run()
+        warm = run()
+    return cold, warm
+
+
+def import_ms(module="gpunp") -> float:
+    def wall(code):
+        best = float("inf")
+        for _ in range(5):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, cwd=tempfile.gettempdir())
+            best = min(best, time.perf_counter() - t)
+        return best
+    return (wall(f"import {module}") - wall("pass")) * 1e3
