@@ -39,9 +39,18 @@ def _shape_tuple(shape, allow_unknown=False) -> tuple:
 
 
 def _new(fn, *args) -> ndarray:
-    out = ffi.new("gp_array_t **")
-    check(fn(*args, out))
+    out = _lib.out_cell()
+    s = fn(*args, out)
+    if s:
+        raise _lib.error(s)
     return _wrap(out[0])
+
+
+_C = ord("C")
+
+
+def _order_cf(order) -> int:
+    return _C if order == "C" else _lib.order_code(order, "CF")
 
 
 # ---- from data ---------------------------------------------------------------------
@@ -140,9 +149,8 @@ def asnumpy(a, stream=None, order="C", out=None) -> numpy.ndarray:
 # ---- from shapes -------------------------------------------------------------------------
 
 def empty(shape, dtype=float, order="C", *, like=None) -> ndarray:
-    shp = _shape_tuple(shape)
-    return _new(lib.gp_array_empty, _lib.dtype_code(dtype), len(shp), shp,
-                _lib.order_code(order, "CF"))
+    shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
+    return _new(lib.gp_array_empty, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
 def full(shape, fill_value, dtype=None, order="C", *, like=None) -> ndarray:
@@ -163,7 +171,8 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None) -> ndarray:
 
 
 def zeros(shape, dtype=float, order="C", *, like=None) -> ndarray:
-    return full(shape, 0, dtype, order)
+    shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
+    return _new(lib.gp_array_zeros, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
 def ones(shape, dtype=float, order="C", *, like=None) -> ndarray:

@@ -6,6 +6,8 @@ Everything else in the package reaches the engine through this module.
 
 from __future__ import annotations
 
+import threading
+
 import numpy
 
 from gpunp._engine import ffi, lib
@@ -77,11 +79,23 @@ ORDERS = {"C": ord("C"), "F": ord("F"), "A": ord("A"), "K": ord("K")}
 
 def dtype_code(dtype) -> int:
     """The engine code of a dtype-like; TypeError for dtypes gpunp lacks."""
-    code = _CODES.get(dtype)
+    try:
+        code = _CODES.get(dtype)
+    except TypeError:  # unhashable: not a dtype-like we can remember
+        code = None
     if code is not None:
         return code
     if dtype is None:
         return FLOAT64
+    code = _dtype_code_slow(dtype)
+    try:
+        _CODES[dtype] = code  # remember 'f4', numpy.float32, float...
+    except TypeError:
+        pass
+    return code
+
+
+def _dtype_code_slow(dtype) -> int:
     try:
         dt = numpy.dtype(dtype)
     except TypeError as e:
@@ -110,6 +124,21 @@ def order_code(order, allowed: str = "CFAK") -> int:
         opts = ", ".join(f"'{c}'" for c in allowed)
         raise ValueError(f"order must be one of {opts} (got {order!r})")
     return ord(o)
+
+
+# ---- out-pointers -------------------------------------------------------------
+
+_tls = threading.local()
+
+
+def out_cell():
+    """This thread's `gp_array_t **` for an engine call's result: read it
+    right after the call (nothing else on the thread can run in between)."""
+    try:
+        return _tls.out
+    except AttributeError:
+        cell = _tls.out = ffi.new("gp_array_t **")
+        return cell
 
 
 # ---- scalars ------------------------------------------------------------------

@@ -93,6 +93,7 @@ class ndarray:
 
     def __init__(self, shape, dtype=float, order="C"):
         from gpunp._creation import _shape_tuple
+        self._h = None
         shp = _shape_tuple(shape)
         out = ffi.new("gp_array_t **")
         check(lib.gp_array_empty(_lib.dtype_code(dtype), len(shp), shp,
@@ -102,9 +103,7 @@ class ndarray:
         self._info = None
 
     def __del__(self, _release=_release):
-        h = getattr(self, "_h", None)
-        if h is not None:
-            _release(h)
+        _release(self._h)  # None (a failed constructor) is NULL: a no-op
 
     # ---- metadata ---------------------------------------------------------
 
@@ -426,13 +425,25 @@ class ndarray:
     # ---- indexing -------------------------------------------------------------
 
     def __getitem__(self, key) -> "ndarray":
-        out = ffi.new("gp_array_t **")
-        t = type(key)
-        if t is slice:
-            item = ffi.new("gp_index_item_t *")
-            _fill_slice(item, key)
-            check(lib.gp_array_slice(self._h, item.present, item.start, item.stop,
-                                     item.step, out))
+        out = _lib.out_cell()
+        if type(key) is slice:
+            # the common slice, without building an index item
+            start, stop, step, present = key.start, key.stop, key.step, 0
+            if start is None:
+                start = 0
+            else:
+                start, present = _clamp(_index_int(start)), 1
+            if stop is None:
+                stop = 0
+            else:
+                stop, present = _clamp(_index_int(stop)), present | 2
+            if step is None:
+                step = 1
+            else:
+                step, present = _clamp(_index_int(step)), present | 4
+            s = lib.gp_array_slice(self._h, present, start, stop, step, out)
+            if s:
+                raise _lib.error(s)
             return _wrap(out[0], self)
         items = _index_items(key)
         check(lib.gp_array_index(self._h, len(items), items, out))

@@ -98,6 +98,29 @@ def _method(fn):
     return method
 
 
-for _name, _fn in (("sum", sum), ("prod", prod), ("max", max), ("min", min), ("any", any),
-                   ("all", all), ("mean", mean), ("argmax", argmax), ("argmin", argmin)):
+def _full_reduction_method(fn, ufunc_name):
+    """The method, with a fast path for the common call without arguments
+    (a reduction over every axis: one engine call)."""
+    uid = UFUNCS[ufunc_name]._id
+    reduce, out_cell, null = lib.gp_ufunc_reduce, _lib.out_cell, ffi.NULL
+
+    def method(self, *args, **kwargs):
+        if args or kwargs:
+            return fn(self, *args, **kwargs)
+        out = out_cell()
+        out[0] = null
+        s = reduce(uid, self._h, 0, null, 0, -1, null, out)
+        if s:
+            raise _lib.error(s)
+        return _wrap(out[0])
+    method.__name__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
+for _name, _fn, _uf in (("sum", sum, "add"), ("prod", prod, "multiply"),
+                        ("max", max, "maximum"), ("min", min, "minimum"),
+                        ("any", any, "logical_or"), ("all", all, "logical_and")):
+    setattr(ndarray, _name, _full_reduction_method(_fn, _uf))
+for _name, _fn in (("mean", mean), ("argmax", argmax), ("argmin", argmin)):
     setattr(ndarray, _name, _method(_fn))

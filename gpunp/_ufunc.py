@@ -109,6 +109,10 @@ class ufunc:
         self.identity = _IDENTITY[info.identity]
         self._reorderable = bool(info.reorderable)
         self._types = None
+        if self.nout == 1 and self.nin == 1:
+            self._unary_op = _unary(uid)
+        elif self.nout == 1 and self.nin == 2:
+            self._binary_op, self._rbinary_op = _binary(uid, False), _binary(uid, True)
         self.__doc__ = f"gpunp.{self.__name__}: numpy.{self.__name__} on the device."
 
     def __repr__(self):
@@ -129,6 +133,21 @@ class ufunc:
     def __call__(self, *args, out=None, where=True, casting="same_kind", order="K",
                  dtype=None, subok=True, signature=None):
         nin, nout = self.nin, self.nout
+        if (nout == 1 and out is None and where is True and dtype is None and signature is None
+                and casting == "same_kind" and order == "K"):
+            # the plain call on arrays (and a scalar) is the operators' path
+            if nin == 1 and len(args) == 1 and type(args[0]) is ndarray:
+                return self._unary_op(args[0])
+            if nin == 2 and len(args) == 2:
+                a, b = args
+                if type(a) is ndarray:
+                    r = self._binary_op(a, b)
+                    if r is not NotImplemented:
+                        return r
+                elif type(b) is ndarray:
+                    r = self._rbinary_op(b, a)
+                    if r is not NotImplemented:
+                        return r
         if len(args) > nin:
             if out is not None:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -235,6 +254,58 @@ def _as_input(x):
     return asarray(x)
 
 
+# ---- operators ----------------------------------------------------------------------
+
+def _binary(uid, reflected):
+    """The operator's fast path: one engine call without building operand
+    structs; anything unusual goes through the ufunc object."""
+    call_aa, call_as = lib.gp_ufunc_call_aa, lib.gp_ufunc_call_as
+    out_cell, is_scalar, put = _lib.out_cell, _lib.is_scalar, _lib.put_scalar
+    F64, I64 = _lib.FLOAT64, _lib.INT64
+    imin, imax = -(1 << 63), (1 << 63) - 1
+
+    def op(self, other):
+        t = type(other)
+        out = out_cell()
+        if t is ndarray:
+            s = call_aa(uid, other._h, self._h, out) if reflected else \
+                call_aa(uid, self._h, other._h, out)
+        elif t is float:
+            s = call_as(uid, self._h, F64, 1, 0, other, 0.0, reflected, out)
+        elif t is int and imin <= other <= imax:
+            s = call_as(uid, self._h, I64, 1, other, 0.0, 0.0, reflected, out)
+        elif is_scalar(other):
+            sc = ffi.new("gp_scalar_t *")
+            put(sc, other)
+            s = call_as(uid, self._h, sc.dtype, sc.weak, sc.i, sc.re, sc.im, reflected, out)
+        else:
+            return NotImplemented
+        if s:
+            raise _lib.error(s)
+        return _wrap(out[0])
+    return op
+
+
+def _inplace(uf):
+    def op(self, other):
+        if not (isinstance(other, ndarray) or _lib.is_scalar(other)):
+            return NotImplemented
+        return uf(self, other, out=self)
+    return op
+
+
+def _unary(uid):
+    call_a, out_cell = lib.gp_ufunc_call_a, _lib.out_cell
+
+    def op(self):
+        out = out_cell()
+        s = call_a(uid, self._h, out)
+        if s:
+            raise _lib.error(s)
+        return _wrap(out[0])
+    return op
+
+
 # ---- the instances, one per row of the op table ----------------------------------
 
 def _make_ufuncs() -> dict:
@@ -256,46 +327,6 @@ def by_name(name: str):
     if u is None and name in ALIASES:
         u = UFUNCS.get(ALIASES[name])
     return u
-
-
-# ---- operators ----------------------------------------------------------------------
-
-def _binary(uid, reflected):
-    put = _lib.put_scalar
-    is_scalar = _lib.is_scalar
-
-    def op(self, other):
-        ops = ffi.new("gp_operand_t[2]")
-        a, b = (ops[1], ops[0]) if reflected else (ops[0], ops[1])
-        a.array = self._h
-        if type(other) is ndarray:
-            b.array = other._h
-        elif is_scalar(other):
-            put(b.scalar, other)
-        else:
-            return NotImplemented
-        out = ffi.new("gp_array_t *[1]")
-        check(lib.gp_ufunc_call(uid, ops, out, _NULL, _NULL, _SAME_KIND, _ORDER_K))
-        return _wrap(out[0])
-    return op
-
-
-def _inplace(uf):
-    def op(self, other):
-        if not (isinstance(other, ndarray) or _lib.is_scalar(other)):
-            return NotImplemented
-        return uf(self, other, out=self)
-    return op
-
-
-def _unary(uid):
-    def op(self):
-        ops = ffi.new("gp_operand_t[1]")
-        ops[0].array = self._h
-        out = ffi.new("gp_array_t *[1]")
-        check(lib.gp_ufunc_call(uid, ops, out, _NULL, _NULL, _SAME_KIND, _ORDER_K))
-        return _wrap(out[0])
-    return op
 
 
 _BINARY_OPERATORS = {
@@ -331,10 +362,18 @@ _attach_operators()
 
 # ---- NEP 13 ---------------------------------------------------------------------------
 
+_FROM_NUMPY: dict = {}
+
+
 def _array_ufunc(self, uf, method, *inputs, **kwargs):
-    mine = by_name(uf.__name__)
+    mine = _FROM_NUMPY.get(uf)
     if mine is None:
-        return NotImplemented
+        mine = by_name(uf.__name__)
+        if mine is None:
+            return NotImplemented
+        _FROM_NUMPY[uf] = mine
+    if method == "__call__" and not kwargs:
+        return mine(*inputs)  # refuses host arrays itself
     for x in inputs:
         if not (isinstance(x, ndarray) or _lib.is_scalar(x)):
             return NotImplemented

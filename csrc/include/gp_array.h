@@ -89,6 +89,10 @@ GP_API gp_status_t gp_array_empty(int32_t dtype, int32_t ndim, const int64_t *sh
 GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,
                                        gp_array_t **out);
 
+/* A new array of zeros (numpy.zeros): the common fill, without a scalar. */
+GP_API gp_status_t gp_array_zeros(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t order,
+                                  gp_array_t **out);
+
 /* A new array filled with `value` cast to `dtype` (zeros, ones, full).
  * A weak integer that does not fit `dtype` gives GP_ERR_OVERFLOW. */
 GP_API gp_status_t gp_array_full(int32_t dtype, int32_t ndim, const int64_t *shape,

@@ -77,6 +77,17 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
                                  const gp_array_t *where, const int32_t *signature,
                                  int32_t casting, int32_t order);
 
+/* Shortcuts of gp_ufunc_call for Python's operators, which need neither
+ * struct building nor options: a new output (the caller owns *out), casting
+ * same_kind, order K. _aa takes two arrays; _as an array and a scalar given
+ * by its fields (gp_scalar_t's), the scalar first if `scalar_first`; _a one
+ * array. */
+GP_API gp_status_t gp_ufunc_call_aa(int32_t id, gp_array_t *a, gp_array_t *b, gp_array_t **out);
+GP_API gp_status_t gp_ufunc_call_as(int32_t id, gp_array_t *a, int32_t dtype, int32_t weak,
+                                    int64_t i, double re, double im, int32_t scalar_first,
+                                    gp_array_t **out);
+GP_API gp_status_t gp_ufunc_call_a(int32_t id, gp_array_t *a, gp_array_t **out);
+
 /* ufunc.reduce of binary ufunc `id` over `naxes` axes of `a` (`axes` NULL:
  * every axis; naxes 0 with non-NULL axes: none). `dtype` -1 picks NumPy's
  * default (add and multiply raise small integers to the platform integer).

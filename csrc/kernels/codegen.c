@@ -7,12 +7,37 @@
  * reductions (one output per thread or per block, optionally split in two
  * stages) and scans (one line per thread).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels.h"
 
-#define EXPR_MAX 1024
+#define EXPR_MAX 2048
+
+/* Set when an expression did not fit its buffer; the generator then fails
+ * rather than emit a truncated kernel. */
+static _Thread_local bool expr_overflow;
+
+/* snprintf into an EXPR_MAX buffer, noting truncation. */
+static void put(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(char *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out, EXPR_MAX, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= EXPR_MAX)
+        expr_overflow = true;
+}
+
+static gp_status_t check_overflow(const char *name)
+{
+    if (!expr_overflow)
+        return GP_OK;
+    expr_overflow = false;
+    return gp_set_error(GP_ERR_UNSUPPORTED, "an expression of kernel %s is too long", name);
+}
 
 /* ---- types and conversions ------------------------------------------------ */
 
@@ -34,38 +59,38 @@ static void cast_expr(int32_t from, int32_t to, const char *e, char *out)
     if (to == GP_FLOAT16) {
         /* a float16 computes as float32 holding a value rounded to half */
         if (from == GP_FLOAT16)
-            snprintf(out, EXPR_MAX, "%s", e);
+            put(out, "%s", e);
         else if (from == GP_FLOAT64)
-            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f64_to_f16(%s))", e);
+            put(out, "gpk_f16_to_f32(gpk_f64_to_f16(%s))", e);
         else if (from == GP_COMPLEX128)
-            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f64_to_f16((%s).re))", e);
+            put(out, "gpk_f16_to_f32(gpk_f64_to_f16((%s).re))", e);
         else if (from == GP_COMPLEX64)
-            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f32_to_f16((%s).re))", e);
+            put(out, "gpk_f16_to_f32(gpk_f32_to_f16((%s).re))", e);
         else
-            snprintf(out, EXPR_MAX, "gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s)))", e);
+            put(out, "gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s)))", e);
         return;
     }
     if (compute_dt(from) == compute_dt(to)) {
-        snprintf(out, EXPR_MAX, "%s", e);
+        put(out, "%s", e);
     } else if (to == GP_BOOL) {
         if (kf == GP_KIND_COMPLEX)
-            snprintf(out, EXPR_MAX, "(gpk_b)gpk_nonzero_%s(%s)", csuffix(from), e);
+            put(out, "(gpk_b)gpk_nonzero_%s(%s)", csuffix(from), e);
         else
-            snprintf(out, EXPR_MAX, "(gpk_b)((%s) != 0)", e);
+            put(out, "(gpk_b)((%s) != 0)", e);
     } else if (kt == GP_KIND_COMPLEX) {
         const char *t = to == GP_COMPLEX64 ? "gpk_f32" : "gpk_f64";
         if (kf == GP_KIND_COMPLEX)
-            snprintf(out, EXPR_MAX, "gpk_make_%s((%s)(%s).re, (%s)(%s).im)", csuffix(to), t, e, t, e);
+            put(out, "gpk_make_%s((%s)(%s).re, (%s)(%s).im)", csuffix(to), t, e, t, e);
         else
-            snprintf(out, EXPR_MAX, "gpk_make_%s((%s)(%s), (%s)0)", csuffix(to), t, e, t);
+            put(out, "gpk_make_%s((%s)(%s), (%s)0)", csuffix(to), t, e, t);
     } else if (kf == GP_KIND_COMPLEX) {
         char re[EXPR_MAX];
-        snprintf(re, sizeof re, "(%s).re", e);
+        put(re, "(%s).re", e);
         cast_expr(from == GP_COMPLEX64 ? GP_FLOAT32 : GP_FLOAT64, to, re, out);
     } else if ((kt == GP_KIND_INT || kt == GP_KIND_UINT) && kf == GP_KIND_FLOAT) {
-        snprintf(out, EXPR_MAX, "gpk_f2%s((gpk_f64)(%s))", csuffix(to), e);
+        put(out, "gpk_f2%s((gpk_f64)(%s))", csuffix(to), e);
     } else {
-        snprintf(out, EXPR_MAX, "(%s)(%s)", ctype(to), e);
+        put(out, "(%s)(%s)", ctype(to), e);
     }
 }
 
@@ -75,11 +100,11 @@ static void value_expr(int32_t sd, int32_t vd, const char *raw, char *out)
 {
     char v[EXPR_MAX];
     if (sd == GP_FLOAT16)
-        snprintf(v, sizeof v, "gpk_f16_to_f32(%s)", raw);
+        put(v, "gpk_f16_to_f32(%s)", raw);
     else if (sd == GP_BOOL)
-        snprintf(v, sizeof v, "(gpk_b)(%s != 0)", raw);
+        put(v, "(gpk_b)(%s != 0)", raw);
     else
-        snprintf(v, sizeof v, "%s", raw);
+        put(v, "%s", raw);
     cast_expr(sd, vd, v, out);
 }
 
@@ -88,7 +113,7 @@ static void value_expr(int32_t sd, int32_t vd, const char *raw, char *out)
 static void load_expr(int32_t sd, int32_t vd, const char *addr, char *out)
 {
     char raw[EXPR_MAX];
-    snprintf(raw, sizeof raw, "(*(const %s *)(%s))", gp_dtypes[sd].storage, addr);
+    put(raw, "(*(const %s *)(%s))", gp_dtypes[sd].storage, addr);
     value_expr(sd, vd, raw, out);
 }
 
@@ -97,13 +122,13 @@ static void stored_expr(int32_t sd, int32_t vd, const char *e, char *v)
 {
     if (sd == GP_FLOAT16) {
         if (vd == GP_FLOAT64)
-            snprintf(v, EXPR_MAX, "gpk_f64_to_f16(%s)", e);
+            put(v, "gpk_f64_to_f16(%s)", e);
         else if (vd == GP_COMPLEX128)
-            snprintf(v, EXPR_MAX, "gpk_f64_to_f16((%s).re)", e);
+            put(v, "gpk_f64_to_f16((%s).re)", e);
         else if (vd == GP_COMPLEX64)
-            snprintf(v, EXPR_MAX, "gpk_f32_to_f16((%s).re)", e);
+            put(v, "gpk_f32_to_f16((%s).re)", e);
         else
-            snprintf(v, EXPR_MAX, "gpk_f32_to_f16((gpk_f32)(%s))", e);
+            put(v, "gpk_f32_to_f16((gpk_f32)(%s))", e);
     } else {
         cast_expr(vd, sd, e, v);
     }
@@ -208,7 +233,7 @@ static gp_status_t emit_element(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op
     }
     for (int k = 0; k < nin; ++k) {
         if (sp->kind[k] == GP_OPND_SCALAR)
-            snprintf(e, sizeof e, "p.v%d", k);
+            put(e, "p.v%d", k);
         else
             load_expr(sp->dt[k], sp->loop[k], addr[k], e);
         gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
@@ -241,12 +266,12 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
         gp_str_printf(s, "gpk_vec%d w%d;\n", k, k);
     gp_str_printf(s, "for (int k = 0; k < %d; ++k) {\nconst gpk_idx i = iv * %d + k;\n(void)i;\n", w,
                   w);
-    char e[EXPR_MAX], raw[32];
+    char e[EXPR_MAX], raw[EXPR_MAX];
     for (int k = 0; k < nin; ++k) {
         if (sp->kind[k] == GP_OPND_SCALAR) {
-            snprintf(e, sizeof e, "p.v%d", k);
+            put(e, "p.v%d", k);
         } else {
-            snprintf(raw, sizeof raw, "r%d.v[k]", k);
+            put(raw, "r%d.v[k]", k);
             value_expr(sp->dt[k], sp->loop[k], raw, e);
         }
         gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
@@ -273,10 +298,18 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
     return GP_OK;
 }
 
-gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
+gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_ew_spec_t *sp = vspec;
     const gp_op_t *op = gp_ew_op(sp);
+    size_t used = (size_t)snprintf(name, name_size, "gpk_%s",
+                                   op->name[0] == '_' ? op->name + 1 : op->name);
+    for (int k = 0; k < sp->nin + sp->nout && used < name_size; ++k)
+        used += (size_t)snprintf(name + used, name_size - used, "_%s",
+                                 gp_dtypes[sp->loop[k]].suffix);
+    if (used < name_size)
+        snprintf(name + used, name_size - used, sp->ndim ? "_s%d" : "_c%d",
+                 sp->ndim ? sp->ndim : sp->vec);
     int nin = sp->nin, nout = sp->nout, nop = nin + nout + sp->has_where, nd = sp->ndim;
     char what[256];
     snprintf(what, sizeof what, "elementwise %s", op->name);
@@ -304,7 +337,7 @@ gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
     if (sp->vec > 1) {
         GP_TRY(emit_vector_loop(s, sp, op));
         gp_str_puts(s, "}\n");
-        return GP_OK;
+        return check_overflow(name);
     }
     gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\n");
     char addr[GP_EW_MAX][64];
@@ -329,7 +362,7 @@ gp_status_t gp_gen_ew(const void *vspec, const char *name, gp_str_t *s)
                  sp->kind[k] == GP_OPND_STRIDED ? "p.p%d + o%d" : "p.p%d + i", k, k);
     GP_TRY(emit_element(s, sp, op, addr));
     gp_str_puts(s, "}\n}\n");
-    return GP_OK;
+    return check_overflow(name);
 }
 
 /* ---- reductions --------------------------------------------------------------- */
@@ -380,16 +413,21 @@ static void neutral_expr(int neutral, int32_t dt, char *out)
     if (k == GP_KIND_COMPLEX) {
         const char *t = dt == GP_COMPLEX64 ? "gpk_f32" : "gpk_f64";
         const char *im = neutral == GP_NEUTRAL_ONE ? "0" : v;
-        snprintf(out, EXPR_MAX, "gpk_make_%s((%s)(%s), (%s)(%s))", csuffix(dt), t, v, t, im);
+        put(out, "gpk_make_%s((%s)(%s), (%s)(%s))", csuffix(dt), t, v, t, im);
     } else {
-        snprintf(out, EXPR_MAX, "(%s)(%s)", ctype(dt), v);
+        put(out, "(%s)(%s)", ctype(dt), v);
     }
 }
 
-gp_status_t gp_gen_red(const void *vspec, const char *name, gp_str_t *s)
+gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_red_spec_t *sp = vspec;
     bool arg = sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN;
+    snprintf(name, name_size, "gpk_red_%s_%s_%s%s",
+             sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN ? "argmin"
+             : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name,
+             gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
+             sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "");
     const gp_op_t *op = arg ? NULL : &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
     bool seq = !arg && op->neutral == GP_NEUTRAL_NONE;
@@ -423,7 +461,7 @@ gp_status_t gp_gen_red(const void *vspec, const char *name, gp_str_t *s)
                           sp->kind == GP_RED_ARGMAX ? ">" : "<");
         neutral_expr(sp->kind == GP_RED_ARGMAX ? GP_NEUTRAL_LOWEST : GP_NEUTRAL_HIGHEST, ld,
                      e);
-        snprintf(neutral, sizeof neutral, "gpk_acc_make(%s, 9223372036854775807LL)", e);
+        put(neutral, "gpk_acc_make(%s, 9223372036854775807LL)", e);
         gp_str_puts(s, "GPK_FN gpk_acc gpk_acc_make(");
         gp_str_printf(s, "%s v, long long i) { gpk_acc a; a.v = v; a.i = i; return a; }\n",
                       ctype(ld));
@@ -450,10 +488,10 @@ gp_status_t gp_gen_red(const void *vspec, const char *name, gp_str_t *s)
     /* the element at input offset `ib + ro`, as an accumulator */
     char elem[2 * EXPR_MAX];
     if (sp->stage == GP_STAGE_COMBINE) {
-        snprintf(elem, sizeof elem, "(*(const gpk_acc *)(p.in + ib + ro))");
+        put(elem, "(*(const gpk_acc *)(p.in + ib + ro))");
     } else if (arg) {
         load_expr(sp->in_dt, ld, "p.in + ib + ro", e);
-        snprintf(elem, sizeof elem, "gpk_acc_make(%s, (long long)k)", e);
+        put(elem, "gpk_acc_make(%s, (long long)k)", e);
     } else {
         load_expr(sp->in_dt, ld, "p.in + ib + ro", elem);
     }
@@ -504,25 +542,27 @@ gp_status_t gp_gen_red(const void *vspec, const char *name, gp_str_t *s)
             emit_store(s, GP_INT64, GP_INT64, "p.out + ob", "acc.i");
         } else if (sp->kind == GP_RED_MEAN) {
             if (gp_dtype_kind(ld) == GP_KIND_COMPLEX)
-                snprintf(e, sizeof e, "F(make)(acc.re / p.count, acc.im / p.count)");
+                put(e, "F(make)(acc.re / p.count, acc.im / p.count)");
             else
-                snprintf(e, sizeof e, "(gpk_acc)(acc / (gpk_acc)p.count)");
+                put(e, "(gpk_acc)(acc / (gpk_acc)p.count)");
             emit_store(s, sp->out_dt, ld, "p.out + ob", e);
         } else {
             emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
         }
     }
     gp_str_puts(s, "}\n}\n}\n");
-    return GP_OK;
+    return check_overflow(name);
 }
 
 /* ---- scans ------------------------------------------------------------------------ */
 
-gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
+gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_scan_spec_t *sp = vspec;
     const gp_op_t *op = &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
+    snprintf(name, name_size, "gpk_scan_%s_%s_%s_%d", op->name, gp_dtypes[sp->in_dt].suffix,
+             gp_dtypes[ld].suffix, sp->stage);
     char what[256];
     snprintf(what, sizeof what, "accumulate %s, stage %d", op->name, sp->stage);
     emit_header(s, what, ld, sp->idx32);
@@ -554,7 +594,7 @@ gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
         gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
         emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
         gp_str_puts(s, "}\n}\n}\n");
-        return GP_OK;
+        return check_overflow(name);
     }
     if (sp->stage == GP_SCAN_CARRIES) {
         /* one block per line turns its chunk totals into exclusive carries */
@@ -570,7 +610,7 @@ gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
                       "if (j < (gpk_idx)p.NC) p.part[m * p.NC + j] = gpk_combine(carry, excl);\n"
                       "carry = gpk_combine(carry, total);\n}\n}\n}\n",
                       neutral, neutral, neutral);
-        return GP_OK;
+        return check_overflow(name);
     }
     /* chunk t of line m: the thread's E elements from k0 */
     gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)(p.M * p.NC); "
@@ -587,7 +627,7 @@ gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
     if (sp->stage == GP_SCAN_TOTALS) {
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, local);\n"
                        "if (GPK_THREAD_ID == 0) p.part[t] = local;\n}\n}\n");
-        return GP_OK;
+        return check_overflow(name);
     }
     gp_str_printf(s, "gpk_acc excl, total;\n"
                      "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, local, %s, excl, total);\n"
@@ -599,15 +639,17 @@ gp_status_t gp_gen_scan(const void *vspec, const char *name, gp_str_t *s)
                   neutral, E);
     emit_store(s, sp->out_dt, ld, "p.out + ob + (k0 + e) * (gpk_idx)p.aout", "run");
     gp_str_puts(s, "}\n}\n}\n");
-    return GP_OK;
+    return check_overflow(name);
 }
 
 /* ---- matrix products ---------------------------------------------------------------- */
 
-gp_status_t gp_gen_gemm(const void *vspec, const char *name, gp_str_t *s)
+gp_status_t gp_gen_gemm(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_gemm_spec_t *sp = vspec;
     int32_t ld = sp->loop_dt;
+    snprintf(name, name_size, "gpk_gemm_%s_%s_%s_%s", gp_dtypes[ld].suffix,
+             gp_dtypes[sp->a_dt].suffix, gp_dtypes[sp->b_dt].suffix, gp_dtypes[sp->c_dt].suffix);
     const gp_op_t *mul = &gp_ufuncs[gp_ufunc_id("multiply")], *add = &gp_ufuncs[gp_ufunc_id("add")];
     const char *emul = op_expr(mul, ld, ld), *eadd = op_expr(add, ld, ld);
     if (!emul || !eadd)
@@ -641,5 +683,5 @@ gp_status_t gp_gen_gemm(const void *vspec, const char *name, gp_str_t *s)
                      "  acc = gpk_add_(acc, gpk_mul_(%s, %s));\n", xa, xb);
     emit_store(s, sp->c_dt, ld, "p.c + oc", "acc");
     gp_str_puts(s, "}\n}\n");
-    return GP_OK;
+    return check_overflow(name);
 }

@@ -159,10 +159,12 @@ typedef struct gp_gemm_spec {
 
 /* ---- code generation (codegen.c) --------------------------------------- */
 
-gp_status_t gp_gen_ew(const void *spec, const char *name, gp_str_t *body);
-gp_status_t gp_gen_red(const void *spec, const char *name, gp_str_t *body);
-gp_status_t gp_gen_scan(const void *spec, const char *name, gp_str_t *body);
-gp_status_t gp_gen_gemm(const void *spec, const char *name, gp_str_t *body);
+/* Each names its kernel after its spec ("gpk_add_f32_f32_f32_c4") and
+ * writes the source (gp_kernel_gen_fn). */
+gp_status_t gp_gen_ew(const void *spec, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_red(const void *spec, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_scan(const void *spec, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_gemm(const void *spec, char *name, size_t name_size, gp_str_t *body);
 
 /* The row an elementwise spec refers to. */
 const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec);

@@ -107,17 +107,6 @@ static int vector_width(const gp_array_t *const *arr, int nop, int64_t n)
     return 1;
 }
 
-static void kernel_name(const gp_ew_spec_t *sp, const gp_op_t *op, char *buf, size_t n)
-{
-    size_t used = (size_t)snprintf(buf, n, "gpk_%s", op->name[0] == '_' ? op->name + 1 : op->name);
-    for (int k = 0; k < sp->nin + sp->nout && used < n; ++k)
-        used += (size_t)snprintf(buf + used, n - used, "_%s", gp_dtypes[sp->loop[k]].suffix);
-    if (used < n && sp->ndim)
-        snprintf(buf + used, n - used, "_s%d", sp->ndim);
-    else if (used < n)
-        snprintf(buf + used, n - used, "_c%d", sp->vec);
-}
-
 gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const int8_t *loop,
                       const gp_operand_t *in, gp_array_t *const *out, const gp_array_t *where)
 {
@@ -177,10 +166,8 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     sp.idx32 = small;
     sp.vec = contig && !where ? (uint8_t)vector_width(arr, nop, o0->size) : 1;
 
-    char name[128];
-    kernel_name(&sp, op, name, sizeof name);
     const gp_kernel_t *kern;
-    GP_TRY(gp_kernel_get(&sp, sizeof sp, name, gp_gen_ew, &sp, &kern));
+    GP_TRY(gp_kernel_get(&sp, sizeof sp, gp_gen_ew, &sp, &kern));
 
     gp_params_t p;
     gp_params_init(&p);

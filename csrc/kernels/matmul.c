@@ -68,11 +68,8 @@ static gp_status_t run_generic(const mm_plan_t *p, int32_t ld, const gp_array_t 
     sp.idx32 = total < ((int64_t)1 << 30) && a->size * gp_dtype_size(a->dtype) < ((int64_t)1 << 30) &&
                b->size * gp_dtype_size(b->dtype) < ((int64_t)1 << 30) &&
                c->size * gp_dtype_size(c->dtype) < ((int64_t)1 << 30);
-    char name[96];
-    snprintf(name, sizeof name, "gpk_gemm_%s_%s_%s_%s", gp_dtypes[ld].suffix,
-             gp_dtypes[sp.a_dt].suffix, gp_dtypes[sp.b_dt].suffix, gp_dtypes[sp.c_dt].suffix);
     const gp_kernel_t *k;
-    GP_TRY(gp_kernel_get(&sp, sizeof sp, name, gp_gen_gemm, &sp, &k));
+    GP_TRY(gp_kernel_get(&sp, sizeof sp, gp_gen_gemm, &sp, &k));
     gp_params_t pr;
     gp_params_init(&pr);
     gp_params_index(&pr, p->M);

@@ -166,14 +166,8 @@ static gp_status_t launch_red(gp_red_spec_t *sp, const red_plan_t *p, int64_t S,
         span += (p->rshape[d] - 1) * iabs64(p->rin[d]);
     sp->idx32 = span < ((int64_t)1 << 30) && p->M * S < ((int64_t)1 << 30) &&
                 p->K < ((int64_t)1 << 30);
-    char name[128];
-    snprintf(name, sizeof name, "gpk_red_%s_%s_%s%s",
-             sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN ? "argmin"
-             : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name,
-             gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
-             sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "");
     const gp_kernel_t *k;
-    GP_TRY(gp_kernel_get(sp, sizeof *sp, name, gp_gen_red, sp, &k));
+    GP_TRY(gp_kernel_get(sp, sizeof *sp, gp_gen_red, sp, &k));
     gp_params_t pr;
     gp_params_init(&pr);
     gp_params_index(&pr, p->M);
@@ -575,11 +569,8 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     }
     for (int st = 0; st < 3 && stages[st] >= 0 && s == GP_OK; ++st) {
         sp.stage = (uint8_t)stages[st];
-        char name[128];
-        snprintf(name, sizeof name, "gpk_scan_%s_%s_%s_%d", op->name, gp_dtypes[sp.in_dt].suffix,
-                 gp_dtypes[sp.loop_dt].suffix, sp.stage);
         const gp_kernel_t *k;
-        s = gp_kernel_get(&sp, sizeof sp, name, gp_gen_scan, &sp, &k);
+        s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
         if (s != GP_OK)
             break;
         gp_params_t pr;

@@ -379,3 +379,45 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
             }
     return s;
 }
+
+/* ---- the operators' shortcuts ------------------------------------------------------ */
+
+GP_API gp_status_t gp_ufunc_call_aa(int32_t id, gp_array_t *a, gp_array_t *b, gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call_aa: out is NULL");
+    gp_operand_t in[2];
+    in[0].array = a;
+    in[1].array = b;
+    *out = NULL;
+    return gp_ufunc_call(id, in, out, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K);
+}
+
+GP_API gp_status_t gp_ufunc_call_as(int32_t id, gp_array_t *a, int32_t dtype, int32_t weak,
+                                    int64_t i, double re, double im, int32_t scalar_first,
+                                    gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call_as: out is NULL");
+    gp_operand_t in[2];
+    gp_operand_t *arr = &in[scalar_first ? 1 : 0], *sc = &in[scalar_first ? 0 : 1];
+    arr->array = a;
+    sc->array = NULL;
+    sc->scalar.dtype = dtype;
+    sc->scalar.weak = weak;
+    sc->scalar.i = i;
+    sc->scalar.re = re;
+    sc->scalar.im = im;
+    *out = NULL;
+    return gp_ufunc_call(id, in, out, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K);
+}
+
+GP_API gp_status_t gp_ufunc_call_a(int32_t id, gp_array_t *a, gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call_a: out is NULL");
+    gp_operand_t in[1];
+    in[0].array = a;
+    *out = NULL;
+    return gp_ufunc_call(id, in, out, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K);
+}

@@ -256,14 +256,15 @@ GP_API gp_status_t gp_cache_forget_loaded(void)
 }
 
 /* Compiles (or fetches from disk) and loads the kernel; lock held. */
-static gp_status_t build(const gp_backend_i *be, const char *name, gp_kernel_gen_fn gen,
-                         const void *ctx, gp_kernel_t *out)
+static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const void *ctx,
+                         gp_kernel_t *out)
 {
     gp_str_t body, ident;
     gp_str_init(&body);
     gp_str_init(&ident);
     gp_blob_t img = {NULL, 0};
-    gp_status_t s = gen(ctx, name, &body);
+    char name[128] = "";
+    gp_status_t s = gen(ctx, name, sizeof name, &body);
     if (s == GP_OK && body.failed)
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
     if (s != GP_OK)
@@ -326,8 +327,8 @@ done:
     return s;
 }
 
-gp_status_t gp_kernel_get(const void *key, size_t key_len, const char *name,
-                          gp_kernel_gen_fn gen, const void *ctx, const gp_kernel_t **out)
+gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen, const void *ctx,
+                          const gp_kernel_t **out)
 {
     const gp_backend_i *be;
     GP_TRY(gp_backend(&be));
@@ -352,7 +353,7 @@ gp_status_t gp_kernel_get(const void *key, size_t key_len, const char *name,
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
         goto unlock;
     }
-    s = build(be, name, gen, ctx, k);
+    s = build(be, gen, ctx, k);
     if (s != GP_OK) {
         free(k);
         free(kcopy);
