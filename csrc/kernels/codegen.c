@@ -298,6 +298,35 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
     return GP_OK;
 }
 
+/* The tiled path of a unary op between transposed 2-d layouts: a block
+ * reads a 32x32 tile along the input's contiguous dim into shared memory
+ * and writes it along the output's, so both are coalesced. */
+static gp_status_t emit_tiled(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *op)
+{
+    char e[EXPR_MAX];
+    int32_t od = sp->loop[1];
+    gp_str_printf(s, "GPK_SHARED %s tile[32][33];\n", ctype(od));
+    gp_str_puts(s, "const gpk_idx R = (gpk_idx)p.shape[0], Cn = (gpk_idx)p.shape[1];\n"
+                   "const gpk_idx tr = (R + 31) / 32, tc = (Cn + 31) / 32;\n"
+                   "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < tr * tc; "
+                   "t += (gpk_idx)GPK_NUM_BLOCKS) {\n"
+                   "const gpk_idx r0 = t / tc * 32, c0 = t % tc * 32;\n"
+                   "for (gpk_idx q = (gpk_idx)GPK_THREAD_ID; q < 1024; q += (gpk_idx)GPK_BLOCK_SIZE) {\n"
+                   "const gpk_idx r = r0 + q % 32, c = c0 + q / 32;\n"
+                   "if (r < R && c < Cn) {\n");
+    load_expr(sp->dt[0], sp->loop[0], "p.p0 + r * (gpk_idx)p.s0[0] + c * (gpk_idx)p.s0[1]", e);
+    gp_str_printf(s, "const %s x0 = %s;\n", ctype(sp->loop[0]), e);
+    GP_TRY(emit_op(s, sp, op));
+    gp_str_puts(s, "tile[q % 32][q / 32] = y0;\n}\n}\nGPK_SYNC();\n"
+                   "for (gpk_idx q = (gpk_idx)GPK_THREAD_ID; q < 1024; q += (gpk_idx)GPK_BLOCK_SIZE) {\n"
+                   "const gpk_idx r = r0 + q / 32, c = c0 + q % 32;\n"
+                   "if (r < R && c < Cn) {\n");
+    emit_store(s, sp->dt[1], od, "p.p1 + r * (gpk_idx)p.s1[0] + c * (gpk_idx)p.s1[1]",
+               "tile[q / 32][q % 32]");
+    gp_str_puts(s, "}\n}\nGPK_SYNC();\n}\n");
+    return GP_OK;
+}
+
 gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_ew_spec_t *sp = vspec;
@@ -308,7 +337,7 @@ gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t 
         used += (size_t)snprintf(name + used, name_size - used, "_%s",
                                  gp_dtypes[sp->loop[k]].suffix);
     if (used < name_size)
-        snprintf(name + used, name_size - used, sp->ndim ? "_s%d" : "_c%d",
+        snprintf(name + used, name_size - used, sp->tiled ? "_t" : sp->ndim ? "_s%d" : "_c%d",
                  sp->ndim ? sp->ndim : sp->vec);
     int nin = sp->nin, nout = sp->nout, nop = nin + nout + sp->has_where, nd = sp->ndim;
     char what[256];
@@ -334,8 +363,8 @@ gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t 
     }
     gp_str_puts(s, "};\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    if (sp->vec > 1) {
-        GP_TRY(emit_vector_loop(s, sp, op));
+    if (sp->vec > 1 || sp->tiled) {
+        GP_TRY(sp->tiled ? emit_tiled(s, sp, op) : emit_vector_loop(s, sp, op));
         gp_str_puts(s, "}\n");
         return check_overflow(name);
     }
@@ -521,11 +550,12 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "for (gpk_idx k = k0; k < ke; ++k) {\n");
     } else {
         gp_str_printf(s, "gpk_acc acc = %s;\n", neutral);
+        /* unrolled, so several loads are in flight per thread */
         if (bpo)
-            gp_str_puts(s, "for (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID; k < ke; "
+            gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID; k < ke; "
                            "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
         else
-            gp_str_puts(s, "for (gpk_idx k = kb; k < ke; ++k) {\n");
+            gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb; k < ke; ++k) {\n");
     }
     gp_str_puts(s, "gpk_idx ro = 0;\n");
     emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);

@@ -165,6 +165,12 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     sp.ndim = contig ? 0 : (uint8_t)it.ndim;
     sp.idx32 = small;
     sp.vec = contig && !where ? (uint8_t)vector_width(arr, nop, o0->size) : 1;
+    /* a unary op between transposed 2-d layouts (a.T.copy(), exp(a.T)):
+     * the output steps by its itemsize along dim 1, the input along dim 0 */
+    sp.tiled = !contig && nin == 1 && nout == 1 && !where && arr[0] && it.ndim == 2 &&
+               it.strides[1][1] == gp_dtype_size(arr[1]->dtype) &&
+               it.strides[0][0] == gp_dtype_size(arr[0]->dtype) && it.shape[0] >= 32 &&
+               it.shape[1] >= 32;
 
     const gp_kernel_t *kern;
     GP_TRY(gp_kernel_get(&sp, sizeof sp, gp_gen_ew, &sp, &kern));
@@ -185,6 +191,8 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
         for (int d = 0; d < sp.ndim; ++d)
             gp_params_index(&p, it.strides[k][d]);
     }
-    gp_launch_t cfg = gp_grid_for(sp.vec > 1 ? o0->size / sp.vec : o0->size, 256);
+    gp_launch_t cfg = sp.tiled ? gp_grid_for(((it.shape[0] + 31) / 32) * ((it.shape[1] + 31) / 32) * 256,
+                                             256)
+                               : gp_grid_for(sp.vec > 1 ? o0->size / sp.vec : o0->size, 256);
     return gp_launch(kern, &cfg, &p);
 }

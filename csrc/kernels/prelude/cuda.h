@@ -20,25 +20,48 @@ typedef long long gpk_index;
 #define GPK_THREAD_ID ((gpk_index)threadIdx.x)
 #define GPK_BLOCK_SIZE ((gpk_index)blockDim.x)
 #define GPK_SYNC() __syncthreads()
+#define GPK_SHARED __shared__
 
 /* Visits i in [0, n) once across the grid (grid-stride loop). */
 #define GPK_GRID_LOOP(T, i, n)                                                 \
     for (T i = (T)blockIdx.x * (T)blockDim.x + (T)threadIdx.x; i < (T)(n);     \
          i += (T)gridDim.x * (T)blockDim.x)
 
+/* A value of any type moved down the warp by `d` lanes, 32 bits at a time. */
+template <typename T>
+static __device__ __forceinline__ T gpk_shfl_down(T v, int d)
+{
+    union U { T t; int w[(sizeof(T) + 3) / 4]; } in, out;
+    in.t = v;
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) + 3) / 4; ++k)
+        out.w[k] = __shfl_down_sync(0xffffffffu, in.w[k], d);
+    return out.t;
+}
+
 /* Combines `v` over the threads of the block; every thread gets the result.
- * Needs a power-of-two block of at most 1024 threads, reached by all. */
+ * Needs a block of whole warps (at most 1024 threads), reached by all:
+ * shuffles within each warp, then the first warp combines the warps'. */
 #define GPK_BLOCK_REDUCE(T, COMBINE, v)                                        \
     do {                                                                       \
-        __shared__ T gpk_red_[1024];                                           \
-        gpk_red_[threadIdx.x] = (v);                                           \
+        __shared__ T gpk_red_[32];                                             \
+        for (int d_ = 16; d_ > 0; d_ >>= 1)                                    \
+            (v) = COMBINE((v), gpk_shfl_down((v), d_));                        \
+        const int nw_ = (int)(blockDim.x >> 5);                                \
+        if ((threadIdx.x & 31) == 0)                                           \
+            gpk_red_[threadIdx.x >> 5] = (v);                                  \
         __syncthreads();                                                       \
-        for (unsigned int s_ = blockDim.x >> 1; s_ > 0; s_ >>= 1) {            \
-            if (threadIdx.x < s_)                                              \
-                gpk_red_[threadIdx.x] =                                        \
-                    COMBINE(gpk_red_[threadIdx.x], gpk_red_[threadIdx.x + s_]); \
-            __syncthreads();                                                   \
+        if (threadIdx.x < 32) {                                                \
+            T w_ = gpk_red_[threadIdx.x < (unsigned)nw_ ? threadIdx.x : 0];     \
+            for (int d_ = 16; d_ > 0; d_ >>= 1) {                              \
+                T o_ = gpk_shfl_down(w_, d_);                                  \
+                if ((int)threadIdx.x + d_ < nw_)                               \
+                    w_ = COMBINE(w_, o_);                                      \
+            }                                                                  \
+            if (threadIdx.x == 0)                                              \
+                gpk_red_[0] = w_;                                              \
         }                                                                      \
+        __syncthreads();                                                       \
         (v) = gpk_red_[0];                                                     \
         __syncthreads();                                                       \
     } while (0)
