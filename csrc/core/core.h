@@ -163,7 +163,7 @@ void gp_strides_contiguous(int32_t ndim, const int64_t *shape, int64_t itemsize,
 bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize);
 bool gp_is_f_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t itemsize);
 
-/* Writes "(2, 3)" (NumPy's tuple repr) into buf. */
+/* Writes "(2,3)" (as NumPy's messages print shapes) into buf. */
 void gp_shape_format(int32_t ndim, const int64_t *shape, char *buf, size_t n);
 
 /* Normalises `axis` against ndim; GP_ERR_AXIS with NumPy's message. */

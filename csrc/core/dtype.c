@@ -189,8 +189,9 @@ GP_API gp_status_t gp_dtype_from_char(char c, int32_t *out)
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_dtype_from_char: out is NULL");
-    if (c == 'q') c = 'l';
-    if (c == 'Q') c = 'L';
+    /* NumPy's aliases of the 64-bit integers on LP64 Linux */
+    if (c == 'q' || c == 'p') c = 'l';
+    if (c == 'Q' || c == 'P') c = 'L';
     for (int32_t t = 0; t < GP_NDTYPES; ++t)
         if (gp_dtypes[t].typechar == c) {
             *out = t;
