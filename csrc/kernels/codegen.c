@@ -250,18 +250,31 @@ static gp_status_t emit_element(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op
 }
 
 /* The vector path: each thread moves `vec` adjacent elements of every
- * array in one access (16 bytes at most), then the tail element-wise. */
+ * array in one access (16 bytes at most), `unroll` such accesses per
+ * iteration (all loads issued before the first use), then the tail
+ * element-wise. */
 static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *op)
 {
     int nin = sp->nin, nout = sp->nout, nop = nin + nout, w = sp->vec;
+    int u = sp->unroll > 1 ? sp->unroll : 1;
     for (int k = 0; k < nop; ++k)
         if (sp->kind[k] != GP_OPND_SCALAR)
             gp_str_printf(s, "typedef struct { GPK_ALIGN(%d) %s v[%d]; } gpk_vec%d;\n",
                           w * gp_dtypes[sp->dt[k]].itemsize, gp_dtypes[sp->dt[k]].storage, w, k);
-    gp_str_printf(s, "GPK_GRID_LOOP(gpk_idx, iv, p.n / %d) {\n", w);
+    gp_str_printf(s, "const gpk_idx nv = (gpk_idx)(p.n / %d);\n"
+                     "const gpk_idx step = (gpk_idx)GPK_NUM_BLOCKS * (gpk_idx)GPK_BLOCK_SIZE;\n"
+                     "for (gpk_idx b0 = (gpk_idx)GPK_BLOCK_ID * (gpk_idx)GPK_BLOCK_SIZE + "
+                     "(gpk_idx)GPK_THREAD_ID; b0 < nv; b0 += step * %d) {\n", w, u);
     for (int k = 0; k < nin; ++k)
         if (sp->kind[k] != GP_OPND_SCALAR)
-            gp_str_printf(s, "const gpk_vec%d r%d = ((const gpk_vec%d *)p.p%d)[iv];\n", k, k, k, k);
+            gp_str_printf(s, "gpk_vec%d r%d[%d];\n", k, k, u);
+    gp_str_printf(s, "for (int u = 0; u < %d; ++u) {\nconst gpk_idx iv = b0 + u * step;\n"
+                     "if (iv < nv) {\n", u);
+    for (int k = 0; k < nin; ++k)
+        if (sp->kind[k] != GP_OPND_SCALAR)
+            gp_str_printf(s, "r%d[u] = ((const gpk_vec%d *)p.p%d)[iv];\n", k, k, k);
+    gp_str_printf(s, "}\n}\nfor (int u = 0; u < %d; ++u) {\nconst gpk_idx iv = b0 + u * step;\n"
+                     "if (iv >= nv) break;\n", u);
     for (int k = nin; k < nop; ++k)
         gp_str_printf(s, "gpk_vec%d w%d;\n", k, k);
     gp_str_printf(s, "for (int k = 0; k < %d; ++k) {\nconst gpk_idx i = iv * %d + k;\n(void)i;\n", w,
@@ -271,7 +284,7 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
         if (sp->kind[k] == GP_OPND_SCALAR) {
             put(e, "p.v%d", k);
         } else {
-            put(raw, "r%d.v[k]", k);
+            put(raw, "r%d[u].v[k]", k);
             value_expr(sp->dt[k], sp->loop[k], raw, e);
         }
         gp_str_printf(s, "const %s x%d = %s;\n", ctype(sp->loop[k]), k, e);
@@ -286,7 +299,7 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
     gp_str_puts(s, "}\n");
     for (int k = nin; k < nop; ++k)
         gp_str_printf(s, "((gpk_vec%d *)p.p%d)[iv] = w%d;\n", k, k, k);
-    gp_str_puts(s, "}\n");
+    gp_str_puts(s, "}\n}\n");
     /* the last n % vec elements */
     gp_str_printf(s, "GPK_GRID_LOOP(gpk_idx, t, p.n %% %d) {\nconst gpk_idx i = p.n - p.n %% %d + t;\n",
                   w, w);
@@ -338,7 +351,7 @@ gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t 
                                  gp_dtypes[sp->loop[k]].suffix);
     if (used < name_size)
         snprintf(name + used, name_size - used, sp->tiled ? "_t" : sp->ndim ? "_s%d" : "_c%d",
-                 sp->ndim ? sp->ndim : sp->vec);
+                 sp->ndim ? sp->ndim : sp->vec * 10 + sp->unroll);
     int nin = sp->nin, nout = sp->nout, nop = nin + nout + sp->has_where, nd = sp->ndim;
     char what[256];
     snprintf(what, sizeof what, "elementwise %s", op->name);

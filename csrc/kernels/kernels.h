@@ -107,6 +107,7 @@ typedef struct gp_ew_spec {
     uint8_t idx32;      /* 32-bit index arithmetic */
     uint8_t vec;        /* contiguous path: elements per vector access (1: none) */
     uint8_t tiled;      /* 2-d, input and output transposed: through 32x32 tiles */
+    uint8_t unroll;     /* vector path: vector accesses per thread and iteration */
     uint8_t loop[GP_EW_MAX];  /* loop dtypes of inputs and outputs */
     uint8_t dt[GP_EW_MAX];    /* operand dtypes (arrays: storage) */
     uint8_t kind[GP_EW_MAX];  /* GP_OPND_* */

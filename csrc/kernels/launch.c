@@ -4,6 +4,7 @@
  * goes through.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels.h"
@@ -53,6 +54,25 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
     return be->launch(k->fn, cfg, params->data, n, gp_current_stream());
 }
 
+/* Launch shapes the benchmarks tune (GPUNP_TUNE_UNROLL, GPUNP_TUNE_WAVES):
+ * vector accesses per thread per iteration, and resident grids per launch. */
+typedef struct {
+    int unroll;
+    int waves;
+} tuning_t;
+
+static const tuning_t *tuning(void)
+{
+    static tuning_t t = {0, 0};
+    if (!t.unroll) {
+        const char *u = getenv("GPUNP_TUNE_UNROLL"), *w = getenv("GPUNP_TUNE_WAVES");
+        int uu = u ? atoi(u) : 1, ww = w ? atoi(w) : 1;
+        t.waves = ww >= 1 && ww <= 64 ? ww : 1;
+        t.unroll = uu >= 1 && uu <= 8 ? uu : 1;
+    }
+    return &t;
+}
+
 gp_launch_t gp_grid_for(int64_t n, uint32_t block)
 {
     gp_launch_t cfg = {1, 1, 0};
@@ -62,7 +82,7 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block)
     if (block > (uint32_t)p->max_threads_per_block)
         block = (uint32_t)p->max_threads_per_block;
     int64_t blocks = (n + block - 1) / block;
-    int64_t cap = (int64_t)p->multiprocessors * p->max_blocks_per_sm;
+    int64_t cap = (int64_t)p->multiprocessors * p->max_blocks_per_sm * tuning()->waves;
     if (blocks > cap)
         blocks = cap;
     cfg.grid = (uint32_t)(blocks > 0 ? blocks : 1);
@@ -165,6 +185,7 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     sp.ndim = contig ? 0 : (uint8_t)it.ndim;
     sp.idx32 = small;
     sp.vec = contig && !where ? (uint8_t)vector_width(arr, nop, o0->size) : 1;
+    sp.unroll = sp.vec > 1 ? (uint8_t)tuning()->unroll : 1;
     /* a unary op between transposed 2-d layouts (a.T.copy(), exp(a.T)):
      * the output steps by its itemsize along dim 1, the input along dim 0 */
     sp.tiled = !contig && nin == 1 && nout == 1 && !where && arr[0] && it.ndim == 2 &&
@@ -193,6 +214,7 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     }
     gp_launch_t cfg = sp.tiled ? gp_grid_for(((it.shape[0] + 31) / 32) * ((it.shape[1] + 31) / 32) * 256,
                                              256)
-                               : gp_grid_for(sp.vec > 1 ? o0->size / sp.vec : o0->size, 256);
+                               : gp_grid_for(sp.vec > 1 ? o0->size / sp.vec / sp.unroll : o0->size,
+                                             256);
     return gp_launch(kern, &cfg, &p);
 }
