@@ -86,6 +86,26 @@ def _to_host_nested(obj):
     return obj
 
 
+def _foreign_device_array(obj):
+    """`obj` as a gpunp array without a copy, if it is another library's
+    array in this backend's device memory (__cuda_array_interface__ or
+    DLPack); None otherwise."""
+    if isinstance(obj, (numpy.ndarray, numpy.generic, list, tuple, int, float, complex)):
+        return None
+    from gpunp import _interop
+    if _interop._device_type() == _interop.KDL_CPU:
+        return None
+    if hasattr(type(obj), "__cuda_array_interface__") or hasattr(obj, "__cuda_array_interface__"):
+        try:
+            return _interop.from_cuda_array_interface(obj)
+        except AttributeError:
+            pass
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+        if tuple(obj.__dlpack_device__())[0] == _interop._device_type():
+            return _interop.from_dlpack(obj)
+    return None
+
+
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None) -> ndarray:
     """An array from `obj`: a gpunp array, a NumPy array, nested sequences or
     a scalar. Data from the host is copied to the current device."""
@@ -104,6 +124,12 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
                     raise ValueError("Unable to avoid copy while creating an array as "
                                      "requested.")
                 a = a.copy(order=order)
+    elif _foreign_device_array(obj) is not None:
+        a = _foreign_device_array(obj)
+        if dtype is not None and _lib.dtype_code(dtype) != _lib.dtype_code(a.dtype):
+            a = a.astype(dtype, order=order)
+        elif copy:
+            a = a.copy(order=order)
     else:
         if _contains_device_arrays(obj):
             obj = _to_host_nested(obj)
@@ -121,9 +147,9 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
 def asarray(a, dtype=None, order=None, *, copy=None, like=None) -> ndarray:
     """`a` as a gpunp array, without a copy when it already is one of the
     requested dtype and order."""
-    if isinstance(a, ndarray) and copy is not True:
-        return array(a, dtype=dtype, copy=None if copy is None else False,
-                     order=order or "K")
+    if copy is not True and (isinstance(a, ndarray) or _foreign_device_array(a) is not None):
+        return array(a if isinstance(a, ndarray) else _foreign_device_array(a), dtype=dtype,
+                     copy=None if copy is None else False, order=order or "K")
     return array(a, dtype=dtype, copy=True if copy is None else copy, order=order or "K",
                  like=like)
 

@@ -430,3 +430,31 @@ GP_API gp_status_t gp_device_get_properties(int32_t device, gp_device_properties
     out->compute_minor = p.compute_minor;
     return GP_OK;
 }
+
+/* ---- foreign streams -------------------------------------------------------- */
+
+GP_API gp_status_t gp_stream_native(gp_stream_t *s, uint64_t *out)
+{
+    if ((s && !stream_ok(s)) || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_native: invalid argument");
+    *out = s ? (uint64_t)(uintptr_t)s->native : 0;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_stream_wait_native(uint64_t native)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->stream_order)
+        return GP_OK;
+    return b->stream_order(gp_current_stream(), (void *)(uintptr_t)native);
+}
+
+GP_API gp_status_t gp_stream_signal_native(uint64_t native)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->stream_order)
+        return GP_OK;
+    return b->stream_order((void *)(uintptr_t)native, gp_current_stream());
+}

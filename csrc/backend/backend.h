@@ -81,6 +81,10 @@ typedef struct gp_backend_i {
     gp_status_t (*stream_synchronize)(void *s);
     gp_status_t (*stream_query)(void *s, int32_t *done);
     gp_status_t (*stream_wait_event)(void *s, void *e);
+    /* makes `waiter` wait for the work queued so far on `producer` (native
+     * handles, foreign streams too). Optional: NULL where work is done when
+     * queued (the host). */
+    gp_status_t (*stream_order)(void *waiter, void *producer);
 
     /* events (timing 0: no timing data) */
     gp_status_t (*event_create)(int32_t timing, void **out);

@@ -352,6 +352,20 @@ static gp_status_t gpu_stream_wait_event(void *s, void *e)
     return GP_OK;
 }
 
+static gp_status_t gpu_stream_order(void *waiter, void *producer)
+{
+    GP_TRY(ctx_current());
+    gpuEvent e;
+    GPU_CHECK(api.EventCreate(&e, GPU_EVENT_DISABLE_TIMING), "creating an event");
+    gpuResult r = api.EventRecord(e, (gpuStream)producer);
+    if (r == GPU_SUCCESS)
+        r = api.StreamWaitEvent((gpuStream)waiter, e, 0);
+    api.EventDestroy(e); /* its resources outlive it until the wait is done */
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "ordering a stream after another");
+    return GP_OK;
+}
+
 static gp_status_t gpu_event_create(int32_t timing, void **out)
 {
     GP_TRY(ctx_current());
@@ -565,6 +579,7 @@ const gp_backend_i GPU_BACKEND = {
     .stream_synchronize = gpu_stream_synchronize,
     .stream_query = gpu_stream_query,
     .stream_wait_event = gpu_stream_wait_event,
+    .stream_order = gpu_stream_order,
     .event_create = gpu_event_create,
     .event_destroy = gpu_event_destroy,
     .event_record = gpu_event_record,

@@ -6,6 +6,7 @@
  *   gp_array.h    the array handle, creation, views, copies, transfers
  *   gp_ops.h      ufuncs, reductions, accumulations, generators
  *   gp_runtime.h  backends, devices, streams, kernel cache
+ *   gp_interop.h  zero-copy exchange: raw pointers, DLPack
  *
  * Anything not declared in these headers is not API.
  */
@@ -17,5 +18,6 @@
 #include "gp_array.h"
 #include "gp_ops.h"
 #include "gp_runtime.h"
+#include "gp_interop.h"
 
 #endif /* GPUNP_H */

@@ -1,0 +1,116 @@
+"""Zero-copy exchange with PyTorch, CuPy and JAX on the GPU, both ways,
+through DLPack and __cuda_array_interface__: the same device pointer, the
+right values, in every layout, and ordered on non-default streams."""
+
+import numpy as np
+import pytest
+
+import gpunp as gp
+from gpunp import cuda
+
+torch = pytest.importorskip("torch")
+cupy = pytest.importorskip("cupy")
+
+LAYOUTS = {
+    "contiguous": lambda a: a,
+    "transposed": lambda a: a.T,
+    "strided": lambda a: a[::2, 1::2],
+    "reversed": lambda a: a[::-1],
+    "empty": lambda a: a[:0],
+}
+
+
+def host(shape=(6, 8), dtype=np.float32):
+    return np.random.default_rng(0).random(shape).astype(dtype)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_torch_reads_gpunp(layout):
+    h = LAYOUTS[layout](host())
+    g = LAYOUTS[layout](gp.asarray(host()))
+    t = torch.from_dlpack(g)
+    assert tuple(t.shape) == h.shape
+    if g.size:
+        assert t.data_ptr() == g.data_ptr
+    np.testing.assert_array_equal(t.cpu().numpy(), h)
+    t2 = torch.as_tensor(g, device="cuda")  # __cuda_array_interface__
+    if g.size:
+        assert t2.data_ptr() == g.data_ptr
+    np.testing.assert_array_equal(t2.cpu().numpy(), h)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided", "empty"])
+def test_gpunp_reads_torch(layout):
+    t = LAYOUTS[layout](torch.arange(48, device="cuda", dtype=torch.float64).reshape(6, 8))
+    for g in (gp.from_dlpack(t), gp.asarray(t)):
+        assert g.shape == tuple(t.shape)
+        if t.numel():
+            assert g.data_ptr == t.data_ptr()
+        np.testing.assert_array_equal(g.get(), t.cpu().numpy())
+    g = gp.asarray(t)
+    if t.numel():
+        g[...] = 7  # the same memory
+        assert float(t.flatten()[0]) == 7
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_cupy_both_ways(layout):
+    h = LAYOUTS[layout](host())
+    g = LAYOUTS[layout](gp.asarray(host()))
+    c = cupy.asarray(g)  # __cuda_array_interface__
+    if g.size:
+        assert c.data.ptr == g.data_ptr
+    np.testing.assert_array_equal(cupy.asnumpy(c), h)
+    c2 = cupy.from_dlpack(g)
+    if g.size:
+        assert c2.data.ptr == g.data_ptr
+    back = gp.asarray(c2)
+    if g.size:
+        assert back.data_ptr == g.data_ptr
+    back2 = gp.from_dlpack(c)
+    np.testing.assert_array_equal(back2.get(), h)
+
+
+def test_jax_both_ways():
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    g = gp.asarray(host())
+    j = jnp.from_dlpack(g)
+    np.testing.assert_array_equal(np.asarray(j), host())
+    ja = jnp.arange(12.0, dtype=jnp.float32).reshape(3, 4)
+    back = gp.from_dlpack(ja)
+    assert back.data_ptr == ja.unsafe_buffer_pointer()
+    np.testing.assert_array_equal(back.get(), np.arange(12.0, dtype=np.float32).reshape(3, 4))
+
+
+def test_exchange_on_non_default_streams():
+    # producer work on a gpunp stream, consumed on a torch stream: the
+    # consumer's stream waits for it (DLPack's stream argument)
+    s = cuda.Stream(non_blocking=True)
+    with s:
+        x = gp.zeros(1 << 24, dtype=np.float32)
+        for _ in range(10):
+            x += 1
+        ts = torch.cuda.Stream()
+        with torch.cuda.stream(ts):
+            t = torch.from_dlpack(x)
+            total = t.sum()
+        ts.synchronize()
+    assert total.item() == 10.0 * (1 << 24)
+    # and the other way: torch work on its stream, read by gpunp
+    ts = torch.cuda.Stream()
+    with torch.cuda.stream(ts):
+        t = torch.ones(1 << 24, device="cuda")
+        for _ in range(10):
+            t += 1
+        g = gp.asarray(t)  # __cuda_array_interface__ carries the stream
+    assert g.sum().item() == 11.0 * (1 << 24)
+
+
+def test_cuda_array_interface_fields():
+    g = gp.asarray(host()).T
+    cai = g.__cuda_array_interface__
+    assert cai["version"] == 3
+    assert cai["shape"] == g.shape and cai["strides"] == g.strides
+    assert cai["typestr"] == "<f4" and cai["data"][0] == g.data_ptr
+    assert gp.asarray(host()).__cuda_array_interface__["strides"] is None
