@@ -37,7 +37,7 @@ $(BUILD)/preludes.c: $(wildcard csrc/kernels/prelude/*.h) build_ffi.py
 	$(PYTHON) build_ffi.py --preludes $@
 
 $(BUILD)/test_%: csrc/tests/test_%.c $(ENGINE_SRC) $(ENGINE_HDR) $(BUILD)/preludes.c
-	$(CC) -std=c11 -g -O1 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	$(CC) -std=c11 -g -O1 -Wall -Wextra -Werror=implicit-function-declaration -Wno-unused-parameter -Wno-missing-field-initializers \
 	  -pthread -Icsrc/include -o $@ $< $(ENGINE_SRC) $(BUILD)/preludes.c -lm -ldl
 
 test-c: $(C_TESTS)

@@ -36,7 +36,7 @@ SONAME = "_engine.abi3.so"
 
 CFLAGS = [
     "-std=c11", "-O2", "-g", "-fPIC", "-fvisibility=hidden", "-pthread",
-    "-Wall", "-Wextra", "-Wno-unused-parameter", "-Wno-missing-field-initializers",
+    "-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-Wno-unused-parameter", "-Wno-missing-field-initializers",
 ]
 LIBS = ["-lm", "-ldl", "-pthread"]
 

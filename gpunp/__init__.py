@@ -55,6 +55,8 @@ from gpunp._manipulation import (  # noqa: E402
 from gpunp._dtypes import can_cast, promote_types, result_type  # noqa: E402
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
+from gpunp._kernel import (  # noqa: E402
+    ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401
 from gpunp._config import backend, show_config  # noqa: E402
 from gpunp import testing  # noqa: E402

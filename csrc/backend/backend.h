@@ -103,6 +103,21 @@ typedef struct gp_backend_i {
     gp_status_t (*launch)(void *fn, const gp_launch_t *cfg, const void *params,
                           size_t params_size, void *stream);
 
+    /* users' kernels (optional: NULL where the backend has none, GPU only) */
+    /* compiles user source with `opts` and name expressions, giving the
+     * image and (malloc'd, one per name) the lowered names */
+    gp_status_t (*compile_user)(const char *source, int32_t nopts, const char *const *opts,
+                                int32_t nnames, const char *const *names, gp_blob_t *image,
+                                char **lowered);
+    gp_status_t (*function_attribute)(void *fn, int32_t attr, int32_t set, int32_t *value);
+    gp_status_t (*launch_user)(void *fn, const uint32_t *grid, const uint32_t *block,
+                               uint32_t shared_mem, void *stream, void *const *args);
+    /* graphs: capture work queued on a stream, replay it */
+    gp_status_t (*capture_begin)(void *stream);
+    gp_status_t (*capture_end)(void *stream, void **graph);
+    gp_status_t (*graph_launch)(void *graph, void *stream);
+    gp_status_t (*graph_destroy)(void *graph);
+
     /* vendor libraries */
     /* Column-major batched C = op(A) op(B) (BLAS conventions; `ta`, `tb` 1
      * transpose) in `dtype` (float16/32/64, complex64/128; float16

@@ -465,6 +465,74 @@ static gp_status_t gpu_launch(void *fn, const gp_launch_t *cfg, const void *para
     return GP_OK;
 }
 
+/* ---- users' kernels and graphs -------------------------------------------------------- */
+
+static gp_status_t gpu_compile_user(const char *source, int32_t nopts, const char *const *opts,
+                                    int32_t nnames, const char *const *names, gp_blob_t *image,
+                                    char **lowered)
+{
+    const gp_device_props_t *p;
+    GP_TRY(gp_backend_props(&p));
+    return GPU_RTC_COMPILE_USER(source, p->target, nopts, opts, nnames, names, image, lowered);
+}
+
+static gp_status_t gpu_function_attribute(void *fn, int32_t attr, int32_t set, int32_t *value)
+{
+    GP_TRY(ctx_current());
+    if (set)
+        GPU_CHECK(api.FuncSetAttribute((gpuFunction)fn, attr, *value), "setting a kernel attribute");
+    else
+        GPU_CHECK(api.FuncGetAttribute(value, attr, (gpuFunction)fn), "reading a kernel attribute");
+    return GP_OK;
+}
+
+static gp_status_t gpu_launch_user(void *fn, const uint32_t *grid, const uint32_t *block,
+                                   uint32_t shared_mem, void *stream, void *const *args)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.LaunchKernel((gpuFunction)fn, grid[0], grid[1], grid[2], block[0], block[1],
+                               block[2], shared_mem, (gpuStream)stream, (void **)args, NULL),
+              "launching a kernel");
+    return GP_OK;
+}
+
+static gp_status_t gpu_capture_begin(void *stream)
+{
+    GP_TRY(ctx_current());
+    /* relaxed: the memory pool may still allocate while capturing */
+    GPU_CHECK(api.StreamBeginCapture((gpuStream)stream, GPU_CAPTURE_MODE_RELAXED),
+              "starting a graph capture");
+    return GP_OK;
+}
+
+static gp_status_t gpu_capture_end(void *stream, void **out)
+{
+    GP_TRY(ctx_current());
+    gpuGraph g;
+    GPU_CHECK(api.StreamEndCapture((gpuStream)stream, &g), "ending a graph capture");
+    gpuGraphExec e;
+    gpuResult r = api.GraphInstantiate(&e, g, 0);
+    api.GraphDestroy(g);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "instantiating a captured graph");
+    *out = e;
+    return GP_OK;
+}
+
+static gp_status_t gpu_graph_launch(void *graph, void *stream)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.GraphLaunch((gpuGraphExec)graph, (gpuStream)stream), "launching a graph");
+    return GP_OK;
+}
+
+static gp_status_t gpu_graph_destroy(void *graph)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.GraphExecDestroy((gpuGraphExec)graph), "destroying a graph");
+    return GP_OK;
+}
+
 /* ---- BLAS ----------------------------------------------------------------------------- */
 
 static struct {
@@ -592,5 +660,12 @@ const gp_backend_i GPU_BACKEND = {
     .module_load = gpu_module_load,
     .module_function = gpu_module_function,
     .launch = gpu_launch,
+    .compile_user = gpu_compile_user,
+    .function_attribute = gpu_function_attribute,
+    .launch_user = gpu_launch_user,
+    .capture_begin = gpu_capture_begin,
+    .capture_end = gpu_capture_end,
+    .graph_launch = gpu_graph_launch,
+    .graph_destroy = gpu_graph_destroy,
     .gemm = gpu_gemm,
 };

@@ -7,6 +7,7 @@
  *   gp_ops.h      ufuncs, reductions, accumulations, generators
  *   gp_runtime.h  backends, devices, streams, kernel cache
  *   gp_interop.h  zero-copy exchange: raw pointers, DLPack
+ *   gp_user.h     users' kernels (raw modules, expressions) and graphs
  *
  * Anything not declared in these headers is not API.
  */
@@ -19,5 +20,6 @@
 #include "gp_ops.h"
 #include "gp_runtime.h"
 #include "gp_interop.h"
+#include "gp_user.h"
 
 #endif /* GPUNP_H */

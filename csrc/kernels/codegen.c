@@ -728,3 +728,147 @@ gp_status_t gp_gen_gemm(const void *vspec, char *name, size_t name_size, gp_str_
     gp_str_puts(s, "}\n}\n");
     return check_overflow(name);
 }
+
+/* ---- users' kernels --------------------------------------------------------------------- */
+
+static void emit_user_types(gp_str_t *s, const gp_user_desc_t *d)
+{
+    for (int32_t k = 0; k < d->ntypes; ++k)
+        gp_str_printf(s, "typedef %s %s;\n", ctype(d->type_dtypes[k]), d->type_names[k]);
+    if (d->preamble && d->preamble[0])
+        gp_str_printf(s, "%s\n", d->preamble);
+}
+
+static void user_name(const gp_user_desc_t *d, const char *prefix, char *name, size_t n)
+{
+    /* a C identifier from the user's name */
+    size_t used = (size_t)snprintf(name, n, "%s", prefix);
+    for (const char *c = d->name ? d->name : "kernel"; *c && used + 1 < n; ++c)
+        name[used++] = (char)((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                                      (*c >= '0' && *c <= '9') ? *c : '_');
+    name[used] = '\0';
+}
+
+/* The user's statements, with CuPy's `_ind.size()` (the number of
+ * elements) spelled in C so that the code also builds on the host. */
+static void emit_user_operation(gp_str_t *s, const char *op)
+{
+    static const char ind_size[] = "_ind.size()";
+    gp_str_puts(s, "{\n");
+    for (const char *hit; (hit = strstr(op, ind_size)) != NULL; op = hit + sizeof ind_size - 1) {
+        gp_str_printf(s, "%.*s", (int)(hit - op), op);
+        gp_str_puts(s, "((gpk_idx)p.n)");
+    }
+    gp_str_printf(s, "%s;\n}\n", op);
+}
+
+gp_status_t gp_gen_user_ew(const void *vd, char *name, size_t name_size, gp_str_t *s)
+{
+    const gp_user_desc_t *d = vd;
+    int32_t nd = d->ndim;
+    user_name(d, "gpk_user_", name, name_size);
+    gp_str_printf(s, "/* user elementwise kernel %s */\n", d->name ? d->name : "");
+    gp_str_printf(s, "typedef %s gpk_idx;\n", d->idx32 ? "int" : "long long");
+    emit_user_types(s, d);
+    gp_str_printf(s, "struct gpk_params {\n  gpk_index n;\n  gpk_index shape[%d];\n", nd ? nd : 1);
+    for (int32_t k = 0; k < d->nparams; ++k) {
+        const gp_user_param_t *q = &d->params[k];
+        const char *cq = q->output ? "" : "const ";
+        if (q->kind == GP_PARAM_SCALAR)
+            gp_str_printf(s, "  %s v%d;\n", ctype(q->dtype), k);
+        else if (q->kind == GP_PARAM_RAW)
+            gp_str_printf(s, "  %s%s *p%d;\n", cq, gp_dtypes[d->dtypes[k]].storage, k);
+        else
+            gp_str_printf(s, "  %schar *p%d;\n  gpk_index s%d[%d];\n", cq, k, k, nd ? nd : 1);
+    }
+    gp_str_puts(s, "};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n", name);
+    const char *offs[64], *str[64];
+    char ob[64][16], sb[64][16];
+    int n = 0;
+    for (int32_t k = 0; k < d->nparams && k < 64; ++k) {
+        if (d->params[k].kind != GP_PARAM_ARRAY)
+            continue;
+        snprintf(ob[n], sizeof ob[n], "o%d", k);
+        snprintf(sb[n], sizeof sb[n], "s%d", k);
+        offs[n] = ob[n];
+        str[n] = sb[n];
+        gp_str_printf(s, "gpk_idx o%d = 0;\n", k);
+        ++n;
+    }
+    emit_decompose(s, "i", nd, "shape", n, offs, str);
+    char e[EXPR_MAX], addr[64];
+    for (int32_t k = 0; k < d->nparams; ++k) {
+        const gp_user_param_t *q = &d->params[k];
+        if (q->kind == GP_PARAM_SCALAR) {
+            gp_str_printf(s, "const %s %s = p.v%d;\n", ctype(q->dtype), q->name, k);
+        } else if (q->kind == GP_PARAM_RAW) {
+            gp_str_printf(s, "%s%s *const %s = p.p%d;\n", q->output ? "" : "const ",
+                          gp_dtypes[d->dtypes[k]].storage, q->name, k);
+        } else if (!q->output) {
+            snprintf(addr, sizeof addr, "p.p%d + o%d", k, k);
+            load_expr(d->dtypes[k], q->dtype, addr, e);
+            gp_str_printf(s, "const %s %s = %s;\n", ctype(q->dtype), q->name, e);
+        } else {
+            gp_str_printf(s, "%s %s;\n", ctype(q->dtype), q->name);
+        }
+    }
+    emit_user_operation(s, d->operation);
+    for (int32_t k = 0; k < d->nparams; ++k) {
+        const gp_user_param_t *q = &d->params[k];
+        if (q->kind != GP_PARAM_ARRAY || !q->output)
+            continue;
+        snprintf(addr, sizeof addr, "p.p%d + o%d", k, k);
+        emit_store(s, d->dtypes[k], q->dtype, addr, q->name);
+    }
+    gp_str_puts(s, "}\n}\n");
+    return check_overflow(name);
+}
+
+gp_status_t gp_gen_user_red(const void *vd, char *name, size_t name_size, gp_str_t *s)
+{
+    const gp_user_desc_t *d = vd;
+    const gp_user_param_t *in = &d->params[0], *out = &d->params[1];
+    user_name(d, "gpk_ured_", name, name_size);
+    gp_str_printf(s, "/* user reduction kernel %s */\n", d->name ? d->name : "");
+    gp_str_printf(s, "typedef %s gpk_idx;\n", d->idx32 ? "int" : "long long");
+    emit_user_types(s, d);
+    gp_str_printf(s, "typedef %s gpk_acc;\ntypedef gpk_acc _type_reduce;\n",
+                  ctype(d->reduce_dtype));
+    gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc a, gpk_acc b) { return (gpk_acc)(%s); }\n",
+                  d->reduce_expr);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K;\n");
+    if (d->ndim)
+        gp_str_printf(s, "  gpk_index kshape[%d], kin[%d], kout[%d];\n", d->ndim, d->ndim, d->ndim);
+    gp_str_printf(s, "  gpk_index rshape[%d], rin[%d];\n  const char *in;\n  char *out;\n};\n",
+                  d->nred, d->nred);
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    if (d->block_per_out)
+        gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)p.M; "
+                       "t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
+    else
+        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\n");
+    gp_str_puts(s, "gpk_idx ib = 0, ob = 0;\n");
+    const char *koffs[2] = {"ib", "ob"}, *kstr[2] = {"kin", "kout"};
+    emit_decompose(s, "t", d->ndim, "kshape", 2, koffs, kstr);
+    gp_str_printf(s, "gpk_acc acc = (gpk_acc)(%s);\n", d->identity);
+    if (d->block_per_out)
+        gp_str_puts(s, "for (gpk_idx k = (gpk_idx)GPK_THREAD_ID; k < (gpk_idx)p.K; "
+                       "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
+    else
+        gp_str_puts(s, "for (gpk_idx k = 0; k < (gpk_idx)p.K; ++k) {\n");
+    gp_str_puts(s, "gpk_idx ro = 0;\n");
+    const char *roffs[1] = {"ro"}, *rstr[1] = {"rin"};
+    emit_decompose(s, "k", d->nred, "rshape", 1, roffs, rstr);
+    char e[EXPR_MAX];
+    load_expr(d->dtypes[0], in->dtype, "p.in + ib + ro", e);
+    gp_str_printf(s, "const %s %s = %s;\n(void)%s;\n", ctype(in->dtype), in->name, e, in->name);
+    gp_str_printf(s, "acc = gpk_combine(acc, (gpk_acc)(%s));\n}\n", d->operation);
+    if (d->block_per_out)
+        gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
+    gp_str_printf(s, "if (GPK_THREAD_ID == 0) {\nconst gpk_acc a = acc;\n%s %s;\n{\n%s;\n}\n",
+                  ctype(out->dtype), out->name, d->post_map);
+    emit_store(s, d->dtypes[1], out->dtype, "p.out + ob", out->name);
+    gp_str_puts(s, "}\n}\n}\n");
+    return check_overflow(name);
+}

@@ -159,6 +159,31 @@ typedef struct gp_gemm_spec {
     uint8_t pad;
 } gp_gemm_spec_t;
 
+/* A user kernel written as expressions (gp_user.h), with its iteration
+ * dimensions. Its cache key is its generated source. */
+typedef struct gp_user_desc {
+    const char *name;
+    const char *operation;   /* elementwise: statements; reduction: map expr */
+    const char *reduce_expr; /* reduction: combines a and b */
+    const char *post_map;    /* reduction: statements reading a */
+    const char *identity;    /* reduction: the start value */
+    const char *preamble;
+    int32_t ntypes;
+    const char *const *type_names;
+    const int32_t *type_dtypes;
+    int32_t nparams;
+    const gp_user_param_t *params;
+    const int32_t *dtypes;   /* the operands' dtypes (storage) per param */
+    int32_t reduce_dtype;
+    int32_t ndim;            /* elementwise: iteration dims; reduction: kept dims */
+    int32_t nred;            /* reduction: reduced dims */
+    int32_t block_per_out;
+    int32_t idx32;
+} gp_user_desc_t;
+
+/* The kernel of a user kernel: its source from `gen`, which is its key. */
+gp_status_t gp_user_kernel(const gp_user_desc_t *d, gp_kernel_gen_fn gen, const gp_kernel_t **k);
+
 /* ---- code generation (codegen.c) --------------------------------------- */
 
 /* Each names its kernel after its spec ("gpk_add_f32_f32_f32_c4") and
@@ -167,6 +192,8 @@ gp_status_t gp_gen_ew(const void *spec, char *name, size_t name_size, gp_str_t *
 gp_status_t gp_gen_red(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_scan(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_gemm(const void *spec, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_user_ew(const void *desc, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_user_red(const void *desc, char *name, size_t name_size, gp_str_t *body);
 
 /* The row an elementwise spec refers to. */
 const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec);

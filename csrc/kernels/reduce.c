@@ -606,3 +606,89 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     }
     return s;
 }
+
+/* ---- users' reduction kernels ------------------------------------------------------- */
+
+GP_API gp_status_t gp_reduction_user(const char *name, const char *map_expr,
+                                     const char *reduce_expr, const char *post_map,
+                                     const char *identity, const char *preamble,
+                                     int32_t ntypes, const char *const *type_names,
+                                     const int32_t *type_dtypes, int32_t reduce_dtype,
+                                     const gp_user_param_t *in_param, const gp_array_t *in,
+                                     const gp_user_param_t *out_param, gp_array_t *out,
+                                     int32_t naxes, const int32_t *axes)
+{
+    if (!map_expr || !reduce_expr || !post_map || !identity || !in_param || !out_param ||
+        !in_param->name || !out_param->name || ntypes < 0 ||
+        (ntypes > 0 && (!type_names || !type_dtypes)))
+        return gp_set_error(GP_ERR_MISUSE, "gp_reduction_user: invalid argument");
+    GP_CHECK_ARRAY(in);
+    GP_CHECK_ARRAY(out);
+    if (!gp_dtype_valid(reduce_dtype) || !gp_dtype_valid(in_param->dtype) ||
+        !gp_dtype_valid(out_param->dtype))
+        return gp_set_error(GP_ERR_TYPE, "invalid dtype for a reduction kernel");
+    bool mask[GP_MAXDIM];
+    GP_TRY(gp_axes_to_mask(naxes, axes, in->ndim, mask));
+    bool keepdims = out->ndim == in->ndim && in->ndim > 0;
+    int64_t want[GP_MAXDIM];
+    int32_t wnd = reduced_shape(in, mask, keepdims, want);
+    bool same = out->ndim == wnd;
+    for (int32_t d = 0; d < wnd && same; ++d)
+        same = out->shape[d] == want[d];
+    if (!same)
+        return gp_set_error(GP_ERR_VALUE, "the output of reduction kernel %s has the wrong "
+                                          "shape", name ? name : "");
+    if (!(out->flags & GP_FLAG_WRITEABLE))
+        return gp_set_error(GP_ERR_VALUE, "output array is read-only");
+    red_plan_t p;
+    plan(in, mask, out, keepdims, false, &p);
+    if (p.M == 0)
+        return GP_OK;
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    int64_t rmin = iabs64(p.rin[p.nred - 1]), kmin = INT64_MAX;
+    for (int32_t d = 0; d < p.nkeep; ++d)
+        if (iabs64(p.kin[d]) < kmin)
+            kmin = iabs64(p.kin[d]);
+    gp_user_param_t ps[2] = {*in_param, *out_param};
+    int32_t dts[2] = {in->dtype, out->dtype};
+    gp_user_desc_t d = {0};
+    d.name = name;
+    d.operation = map_expr;
+    d.reduce_expr = reduce_expr;
+    d.post_map = post_map;
+    d.identity = identity;
+    d.preamble = preamble;
+    d.ntypes = ntypes;
+    d.type_names = type_names;
+    d.type_dtypes = type_dtypes;
+    d.nparams = 2;
+    d.params = ps;
+    d.dtypes = dts;
+    d.reduce_dtype = reduce_dtype;
+    d.ndim = p.nkeep;
+    d.nred = p.nred;
+    d.block_per_out = (p.K > 1 && rmin <= kmin) || p.M < props->multiprocessors;
+    d.idx32 = in->size * gp_dtype_size(in->dtype) < ((int64_t)1 << 30) &&
+              out->size * gp_dtype_size(out->dtype) < ((int64_t)1 << 30);
+    const gp_kernel_t *k;
+    GP_TRY(gp_user_kernel(&d, gp_gen_user_red, &k));
+    gp_params_t pr;
+    gp_params_init(&pr);
+    gp_params_index(&pr, p.M);
+    gp_params_index(&pr, p.K);
+    for (int32_t j = 0; j < p.nkeep; ++j)
+        gp_params_index(&pr, p.kshape[j]);
+    for (int32_t j = 0; j < p.nkeep; ++j)
+        gp_params_index(&pr, p.kin[j]);
+    for (int32_t j = 0; j < p.nkeep; ++j)
+        gp_params_index(&pr, p.kout[j]);
+    for (int32_t j = 0; j < p.nred; ++j)
+        gp_params_index(&pr, p.rshape[j]);
+    for (int32_t j = 0; j < p.nred; ++j)
+        gp_params_index(&pr, p.rin[j]);
+    gp_params_ptr(&pr, gp_array_data(in));
+    gp_params_ptr(&pr, gp_array_data(out));
+    gp_launch_t cfg = d.block_per_out ? gp_grid_for(p.M * 256, 256) : gp_grid_for(p.M, 256);
+    return gp_launch(k, &cfg, &pr);
+}

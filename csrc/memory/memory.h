@@ -23,6 +23,12 @@ void gp_pool_free(int32_t dev, void *stream, void *ptr, size_t n);
 /* Moves a destroyed stream's cached blocks to the default stream's lists. */
 void gp_pool_forget_stream(int32_t dev, void *stream);
 gp_status_t gp_pool_free_all(const gp_backend_i *be, int32_t dev);
+/* While `stream` is captured into a graph, blocks freed on it are kept for
+ * the graph: _end hands them over (opaque), _release takes them back once
+ * the graph is gone. */
+void gp_pool_capture_begin(int32_t dev, void *stream);
+void *gp_pool_capture_end(int32_t dev);
+void gp_pool_capture_release(int32_t dev, void *retained);
 gp_status_t gp_pool_stats(int32_t dev, gp_memory_stats_t *out);
 gp_status_t gp_pool_set_limit(int32_t dev, int64_t limit);
 

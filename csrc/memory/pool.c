@@ -22,6 +22,7 @@
 typedef struct block {
     struct block *next;
     void *ptr;
+    size_t size;
 } block_t;
 
 typedef struct {
@@ -38,6 +39,8 @@ typedef struct {
     int64_t total;     /* bytes held from the driver */
     int64_t free_blocks;
     int64_t limit;     /* 0: none */
+    void *capture;     /* the stream being captured into a graph, or NULL */
+    block_t *retained; /* blocks freed on it while capturing */
 } pool_t;
 
 static pool_t pools[MAX_DEVICES];
@@ -176,6 +179,17 @@ void gp_pool_free(int32_t dev, void *stream, void *ptr, size_t n)
     block_t *k = malloc(sizeof *k);
     size_t size = gp_pool_round(n);
     pthread_mutex_lock(&p->lock);
+    if (k && p->capture && stream == p->capture) {
+        /* the graph being captured may still write this block when it is
+         * replayed: it stays the graph's until the graph is destroyed */
+        k->ptr = ptr;
+        k->size = size;
+        k->next = p->retained;
+        p->retained = k;
+        p->used -= (int64_t)size;
+        pthread_mutex_unlock(&p->lock);
+        return;
+    }
     bucket_t *b = NULL;
     if (k && (2 * (p->nused + 1) <= p->nbuckets || grow(p)))
         b = find(p->buckets, p->nbuckets, stream, size);
@@ -269,4 +283,44 @@ gp_status_t gp_pool_set_limit(int32_t dev, int64_t limit)
     p->limit = limit;
     pthread_mutex_unlock(&p->lock);
     return GP_OK;
+}
+
+void gp_pool_capture_begin(int32_t dev, void *stream)
+{
+    pool_t *p = pool_of(dev);
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->capture = stream;
+    p->retained = NULL;
+    pthread_mutex_unlock(&p->lock);
+}
+
+void *gp_pool_capture_end(int32_t dev)
+{
+    pool_t *p = pool_of(dev);
+    if (!p)
+        return NULL;
+    pthread_mutex_lock(&p->lock);
+    block_t *r = p->retained;
+    p->capture = NULL;
+    p->retained = NULL;
+    pthread_mutex_unlock(&p->lock);
+    return r;
+}
+
+void gp_pool_capture_release(int32_t dev, void *retained)
+{
+    /* the caller waited for the graph's last replay */
+    block_t *list = retained;
+    while (list) {
+        block_t *k = list;
+        list = k->next;
+        pool_t *p = pool_of(dev);
+        pthread_mutex_lock(&p->lock);
+        p->used += (int64_t)k->size; /* gp_pool_free takes it back out */
+        pthread_mutex_unlock(&p->lock);
+        gp_pool_free(dev, NULL, k->ptr, k->size);
+        free(k);
+    }
 }

@@ -269,7 +269,6 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const voi
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
     if (s != GP_OK)
         goto done;
-    log_source(&body);
 
     const char *cid = be->compiler_id();
     if (!cid) {
@@ -320,6 +319,8 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const voi
     s = be->module_load(&img, &module);
     if (s == GP_OK)
         s = be->module_function(module, name, &out->fn);
+    if (s == GP_OK) /* what built here must build on every backend: tools/check_kernels.py */
+        log_source(&body);
 done:
     free(img.data);
     gp_str_free(&body);
@@ -368,5 +369,151 @@ gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen,
     *out = k;
 unlock:
     pthread_mutex_unlock(&lock);
+    return s;
+}
+
+/* ---- users' modules ------------------------------------------------------------------ */
+
+/* A user module's disk entry holds its lowered names before the image:
+ * u32 count, then per name a u32 length and the bytes. */
+static bool pack_names(gp_blob_t *img, int32_t n, char **lowered)
+{
+    size_t head = 4;
+    for (int32_t k = 0; k < n; ++k)
+        head += 4 + strlen(lowered[k]);
+    unsigned char *d = malloc(head + img->size + 1);
+    if (!d)
+        return false;
+    uint32_t c = (uint32_t)n;
+    memcpy(d, &c, 4);
+    size_t at = 4;
+    for (int32_t k = 0; k < n; ++k) {
+        uint32_t len = (uint32_t)strlen(lowered[k]);
+        memcpy(d + at, &len, 4);
+        memcpy(d + at + 4, lowered[k], len);
+        at += 4 + len;
+    }
+    memcpy(d + at, img->data, img->size);
+    free(img->data);
+    img->data = d;
+    img->size = head + img->size;
+    return true;
+}
+
+/* Splits a packed entry: lowered names out (if `lowered` is not NULL),
+ * `image` the module image. */
+static bool unpack_names(const gp_blob_t *img, int32_t n, char **lowered, gp_blob_t *image)
+{
+    const unsigned char *d = img->data;
+    if (img->size < 4)
+        return false;
+    uint32_t c;
+    memcpy(&c, d, 4);
+    if ((int32_t)c != n)
+        return false;
+    size_t at = 4;
+    for (int32_t k = 0; k < n; ++k) {
+        uint32_t len;
+        if (at + 4 > img->size)
+            return false;
+        memcpy(&len, d + at, 4);
+        if (at + 4 + len > img->size)
+            return false;
+        if (lowered) {
+            if (!(lowered[k] = malloc(len + 1)))
+                return false;
+            memcpy(lowered[k], d + at + 4, len);
+            lowered[k][len] = '\0';
+        }
+        at += 4 + len;
+    }
+    image->data = (void *)(d + at);
+    image->size = img->size - at;
+    return true;
+}
+
+gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *const *opts,
+                               int32_t nnames, const char *const *names, void **module,
+                               char **lowered)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    if (!be->compile_user)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend does not compile raw CUDA "
+                                                "modules", be->name);
+    for (int32_t k = 0; k < nnames; ++k)
+        lowered[k] = NULL;
+    const char *cid = be->compiler_id();
+    if (!cid)
+        return gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
+    gp_str_t ident;
+    gp_str_init(&ident);
+    gp_str_printf(&ident, "%s\nuser module\n", cid);
+    for (int32_t k = 0; k < nopts; ++k)
+        gp_str_printf(&ident, "option %s\n", opts[k]);
+    for (int32_t k = 0; k < nnames; ++k)
+        gp_str_printf(&ident, "name %s\n", names[k]);
+    gp_str_puts(&ident, source);
+    if (ident.failed) {
+        gp_str_free(&ident);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    }
+    pthread_mutex_lock(&lock);
+    gp_status_t s = GP_OK;
+    char path[4400] = "";
+    const char *dir = gp_cache_dir();
+    if (dir[0]) {
+        const gp_device_props_t *props;
+        s = gp_backend_props(&props);
+        char sub[4200];
+        if (s == GP_OK)
+            snprintf(sub, sizeof sub, "%s/%s-%s", dir, be->name, props->target);
+        if (s == GP_OK && mkdirs(sub))
+            snprintf(path, sizeof path, "%s/%016llx.gpk", sub,
+                     (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident.data, ident.len));
+    }
+    gp_blob_t packed = {NULL, 0}, image = {NULL, 0};
+    bool rejected = false, from_disk = false;
+    if (s == GP_OK && path[0] && load_entry(path, &ident, &packed, &rejected)) {
+        from_disk = unpack_names(&packed, nnames, lowered, &image);
+        if (from_disk) {
+            ++stats.disk_hits;
+        } else {
+            ++stats.disk_rejects;
+            for (int32_t k = 0; k < nnames; ++k) {
+                free(lowered[k]);
+                lowered[k] = NULL;
+            }
+            free(packed.data);
+            packed.data = NULL;
+        }
+    } else if (rejected) {
+        ++stats.disk_rejects;
+    }
+    if (s == GP_OK && !from_disk) {
+        double t0 = now_seconds();
+        s = be->compile_user(source, nopts, opts, nnames, names, &packed, lowered);
+        stats.compile_seconds += now_seconds() - t0;
+        if (s == GP_OK) {
+            ++stats.compiles;
+            image = packed;
+            if (!pack_names(&packed, nnames, lowered))
+                s = gp_set_error(GP_ERR_NOMEM, "out of host memory");
+            else if (path[0])
+                store_entry(path, &ident, &packed);
+            if (s == GP_OK)
+                unpack_names(&packed, nnames, NULL, &image); /* the image past the names */
+        }
+    }
+    if (s == GP_OK)
+        s = be->module_load(&image, module);
+    pthread_mutex_unlock(&lock);
+    free(packed.data);
+    gp_str_free(&ident);
+    if (s != GP_OK)
+        for (int32_t k = 0; k < nnames; ++k) {
+            free(lowered[k]);
+            lowered[k] = NULL;
+        }
     return s;
 }

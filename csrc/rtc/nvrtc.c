@@ -1,6 +1,7 @@
 /*
  * nvrtc.c - NVRTC, loaded at run time: kernel source to cubin.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@ static struct {
     nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
     nvrtcResult (*GetProgramLogSize)(nvrtcProgram, size_t *);
     nvrtcResult (*GetProgramLog)(nvrtcProgram, char *);
+    nvrtcResult (*AddNameExpression)(nvrtcProgram, const char *);
+    nvrtcResult (*GetLoweredName)(nvrtcProgram, const char *, const char **);
 } nv;
 
 /* Every kernel is compiled with these (besides -arch): -fmad=false gives the
@@ -64,6 +67,8 @@ static void load_nvrtc(void)
     SYM(GetCUBIN);
     SYM(GetProgramLogSize);
     SYM(GetProgramLog);
+    SYM(AddNameExpression);
+    SYM(GetLoweredName);
 #undef SYM
     int major = 0, minor = 0;
     nv.Version(&major, &minor);
@@ -83,19 +88,23 @@ const char *gp_nvrtc_id(void)
     return nvrtc_ready() == GP_OK ? nv_ident : NULL;
 }
 
-gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out)
+/* Compiles with `opts`; name expressions registered before and lowered
+ * after (lowered may be NULL when nnames is 0). */
+static gp_status_t compile(const char *source, const char *arch, int32_t nopts,
+                           const char *const *opts, int32_t nnames, const char *const *names,
+                           gp_blob_t *out, char **lowered)
 {
     out->data = NULL;
     out->size = 0;
     GP_TRY(nvrtc_ready());
-    char archopt[64];
-    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
-    const char *opts[] = {archopt, OPTIONS_LIST};
     nvrtcProgram prog = NULL;
     nvrtcResult r = nv.CreateProgram(&prog, source, "gpunp_kernel.cu", 0, NULL, NULL);
     if (r != 0)
         return gp_set_error(GP_ERR_COMPILE, "nvrtcCreateProgram: %s", nv.GetErrorString(r));
-    r = nv.CompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts);
+    for (int32_t k = 0; k < nnames && r == 0; ++k)
+        r = nv.AddNameExpression(prog, names[k]);
+    if (r == 0)
+        r = nv.CompileProgram(prog, nopts, opts);
     gp_status_t s = GP_OK;
     if (r != 0) {
         size_t n = 0;
@@ -118,9 +127,39 @@ gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *ou
             nv.GetCUBIN(prog, out->data);
             out->size = n;
         }
+        for (int32_t k = 0; k < nnames && s == GP_OK; ++k) {
+            const char *low = NULL;
+            r = nv.GetLoweredName(prog, names[k], &low);
+            lowered[k] = r == 0 && low ? strdup(low) : NULL;
+            if (!lowered[k])
+                s = gp_set_error(GP_ERR_COMPILE, "NVRTC has no lowered name for '%s'", names[k]);
+        }
     }
     nv.DestroyProgram(&prog);
     return s;
+}
+
+gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out)
+{
+    char archopt[64];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    const char *opts[] = {archopt, OPTIONS_LIST};
+    return compile(source, arch, (int32_t)(sizeof opts / sizeof *opts), opts, 0, NULL, out, NULL);
+}
+
+gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t nopts,
+                                  const char *const *opts, int32_t nnames,
+                                  const char *const *names, gp_blob_t *out, char **lowered)
+{
+    if (nopts < 0 || nopts > 250)
+        return gp_set_error(GP_ERR_VALUE, "too many compiler options (%d)", nopts);
+    char archopt[64];
+    snprintf(archopt, sizeof archopt, "-arch=%s", arch);
+    const char *all[256];
+    all[0] = archopt;
+    for (int32_t k = 0; k < nopts; ++k)
+        all[k + 1] = opts[k];
+    return compile(source, arch, nopts + 1, all, nnames, names, out, lowered);
 }
 
 GP_API gp_status_t gp_rtc_check_cuda(const char *source, const char *arch)

@@ -29,6 +29,13 @@ typedef gp_status_t (*gp_kernel_gen_fn)(const void *ctx, char *name, size_t name
 gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen, const void *ctx,
                           const gp_kernel_t **out);
 
+/* A user module (raw source, options, name expressions) through the disk
+ * cache: the loaded module and, malloc'd, the lowered name of each name
+ * expression. GP_ERR_UNSUPPORTED when the backend compiles no user code. */
+gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *const *opts,
+                               int32_t nnames, const char *const *names, void **module,
+                               char **lowered);
+
 /* The disk cache directory ("" when the disk cache is off), and the
  * directory where generated sources are logged (GPUNP_KERNEL_LOG; "" when
  * not logging). */
@@ -45,6 +52,12 @@ gp_status_t gp_cc_module_function(void *module, const char *name, void **fn);
 
 /* NVRTC: `source` compiled to a cubin for `arch` ("sm_90"). */
 gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out);
+/* NVRTC for users' source: only -arch and their options; `lowered[k]`
+ * (malloc'd) gets the mangled name of names[k]. */
+gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t nopts,
+                                  const char *const *opts, int32_t nnames,
+                                  const char *const *names, gp_blob_t *out, char **lowered);
+
 /* "nvrtc <major>.<minor>", or NULL (with the error set) if NVRTC is missing. */
 const char *gp_nvrtc_id(void);
 

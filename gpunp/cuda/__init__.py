@@ -129,6 +129,16 @@ class Stream:
     def wait_event(self, event: "Event"):
         check(lib.gp_stream_wait_event(self._h, event._h))
 
+    def begin_capture(self):
+        """Records the work queued on this stream (not the null stream) into
+        a graph instead of running it, until end_capture()."""
+        check(lib.gp_stream_begin_capture(self._h))
+
+    def end_capture(self) -> "Graph":
+        out = ffi.new("gp_graph_t **")
+        check(lib.gp_stream_end_capture(self._h, out))
+        return Graph(ffi.gc(out[0], lib.gp_graph_destroy), self)
+
     def __eq__(self, other):
         return isinstance(other, Stream) and other.ptr == self.ptr
 
@@ -140,6 +150,18 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
+
+
+class Graph:
+    """Work captured on a stream, replayed by launch() with one call. The
+    arrays the captured kernels used must stay alive while it may run."""
+
+    def __init__(self, handle, stream):
+        self._h, self._stream = handle, stream
+
+    def launch(self, stream: Stream | None = None):
+        s = stream if stream is not None else get_current_stream()
+        check(lib.gp_graph_launch(self._h, s._h))
 
 
 class _on_stream:

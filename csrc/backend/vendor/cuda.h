@@ -26,6 +26,8 @@ typedef struct gpu_event_ *gpuEvent;
 typedef struct gpu_module_ *gpuModule;
 typedef struct gpu_function_ *gpuFunction;
 typedef struct gpu_mempool_ *gpuMemPool;
+typedef struct gpu_graph_ *gpuGraph;
+typedef struct gpu_graph_exec_ *gpuGraphExec;
 typedef unsigned long long gpuDevicePtr;
 
 #define GPU_PTR(p) ((gpuDevicePtr)(uintptr_t)(p))
@@ -50,7 +52,8 @@ enum {
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
-    GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
+    GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+    GPU_CAPTURE_MODE_RELAXED = 2
 };
 
 /* The functions gpu.c calls: X(name, parameter list, symbol candidates). */
@@ -100,7 +103,16 @@ enum {
     X(ModuleGetFunction, (gpuFunction *, gpuModule, const char *), "cuModuleGetFunction") \
     X(LaunchKernel, (gpuFunction, unsigned int, unsigned int, unsigned int,        \
                      unsigned int, unsigned int, unsigned int, unsigned int,       \
-                     gpuStream, void **, void **), "cuLaunchKernel")
+                     gpuStream, void **, void **), "cuLaunchKernel")                \
+    X(FuncGetAttribute, (int *, int, gpuFunction), "cuFuncGetAttribute")           \
+    X(FuncSetAttribute, (gpuFunction, int, int), "cuFuncSetAttribute")             \
+    X(StreamBeginCapture, (gpuStream, int), "cuStreamBeginCapture_v2")            \
+    X(StreamEndCapture, (gpuStream, gpuGraph *), "cuStreamEndCapture")             \
+    X(GraphInstantiate, (gpuGraphExec *, gpuGraph, unsigned long long),            \
+      "cuGraphInstantiateWithFlags")                                               \
+    X(GraphLaunch, (gpuGraphExec, gpuStream), "cuGraphLaunch")                     \
+    X(GraphExecDestroy, (gpuGraphExec), "cuGraphExecDestroy")                      \
+    X(GraphDestroy, (gpuGraph), "cuGraphDestroy")
 
 /* BLAS: cuBLAS, loaded at first use. */
 #define GPU_BLAS_WHAT "cuBLAS"
@@ -129,6 +141,7 @@ enum {
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))
+#define GPU_RTC_COMPILE_USER gp_nvrtc_compile_user
 #define GPU_RTC_ID() gp_nvrtc_id()
 #define GPU_TARGET_FORMAT "sm_%d%d"
 #define GPU_PRELUDE gp_prelude_cuda

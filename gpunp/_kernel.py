@@ -1,0 +1,402 @@
+"""Users' kernels, with CuPy's interfaces: RawKernel and RawModule (CUDA
+source through NVRTC and gpunp's kernel cache), ElementwiseKernel and
+ReductionKernel (expressions through gpunp's code generator, so on every
+backend where the code is plain C)."""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import re
+
+import numpy
+
+from gpunp import _lib
+from gpunp._lib import check, ffi, lib
+from gpunp._creation import asarray, ascontiguousarray, empty
+from gpunp._ndarray import ndarray
+
+# ---- raw modules ------------------------------------------------------------------------
+
+
+def _strings(items):
+    keep = [ffi.new("char[]", s.encode()) for s in items]
+    return keep, ffi.new("char *[]", keep) if keep else ffi.NULL
+
+
+class RawModule:
+    """A CUDA module: compiled from `code` by NVRTC (with `options`, and C++
+    `name_expressions` for templates), or loaded from a cubin/PTX `path`."""
+
+    def __init__(self, code=None, *, path=None, options=(), backend="nvrtc",
+                 translate_cucomplex=False, enable_cooperative_groups=False,
+                 name_expressions=None, jitify=False):
+        if (code is None) == (path is None):
+            raise TypeError("give either code or path")
+        if backend != "nvrtc":
+            raise NotImplementedError("gpunp compiles user code with NVRTC only")
+        if translate_cucomplex or enable_cooperative_groups or jitify:
+            raise NotImplementedError(
+                "translate_cucomplex, cooperative groups and jitify are not supported")
+        self.code, self.path, self.options = code, path, tuple(options)
+        self.name_expressions = tuple(name_expressions or ())
+        out = ffi.new("gp_module_t **")
+        if code is not None:
+            keep_o, opts = _strings(self.options)
+            keep_n, names = _strings(self.name_expressions)
+            check(lib.gp_module_compile(code.encode(), len(self.options), opts,
+                                        len(self.name_expressions), names, out))
+        else:
+            with open(path, "rb") as f:
+                image = f.read()
+            check(lib.gp_module_load(image, len(image), out))
+        self._h = ffi.gc(out[0], lib.gp_module_destroy)
+        self._kernels = {}
+
+    def get_function(self, name: str) -> "RawKernel":
+        """The kernel `name`: a function name, or one of the module's name
+        expressions (its mangled name is looked up)."""
+        k = self._kernels.get(name)
+        if k is None:
+            kname = name
+            if name in self.name_expressions:
+                low = ffi.new("const char **")
+                check(lib.gp_module_lowered_name(self._h, name.encode(), low))
+                kname = ffi.string(low[0]).decode()
+            fn = ffi.new("gp_function_t **")
+            check(lib.gp_module_get_function(self._h, kname.encode(), fn))
+            k = RawKernel._bound(self, name, fn[0])
+            self._kernels[name] = k
+        return k
+
+
+def _dims(x, what):
+    t = (x,) if isinstance(x, int) else tuple(x)
+    if not 1 <= len(t) <= 3:
+        raise ValueError(f"{what} must have 1 to 3 dimensions")
+    t = tuple(operator.index(v) for v in t) + (1,) * (3 - len(t))
+    if any(v <= 0 for v in t):
+        raise ValueError(f"{what} dimensions must be positive")
+    return t
+
+
+_SCALAR_C = {"b": "bool", "i1": "int8_t", "u1": "uint8_t", "i2": "int16_t",
+             "u2": "uint16_t", "i4": "int32_t", "u4": "uint32_t", "i8": "int64_t",
+             "u8": "uint64_t", "f2": "uint16_t", "f4": "float", "f8": "double",
+             "c8": "float[2]", "c16": "double[2]"}
+
+
+def _arg_value(a, keep):
+    """A pointer to the bytes of one kernel argument."""
+    if isinstance(a, ndarray):
+        v = ffi.new("uint64_t *", a.data_ptr)
+    elif type(a) is bool or isinstance(a, numpy.bool_):
+        v = ffi.new("uint8_t *", int(bool(a)))
+    elif isinstance(a, numpy.generic):
+        h = numpy.asarray(a)
+        v = ffi.new("char[]", h.tobytes())
+    elif isinstance(a, int):
+        v = ffi.new("int64_t *", a)
+    elif isinstance(a, float):
+        v = ffi.new("double *", a)
+    elif isinstance(a, complex):
+        v = ffi.new("double[2]", [a.real, a.imag])
+    else:
+        raise TypeError(f"unsupported kernel argument type {type(a).__name__}")
+    keep.append(v)
+    return ffi.cast("void *", v)
+
+
+class RawKernel:
+    """A kernel of CUDA C++ `code` named `name`, compiled by NVRTC at first
+    use and launched as ``kernel(grid, block, args, shared_mem=0,
+    stream=None)``. Arguments: gpunp arrays (their device pointer), NumPy
+    scalars (their dtype), Python int/float/bool/complex (as int64, double,
+    bool, complex128)."""
+
+    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
+                 *, enable_cooperative_groups=False, jitify=False):
+        self.code, self.name, self.options = code, name, tuple(options)
+        self._backend = backend
+        self._flags = (translate_cucomplex, enable_cooperative_groups, jitify)
+        self._module = None
+        self._fn = None
+
+    @classmethod
+    def _bound(cls, module, name, fn):
+        k = cls.__new__(cls)
+        k.code, k.name, k.options = module.code, name, module.options
+        k._module, k._fn = module, fn
+        return k
+
+    def _function(self):
+        if self._fn is None:
+            tc, coop, jit = self._flags
+            self._module = RawModule(code=self.code, options=self.options,
+                                     backend=self._backend, translate_cucomplex=tc,
+                                     enable_cooperative_groups=coop, jitify=jit)
+            self._fn = self._module.get_function(self.name)._fn
+        return self._fn
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        fn = self._function()
+        g, b = _dims(grid, "grid"), _dims(block, "block")
+        keep = []
+        values = [_arg_value(a, keep) for a in args]
+        argv = ffi.new("void *[]", values) if values else ffi.NULL
+        s = ffi.NULL if stream is None else stream._h
+        check(lib.gp_function_launch(fn, g, b, int(shared_mem), s, len(values), argv))
+
+    def _attr(self, which):
+        out = ffi.new("int32_t *")
+        check(lib.gp_function_get_attribute(self._function(), which, out))
+        return int(out[0])
+
+    @property
+    def attributes(self) -> dict:
+        return {name: self._attr(code) for name, code in _ATTRS.items()}
+
+    @property
+    def max_threads_per_block(self) -> int:
+        return self._attr(lib.GP_FUNC_MAX_THREADS_PER_BLOCK)
+
+    @property
+    def num_regs(self) -> int:
+        return self._attr(lib.GP_FUNC_NUM_REGS)
+
+    @property
+    def max_dynamic_shared_size_bytes(self) -> int:
+        return self._attr(lib.GP_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+
+    @max_dynamic_shared_size_bytes.setter
+    def max_dynamic_shared_size_bytes(self, value):
+        check(lib.gp_function_set_attribute(self._function(),
+                                            lib.GP_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                            int(value)))
+
+
+_ATTRS = {"max_threads_per_block": 0, "shared_size_bytes": 1, "const_size_bytes": 2,
+          "local_size_bytes": 3, "num_regs": 4, "ptx_version": 5, "binary_version": 6,
+          "max_dynamic_shared_size_bytes": 8}
+
+
+# ---- kernels from expressions --------------------------------------------------------------
+
+_PARAM = re.compile(r"^\s*(raw\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*$")
+
+
+class _Param:
+    __slots__ = ("raw", "type", "name", "dtype")
+
+    def __init__(self, raw, type_, name):
+        self.raw, self.type, self.name = raw, type_, name
+        self.dtype = None
+        try:
+            dt = numpy.dtype(type_)
+            _lib.dtype_code(dt)
+            self.dtype = dt
+        except TypeError:
+            pass  # a placeholder such as T
+
+    @property
+    def placeholder(self):
+        return self.dtype is None
+
+
+def _parse(params: str) -> list:
+    out = []
+    for item in params.split(",") if params.strip() else []:
+        m = _PARAM.match(item)
+        if not m:
+            raise ValueError(f"cannot read parameter {item.strip()!r}")
+        out.append(_Param(bool(m.group(1)), m.group(2), m.group(3)))
+    names = [p.name for p in out]
+    if len(set(names)) != len(names):
+        raise ValueError("parameter names must differ")
+    return out
+
+
+def _bind(params, args, bound):
+    """Resolves placeholder types from the arguments' dtypes (arrays first,
+    as CuPy does; then scalars, by NumPy's rules)."""
+    for p, a in zip(params, args):
+        if p.placeholder and isinstance(a, ndarray):
+            prev = bound.setdefault(p.type, a.dtype)
+            if prev != a.dtype:
+                raise TypeError(f"type {p.type} is bound to {prev} and {a.dtype}")
+    for p, a in zip(params, args):
+        if p.placeholder and p.type not in bound and a is not None:
+            bound[p.type] = numpy.asarray(a).dtype
+    return bound
+
+
+def _dtype_of(p, bound):
+    if p.dtype is not None:
+        return p.dtype
+    if p.type not in bound:
+        raise TypeError(f"cannot tell the type {p.type} from the arguments")
+    return bound[p.type]
+
+
+def _cparams(params, bound, outputs):
+    arr = ffi.new("gp_user_param_t[]", len(params))
+    keep = []
+    for q, p in zip(arr, params):
+        name = ffi.new("char[]", p.name.encode())
+        keep.append(name)
+        q.name = name
+        q.dtype = _lib.dtype_code(_dtype_of(p, bound))
+        q.output = 1 if p in outputs else 0
+    return arr, keep
+
+
+def _types(bound, keep):
+    names = [ffi.new("char[]", t.encode()) for t in bound]
+    keep += names
+    return (len(names), ffi.new("char *[]", names) if names else ffi.NULL,
+            ffi.new("int32_t[]", [_lib.dtype_code(d) for d in bound.values()]) if names
+            else ffi.NULL)
+
+
+def _stream_ctx(stream):
+    if stream is None:
+        return contextlib.nullcontext()
+    from gpunp.cuda import _on_stream
+    return _on_stream(stream)
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    out = []
+    for a in axis if isinstance(axis, tuple) else (axis,):
+        a = operator.index(a)
+        if not -ndim <= a < ndim:
+            raise numpy.exceptions.AxisError(
+                f"axis {a} is out of bounds for array of dimension {ndim}")
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(out)
+
+
+def _as_device(a):
+    if isinstance(a, ndarray) or _lib.is_scalar(a):
+        return a
+    return asarray(a)
+
+
+class ElementwiseKernel:
+    """An elementwise kernel from C code (CuPy's ElementwiseKernel):
+    ``ElementwiseKernel('T x, T y', 'T z', 'z = (x - y) * (x - y)', 'sq')``.
+    Inputs broadcast; `raw` parameters are whole (C-contiguous) arrays the
+    code indexes itself; `i` is the element's C-order index."""
+
+    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
+                 preamble="", no_return=False, return_tuple=False, **kwargs):
+        self.in_params, self.out_params = _parse(in_params), _parse(out_params)
+        if not self.out_params:
+            raise ValueError("an elementwise kernel needs an output")
+        self.operation, self.name, self.preamble = operation, name, preamble
+        self.no_return, self.return_tuple = no_return, return_tuple
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+        self.nargs = self.nin + self.nout
+
+    def __call__(self, *args, out=None, size=None, stream=None):
+        if len(args) == self.nargs:
+            outs = list(args[self.nin:])
+            args = args[:self.nin]
+        elif len(args) == self.nin:
+            outs = [None] * self.nout if out is None else \
+                list(out if isinstance(out, tuple) else (out,))
+        else:
+            raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments, "
+                            f"got {len(args)}")
+        args = [_as_device(a) for a in args]
+        for p, a in zip(self.in_params, args):
+            if p.raw and not isinstance(a, ndarray):
+                raise TypeError(f"raw parameter {p.name} takes an array")
+        bound = _bind(self.in_params, args, {})
+        bound = _bind(self.out_params, outs, bound)
+        for k, p in enumerate(self.in_params):
+            # the code indexes a raw input as a C array of its parameter's type
+            if p.raw:
+                args[k] = ascontiguousarray(args[k], dtype=_dtype_of(p, bound))
+        shapes = [a.shape for p, a in zip(self.in_params, args)
+                  if isinstance(a, ndarray) and not p.raw]
+        shapes += [o.shape for p, o in zip(self.out_params, outs)
+                   if o is not None and not p.raw]
+        if shapes:
+            shape = numpy.broadcast_shapes(*shapes)
+        elif size is not None:
+            shape = (operator.index(size),)
+        else:
+            raise ValueError("the loop size is unknown: give size= or a non-raw array")
+        for k, p in enumerate(self.out_params):
+            if outs[k] is None:
+                if p.raw:
+                    raise TypeError(f"raw output {p.name} must be given")
+                outs[k] = empty(shape, _dtype_of(p, bound))
+        params = self.in_params + self.out_params
+        cps, keep = _cparams(params, bound, set(self.out_params))
+        operands = ffi.new("gp_operand_t[]", len(params))
+        for k, (p, a) in enumerate(zip(params, list(args) + outs)):
+            if isinstance(a, ndarray):
+                cps[k].kind = lib.GP_PARAM_RAW if p.raw else lib.GP_PARAM_ARRAY
+                operands[k].array = a._h
+            else:
+                cps[k].kind = lib.GP_PARAM_SCALAR
+                _lib.put_scalar(operands[k].scalar, a)
+        nt, tn, td = _types(bound, keep)
+        with _stream_ctx(stream):
+            check(lib.gp_elementwise_user(self.name.encode(), self.operation.encode(),
+                                          self.preamble.encode(), nt, tn, td,
+                                          -1 if size is None else operator.index(size),
+                                          len(params), cps, operands))
+        if self.no_return:
+            return None
+        if self.nout == 1 and not self.return_tuple:
+            return outs[0]
+        return tuple(outs)
+
+
+class ReductionKernel:
+    """A reduction kernel from C expressions (CuPy's ReductionKernel):
+    ``ReductionKernel('T x', 'T y', 'x * x', 'a + b', 'y = sqrt(a)', '0',
+    'l2norm')`` maps each element, combines the mapped values `a` and `b`
+    from `identity`, and gives the result `a` to the post-map. One input
+    array."""
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="",
+                 options=()):
+        self.in_params, self.out_params = _parse(in_params), _parse(out_params)
+        if len(self.in_params) != 1 or len(self.out_params) != 1 or self.in_params[0].raw:
+            raise NotImplementedError("gpunp's ReductionKernel takes one input array and one "
+                                      "output")
+        self.map_expr, self.reduce_expr = map_expr, reduce_expr
+        self.post_map_expr, self.identity = post_map_expr, identity
+        self.name, self.preamble = name, preamble
+        self.reduce_type = reduce_type
+
+    def __call__(self, x, out=None, axis=None, keepdims=False, stream=None):
+        x = x if isinstance(x, ndarray) else asarray(x)
+        bound = _bind(self.in_params, [x], {})
+        bound = _bind(self.out_params, [out], bound)
+        pin, pout = self.in_params[0], self.out_params[0]
+        rt = numpy.dtype(self.reduce_type) if self.reduce_type else _dtype_of(pout, bound)
+        axes = _axes(axis, x.ndim)
+        shape = tuple(1 if k in axes else n for k, n in enumerate(x.shape) if keepdims or
+                      k not in axes)
+        if out is None:
+            out = empty(shape, _dtype_of(pout, bound))
+        cps, keep = _cparams([pin, pout], bound, {pout})
+        nt, tn, td = _types(bound, keep)
+        ax = ffi.new("int32_t[]", list(axes)) if axes else ffi.new("int32_t[1]")
+        with _stream_ctx(stream):
+            check(lib.gp_reduction_user(self.name.encode(), self.map_expr.encode(),
+                                        self.reduce_expr.encode(), self.post_map_expr.encode(),
+                                        str(self.identity).encode(), self.preamble.encode(), nt,
+                                        tn, td, _lib.dtype_code(rt), cps, x._h, cps + 1, out._h,
+                                        len(axes), ax))
+        return out
