@@ -26,7 +26,7 @@ def measure(w: W.Workload, lib: L.Lib):
     if fn is None:
         return None
     if w.unit == "us":
-        return lib.overhead_us(fn, calls=2000 if not lib.gpu else 20000)
+        return lib.overhead_us(fn, calls=w.calls or (20000 if lib.gpu else 2000))
     if w.unit == "GB/s":
         for _ in range(2):
             fn()

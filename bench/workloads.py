@@ -25,6 +25,7 @@ class Workload:
     amount: Callable = None        # size -> bytes moved or flops (for rates)
     higher_is_better: bool = False
     gpu_only: bool = False
+    calls: int = 0                 # calls per timing of a "us" workload (0: the default)
 
 
 def _f32(lib, shape, seed=0):
@@ -153,6 +154,44 @@ def _d2h(lib, n):
     return lambda: a.get()
 
 
+def _small_ops(a, b):
+    for _ in range(50):
+        a *= 0.999
+        a += b
+
+
+def _loop(lib, n):
+    """100 small in-place elementwise ops, launched one by one."""
+    if lib.name == "numpy":
+        return None
+    a, b = _f32(lib, n), _f32(lib, n, 1)
+    return lambda: _small_ops(a, b)
+
+
+def _loop_graph(lib, n):
+    """The same 100 ops captured once into a graph, replayed by one launch."""
+    a, b = _f32(lib, n), _f32(lib, n, 1)
+    if lib.name == "torch":
+        torch = lib.xp
+        g, s = torch.cuda.CUDAGraph(), torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            _small_ops(a, b)
+            with torch.cuda.graph(g, stream=s):
+                _small_ops(a, b)
+        torch.cuda.synchronize()
+        return g.replay
+    if lib.name not in ("gpunp", "cupy"):
+        return None
+    s = lib.xp.cuda.Stream(non_blocking=True)
+    with s:
+        _small_ops(a, b)  # compile and allocate outside the capture
+        s.begin_capture()
+        _small_ops(a, b)
+        g = s.end_capture()
+    s.synchronize()
+    return lambda: g.launch(s)
+
+
 def bytes_moved(arrays, itemsize=4):
     return lambda n: arrays * n * itemsize
 
@@ -173,6 +212,12 @@ def workloads(quick: bool) -> list:
     for n in (1, 1000):
         for label, fn in OVERHEAD:
             out.append(Workload(f"{label}, {n} float32, per call", "us", n, fn))
+    out += [
+        Workload("100 small ops (1000 float32), op by op, per loop", "us", 1000, _loop,
+                 gpu_only=True, calls=300),
+        Workload("100 small ops (1000 float32), graph replay, per loop", "us", 1000,
+                 _loop_graph, gpu_only=True, calls=300),
+    ]
     out += [
         Workload(f"a + b, {big} float32",
                  "TB/s", big, _binary_add, bytes_moved(3), True),
