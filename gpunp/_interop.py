@@ -76,7 +76,14 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
             raise BufferError("exporting to the CPU needs a copy")
         host = self.get()
         return host.__dlpack__(max_version=max_version) if max_version else host.__dlpack__()
-    a = self.copy() if copy else self
+    a = self
+    if copy or any(st < 0 for st in self.strides):
+        # consumers such as PyTorch cannot hold negative strides (and some
+        # abort on them): those arrays leave as a copy, which copy=None allows
+        if copy is False:
+            raise BufferError("an array with negative strides is exported as a copy; "
+                              "copy=False forbids that")
+        a = self.copy()
     if mine[0] != KDL_CPU:
         if stream is None:
             stream = 1  # the protocol's default: the legacy default stream

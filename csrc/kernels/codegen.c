@@ -575,7 +575,8 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
     gp_str_printf(s, "acc = gpk_combine(acc, %s);\n}\n", elem);
     if (bpo)
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
-    gp_str_puts(s, "if (GPK_THREAD_ID == 0) {\n");
+    /* a block's result is in its thread 0; else every thread has its own */
+    gp_str_puts(s, bpo ? "if (GPK_THREAD_ID == 0) {\n" : "{\n");
     if (sp->stage == GP_STAGE_PARTIAL) {
         gp_str_puts(s, "((gpk_acc *)p.out)[t] = acc;\n");
     } else {
@@ -866,8 +867,9 @@ gp_status_t gp_gen_user_red(const void *vd, char *name, size_t name_size, gp_str
     gp_str_printf(s, "acc = gpk_combine(acc, (gpk_acc)(%s));\n}\n", d->operation);
     if (d->block_per_out)
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
-    gp_str_printf(s, "if (GPK_THREAD_ID == 0) {\nconst gpk_acc a = acc;\n%s %s;\n{\n%s;\n}\n",
-                  ctype(out->dtype), out->name, d->post_map);
+    gp_str_printf(s, "%s{\nconst gpk_acc a = acc;\n%s %s;\n{\n%s;\n}\n",
+                  d->block_per_out ? "if (GPK_THREAD_ID == 0) " : "", ctype(out->dtype),
+                  out->name, d->post_map);
     emit_store(s, d->dtypes[1], out->dtype, "p.out + ob", out->name);
     gp_str_puts(s, "}\n}\n}\n");
     return check_overflow(name);
