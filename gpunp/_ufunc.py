@@ -16,6 +16,9 @@ _SAME_KIND = _lib.CASTING["same_kind"]
 _ORDER_K = ord("K")
 _NO_VALUE = object()
 _IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True}
+# Python types that stand for weak scalars in resolve_dtypes (NumPy takes no
+# `bool` there)
+_WEAK_TYPES = {int: _lib.INT64, float: _lib.FLOAT64, complex: _lib.COMPLEX128}
 
 
 def _operand(op, x, keep):
@@ -211,9 +214,12 @@ class ufunc:
                 if k < self.nin:
                     raise TypeError("input dtypes may not be None")
                 codes.append(-1)
-            elif d in (bool, int, float, complex):
-                codes.append({bool: _lib.BOOL, int: _lib.INT64, float: _lib.FLOAT64,
-                              complex: _lib.COMPLEX128}[d])
+            elif d is bool:
+                raise TypeError("Provided dtype must be a valid NumPy dtype, int, float, "
+                                "complex, or None.")
+            elif any(d is t for t in _WEAK_TYPES):
+                # by identity: numpy.dtype(bool) == bool, but a dtype is strong
+                codes.append(_WEAK_TYPES[d])
                 weak.append(1)
                 continue
             else:
