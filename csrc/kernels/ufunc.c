@@ -177,14 +177,19 @@ static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const 
     const gp_loops_t *loops;
     GP_TRY(gp_op_loops(op, &loops));
 
-    /* NEP 50: a weak scalar takes the operands' result type */
-    int32_t strong = -1, all, eff[GP_MAX_LOOP_ARGS] = {0};
-    for (int k = 0; k < nin; ++k)
-        if (!(weak && weak[k]))
+    /* NEP 50: a weak scalar takes the operands' result type. A Python int
+     * is an int64 there whatever its value (one past int64 is held as
+     * uint64); the value is checked against the loop afterwards. */
+    int32_t strong = -1, all, eff[GP_MAX_LOOP_ARGS] = {0}, kinds[GP_MAX_LOOP_ARGS];
+    for (int k = 0; k < nin; ++k) {
+        bool w = weak && weak[k];
+        kinds[k] = w && dtypes[k] == GP_UINT64 ? GP_INT64 : dtypes[k];
+        if (!w)
             strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
-    GP_TRY(gp_dtype_result_type(nin, dtypes, weak, &all));
+    }
+    GP_TRY(gp_dtype_result_type(nin, kinds, weak, &all));
     for (int k = 0; k < nin; ++k)
-        eff[k] = (weak && weak[k] && strong >= 0) ? all : dtypes[k];
+        eff[k] = (weak && weak[k] && strong >= 0) ? all : kinds[k];
 
     if (op->resolver == GP_RES_COMPARE && strong < 0) {
         bool ints = true;
@@ -292,13 +297,15 @@ static void full_strides(const gp_array_t *a, int32_t nd, int64_t *st)
         st[d] = d < off || a->shape[d - off] == 1 ? 0 : a->strides[d - off];
 }
 
-/* 1 if any element of integer array `a` is negative. */
-static gp_status_t any_negative(const gp_array_t *a, bool *out)
+/* 1 if any element of integer array `a` is negative where `where` (may be
+ * NULL; broadcast with `a`) is true. */
+static gp_status_t any_negative(const gp_array_t *a, const gp_array_t *where, bool *out)
 {
     *out = false;
     if (gp_dtype_kind(a->dtype) != GP_KIND_INT || a->size == 0)
         return GP_OK;
     int32_t less = gp_ufunc_id("less"), lor = gp_ufunc_id("logical_or");
+    int32_t land = gp_ufunc_id("logical_and");
     gp_operand_t ops[2];
     memset(ops, 0, sizeof ops);
     ops[0].array = (gp_array_t *)a;
@@ -306,7 +313,17 @@ static gp_status_t any_negative(const gp_array_t *a, bool *out)
     ops[1].scalar.weak = 1;
     gp_array_t *neg = NULL, *any = NULL;
     GP_TRY(gp_ufunc_call(less, ops, &neg, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K));
-    gp_status_t s = gp_ufunc_reduce(lor, neg, 0, NULL, 0, -1, NULL, &any);
+    gp_status_t s = GP_OK;
+    if (where) {
+        gp_array_t *masked = NULL;
+        ops[0].array = neg;
+        ops[1].array = (gp_array_t *)where;
+        s = gp_ufunc_call(land, ops, &masked, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K);
+        gp_array_release(neg);
+        neg = masked;
+    }
+    if (s == GP_OK)
+        s = gp_ufunc_reduce(lor, neg, 0, NULL, 0, -1, NULL, &any);
     unsigned char v = 0;
     if (s == GP_OK)
         s = gp_array_to_host(any, &v, 1, GP_ORDER_C);
@@ -316,15 +333,39 @@ static gp_status_t any_negative(const gp_array_t *a, bool *out)
     return s;
 }
 
-static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in)
+/* Weak Python ints must fit the loop's dtypes (NumPy's OverflowError); one
+ * read as a truth value must fit int64, the C long NumPy converts it to. */
+static gp_status_t scalar_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in)
 {
     for (int k = 0; k < op->nin; ++k)
         if (!in[k].array && in[k].scalar.weak)
-            GP_TRY(gp_scalar_check_fits(&in[k].scalar, loop[k]));
-    if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1])) {
+            GP_TRY(gp_scalar_check_fits(&in[k].scalar, loop[k] == GP_BOOL ? GP_INT64 : loop[k]));
+    return GP_OK;
+}
+
+/* As NumPy's loop meets them: no integer may be raised to a negative power
+ * in an element that is computed (none if the result is empty, none where
+ * `where` is false). */
+static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in,
+                                int64_t size, const gp_array_t *where)
+{
+    if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1]) && size > 0) {
         bool neg;
         if (in[1].array) {
-            GP_TRY(any_negative(in[1].array, &neg));
+            GP_TRY(any_negative(in[1].array, where, &neg));
+        } else if (where) {
+            gp_scalar_t v = in[1].scalar;
+            neg = false;
+            if (gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0) {
+                int32_t lor = gp_ufunc_id("logical_or");
+                gp_array_t *any = NULL;
+                unsigned char b = 0;
+                GP_TRY(gp_ufunc_reduce(lor, where, 0, NULL, 0, -1, NULL, &any));
+                gp_status_t s = gp_array_to_host(any, &b, 1, GP_ORDER_C);
+                gp_array_release(any);
+                GP_TRY(s);
+                neg = b != 0;
+            }
         } else {
             gp_scalar_t v = in[1].scalar;
             neg = gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0;
@@ -388,7 +429,7 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
     const gp_loops_t *loops;
     GP_TRY(gp_op_loops(op, &loops));
     const int8_t *loop = loops->dt[l];
-    GP_TRY(value_checks(op, loop, in));
+    GP_TRY(scalar_checks(op, loop, in));
 
     /* broadcast shape of inputs, where and given outputs */
     int32_t nshapes = 0, ndims[2 * GP_MAX_LOOP_ARGS + 1];
@@ -408,8 +449,11 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
             shapes[nshapes++] = out[k]->shape;
         }
     int32_t nd = 0;
-    int64_t shape[GP_MAXDIM];
+    int64_t shape[GP_MAXDIM], size = 1;
     GP_TRY(gp_broadcast_shapes(nshapes, ndims, shapes, &nd, shape));
+    for (int32_t d = 0; d < nd; ++d)
+        size *= shape[d];
+    GP_TRY(value_checks(op, loop, in, size, where));
     for (int k = 0; k < nout; ++k) {
         if (!given[k])
             continue;
