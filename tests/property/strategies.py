@@ -91,7 +91,8 @@ def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True):
     hview = base[index]
     gview = gbase[index]
     # trim the reversed axes to the target length
-    trim = tuple(slice(0, shape[perm[k]]) for k in range(nd))
+    # (the Ellipsis keeps a 0-d result a view, not a NumPy scalar)
+    trim = tuple(slice(0, shape[perm[k]]) for k in range(nd)) + (Ellipsis,)
     hview, gview = hview[trim], gview[trim]
     inverse = np.argsort(perm) if nd > 1 else None
     if nd > 1:
