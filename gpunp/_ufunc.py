@@ -3,6 +3,7 @@ ndarray operators built on them, and ``__array_ufunc__`` (NEP 13)."""
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy
@@ -16,6 +17,23 @@ _SAME_KIND = _lib.CASTING["same_kind"]
 _ORDER_K = ord("K")
 _NO_VALUE = object()
 _IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True}
+_I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
+_TRUTH_REDUCTIONS = frozenset({"logical_and", "logical_or", "logical_xor"})
+# Python types that stand for weak scalars in resolve_dtypes (NumPy takes no
+# `bool` there)
+_WEAK_TYPES = {int: _lib.INT64, float: _lib.FLOAT64, complex: _lib.COMPLEX128}
+
+
+def _code_and_weak(x):
+    """(engine dtype code, weak flag) of an input, for loop resolution."""
+    if isinstance(x, (ndarray, numpy.generic)):
+        return _lib.dtype_code(x.dtype), 0
+    for t, code in ((bool, _lib.BOOL), (int, _lib.INT64), (float, _lib.FLOAT64),
+                    (complex, _lib.COMPLEX128)):
+        if isinstance(x, t):
+            return code, 1
+    from gpunp._creation import asarray
+    return _lib.dtype_code(asarray(x).dtype), 0
 
 
 def _operand(op, x, keep):
@@ -112,7 +130,7 @@ class ufunc:
         if self.nout == 1 and self.nin == 1:
             self._unary_op = _unary(uid)
         elif self.nout == 1 and self.nin == 2:
-            self._binary_op, self._rbinary_op = _binary(uid, False), _binary(uid, True)
+            self._binary_op, self._rbinary_op = _binary(self, False), _binary(self, True)
         self.__doc__ = f"gpunp.{self.__name__}: numpy.{self.__name__} on the device."
 
     def __repr__(self):
@@ -157,6 +175,10 @@ class ufunc:
             raise TypeError(f"{self.__name__}() takes from {nin} to {nin + nout} positional "
                             f"arguments but {len(args)} were given")
         outs = _out_tuple(out, nout)
+        for x in args:
+            if type(x) is int and not _I64_MIN <= x <= _U64_MAX:
+                args = self._big_ints(args, outs, signature, dtype, casting)
+                break
         keep = []
         ops = ffi.new("gp_operand_t[]", nin)
         for k in range(nin):
@@ -178,11 +200,54 @@ class ufunc:
         res = tuple(o if o is not None else _wrap(outp[k]) for k, o in enumerate(outs))
         return res[0] if nout == 1 else res
 
+    def _big_ints(self, args, outs, signature, dtype, casting):
+        """The arguments with each Python int past int64 and uint64 (which an
+        engine scalar cannot hold) replaced as NumPy treats it: a float where
+        the loop computes in floats; an infinity where a comparison meets
+        integer arrays, as no element can equal it or lie beyond it; else
+        NumPy's OverflowError."""
+        codes, weak = [], []
+        for x in args:
+            c, w = _code_and_weak(x)
+            codes.append(c)
+            weak.append(w)
+        codes += [-1 if o is None else _lib.dtype_code(o.dtype) for o in outs]
+        loop = self._resolve(codes, weak, _signature(signature, dtype, self.nin, self.nout),
+                             casting)
+        strong = [c for c, w in zip(codes, weak) if not w]
+        ints_only = bool(strong) and all(_lib.DTYPES[c].kind in "iu" for c in strong)
+        new = list(args)
+        for k, x in enumerate(args):
+            if type(x) is not int or _I64_MIN <= x <= _U64_MAX:
+                continue
+            if loop[k].kind in "fc":
+                new[k] = float(x)  # NumPy's OverflowError past float64, too
+            elif self.__name__ in _COMPARISONS and ints_only:
+                new[k] = math.inf if x > 0 else -math.inf
+            else:
+                raise OverflowError(f"Python integer {x} out of bounds for {loop[k]}")
+        return tuple(new)
+
+    def _resolve(self, codes, weak, sig, casting) -> tuple:
+        res = ffi.new("int32_t[]", self.nargs)
+        check(lib.gp_ufunc_resolve(self._id, codes, weak, sig, _lib.casting_code(casting), res))
+        return tuple(_lib.DTYPES[c] for c in res)
+
+    def _reduction_input(self, array, dtype):
+        """The array a reduction reads. NumPy resolves a reduction with its
+        output as the first operand, so logical ufuncs reduce in bool; the
+        engine resolves it as a call, where logical_and(int8, int8) takes the
+        bb->? loop, so their input is made bool here."""
+        a = array if isinstance(array, ndarray) else _as_input(array)
+        if dtype is None and self.__name__ in _TRUTH_REDUCTIONS and a.dtype != numpy.bool_:
+            return a.astype(numpy.bool_)
+        return a
+
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
         if where is not True:
             raise NotImplementedError(f"{self.__name__}.reduce with where= is not supported yet")
-        a = array if isinstance(array, ndarray) else _as_input(array)
+        a = self._reduction_input(array, dtype)
         o = _single_out(out, f"{self.__name__}.reduce")
         naxes, axes = _axes(axis, a.ndim)
         init = _NULL
@@ -197,7 +262,7 @@ class ufunc:
         return o if o is not None else _wrap(res[0])
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        a = array if isinstance(array, ndarray) else _as_input(array)
+        a = self._reduction_input(array, dtype)
         o = _single_out(out, f"{self.__name__}.accumulate")
         if axis is None:
             raise TypeError("an integer is required for the axis")
@@ -230,20 +295,20 @@ class ufunc:
                 if k < self.nin:
                     raise TypeError("input dtypes may not be None")
                 codes.append(-1)
-            elif d in (bool, int, float, complex):
-                codes.append({bool: _lib.BOOL, int: _lib.INT64, float: _lib.FLOAT64,
-                              complex: _lib.COMPLEX128}[d])
+            elif d is bool:
+                raise TypeError("Provided dtype must be a valid NumPy dtype, int, float, "
+                                "complex, or None.")
+            elif any(d is t for t in _WEAK_TYPES):
+                # by identity: numpy.dtype(bool) == bool, but a dtype is strong
+                codes.append(_WEAK_TYPES[d])
                 weak.append(1)
                 continue
             else:
                 codes.append(_lib.dtype_code(d))
             if k < self.nin:
                 weak.append(0)
-        res = ffi.new("int32_t[]", self.nargs)
-        check(lib.gp_ufunc_resolve(self._id, codes, weak, _signature(signature, None, self.nin,
-                                                                      self.nout),
-                                   _lib.casting_code(casting or "same_kind"), res))
-        return tuple(_lib.DTYPES[c] for c in res)
+        return self._resolve(codes, weak, _signature(signature, None, self.nin, self.nout),
+                             casting or "same_kind")
 
 
 def _as_input(x):
@@ -256,9 +321,10 @@ def _as_input(x):
 
 # ---- operators ----------------------------------------------------------------------
 
-def _binary(uid, reflected):
+def _binary(uf, reflected):
     """The operator's fast path: one engine call without building operand
-    structs; anything unusual goes through the ufunc object."""
+    structs."""
+    uid = uf._id
     call_aa, call_as = lib.gp_ufunc_call_aa, lib.gp_ufunc_call_as
     out_cell, is_scalar, put = _lib.out_cell, _lib.is_scalar, _lib.put_scalar
     F64, I64 = _lib.FLOAT64, _lib.INT64
@@ -274,6 +340,11 @@ def _binary(uid, reflected):
             s = call_as(uid, self._h, F64, 1, 0, other, 0.0, reflected, out)
         elif t is int and imin <= other <= imax:
             s = call_as(uid, self._h, I64, 1, other, 0.0, 0.0, reflected, out)
+        elif t is int and not _I64_MIN <= other <= _U64_MAX:
+            # an int no engine scalar holds: NumPy's float, infinity or error
+            args = uf._big_ints((other, self) if reflected else (self, other), (None,), None,
+                                None, "same_kind")
+            return op(self, args[0] if reflected else args[1])
         elif is_scalar(other):
             sc = ffi.new("gp_scalar_t *")
             put(sc, other)
@@ -342,11 +413,11 @@ _UNARY_OPERATORS = {"negative": "neg", "positive": "pos", "absolute": "abs", "in
 def _attach_operators():
     for name, dunder in _BINARY_OPERATORS.items():
         uf = UFUNCS[name]
-        setattr(ndarray, f"__{dunder}__", _binary(uf._id, False))
-        setattr(ndarray, f"__r{dunder}__", _binary(uf._id, True))
+        setattr(ndarray, f"__{dunder}__", _binary(uf, False))
+        setattr(ndarray, f"__r{dunder}__", _binary(uf, True))
         setattr(ndarray, f"__i{dunder}__", _inplace(uf))
     for name, dunder in _COMPARISONS.items():
-        setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name]._id, False))
+        setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name], False))
     for name, dunder in _UNARY_OPERATORS.items():
         setattr(ndarray, f"__{dunder}__", _unary(UFUNCS[name]._id))
     pow2 = ndarray.__pow__
@@ -372,6 +443,10 @@ def _array_ufunc(self, uf, method, *inputs, **kwargs):
         if mine is None:
             return NotImplemented
         _FROM_NUMPY[uf] = mine
+    # NumPy hands its scalars over as 0-d arrays when they meet ours in a
+    # comparison (numpy.bool_(1) < a); a 0-d array is a scalar's value, no
+    # transfer of an array, so it is taken as that strong scalar
+    inputs = tuple(x[()] if type(x) is numpy.ndarray and x.ndim == 0 else x for x in inputs)
     if method == "__call__" and not kwargs:
         return mine(*inputs)  # refuses host arrays itself
     for x in inputs:

@@ -124,7 +124,7 @@ const gp_op_t gp_ufuncs[] = {
      L_LOGIC2, {LOGIC("||")}, NULL},
     {"logical_xor", 2, 1, GP_RES_LOGICAL, GP_IDENTITY_FALSE, GP_NEUTRAL_ZERO, GP_CHECK_NONE,
      L_LOGIC2, {LOGIC("!=")}, NULL},
-    {"logical_not", 1, 1, GP_RES_LOGICAL, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+    {"logical_not", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
      L_LOGIC1, {ANY("x0 == 0"), C("!F(nonzero)(x0)")}, NULL},
 
     /* bits */

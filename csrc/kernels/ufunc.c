@@ -21,16 +21,151 @@ static bool is_intlike(int32_t dt)
     return k == GP_KIND_BOOL || k == GP_KIND_INT || k == GP_KIND_UINT;
 }
 
-static int32_t find_uniform(const gp_loops_t *loops, int nin, const int32_t *want)
+/* The first loop whose inputs are exactly `want` (and whose outputs are
+ * `want_out` where that is not -1), or -1. */
+static int32_t find_exact(const gp_loops_t *loops, int nin, int nout, const int32_t *want,
+                          const int32_t *want_out)
 {
     for (int32_t l = 0; l < loops->n; ++l) {
         bool ok = true;
         for (int k = 0; k < nin && ok; ++k)
             ok = loops->dt[l][k] == want[k];
+        for (int k = 0; k < nout && ok; ++k)
+            ok = want_out[k] < 0 || loops->dt[l][nin + k] == want_out[k];
         if (ok)
             return l;
     }
     return -1;
+}
+
+/* NumPy's search for a loop under a signature: the first loop of one input
+ * dtype (the search does not know the mixed int64/uint64 comparison loops)
+ * that has every fixed dtype, into which the other inputs cast safely and
+ * whose outputs cast to the given outputs under `casting`. A signature that fixes only the outputs, all to one
+ * dtype X (what dtype=X means), is tried again with X for every free input
+ * too, so that dtype=X finds the X loop even when the inputs only cast to
+ * it unsafely (the call's casting check then decides). Fixed inputs are
+ * checked by that casting check, not here. */
+static int32_t find_signature(const gp_loops_t *loops, int nin, int nout, const int32_t *eff,
+                              const int32_t *outs, const int32_t *signature, int32_t casting)
+{
+    int32_t fixed[GP_MAX_LOOP_ARGS];
+    memcpy(fixed, signature, (size_t)(nin + nout) * sizeof *fixed);
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) {
+            int32_t h = fixed[nin];
+            for (int k = 1; k < nout; ++k)
+                if (fixed[nin + k] != h)
+                    h = -1;
+            if (h < 0)
+                break;
+            for (int k = 0; k < nin; ++k)
+                if (fixed[k] < 0)
+                    fixed[k] = h;
+        }
+        for (int32_t c = 0; c < loops->n; ++c) {
+            bool ok = true;
+            for (int k = 1; k < nin && ok; ++k)
+                ok = loops->dt[c][k] == loops->dt[c][0];
+            for (int k = 0; k < nin + nout && ok; ++k)
+                ok = fixed[k] < 0 || loops->dt[c][k] == fixed[k];
+            for (int k = 0; k < nin && ok; ++k)
+                ok = fixed[k] >= 0 || gp_can_cast(eff[k], loops->dt[c][k], GP_CASTING_SAFE);
+            for (int k = 0; k < nout && ok; ++k)
+                ok = outs[k] < 0 || gp_can_cast(loops->dt[c][nin + k], outs[k], casting);
+            if (ok)
+                return c;
+        }
+    }
+    return -1;
+}
+
+/* NumPy's binary logical ufuncs: the loop of the inputs' own dtype (the
+ * signature's where it fixes one; a Python scalar has none) when the table
+ * has it; otherwise every free operand is bool. -1 if neither loop exists. */
+static int32_t find_logical(const gp_loops_t *loops, int nin, int nout, const int32_t *dtypes,
+                            const int32_t *weak, const int32_t *sig)
+{
+    int32_t want[GP_MAX_LOOP_ARGS], want_out[GP_MAX_LOOP_ARGS];
+    bool own = true;
+    for (int k = 0; k < nin; ++k) {
+        want[k] = sig && sig[k] >= 0 ? sig[k] : (weak && weak[k] ? -1 : dtypes[k]);
+        own = own && want[k] >= 0;
+    }
+    for (int k = 0; k < nout; ++k)
+        want_out[k] = sig ? sig[nin + k] : -1;
+    int32_t l = own ? find_exact(loops, nin, nout, want, want_out) : -1;
+    if (l >= 0)
+        return l;
+    for (int k = 0; k < nin; ++k)
+        want[k] = sig && sig[k] >= 0 ? sig[k] : GP_BOOL;
+    for (int k = 0; k < nout; ++k)
+        want_out[k] = sig && sig[nin + k] >= 0 ? sig[nin + k] : GP_BOOL;
+    return find_exact(loops, nin, nout, want, want_out);
+}
+
+/* The loop of `op` for inputs of effective dtypes `eff` without a
+ * signature (NumPy's type resolvers), or -1 with the error set. */
+static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const int32_t *eff)
+{
+    int nin = op->nin, nout = op->nout;
+    if (op->resolver == GP_RES_DEFAULT) {
+        for (int32_t c = 0; c < loops->n; ++c) {
+            bool ok = true;
+            for (int k = 0; k < nin && ok; ++k)
+                ok = gp_can_cast(eff[k], loops->dt[c][k], GP_CASTING_SAFE);
+            if (ok)
+                return c;
+        }
+        gp_set_error(GP_ERR_TYPE_NO_LOOP,
+                     "ufunc '%s' not supported for the input types, and the inputs could not "
+                     "be safely coerced to any supported types according to the casting rule "
+                     "''safe''",
+                     op->name);
+        return -1;
+    }
+    int32_t want[GP_MAX_LOOP_ARGS], free_out[GP_MAX_LOOP_ARGS], u = eff[0];
+    for (int k = 1; k < nin; ++k)
+        u = gp_promote(u, eff[k]);
+    if (op->resolver == GP_RES_TRUEDIV) {
+        bool ints = true;
+        for (int k = 0; k < nin; ++k)
+            ints = ints && is_intlike(eff[k]);
+        if (ints)
+            u = GP_FLOAT64;
+    }
+    for (int k = 0; k < nin; ++k)
+        want[k] = u;
+    for (int k = 0; k < nout; ++k)
+        free_out[k] = -1;
+    if (op->resolver == GP_RES_COMPARE && nin == 2) {
+        int32_t k0 = gp_dtype_kind(eff[0]), k1 = gp_dtype_kind(eff[1]);
+        if (k0 == GP_KIND_INT && k1 == GP_KIND_UINT && u == GP_FLOAT64) {
+            want[0] = GP_INT64, want[1] = GP_UINT64;
+        } else if (k0 == GP_KIND_UINT && k1 == GP_KIND_INT && u == GP_FLOAT64) {
+            want[0] = GP_UINT64, want[1] = GP_INT64;
+        }
+    }
+    int32_t l = find_exact(loops, nin, nout, want, free_out);
+    if (l < 0) {
+        if (u == GP_BOOL && op->bool_msg)
+            gp_set_error(GP_ERR_TYPE_NO_LOOP, "%s", op->bool_msg);
+        else
+            gp_set_error(GP_ERR_TYPE_NO_LOOP,
+                         "ufunc '%s' did not contain a loop with signature matching types %s "
+                         "-> None",
+                         op->name, gp_dtypes[u].name);
+    }
+    return l;
+}
+
+static bool loop_fits_signature(const gp_loops_t *loops, int32_t l, int nargs,
+                                const int32_t *signature)
+{
+    for (int k = 0; k < nargs; ++k)
+        if (signature[k] >= 0 && loops->dt[l][k] != signature[k])
+            return false;
+    return true;
 }
 
 /* Chooses the loop of `op` for inputs of `dtypes` (nin, then nout entries
@@ -42,83 +177,67 @@ static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const 
     const gp_loops_t *loops;
     GP_TRY(gp_op_loops(op, &loops));
 
-    /* NEP 50: a weak scalar takes the operands' result type */
-    int32_t strong = -1, all, eff[GP_MAX_LOOP_ARGS] = {0};
-    for (int k = 0; k < nin; ++k)
-        if (!(weak && weak[k]))
+    /* NEP 50: a weak scalar takes the operands' result type. A Python int
+     * is an int64 there whatever its value (one past int64 is held as
+     * uint64); the value is checked against the loop afterwards. */
+    int32_t strong = -1, all, eff[GP_MAX_LOOP_ARGS] = {0}, kinds[GP_MAX_LOOP_ARGS];
+    for (int k = 0; k < nin; ++k) {
+        bool w = weak && weak[k];
+        kinds[k] = w && dtypes[k] == GP_UINT64 ? GP_INT64 : dtypes[k];
+        if (!w)
             strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
-    GP_TRY(gp_dtype_result_type(nin, dtypes, weak, &all));
+    }
+    GP_TRY(gp_dtype_result_type(nin, kinds, weak, &all));
     for (int k = 0; k < nin; ++k)
-        eff[k] = (weak && weak[k] && strong >= 0) ? all : dtypes[k];
+        eff[k] = (weak && weak[k] && strong >= 0) ? all : kinds[k];
 
-    int32_t l = -1;
-    bool has_sig = false;
-    for (int k = 0; signature && k < nin + nout; ++k)
-        has_sig = has_sig || signature[k] >= 0;
-    if (has_sig) {
-        for (int32_t c = 0; c < loops->n && l < 0; ++c) {
-            bool ok = true;
-            for (int k = 0; k < nin + nout && ok; ++k)
-                ok = signature[k] < 0 || loops->dt[c][k] == signature[k];
-            for (int k = 0; k < nin && ok; ++k)
-                ok = gp_can_cast(eff[k], loops->dt[c][k], casting);
-            if (ok)
-                l = c;
-        }
-        if (l < 0)
-            return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature "
-                                                     "and casting was found for ufunc %s",
-                                op->name);
-    } else if (op->resolver == GP_RES_DEFAULT) {
-        for (int32_t c = 0; c < loops->n && l < 0; ++c) {
-            bool ok = true;
-            for (int k = 0; k < nin && ok; ++k)
-                ok = gp_can_cast(eff[k], loops->dt[c][k], GP_CASTING_SAFE);
-            if (ok)
-                l = c;
-        }
-        if (l < 0)
-            return gp_set_error(GP_ERR_TYPE_NO_LOOP,
-                                "ufunc '%s' not supported for the input types, and the inputs "
-                                "could not be safely coerced to any supported types according "
-                                "to the casting rule ''safe''",
-                                op->name);
-    } else {
-        int32_t want[GP_MAX_LOOP_ARGS], u = eff[0];
-        for (int k = 1; k < nin; ++k)
-            u = gp_promote(u, eff[k]);
-        if (op->resolver == GP_RES_LOGICAL) {
-            u = GP_BOOL;
-        } else if (op->resolver == GP_RES_TRUEDIV) {
-            bool ints = true;
-            for (int k = 0; k < nin; ++k)
-                ints = ints && is_intlike(eff[k]);
-            if (ints)
-                u = GP_FLOAT64;
-        }
+    if (op->resolver == GP_RES_COMPARE && strong < 0) {
+        bool ints = true;
         for (int k = 0; k < nin; ++k)
-            want[k] = u;
-        if (op->resolver == GP_RES_COMPARE && nin == 2) {
-            int32_t k0 = gp_dtype_kind(eff[0]), k1 = gp_dtype_kind(eff[1]);
-            if (k0 == GP_KIND_INT && k1 == GP_KIND_UINT && u == GP_FLOAT64) {
-                want[0] = GP_INT64, want[1] = GP_UINT64;
-            } else if (k0 == GP_KIND_UINT && k1 == GP_KIND_INT && u == GP_FLOAT64) {
-                want[0] = GP_UINT64, want[1] = GP_INT64;
-            }
-        }
-        l = find_uniform(loops, nin, want);
-        if (l < 0) {
-            if (u == GP_BOOL && op->bool_msg)
-                return gp_set_error(GP_ERR_TYPE_NO_LOOP, "%s", op->bool_msg);
+            ints = ints && gp_dtype_is_int(dtypes[k]);
+        if (ints)
             return gp_set_error(GP_ERR_TYPE_NO_LOOP,
-                                "ufunc '%s' did not contain a loop with signature matching "
-                                "types %s -> None",
-                                op->name, gp_dtypes[u].name);
-        }
+                                "ufunc '%s': NumPy compares Python integers as objects, and "
+                                "gpunp has no object dtype; make one of them an array",
+                                op->name);
     }
 
-    /* casting of the actual inputs and to the given outputs */
-    for (int k = 0; k < nin; ++k) {
+    int32_t l;
+    bool has_sig = false, fixes_input = false;
+    for (int k = 0; signature && k < nin + nout; ++k) {
+        has_sig = has_sig || signature[k] >= 0;
+        fixes_input = fixes_input || (k < nin && signature[k] >= 0);
+    }
+    if (op->resolver == GP_RES_LOGICAL) {
+        l = find_logical(loops, nin, nout, dtypes, weak, has_sig ? signature : NULL);
+    } else if (has_sig) {
+        /* with only outputs fixed, NumPy's promoters run first: the loop the
+         * operands promote to, if it has those outputs; else (and whenever
+         * an input is fixed) NumPy's signature search */
+        l = -1;
+        if (!fixes_input) {
+            l = natural_loop(op, loops, eff);
+            gp_clear_error();
+        }
+        if (l < 0 || !loop_fits_signature(loops, l, nin + nout, signature))
+            l = find_signature(loops, nin, nout, eff, dtypes + nin, signature, casting);
+    } else {
+        l = natural_loop(op, loops, eff);
+        if (l < 0)
+            return GP_ERR_TYPE_NO_LOOP;
+    }
+    if (l < 0)
+        return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature and "
+                                                 "casting was found for ufunc %s",
+                            op->name);
+
+    /* casting of the actual inputs and to the given outputs; the bool loop
+     * of a logical ufunc reads any input as a truth value, whatever the
+     * rule (NumPy) */
+    bool truth_values = op->resolver == GP_RES_LOGICAL;
+    for (int k = 0; k < nin; ++k)
+        truth_values = truth_values && loops->dt[l][k] == GP_BOOL;
+    for (int k = 0; k < nin && !truth_values; ++k) {
         if (weak && weak[k])
             continue; /* a weak scalar's value is checked instead */
         if (!gp_can_cast(dtypes[k], loops->dt[l][k], casting))
@@ -178,13 +297,15 @@ static void full_strides(const gp_array_t *a, int32_t nd, int64_t *st)
         st[d] = d < off || a->shape[d - off] == 1 ? 0 : a->strides[d - off];
 }
 
-/* 1 if any element of integer array `a` is negative. */
-static gp_status_t any_negative(const gp_array_t *a, bool *out)
+/* 1 if any element of integer array `a` is negative where `where` (may be
+ * NULL; broadcast with `a`) is true. */
+static gp_status_t any_negative(const gp_array_t *a, const gp_array_t *where, bool *out)
 {
     *out = false;
     if (gp_dtype_kind(a->dtype) != GP_KIND_INT || a->size == 0)
         return GP_OK;
     int32_t less = gp_ufunc_id("less"), lor = gp_ufunc_id("logical_or");
+    int32_t land = gp_ufunc_id("logical_and");
     gp_operand_t ops[2];
     memset(ops, 0, sizeof ops);
     ops[0].array = (gp_array_t *)a;
@@ -192,7 +313,17 @@ static gp_status_t any_negative(const gp_array_t *a, bool *out)
     ops[1].scalar.weak = 1;
     gp_array_t *neg = NULL, *any = NULL;
     GP_TRY(gp_ufunc_call(less, ops, &neg, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K));
-    gp_status_t s = gp_ufunc_reduce(lor, neg, 0, NULL, 0, -1, NULL, &any);
+    gp_status_t s = GP_OK;
+    if (where) {
+        gp_array_t *masked = NULL;
+        ops[0].array = neg;
+        ops[1].array = (gp_array_t *)where;
+        s = gp_ufunc_call(land, ops, &masked, NULL, NULL, GP_CASTING_SAME_KIND, GP_ORDER_K);
+        gp_array_release(neg);
+        neg = masked;
+    }
+    if (s == GP_OK)
+        s = gp_ufunc_reduce(lor, neg, 0, NULL, 0, -1, NULL, &any);
     unsigned char v = 0;
     if (s == GP_OK)
         s = gp_array_to_host(any, &v, 1, GP_ORDER_C);
@@ -202,15 +333,39 @@ static gp_status_t any_negative(const gp_array_t *a, bool *out)
     return s;
 }
 
-static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in)
+/* Weak Python ints must fit the loop's dtypes (NumPy's OverflowError); one
+ * read as a truth value must fit int64, the C long NumPy converts it to. */
+static gp_status_t scalar_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in)
 {
     for (int k = 0; k < op->nin; ++k)
         if (!in[k].array && in[k].scalar.weak)
-            GP_TRY(gp_scalar_check_fits(&in[k].scalar, loop[k]));
-    if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1])) {
+            GP_TRY(gp_scalar_check_fits(&in[k].scalar, loop[k] == GP_BOOL ? GP_INT64 : loop[k]));
+    return GP_OK;
+}
+
+/* As NumPy's loop meets them: no integer may be raised to a negative power
+ * in an element that is computed (none if the result is empty, none where
+ * `where` is false). */
+static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_operand_t *in,
+                                int64_t size, const gp_array_t *where)
+{
+    if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1]) && size > 0) {
         bool neg;
         if (in[1].array) {
-            GP_TRY(any_negative(in[1].array, &neg));
+            GP_TRY(any_negative(in[1].array, where, &neg));
+        } else if (where) {
+            gp_scalar_t v = in[1].scalar;
+            neg = false;
+            if (gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0) {
+                int32_t lor = gp_ufunc_id("logical_or");
+                gp_array_t *any = NULL;
+                unsigned char b = 0;
+                GP_TRY(gp_ufunc_reduce(lor, where, 0, NULL, 0, -1, NULL, &any));
+                gp_status_t s = gp_array_to_host(any, &b, 1, GP_ORDER_C);
+                gp_array_release(any);
+                GP_TRY(s);
+                neg = b != 0;
+            }
         } else {
             gp_scalar_t v = in[1].scalar;
             neg = gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0;
@@ -274,7 +429,7 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
     const gp_loops_t *loops;
     GP_TRY(gp_op_loops(op, &loops));
     const int8_t *loop = loops->dt[l];
-    GP_TRY(value_checks(op, loop, in));
+    GP_TRY(scalar_checks(op, loop, in));
 
     /* broadcast shape of inputs, where and given outputs */
     int32_t nshapes = 0, ndims[2 * GP_MAX_LOOP_ARGS + 1];
@@ -294,8 +449,11 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
             shapes[nshapes++] = out[k]->shape;
         }
     int32_t nd = 0;
-    int64_t shape[GP_MAXDIM];
+    int64_t shape[GP_MAXDIM], size = 1;
     GP_TRY(gp_broadcast_shapes(nshapes, ndims, shapes, &nd, shape));
+    for (int32_t d = 0; d < nd; ++d)
+        size *= shape[d];
+    GP_TRY(value_checks(op, loop, in, size, where));
     for (int k = 0; k < nout; ++k) {
         if (!given[k])
             continue;

@@ -91,7 +91,8 @@ def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True):
     hview = base[index]
     gview = gbase[index]
     # trim the reversed axes to the target length
-    trim = tuple(slice(0, shape[perm[k]]) for k in range(nd))
+    # (the Ellipsis keeps a 0-d result a view, not a NumPy scalar)
+    trim = tuple(slice(0, shape[perm[k]]) for k in range(nd)) + (Ellipsis,)
     hview, gview = hview[trim], gview[trim]
     inverse = np.argsort(perm) if nd > 1 else None
     if nd > 1:
@@ -121,3 +122,33 @@ def tolerance(dt) -> float:
     dt = np.dtype(dt)
     return {2: 2e-3, 4: 2e-5, 8: 1e-12, 16: 1e-12}.get(
         dt.itemsize if dt.kind != "c" else dt.itemsize // 2, 1e-12)
+
+
+def broadcastable_shapes(num_shapes: int, max_dims=4, max_side=5):
+    """`num_shapes` shapes that broadcast together (size-1 and missing axes
+    included), as a BroadcastableShapes(input_shapes, result_shape)."""
+    return hnp.mutually_broadcastable_shapes(num_shapes=num_shapes, min_dims=0,
+                                             max_dims=max_dims, min_side=0, max_side=max_side)
+
+
+# Python ints at the edges of every integer dtype and past int64/uint64 and
+# float64, where NEP 50's weak-scalar rules raise or compare exactly.
+_INT_EDGES = sorted({v for d in INT_DTYPES for v in (
+    int(np.iinfo(d).min) - 1, int(np.iinfo(d).min), int(np.iinfo(d).max),
+    int(np.iinfo(d).max) + 1)} | {0, 1, -1, 2, 2**100, -2**100, 2**1100})
+
+
+def python_scalars(kinds: str = "bifc"):
+    """Python bool, int, float and complex values (weak scalars under NEP 50),
+    with their special cases drawn often."""
+    options = []
+    if "b" in kinds:
+        options.append(st.booleans())
+    if "i" in kinds:
+        options.append(st.one_of(st.sampled_from(_INT_EDGES), st.integers(-300, 300),
+                                 st.integers(-2**64, 2**64)))
+    if "f" in kinds:
+        options.append(elements(np.float64))
+    if "c" in kinds:
+        options.append(elements(np.complex128))
+    return st.one_of(*options)

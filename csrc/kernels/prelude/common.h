@@ -38,6 +38,8 @@ GPK_REAL1(GPK_DEF1_F32)
 GPK_REAL1(GPK_DEF1_F64)
 GPK_REAL2(GPK_DEF2_F32)
 GPK_REAL2(GPK_DEF2_F64)
+GPK_FN float gpk_fma_f32(float x, float y, float z) { return fmaf(x, y, z); }
+GPK_FN double gpk_fma_f64(double x, double y, double z) { return fma(x, y, z); }
 
 /* ---- float -> integer conversions --------------------------------------
  * Out of range and NaN give what x86-64's truncating conversions give
@@ -166,7 +168,9 @@ GPK_REAL(f32, float)
 GPK_REAL(f64, double)
 
 /* ---- complex ------------------------------------------------------------
- * Arithmetic as NumPy's loops (plain products, Smith's division); the
+ * Arithmetic as NumPy's loops: products with one fused multiply-add per part
+ * (NumPy's SIMD loops on x86-64 with FMA and on aarch64; it keeps a finite
+ * product from overflowing to inf - inf = NaN), Smith's division. The
  * elementary functions follow C99 Annex G for infinities and NaNs. */
 #define GPK_COMPLEX(S, CT, T, R)                                               \
     GPK_FN CT gpk_make_##S(T re, T im) { CT z; z.re = re; z.im = im; return z; } \
@@ -174,7 +178,45 @@ GPK_REAL(f64, double)
     GPK_FN CT gpk_sub_##S(CT a, CT b) { return gpk_make_##S(a.re - b.re, a.im - b.im); } \
     GPK_FN CT gpk_mul_##S(CT a, CT b)                                          \
     {                                                                          \
-        return gpk_make_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); \
+        return gpk_make_##S(gpk_fma_##R(a.re, b.re, -(a.im * b.im)),            \
+                            gpk_fma_##R(a.re, b.im, a.im * b.re));              \
+    }                                                                          \
+    /* C99 Annex G's product (G.5.1): where the plain one is NaN in both */    \
+    /* parts but a factor is infinite (or a part overflowed), the result is */ \
+    /* an infinity; what the C library's cpow multiplies with */              \
+    GPK_FN CT gpk_mulg_##S(CT z, CT w)                                         \
+    {                                                                          \
+        T a = z.re, b = z.im, c = w.re, d = w.im;                              \
+        T ac = a * c, bd = b * d, ad = a * d, bc = b * c;                      \
+        T x = ac - bd, y = ad + bc;                                            \
+        if (x == x || y == y) return gpk_make_##S(x, y);                       \
+        int again = 0;                                                         \
+        if (isinf(a) || isinf(b)) {                                            \
+            a = gpk_copysign_##R(isinf(a) ? (T)1 : (T)0, a);                    \
+            b = gpk_copysign_##R(isinf(b) ? (T)1 : (T)0, b);                    \
+            if (c != c) c = gpk_copysign_##R((T)0, c);                          \
+            if (d != d) d = gpk_copysign_##R((T)0, d);                          \
+            again = 1;                                                         \
+        }                                                                      \
+        if (isinf(c) || isinf(d)) {                                            \
+            c = gpk_copysign_##R(isinf(c) ? (T)1 : (T)0, c);                    \
+            d = gpk_copysign_##R(isinf(d) ? (T)1 : (T)0, d);                    \
+            if (a != a) a = gpk_copysign_##R((T)0, a);                          \
+            if (b != b) b = gpk_copysign_##R((T)0, b);                          \
+            again = 1;                                                         \
+        }                                                                      \
+        if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {   \
+            if (a != a) a = gpk_copysign_##R((T)0, a);                          \
+            if (b != b) b = gpk_copysign_##R((T)0, b);                          \
+            if (c != c) c = gpk_copysign_##R((T)0, c);                          \
+            if (d != d) d = gpk_copysign_##R((T)0, d);                          \
+            again = 1;                                                         \
+        }                                                                      \
+        if (again) {                                                           \
+            x = (T)INFINITY * (a * c - b * d);                                 \
+            y = (T)INFINITY * (a * d + b * c);                                 \
+        }                                                                      \
+        return gpk_make_##S(x, y);                                             \
     }                                                                          \
     GPK_FN CT gpk_div_##S(CT a, CT b)                                          \
     {                                                                          \
@@ -195,13 +237,17 @@ GPK_REAL(f64, double)
     GPK_FN int gpk_nonzero_##S(CT a) { return a.re != 0 || a.im != 0; }         \
     GPK_FN int gpk_eq_##S(CT a, CT b) { return a.re == b.re && a.im == b.im; }   \
     GPK_FN int gpk_ne_##S(CT a, CT b) { return !(a.re == b.re && a.im == b.im); } \
+    /* NumPy's lexicographic order: a NaN in an imaginary part leaves the */ \
+    /* real parts unordered too */                                            \
     GPK_FN int gpk_lt_##S(CT a, CT b)                                          \
     {                                                                          \
-        return a.re < b.re || (a.re == b.re && a.im < b.im);                    \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                 \
+               (a.re == b.re && a.im < b.im);                                   \
     }                                                                          \
     GPK_FN int gpk_le_##S(CT a, CT b)                                          \
     {                                                                          \
-        return a.re < b.re || (a.re == b.re && a.im <= b.im);                   \
+        return (a.re < b.re && a.im == a.im && b.im == b.im) ||                 \
+               (a.re == b.re && a.im <= b.im);                                  \
     }                                                                          \
     GPK_FN int gpk_gt_##S(CT a, CT b) { return gpk_lt_##S(b, a); }              \
     GPK_FN int gpk_ge_##S(CT a, CT b) { return gpk_le_##S(b, a); }              \
@@ -225,21 +271,19 @@ GPK_REAL(f64, double)
     {                                                                          \
         return (gpk_isnan_##S(a) || gpk_cle_##S(a, b)) ? a : b;                  \
     }                                                                          \
+    /* z / |z| (NumPy 2): one infinite part gives its direction, whatever */ \
+    /* the other (even NaN, as |z| is then inf); two infinite parts have */   \
+    /* no direction (NaN) */                                                  \
     GPK_FN CT gpk_sign_##S(CT a)                                               \
     {                                                                          \
-        T n = gpk_abs_##S(a);                                                   \
-        if (n == 0) return gpk_make_##S((T)0, (T)0);                            \
-        if (gpk_isnan_##S(a) || n != n) {                                       \
-            T q = (T)NAN;                                                      \
-            return gpk_make_##S(q, q);                                          \
-        }                                                                      \
+        T n = gpk_abs_##S(a), q = (T)NAN;                                       \
+        if (n != n) return gpk_make_##S(q, q);                                  \
         if (isinf(n)) {                                                        \
-            /* an infinite part: the direction of the infinities */            \
-            T r = isinf(a.re) ? gpk_copysign_##R((T)1, a.re) : (T)0;             \
-            T i = isinf(a.im) ? gpk_copysign_##R((T)1, a.im) : (T)0;             \
-            T m = gpk_hypot_##R(r, i);                                          \
-            return gpk_make_##S(r / m, i / m);                                  \
+            if (isinf(a.re) && isinf(a.im)) return gpk_make_##S(q, q);         \
+            if (isinf(a.re)) return gpk_make_##S(gpk_copysign_##R((T)1, a.re), (T)0); \
+            return gpk_make_##S((T)0, gpk_copysign_##R((T)1, a.im));             \
         }                                                                      \
+        if (n == 0) return gpk_make_##S((T)0, (T)0);                            \
         return gpk_make_##S(a.re / n, a.im / n);                                \
     }                                                                          \
     GPK_FN CT gpk_exp_##S(CT z)                                                \
@@ -262,7 +306,9 @@ GPK_REAL(f64, double)
                 if (!isfinite(y)) return gpk_make_##S(x, y - y);               \
                 return gpk_make_##S(x * gpk_cos_##R(y), x * gpk_sin_##R(y));     \
             }                                                                  \
-            if (!isfinite(y)) return gpk_make_##S((T)0, (T)0);                  \
+            /* Annex G leaves the zeros' signs open; the imaginary one */     \
+            /* follows y's, as glibc (NumPy's cexp on Linux) has it */         \
+            if (!isfinite(y)) return gpk_make_##S((T)0, gpk_copysign_##R((T)0, y)); \
             return gpk_make_##S((T)0 * gpk_cos_##R(y), (T)0 * gpk_sin_##R(y));   \
         }                                                                      \
         /* x is NaN */                                                         \
@@ -277,6 +323,10 @@ GPK_REAL(f64, double)
             re = (isinf(ax) || isinf(ay)) ? (T)INFINITY : (T)NAN;              \
         } else if (isinf(ax)) {                                                \
             re = ax;                                                           \
+        } else if (ax > (T)(sizeof(T) == 4 ? 1e37 : 1e307)) {                  \
+            /* |z| itself would overflow */                                    \
+            T r = ay / ax;                                                     \
+            re = gpk_log_##R(ax) + (T)0.5 * gpk_log1p_##R(r * r);               \
         } else if (ax == 1) {                                                  \
             re = (T)0.5 * gpk_log1p_##R(ay * ay);                               \
         } else if (ax > (T)0.5 && ax < (T)2 && ay < (T)1) {                     \
@@ -328,12 +378,24 @@ GPK_REAL(f64, double)
         T rho = gpk_sqrt_##R(1 + s * s), d = 1 + b * s * s;                      \
         return gpk_make_##S((b * rho * s) / d, t / d);                          \
     }                                                                          \
-    /* sinh(z), cosh(z); sin(z) = -i sinh(iz), cos(z) = cosh(iz) */            \
+    /* sinh(z), cosh(z); sin(z) = -i sinh(iz), cos(z) = cosh(iz). Past */    \
+    /* where cosh(x) overflows, sinh(x) cos(y) may not: e^|x|/2 is then */     \
+    /* applied in two halves */                                                \
+    GPK_FN int gpk_chbig_##S(T x) { return gpk_fabs_##R(x) > (T)(sizeof(T) == 4 ? 88 : 709); } \
+    GPK_FN CT gpk_chscaled_##S(T x, T a, T b)                                  \
+    {                                                                          \
+        /* (sinh(x) a, cosh(x) b) for large |x|: both are +-e^|x| / 2 */      \
+        T h = gpk_exp_##R(gpk_fabs_##R(x) * (T)0.5);                             \
+        return gpk_make_##S(gpk_copysign_##R((T)1, x) * ((T)0.5 * h * a) * h,  \
+                            ((T)0.5 * h * b) * h);                             \
+    }                                                                          \
     GPK_FN CT gpk_sinh_##S(CT z)                                               \
     {                                                                          \
         T x = z.re, y = z.im;                                                  \
         if (isfinite(x) && isfinite(y)) {                                      \
             if (y == 0) return gpk_make_##S(gpk_sinh_##R(x), y);                \
+            if (gpk_chbig_##S(x))                                              \
+                return gpk_chscaled_##S(x, gpk_cos_##R(y), gpk_sin_##R(y));     \
             return gpk_make_##S(gpk_sinh_##R(x) * gpk_cos_##R(y),                 \
                                 gpk_cosh_##R(x) * gpk_sin_##R(y));                \
         }                                                                      \
@@ -349,11 +411,17 @@ GPK_REAL(f64, double)
         T x = z.re, y = z.im;                                                  \
         if (isfinite(x) && isfinite(y)) {                                      \
             if (y == 0) return gpk_make_##S(gpk_cosh_##R(x), x * y);            \
+            if (gpk_chbig_##S(x)) {                                            \
+                CT w = gpk_chscaled_##S(x, gpk_sin_##R(y), gpk_cos_##R(y));     \
+                return gpk_make_##S(w.im, w.re);                               \
+            }                                                                  \
             return gpk_make_##S(gpk_cosh_##R(x) * gpk_cos_##R(y),                 \
                                 gpk_sinh_##R(x) * gpk_sin_##R(y));                \
         }                                                                      \
         if (x == 0 && !isfinite(y)) return gpk_make_##S(y - y, (T)0);           \
-        if (y == 0 && !isfinite(x)) return gpk_make_##S(x * x, x * y);         \
+        if (y == 0 && x != x) return gpk_make_##S(x, gpk_copysign_##R((T)0, y)); \
+        if (y == 0 && !isfinite(x))                                            \
+            return gpk_make_##S(x * x, gpk_copysign_##R((T)0, x) * y);           \
         if (isinf(x) && isfinite(y))                                           \
             return gpk_make_##S((T)INFINITY * gpk_cos_##R(y), x * gpk_sin_##R(y)); \
         if (isinf(x)) return gpk_make_##S(x * x, y - y);                       \
@@ -370,24 +438,37 @@ GPK_REAL(f64, double)
         CT w = gpk_tanh_##S(gpk_make_##S(-z.im, z.re));                         \
         return gpk_make_##S(w.im, -w.re);                                      \
     }                                                                          \
+    /* the plain product, as NumPy's scalar cpow multiplies */                \
+    GPK_FN CT gpk_mulp_##S(CT a, CT b)                                         \
+    {                                                                          \
+        return gpk_make_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); \
+    }                                                                          \
     GPK_FN CT gpk_power_##S(CT a, CT b)                                        \
     {                                                                          \
         if (b.re == 0 && b.im == 0) return gpk_make_##S((T)1, (T)0);           \
         if (a.re == 0 && a.im == 0) {                                          \
-            if (b.re > 0 && b.im == 0) return gpk_make_##S((T)0, (T)0);         \
+            /* 0 ** b: 0 when Re b > 0, whatever Im b (NumPy 2) */             \
+            if (b.re > 0) return gpk_make_##S((T)0, (T)0);                     \
             return gpk_make_##S((T)NAN, (T)NAN);                               \
         }                                                                      \
+        /* small integer powers by products, as NumPy: a, a*a and a*(a*a) */  \
+        /* directly, others from 1 by squaring (so 1 * inf may give NaN as */ \
+        /* in NumPy), then the reciprocal for negative powers */              \
         if (b.im == 0 && b.re == gpk_floor_##R(b.re) && gpk_fabs_##R(b.re) < 100) { \
             long long n = (long long)b.re, m = n < 0 ? -n : n;                  \
+            if (n == 1) return a;                                              \
+            if (n == 2) return gpk_mulp_##S(a, a);                              \
+            if (n == 3) return gpk_mulp_##S(a, gpk_mulp_##S(a, a));              \
             CT r = gpk_make_##S((T)1, (T)0), x = a;                            \
             while (m) {                                                        \
-                if (m & 1) r = gpk_mul_##S(r, x);                               \
-                x = gpk_mul_##S(x, x);                                          \
+                if (m & 1) r = gpk_mulp_##S(r, x);                              \
                 m >>= 1;                                                       \
+                if (m) x = gpk_mulp_##S(x, x);                                  \
             }                                                                  \
             return n < 0 ? gpk_div_##S(gpk_make_##S((T)1, (T)0), r) : r;        \
         }                                                                      \
-        return gpk_exp_##S(gpk_mul_##S(b, gpk_log_##S(a)));                     \
+        /* the C library's cpow: exp(b log a) with Annex G's product */        \
+        return gpk_exp_##S(gpk_mulg_##S(b, gpk_log_##S(a)));                    \
     }                                                                          \
     GPK_FN CT gpk_square_##S(CT a) { return gpk_mul_##S(a, a); }
 
