@@ -5,6 +5,8 @@ fresh process, so the defaults come from measurements:
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
+GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
+reduction rows;
 GPUNP_ALLOCATOR (gpunp's pool or the driver's stream-ordered pool) against
 per-call overheads and an allocation-heavy loop.
 """
@@ -41,6 +43,8 @@ print(json.dumps(res))
 
 BANDWIDTH = ["a + b, 268435456 float32", "exp(a), 268435456 float32",
              "a.copy(), 268435456 float32", "a.astype(float16), 268435456 float32"]
+REDUCTIONS = ["sum(), 16384x16384 float32", "sum(axis=0), 16384x16384 float32",
+              "argmax, 16384x16384 float32"]
 OVERHEAD = ["a + b, 1000 float32, per call", "zeros(n), 1000 float32, per call", "alloc loop"]
 
 
@@ -56,9 +60,14 @@ def probe(env, names):
 
 def main():
     rows = []
-    for unroll, waves in itertools.product((1, 2, 4), (1, 4, 32)):
+    for unroll, waves in itertools.product((1, 2), (1, 32)):
         env = {"GPUNP_TUNE_UNROLL": str(unroll), "GPUNP_TUNE_WAVES": str(waves)}
         r = probe(env, BANDWIDTH)
+        rows.append({"env": env, "results": r})
+        print(env, {k: round(v, 3) for k, v in r.items() if isinstance(v, float)}, flush=True)
+    for split in (1, 4, 16):
+        env = {"GPUNP_TUNE_RED_SPLIT": str(split)}
+        r = probe(env, REDUCTIONS)
         rows.append({"env": env, "results": r})
         print(env, {k: round(v, 3) for k, v in r.items() if isinstance(v, float)}, flush=True)
     for alloc in ("pool", "driver"):

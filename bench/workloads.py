@@ -5,6 +5,7 @@ GB/s, ms)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -28,9 +29,15 @@ class Workload:
     calls: int = 0                 # calls per timing of a "us" workload (0: the default)
 
 
+@functools.lru_cache(maxsize=2)
+def _host_f32(shape, seed):
+    # shared by the libraries measured one after another (2^28 floats take
+    # a second to draw)
+    return np.random.default_rng(seed).random(shape, dtype=np.float32)
+
+
 def _f32(lib, shape, seed=0):
-    h = np.random.default_rng(seed).random(shape, dtype=np.float32)
-    return lib.asarray(h)
+    return lib.asarray(_host_f32(shape, seed))
 
 
 def _binary_add(lib, n):

@@ -226,6 +226,9 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
 /* A grid for `n` items of work on the current device: `block` threads each. */
 gp_launch_t gp_grid_for(int64_t n, uint32_t block);
 
+/* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
+int gp_tune_red_split(void);
+
 /* ---- operations used across the layer ---------------------------------- */
 
 /* Runs an elementwise op row over operands (see gp_ufunc_call), with the

@@ -54,23 +54,38 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
     return be->launch(k->fn, cfg, params->data, n, gp_current_stream());
 }
 
-/* Launch shapes the benchmarks tune (GPUNP_TUNE_UNROLL, GPUNP_TUNE_WAVES):
- * vector accesses per thread per iteration, and resident grids per launch. */
+/* Launch shapes the benchmarks tune (bench/tune.py): GPUNP_TUNE_UNROLL,
+ * vector accesses per thread per iteration; GPUNP_TUNE_WAVES, resident grids
+ * per launch at most (32 measured best on the H200 for the bandwidth-bound
+ * elementwise rows: docs/performance.md); GPUNP_TUNE_RED_SPLIT, how many
+ * times more blocks a long reduction is split over than fill the device. */
 typedef struct {
     int unroll;
     int waves;
+    int red_split;
 } tuning_t;
+
+static int knob(const char *name, int dflt, int lo, int hi)
+{
+    const char *v = getenv(name);
+    int x = v ? atoi(v) : dflt;
+    return x >= lo && x <= hi ? x : dflt;
+}
 
 static const tuning_t *tuning(void)
 {
-    static tuning_t t = {0, 0};
+    static tuning_t t = {0, 0, 0};
     if (!t.unroll) {
-        const char *u = getenv("GPUNP_TUNE_UNROLL"), *w = getenv("GPUNP_TUNE_WAVES");
-        int uu = u ? atoi(u) : 1, ww = w ? atoi(w) : 1;
-        t.waves = ww >= 1 && ww <= 64 ? ww : 1;
-        t.unroll = uu >= 1 && uu <= 8 ? uu : 1;
+        t.waves = knob("GPUNP_TUNE_WAVES", 32, 1, 64);
+        t.red_split = knob("GPUNP_TUNE_RED_SPLIT", 1, 1, 64);
+        t.unroll = knob("GPUNP_TUNE_UNROLL", 1, 1, 8);
     }
     return &t;
+}
+
+int gp_tune_red_split(void)
+{
+    return tuning()->red_split;
 }
 
 gp_launch_t gp_grid_for(int64_t n, uint32_t block)

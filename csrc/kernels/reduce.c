@@ -232,8 +232,9 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
     int64_t S = 1;
     if (!seq && props->max_threads_per_block > 1 && p.K >= 8192 &&
         (sp->block_per_out ? p.M < 2 * props->multiprocessors : p.M < gpu_threads)) {
-        int64_t want = sp->block_per_out ? 4 * props->multiprocessors / (p.M ? p.M : 1)
-                                         : (int64_t)gpu_threads / (p.M ? p.M : 1);
+        int64_t want = (sp->block_per_out ? 4 * props->multiprocessors / (p.M ? p.M : 1)
+                                          : (int64_t)gpu_threads / (p.M ? p.M : 1)) *
+                       gp_tune_red_split();
         S = want < 1 ? 1 : want;
         if (S > p.K / 1024)
             S = p.K / 1024;
