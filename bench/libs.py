@@ -54,7 +54,25 @@ class Lib:
         return best
 
 
-class Gpunp(Lib):
+class _CupyApi(Lib):
+    """gpunp and CuPy: the same device, stream and event interface."""
+
+    def sync(self):
+        self.xp.cuda.Device().synchronize()
+
+    def events(self):
+        cuda = self.xp.cuda
+        a, b = cuda.Event(), cuda.Event()
+        a.record()
+
+        def stop():
+            b.record()
+            b.synchronize()
+            return cuda.get_elapsed_time(a, b)
+        return (lambda: None), stop
+
+
+class Gpunp(_CupyApi):
     name = "gpunp"
 
     def __init__(self):
@@ -62,41 +80,13 @@ class Gpunp(Lib):
         self.xp = gpunp
         self.gpu = gpunp.backend() != "host"
 
-    def sync(self):
-        self.xp.cuda.Device().synchronize()
 
-    def events(self):
-        cuda = self.xp.cuda
-        a, b = cuda.Event(), cuda.Event()
-        a.record()
-
-        def stop():
-            b.record()
-            b.synchronize()
-            return cuda.get_elapsed_time(a, b)
-        return (lambda: None), stop
-
-
-class Cupy(Lib):
+class Cupy(_CupyApi):
     name = "cupy"
 
     def __init__(self):
         import cupy
         self.xp = cupy
-
-    def sync(self):
-        self.xp.cuda.Device().synchronize()
-
-    def events(self):
-        cuda = self.xp.cuda
-        a, b = cuda.Event(), cuda.Event()
-        a.record()
-
-        def stop():
-            b.record()
-            b.synchronize()
-            return cuda.get_elapsed_time(a, b)
-        return (lambda: None), stop
 
 
 class Torch(Lib):

@@ -653,22 +653,11 @@ GP_API gp_status_t gp_reduction_user(const char *name, const char *map_expr,
             kmin = iabs64(p.kin[d]);
     gp_user_param_t ps[2] = {*in_param, *out_param};
     int32_t dts[2] = {in->dtype, out->dtype};
-    gp_user_desc_t d = {0};
-    d.name = name;
-    d.operation = map_expr;
-    d.reduce_expr = reduce_expr;
-    d.post_map = post_map;
-    d.identity = identity;
-    d.preamble = preamble;
-    d.ntypes = ntypes;
-    d.type_names = type_names;
-    d.type_dtypes = type_dtypes;
-    d.nparams = 2;
-    d.params = ps;
-    d.dtypes = dts;
-    d.reduce_dtype = reduce_dtype;
-    d.ndim = p.nkeep;
-    d.nred = p.nred;
+    gp_user_desc_t d = {.name = name, .operation = map_expr, .reduce_expr = reduce_expr,
+                        .post_map = post_map, .identity = identity, .preamble = preamble,
+                        .ntypes = ntypes, .type_names = type_names, .type_dtypes = type_dtypes,
+                        .nparams = 2, .params = ps, .dtypes = dts, .reduce_dtype = reduce_dtype,
+                        .ndim = p.nkeep, .nred = p.nred};
     d.block_per_out = (p.K > 1 && rmin <= kmin) || p.M < props->multiprocessors;
     d.idx32 = in->size * gp_dtype_size(in->dtype) < ((int64_t)1 << 30) &&
               out->size * gp_dtype_size(out->dtype) < ((int64_t)1 << 30);

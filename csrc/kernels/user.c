@@ -412,17 +412,9 @@ GP_API gp_status_t gp_elementwise_user(const char *name, const char *operation,
         ++m;
     }
     it.ndim = m;
-    gp_user_desc_t d = {0};
-    d.name = name;
-    d.operation = operation;
-    d.preamble = preamble;
-    d.ntypes = ntypes;
-    d.type_names = type_names;
-    d.type_dtypes = type_dtypes;
-    d.nparams = nparams;
-    d.params = params;
-    d.dtypes = dts;
-    d.ndim = it.ndim;
+    gp_user_desc_t d = {.name = name, .operation = operation, .preamble = preamble,
+                        .ntypes = ntypes, .type_names = type_names, .type_dtypes = type_dtypes,
+                        .nparams = nparams, .params = params, .dtypes = dts, .ndim = it.ndim};
     d.idx32 = n < ((int64_t)1 << 30);
     for (int32_t k = 0; k < nparams && d.idx32; ++k)
         if (operands[k].array)
