@@ -130,7 +130,10 @@ gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shap
     int64_t strides[GP_MAXDIM];
     if (!gp_dtype_valid(dtype))
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
-    if (order == GP_ORDER_K && n > 0 && ndim > 1) {
+    if (ndim > 0 && gp_shape_size(ndim, shape) == 0) {
+        /* NumPy gives a new array without elements zero strides */
+        memset(strides, 0, (size_t)ndim * sizeof *strides);
+    } else if (order == GP_ORDER_K && n > 0 && ndim > 1) {
         int32_t perm[GP_MAXDIM];
         gp_best_axis_order(ndim, n, like_strides, perm);
         int64_t s = gp_dtype_size(dtype);
