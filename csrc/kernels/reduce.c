@@ -466,12 +466,13 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
     int32_t nred = 0;
     for (int32_t d = 0; d < a->ndim; ++d)
         nred += mask[d];
+    /* NumPy's order of errors: the dtypes are resolved before the axes are
+     * checked against the ufunc */
+    int32_t loop_dt;
+    GP_TRY(reduce_loop(id, a->dtype, *out, dtype, "reduce", &loop_dt));
     if (op->neutral == GP_NEUTRAL_NONE && nred > 1)
         return gp_set_error(GP_ERR_VALUE, "reduction operation '%s' is not reorderable, so at "
                                           "most one axis may be specified", op->name);
-
-    int32_t loop_dt;
-    GP_TRY(reduce_loop(id, a->dtype, *out, dtype, "reduce", &loop_dt));
     gp_scalar_t init_value;
     if (initial) {
         GP_TRY(convert_initial(initial, loop_dt, &init_value));
