@@ -130,10 +130,7 @@ gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shap
     int64_t strides[GP_MAXDIM];
     if (!gp_dtype_valid(dtype))
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
-    if (ndim > 0 && gp_shape_size(ndim, shape) == 0) {
-        /* NumPy gives a new array without elements zero strides */
-        memset(strides, 0, (size_t)ndim * sizeof *strides);
-    } else if (order == GP_ORDER_K && n > 0 && ndim > 1) {
+    if (order == GP_ORDER_K && n > 0 && ndim > 1) {
         int32_t perm[GP_MAXDIM];
         gp_best_axis_order(ndim, n, like_strides, perm);
         int64_t s = gp_dtype_size(dtype);
@@ -174,6 +171,10 @@ GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32
     if (order == GP_ORDER_A)
         order = (a->flags & GP_FLAG_F_CONTIGUOUS) && !(a->flags & GP_FLAG_C_CONTIGUOUS)
                     ? GP_ORDER_F : GP_ORDER_C;
+    /* K follows a C- or F-contiguous array exactly, as NumPy's empty_like:
+     * that also decides the strides of dimensions of length one */
+    if (order == GP_ORDER_K && (a->flags & (GP_FLAG_C_CONTIGUOUS | GP_FLAG_F_CONTIGUOUS)))
+        order = (a->flags & GP_FLAG_C_CONTIGUOUS) ? GP_ORDER_C : GP_ORDER_F;
     if (order != GP_ORDER_C && order != GP_ORDER_F && order != GP_ORDER_K)
         return gp_set_error(GP_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K'");
     const int64_t *lp[1] = {a->strides};
