@@ -62,6 +62,16 @@ def _index_int(i) -> int:
             "integer or boolean arrays are valid indices") from None
 
 
+def _reshape_tuple(shape) -> tuple:
+    """A new shape as ints; NumPy takes any negative length as the unknown
+    one (not only -1)."""
+    try:
+        shp = (operator.index(shape),)
+    except TypeError:
+        shp = tuple(operator.index(n) for n in shape)
+    return tuple(-1 if n < 0 else _clamp(n) for n in shp)
+
+
 def _item_index(i) -> int:
     # NumPy refuses bools as item() indices although they are ints
     if isinstance(i, (bool, numpy.bool_)):
@@ -368,10 +378,9 @@ class ndarray:
     # ---- shape ---------------------------------------------------------------
 
     def reshape(self, *shape, order="C", copy=None) -> "ndarray":
-        from gpunp._creation import _shape_tuple
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        shp = _shape_tuple(shape, allow_unknown=True)
+        shp = _reshape_tuple(shape)
         if copy:
             return self.copy(order if order in "CF" else "C").reshape(shp, order=order)
         out = ffi.new("gp_array_t **")
@@ -385,14 +394,15 @@ class ndarray:
         return r
 
     def transpose(self, *axes) -> "ndarray":
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
         out = ffi.new("gp_array_t **")
-        if axes is None or len(axes) == 0:
+        if not axes or axes == (None,):
             check(lib.gp_array_transpose(self._h, 0, ffi.NULL, out))
-        else:
-            ax = [operator.index(a) for a in axes]
-            check(lib.gp_array_transpose(self._h, len(ax), ax, out))
+            return _wrap(out[0], self)
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = axes[0]
+        ax = [operator.index(a) for a in axes]
+        # an explicit empty permutation only fits a 0-d array
+        check(lib.gp_array_transpose(self._h, len(ax), ffi.new("int32_t[]", ax or [0]), out))
         return _wrap(out[0], self)
 
     def swapaxes(self, axis1, axis2) -> "ndarray":
@@ -406,22 +416,56 @@ class ndarray:
         axes[a1], axes[a2] = axes[a2], axes[a1]
         return self.transpose(axes)
 
+    def _memory_order(self) -> "ndarray":
+        """A view whose C order is NumPy's order K: the axes by decreasing
+        stride (ties in axis order), each still read in its own direction."""
+        if self.ndim < 2:
+            return self
+        st = self.strides
+        return self.transpose(sorted(range(self.ndim), key=lambda k: (-abs(st[k]), k)))
+
     def ravel(self, order="C") -> "ndarray":
-        if order == "K":
-            f = self.flags
-            order = "F" if f.f_contiguous and not f.c_contiguous else "C"
-        return self.reshape(-1, order=order)
+        # NumPy's rule: a view only of memory that is contiguous in the order
+        # asked (K: in memory order, without reversed axes), else a copy
+        o = chr(_lib.order_code(order))
+        f = self.flags
+        if o == "A":
+            o = "F" if f.f_contiguous and not f.c_contiguous else "C"
+        elif o == "K" and (f.c_contiguous or f.f_contiguous):
+            o = "C" if f.c_contiguous else "F"
+        if o == "C":
+            return self.reshape(-1) if f.c_contiguous else self.flatten("C")
+        if o == "F":
+            return self.reshape(-1, order="F") if f.f_contiguous else self.flatten("F")
+        v = self._memory_order()
+        if v.flags.c_contiguous and all(s > 0 for n, s in zip(self.shape, self.strides)
+                                        if n > 1):
+            return v.reshape(-1)
+        return v.flatten("C")
 
     def flatten(self, order="C") -> "ndarray":
-        return self.copy(order if order in ("C", "F") else "C").ravel(order)
+        o = chr(_lib.order_code(order))
+        if o == "A":
+            f = self.flags
+            o = "F" if f.f_contiguous and not f.c_contiguous else "C"
+        if o == "K":
+            return self._memory_order().copy("C").reshape(-1)
+        return self.copy(o).reshape(-1, order=o)
 
     def squeeze(self, axis=None) -> "ndarray":
         out = ffi.new("gp_array_t **")
         if axis is None:
             check(lib.gp_array_squeeze(self._h, 0, ffi.NULL, out))
+            return _wrap(out[0], self)
+        if isinstance(axis, tuple):
+            ax = [operator.index(a) for a in axis]
         else:
-            ax = [operator.index(a) for a in (axis if isinstance(axis, tuple) else (axis,))]
-            check(lib.gp_array_squeeze(self._h, len(ax), ax, out))
+            ax = [operator.index(axis)]
+            # NumPy lets a 0-d array take the single axis 0 or -1 (backwards
+            # compatibility): nothing to squeeze
+            if self.ndim == 0 and ax[0] in (0, -1):
+                ax = []
+        check(lib.gp_array_squeeze(self._h, len(ax), ffi.new("int32_t[]", ax or [0]), out))
         return _wrap(out[0], self)
 
     def view(self, dtype=None, type=None) -> "ndarray":
