@@ -55,13 +55,17 @@ def host(x):
     return x.get() if isinstance(x, gp.ndarray) else np.asarray(x)
 
 
-def numpy_twin(g: gp.ndarray, values: np.ndarray):
-    """A NumPy array with exactly the strides of the C- or F-contiguous gpunp
-    array `g` and the given values (NumPy's reference for layout questions:
-    which order a result takes from its input), or None if `g` is neither."""
-    if not (g.flags.c_contiguous or g.flags.f_contiguous):
-        return None
-    buf = np.empty(g.size, g.dtype)
-    twin = np.ndarray(g.shape, g.dtype, buffer=buf, strides=g.strides)
+def numpy_twin(g: gp.ndarray, values: np.ndarray) -> np.ndarray:
+    """A NumPy array with exactly the shape and strides of the gpunp array
+    `g` (any layout: transposed, strided, reversed, empty) holding `values`:
+    NumPy's reference for questions of layout (which order a result takes,
+    whether a reshape can be a view)."""
+    isz, shape, strides = g.itemsize, g.shape, g.strides
+    lo = hi = 0
+    if g.size:
+        lo = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+        hi = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0) + isz
+    buf = np.empty(hi - lo, np.uint8)
+    twin = np.ndarray(shape, g.dtype, buffer=buf, offset=-lo, strides=strides)
     twin[...] = values
     return twin

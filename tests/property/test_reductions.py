@@ -250,9 +250,9 @@ def check_layout(got, g, x, numpy_call):
     """A new result is laid out like its input: for a C- or F-contiguous
     input, the result's contiguity must be what NumPy gives for an input of
     exactly the same strides (`numpy_call(array)` computes it)."""
-    twin = numpy_twin(g, x)
-    if twin is None or not isinstance(got, gp.ndarray):
+    if not (g.flags.c_contiguous or g.flags.f_contiguous) or not isinstance(got, gp.ndarray):
         return
+    twin = numpy_twin(g, x)
     with quiet():
         w = np.asarray(numpy_call(twin))
     where = f"input strides {g.strides}, result strides {got.strides} (NumPy's {w.strides})"
