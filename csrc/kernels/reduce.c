@@ -317,6 +317,16 @@ static gp_status_t reduce_loop(int32_t id, int32_t in_dt, const gp_array_t *out,
                                int32_t dtype, const char *method, int32_t *loop_dt)
 {
     const gp_op_t *op = &gp_ufuncs[id];
+    if (op->resolver == GP_RES_LOGICAL) {
+        /* NumPy reduces logical ufuncs in bool whatever their input (its
+         * loops such as bb->? do not chain) and has no other loop for them */
+        if (dtype >= 0 && dtype != GP_BOOL)
+            return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature "
+                                                     "and casting was found for ufunc %s",
+                                op->name);
+        *loop_dt = GP_BOOL;
+        return GP_OK;
+    }
     int32_t dts[3], weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
     if (dtype >= 0) {
         dts[0] = dts[1] = dtype;
