@@ -12,7 +12,7 @@ from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 
 _release = lib.gp_array_release
-_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
 
 
 class _Flags:
@@ -60,6 +60,23 @@ def _index_int(i) -> int:
         raise IndexError(
             "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
             "integer or boolean arrays are valid indices") from None
+
+
+def _reshape_tuple(shape) -> tuple:
+    """A new shape as ints; NumPy takes any negative length as the unknown
+    one (not only -1)."""
+    try:
+        shp = (operator.index(shape),)
+    except TypeError:
+        shp = tuple(operator.index(n) for n in shape)
+    return tuple(-1 if n < 0 else _clamp(n) for n in shp)
+
+
+def _item_index(i) -> int:
+    # NumPy refuses bools as item() indices although they are ints
+    if isinstance(i, (bool, numpy.bool_)):
+        raise TypeError("an integer is required")
+    return operator.index(i)
 
 
 def _clamp(v: int) -> int:
@@ -247,26 +264,31 @@ class ndarray:
             "`gpunp.asnumpy(x)` or `x.get()` to construct a NumPy array explicitly.")
 
     def item(self, *args):
+        if len(args) == 1 and type(args[0]) is tuple:
+            args = args[0]
         if not args:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
             return self.get().item()
-        if len(args) == 1 and not isinstance(args[0], tuple):
-            i = _index_int(args[0])
-            n = self.size
+        idx = tuple(_item_index(a) for a in args)
+        if len(idx) == 1:
+            # one int is a position in the flattened (C order) array
+            i, n = idx[0], self.size
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for size {n}")
-            return self.ravel()[i].get().item()
-        idx = args[0] if len(args) == 1 else args
-        return self[tuple(_index_int(i) for i in idx)].get().item()
+            idx = numpy.unravel_index(i % n, self.shape)
+        elif len(idx) != self.ndim:
+            raise ValueError("incorrect number of indices for array")
+        return self[tuple(int(i) for i in idx)].get().item()
 
     def tolist(self):
         return self.get().tolist()
 
-    def _scalar_value(self, what):
-        if self.size != 1:
-            raise TypeError(f"only length-1 arrays can be converted to Python scalars")
-        return self.get().reshape(()).item()
+    def _scalar_value(self):
+        # NumPy 2 converts only 0-d arrays, as Python converts the element
+        if self.ndim != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self.get().item()
 
     def __bool__(self):
         n = self.size
@@ -279,13 +301,13 @@ class ndarray:
                          "ambiguous. Use a.any() or a.all()")
 
     def __int__(self):
-        return int(self._scalar_value("int"))
+        return int(self._scalar_value())
 
     def __float__(self):
-        return float(self._scalar_value("float"))
+        return float(self._scalar_value())
 
     def __complex__(self):
-        return complex(self._scalar_value("complex"))
+        return complex(self._scalar_value())
 
     def __index__(self):
         if self.ndim != 0 or self.dtype.kind not in "iu":
@@ -356,10 +378,9 @@ class ndarray:
     # ---- shape ---------------------------------------------------------------
 
     def reshape(self, *shape, order="C", copy=None) -> "ndarray":
-        from gpunp._creation import _shape_tuple
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        shp = _shape_tuple(shape, allow_unknown=True)
+        shp = _reshape_tuple(shape)
         if copy:
             return self.copy(order if order in "CF" else "C").reshape(shp, order=order)
         out = ffi.new("gp_array_t **")
@@ -373,14 +394,15 @@ class ndarray:
         return r
 
     def transpose(self, *axes) -> "ndarray":
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
         out = ffi.new("gp_array_t **")
-        if axes is None or len(axes) == 0:
+        if not axes or axes == (None,):
             check(lib.gp_array_transpose(self._h, 0, ffi.NULL, out))
-        else:
-            ax = [operator.index(a) for a in axes]
-            check(lib.gp_array_transpose(self._h, len(ax), ax, out))
+            return _wrap(out[0], self)
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = axes[0]
+        ax = [operator.index(a) for a in axes]
+        # an explicit empty permutation only fits a 0-d array
+        check(lib.gp_array_transpose(self._h, len(ax), ffi.new("int32_t[]", ax or [0]), out))
         return _wrap(out[0], self)
 
     def swapaxes(self, axis1, axis2) -> "ndarray":
@@ -394,22 +416,56 @@ class ndarray:
         axes[a1], axes[a2] = axes[a2], axes[a1]
         return self.transpose(axes)
 
+    def _memory_order(self) -> "ndarray":
+        """A view whose C order is NumPy's order K: the axes by decreasing
+        stride (ties in axis order), each still read in its own direction."""
+        if self.ndim < 2:
+            return self
+        st = self.strides
+        return self.transpose(sorted(range(self.ndim), key=lambda k: (-abs(st[k]), k)))
+
     def ravel(self, order="C") -> "ndarray":
-        if order == "K":
-            f = self.flags
-            order = "F" if f.f_contiguous and not f.c_contiguous else "C"
-        return self.reshape(-1, order=order)
+        # NumPy's rule: a view only of memory that is contiguous in the order
+        # asked (K: in memory order, without reversed axes), else a copy
+        o = chr(_lib.order_code(order))
+        f = self.flags
+        if o == "A":
+            o = "F" if f.f_contiguous and not f.c_contiguous else "C"
+        elif o == "K" and (f.c_contiguous or f.f_contiguous):
+            o = "C" if f.c_contiguous else "F"
+        if o == "C":
+            return self.reshape(-1) if f.c_contiguous else self.flatten("C")
+        if o == "F":
+            return self.reshape(-1, order="F") if f.f_contiguous else self.flatten("F")
+        v = self._memory_order()
+        if v.flags.c_contiguous and all(s > 0 for n, s in zip(self.shape, self.strides)
+                                        if n > 1):
+            return v.reshape(-1)
+        return v.flatten("C")
 
     def flatten(self, order="C") -> "ndarray":
-        return self.copy(order if order in ("C", "F") else "C").ravel(order)
+        o = chr(_lib.order_code(order))
+        if o == "A":
+            f = self.flags
+            o = "F" if f.f_contiguous and not f.c_contiguous else "C"
+        if o == "K":
+            return self._memory_order().copy("C").reshape(-1)
+        return self.copy(o).reshape(-1, order=o)
 
     def squeeze(self, axis=None) -> "ndarray":
         out = ffi.new("gp_array_t **")
         if axis is None:
             check(lib.gp_array_squeeze(self._h, 0, ffi.NULL, out))
+            return _wrap(out[0], self)
+        if isinstance(axis, tuple):
+            ax = [operator.index(a) for a in axis]
         else:
-            ax = [operator.index(a) for a in (axis if isinstance(axis, tuple) else (axis,))]
-            check(lib.gp_array_squeeze(self._h, len(ax), ax, out))
+            ax = [operator.index(axis)]
+            # NumPy lets a 0-d array take the single axis 0 or -1 (backwards
+            # compatibility): nothing to squeeze
+            if self.ndim == 0 and ax[0] in (0, -1):
+                ax = []
+        check(lib.gp_array_squeeze(self._h, len(ax), ffi.new("int32_t[]", ax or [0]), out))
         return _wrap(out[0], self)
 
     def view(self, dtype=None, type=None) -> "ndarray":
@@ -451,16 +507,56 @@ class ndarray:
 
     def __setitem__(self, key, value) -> None:
         view = self[key] if key is not Ellipsis else self
+        element = _is_element(key, self.ndim)
         if isinstance(value, ndarray):
-            check(lib.gp_array_assign(view._h, value._h, _lib.CASTING["unsafe"]))
-        elif _lib.is_scalar(value):
+            if not (element and value.ndim):
+                check(lib.gp_array_assign(view._h, value._h, _lib.CASTING["unsafe"]))
+                return
+            if view.dtype.kind != "b":
+                raise ValueError("setting an array element with a sequence.")
+            value = bool(value)  # NumPy stores the truth of any object in a bool
+        if element or not isinstance(value, (list, tuple, numpy.ndarray)):
             s = ffi.new("gp_scalar_t *")
-            _lib.put_scalar(s, value)
+            _lib.put_scalar(s, _element_value(value, view.dtype))
             check(lib.gp_array_fill(view._h, s))
-        else:
-            from gpunp._creation import asarray
-            src = asarray(value)
-            check(lib.gp_array_assign(view._h, src._h, _lib.CASTING["unsafe"]))
+            return
+        from gpunp._creation import _contains_device_arrays, _to_host_nested, asarray
+        if _contains_device_arrays(value):
+            value = _to_host_nested(value)
+        # NumPy refuses a sequence deeper than the destination, then converts
+        # every element to its dtype (with its errors: a Python int out of
+        # range, NaN into integers...)
+        if not isinstance(value, numpy.ndarray) and numpy.ndim(value) > view.ndim:
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             f"would exceed the maximum number of dimension of {view.ndim}.")
+        src = asarray(numpy.asarray(value, dtype=view.dtype))
+        check(lib.gp_array_assign(view._h, src._h, _lib.CASTING["unsafe"]))
+
+
+_NOT_INTEGERS = (slice, type(None), type(Ellipsis), bool, numpy.bool_, list, ndarray,
+                 numpy.ndarray)
+
+
+def _is_element(key, ndim) -> bool:
+    """Whether `key` picks one element with an int per dimension (NumPy then
+    assigns a scalar, refusing sequences, rather than into a view)."""
+    if type(key) is not tuple:
+        key = (key,)
+    return len(key) == ndim and not any(isinstance(k, _NOT_INTEGERS) for k in key)
+
+
+def _element_value(value, dtype):
+    """`value` converted as NumPy converts a scalar stored into an array of
+    `dtype` (a Python int out of range, NaN or inf into integers, a complex
+    into reals and sequences raise NumPy's errors). Python numbers the engine
+    converts the same way pass unchanged."""
+    t, kind = type(value), dtype.kind
+    if t is bool or (t is float and kind in "fc") or (t is complex and kind == "c") or (
+            t is int and kind in "iu" and _INT64_MIN <= value <= _UINT64_MAX):
+        return value
+    host = numpy.empty((), dtype)
+    host[()] = value
+    return host[()]
 
 
 def lib_may_share(a: ndarray, b: ndarray) -> bool:

@@ -8,7 +8,10 @@ import operator
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _NO_VALUE, _axes, _single_out, _as_input
+from gpunp._ufunc import UFUNCS, _NO_VALUE, _single_out, _as_input
+
+_NULL = ffi.NULL
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 
 def _array(a) -> ndarray:
@@ -20,37 +23,85 @@ def _no_where(where, name):
         raise NotImplementedError(f"{name} with where= is not supported yet")
 
 
-def _ufunc_reduction(ufunc_name, doc):
-    uf = UFUNCS[ufunc_name]
+def _axis_int(axis, ndim) -> int:
+    # NumPy refuses bools here although they are ints
+    if isinstance(axis, bool):
+        raise TypeError("an integer is required for the axis")
+    a = operator.index(axis)
+    if not _INT32_MIN <= a <= _INT32_MAX:
+        raise _lib._axis_error(f"axis {a} is out of bounds for array of dimension {ndim}")
+    return a
+
+
+def _axes(axis, ndim, scalar_axis_ok=True):
+    """(naxes, axes) for the engine: None is every axis, a tuple those axes
+    (the empty tuple none). A 0-d array also takes the single int axis 0 or
+    -1 as every axis: NumPy keeps that for backwards compatibility (not in
+    mean)."""
+    if axis is None:
+        return 0, _NULL
+    if isinstance(axis, tuple):
+        ax = [_axis_int(a, ndim) for a in axis]
+        return len(ax), ffi.new("int32_t[]", ax) if ax else ffi.new("int32_t[1]")
+    a = _axis_int(axis, ndim)
+    if ndim == 0 and scalar_axis_ok and a in (0, -1):
+        return 0, _NULL
+    return 1, ffi.new("int32_t[1]", [a])
+
+
+def _reduce(uid, name, a, axis, dtype, out, keepdims, initial):
+    a = _array(a)
+    o = _single_out(out, name)
+    naxes, axes = _axes(axis, a.ndim)
+    init = _NULL
+    if initial is not _NO_VALUE and initial is not None:
+        init = ffi.new("gp_scalar_t *")
+        _lib.put_scalar(init, initial)
+    res = ffi.new("gp_array_t **")
+    if o is not None:
+        res[0] = o._h
+    check(lib.gp_ufunc_reduce(uid, a._h, naxes, axes, bool(keepdims),
+                              -1 if dtype is None else _lib.dtype_code(dtype), init, res))
+    return o if o is not None else _wrap(res[0])
+
+
+def _ufunc_reduction(ufunc_name, public_name, doc):
+    uid = UFUNCS[ufunc_name]._id
 
     def reduction(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                   where=True):
-        _no_where(where, ufunc_name)
-        return uf.reduce(_array(a), axis=axis, dtype=dtype, out=out, keepdims=keepdims,
-                         initial=initial)
+        _no_where(where, public_name)
+        return _reduce(uid, public_name, a, axis, dtype, out, keepdims, initial)
+    reduction.__name__ = public_name
     reduction.__doc__ = doc
     return reduction
 
 
-sum = _ufunc_reduction("add", "Sum of the elements over the given axes (numpy.sum).")
-prod = _ufunc_reduction("multiply", "Product of the elements over the given axes (numpy.prod).")
-max = _ufunc_reduction("maximum", "Maximum over the given axes (numpy.max); NaN propagates.")
-min = _ufunc_reduction("minimum", "Minimum over the given axes (numpy.min); NaN propagates.")
+sum = _ufunc_reduction("add", "sum", "Sum of the elements over the given axes (numpy.sum).")
+prod = _ufunc_reduction("multiply", "prod",
+                        "Product of the elements over the given axes (numpy.prod).")
+max = _ufunc_reduction("maximum", "max",
+                       "Maximum over the given axes (numpy.max); NaN propagates.")
+min = _ufunc_reduction("minimum", "min",
+                       "Minimum over the given axes (numpy.min); NaN propagates.")
 amax, amin = max, min
 
 
-def _logical(ufunc_name, doc):
-    uf = UFUNCS[ufunc_name]
+def _logical(ufunc_name, public_name, doc):
+    uid = UFUNCS[ufunc_name]._id
 
     def reduction(a, axis=None, out=None, keepdims=False, *, where=True):
-        _no_where(where, ufunc_name)
-        return uf.reduce(_array(a), axis=axis, out=out, keepdims=keepdims)
+        _no_where(where, public_name)
+        return _reduce(uid, public_name, a, axis, None, out, keepdims, _NO_VALUE)
+    reduction.__name__ = public_name
     reduction.__doc__ = doc
     return reduction
 
 
-any = _logical("logical_or", "Whether any element is true over the given axes (numpy.any).")
-all = _logical("logical_and", "Whether all elements are true over the given axes (numpy.all).")
+any = _logical("logical_or", "any",
+               "Whether any element is true over the given axes (numpy.any).")
+all = _logical("logical_and", "all",
+               "Whether all elements are true over the given axes (numpy.all).")
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
@@ -59,7 +110,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _no_where(where, "mean")
     a = _array(a)
     o = _single_out(out, "mean")
-    naxes, axes = _axes(axis, a.ndim)
+    naxes, axes = _axes(axis, a.ndim, scalar_axis_ok=False)
     res = ffi.new("gp_array_t **")
     if o is not None:
         res[0] = o._h
@@ -69,18 +120,28 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 
 def _arg(maximum):
+    name = "argmax" if maximum else "argmin"
+
     def argext(a, axis=None, out=None, *, keepdims=False):
         a = _array(a)
-        o = _single_out(out, "argmax" if maximum else "argmin")
+        o = _single_out(out, name)
         res = ffi.new("gp_array_t **")
         if o is not None:
             res[0] = o._h
-        ax = lib.GP_AXIS_NONE if axis is None else operator.index(axis)
+        if axis is None:
+            ax = lib.GP_AXIS_NONE
+        else:
+            ax = _axis_int(axis, a.ndim)
+            if ax == lib.GP_AXIS_NONE:
+                raise _lib._axis_error(
+                    f"axis {ax} is out of bounds for array of dimension {a.ndim}")
+            if a.ndim == 0 and ax in (0, -1):
+                ax = lib.GP_AXIS_NONE
         check(lib.gp_array_argextreme(a._h, maximum, ax, bool(keepdims), res))
         return o if o is not None else _wrap(res[0])
-    argext.__name__ = "argmax" if maximum else "argmin"
+    argext.__name__ = name
     argext.__doc__ = (f"Index of the first {'maximum' if maximum else 'minimum'} along an "
-                      f"axis (numpy.{argext.__name__}); NaN counts as extreme.")
+                      f"axis (numpy.{name}); NaN counts as extreme.")
     return argext
 
 

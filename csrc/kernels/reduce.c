@@ -10,6 +10,7 @@
  * reductions). On a GPU an output whose elements are too many for one
  * block is split: partial results first, then a second pass combines them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,16 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
                                  bool keepdims, gp_array_t *out, const void *init,
                                  int32_t init_size, bool ordered)
 {
+    int32_t share = 0;
+    gp_array_may_share_memory(a, out, &share);
+    if (share) {
+        /* an output overlapping the input: read from a copy, as NumPy does */
+        gp_array_t *copy;
+        GP_TRY(gp_copy_new(a, a->dtype, GP_ORDER_K, &copy));
+        gp_status_t s = run_reduction(sp, copy, mask, keepdims, out, init, init_size, ordered);
+        gp_array_release(copy);
+        return s;
+    }
     red_plan_t p;
     plan(a, mask, out, keepdims, ordered, &p);
     if (p.M == 0)
@@ -297,6 +308,140 @@ static int32_t default_reduce_dtype(const gp_op_t *op, int32_t dt)
     return dt;
 }
 
+/* The one dtype of a reduction's (or accumulation's) loop, resolved as
+ * NumPy resolves reduce-like methods: `dtype` fixes it; else a given output
+ * takes part as the accumulator (the first operand); else add and multiply
+ * raise small integers. Inputs and outputs are then cast unsafely, so a given
+ * output of any dtype is accepted. */
+static gp_status_t reduce_loop(int32_t id, int32_t in_dt, const gp_array_t *out,
+                               int32_t dtype, const char *method, int32_t *loop_dt)
+{
+    const gp_op_t *op = &gp_ufuncs[id];
+    if (op->resolver == GP_RES_LOGICAL) {
+        /* NumPy reduces logical ufuncs in bool whatever their input (its
+         * loops such as bb->? do not chain) and has no other loop for them */
+        if (dtype >= 0 && dtype != GP_BOOL)
+            return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature "
+                                                     "and casting was found for ufunc %s",
+                                op->name);
+        *loop_dt = GP_BOOL;
+        return GP_OK;
+    }
+    int32_t dts[3], weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
+    if (dtype >= 0) {
+        dts[0] = dts[1] = dtype;
+        dts[2] = -1;
+    } else if (out) {
+        dts[0] = dts[2] = out->dtype;
+        dts[1] = in_dt;
+    } else {
+        dts[0] = dts[1] = default_reduce_dtype(op, in_dt);
+        dts[2] = -1;
+    }
+    GP_TRY(gp_ufunc_resolve(id, dts, weak, dtype >= 0 ? sig : NULL, GP_CASTING_UNSAFE, ld));
+    if (ld[0] != ld[1] || ld[0] != ld[2])
+        return gp_set_error(GP_ERR_TYPE, "the resolved dtypes are not compatible with %s.%s. "
+                                         "Resolved (dtype('%s'), dtype('%s'), dtype('%s'))",
+                            op->name, method, gp_dtypes[ld[0]].name, gp_dtypes[ld[1]].name,
+                            gp_dtypes[ld[2]].name);
+    *loop_dt = ld[0];
+    return GP_OK;
+}
+
+/* 1 in *out if any element of `a`, cast to the signed integer dtype `dt`, is
+ * negative. */
+static gp_status_t any_negative_as(const gp_array_t *a, int32_t dt, bool *out)
+{
+    *out = false;
+    if (a->size == 0)
+        return GP_OK;
+    gp_array_t *cast = NULL, *neg = NULL, *any = NULL;
+    if (a->dtype != dt)
+        GP_TRY(gp_copy_new(a, dt, GP_ORDER_K, &cast));
+    gp_operand_t ops[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].array = cast ? cast : (gp_array_t *)a;
+    ops[1].scalar.dtype = GP_INT64;
+    ops[1].scalar.weak = 1;
+    gp_status_t s = gp_ufunc_call(gp_ufunc_id("less"), ops, &neg, NULL, NULL,
+                                  GP_CASTING_SAME_KIND, GP_ORDER_K);
+    if (s == GP_OK)
+        s = gp_ufunc_reduce(gp_ufunc_id("logical_or"), neg, 0, NULL, 0, -1, NULL, &any);
+    unsigned char v = 0;
+    if (s == GP_OK)
+        s = gp_array_to_host(any, &v, 1, GP_ORDER_C);
+    gp_array_release(cast);
+    gp_array_release(neg);
+    gp_array_release(any);
+    *out = v != 0;
+    return s;
+}
+
+/* NumPy's integer power loops refuse negative exponents. Along a reduced or
+ * accumulated `axis` (-1: none) every element is an exponent but the first,
+ * which starts the result unless an initial value does. */
+static gp_status_t check_exponents(const gp_op_t *op, int32_t loop_dt, const gp_array_t *a,
+                                   int32_t axis, bool has_initial)
+{
+    if (op->check != GP_CHECK_INT_POWER || gp_dtype_kind(loop_dt) != GP_KIND_INT)
+        return GP_OK;
+    if (axis < 0 && !has_initial)
+        return GP_OK;
+    gp_array_t *exps;
+    if (has_initial) {
+        GP_TRY(gp_array_new_view(a, a->ndim, a->shape, a->strides, a->offset, &exps));
+    } else {
+        int64_t shape[GP_MAXDIM];
+        memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
+        int64_t offset = a->offset;
+        if (shape[axis] > 0) {
+            shape[axis] -= 1;
+            offset += a->strides[axis];
+        }
+        GP_TRY(gp_array_new_view(a, a->ndim, shape, a->strides, offset, &exps));
+    }
+    bool neg;
+    gp_status_t s = any_negative_as(exps, loop_dt, &neg);
+    gp_array_release(exps);
+    if (s == GP_OK && neg)
+        s = gp_set_error(GP_ERR_VALUE, "Integers to negative integer powers are not allowed.");
+    return s;
+}
+
+/* NumPy converts a Python scalar `initial` to the loop's dtype as Python
+ * converts numbers (int(x) for an integer dtype): NaN, infinities and
+ * integers out of range fail, a complex number does not become a real one.
+ * NumPy scalars are cast as arrays are. */
+static gp_status_t convert_initial(const gp_scalar_t *v, int32_t loop_dt, gp_scalar_t *out)
+{
+    *out = *v;
+    int32_t lk = gp_dtype_kind(loop_dt), vk = gp_dtype_kind(v->dtype);
+    if (!v->weak || lk == GP_KIND_BOOL)
+        return GP_OK;
+    if (vk == GP_KIND_COMPLEX && lk != GP_KIND_COMPLEX)
+        return gp_set_error(GP_ERR_TYPE, "%s() argument must be a string or a real number, "
+                                         "not 'complex'", lk == GP_KIND_FLOAT ? "float" : "int");
+    if (vk == GP_KIND_FLOAT && (lk == GP_KIND_INT || lk == GP_KIND_UINT)) {
+        double x = v->re;
+        if (x != x)
+            return gp_set_error(GP_ERR_VALUE, "cannot convert float NaN to integer");
+        if (x == INFINITY || x == -INFINITY)
+            return gp_set_error(GP_ERR_OVERFLOW, "cannot convert float infinity to integer");
+        double t = trunc(x);
+        if (t >= -9223372036854775808.0 && t < 9223372036854775808.0) {
+            out->dtype = GP_INT64;
+            out->i = (int64_t)t;
+        } else if (t >= 0 && t < 18446744073709551616.0) {
+            out->dtype = GP_UINT64;
+            out->i = (int64_t)(uint64_t)t;
+        } else {
+            return gp_set_error(GP_ERR_OVERFLOW, "Python int too large to convert to %s",
+                                gp_dtypes[loop_dt].name);
+        }
+    }
+    return gp_scalar_check_fits(out, loop_dt);
+}
+
 static gp_status_t identity_scalar(const gp_op_t *op, gp_scalar_t *v)
 {
     memset(v, 0, sizeof *v);
@@ -331,31 +476,27 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
     int32_t nred = 0;
     for (int32_t d = 0; d < a->ndim; ++d)
         nred += mask[d];
+    /* NumPy's order of errors: the dtypes are resolved before the axes are
+     * checked against the ufunc */
+    int32_t loop_dt;
+    GP_TRY(reduce_loop(id, a->dtype, *out, dtype, "reduce", &loop_dt));
     if (op->neutral == GP_NEUTRAL_NONE && nred > 1)
         return gp_set_error(GP_ERR_VALUE, "reduction operation '%s' is not reorderable, so at "
                                           "most one axis may be specified", op->name);
-
-    /* the loop: both inputs and the output of one dtype */
-    int32_t d = dtype >= 0 ? dtype : default_reduce_dtype(op, a->dtype);
-    int32_t dts[3] = {d, d, -1}, weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
-    GP_TRY(gp_ufunc_resolve(id, dts, weak, dtype >= 0 ? sig : NULL, GP_CASTING_UNSAFE, ld));
-    if (ld[0] != ld[1] || ld[0] != ld[2])
-        return gp_set_error(GP_ERR_TYPE, "reduction of '%s' needs a loop with equal input and "
-                                         "output types, found %s%s->%s", op->name,
-                            gp_dtypes[ld[0]].name, gp_dtypes[ld[1]].name, gp_dtypes[ld[2]].name);
-    int32_t loop_dt = ld[0];
-    if (*out && !gp_can_cast(loop_dt, (*out)->dtype, GP_CASTING_SAME_KIND))
-        return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast ufunc '%s' output from "
-                                                 "dtype('%s') to dtype('%s') with casting rule "
-                                                 "'same_kind'", op->name,
-                            gp_dtypes[loop_dt].name, gp_dtypes[(*out)->dtype].name);
-    if (initial)
-        GP_TRY(gp_scalar_check_fits(initial, loop_dt));
+    gp_scalar_t init_value;
+    if (initial) {
+        GP_TRY(convert_initial(initial, loop_dt, &init_value));
+        initial = &init_value;
+    }
 
     int64_t K = 1;
+    int32_t axis = -1;
     for (int32_t k = 0; k < a->ndim; ++k)
-        if (mask[k])
+        if (mask[k]) {
             K *= a->shape[k];
+            axis = k;
+        }
+    GP_TRY(check_exponents(op, loop_dt, a, nred == 1 ? axis : -1, initial != NULL));
     bool made;
     GP_TRY(prepare_out(a, mask, keepdims, loop_dt, op->name, out, &made));
     gp_status_t s = GP_OK;
@@ -365,7 +506,7 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
         gp_scalar_t v;
         if (initial)
             v = *initial;
-        else if ((*out)->size > 0 && identity_scalar(op, &v) != GP_OK)
+        else if (K == 0 && identity_scalar(op, &v) != GP_OK)
             s = gp_set_error(GP_ERR_VALUE, "zero-size array to reduction operation %s which "
                                            "has no identity", op->name);
         if (s == GP_OK && (*out)->size > 0)
@@ -392,6 +533,32 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
     return s;
 }
 
+/* numpy.mean's two steps, for results the fused kernel does not give: the
+ * sum in `sum_dt` (-1: resolved with the output) written into *out (cast
+ * unsafely), then divided in place by the number of elements in float64 (or
+ * the output's inexact dtype), cast back unsafely. */
+static gp_status_t mean_in_steps(const gp_array_t *a, int32_t naxes, const int32_t *axes,
+                                 int32_t keepdims, int32_t sum_dt, int64_t count,
+                                 gp_array_t **out)
+{
+    bool made = *out == NULL;
+    GP_TRY(gp_ufunc_reduce(gp_ufunc_id("add"), a, naxes, axes, keepdims, sum_dt, NULL, out));
+    gp_operand_t ops[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].array = *out;
+    ops[1].scalar.dtype = GP_INT64;
+    ops[1].scalar.weak = 1;
+    ops[1].scalar.i = count;
+    gp_array_t *res[1] = {*out};
+    gp_status_t s = gp_ufunc_call(gp_ufunc_id("true_divide"), ops, res, NULL, NULL,
+                                  GP_CASTING_UNSAFE, GP_ORDER_K);
+    if (s != GP_OK && made) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32_t *axes,
                                  int32_t keepdims, int32_t dtype, gp_array_t **out)
 {
@@ -404,19 +571,23 @@ GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
     bool mask[GP_MAXDIM];
     GP_TRY(gp_axes_to_mask(naxes, axes, a->ndim, mask));
-    int32_t res = dtype, acc;
-    if (res < 0)
-        res = gp_dtype_kind(a->dtype) == GP_KIND_FLOAT || gp_dtype_kind(a->dtype) == GP_KIND_COMPLEX
-                  ? a->dtype : GP_FLOAT64;
-    if (res == GP_BOOL || gp_dtype_is_int(res))
-        return gp_set_error(GP_ERR_TYPE, "mean of dtype %s: the result dtype must be inexact",
-                            gp_dtypes[res].name);
-    acc = res == GP_FLOAT16 ? GP_FLOAT32 : res;
-    if (*out && !gp_can_cast(res, (*out)->dtype, GP_CASTING_SAME_KIND))
-        return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast ufunc 'add' output from "
-                                                 "dtype('%s') to dtype('%s') with casting rule "
-                                                 "'same_kind'", gp_dtypes[res].name,
-                            gp_dtypes[(*out)->dtype].name);
+    int64_t count = 1;
+    for (int32_t d = 0; d < a->ndim; ++d)
+        if (mask[d])
+            count *= a->shape[d];
+    bool inexact_in = gp_dtype_kind(a->dtype) == GP_KIND_FLOAT ||
+                      gp_dtype_kind(a->dtype) == GP_KIND_COMPLEX;
+    int32_t res = dtype >= 0 ? dtype : inexact_in ? a->dtype : GP_FLOAT64;
+    bool inexact_res = gp_dtype_kind(res) == GP_KIND_FLOAT ||
+                       gp_dtype_kind(res) == GP_KIND_COMPLEX;
+    if (!inexact_res || (*out && (*out)->dtype != res)) {
+        /* NumPy sums in the given dtype, float64 for integers, float32 for
+         * float16, else in what the input and the output resolve to */
+        int32_t sum_dt = dtype >= 0 ? dtype : !inexact_in ? GP_FLOAT64
+                         : a->dtype == GP_FLOAT16 ? GP_FLOAT32 : -1;
+        return mean_in_steps(a, naxes, axes, keepdims, sum_dt, count, out);
+    }
+    int32_t acc = res == GP_FLOAT16 ? GP_FLOAT32 : res;
     bool made;
     GP_TRY(prepare_out(a, mask, keepdims, res, "mean", out, &made));
     gp_red_spec_t sp;
@@ -460,20 +631,36 @@ GP_API gp_status_t gp_array_argextreme(const gp_array_t *a, int32_t maximum, int
     const char *what = maximum ? "argmax" : "argmin";
     if (K == 0)
         return gp_set_error(GP_ERR_VALUE, "attempt to get %s of an empty sequence", what);
-    if (*out && (*out)->dtype != GP_INT64)
-        return gp_set_error(GP_ERR_TYPE, "Cannot cast array data from dtype('int64') to "
-                                         "dtype('%s') according to the rule 'safe'",
-                            gp_dtypes[(*out)->dtype].name);
+    /* NumPy takes an output whose dtype casts safely to int64 and writes the
+     * indices back into it */
+    if (*out) {
+        if (!gp_can_cast((*out)->dtype, GP_INT64, GP_CASTING_SAFE))
+            return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast scalar from dtype('%s') to "
+                                                     "dtype('int64') according to the rule "
+                                                     "'safe'", gp_dtypes[(*out)->dtype].name);
+    }
     bool made;
     GP_TRY(prepare_out(a, mask, keepdims, GP_INT64, what, out, &made));
-    gp_red_spec_t sp;
-    memset(&sp, 0, sizeof sp);
-    sp.family = GP_FAMILY_RED;
-    sp.kind = maximum ? GP_RED_ARGMAX : GP_RED_ARGMIN;
-    sp.in_dt = (uint8_t)a->dtype;
-    sp.loop_dt = (uint8_t)a->dtype;
-    sp.out_dt = GP_INT64;
-    gp_status_t s = run_reduction(&sp, a, mask, keepdims, *out, NULL, 0, true);
+    gp_array_t *idx = *out;
+    gp_status_t s = GP_OK;
+    if ((*out)->dtype != GP_INT64) {
+        const int64_t *lp[1] = {(*out)->strides};
+        s = gp_array_alloc_like(GP_INT64, (*out)->ndim, (*out)->shape, 1, lp, GP_ORDER_K, &idx);
+    }
+    if (s == GP_OK) {
+        gp_red_spec_t sp;
+        memset(&sp, 0, sizeof sp);
+        sp.family = GP_FAMILY_RED;
+        sp.kind = maximum ? GP_RED_ARGMAX : GP_RED_ARGMIN;
+        sp.in_dt = (uint8_t)a->dtype;
+        sp.loop_dt = (uint8_t)a->dtype;
+        sp.out_dt = GP_INT64;
+        s = run_reduction(&sp, a, mask, keepdims, idx, NULL, 0, true);
+        if (s == GP_OK && idx != *out)
+            s = gp_copy_into(*out, idx);
+        if (idx != *out)
+            gp_array_release(idx);
+    }
     if (s != GP_OK && made) {
         gp_array_release(*out);
         *out = NULL;
@@ -500,26 +687,19 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         return gp_set_error(GP_ERR_TYPE, "cannot accumulate on a scalar");
     int32_t ax;
     GP_TRY(gp_normalize_axis(axis, a->ndim, &ax));
-    int32_t d = dtype >= 0 ? dtype : default_reduce_dtype(op, a->dtype);
-    int32_t dts[3] = {d, d, -1}, weak[2] = {0, 0}, sig[3] = {-1, -1, dtype}, ld[3];
-    GP_TRY(gp_ufunc_resolve(id, dts, weak, dtype >= 0 ? sig : NULL, GP_CASTING_UNSAFE, ld));
-    if (ld[0] != ld[1] || ld[0] != ld[2])
-        return gp_set_error(GP_ERR_TYPE, "accumulate of '%s' needs a loop with equal input "
-                                         "and output types", op->name);
+    int32_t ld[1];
+    GP_TRY(reduce_loop(id, a->dtype, *out, dtype, "accumulate", ld));
+    GP_TRY(check_exponents(op, ld[0], a, ax, false));
     bool made = false;
     if (*out) {
-        GP_CHECK_ARRAY(*out);
         bool same = (*out)->ndim == a->ndim;
         for (int32_t k = 0; k < a->ndim && same; ++k)
             same = (*out)->shape[k] == a->shape[k];
         if (!same)
             return gp_set_error(GP_ERR_VALUE, "output parameter for accumulate has the wrong "
                                               "shape");
-        if (!gp_can_cast(ld[0], (*out)->dtype, GP_CASTING_SAME_KIND))
-            return gp_set_error(GP_ERR_TYPE_CASTING, "Cannot cast ufunc '%s' output from "
-                                                     "dtype('%s') to dtype('%s') with casting "
-                                                     "rule 'same_kind'", op->name,
-                                gp_dtypes[ld[0]].name, gp_dtypes[(*out)->dtype].name);
+        if (!((*out)->flags & GP_FLAG_WRITEABLE))
+            return gp_set_error(GP_ERR_VALUE, "output array is read-only");
     } else {
         const int64_t *lp[1] = {a->strides};
         GP_TRY(gp_array_alloc_like(ld[0], a->ndim, a->shape, 1, lp, GP_ORDER_K, out));
@@ -527,6 +707,20 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     }
     if (a->size == 0)
         return GP_OK;
+    gp_array_t *copy = NULL;
+    if (!made) {
+        /* each element is read before its own output is written, so only an
+         * output that overlaps the input otherwise needs a copy of it */
+        int32_t share = 0;
+        gp_array_may_share_memory(a, *out, &share);
+        bool same = gp_array_data(a) == gp_array_data(*out) && a->dtype == (*out)->dtype;
+        for (int32_t k = 0; k < a->ndim && same; ++k)
+            same = a->shape[k] == 1 || a->strides[k] == (*out)->strides[k];
+        if (share && !same) {
+            GP_TRY(gp_copy_new(a, a->dtype, GP_ORDER_K, &copy));
+            a = copy;
+        }
+    }
     /* the lines: every dim but the axis, collapsed */
     int64_t shape[GP_MAXDIM], sin[GP_MAXDIM], sout[GP_MAXDIM];
     int32_t n = 0;
@@ -601,6 +795,7 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         s = gp_launch(k, &cfg, &pr);
     }
     gp_array_release(part);
+    gp_array_release(copy);
     if (s != GP_OK && made) {
         gp_array_release(*out);
         *out = NULL;
