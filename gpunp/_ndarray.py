@@ -512,6 +512,8 @@ class ndarray:
             if not (element and value.ndim):
                 check(lib.gp_array_assign(view._h, value._h, _lib.CASTING["unsafe"]))
                 return
+            if view.dtype.kind == "c":  # NumPy converts through complex(), which refuses
+                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
             if view.dtype.kind != "b":
                 raise ValueError("setting an array element with a sequence.")
             value = bool(value)  # NumPy stores the truth of any object in a bool

@@ -18,7 +18,6 @@ _ORDER_K = ord("K")
 _NO_VALUE = object()
 _IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True}
 _I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
-_TRUTH_REDUCTIONS = frozenset({"logical_and", "logical_or", "logical_xor"})
 # Python types that stand for weak scalars in resolve_dtypes (NumPy takes no
 # `bool` there)
 _WEAK_TYPES = {int: _lib.INT64, float: _lib.FLOAT64, complex: _lib.COMPLEX128}
@@ -233,22 +232,17 @@ class ufunc:
         check(lib.gp_ufunc_resolve(self._id, codes, weak, sig, _lib.casting_code(casting), res))
         return tuple(_lib.DTYPES[c] for c in res)
 
-    def _reduction_input(self, array, dtype):
-        """The array a reduction reads. NumPy resolves a reduction with its
-        output as the first operand, so logical ufuncs reduce in bool; the
-        engine resolves it as a call, where logical_and(int8, int8) takes the
-        bb->? loop, so their input is made bool here."""
-        a = array if isinstance(array, ndarray) else _as_input(array)
-        if dtype is None and self.__name__ in _TRUTH_REDUCTIONS and a.dtype != numpy.bool_:
-            return a.astype(numpy.bool_)
-        return a
-
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
         if where is not True:
             raise NotImplementedError(f"{self.__name__}.reduce with where= is not supported yet")
-        a = self._reduction_input(array, dtype)
+        a = array if isinstance(array, ndarray) else _as_input(array)
         o = _single_out(out, f"{self.__name__}.reduce")
+        if isinstance(axis, bool):
+            raise TypeError("an integer is required")
+        if a.ndim == 0 and axis is not None and not isinstance(axis, tuple) and \
+                operator.index(axis) in (0, -1):
+            axis = None
         naxes, axes = _axes(axis, a.ndim)
         init = _NULL
         if initial is not _NO_VALUE and initial is not None:
@@ -262,10 +256,18 @@ class ufunc:
         return o if o is not None else _wrap(res[0])
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        a = self._reduction_input(array, dtype)
+        a = array if isinstance(array, ndarray) else _as_input(array)
         o = _single_out(out, f"{self.__name__}.accumulate")
-        if axis is None:
-            raise TypeError("an integer is required for the axis")
+        if isinstance(axis, bool):
+            raise TypeError("an integer is required")
+        if a.ndim == 0:
+            raise TypeError("cannot accumulate on a scalar")
+        if isinstance(axis, tuple) and len(axis) == 1:
+            axis = axis[0]
+        if axis is None or isinstance(axis, tuple):
+            if a.ndim > 1 or isinstance(axis, tuple):
+                raise ValueError("accumulate does not allow multiple axes")
+            axis = 0
         res = ffi.new("gp_array_t **")
         if o is not None:
             res[0] = o._h

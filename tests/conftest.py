@@ -22,3 +22,4 @@ settings.load_profile("gpunp")
 def pytest_report_header(config):
     return [f"gpunp {gpunp.__version__} from {gpunp.__file__}",
             f"gpunp backend: {gpunp.backend()}"]
+

@@ -482,6 +482,19 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
                        !(in[k].array->flags & GP_FLAG_C_CONTIGUOUS);
             }
         ord = any && allf ? GP_ORDER_F : GP_ORDER_C;
+    } else if (ord == GP_ORDER_K) {
+        /* NumPy: inputs all C- (or all F-) contiguous, none broadcast, give
+         * that order, which also settles the strides of length-one dims */
+        bool allc = true, allf = true, any = false;
+        for (int k = 0; k < nin; ++k)
+            if (in[k].array) {
+                const gp_array_t *a = in[k].array;
+                any = true;
+                allc = allc && a->ndim == nd && (a->flags & GP_FLAG_C_CONTIGUOUS);
+                allf = allf && a->ndim == nd && (a->flags & GP_FLAG_F_CONTIGUOUS);
+            }
+        if (any && (allc || allf))
+            ord = allc ? GP_ORDER_C : GP_ORDER_F;
     }
     int64_t like[GP_MAX_LOOP_ARGS][GP_MAXDIM];
     const int64_t *likep[GP_MAX_LOOP_ARGS];
