@@ -221,7 +221,10 @@ def _fresh_numpy_answers() -> dict:
     code = ("import pickle, sys; sys.path.insert(0, %r); "
             "from property import test_promotion as t; "
             "sys.stdout.buffer.write(pickle.dumps(t.numpy_answers()))" % tests_dir)
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    # run from the tests folder: from the project's root, `import gpunp` would
+    # find the source tree (which has no built engine) before the installed one
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tests_dir)
+    assert r.returncode == 0, r.stderr.decode(errors="replace")
     return pickle.loads(r.stdout)
 
 
