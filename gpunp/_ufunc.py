@@ -176,7 +176,7 @@ class ufunc:
         outs = _out_tuple(out, nout)
         for x in args:
             if type(x) is int and not _I64_MIN <= x <= _U64_MAX:
-                args = self._big_ints(args, outs, signature, dtype, casting)
+                args = self._big_ints(args, signature, dtype)
                 break
         keep = []
         ops = ffi.new("gp_operand_t[]", nin)
@@ -199,7 +199,7 @@ class ufunc:
         res = tuple(o if o is not None else _wrap(outp[k]) for k, o in enumerate(outs))
         return res[0] if nout == 1 else res
 
-    def _big_ints(self, args, outs, signature, dtype, casting):
+    def _big_ints(self, args, signature, dtype):
         """The arguments with each Python int past int64 and uint64 (which an
         engine scalar cannot hold) replaced as NumPy treats it: a float where
         the loop computes in floats; an infinity where a comparison meets
@@ -210,9 +210,11 @@ class ufunc:
             c, w = _code_and_weak(x)
             codes.append(c)
             weak.append(w)
-        codes += [-1 if o is None else _lib.dtype_code(o.dtype) for o in outs]
+        # the loop as NumPy converts Python ints to it: before any cast is
+        # checked, so with outputs free and any casting allowed
+        codes += [-1] * self.nout
         loop = self._resolve(codes, weak, _signature(signature, dtype, self.nin, self.nout),
-                             casting)
+                             "unsafe")
         strong = [c for c, w in zip(codes, weak) if not w]
         ints_only = bool(strong) and all(_lib.DTYPES[c].kind in "iu" for c in strong)
         new = list(args)
@@ -344,8 +346,7 @@ def _binary(uf, reflected):
             s = call_as(uid, self._h, I64, 1, other, 0.0, 0.0, reflected, out)
         elif t is int and not _I64_MIN <= other <= _U64_MAX:
             # an int no engine scalar holds: NumPy's float, infinity or error
-            args = uf._big_ints((other, self) if reflected else (self, other), (None,), None,
-                                None, "same_kind")
+            args = uf._big_ints((other, self) if reflected else (self, other), None, None)
             return op(self, args[0] if reflected else args[1])
         elif is_scalar(other):
             sc = ffi.new("gp_scalar_t *")

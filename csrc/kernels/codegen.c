@@ -129,6 +129,11 @@ static void stored_expr(int32_t sd, int32_t vd, const char *e, char *v)
             put(v, "gpk_f32_to_f16((%s).re)", e);
         else
             put(v, "gpk_f32_to_f16((gpk_f32)(%s))", e);
+    } else if (vd == GP_FLOAT16) {
+        /* a half loop's result is a half (NumPy stores it) before it widens */
+        char h[EXPR_MAX];
+        put(h, "gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s)))", e);
+        cast_expr(vd, sd, h, v);
     } else {
         cast_expr(vd, sd, e, v);
     }

@@ -169,9 +169,10 @@ static bool loop_fits_signature(const gp_loops_t *loops, int32_t l, int nargs,
 }
 
 /* Chooses the loop of `op` for inputs of `dtypes` (nin, then nout entries
- * with -1 for outputs not given) and `weak` flags. */
-static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const int32_t *weak,
-                                const int32_t *signature, int32_t casting, int32_t *chosen)
+ * with -1 for outputs not given) and `weak` flags; check_casting then
+ * checks the operands' casts to it. */
+static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const int32_t *weak,
+                               const int32_t *signature, int32_t casting, int32_t *chosen)
 {
     int nin = op->nin, nout = op->nout;
     const gp_loops_t *loops;
@@ -230,10 +231,19 @@ static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const 
         return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature and "
                                                  "casting was found for ufunc %s",
                             op->name);
+    *chosen = l;
+    return GP_OK;
+}
 
-    /* casting of the actual inputs and to the given outputs; the bool loop
-     * of a logical ufunc reads any input as a truth value, whatever the
-     * rule (NumPy) */
+/* The casts of the actual inputs to loop `l` and from it to the given
+ * outputs under `casting`; the bool loop of a logical ufunc reads any input
+ * as a truth value, whatever the rule (NumPy). */
+static gp_status_t check_casting(const gp_op_t *op, int32_t l, const int32_t *dtypes,
+                                 const int32_t *weak, int32_t casting)
+{
+    int nin = op->nin, nout = op->nout;
+    const gp_loops_t *loops;
+    GP_TRY(gp_op_loops(op, &loops));
     bool truth_values = op->resolver == GP_RES_LOGICAL;
     for (int k = 0; k < nin; ++k)
         truth_values = truth_values && loops->dt[l][k] == GP_BOOL;
@@ -256,8 +266,14 @@ static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const 
                                 op->name, gp_dtypes[loops->dt[l][nin + k]].name,
                                 gp_dtypes[od].name, casting_name(casting));
     }
-    *chosen = l;
     return GP_OK;
+}
+
+static gp_status_t resolve_loop(const gp_op_t *op, const int32_t *dtypes, const int32_t *weak,
+                                const int32_t *signature, int32_t casting, int32_t *chosen)
+{
+    GP_TRY(choose_loop(op, dtypes, weak, signature, casting, chosen));
+    return check_casting(op, *chosen, dtypes, weak, casting);
 }
 
 static gp_status_t check_ufunc(int32_t id, int32_t casting)
@@ -343,6 +359,17 @@ static gp_status_t scalar_checks(const gp_op_t *op, const int8_t *loop, const gp
     return GP_OK;
 }
 
+/* Whether scalar `v`, cast to integer dtype `dt`, is negative. */
+static bool scalar_negative_as(const gp_scalar_t *v, int32_t dt)
+{
+    if (gp_dtype_kind(dt) != GP_KIND_INT)
+        return false;
+    unsigned char buf[16];
+    gp_scalar_to_storage(v, dt, buf);
+    /* the sign bit of the value's top byte (little-endian storage) */
+    return (buf[gp_dtype_size(dt) - 1] & 0x80) != 0;
+}
+
 /* As NumPy's loop meets them: no integer may be raised to a negative power
  * in an element that is computed (none if the result is empty, none where
  * `where` is false). */
@@ -352,11 +379,20 @@ static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_
     if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1]) && size > 0) {
         bool neg;
         if (in[1].array) {
-            GP_TRY(any_negative(in[1].array, where, &neg));
-        } else if (where) {
-            gp_scalar_t v = in[1].scalar;
-            neg = false;
-            if (gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0) {
+            /* the exponents as the loop reads them (a float input cast to
+             * the integer loop may turn negative, -0.5 does not) */
+            const gp_array_t *e = in[1].array;
+            gp_array_t *cast = NULL;
+            if (e->dtype != loop[1]) {
+                GP_TRY(gp_copy_new(e, loop[1], GP_ORDER_K, &cast));
+                e = cast;
+            }
+            gp_status_t s = any_negative(e, where, &neg);
+            gp_array_release(cast);
+            GP_TRY(s);
+        } else {
+            neg = scalar_negative_as(&in[1].scalar, loop[1]);
+            if (neg && where) {
                 int32_t lor = gp_ufunc_id("logical_or");
                 gp_array_t *any = NULL;
                 unsigned char b = 0;
@@ -366,9 +402,6 @@ static gp_status_t value_checks(const gp_op_t *op, const int8_t *loop, const gp_
                 GP_TRY(s);
                 neg = b != 0;
             }
-        } else {
-            gp_scalar_t v = in[1].scalar;
-            neg = gp_dtype_kind(v.dtype) == GP_KIND_INT && v.i < 0;
         }
         if (neg)
             return gp_set_error(GP_ERR_VALUE, "Integers to negative integer powers are not "
@@ -424,12 +457,14 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
     }
     for (int k = 0; k < nout; ++k)
         dtypes[nin + k] = given[k] ? out[k]->dtype : -1;
+    /* NumPy converts Python ints to the loop before it checks the casts */
     int32_t l;
-    GP_TRY(resolve_loop(op, dtypes, weak, signature, casting, &l));
+    GP_TRY(choose_loop(op, dtypes, weak, signature, casting, &l));
     const gp_loops_t *loops;
     GP_TRY(gp_op_loops(op, &loops));
     const int8_t *loop = loops->dt[l];
     GP_TRY(scalar_checks(op, loop, in));
+    GP_TRY(check_casting(op, l, dtypes, weak, casting));
 
     /* broadcast shape of inputs, where and given outputs */
     int32_t nshapes = 0, ndims[2 * GP_MAX_LOOP_ARGS + 1];
