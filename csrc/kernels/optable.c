@@ -41,6 +41,7 @@
 #define F_(e) [GP_EK_F] = e
 #define SU(e) [GP_EK_SU] = e
 #define US(e) [GP_EK_US] = e
+#define H(e) [GP_EK_H] = e
 
 /* Comparisons: the generic form, the complex helper, and the exact forms
  * for int64 against uint64 (NumPy 2's qQ/Qq loops). */
@@ -101,13 +102,14 @@ const gp_op_t gp_ufuncs[] = {
     {"tanh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
      {ANY("F(tanh)(x0)")}, NULL},
 
-    /* extrema */
+    /* extrema: NumPy's float and double loops give the second of equal values
+     * (0.0, -0.0), its half loop the first */
     {"maximum", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_LOWEST, GP_CHECK_NONE, L_ALL2,
      {ANY("(x0 > x1 ? x0 : x1)"), B("x0 | x1"), F_("F(maximum)(x0, x1)"),
-      C("F(maximum)(x0, x1)")}, NULL},
+      C("F(maximum)(x0, x1)"), H("((x0 >= x1 || x0 != x0) ? x0 : x1)")}, NULL},
     {"minimum", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_HIGHEST, GP_CHECK_NONE, L_ALL2,
      {ANY("(x0 < x1 ? x0 : x1)"), B("x0 & x1"), F_("F(minimum)(x0, x1)"),
-      C("F(minimum)(x0, x1)")}, NULL},
+      C("F(minimum)(x0, x1)"), H("((x0 <= x1 || x0 != x0) ? x0 : x1)")}, NULL},
 
     /* comparisons */
     CMP("equal", "==", "eq", "(x0 >= 0 && (gpk_u64)x0 == x1)", "(x1 >= 0 && x0 == (gpk_u64)x1)"),
