@@ -349,9 +349,16 @@ GPK_REAL(f64, double)
                                 gpk_copysign_##R((T)INFINITY, y));              \
         }                                                                      \
         if (y != y) return gpk_make_##S(y, y);                                 \
-        /* scale to keep |x| + |z| finite and away from underflow */          \
+        /* scale to keep |x| + |z| finite and (x + |z|) / 2 from rounding   \
+         * to a subnormal or zero, by powers of two (exact) */               \
         T s = (T)1, ax = gpk_fabs_##R(x), ay = gpk_fabs_##R(y);                  \
+        T low = (T)(sizeof(T) == 4 ? 1e-30 : 1e-300);                          \
         if (ax > (T)1e30 || ay > (T)1e30) { s = (T)4; ax *= (T)0.0625; ay *= (T)0.0625; } \
+        else if (ax < low && ay < low) {                                       \
+            T up = (T)(sizeof(T) == 4 ? 0x1p64 : 0x1p512);                     \
+            s = (T)(sizeof(T) == 4 ? 0x1p-32 : 0x1p-256);                      \
+            ax *= up; ay *= up;                                                \
+        }                                                                      \
         T t = gpk_sqrt_##R((ax + gpk_hypot_##R(ax, ay)) * (T)0.5) * s;          \
         if (x >= 0) return gpk_make_##S(t, y / (2 * t));                       \
         return gpk_make_##S(gpk_fabs_##R(y) / (2 * t), gpk_copysign_##R(t, y));   \
