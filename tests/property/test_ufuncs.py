@@ -1,0 +1,697 @@
+"""Every ufunc of gpunp's op table against NumPy.
+
+Values, result dtype and result shape for every dtype NumPy's loops take,
+broadcasting, every memory layout and the special values; Python (weak) and
+NumPy (strong) scalars; mixed dtypes; out=, where=, dtype=, casting=,
+overlapping outputs; the ndarray operators; NumPy's own ufuncs dispatching
+to gpunp (NEP 13). Where NumPy raises, gpunp must raise the same builtin
+exception class.
+
+The parameter lists come from the op table (gpunp._ufunc.UFUNCS) and from
+NumPy's `ufunc.types`, never from a hand-written list of ufuncs."""
+
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import gpunp as gp
+from gpunp._ufunc import UFUNCS
+
+from property.strategies import (
+    ALL_DTYPES, broadcastable_shapes, device_arrays, dtypes, elements, python_scalars,
+    tolerance)
+
+NAMES = sorted(UFUNCS)
+BINARY = [n for n in NAMES if UFUNCS[n].nin == 2]
+CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+# ---- parameters from NumPy's loops --------------------------------------------------
+
+def _gpunp_dtype(char):
+    try:
+        d = np.dtype(char)
+    except TypeError:
+        return None
+    return d if d in ALL_DTYPES else None
+
+
+def numpy_loops(name) -> list:
+    """NumPy's loops of ufunc `name` whose dtypes gpunp has, as dtype tuples
+    (its 'l' and 'q' both name int64)."""
+    loops = []
+    for sig in getattr(np, name).types:
+        ds = tuple(_gpunp_dtype(c) for c in sig.replace("->", ""))
+        if all(d is not None for d in ds) and ds not in loops:  # dtype("f8") == None
+            loops.append(ds)
+    return loops
+
+
+def accepted_dtypes(name) -> list:
+    """The dtypes NumPy's loops take for every input: a loop's own, or one
+    that casts safely to a loop's inputs."""
+    nin = UFUNCS[name].nin
+    return [d for d in ALL_DTYPES
+            if any(all(np.can_cast(d, loop[k], "safe") for k in range(nin))
+                   for loop in numpy_loops(name))]
+
+
+VALUE_CASES = [(n, d) for n in NAMES for d in accepted_dtypes(n)]
+REJECTED_CASES = [(n, d) for n in NAMES for d in ALL_DTYPES if d not in accepted_dtypes(n)]
+
+
+def _case_id(case):
+    name, dt = case
+    return f"{name}-{dt}"
+
+
+# ---- comparing results --------------------------------------------------------------
+
+# Ufuncs whose real results IEEE 754 pins down (correctly rounded basic
+# operations, or exact by construction): every correct implementation gives
+# NumPy's bits, signed zeros included.
+EXACT_REAL = {"add", "subtract", "multiply", "true_divide", "floor_divide", "remainder",
+              "negative", "positive", "absolute", "sign", "square", "sqrt", "maximum",
+              "minimum"}
+# With complex numbers only componentwise operations are exact; products,
+# quotients and the elementary functions round differently in different
+# correct implementations (fused multiply-add or not, other formulas).
+EXACT_COMPLEX = {"add", "subtract", "negative", "positive", "maximum", "minimum"}
+
+
+def rtol_for(name, *dts):
+    """None for an exact comparison, else the relative tolerance: that of the
+    coarsest float involved, as rounding there dominates."""
+    dts = [np.dtype(d) for d in dts]
+    inexact = [d for d in dts if d.kind in "fc"]
+    if not inexact:
+        return None
+    exact = EXACT_COMPLEX if any(d.kind == "c" for d in dts) else EXACT_REAL
+    if name in exact:
+        return None
+    return max(tolerance(d) for d in inexact)
+
+
+def _builtin(exc: BaseException) -> type:
+    """The builtin exception class NumPy's exception is (UFuncTypeError is a
+    TypeError, AxisError a ValueError...)."""
+    for cls in (TypeError, OverflowError, ValueError, ZeroDivisionError, IndexError):
+        if isinstance(exc, cls):
+            return cls
+    return type(exc)
+
+
+def numpy_outcome(fn):
+    """(result, None) or (None, exception class) of a NumPy call, its
+    floating-point warnings and ComplexWarning silenced."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(), None
+        except Exception as e:  # noqa: BLE001 - the class is what is compared
+            return None, _builtin(e)
+
+
+def _float_mismatches(got, want, rtol, scale):
+    """Boolean mask of elements of real arrays `got`, `want` that disagree:
+    NaN must meet NaN, infinities must be equal, zeros must have the same
+    sign; finite values equal (rtol None) or within rtol * scale, with the
+    tolerance kept at least rtol * tiny, since a subnormal result carries
+    fewer significant bits."""
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    gn, wn = np.isnan(g), np.isnan(w)
+    bad = gn != wn
+    both = ~gn & ~wn
+    zeros = both & (g == 0) & (w == 0)
+    bad |= zeros & (np.signbit(g) != np.signbit(w))
+    if rtol is None:
+        return bad | (both & (g != w))
+    gi, wi = np.isinf(g), np.isinf(w)
+    bad |= both & (gi | wi) & (g != w)
+    fin = both & ~gi & ~wi
+    atol = rtol * float(np.finfo(want.dtype).tiny)
+    with np.errstate(all="ignore"):
+        bad |= fin & ~(np.abs(g - w) <= rtol * scale + atol)
+    return bad
+
+
+def assert_matches(got, want, rtol=None, *, mask=None, zero_sign=True):
+    """gpunp's result equals NumPy's: an ndarray of the same dtype and shape,
+    with the same values (where `mask` is true, if given)."""
+    assert isinstance(got, gp.ndarray), f"gpunp returned {type(got).__name__}"
+    g = got.get()
+    w = np.asarray(want)
+    assert g.dtype == w.dtype, f"dtype {g.dtype}, NumPy's {w.dtype}"
+    assert g.shape == w.shape, f"shape {g.shape}, NumPy's {w.shape}"
+    if mask is not None:
+        m = np.broadcast_to(mask, w.shape)
+        g, w = g[m], w[m]
+    if w.dtype.kind in "fc":
+        if not zero_sign:
+            g, w = g + 0, w + 0  # -0.0 + 0 is +0.0
+        if w.dtype.kind == "c":
+            with np.errstate(all="ignore"):
+                scale = np.abs(w).astype(np.float64)
+            parts = [(g.real, w.real, w.imag), (g.imag, w.imag, w.real)]
+            bad = np.zeros(w.shape, bool)
+            for gp_, wp, other in parts:
+                if rtol is not None:
+                    # Annex G leaves the sign of a zero or infinite part open
+                    # when the other part is NaN (csin(NaN + i inf) = NaN +-
+                    # i inf...); with both parts zero or both infinite the
+                    # signs are a phase lost to underflow or overflow
+                    # (exp(-1e15 + 1e15j) is 0 * cos(y) for a y no two
+                    # libraries round alike). C libraries differ there.
+                    lost = (np.isinf(wp) & np.isinf(other)) | ((wp == 0) & (other == 0))
+                    free = np.isnan(other) | lost
+                    gp_, wp = np.where(free, np.abs(gp_), gp_), np.where(free, np.abs(wp), wp)
+                s = np.where(np.isfinite(scale), scale, np.abs(wp.astype(np.float64)))
+                bad |= _float_mismatches(gp_, wp, rtol, s)
+        else:
+            bad = _float_mismatches(g, w, rtol, np.abs(w.astype(np.float64)))
+    else:
+        bad = g != w
+    if bad.any():
+        idx = np.argwhere(bad)[:8]
+        lines = [f"  at {tuple(int(i) for i in ix)}: gpunp {g[tuple(ix)]!r}, "
+                 f"NumPy {w[tuple(ix)]!r}" for ix in idx]
+        raise AssertionError(f"{int(bad.sum())} of {w.size} values differ "
+                             f"({'exact' if rtol is None else f'rtol {rtol}'}):\n"
+                             + "\n".join(lines))
+
+
+def contiguous(args, shape=None):
+    """The array operands broadcast to `shape` (theirs by default) as
+    contiguous 1-D copies, with that shape; scalars as they are.
+
+    The values gpunp must give are those of NumPy's contiguous loops:
+    NumPy's loops for 0-d and broadcast operands disagree with them at
+    special values (no fused multiply-add in complex products; float power
+    gives pow(-inf, 0.5) = NaN there, inf in its contiguous loop and in C99)."""
+    # NumPy scalars are strong like arrays, and as 0-d arrays run the loops
+    strong = (np.ndarray, np.generic)
+    arrays = [np.asarray(a) for a in args if isinstance(a, strong)]
+    if shape is None:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+    flat = [np.ascontiguousarray(np.broadcast_to(a, shape)).reshape(-1)
+            if isinstance(a, strong) else a for a in args]
+    return flat, shape
+
+
+def check(name, gp_call, np_fn, h_args, *loop_dtypes, **kw):
+    """gpunp's call and NumPy's `np_fn(*h_args)`: the same exception class,
+    or the same result (values from NumPy's contiguous loop)."""
+    want, exc = numpy_outcome(lambda: np_fn(*h_args))
+    if exc is not None:
+        with pytest.raises(exc):
+            gp_call()
+        return None
+    got = gp_call()
+    want = np.asarray(want)
+    if any(isinstance(a, (np.ndarray, np.generic)) for a in h_args):
+        flat, _ = contiguous(h_args, want.shape)
+        want = np.asarray(numpy_outcome(lambda: np_fn(*flat))[0]).reshape(want.shape)
+    assert_matches(got, want, rtol_for(name, want.dtype, *loop_dtypes), **kw)
+    return got
+
+
+def _dt(x):
+    """dtype of an operand: array, NumPy scalar, or the weak Python scalar's
+    stand-in (its value never sets the precision)."""
+    if isinstance(x, (gp.ndarray, np.ndarray, np.generic)):
+        return x.dtype
+    return np.dtype(type(x)) if not isinstance(x, bool) else np.dtype(bool)
+
+
+# ---- NumPy leaves some casts to the platform ------------------------------------------
+
+_I64_LO, _I64_HI, _I32_LO, _I32_HI = -2.0**63, 2.0**63, -2147483649.0, 2147483648.0
+
+
+def documented_float_to_int(x, dt) -> np.ndarray:
+    """Float (or complex: its real part) to integer dtype `dt` by gpunp's
+    documented rule (csrc/kernels/prelude/common.h: x86-64's truncating
+    conversions), which NumPy leaves to the platform for NaN and values out
+    of range: those give the 32- or 64-bit 'integer indefinite' value,
+    truncated to the width of `dt`."""
+    dt = np.dtype(dt)
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        x = (x.real if x.dtype.kind == "c" else x).astype(np.float64)
+
+    def f2i64(v):
+        ok = (v >= _I64_LO) & (v < _I64_HI)
+        return np.where(ok, np.trunc(np.where(ok, v, 0)), _I64_LO).astype(np.int64)
+
+    def f2i32(v):
+        ok = (v > _I32_LO) & (v < _I32_HI)
+        return np.where(ok, np.trunc(np.where(ok, v, 0)), -2.0**31).astype(np.int32)
+
+    with np.errstate(all="ignore"):
+        if dt.itemsize <= 2:
+            return f2i32(x).astype(dt)
+        if dt == np.int32:
+            return f2i32(x)
+        if dt == np.uint32 or dt == np.int64:
+            return f2i64(x).astype(dt)
+        low = f2i64(x).view(np.uint64)
+        high = f2i64(x - _I64_HI).view(np.uint64) ^ np.uint64(1 << 63)
+        return np.where(x < _I64_HI, low, high)
+
+
+def cast_like_gpunp(x, dt):
+    """NumPy's cast of `x` to `dt`, with gpunp's rule where NumPy has none."""
+    x = np.asarray(x)
+    dt = np.dtype(dt)
+    if x.dtype.kind in "fc" and dt.kind in "iu":
+        return documented_float_to_int(x, dt)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return x.astype(dt)
+
+
+# ---- 1. the op table agrees with NumPy ----------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_types_are_numpy_loops(name):
+    """Every loop gpunp lists is one of NumPy's (compared as dtypes, as NumPy
+    lists int64 as both 'l' and 'q'), and gpunp has every NumPy loop over
+    its 14 dtypes."""
+    g = UFUNCS[name]
+    mine = [tuple(np.dtype(c) for c in t.replace("->", "")) for t in g.types]
+    theirs = numpy_loops(name)
+    assert len(mine) == g.ntypes == len(set(mine))
+    assert [t for t in mine if t not in theirs] == []
+    assert [t for t in theirs if t not in mine] == []
+    assert (g.nin, g.nout) == (getattr(np, name).nin, getattr(np, name).nout)
+
+
+@pytest.mark.parametrize("name, dt", REJECTED_CASES, ids=map(_case_id, REJECTED_CASES))
+def test_dtypes_without_a_loop_raise_type_error(name, dt):
+    args = [gp.zeros(3, dt)] * UFUNCS[name].nin
+    _, exc = numpy_outcome(lambda: getattr(np, name)(*[np.zeros(3, dt)] * len(args)))
+    assert exc is TypeError
+    with pytest.raises(TypeError):
+        UFUNCS[name](*args)
+
+
+# ---- 2. every dtype, broadcasting, layouts, special values ---------------------------------
+
+@pytest.mark.parametrize("name, dt", VALUE_CASES, ids=map(_case_id, VALUE_CASES))
+@given(data=st.data())
+def test_values_match_numpy(name, dt, data):
+    nin = UFUNCS[name].nin
+    shapes = data.draw(broadcastable_shapes(nin), label="shapes")
+    pairs = [data.draw(device_arrays(dt, s), label=f"x{k}")
+             for k, s in enumerate(shapes.input_shapes)]
+    check(name, lambda: UFUNCS[name](*[g for g, _ in pairs]), getattr(np, name),
+          [h for _, h in pairs], dt)
+
+
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_mixed_dtypes_match_numpy(name, data):
+    d0, d1 = data.draw(dtypes(), label="dtype0"), data.draw(dtypes(), label="dtype1")
+    shapes = data.draw(broadcastable_shapes(2), label="shapes")
+    (g0, h0) = data.draw(device_arrays(d0, shapes.input_shapes[0]), label="x0")
+    (g1, h1) = data.draw(device_arrays(d1, shapes.input_shapes[1]), label="x1")
+    check(name, lambda: UFUNCS[name](g0, g1), getattr(np, name), [h0, h1], d0, d1)
+
+
+# ---- 3. scalars ----------------------------------------------------------------------------
+
+def numpy_scalars():
+    """NumPy scalars of every dtype: strong operands, their dtype counts."""
+    return dtypes().flatmap(lambda d: elements(d).map(d.type))
+
+
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_array_and_scalar_match_numpy(name, data):
+    """Python scalars are weak (NEP 50): the array's dtype wins within a kind,
+    and a Python int outside it raises OverflowError, except in comparisons,
+    which answer exactly. NumPy scalars are strong. Either side."""
+    dt = data.draw(dtypes(), label="dtype")
+    g, h = data.draw(device_arrays(dt, data.draw(broadcastable_shapes(1)).result_shape),
+                     label="x")
+    s = data.draw(st.one_of(python_scalars(), numpy_scalars()), label="scalar")
+    args_g, args_h = ((s, g), (s, h)) if data.draw(st.booleans(), label="left") else \
+        ((g, s), (h, s))
+    check(name, lambda: UFUNCS[name](*args_g), getattr(np, name), args_h, dt, _dt(s))
+
+
+def _compares_int64_with_uint64(name) -> bool:
+    i8, u8, b = np.dtype("int64"), np.dtype("uint64"), np.dtype(bool)
+    return (i8, u8, b) in numpy_loops(name)
+
+
+COMPARISONS = [n for n in BINARY if _compares_int64_with_uint64(n)]
+_PAST_EVERY_INT = [-2**100, -2**64, -2**63 - 1, 2**64, 2**100, 2**1100]
+
+
+@pytest.mark.parametrize("name", COMPARISONS)
+@pytest.mark.parametrize("dt", [d for d in ALL_DTYPES if d.kind in "iu"], ids=str)
+def test_comparison_with_python_int_out_of_range(name, dt):
+    """Every comparison of every integer dtype with Python ints past its own
+    range and past int64/uint64 answers exactly, as NumPy does, on either side."""
+    info = np.iinfo(dt)
+    h = np.array([info.min, 0, info.max], dt)
+    g = gp.asarray(h)
+    for v in [int(info.min) - 1, int(info.max) + 1] + _PAST_EVERY_INT:
+        for args_g, args_h in (((g, v), (h, v)), ((v, g), (v, h))):
+            check(name, lambda: UFUNCS[name](*args_g), getattr(np, name), args_h, dt)
+
+
+# ---- 4. out=, where=, dtype=, casting= -------------------------------------------------------
+
+def _loop_with_gpunp_casts(ref, ins, loop, where=True):
+    """The loop's result on inputs cast to it by gpunp's rule (NumPy's own
+    float -> integer casts of NaN and out-of-range values are the platform's)."""
+    nin = len(ins)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ref(*[cast_like_gpunp(h, d) for h, d in zip(ins, loop[:nin])], signature=loop,
+                   where=where)
+
+
+def _platform_cast(h_ins, loop, out_dt):
+    nin = len(h_ins)
+    return (any(h.dtype.kind in "fc" and d.kind in "iu" for h, d in zip(h_ins, loop[:nin]))
+            or (loop[nin].kind in "fc" and out_dt.kind in "iu"))
+
+
+def _assert_cast_of_close(got, want_loop, out_dt, rtol, keep):
+    """An approximate float result cast to an integer or bool: gpunp's value
+    is the cast of something within the tolerance of NumPy's, as truncation
+    may land on either side of an integer NumPy's result is near. Elements
+    where `keep` is true must be unchanged."""
+    w = np.asarray(want_loop)
+    w = w.real if w.dtype.kind == "c" else w
+    with np.errstate(all="ignore"):
+        w = w.astype(np.float64)
+        slack = rtol * np.abs(w) + rtol * float(np.finfo(np.float64).tiny)
+        options = [cast_like_gpunp(v, out_dt) for v in (w - slack, w, w + slack)]
+    ok = (got == options[0]) | (got == options[1]) | (got == options[2]) | keep
+    assert ok.all(), f"gpunp {got[~ok][:8]!r}, NumPy (before the cast) {w[~ok][:8]!r}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(data=st.data())
+def test_out_where_dtype_casting_match_numpy(name, data):
+    uf, ref = UFUNCS[name], getattr(np, name)
+    nin = uf.nin
+    shapes = data.draw(broadcastable_shapes(nin + 1), label="shapes")
+    in_dts = [data.draw(dtypes(), label=f"dtype{k}") for k in range(nin)]
+    pairs = [data.draw(device_arrays(d, s), label=f"x{k}")
+             for k, (d, s) in enumerate(zip(in_dts, shapes.input_shapes))]
+    g_ins, h_ins = [g for g, _ in pairs], [h for _, h in pairs]
+    casting = data.draw(st.sampled_from(CASTINGS), label="casting")
+    dtype = data.draw(st.none() | dtypes(), label="dtype")
+    out_dt = data.draw(st.none() | dtypes(), label="out dtype")
+    use_where = data.draw(st.booleans(), label="where")
+
+    gkw, hkw = {"casting": casting}, {"casting": casting}
+    if dtype is not None:
+        gkw["dtype"] = hkw["dtype"] = dtype
+    hw = None
+    if use_where:
+        gw, hw = data.draw(device_arrays(np.bool_, shapes.input_shapes[nin]), label="where")
+        gkw["where"], hkw["where"] = gw, hw
+    out_before = None
+    if out_dt is not None:
+        gout, hout = data.draw(device_arrays(out_dt, shapes.result_shape), label="out")
+        out_before = hout.copy(order="C")
+        gkw["out"], hkw["out"] = gout, hout
+
+    want, exc = numpy_outcome(lambda: ref(*h_ins, **hkw))
+    sig = {} if dtype is None else {"signature": (None,) * nin + (np.dtype(dtype),)}
+    loop, _ = numpy_outcome(lambda: ref.resolve_dtypes(tuple(in_dts) + (out_dt,),
+                                                        casting=casting, **sig))
+    # inputs, where= and out= broadcast together
+    shape = np.broadcast_shapes(*[h.shape for h in h_ins], *([hw.shape] if use_where else []),
+                                *([out_before.shape] if out_dt is not None else []))
+    flat_ins, _ = contiguous(h_ins, shape)
+    flat_where = True if not use_where else contiguous([hw], shape)[0][0]
+    platform = loop is not None and _platform_cast(
+        h_ins, loop, loop[nin] if out_dt is None else out_dt)
+    if platform:
+        # with casts NumPy leaves to the platform, even whether NumPy raises
+        # (an integer to a negative power) follows gpunp's documented casts
+        _, exc = numpy_outcome(lambda: _loop_with_gpunp_casts(ref, flat_ins, loop, flat_where))
+    if exc is not None:
+        with pytest.raises(exc):
+            uf(*g_ins, **gkw)
+        return
+    got = uf(*g_ins, **gkw)
+    if out_dt is not None:
+        assert got is gout
+    res_dt = np.asarray(want).dtype
+    assert np.shape(want) == shape
+
+    # the reference: NumPy's contiguous loop (see contiguous()) on flat copies
+    fkw = dict(hkw)
+    if use_where:
+        fkw["where"] = flat_where
+    flat_out = None
+    if out_dt is not None:
+        flat_out = out_before.reshape(-1).copy()
+        fkw["out"] = flat_out
+    want = np.asarray(numpy_outcome(lambda: ref(*flat_ins, **fkw))[0])
+    rtol = rtol_for(name, *loop, res_dt)
+    keep = np.zeros(want.shape, bool) if out_dt is None else ~np.broadcast_to(flat_where,
+                                                                              want.shape)
+    if rtol is not None and loop[nin].kind in "fc" and res_dt.kind in "biu":
+        g = got.get().reshape(-1)
+        if out_dt is not None:
+            np.testing.assert_array_equal(g[keep], flat_out[keep])  # untouched
+        else:
+            keep = ~np.broadcast_to(flat_where, want.shape)  # not computed
+        _assert_cast_of_close(g, _loop_with_gpunp_casts(ref, flat_ins, loop, flat_where),
+                              res_dt, rtol, keep)
+        return
+    if platform:
+        res = cast_like_gpunp(_loop_with_gpunp_casts(ref, flat_ins, loop, flat_where), res_dt)
+        if out_dt is None:
+            want = res
+        else:
+            want = out_before.reshape(-1).copy()
+            np.copyto(want, res, where=flat_where)
+    mask = None if out_dt is not None else np.broadcast_to(flat_where, want.shape).reshape(shape)
+    assert_matches(got, want.reshape(shape), rtol, mask=mask)
+
+
+# ---- overlapping and in-place outputs -----------------------------------------------------------
+
+def uniform_dtypes(name) -> list:
+    """Dtypes of NumPy loops whose inputs and output share one dtype (an
+    output can then overlap an input's memory)."""
+    return [loop[0] for loop in numpy_loops(name) if len(set(loop)) == 1]
+
+
+_OVERLAPS = {  # (view of `a` read, view of `a` written)
+    "in place": (lambda a: a, lambda a: a),
+    "ahead": (lambda a: a[:-1], lambda a: a[1:]),
+    "behind": (lambda a: a[1:], lambda a: a[:-1]),
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(data=st.data())
+def test_out_overlapping_an_input(name, data):
+    """NumPy gives the result of reading every input before writing: exactly
+    in place (out=a), and shifted by one element (out=a[1:] reading a[:-1],
+    and the reverse)."""
+    uf, ref = UFUNCS[name], getattr(np, name)
+    nin = uf.nin
+    dt = data.draw(st.sampled_from(uniform_dtypes(name)), label="dtype")
+    n = data.draw(st.integers(1, 12), label="length")
+    inner = data.draw(broadcastable_shapes(1, max_dims=2), label="inner").result_shape
+    how = data.draw(st.sampled_from(sorted(_OVERLAPS)), label="overlap")
+    read, write = _OVERLAPS[how]
+    ga, ha = data.draw(device_arrays(dt, (n + 1,) + inner), label="a")
+    gb, hb = data.draw(device_arrays(dt, read(ha).shape), label="b")
+    first = data.draw(st.booleans(), label="overlapping input first")
+    g_args = ([read(ga), gb] if first else [gb, read(ga)])[:nin]
+    h_args = ([read(ha), hb] if first else [hb, read(ha)])[:nin]
+    expected, inputs = ha.copy(), [x.copy() for x in h_args]  # before NumPy writes
+    _, exc = numpy_outcome(lambda: ref(*h_args, out=write(ha)))
+    if exc is not None:
+        with pytest.raises(exc):
+            uf(*g_args, out=write(ga))
+        return
+    gout = write(ga)
+    assert uf(*g_args, out=gout) is gout
+    flat, shape = contiguous(inputs)
+    with np.errstate(all="ignore"):
+        write(expected)[...] = ref(*flat).reshape(shape)
+    assert_matches(ga, expected, rtol_for(name, dt))
+
+
+# ---- 5. Python operators ------------------------------------------------------------------------
+
+BINARY_OPERATORS = [operator.add, operator.sub, operator.mul, operator.truediv,
+                    operator.floordiv, operator.mod, operator.pow, operator.and_, operator.or_,
+                    operator.xor, operator.lshift, operator.rshift, operator.lt, operator.le,
+                    operator.gt, operator.ge, operator.eq, operator.ne]
+INPLACE_OPERATORS = [operator.iadd, operator.isub, operator.imul, operator.itruediv,
+                     operator.ifloordiv, operator.imod, operator.ipow, operator.iand,
+                     operator.ior, operator.ixor, operator.ilshift, operator.irshift]
+UNARY_OPERATORS = [operator.neg, operator.pos, abs, operator.invert]
+
+
+_OPERATOR_UFUNC = {operator.add: "add", operator.sub: "subtract", operator.mul: "multiply",
+                   operator.truediv: "true_divide", operator.floordiv: "floor_divide",
+                   operator.mod: "remainder", operator.pow: "power", operator.and_: "bitwise_and",
+                   operator.or_: "bitwise_or", operator.xor: "bitwise_xor",
+                   operator.lshift: "left_shift", operator.rshift: "right_shift",
+                   operator.lt: "less", operator.le: "less_equal", operator.gt: "greater",
+                   operator.ge: "greater_equal", operator.eq: "equal", operator.ne: "not_equal",
+                   operator.neg: "negative", operator.pos: "positive", abs: "absolute",
+                   operator.invert: "invert"}
+_OPERATOR_UFUNC.update({i: _OPERATOR_UFUNC[b] for i, b in zip(
+    INPLACE_OPERATORS, BINARY_OPERATORS)})
+
+
+def operands(data, dt, shape, label):
+    """An array, a Python scalar or a NumPy scalar, as (gpunp, NumPy) operands."""
+    kind = data.draw(st.sampled_from(["array", "python", "numpy"]), label=f"{label} kind")
+    if kind == "array":
+        return data.draw(device_arrays(dt, shape), label=label)
+    s = data.draw(python_scalars() if kind == "python" else numpy_scalars(), label=label)
+    return s, s
+
+
+@pytest.mark.parametrize("op", BINARY_OPERATORS, ids=lambda f: f.__name__)
+@given(data=st.data())
+def test_binary_operators_match_numpy(op, data):
+    shapes = data.draw(broadcastable_shapes(2), label="shapes")
+    dt = data.draw(dtypes(), label="dtype")
+    g, h = data.draw(device_arrays(dt, shapes.input_shapes[0]), label="x")
+    go, ho = operands(data, data.draw(dtypes(), label="other dtype"), shapes.input_shapes[1],
+                      "other")
+    if data.draw(st.booleans(), label="reflected"):
+        gargs, hargs = (go, g), (ho, h)
+    else:
+        gargs, hargs = (g, go), (h, ho)
+    check(_OPERATOR_UFUNC[op], lambda: op(*gargs), op, hargs, dt, _dt(go))
+
+
+@pytest.mark.parametrize("op", INPLACE_OPERATORS, ids=lambda f: f.__name__)
+@given(data=st.data())
+def test_inplace_operators_match_numpy(op, data):
+    """x op= y writes into x (same object) under same_kind casting, or raises
+    as NumPy does (int /= int, a broadcast that would grow x...)."""
+    shapes = data.draw(broadcastable_shapes(2), label="shapes")
+    dt = data.draw(dtypes(), label="dtype")
+    g, h = data.draw(device_arrays(dt, shapes.input_shapes[0]), label="x")
+    go, ho = operands(data, data.draw(dtypes(), label="other dtype"), shapes.input_shapes[1],
+                      "other")
+    name = _OPERATOR_UFUNC[op]
+    before = h.copy()
+    want, exc = numpy_outcome(lambda: op(h, ho))
+    if exc is not None:
+        with pytest.raises(exc):
+            op(g, go)
+        return
+    assert want is h
+    got = op(g, go)
+    assert got is g
+    flat, _ = contiguous([before, ho], h.shape)
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(*flat).astype(h.dtype).reshape(h.shape)
+    assert_matches(g, expected, rtol_for(name, dt, _dt(go)))
+
+
+@pytest.mark.parametrize("op", UNARY_OPERATORS, ids=lambda f: f.__name__)
+@given(data=st.data())
+def test_unary_operators_match_numpy(op, data):
+    dt = data.draw(dtypes(), label="dtype")
+    g, h = data.draw(device_arrays(dt, data.draw(broadcastable_shapes(1)).result_shape),
+                     label="x")
+    check(_OPERATOR_UFUNC[op], lambda: op(g), op, [h], dt)
+
+
+# ---- 6. NEP 13: NumPy's ufuncs on gpunp arrays --------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+@given(data=st.data())
+def test_numpy_ufuncs_dispatch_to_gpunp(name, data):
+    """numpy.<ufunc>(gpunp arrays or scalars) runs on the device and returns
+    gpunp arrays, also with out= a gpunp array."""
+    nin = UFUNCS[name].nin
+    dt = data.draw(st.sampled_from(accepted_dtypes(name)), label="dtype")
+    shapes = data.draw(broadcastable_shapes(nin), label="shapes")
+    pairs = [data.draw(device_arrays(dt, s), label=f"x{k}")
+             for k, s in enumerate(shapes.input_shapes)]
+    if nin == 2 and data.draw(st.booleans(), label="scalar operand"):
+        s = data.draw(python_scalars("bif"), label="scalar")
+        pairs[data.draw(st.integers(0, 1), label="position")] = (s, s)
+    ref = getattr(np, name)
+    g_args, h_args = [g for g, _ in pairs], [h for _, h in pairs]
+    if not any(isinstance(g, gp.ndarray) for g in g_args):
+        return
+    got = check(name, lambda: ref(*g_args), ref, h_args, dt)
+    if got is not None:
+        out = gp.empty(got.shape, got.dtype)
+        assert ref(*g_args, out=out) is out
+        assert_matches(out, got.get(), rtol_for(name, dt, got.dtype))
+
+
+def _exact_in_any_order(name, dt):
+    """Elements whose sums (add) or products (multiply) are exact, so every
+    summation order must give NumPy's bits: small integers, and for products
+    only units and zero."""
+    dt = np.dtype(dt)
+    if name == "multiply" and dt.kind in "fc":
+        values = [0, 1, -1] + ([1j, -1j] if dt.kind == "c" else [])
+        return st.sampled_from(values)
+    if name == "add" and dt.kind in "fc":
+        ints = st.integers(-8, 8)
+        return st.builds(complex, ints, ints) if dt.kind == "c" else ints.map(float)
+    return elements(dt)
+
+
+def _reduce_by_definition(ref, h, axis, want):
+    """ufunc.reduce by its definition, the binary ufunc applied from the first
+    element on, in the dtype and shape of NumPy's result `want`. (NumPy's own
+    float power.reduce here gives a[0] ** a[-1]: its SIMD loop mishandles
+    the reduction.)"""
+    a = h.reshape(-1) if axis is None else np.moveaxis(h, axis, 0)
+    if a.shape[0] < 2:
+        return want  # nothing is combined
+    a = a.astype(want.dtype)  # add.reduce of bool and small ints counts in int64
+    acc = a[0]
+    for x in a[1:]:
+        acc = numpy_outcome(lambda: ref(acc, x))[0]
+    return np.asarray(acc).astype(want.dtype).reshape(want.shape)
+
+
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_numpy_reduce_dispatches_to_gpunp(name, data):
+    """numpy.<ufunc>.reduce(gpunp array) reduces on the device. Float sums and
+    products depend on the order NumPy and gpunp add in, so those draw values
+    every order adds exactly; the order of equal zeros of max/min is free too."""
+    ref = getattr(np, name)
+    dt = data.draw(st.sampled_from(accepted_dtypes(name)), label="dtype")
+    shape = data.draw(broadcastable_shapes(1, max_dims=3), label="shape").result_shape
+    h = data.draw(hnp.arrays(dt, shape, elements=_exact_in_any_order(name, dt)), label="x")
+    g = gp.asarray(h)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1)
+                     if shape else st.none(), label="axis")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    want, exc = numpy_outcome(lambda: ref.reduce(h, axis=axis, keepdims=keepdims))
+    if exc is not None:
+        with pytest.raises(exc):
+            ref.reduce(g, axis=axis, keepdims=keepdims)
+        return
+    got = ref.reduce(g, axis=axis, keepdims=keepdims)
+    want = _reduce_by_definition(ref, h, axis, np.asarray(want))
+    assert_matches(got, want, rtol_for(name, dt, want.dtype), zero_sign=False)
