@@ -38,6 +38,7 @@
 #define ANY(e) [GP_EK_ANY] = e
 #define B(e) [GP_EK_B] = e
 #define C(e) [GP_EK_C] = e
+#define I_(e) [GP_EK_I] = e
 #define F_(e) [GP_EK_F] = e
 #define SU(e) [GP_EK_SU] = e
 #define US(e) [GP_EK_US] = e
@@ -75,7 +76,7 @@ const gp_op_t gp_ufuncs[] = {
     {"power", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_INT_POWER,
      L_REAL2 " FF->F DD->D", {ANY("F(power)(x0, x1)")}, NULL},
     {"negative", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
-     {ANY("-x0"), C("F(neg)(x0)")}, BOOL_NEG_MSG},
+     {ANY("-x0"), I_("F(neg)(x0)"), C("F(neg)(x0)")}, BOOL_NEG_MSG},
     {"positive", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
      {ANY("x0")}, NULL},
     {"absolute", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,

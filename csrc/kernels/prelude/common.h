@@ -120,10 +120,24 @@ GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
     {                                                                          \
         return (gpk_u64)(gpk_i64)b < (BITS) ? (T)(a >> b) : (T)(a < 0 ? -1 : 0); \
     }                                                                          \
-    GPK_FN T gpk_abs_##S(T a) { return (T)(a < 0 ? (T)(0ULL - (gpk_u64)a) : a); } \
+    /* -a and |a| of the most negative value are itself. Written so that   \
+     * ptxas keeps them: after a plain neg.s16 or abs.s16 of -32768 it      \
+     * leaves +32768 in the 32-bit register and drops the sign extension    \
+     * that a wider output needs (seen with CUDA 13.0, sm_90) */            \
+    GPK_FN T gpk_neg_##S(T a)                                                  \
+    {                                                                          \
+        if (BITS < 32) return (T)(a == (T)((gpk_u64)1 << (BITS - 1)) ? (int)a : -(int)a); \
+        return (T)(0ULL - (gpk_u64)a);                                         \
+    }                                                                          \
+    GPK_FN T gpk_abs_##S(T a)                                                  \
+    {                                                                          \
+        if (BITS < 32) return (T)(a < 0 ? -(int)a : (int)a);                   \
+        return (T)(a < 0 ? 0ULL - (gpk_u64)a : (gpk_u64)a);                    \
+    }                                                                          \
     GPK_FN T gpk_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }
 
 #define GPK_UINT(S, T, BITS)                                                   \
+    GPK_FN T gpk_neg_##S(T a) { return (T)-a; }                                \
     GPK_FN T gpk_floordiv_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \
     GPK_FN T gpk_remainder_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); } \
     GPK_FN T gpk_power_##S(T a, T b)                                           \
