@@ -695,3 +695,34 @@ def test_numpy_reduce_dispatches_to_gpunp(name, data):
     got = ref.reduce(g, axis=axis, keepdims=keepdims)
     want = _reduce_by_definition(ref, h, axis, np.asarray(want))
     assert_matches(got, want, rtol_for(name, dt, want.dtype), zero_sign=False)
+
+
+# ---- cases the random search found once ------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["absolute", "negative", "square", "add"])
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "uint16"])
+@pytest.mark.parametrize("out_dt", ["int32", "int64", "float32", "complex64"])
+def test_small_int_loop_results_wrap_before_they_widen(name, dt, out_dt):
+    """C computes int8/int16 in int; NumPy's loop result has the loop's width
+    before the cast to a wider out= (abs(int16 -32768) into int32 is -32768)."""
+    info = np.iinfo(dt)
+    h = np.array([info.min, info.max, 0, 1, -1 if info.min else 2], dt)
+    args_h, args_g = [h] * UFUNCS[name].nin, [gp.asarray(h)] * UFUNCS[name].nin
+    out = gp.empty(h.shape, out_dt)
+    UFUNCS[name](*args_g, out=out)
+    want = np.empty(h.shape, out_dt)
+    getattr(np, name)(*args_h, out=want, casting="unsafe")
+    assert_matches(out, want)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_abs_and_sign_near_the_largest_float(dt):
+    """|z| of a part near the largest float stays finite where it fits (a
+    device's hypot may round it up to infinity), and sign(z) = z / |z|."""
+    big = np.finfo(np.dtype(dt).char.lower()).max
+    h = np.array([1 + 1j * big, big + 1j, -big - 1j, big / 2 + 1j * big / 2, 3 + 4j,
+                  1e-40 + 1e-40j], dt)
+    for name in ("absolute", "sign"):
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(h)
+        assert_matches(UFUNCS[name](gp.asarray(h)), want, rtol_for(name, dt))
