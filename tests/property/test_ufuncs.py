@@ -694,6 +694,13 @@ def test_numpy_reduce_dispatches_to_gpunp(name, data):
         return
     got = ref.reduce(g, axis=axis, keepdims=keepdims)
     want = _reduce_by_definition(ref, h, axis, np.asarray(want))
+    if want.dtype.kind == "c" and name in ("maximum", "minimum"):
+        # which of several complex NaNs comes out follows the order of
+        # combination (docs/differences.md): each must be a NaN, any NaN
+        nan = complex(np.nan, np.nan)
+        g_h, want = got.get(), want.copy()
+        g_h[np.isnan(g_h)], want[np.isnan(want)] = nan, nan
+        got = gp.asarray(g_h)
     assert_matches(got, want, rtol_for(name, dt, want.dtype), zero_sign=False)
 
 
