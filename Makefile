@@ -14,7 +14,7 @@ ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py check-nvrtc wheel test-abi3 test-gpu clean
+.PHONY: all demo test test-c test-py check-nvrtc wheel test-abi3 test-gpu bench clean
 
 all: $(VENV)/.installed
 
@@ -69,6 +69,14 @@ test-abi3: wheel
 # The whole suite on a CUDA GPU (run it where one is present).
 test-gpu: $(VENV)/.installed
 	GPUNP_BACKEND=cuda $(VENV)/bin/pytest -q tests
+
+# The benchmarks (bench/) with the installed gpunp, results in build/bench/results;
+# BENCH=--quick for the reduced sizes. From the repository root, `python -m
+# bench` would import the source tree's gpunp, which has no built engine.
+bench: $(VENV)/.installed
+	mkdir -p $(BUILD)
+	cd $(BUILD) && $(CURDIR)/$(PY) -c "import runpy, sys; sys.path.append('$(CURDIR)'); \
+	  runpy.run_module('bench', run_name='__main__', alter_sys=True)" $(BENCH)
 
 clean:
 	rm -rf $(BUILD) dist $(VENV) gpunp/*.so

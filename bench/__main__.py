@@ -88,6 +88,14 @@ def main() -> int:
                          "values": {"gpunp": W.import_ms("gpunp")}})
             for r in rows[-3:]:
                 print(report.line(r), flush=True)
+    if not args.only or "allocator" in args.only:
+        if any(lib.name == "gpunp" and lib.gpu for lib in libs):
+            # the same workloads on gpunp's pool and on the driver's pool
+            for kind in ("pool", "driver"):
+                for label, v in zip(W.ALLOCATOR_ROWS, W.allocator_us(kind)):
+                    rows.append({"workload": f"{label}, GPUNP_ALLOCATOR={kind}", "unit": "us",
+                                 "higher_is_better": False, "values": {"gpunp": v}})
+                    print(report.line(rows[-1]), flush=True)
     import gpunp
     meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "python": platform.python_version(),
             "numpy": np.__version__, "gpunp": gpunp.__version__, "backend": gpunp.backend(),

@@ -290,3 +290,40 @@ def import_ms(module="gpunp") -> float:
             best = min(best, time.perf_counter() - t)
         return best
     return (wall(f"import {module}") - wall("pass")) * 1e3
+
+
+_ALLOCATOR = """
+import time, numpy, gpunp
+sync = gpunp.cuda.Device().synchronize
+
+def per_call_us(fn, calls):
+    for _ in range(200):
+        fn()
+    sync()
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync()
+        best = min(best, (time.perf_counter() - t) / calls * 1e6)
+    return best
+
+a = gpunp.zeros(1000, numpy.float32)
+print(per_call_us(lambda: gpunp.empty(1000, numpy.float32), 20000),
+      per_call_us(lambda: a + a, 20000),
+      per_call_us(lambda: gpunp.empty(1 << 26, numpy.float32), 2000))
+"""
+
+ALLOCATOR_ROWS = ("empty(1000) float32, per call", "a + b, 1000 float32 (allocates), per call",
+                  "empty(2**26) float32 (256 MiB), per call")
+
+
+def allocator_us(kind: str) -> list:
+    """Per-call times of allocating workloads in a fresh process whose device
+    memory comes from `kind`: gpunp's pool ("pool") or the driver's
+    stream-ordered pool ("driver", cuMemAllocAsync), GPUNP_ALLOCATOR."""
+    e = dict(os.environ, GPUNP_ALLOCATOR=kind)
+    r = subprocess.run([sys.executable, "-c", _ALLOCATOR], env=e, cwd=tempfile.gettempdir(),
+                       capture_output=True, text=True, check=True)
+    return [float(x) for x in r.stdout.split()[-3:]]
