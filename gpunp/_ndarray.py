@@ -382,7 +382,11 @@ class ndarray:
             shape = shape[0]
         shp = _reshape_tuple(shape)
         if copy:
-            return self.copy(order if order in "CF" else "C").reshape(shp, order=order)
+            # order A reads in Fortran order only a Fortran-contiguous array
+            if order == "A":
+                f = self.flags
+                order = "F" if f.f_contiguous and not f.c_contiguous else "C"
+            return self.copy(order).reshape(shp, order=order)
         out = ffi.new("gp_array_t **")
         check(lib.gp_array_reshape(self._h, len(shp), shp, _lib.order_code(order, "CFA"), out))
         r = _wrap(out[0])

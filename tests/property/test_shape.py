@@ -148,6 +148,18 @@ def test_reshape_copy(data):
     check_view_like_numpy(got, want, g, x)
 
 
+@pytest.mark.parametrize("layout", ["C", "F", "transposed"])
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+def test_reshape_copy_reads_in_the_order_asked(layout, order):
+    """copy=True reads elements in `order`; A means F only for an
+    F-contiguous array (a case the random search found once)."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = {"C": x, "F": np.asfortranarray(x), "transposed": x.T}[layout]
+    g = gp.asarray(x)
+    np.testing.assert_array_equal(g.reshape(6, order=order, copy=True).get(),
+                                  x.reshape(6, order=order, copy=True))
+
+
 # ---- transpose, swapaxes, .T ------------------------------------------------------------------------
 
 @st.composite
