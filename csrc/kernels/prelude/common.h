@@ -357,8 +357,9 @@ GPK_REAL(f64, double)
             re = (isinf(ax) || isinf(ay)) ? (T)INFINITY : (T)NAN;              \
         } else if (isinf(ax)) {                                                \
             re = ax;                                                           \
-        } else if (ax > (T)(sizeof(T) == 4 ? 1e37 : 1e307)) {                  \
-            /* |z| itself would overflow */                                    \
+        } else if (ax > (T)(sizeof(T) == 4 ? 1e37 : 1e307) ||                 \
+                   (ax > 0 && ax < (T)(sizeof(T) == 4 ? 1e-37 : 1e-307))) {    \
+            /* |z| itself would overflow, or lose its digits as a subnormal */ \
             T r = ay / ax;                                                     \
             re = gpk_log_##R(ax) + (T)0.5 * gpk_log1p_##R(r * r);               \
         } else if (ax == 1) {                                                  \
