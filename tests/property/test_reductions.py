@@ -248,6 +248,14 @@ def check_close_elementwise(got, want, skip=None):
     if w.dtype.kind not in "fc":
         _exact(g, w, skip)
         return
+    if w.dtype.kind == "c":
+        # where both parts are infinite their signs are a phase lost to
+        # overflow, which C libraries round differently (power's accumulate
+        # of complex64); as test_ufuncs.assert_matches, magnitudes are compared
+        lost = np.isinf(w.real) & np.isinf(w.imag)
+        g, w = g.copy(), w.copy()
+        for a in (g, w):
+            a.real[lost], a.imag[lost] = np.abs(a.real[lost]), np.abs(a.imag[lost])
     np.testing.assert_allclose(g, w, rtol=tolerance(w.dtype), atol=0, equal_nan=True)
 
 
