@@ -293,26 +293,15 @@ def import_ms(module="gpunp") -> float:
 
 
 _ALLOCATOR = """
-import time, numpy, gpunp
-sync = gpunp.cuda.Device().synchronize
-
-def per_call_us(fn, calls):
-    for _ in range(200):
-        fn()
-    sync()
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t) / calls * 1e6)
-    return best
-
-a = gpunp.zeros(1000, numpy.float32)
-print(per_call_us(lambda: gpunp.empty(1000, numpy.float32), 20000),
-      per_call_us(lambda: a + a, 20000),
-      per_call_us(lambda: gpunp.empty(1 << 26, numpy.float32), 2000))
+import sys, numpy
+sys.path.append(%r)  # after the installed gpunp
+from bench.libs import Gpunp
+lib = Gpunp()
+gp = lib.xp
+a = gp.zeros(1000, numpy.float32)
+print(lib.overhead_us(lambda: gp.empty(1000, numpy.float32), 20000),
+      lib.overhead_us(lambda: a + a, 20000),
+      lib.overhead_us(lambda: gp.empty(1 << 26, numpy.float32), 2000))
 """
 
 ALLOCATOR_ROWS = ("empty(1000) float32, per call", "a + b, 1000 float32 (allocates), per call",
@@ -324,6 +313,7 @@ def allocator_us(kind: str) -> list:
     memory comes from `kind`: gpunp's pool ("pool") or the driver's
     stream-ordered pool ("driver", cuMemAllocAsync), GPUNP_ALLOCATOR."""
     e = dict(os.environ, GPUNP_ALLOCATOR=kind)
-    r = subprocess.run([sys.executable, "-c", _ALLOCATOR], env=e, cwd=tempfile.gettempdir(),
-                       capture_output=True, text=True, check=True)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", _ALLOCATOR % root], env=e,
+                       cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True)
     return [float(x) for x in r.stdout.split()[-3:]]
