@@ -600,7 +600,9 @@ def test_inplace_operators_match_numpy(op, data):
                       "other")
     name = _OPERATOR_UFUNC[op]
     before = h.copy()
-    want, exc = numpy_outcome(lambda: op(h, ho))
+    # The reference is the ufunc call that x op= y means: NumPy < 2.3 turns
+    # `x **= 2` into an in-place square that skips the same_kind check.
+    want, exc = numpy_outcome(lambda: getattr(np, name)(h, ho, out=h))
     if exc is not None:
         with pytest.raises(exc):
             op(g, go)
