@@ -1,14 +1,16 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune
+    python -m bench.tune [launch|reduction|allocator|transfer ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
 GPUNP_ALLOCATOR (gpunp's pool or the driver's stream-ordered pool) against
-per-call overheads and an allocation-heavy loop.
+per-call overheads and an allocation-heavy loop;
+GPUNP_TRANSFER (the driver's pageable copies, "direct", or gpunp's staging
+through page-locked buffers) against host <-> device copies of 1 MiB-1 GiB.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import sys
 import tempfile
 
 PROBE = r"""
-import json, sys, time, numpy as np, gpunp as gp
+import json, sys, time
+sys.path.append(sys.argv[2])  # bench/, after the installed gpunp
+import numpy as np, gpunp as gp
 from bench import libs, workloads as W
 lib = libs.Gpunp()
 names = sys.argv[1].split(";")
@@ -38,6 +42,19 @@ if "alloc loop" in names:
         del a
     lib.sync()
     res["alloc loop"] = (time.perf_counter() - t) / 20000 * 1e6
+if "transfers" in names:
+    for mib in (1, 2, 4, 8, 16, 64, 256, 1024):
+        h = np.random.default_rng(0).random(mib << 17)  # float64
+        d = gp.asarray(h)
+        for what, fn in (("h2d", lambda: gp.asarray(h)), ("d2h", lambda: d.get())):
+            fn()
+            best = float("inf")
+            for _ in range(5):
+                t = time.perf_counter()
+                fn()
+                lib.sync()
+                best = min(best, time.perf_counter() - t)
+            res[f"{what} {mib} MiB GB/s"] = h.nbytes / best / 1e9
 print(json.dumps(res))
 """
 
@@ -49,32 +66,35 @@ OVERHEAD = ["a + b, 1000 float32, per call", "zeros(n), 1000 float32, per call",
 
 
 def probe(env, names):
-    e = dict(os.environ, **env)
-    e["PYTHONPATH"] = os.pathsep.join([e.get("PYTHONPATH", ""), os.getcwd()])
-    r = subprocess.run([sys.executable, "-P", "-c", PROBE, ";".join(names)], env=e,
-                       capture_output=True, text=True, cwd=os.getcwd())
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", PROBE, ";".join(names), root],
+                       env=dict(os.environ, **env), capture_output=True, text=True,
+                       cwd=tempfile.gettempdir())
     if r.returncode:
+        print(r.stderr[-2000:], file=sys.stderr)
         return {"error": r.stderr[-500:]}
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+GROUPS = {
+    "launch": ([{"GPUNP_TUNE_UNROLL": str(u), "GPUNP_TUNE_WAVES": str(w)}
+                for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
+    "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
+    "allocator": ([{"GPUNP_ALLOCATOR": a} for a in ("pool", "driver")], OVERHEAD),
+    "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
+}
+
+
 def main():
+    """python -m bench.tune [group ...] (default: every group)"""
     rows = []
-    for unroll, waves in itertools.product((1, 2), (1, 32)):
-        env = {"GPUNP_TUNE_UNROLL": str(unroll), "GPUNP_TUNE_WAVES": str(waves)}
-        r = probe(env, BANDWIDTH)
-        rows.append({"env": env, "results": r})
-        print(env, {k: round(v, 3) for k, v in r.items() if isinstance(v, float)}, flush=True)
-    for split in (1, 4, 16):
-        env = {"GPUNP_TUNE_RED_SPLIT": str(split)}
-        r = probe(env, REDUCTIONS)
-        rows.append({"env": env, "results": r})
-        print(env, {k: round(v, 3) for k, v in r.items() if isinstance(v, float)}, flush=True)
-    for alloc in ("pool", "driver"):
-        env = {"GPUNP_ALLOCATOR": alloc}
-        r = probe(env, OVERHEAD)
-        rows.append({"env": env, "results": r})
-        print(env, {k: round(v, 3) for k, v in r.items() if isinstance(v, float)}, flush=True)
+    for group in sys.argv[1:] or GROUPS:
+        envs, names = GROUPS[group]
+        for env in envs:
+            r = probe(env, names)
+            rows.append({"env": env, "results": r})
+            print(env, {k: round(v, 3) for k, v in r.items() if isinstance(v, float)},
+                  flush=True)
     out = os.environ.get("OUT", tempfile.gettempdir())
     with open(os.path.join(out, "tune.json"), "w") as f:
         json.dump(rows, f, indent=1)

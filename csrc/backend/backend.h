@@ -72,6 +72,8 @@ typedef struct gp_backend_i {
     gp_status_t (*memcpy_htod)(void *dst, const void *src, size_t n, void *stream);
     /* blocks until the copy is done */
     gp_status_t (*memcpy_dtoh)(void *dst, const void *src, size_t n, void *stream);
+    /* into page-locked `dst`, ordered on `stream` (optional: GPU only) */
+    gp_status_t (*memcpy_dtoh_async)(void *dst, const void *src, size_t n, void *stream);
     gp_status_t (*memcpy_dtod)(void *dst, const void *src, size_t n, void *stream);
     gp_status_t (*memset8)(void *dst, uint8_t value, size_t n, void *stream);
 
@@ -80,6 +82,8 @@ typedef struct gp_backend_i {
     gp_status_t (*stream_destroy)(void *s);
     gp_status_t (*stream_synchronize)(void *s);
     gp_status_t (*stream_query)(void *s, int32_t *done);
+    /* 1 while `s` is being captured into a graph (optional: never) */
+    gp_status_t (*stream_capturing)(void *s, int32_t *out);
     gp_status_t (*stream_wait_event)(void *s, void *e);
     /* makes `waiter` wait for the work queued so far on `producer` (native
      * handles, foreign streams too). Optional: NULL where work is done when

@@ -293,6 +293,14 @@ static gp_status_t gpu_memcpy_dtoh(void *dst, const void *src, size_t n, void *s
     return GP_OK;
 }
 
+static gp_status_t gpu_memcpy_dtoh_async(void *dst, const void *src, size_t n, void *stream)
+{
+    GP_TRY(ctx_current());
+    GPU_CHECK(api.MemcpyDtoHAsync(dst, GPU_PTR(src), n, (gpuStream)stream),
+              "copying device to host");
+    return GP_OK;
+}
+
 static gp_status_t gpu_memcpy_dtod(void *dst, const void *src, size_t n, void *stream)
 {
     GP_TRY(ctx_current());
@@ -318,6 +326,15 @@ static gp_status_t gpu_stream_create(int32_t flags, int32_t priority, void **out
                                                    ? GPU_STREAM_NON_BLOCKING : 0, priority),
               "creating a stream");
     *out = s;
+    return GP_OK;
+}
+
+static gp_status_t gpu_stream_capturing(void *s, int32_t *out)
+{
+    GP_TRY(ctx_current());
+    int status = 0;
+    GPU_CHECK(api.StreamIsCapturing((gpuStream)s, &status), "querying a stream's capture");
+    *out = status != 0;
     return GP_OK;
 }
 
@@ -640,12 +657,14 @@ const gp_backend_i GPU_BACKEND = {
     .host_free = gpu_host_free,
     .memcpy_htod = gpu_memcpy_htod,
     .memcpy_dtoh = gpu_memcpy_dtoh,
+    .memcpy_dtoh_async = gpu_memcpy_dtoh_async,
     .memcpy_dtod = gpu_memcpy_dtod,
     .memset8 = gpu_memset8,
     .stream_create = gpu_stream_create,
     .stream_destroy = gpu_stream_destroy,
     .stream_synchronize = gpu_stream_synchronize,
     .stream_query = gpu_stream_query,
+    .stream_capturing = gpu_stream_capturing,
     .stream_wait_event = gpu_stream_wait_event,
     .stream_order = gpu_stream_order,
     .event_create = gpu_event_create,

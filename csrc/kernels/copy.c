@@ -379,7 +379,7 @@ GP_API gp_status_t gp_array_from_host(const void *src, int64_t nbytes, int32_t d
     const gp_backend_i *be;
     gp_status_t s = gp_backend(&be);
     if (s == GP_OK && nbytes > 0)
-        s = be->memcpy_htod(gp_array_data(*out), src, (size_t)nbytes, gp_current_stream());
+        s = gp_transfer_htod(be, gp_array_data(*out), src, (size_t)nbytes, gp_current_stream());
     if (s != GP_OK) {
         gp_array_release(*out);
         *out = NULL;
@@ -404,10 +404,10 @@ GP_API gp_status_t gp_array_to_host(const gp_array_t *a, void *dst, int64_t nbyt
     GP_TRY(gp_backend(&be));
     int32_t want = order == GP_ORDER_C ? GP_FLAG_C_CONTIGUOUS : GP_FLAG_F_CONTIGUOUS;
     if (a->flags & want)
-        return be->memcpy_dtoh(dst, gp_array_data(a), (size_t)need, gp_current_stream());
+        return gp_transfer_dtoh(be, dst, gp_array_data(a), (size_t)need, gp_current_stream());
     gp_array_t *c;
     GP_TRY(gp_copy_new(a, a->dtype, order, &c));
-    gp_status_t s = be->memcpy_dtoh(dst, gp_array_data(c), (size_t)need, gp_current_stream());
+    gp_status_t s = gp_transfer_dtoh(be, dst, gp_array_data(c), (size_t)need, gp_current_stream());
     gp_array_release(c);
     return s;
 }

@@ -13,6 +13,15 @@
  * released and the allocation retried). */
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out);
 
+/* Copies of n bytes between host memory (pageable or not) and the current
+ * device, ordered on `stream`, as the backend's memcpy_htod (returns once
+ * `src` may be reused) and memcpy_dtoh (returns once `dst` holds the data):
+ * large copies go through page-locked staging buffers (transfer.c). */
+gp_status_t gp_transfer_htod(const gp_backend_i *be, void *dst, const void *src, size_t n,
+                             void *stream);
+gp_status_t gp_transfer_dtoh(const gp_backend_i *be, void *dst, const void *src, size_t n,
+                             void *stream);
+
 /* ---- the caching pool (pool.c) ----------------------------------------------- */
 
 /* The size class of a request of n bytes. */

@@ -91,6 +91,7 @@ enum {
     X(StreamDestroy, (gpuStream), "cuStreamDestroy_v2")                            \
     X(StreamSynchronize, (gpuStream), "cuStreamSynchronize")                       \
     X(StreamQuery, (gpuStream), "cuStreamQuery")                                   \
+    X(StreamIsCapturing, (gpuStream, int *), "cuStreamIsCapturing")                \
     X(StreamWaitEvent, (gpuStream, gpuEvent, unsigned int), "cuStreamWaitEvent")   \
     X(EventCreate, (gpuEvent *, unsigned int), "cuEventCreate")                    \
     X(EventRecord, (gpuEvent, gpuStream), "cuEventRecord")                         \
