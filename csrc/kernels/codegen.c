@@ -470,11 +470,14 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
 {
     const gp_red_spec_t *sp = vspec;
     bool arg = sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN;
-    snprintf(name, name_size, "gpk_red_%s_%s_%s%s",
+    char vs[8] = "";
+    if (sp->vec > 1)
+        snprintf(vs, sizeof vs, "_v%d", sp->vec);
+    snprintf(name, name_size, "gpk_red_%s_%s_%s%s%s",
              sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN ? "argmin"
              : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name,
              gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
-             sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "");
+             sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "", vs);
     const gp_op_t *op = arg ? NULL : &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
     bool seq = !arg && op->neutral == GP_NEUTRAL_NONE;
@@ -533,7 +536,17 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
     gp_str_puts(s, "};\n");
 
     /* the element at input offset `ib + ro`, as an accumulator */
-    char elem[2 * EXPR_MAX];
+    char elem[2 * EXPR_MAX], velem[2 * EXPR_MAX] = "";
+    if (sp->vec > 1) {
+        char raw[EXPR_MAX];
+        gp_str_printf(s, "typedef struct { GPK_ALIGN(16) %s v[%d]; } gpk_rvec;\n",
+                      gp_dtypes[sp->in_dt].storage, sp->vec);
+        value_expr(sp->in_dt, ld, "r.v[j]", raw);
+        if (arg)
+            put(velem, "gpk_acc_make(%s, (long long)(k + j))", raw);
+        else
+            put(velem, "%s", raw);
+    }
     if (sp->stage == GP_STAGE_COMBINE) {
         put(elem, "(*(const gpk_acc *)(p.in + ib + ro))");
     } else if (arg) {
@@ -544,7 +557,10 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
     }
 
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    gp_str_puts(s, "const gpk_idx chunk = (gpk_idx)((p.K + p.S - 1) / p.S);\n");
+    /* vector reads start chunks at whole vectors */
+    gp_str_printf(s, "const gpk_idx chunk = (gpk_idx)((p.K + p.S - 1) / p.S + %d) / %d * %d;\n",
+                  sp->vec > 1 ? sp->vec - 1 : 0, sp->vec > 1 ? sp->vec : 1,
+                  sp->vec > 1 ? sp->vec : 1);
     if (bpo)
         gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)(p.M * p.S); "
                        "t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
@@ -568,8 +584,19 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "for (gpk_idx k = k0; k < ke; ++k) {\n");
     } else {
         gp_str_printf(s, "gpk_acc acc = %s;\n", neutral);
-        /* unrolled, so several loads are in flight per thread */
-        if (bpo)
+        if (sp->vec > 1) {
+            /* whole vectors, then the rest of the run one element a thread */
+            gp_str_printf(s, "const gpk_idx kv = ke > kb ? kb + (ke - kb) / %d * %d : kb;\n"
+                             "#pragma unroll 4\n"
+                             "for (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID * %d; k < kv; "
+                             "k += (gpk_idx)GPK_BLOCK_SIZE * %d) {\n"
+                             "const gpk_rvec r = *(const gpk_rvec *)(p.in + ib + k * %d);\n"
+                             "for (int j = 0; j < %d; ++j) acc = gpk_combine(acc, %s);\n}\n",
+                          sp->vec, sp->vec, sp->vec, sp->vec, gp_dtypes[sp->in_dt].itemsize,
+                          sp->vec, velem);
+            gp_str_puts(s, "for (gpk_idx k = kv + (gpk_idx)GPK_THREAD_ID; k < ke; "
+                           "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
+        } else if (bpo)
             gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID; k < ke; "
                            "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
         else

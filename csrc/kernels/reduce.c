@@ -207,6 +207,20 @@ static int32_t acc_size(const gp_red_spec_t *sp)
     return v;
 }
 
+/* Elements per 16-byte read when a block combines contiguous runs that all
+ * start 16-byte aligned; 0 otherwise. */
+static uint8_t vector_width(const gp_red_spec_t *sp, const red_plan_t *p, const gp_array_t *a)
+{
+    int32_t isz = gp_dtype_size(sp->in_dt);
+    if (!sp->block_per_out || p->nred != 1 || p->rin[0] != isz || p->K < 64 ||
+        gp_dtype_kind(sp->in_dt) == GP_KIND_COMPLEX || ((uintptr_t)gp_array_data(a) & 15))
+        return 0;
+    for (int32_t d = 0; d < p->nkeep; ++d)
+        if (p->kin[d] & 15)
+            return 0;
+    return (uint8_t)(16 / isz);
+}
+
 /* Plans and runs a reduction of `a` over `mask` into `out`. */
 static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const bool *mask,
                                  bool keepdims, gp_array_t *out, const void *init,
@@ -252,6 +266,7 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         if (S < 1)
             S = 1;
     }
+    sp->vec = vector_width(sp, &p, a);
     int64_t count = p.K;
     if (S == 1) {
         sp->stage = GP_STAGE_FINAL;
@@ -285,6 +300,7 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         memcpy(q.kin, kst, sizeof(int64_t) * (size_t)q.nkeep);
         gp_red_spec_t s2 = *sp;
         s2.stage = GP_STAGE_COMBINE;
+        s2.vec = 0;
         s2.in_dt = sp->loop_dt;
         s2.block_per_out = 1;
         s = launch_red(&s2, &q, 1, gp_array_data(tmp), gp_array_data(out), init, init_size,
