@@ -561,14 +561,17 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
     gp_str_printf(s, "const gpk_idx chunk = (gpk_idx)((p.K + p.S - 1) / p.S + %d) / %d * %d;\n",
                   sp->vec > 1 ? sp->vec - 1 : 0, sp->vec > 1 ? sp->vec : 1,
                   sp->vec > 1 ? sp->vec : 1);
+    /* outer reductions with vectors: a thread combines `lanes` neighbouring
+     * outputs, each a lane of the vectors it reads */
+    int lanes = !bpo && sp->vec > 1 ? sp->vec : 1;
     if (bpo)
         gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)(p.M * p.S); "
                        "t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
     else
-        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M * p.S) {\n");
-    gp_str_puts(s, "gpk_idx o = t / (gpk_idx)p.S, kb = (t % (gpk_idx)p.S) * chunk;\n"
-                   "gpk_idx ke = kb + chunk < (gpk_idx)p.K ? kb + chunk : (gpk_idx)p.K;\n"
-                   "gpk_idx ib = 0, ob = 0;\n");
+        gp_str_printf(s, "GPK_GRID_LOOP(gpk_idx, t, p.M / %d * p.S) {\n", lanes);
+    gp_str_printf(s, "gpk_idx o = t / (gpk_idx)p.S * %d, kb = (t %% (gpk_idx)p.S) * chunk;\n"
+                     "gpk_idx ke = kb + chunk < (gpk_idx)p.K ? kb + chunk : (gpk_idx)p.K;\n"
+                     "gpk_idx ib = 0, ob = 0;\n", lanes);
     const char *koffs[2] = {"ib", "ob"}, *kstr[2] = {"kin", "kout"};
     emit_decompose(s, "o", sp->nkeep, "kshape", 2, koffs, kstr);
     const char *roffs[1] = {"ro"}, *rstr[1] = {"rin"};
@@ -582,6 +585,16 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
             gp_str_printf(s, "acc = %s; }\ngpk_idx k0 = kb + 1;\n", elem);
         }
         gp_str_puts(s, "for (gpk_idx k = k0; k < ke; ++k) {\n");
+    } else if (lanes > 1) {
+        gp_str_printf(s, "gpk_acc accv[%d];\nfor (int j = 0; j < %d; ++j) accv[j] = %s;\n"
+                         "#pragma unroll 4\nfor (gpk_idx k = kb; k < ke; ++k) {\n"
+                         "gpk_idx ro = 0;\n", lanes, lanes, neutral);
+        emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
+        gp_str_printf(s, "const gpk_rvec r = *(const gpk_rvec *)(p.in + ib + ro);\n"
+                         "for (int j = 0; j < %d; ++j) accv[j] = gpk_combine(accv[j], %s);\n}\n"
+                         "for (int j = 0; j < %d; ++j) {\ngpk_acc acc = accv[j];\n"
+                         "const gpk_idx obl = ob + (gpk_idx)j * (gpk_idx)p.kout[%d];\n",
+                      lanes, velem, lanes, sp->nkeep - 1);
     } else {
         gp_str_printf(s, "gpk_acc acc = %s;\n", neutral);
         if (sp->vec > 1) {
@@ -602,15 +615,22 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         else
             gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb; k < ke; ++k) {\n");
     }
-    gp_str_puts(s, "gpk_idx ro = 0;\n");
-    emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
-    gp_str_printf(s, "acc = gpk_combine(acc, %s);\n}\n", elem);
+    if (lanes == 1) {
+        gp_str_puts(s, "gpk_idx ro = 0;\n");
+        emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
+        gp_str_printf(s, "acc = gpk_combine(acc, %s);\n}\n", elem);
+    }
     if (bpo)
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
     /* a block's result is in its thread 0; else every thread has its own */
     gp_str_puts(s, bpo ? "if (GPK_THREAD_ID == 0) {\n" : "{\n");
+    if (lanes > 1) /* lane j's output and partial */
+        gp_str_puts(s, "const gpk_idx ob = obl;\n"
+                       "const gpk_idx pt = (o + (gpk_idx)j) * (gpk_idx)p.S + t % (gpk_idx)p.S;\n");
+    else
+        gp_str_puts(s, "const gpk_idx pt = t;\n");
     if (sp->stage == GP_STAGE_PARTIAL) {
-        gp_str_puts(s, "((gpk_acc *)p.out)[t] = acc;\n");
+        gp_str_puts(s, "((gpk_acc *)p.out)[pt] = acc;\n");
     } else {
         if (sp->has_initial && !seq)
             gp_str_puts(s, "acc = gpk_combine(p.init, acc);\n");
@@ -626,7 +646,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
             emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
         }
     }
-    gp_str_puts(s, "}\n}\n}\n");
+    gp_str_puts(s, lanes > 1 ? "}\n}\n}\n}\n" : "}\n}\n}\n");
     return check_overflow(name);
 }
 

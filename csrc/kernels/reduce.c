@@ -190,11 +190,10 @@ static gp_status_t launch_red(gp_red_spec_t *sp, const red_plan_t *p, int64_t S,
     if (sp->has_initial)
         gp_params_put(&pr, init, (size_t)init_size, (size_t)init_align);
     gp_launch_t cfg;
-    if (sp->block_per_out) {
+    if (sp->block_per_out)
         cfg = gp_grid_for(p->M * S * 256, 256);
-    } else {
-        cfg = gp_grid_for(p->M * S, 256);
-    }
+    else
+        cfg = gp_grid_for(p->M / (sp->vec > 1 ? sp->vec : 1) * S, 256);
     return gp_launch(k, &cfg, &pr);
 }
 
@@ -219,6 +218,27 @@ static uint8_t vector_width(const gp_red_spec_t *sp, const red_plan_t *p, const 
         if (p->kin[d] & 15)
             return 0;
     return (uint8_t)(16 / isz);
+}
+
+/* Outputs per thread of an outer reduction, one per lane of 16-byte reads:
+ * when the innermost kept dim is contiguous and a multiple of the vector
+ * long, and every vector starts aligned; 0 otherwise. Not for arg- or
+ * in-order reductions (their accumulators carry more than a value). */
+static uint8_t lane_width(const gp_red_spec_t *sp, const red_plan_t *p, const gp_array_t *a,
+                          bool seq)
+{
+    int32_t isz = gp_dtype_size(sp->in_dt), last = p->nkeep - 1, w = 16 / isz;
+    if (sp->block_per_out || seq || last < 0 || sp->kind == GP_RED_ARGMAX ||
+        sp->kind == GP_RED_ARGMIN || gp_dtype_kind(sp->in_dt) == GP_KIND_COMPLEX ||
+        p->kin[last] != isz || p->kshape[last] % w || ((uintptr_t)gp_array_data(a) & 15))
+        return 0;
+    for (int32_t d = 0; d < last; ++d)
+        if (p->kin[d] & 15)
+            return 0;
+    for (int32_t d = 0; d < p->nred; ++d)
+        if (p->rin[d] & 15)
+            return 0;
+    return (uint8_t)w;
 }
 
 /* Plans and runs a reduction of `a` over `mask` into `out`. */
@@ -252,13 +272,18 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
     bool inner = p.K > 1 && rmin <= kmin;
     int32_t gpu_threads = props->multiprocessors * props->max_threads_per_block;
     sp->block_per_out = !seq && (inner || p.M < props->multiprocessors);
+    sp->vec = sp->block_per_out ? vector_width(sp, &p, a) : lane_width(sp, &p, a, seq);
+    /* threads of an outer reduction (one per output, or per lanes) */
+    int64_t units = sp->block_per_out || sp->vec < 2 ? p.M : p.M / sp->vec;
     /* split long reductions over several blocks when the outputs alone do
-     * not fill the device */
+     * not fill the device: to 16 blocks per SM for block-wide ones, to
+     * a block's worth of threads per SM for outer ones (bench/tune.py
+     * reduction measured these best on the H200) */
     int64_t S = 1;
     if (!seq && props->max_threads_per_block > 1 && p.K >= 8192 &&
-        (sp->block_per_out ? p.M < 2 * props->multiprocessors : p.M < gpu_threads)) {
-        int64_t want = (sp->block_per_out ? 4 * props->multiprocessors / (p.M ? p.M : 1)
-                                          : (int64_t)gpu_threads / (p.M ? p.M : 1)) *
+        (sp->block_per_out ? p.M < 2 * props->multiprocessors : units < gpu_threads)) {
+        int64_t want = (sp->block_per_out ? 16 * props->multiprocessors / (p.M ? p.M : 1)
+                                          : (int64_t)gpu_threads / (units ? units : 1)) *
                        gp_tune_red_split();
         S = want < 1 ? 1 : want;
         if (S > p.K / 1024)
@@ -266,7 +291,6 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         if (S < 1)
             S = 1;
     }
-    sp->vec = vector_width(sp, &p, a);
     int64_t count = p.K;
     if (S == 1) {
         sp->stage = GP_STAGE_FINAL;
