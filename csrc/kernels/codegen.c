@@ -569,9 +569,17 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
                        "t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
     else
         gp_str_printf(s, "GPK_GRID_LOOP(gpk_idx, t, p.M / %d * p.S) {\n", lanes);
-    gp_str_printf(s, "gpk_idx o = t / (gpk_idx)p.S * %d, kb = (t %% (gpk_idx)p.S) * chunk;\n"
-                     "gpk_idx ke = kb + chunk < (gpk_idx)p.K ? kb + chunk : (gpk_idx)p.K;\n"
-                     "gpk_idx ib = 0, ob = 0;\n", lanes);
+    /* t -> (output o, split part sp_): a block's parts are its own; the
+     * threads of an outer reduction take neighbouring outputs, so that a
+     * warp reads neighbouring memory */
+    if (bpo)
+        gp_str_puts(s, "const gpk_idx o = t / (gpk_idx)p.S, sp_ = t % (gpk_idx)p.S;\n");
+    else
+        gp_str_printf(s, "const gpk_idx o = t %% (gpk_idx)(p.M / %d) * %d, "
+                         "sp_ = t / (gpk_idx)(p.M / %d);\n", lanes, lanes, lanes);
+    gp_str_puts(s, "gpk_idx kb = sp_ * chunk;\n"
+                   "gpk_idx ke = kb + chunk < (gpk_idx)p.K ? kb + chunk : (gpk_idx)p.K;\n"
+                   "gpk_idx ib = 0, ob = 0;\n");
     const char *koffs[2] = {"ib", "ob"}, *kstr[2] = {"kin", "kout"};
     emit_decompose(s, "o", sp->nkeep, "kshape", 2, koffs, kstr);
     const char *roffs[1] = {"ro"}, *rstr[1] = {"rin"};
@@ -624,11 +632,12 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
     /* a block's result is in its thread 0; else every thread has its own */
     gp_str_puts(s, bpo ? "if (GPK_THREAD_ID == 0) {\n" : "{\n");
-    if (lanes > 1) /* lane j's output and partial */
+    /* the partials of output o are row o of the temporary */
+    if (lanes > 1) /* lane j's output */
         gp_str_puts(s, "const gpk_idx ob = obl;\n"
-                       "const gpk_idx pt = (o + (gpk_idx)j) * (gpk_idx)p.S + t % (gpk_idx)p.S;\n");
+                       "const gpk_idx pt = (o + (gpk_idx)j) * (gpk_idx)p.S + sp_;\n");
     else
-        gp_str_puts(s, "const gpk_idx pt = t;\n");
+        gp_str_puts(s, "const gpk_idx pt = o * (gpk_idx)p.S + sp_;\n");
     if (sp->stage == GP_STAGE_PARTIAL) {
         gp_str_puts(s, "((gpk_acc *)p.out)[pt] = acc;\n");
     } else {
