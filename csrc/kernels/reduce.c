@@ -286,8 +286,10 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
                                           : (int64_t)gpu_threads / (units ? units : 1)) *
                        gp_tune_red_split();
         S = want < 1 ? 1 : want;
-        if (S > p.K / 1024)
-            S = p.K / 1024;
+        /* a part is at least 1024 elements for a block, 128 for a thread */
+        int64_t most = p.K / (sp->block_per_out ? 1024 : 128);
+        if (S > most)
+            S = most;
         if (S < 1)
             S = 1;
     }
