@@ -21,6 +21,21 @@ from bench import report
 from bench import workloads as W
 
 
+def best_seconds(lib: L.Lib, fn, warmup=2, repeats=5) -> float:
+    """The shortest wall time of fn() until the device is done (copies to
+    and from the host, whose time is the host's too)."""
+    for _ in range(warmup):
+        fn()
+    lib.sync()
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        lib.sync()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
 def measure(w: W.Workload, lib: L.Lib):
     fn = w.make(lib, w.size)
     if fn is None:
@@ -28,16 +43,7 @@ def measure(w: W.Workload, lib: L.Lib):
     if w.unit == "us":
         return lib.overhead_us(fn, calls=w.calls or (20000 if lib.gpu else 2000))
     if w.unit == "GB/s":
-        for _ in range(2):
-            fn()
-        lib.sync()
-        best = float("inf")
-        for _ in range(5):
-            t = time.perf_counter()
-            fn()
-            lib.sync()
-            best = min(best, time.perf_counter() - t)
-        return w.amount(w.size) / best / 1e9
+        return w.amount(w.size) / best_seconds(lib, fn) / 1e9
     if not lib.gpu:  # NumPy: seconds per call on the big rows
         ms = lib.time_ms(fn, warmup=1, repeats=3)
     else:

@@ -30,9 +30,9 @@ from bench import libs, workloads as W
 lib = libs.Gpunp()
 names = sys.argv[1].split(";")
 res = {}
+from bench.__main__ import best_seconds, measure
 for w in W.workloads(quick=False):
     if w.name in names:
-        from bench.__main__ import measure
         res[w.name] = measure(w, lib)
 if "alloc loop" in names:
     xs = [gp.empty(1 << k) for k in range(4, 20)]
@@ -47,14 +47,7 @@ if "transfers" in names:
         h = np.random.default_rng(0).random(mib << 17)  # float64
         d = gp.asarray(h)
         for what, fn in (("h2d", lambda: gp.asarray(h)), ("d2h", lambda: d.get())):
-            fn()
-            best = float("inf")
-            for _ in range(5):
-                t = time.perf_counter()
-                fn()
-                lib.sync()
-                best = min(best, time.perf_counter() - t)
-            res[f"{what} {mib} MiB GB/s"] = h.nbytes / best / 1e9
+            res[f"{what} {mib} MiB GB/s"] = h.nbytes / best_seconds(lib, fn, warmup=1) / 1e9
 print(json.dumps(res))
 """
 
