@@ -59,7 +59,6 @@ from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401
 from gpunp._config import backend, show_config  # noqa: E402
-from gpunp import testing  # noqa: E402
 from gpunp import cuda  # noqa: E402
 from gpunp.cuda import get_default_memory_pool  # noqa: E402
 
@@ -80,3 +79,12 @@ float_ = float64
 int_ = int64
 half, single, double = float16, float32, float64
 csingle, cdouble = complex64, complex128
+
+
+def __getattr__(name):
+    # gpunp.testing loads numpy.testing (a third of the import time), so it
+    # is loaded at first use
+    if name == "testing":
+        import importlib
+        return importlib.import_module("gpunp.testing")
+    raise AttributeError(f"module 'gpunp' has no attribute {name!r}")
