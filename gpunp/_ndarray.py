@@ -97,6 +97,21 @@ def _fill_slice(item, s: slice) -> None:
     item.present = present
 
 
+# Results of 32 MiB and more live in host blocks that the engine reuses once
+# NumPy frees the array: a fresh NumPy array of that size faults its pages in
+# while the copy writes them (csrc/memory/host.c).
+_HOST_BLOCK_MIN = 32 << 20
+
+
+def _host_result(shape, dtype, nbytes, order):
+    if nbytes < _HOST_BLOCK_MIN:
+        return numpy.empty(shape, dtype, order=order)
+    p = ffi.new("void **")
+    check(lib.gp_host_block_new(nbytes, p))
+    block = ffi.gc(ffi.cast("char *", p[0]), lib.gp_host_block_release, size=nbytes)
+    return numpy.frombuffer(ffi.buffer(block, nbytes), dtype).reshape(shape, order=order)
+
+
 class ndarray:
     """An n-dimensional array in the memory of the current device.
 
@@ -247,7 +262,7 @@ class ndarray:
                 raise ValueError("out must be contiguous in the requested order")
             host = out
         else:
-            host = numpy.empty(self.shape, self.dtype, order=chr(o))
+            host = _host_result(self.shape, self.dtype, self.nbytes, chr(o))
         if host.nbytes:
             buf = ffi.from_buffer(host.ravel(order="K"))
             if stream is None:

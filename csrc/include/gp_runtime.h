@@ -138,6 +138,18 @@ GP_API gp_status_t gp_memory_free_all_blocks(int32_t device);
 GP_API gp_status_t gp_memory_alloc(int64_t size, uint64_t *out);
 GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size);
 
+/* Host memory for large arrays copied from the device: `nbytes` (64-byte
+ * aligned) from a cache of blocks released before when one fits, else newly
+ * mapped. A block whose pages were written once is cheap to write again,
+ * where fresh memory faults each page in (csrc/memory/host.c). */
+GP_API gp_status_t gp_host_block_new(int64_t nbytes, void **out);
+/* Gives a block of gp_host_block_new back (kept for reuse, or unmapped
+ * where the cache is full); NULL is a no-op. */
+GP_API gp_status_t gp_host_block_release(void *p);
+/* Unmaps every cached host block; the bytes unmapped in *freed (NULL: not
+ * wanted). */
+GP_API gp_status_t gp_host_block_free_all(int64_t *freed);
+
 /* Directions of gp_memcpy. */
 enum gp_memcpy_kind {
     GP_MEMCPY_HOST_TO_HOST = 0,

@@ -266,5 +266,13 @@ class MemoryPool:
 _POOL = MemoryPool()
 
 
+def free_host_blocks() -> int:
+    """Unmaps the host memory kept for large `get()` results (the blocks of
+    arrays NumPy has freed); returns the bytes released."""
+    n = ffi.new("int64_t *")
+    check(lib.gp_host_block_free_all(n))
+    return int(n[0])
+
+
 def get_default_memory_pool() -> MemoryPool:
     return _POOL
