@@ -131,8 +131,9 @@ typedef struct gp_red_spec {
     uint8_t stage;      /* GP_STAGE_* */
     uint8_t has_initial;
     uint8_t idx32;
-    uint8_t vec;        /* >1: a block reads its contiguous run as 16-byte vectors
-                           of `vec` elements */
+    uint8_t vec;        /* >1: 16-byte reads of `vec` elements; with block_per_out a
+                           block reads its contiguous run so, else a thread
+                           combines `vec` neighbouring outputs, one per lane */
 } gp_red_spec_t;
 
 /* Scans (accumulate) along one axis of M lines of K elements. In order (one
