@@ -423,11 +423,34 @@ def _attach_operators():
         setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name], False))
     for name, dunder in _UNARY_OPERATORS.items():
         setattr(ndarray, f"__{dunder}__", _unary(UFUNCS[name]._id))
-    pow2 = ndarray.__pow__
+    pow2, ipow2 = ndarray.__pow__, ndarray.__ipow__
+    square, sqrt, reciprocal = UFUNCS["square"], UFUNCS["sqrt"], UFUNCS["reciprocal"]
+
+    # NumPy's `**` with a Python int 2, or on an inexact array a Python int -1
+    # or float 0.5, calls square, reciprocal or sqrt instead of power; the
+    # results can differ (bool ** 2 is int8, not int64; complex sqrt and
+    # reciprocal round differently from pow)
+    def fast_power(self, other):
+        t = type(other)
+        if t is int and other == 2:
+            return square
+        if self.dtype.kind in "fc":
+            if t is int and other == -1:
+                return reciprocal
+            if t is float and other == 0.5:
+                return sqrt
+        return None
 
     def __pow__(self, other, mod=None):
-        return pow2(self, other) if mod is None else NotImplemented
-    ndarray.__pow__ = __pow__
+        if mod is not None:
+            return NotImplemented
+        fast = fast_power(self, other)
+        return fast(self) if fast is not None else pow2(self, other)
+
+    def __ipow__(self, other):
+        fast = fast_power(self, other)
+        return fast(self, out=self) if fast is not None else ipow2(self, other)
+    ndarray.__pow__, ndarray.__ipow__ = __pow__, __ipow__
     ndarray.__hash__ = None
 
 

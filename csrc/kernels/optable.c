@@ -84,6 +84,8 @@ const gp_op_t gp_ufuncs[] = {
      {ANY("F(abs)(x0)"), B("x0")}, NULL},
     {"sign", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
      {ANY("F(sign)(x0)")}, NULL},
+    {"reciprocal", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
+     L_NUM1, {ANY("F(reciprocal)(x0)")}, NULL},
     {"square", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
      {ANY("x0 * x0"), C("F(square)(x0)")}, NULL},
 

@@ -740,3 +740,20 @@ def test_complex_abs_and_sign_near_the_largest_float(dt):
         with np.errstate(all="ignore"):
             want = getattr(np, name)(h)
         assert_matches(UFUNCS[name](gp.asarray(h)), want, rtol_for(name, dt))
+
+
+@pytest.mark.parametrize("dt", [d for d in ALL_DTYPES], ids=str)
+@pytest.mark.parametrize("exponent", [2, 2.0, 0.5, -1, 3, np.int64(2), np.float64(0.5), True])
+def test_power_operator_with_a_python_scalar(dt, exponent):
+    """`x ** 2` (a Python int) is NumPy's square and `x ** 0.5` (a Python float,
+    inexact x) its sqrt, not power: bool ** 2 is int8 where power gives int64,
+    and a complex sqrt rounds differently from pow(x, 0.5)."""
+    h = np.array([0, 1, 2, 3], dt) if dt.kind != "c" else np.array([1 + 2j, -3j, 4, 0], dt)
+    with np.errstate(all="ignore"):
+        want, exc = numpy_outcome(lambda: h ** exponent)
+    g = gp.asarray(h)
+    if exc is not None:
+        with pytest.raises(exc):
+            g ** exponent
+        return
+    assert_matches(g ** exponent, want, rtol_for("power", dt))

@@ -134,7 +134,15 @@ GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
         if (BITS < 32) return (T)(a < 0 ? -(int)a : (int)a);                   \
         return (T)(a < 0 ? 0ULL - (gpk_u64)a : (gpk_u64)a);                    \
     }                                                                          \
-    GPK_FN T gpk_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }
+    GPK_FN T gpk_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }                \
+    /* NumPy's loop converts 1.0 / a to T; for a == 0 that is what x86-64 \
+     * makes of inf: the most negative int32/int64, 0 in the narrower     \
+     * types (they convert through int32) */                             \
+    GPK_FN T gpk_reciprocal_##S(T a)                                           \
+    {                                                                          \
+        if (a == 0) return BITS < 32 ? (T)0 : (T)((gpk_u64)1 << (BITS - 1));   \
+        return (a == 1 || a == -1) ? a : (T)0;                                 \
+    }
 
 #define GPK_UINT(S, T, BITS)                                                   \
     GPK_FN T gpk_neg_##S(T a) { return (T)-a; }                                \
@@ -149,7 +157,8 @@ GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
     GPK_FN T gpk_lshift_##S(T a, T b) { return b < (BITS) ? (T)((gpk_u64)a << b) : (T)0; } \
     GPK_FN T gpk_rshift_##S(T a, T b) { return b < (BITS) ? (T)(a >> b) : (T)0; } \
     GPK_FN T gpk_abs_##S(T a) { return a; }                                    \
-    GPK_FN T gpk_sign_##S(T a) { return (T)(a > 0); }
+    GPK_FN T gpk_sign_##S(T a) { return (T)(a > 0); }                          \
+    GPK_FN T gpk_reciprocal_##S(T a) { return (T)(a == 1); }
 
 GPK_SINT(i8, gpk_i8, 8)
 GPK_SINT(i16, gpk_i16, 16)
@@ -196,7 +205,8 @@ GPK_UINT(u64, gpk_u64, 64)
     GPK_FN T gpk_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; }   \
     GPK_FN T gpk_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }   \
     GPK_FN T gpk_abs_##S(T a) { return gpk_fabs_##S(a); }                      \
-    GPK_FN T gpk_power_##S(T a, T b) { return gpk_pow_##S(a, b); }
+    GPK_FN T gpk_power_##S(T a, T b) { return gpk_pow_##S(a, b); }             \
+    GPK_FN T gpk_reciprocal_##S(T a) { return (T)1 / a; }
 
 GPK_REAL(f32, float)
 GPK_REAL(f64, double)
@@ -263,6 +273,17 @@ GPK_REAL(f64, double)
         }                                                                      \
         T rat = b.re / b.im, scl = (T)1 / (b.im + b.re * rat);                 \
         return gpk_make_##S((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl); \
+    }                                                                          \
+    /* NumPy's loop: Smith's division of 1 by a, which gives NaN (not inf) */ \
+    /* for a = 0 */                                                           \
+    GPK_FN CT gpk_reciprocal_##S(CT a)                                         \
+    {                                                                          \
+        if (gpk_fabs_##R(a.im) <= gpk_fabs_##R(a.re)) {                          \
+            T r = a.im / a.re, d = a.re + a.im * r;                            \
+            return gpk_make_##S((T)1 / d, -r / d);                              \
+        }                                                                      \
+        T r = a.re / a.im, d = a.re * r + a.im;                                \
+        return gpk_make_##S(r / d, (T)-1 / d);                                  \
     }                                                                          \
     GPK_FN CT gpk_neg_##S(CT a) { return gpk_make_##S(-a.re, -a.im); }          \
     GPK_FN CT gpk_conj_##S(CT a) { return gpk_make_##S(a.re, -a.im); }          \
