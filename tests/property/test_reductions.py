@@ -210,6 +210,8 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None):
         ref = fold(v, np.multiply)
         absprod = fold(np.where(np.isfinite(mag), mag, 0), np.multiply)
         has_inf = fold(np.isinf(v).astype(np.int64), np.add) > 0
+        has_zero = fold((v == 0).astype(np.int64), np.add) > 0
+        has_nonfinite = fold((~np.isfinite(v)).astype(np.int64), np.add) > 0
         count = fold(np.ones(values.shape), np.add)
         if initial is not None:
             # the initial value starts every product: it is the result of
@@ -221,6 +223,8 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None):
             small = small + np.log2(np.where((m > 0) & np.isfinite(m), np.minimum(m, 1), 1))
             absprod = absprod * np.where(np.isfinite(m), m, 0)
             has_inf = has_inf | np.isinf(init)
+            has_zero = has_zero | (init == 0)
+            has_nonfinite = has_nonfinite | ~np.isfinite(init)
             count = count + 1
         bound = np.maximum(tolerance(res_dt), 2 * count * eps) * absprod
         # an intermediate may overflow, or lose its precision below the
@@ -230,7 +234,13 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None):
             # complex products of infinities give order-dependent NaN parts
             unchecked = unchecked | (has_inf & (count > 1))
     gw = g.astype(_wide(g.dtype))
-    ref = np.asarray(ref)
+    # finite factors with a zero among them: the product is 0, or NaN where
+    # the order of combination overflowed before it met the zero (inf * 0),
+    # as NumPy's own order may have
+    zero = np.asarray(has_zero & ~has_nonfinite)
+    okz = (gw == 0) | (np.isnan(gw) & unchecked)
+    assert okz[zero].all(), f"products with a zero factor: gpunp {gw[zero & ~okz]}"
+    gw, ref = np.where(zero, 0, gw), np.where(zero, 0, ref)
     if v.dtype.kind == "c":
         isnan_ref = np.isnan(ref)
         with quiet():
