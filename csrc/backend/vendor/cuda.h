@@ -28,7 +28,16 @@ typedef struct gpu_function_ *gpuFunction;
 typedef struct gpu_mempool_ *gpuMemPool;
 typedef struct gpu_graph_ *gpuGraph;
 typedef struct gpu_graph_exec_ *gpuGraphExec;
+typedef struct gpu_graph_node_ *gpuGraphNode;
 typedef unsigned long long gpuDevicePtr;
+
+/* A kernel node's launch (CUDA_KERNEL_NODE_PARAMS_v2) */
+typedef struct {
+    gpuFunction func;
+    unsigned int grid[3], block[3], shared_mem;
+    void **params, **extra;
+    void *kernel, *ctx; /* unused: func is set */
+} gpuKernelNode;
 
 #define GPU_PTR(p) ((gpuDevicePtr)(uintptr_t)(p))
 #define GPU_VOIDP(d) ((void *)(uintptr_t)(d))
@@ -113,7 +122,12 @@ enum {
       "cuGraphInstantiateWithFlags")                                               \
     X(GraphLaunch, (gpuGraphExec, gpuStream), "cuGraphLaunch")                     \
     X(GraphExecDestroy, (gpuGraphExec), "cuGraphExecDestroy")                      \
-    X(GraphDestroy, (gpuGraph), "cuGraphDestroy")
+    X(GraphDestroy, (gpuGraph), "cuGraphDestroy")                                  \
+    X(GraphCreate, (gpuGraph *, unsigned int), "cuGraphCreate")                    \
+    X(GraphAddKernelNode, (gpuGraphNode *, gpuGraph, const gpuGraphNode *, size_t, \
+                           const gpuKernelNode *), "cuGraphAddKernelNode_v2")       \
+    X(GraphExecKernelNodeSetParams, (gpuGraphExec, gpuGraphNode, const gpuKernelNode *), \
+      "cuGraphExecKernelNodeSetParams_v2")
 
 /* BLAS: cuBLAS, loaded at first use. */
 #define GPU_BLAS_WHAT "cuBLAS"
