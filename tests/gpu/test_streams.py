@@ -1,5 +1,8 @@
 """Streams and events on the GPU: ordering, concurrency, threads."""
 
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -69,3 +72,54 @@ def test_the_current_stream_is_per_thread():
         t.join()
         assert cuda.get_current_stream() == s
     assert seen == [cuda.Stream.null]
+
+
+def test_work_on_more_streams_than_a_thread_keeps_launch_graphs_for():
+    """Kernels go out through one graph per thread and stream, for the last
+    few streams; streams in turn, new and destroyed ones, keep their order."""
+    streams = [cuda.Stream(non_blocking=True) for _ in range(7)]
+    xs = []
+    for s in streams:
+        with s:
+            xs.append(gp.zeros(1 << 20, dtype=np.float32))
+    for r in range(5):
+        for k, s in enumerate(streams):
+            with s:
+                xs[k] += k + 1
+        with cuda.Stream(non_blocking=True) as t:  # a stream that lives for one op
+            extra = xs[0] * 2
+        t.synchronize()
+        assert extra[5].item() == 2.0 * (r + 1)
+    for k, s in enumerate(streams):
+        s.synchronize()
+        assert xs[k].sum().item() == 5.0 * (k + 1) * (1 << 20)
+
+
+def test_work_on_two_streams_overlaps():
+    """A short job on one stream finishes while a long one on another is
+    still running: the launch graphs do not tie the streams together."""
+    slow, fast = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    with slow:
+        x = gp.zeros(1 << 26, dtype=np.float32)
+        slow.synchronize()
+        for _ in range(300):  # about 40 ms on an H200
+            x += 1
+        slow_done = slow.record()
+    with fast:
+        y = gp.arange(10, dtype=np.float32) + 1
+    fast.synchronize()
+    assert not slow_done.done
+    assert y.get().tolist() == list(range(1, 11))
+    slow.synchronize()
+    assert x[123].item() == 300.0
+
+
+def test_plain_launches_give_the_same_results():
+    """GPUNP_LAUNCH=direct: every kernel through cuLaunchKernel."""
+    code = ("import numpy as np, gpunp as gp\n"
+            "a = gp.arange(1000, dtype=np.float32)\n"
+            "print(float(((a * 2 + 1).sum()).item()))\n")
+    env = dict(os.environ, GPUNP_LAUNCH="direct")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert float(out) == float(np.sum(np.arange(1000, dtype=np.float32) * 2 + 1))
