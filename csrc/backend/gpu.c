@@ -475,24 +475,32 @@ static gp_status_t gpu_module_function(void *module, const char *name, void **fn
 
 /* ---- launches --------------------------------------------------------------------------
  * A kernel goes to the device as the one node of a small graph, updated
- * before each launch: on the H200 that costs 2.2 us where cuLaunchKernel
- * costs 3.3 (docs/performance.md). A graph's launches are ordered behind its
- * earlier ones, so a thread keeps one graph per stream (for its last few
- * streams) and no graph ties two streams together. A stream being captured
- * gets plain launches, which the capture records as its nodes.
- * GPUNP_LAUNCH=direct launches every kernel plainly. */
-#define LAUNCH_GRAPHS 4
+ * before each launch: on the H200 updating and launching costs 2.2 us where
+ * cuLaunchKernel costs 3.3 (docs/performance.md), if the node keeps its
+ * kernel (a node changed to another kernel costs as much as a plain launch).
+ * So a thread keeps a graph per kernel and stream for the kernels it
+ * launched last: a graph's launches are ordered behind its earlier ones,
+ * and no graph may tie two streams together. Making a graph costs tens of
+ * launches, so a thread makes at most one per GRAPH_COST launches: one
+ * cycling through more kernels than it keeps graphs for stays near the
+ * plain launch's cost. A stream being captured gets plain launches, which
+ * the capture records as its nodes. GPUNP_LAUNCH=direct: plain launches. */
+#define LAUNCH_GRAPHS 32
+#define GRAPH_COST 64
 
 typedef struct {
     gpuContext ctx;
     gpuStream stream;
+    gpuFunction fn;
     gpuGraph graph;
     gpuGraphNode node;
     gpuGraphExec exec;
+    uint64_t used; /* the thread's launch count at its last use */
 } launch_graph_t;
 
 static _Thread_local launch_graph_t tls_graphs[LAUNCH_GRAPHS];
-static _Thread_local unsigned tls_graph_next;
+static _Thread_local uint64_t tls_launches;
+static _Thread_local int64_t tls_credit = GRAPH_COST; /* launches that pay for new graphs */
 static pthread_key_t graphs_key;
 static pthread_once_t graphs_key_once = PTHREAD_ONCE_INIT;
 
@@ -516,19 +524,32 @@ static void drop_thread_graphs(void *graphs)
 
 static void make_graphs_key(void) { pthread_key_create(&graphs_key, drop_thread_graphs); }
 
-/* This thread's graph for `stream`, made around `k` if new; NULL where a
- * plain launch must (capture) or can only (no graph could be made) be used. */
+/* This thread's graph for k's kernel on `stream`, made if there is credit
+ * for it; NULL where a plain launch must (capture) or will be used. */
 static launch_graph_t *graph_for(gpuStream stream, const gpuKernelNode *k)
 {
     int capturing = 0;
     if (stream && (api.StreamIsCapturing(stream, &capturing) != GPU_SUCCESS || capturing))
         return NULL;
-    for (int i = 0; i < LAUNCH_GRAPHS; ++i)
-        if (tls_graphs[i].exec && tls_graphs[i].stream == stream && tls_graphs[i].ctx == tls_ctx)
-            return &tls_graphs[i];
+    uint64_t now = ++tls_launches;
+    if (tls_credit < 4 * GRAPH_COST)
+        ++tls_credit;
+    launch_graph_t *oldest = &tls_graphs[0];
+    for (int i = 0; i < LAUNCH_GRAPHS; ++i) {
+        launch_graph_t *g = &tls_graphs[i];
+        if (g->fn == k->func && g->stream == stream && g->ctx == tls_ctx && g->exec) {
+            g->used = now;
+            return g;
+        }
+        if (g->used < oldest->used)
+            oldest = g;
+    }
+    if (tls_credit < GRAPH_COST)
+        return NULL;
+    tls_credit -= GRAPH_COST;
     pthread_once(&graphs_key_once, make_graphs_key);
     pthread_setspecific(graphs_key, tls_graphs);
-    launch_graph_t *g = &tls_graphs[tls_graph_next++ % LAUNCH_GRAPHS];
+    launch_graph_t *g = oldest;
     drop_graph(g);
     if (api.GraphCreate(&g->graph, 0) != GPU_SUCCESS ||
         api.GraphAddKernelNode(&g->node, g->graph, NULL, 0, k) != GPU_SUCCESS ||
@@ -538,6 +559,8 @@ static launch_graph_t *graph_for(gpuStream stream, const gpuKernelNode *k)
     }
     g->ctx = tls_ctx;
     g->stream = stream;
+    g->fn = k->func;
+    g->used = now;
     return g;
 }
 

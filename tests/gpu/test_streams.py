@@ -99,16 +99,21 @@ def test_work_on_two_streams_overlaps():
     """A short job on one stream finishes while a long one on another is
     still running: the launch graphs do not tie the streams together."""
     slow, fast = cuda.Stream(non_blocking=True), cuda.Stream(non_blocking=True)
+    with fast:  # allocated first: a new allocation may wait for the device
+        y = gp.arange(10, dtype=np.float32)
     with slow:
         x = gp.zeros(1 << 26, dtype=np.float32)
-        slow.synchronize()
+    gp.cuda.runtime.deviceSynchronize()
+    with slow:
         for _ in range(300):  # about 40 ms on an H200
             x += 1
         slow_done = slow.record()
     with fast:
-        y = gp.arange(10, dtype=np.float32) + 1
-    fast.synchronize()
+        y += 1
+        fast_done = fast.record()
+    fast_done.synchronize()
     assert not slow_done.done
+    fast.synchronize()
     assert y.get().tolist() == list(range(1, 11))
     slow.synchronize()
     assert x[123].item() == 300.0
