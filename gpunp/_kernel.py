@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import operator
 import re
+import struct
 
 import numpy
 
@@ -71,6 +72,8 @@ class RawModule:
 
 
 def _dims(x, what):
+    if type(x) is int and x > 0:
+        return (x, 1, 1)
     t = (x,) if isinstance(x, int) else tuple(x)
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions")
@@ -80,31 +83,32 @@ def _dims(x, what):
     return t
 
 
-_SCALAR_C = {"b": "bool", "i1": "int8_t", "u1": "uint8_t", "i2": "int16_t",
-             "u2": "uint16_t", "i4": "int32_t", "u4": "uint32_t", "i8": "int64_t",
-             "u8": "uint64_t", "f2": "uint16_t", "f4": "float", "f8": "double",
-             "c8": "float[2]", "c16": "double[2]"}
+_F64 = struct.Struct("<d")
+_U64 = (1 << 64) - 1
 
 
-def _arg_value(a, keep):
-    """A pointer to the bytes of one kernel argument."""
-    if isinstance(a, ndarray):
-        v = ffi.new("uint64_t *", a.data_ptr)
-    elif type(a) is bool or isinstance(a, numpy.bool_):
-        v = ffi.new("uint8_t *", int(bool(a)))
-    elif isinstance(a, numpy.generic):
-        h = numpy.asarray(a)
-        v = ffi.new("char[]", h.tobytes())
+def _put_arg(c, a):
+    """One kernel argument into its gp_kernel_arg_t."""
+    t = type(a)
+    if t is float:
+        c.bytes[0] = int.from_bytes(_F64.pack(a), "little")
+    elif isinstance(a, ndarray):
+        c.array = a._h
+    elif t is bool or isinstance(a, numpy.bool_):
+        c.bytes[0] = 1 if a else 0
     elif isinstance(a, int):
-        v = ffi.new("int64_t *", a)
-    elif isinstance(a, float):
-        v = ffi.new("double *", a)
-    elif isinstance(a, complex):
-        v = ffi.new("double[2]", [a.real, a.imag])
+        if not -(1 << 63) <= a < (1 << 63):
+            raise OverflowError(f"kernel argument {a} does not fit in int64")
+        c.bytes[0] = a & _U64
+    elif isinstance(a, numpy.generic):
+        if a.dtype.kind not in "biufc" or a.itemsize > 16:
+            raise TypeError(f"unsupported kernel argument type {a.dtype}")
+        ffi.memmove(c.bytes, a.tobytes(), a.itemsize)
+    elif t is complex:
+        c.bytes[0] = int.from_bytes(_F64.pack(a.real), "little")
+        c.bytes[1] = int.from_bytes(_F64.pack(a.imag), "little")
     else:
-        raise TypeError(f"unsupported kernel argument type {type(a).__name__}")
-    keep.append(v)
-    return ffi.cast("void *", v)
+        raise TypeError(f"unsupported kernel argument type {t.__name__}")
 
 
 class RawKernel:
@@ -139,13 +143,14 @@ class RawKernel:
         return self._fn
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        fn = self._function()
+        fn = self._fn if self._fn is not None else self._function()
         g, b = _dims(grid, "grid"), _dims(block, "block")
-        keep = []
-        values = [_arg_value(a, keep) for a in args]
-        argv = ffi.new("void *[]", values) if values else ffi.NULL
+        n = len(args)
+        cargs = ffi.new("gp_kernel_arg_t[]", n) if n else ffi.NULL
+        for k in range(n):
+            _put_arg(cargs[k], args[k])
         s = ffi.NULL if stream is None else stream._h
-        check(lib.gp_function_launch(fn, g, b, int(shared_mem), s, len(values), argv))
+        check(lib.gp_function_launch(fn, g, b, operator.index(shared_mem), s, n, cargs))
 
     def _attr(self, which):
         out = ffi.new("int32_t *")

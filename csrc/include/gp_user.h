@@ -60,13 +60,22 @@ enum gp_function_attribute {
 GP_API gp_status_t gp_function_get_attribute(gp_function_t *f, int32_t attr, int32_t *out);
 GP_API gp_status_t gp_function_set_attribute(gp_function_t *f, int32_t attr, int32_t value);
 
+/* One argument of a user's kernel: an array, passed as the address of its
+ * first element, or (array NULL) a value in the first bytes of `bytes`, of
+ * which the kernel's parameter takes as many as its size. */
+typedef struct gp_kernel_arg {
+    gp_array_t *array;
+    uint64_t bytes[2];
+} gp_kernel_arg_t;
+
 /* Launches `f` on a grid[3] of block[3] threads with `shared_mem` bytes of
- * dynamic shared memory on `s` (NULL: the current stream); args[k] points to
- * the k-th argument's value (the driver copies as many bytes as the
- * kernel's parameter takes). */
+ * dynamic shared memory on `s` (NULL: the current stream) with `nargs`
+ * arguments (at most GP_MAX_KERNEL_ARGS). */
+#define GP_MAX_KERNEL_ARGS 256
 GP_API gp_status_t gp_function_launch(gp_function_t *f, const uint32_t *grid,
                                       const uint32_t *block, uint32_t shared_mem,
-                                      gp_stream_t *s, int32_t nargs, void *const *args);
+                                      gp_stream_t *s, int32_t nargs,
+                                      const gp_kernel_arg_t *args);
 
 /* ---- elementwise and reduction kernels from expressions (every backend) ---- */
 

@@ -197,19 +197,33 @@ GP_API gp_status_t gp_function_set_attribute(gp_function_t *f, int32_t attr, int
 
 GP_API gp_status_t gp_function_launch(gp_function_t *f, const uint32_t *grid,
                                       const uint32_t *block, uint32_t shared_mem,
-                                      gp_stream_t *s, int32_t nargs, void *const *args)
+                                      gp_stream_t *s, int32_t nargs,
+                                      const gp_kernel_arg_t *args)
 {
     if (!function_ok(f) || !grid || !block || (nargs > 0 && !args) || nargs < 0)
         return gp_set_error(GP_ERR_MISUSE, "gp_function_launch: invalid argument");
+    if (nargs > GP_MAX_KERNEL_ARGS)
+        return gp_set_error(GP_ERR_VALUE, "a kernel takes at most %d arguments",
+                            GP_MAX_KERNEL_ARGS);
     for (int k = 0; k < 3; ++k)
         if (grid[k] == 0 || block[k] == 0)
             return gp_set_error(GP_ERR_VALUE, "grid and block dimensions must be positive");
+    void *ptrs[GP_MAX_KERNEL_ARGS], *argv[GP_MAX_KERNEL_ARGS];
+    for (int32_t k = 0; k < nargs; ++k) {
+        if (args[k].array) {
+            GP_CHECK_ARRAY(args[k].array);
+            ptrs[k] = gp_array_data(args[k].array);
+            argv[k] = &ptrs[k];
+        } else {
+            argv[k] = (void *)args[k].bytes;
+        }
+    }
     const gp_backend_i *be;
     GP_TRY(gp_backend(&be));
     uint64_t native = 0;
     GP_TRY(gp_stream_native(s, &native));
     void *stream = s ? (void *)(uintptr_t)native : gp_current_stream();
-    return be->launch_user(f->fn, grid, block, shared_mem, stream, args);
+    return be->launch_user(f->fn, grid, block, shared_mem, stream, argv);
 }
 
 /* ---- graphs ---------------------------------------------------------------------- */

@@ -186,3 +186,33 @@ def test_graph_capture_errors():
         s.end_capture()  # not capturing
     x = gp.ones(10)
     assert float(x.sum()) == 10.0
+
+
+EVERY_KIND = r'''
+struct c8 { float re, im; };
+struct c16 { double re, im; };
+extern "C" __global__ void put(bool b, signed char i1, short i2, int i4, long long i8,
+                               unsigned long long u8, unsigned short f2, float f4, double f8,
+                               c8 z8, c16 z16, long long pyint, double pyfloat, c16 pyz,
+                               bool pybool, double *out) {
+    double v[] = {(double)b, (double)i1, (double)i2, (double)i4, (double)i8, (double)u8,
+                  (double)f2, f4, f8, z8.re, z8.im, z16.re, z16.im, (double)pyint, pyfloat,
+                  pyz.re, pyz.im, (double)pybool};
+    for (int k = 0; k < 18; ++k) out[k] = v[k];
+}
+'''
+
+
+def test_raw_kernel_arguments_of_every_kind():
+    """NumPy scalars pass their dtype's bytes (float16 its bits), Python
+    int/float/complex/bool pass as int64, double, complex128 and bool."""
+    out = gp.zeros(18, np.float64)
+    args = (np.bool_(True), np.int8(-5), np.int16(-300), np.int32(-70000), np.int64(-2**40),
+            np.uint64(2**63 + 4096), np.float16(1.5), np.float32(0.25), np.float64(-1e300),
+            np.complex64(1 + 2j), np.complex128(3 - 4j), -7, 2.5, 5 + 6j, True, out)
+    gp.RawKernel(EVERY_KIND, "put")((1,), (1,), args)
+    want = [1, -5, -300, -70000, -2.0**40, float(2**63 + 4096),
+            float(np.float16(1.5).view(np.uint16)), 0.25, -1e300, 1, 2, 3, -4, -7, 2.5, 5, 6, 1]
+    assert out.get().tolist() == want
+    with pytest.raises(OverflowError):
+        gp.RawKernel(EVERY_KIND, "put")((1,), (1,), args[:11] + (2**64,) + args[12:])
