@@ -502,24 +502,35 @@ class ndarray:
     def __getitem__(self, key) -> "ndarray":
         out = _lib.out_cell()
         if type(key) is slice:
-            # the common slice, without building an index item
+            # the common slice, without building an index item (and with
+            # the checks of small ints inline: this is a per-call row of bench/)
             start, stop, step, present = key.start, key.stop, key.step, 0
             if start is None:
                 start = 0
             else:
-                start, present = _clamp(_index_int(start)), 1
+                if type(start) is not int or not _INT64_MIN <= start <= _INT64_MAX:
+                    start = _clamp(_index_int(start))
+                present = 1
             if stop is None:
                 stop = 0
             else:
-                stop, present = _clamp(_index_int(stop)), present | 2
+                if type(stop) is not int or not _INT64_MIN <= stop <= _INT64_MAX:
+                    stop = _clamp(_index_int(stop))
+                present |= 2
             if step is None:
                 step = 1
             else:
-                step, present = _clamp(_index_int(step)), present | 4
+                if type(step) is not int or not _INT64_MIN <= step <= _INT64_MAX:
+                    step = _clamp(_index_int(step))
+                present |= 4
             s = lib.gp_array_slice(self._h, present, start, stop, step, out)
             if s:
                 raise _lib.error(s)
-            return _wrap(out[0], self)
+            a = _new(ndarray)
+            a._h = out[0]
+            a._base = self if self._base is None else self._base
+            a._info = None
+            return a
         items = _index_items(key)
         check(lib.gp_array_index(self._h, len(items), items, out))
         return _wrap(out[0], self)
