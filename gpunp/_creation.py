@@ -18,6 +18,12 @@ _MAXDIM = lib.GP_MAXDIM
 
 def _shape_tuple(shape, allow_unknown=False) -> tuple:
     """A shape argument (an int or a sequence of ints) as a tuple of ints."""
+    if type(shape) is tuple and len(shape) <= _MAXDIM:
+        for s in shape:  # the common case, without raising and catching below
+            if type(s) is not int or not 0 <= s <= (1 << 62):
+                break
+        else:
+            return shape
     try:
         shp = (operator.index(shape),)
     except TypeError:
