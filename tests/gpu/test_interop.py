@@ -78,16 +78,47 @@ def test_cupy_both_ways(layout):
     np.testing.assert_array_equal(back2.get(), h)
 
 
-def test_jax_both_ways():
-    jax = pytest.importorskip("jax")
+# JAX takes only compact strides (a transposition, no gaps): it refuses the
+# "strided" layout with UNIMPLEMENTED, so that one is left out
+JAX_LAYOUTS = ["contiguous", "transposed", "reversed", "empty"]
+
+
+@pytest.mark.parametrize("layout", JAX_LAYOUTS)
+def test_jax_reads_gpunp(layout):
     jnp = pytest.importorskip("jax.numpy")
-    g = gp.asarray(host())
+    h = LAYOUTS[layout](host())
+    g = LAYOUTS[layout](gp.asarray(host()))
     j = jnp.from_dlpack(g)
-    np.testing.assert_array_equal(np.asarray(j), host())
-    ja = jnp.arange(12.0, dtype=jnp.float32).reshape(3, 4)
-    back = gp.from_dlpack(ja)
-    assert back.data_ptr == ja.unsafe_buffer_pointer()
-    np.testing.assert_array_equal(back.get(), np.arange(12.0, dtype=np.float32).reshape(3, 4))
+    assert j.shape == h.shape
+    np.testing.assert_array_equal(np.asarray(j), h)
+    if g.size:
+        # DLPack exports negative strides as a copy (docs/differences.md)
+        negative = any(s < 0 for s in g.strides)
+        same = j.unsafe_buffer_pointer() == g.data_ptr
+        assert same != negative
+
+
+@pytest.mark.parametrize("make", [lambda jnp: jnp.arange(12.0, dtype=jnp.float32).reshape(3, 4),
+                                  lambda jnp: jnp.arange(12.0, dtype=jnp.float32).reshape(3, 4).T,
+                                  lambda jnp: jnp.zeros((0, 4), jnp.float32)],
+                         ids=["contiguous", "transposed", "empty"])
+def test_gpunp_reads_jax(make):
+    jnp = pytest.importorskip("jax.numpy")
+    j = make(jnp)
+    for g in (gp.from_dlpack(j), gp.asarray(j)):  # DLPack, __cuda_array_interface__
+        assert g.shape == j.shape
+        if j.size:
+            assert g.data_ptr == j.unsafe_buffer_pointer()
+        np.testing.assert_array_equal(g.get(), np.asarray(j))
+
+
+def test_jax_reads_gpunp_on_a_non_default_stream():
+    jnp = pytest.importorskip("jax.numpy")
+    with cuda.Stream(non_blocking=True):
+        g = gp.arange(1 << 20, dtype=np.float32) * 2
+        j = jnp.from_dlpack(g)
+    assert j.unsafe_buffer_pointer() == g.data_ptr
+    np.testing.assert_array_equal(np.asarray(j), np.arange(1 << 20, dtype=np.float32) * 2)
 
 
 def test_exchange_on_non_default_streams():
