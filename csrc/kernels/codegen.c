@@ -53,21 +53,20 @@ int32_t gp_compute_align(int32_t dt) { return gp_dtypes[compute_dt(dt)].alignmen
 /* Writes into `out` the expression converting `e`, a computed value of
  * dtype `from`, to a computed value of dtype `to`, with the engine's cast
  * semantics (gp_scalar_to_storage mirrors them). */
+static void stored_expr(int32_t sd, int32_t vd, const char *e, char *v);
+
 static void cast_expr(int32_t from, int32_t to, const char *e, char *out)
 {
     int32_t kf = gp_dtype_kind(from), kt = gp_dtype_kind(to);
     if (to == GP_FLOAT16) {
         /* a float16 computes as float32 holding a value rounded to half */
-        if (from == GP_FLOAT16)
+        if (from == GP_FLOAT16) {
             put(out, "%s", e);
-        else if (from == GP_FLOAT64)
-            put(out, "gpk_f16_to_f32(gpk_f64_to_f16(%s))", e);
-        else if (from == GP_COMPLEX128)
-            put(out, "gpk_f16_to_f32(gpk_f64_to_f16((%s).re))", e);
-        else if (from == GP_COMPLEX64)
-            put(out, "gpk_f16_to_f32(gpk_f32_to_f16((%s).re))", e);
-        else
-            put(out, "gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s)))", e);
+        } else {
+            char h[EXPR_MAX];
+            stored_expr(GP_FLOAT16, from, e, h);
+            put(out, "gpk_f16_to_f32(%s)", h);
+        }
         return;
     }
     if (compute_dt(from) == compute_dt(to)) {

@@ -497,22 +497,31 @@ static gp_status_t identity_scalar(const gp_op_t *op, gp_scalar_t *v)
     return GP_OK;
 }
 
-GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxes,
-                                   const int32_t *axes, int32_t keepdims, int32_t dtype,
-                                   const gp_scalar_t *initial, gp_array_t **out)
+/* The checks reduce and accumulate share: the handles, a binary ufunc, the dtype. */
+static gp_status_t binary_method_args(int32_t id, const gp_array_t *a, gp_array_t **out,
+                                      int32_t dtype, const char *method, const gp_op_t **op)
 {
     GP_CHECK_ARRAY(a);
     if (!out)
-        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_reduce: out is NULL");
+        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_%s: out is NULL", method);
     if (*out)
         GP_CHECK_ARRAY(*out);
     if (id < 0 || id >= gp_nufuncs)
         return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
-    const gp_op_t *op = &gp_ufuncs[id];
-    if (op->nin != 2 || op->nout != 1)
-        return gp_set_error(GP_ERR_VALUE, "reduce only supported for binary functions");
+    *op = &gp_ufuncs[id];
+    if ((*op)->nin != 2 || (*op)->nout != 1)
+        return gp_set_error(GP_ERR_VALUE, "%s only supported for binary functions", method);
     if (dtype != -1 && !gp_dtype_valid(dtype))
         return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxes,
+                                   const int32_t *axes, int32_t keepdims, int32_t dtype,
+                                   const gp_scalar_t *initial, gp_array_t **out)
+{
+    const gp_op_t *op;
+    GP_TRY(binary_method_args(id, a, out, dtype, "reduce", &op));
     bool mask[GP_MAXDIM];
     GP_TRY(gp_axes_to_mask(naxes, axes, a->ndim, mask));
     int32_t nred = 0;
@@ -713,18 +722,8 @@ GP_API gp_status_t gp_array_argextreme(const gp_array_t *a, int32_t maximum, int
 GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t axis,
                                        int32_t dtype, gp_array_t **out)
 {
-    GP_CHECK_ARRAY(a);
-    if (!out)
-        return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_accumulate: out is NULL");
-    if (*out)
-        GP_CHECK_ARRAY(*out);
-    if (id < 0 || id >= gp_nufuncs)
-        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
-    const gp_op_t *op = &gp_ufuncs[id];
-    if (op->nin != 2 || op->nout != 1)
-        return gp_set_error(GP_ERR_VALUE, "accumulate only supported for binary functions");
-    if (dtype != -1 && !gp_dtype_valid(dtype))
-        return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
+    const gp_op_t *op;
+    GP_TRY(binary_method_args(id, a, out, dtype, "accumulate", &op));
     if (a->ndim == 0)
         return gp_set_error(GP_ERR_TYPE, "cannot accumulate on a scalar");
     int32_t ax;
