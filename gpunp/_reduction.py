@@ -8,7 +8,7 @@ import operator
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _NO_VALUE, _single_out, _as_input
+from gpunp._ufunc import UFUNCS, _NO_VALUE, _as_input, _reduce_call, _single_out
 
 _NULL = ffi.NULL
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -53,16 +53,7 @@ def _reduce(uid, name, a, axis, dtype, out, keepdims, initial):
     a = _array(a)
     o = _single_out(out, name)
     naxes, axes = _axes(axis, a.ndim)
-    init = _NULL
-    if initial is not _NO_VALUE and initial is not None:
-        init = ffi.new("gp_scalar_t *")
-        _lib.put_scalar(init, initial)
-    res = ffi.new("gp_array_t **")
-    if o is not None:
-        res[0] = o._h
-    check(lib.gp_ufunc_reduce(uid, a._h, naxes, axes, bool(keepdims),
-                              -1 if dtype is None else _lib.dtype_code(dtype), init, res))
-    return o if o is not None else _wrap(res[0])
+    return _reduce_call(uid, a, o, naxes, axes, keepdims, dtype, initial)
 
 
 def _ufunc_reduction(ufunc_name, public_name, doc):

@@ -64,6 +64,20 @@ def _axes(axis, ndim):
     return 1, ffi.new("int32_t[1]", [operator.index(axis)])
 
 
+def _reduce_call(uid, a, o, naxes, axes, keepdims, dtype, initial):
+    """The engine's reduction of `a` over `axes`, into `o` or a new array."""
+    init = _NULL
+    if initial is not _NO_VALUE and initial is not None:
+        init = ffi.new("gp_scalar_t *")
+        _lib.put_scalar(init, initial)
+    res = ffi.new("gp_array_t **")
+    if o is not None:
+        res[0] = o._h
+    check(lib.gp_ufunc_reduce(uid, a._h, naxes, axes, bool(keepdims),
+                              -1 if dtype is None else _lib.dtype_code(dtype), init, res))
+    return o if o is not None else _wrap(res[0])
+
+
 def _out_tuple(out, nout):
     if out is None:
         return (None,) * nout
@@ -246,16 +260,7 @@ class ufunc:
                 operator.index(axis) in (0, -1):
             axis = None
         naxes, axes = _axes(axis, a.ndim)
-        init = _NULL
-        if initial is not _NO_VALUE and initial is not None:
-            init = ffi.new("gp_scalar_t *")
-            _lib.put_scalar(init, initial)
-        res = ffi.new("gp_array_t **")
-        if o is not None:
-            res[0] = o._h
-        check(lib.gp_ufunc_reduce(self._id, a._h, naxes, axes, bool(keepdims),
-                                  -1 if dtype is None else _lib.dtype_code(dtype), init, res))
-        return o if o is not None else _wrap(res[0])
+        return _reduce_call(self._id, a, o, naxes, axes, keepdims, dtype, initial)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         a = array if isinstance(array, ndarray) else _as_input(array)

@@ -168,17 +168,23 @@ GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32
         return gp_set_error(GP_ERR_MISUSE, "gp_array_empty_like: out is NULL");
     *out = NULL;
     GP_CHECK_ARRAY(a);
-    if (order == GP_ORDER_A)
-        order = (a->flags & GP_FLAG_F_CONTIGUOUS) && !(a->flags & GP_FLAG_C_CONTIGUOUS)
-                    ? GP_ORDER_F : GP_ORDER_C;
-    /* K follows a C- or F-contiguous array exactly, as NumPy's empty_like:
-     * that also decides the strides of dimensions of length one */
-    if (order == GP_ORDER_K && (a->flags & (GP_FLAG_C_CONTIGUOUS | GP_FLAG_F_CONTIGUOUS)))
-        order = (a->flags & GP_FLAG_C_CONTIGUOUS) ? GP_ORDER_C : GP_ORDER_F;
-    if (order != GP_ORDER_C && order != GP_ORDER_F && order != GP_ORDER_K)
-        return gp_set_error(GP_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K'");
+    GP_TRY(gp_like_order(a, &order));
     const int64_t *lp[1] = {a->strides};
     return gp_array_alloc_like(dtype, a->ndim, a->shape, 1, lp, order, out);
+}
+
+gp_status_t gp_like_order(const gp_array_t *a, int32_t *order)
+{
+    if (*order == GP_ORDER_A)
+        *order = (a->flags & GP_FLAG_F_CONTIGUOUS) && !(a->flags & GP_FLAG_C_CONTIGUOUS)
+                     ? GP_ORDER_F : GP_ORDER_C;
+    /* K follows a C- or F-contiguous array exactly, as NumPy's empty_like
+     * and copies do: that also decides the strides of dimensions of length one */
+    if (*order == GP_ORDER_K && (a->flags & (GP_FLAG_C_CONTIGUOUS | GP_FLAG_F_CONTIGUOUS)))
+        *order = (a->flags & GP_FLAG_C_CONTIGUOUS) ? GP_ORDER_C : GP_ORDER_F;
+    if (*order != GP_ORDER_C && *order != GP_ORDER_F && *order != GP_ORDER_K)
+        return gp_set_error(GP_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K'");
+    return GP_OK;
 }
 
 GP_API gp_status_t gp_array_retain(gp_array_t *a)

@@ -125,6 +125,10 @@ static inline char *gp_array_data(const gp_array_t *a)
     return (char *)a->buf->ptr + a->offset;
 }
 
+/* The order (C, F or K) a new array like `a` takes for NumPy's `order`
+ * (A and K resolved against a's layout); GP_ERR_VALUE for an unknown one. */
+gp_status_t gp_like_order(const gp_array_t *a, int32_t *order);
+
 /* A new array descriptor over `buf` (whose reference it takes), computing
  * size and flags. Returns NULL (and sets the error) if out of host memory. */
 gp_array_t *gp_array_wrap(gp_buffer_t *buf, int32_t dtype, int32_t ndim, const int64_t *shape,

@@ -48,15 +48,7 @@ gp_status_t gp_copy_into(gp_array_t *dst, const gp_array_t *src)
 
 gp_status_t gp_copy_new(const gp_array_t *a, int32_t dtype, int32_t order, gp_array_t **out)
 {
-    if (order == GP_ORDER_A)
-        order = (a->flags & GP_FLAG_F_CONTIGUOUS) && !(a->flags & GP_FLAG_C_CONTIGUOUS)
-                    ? GP_ORDER_F : GP_ORDER_C;
-    /* K follows a C- or F-contiguous array exactly, as NumPy's copies do:
-     * that also decides the strides of dimensions of length one */
-    if (order == GP_ORDER_K && (a->flags & (GP_FLAG_C_CONTIGUOUS | GP_FLAG_F_CONTIGUOUS)))
-        order = (a->flags & GP_FLAG_C_CONTIGUOUS) ? GP_ORDER_C : GP_ORDER_F;
-    if (order != GP_ORDER_C && order != GP_ORDER_F && order != GP_ORDER_K)
-        return gp_set_error(GP_ERR_VALUE, "order must be one of 'C', 'F', 'A', or 'K'");
+    GP_TRY(gp_like_order(a, &order));
     const int64_t *lp[1] = {a->strides};
     GP_TRY(gp_array_alloc_like(dtype, a->ndim, a->shape, 1, lp, order, out));
     gp_status_t s = gp_copy_into(*out, a);
