@@ -140,7 +140,8 @@ ARANGE_CASES = [
                                    "float64", "complex64"])
 def test_arange(args, dtype):
     try:
-        want = np.arange(*args, dtype=dtype)
+        with np.errstate(over="ignore"):  # 1e10 in float16 is inf, as gpunp's
+            want = np.arange(*args, dtype=dtype)
     except Exception as e:
         with pytest.raises(type(e)):
             gp.arange(*args, dtype=dtype)
