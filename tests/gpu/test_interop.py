@@ -112,6 +112,17 @@ def test_gpunp_reads_jax(make):
         np.testing.assert_array_equal(g.get(), np.asarray(j))
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "empty"])
+def test_jax_reads_gpunp_through_cuda_array_interface(layout):
+    jnp = pytest.importorskip("jax.numpy")
+    h = LAYOUTS[layout](host())
+    g = LAYOUTS[layout](gp.asarray(host()))
+    j = jnp.asarray(g)
+    np.testing.assert_array_equal(np.asarray(j), h)
+    if g.size:
+        assert j.unsafe_buffer_pointer() == g.data_ptr
+
+
 def test_jax_reads_gpunp_on_a_non_default_stream():
     jnp = pytest.importorskip("jax.numpy")
     with cuda.Stream(non_blocking=True):
@@ -142,6 +153,29 @@ def test_exchange_on_non_default_streams():
         for _ in range(10):
             t += 1
         g = gp.asarray(t)  # __cuda_array_interface__ carries the stream
+    assert g.sum().item() == 11.0 * (1 << 24)
+
+
+def test_cupy_on_non_default_streams():
+    s = cuda.Stream(non_blocking=True)
+    with s:
+        x = gp.zeros(1 << 24, dtype=np.float32)
+        for _ in range(10):
+            x += 1
+        cs = cupy.cuda.Stream(non_blocking=True)
+        with cs:
+            c = cupy.from_dlpack(x)  # CuPy's stream waits for gpunp's
+            total = c.sum()
+        cs.synchronize()
+    assert float(total) == 10.0 * (1 << 24)
+    assert c.data.ptr == x.data_ptr
+    cs = cupy.cuda.Stream(non_blocking=True)
+    with cs:
+        c = cupy.ones(1 << 24, cupy.float32)
+        for _ in range(10):
+            c += 1
+        g = gp.asarray(c)  # __cuda_array_interface__ carries CuPy's stream
+    assert g.data_ptr == c.data.ptr
     assert g.sum().item() == 11.0 * (1 << 24)
 
 
