@@ -14,7 +14,7 @@ ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py check-nvrtc wheel test-abi3 test-gpu bench clean
+.PHONY: all demo test test-c test-py check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench clean
 
 all: $(VENV)/.installed
 
@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml build_ffi.py hatch_build.py $(ENGINE_SRC) $(E
 demo: $(VENV)/.installed
 	$(PY) examples/seed.py
 
-test: test-c test-py check-nvrtc
+test: test-c test-py check-nvrtc check-hiprtc
 
 # C unit tests of the core, linked against the engine's sources.
 $(BUILD)/preludes.c: $(wildcard csrc/kernels/prelude/*.h) build_ffi.py
@@ -44,13 +44,26 @@ test-c: $(C_TESTS)
 	@for t in $(C_TESTS); do echo "== $$t"; GPUNP_BACKEND=host $$t || exit 1; done
 
 # The Python suite; every kernel source it generates is kept in $(KLOG).
-test-py: $(VENV)/.installed
+test-py: $(VENV)/.installed rocm-runtime
 	rm -rf $(KLOG)
 	GPUNP_KERNEL_LOG=$(CURDIR)/$(KLOG) $(VENV)/bin/pytest -q tests
 
-# Every kernel the test run generated must compile with NVRTC for sm_90.
+# Every kernel the test run generated must compile with NVRTC for sm_90,
+# and with hiprtc for a CDNA (wavefronts of 64) and an RDNA (32) target.
 check-nvrtc: $(VENV)/.installed
 	$(PY) tools/check_kernels.py --arch sm_90 $(KLOG)
+
+check-hiprtc: $(VENV)/.installed rocm-runtime
+	$(PY) tools/check_kernels.py --arch gfx90a $(KLOG)
+	$(PY) tools/check_kernels.py --arch gfx1030 $(KLOG)
+
+# ROCm 5.2's HIP runtime and hiprtc, from Debian: enough to compile for AMD
+# targets on a machine without an AMD GPU.
+ROCM_DEBS := libamdhip64-5 libhiprtc-builtins5 libamd-comgr2 rocm-device-libs
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+rocm-runtime:
+	@dpkg -s $(ROCM_DEBS) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(ROCM_DEBS); }
 
 wheel:
 	rm -rf dist

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent
 CSRC = ROOT / "csrc"
 INCLUDE = CSRC / "include"
 PRELUDE_DIR = CSRC / "kernels" / "prelude"
-PRELUDES = ("common", "host", "cuda")
+PRELUDES = ("common", "host", "cuda", "hip")
 
 # Python 3.10 is the oldest stable ABI the wheel promises.
 LIMITED_API = "0x030A0000"

@@ -1,8 +1,10 @@
 """Compiles every kernel source a test run generated (GPUNP_KERNEL_LOG) with
-NVRTC for a CUDA architecture, so a kernel that would not compile for the GPU
-cannot hide behind a green host run. Needs NVRTC, not a GPU.
+NVRTC for a CUDA architecture or hiprtc for an AMD one, so a kernel that
+would not compile for a GPU cannot hide behind a green host run. Needs the
+compiler, not a GPU.
 
     python tools/check_kernels.py --arch sm_90 build/kernel-sources
+    python tools/check_kernels.py --arch gfx90a build/kernel-sources
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from pathlib import Path
 def check(path: str, arch: str) -> tuple[str, str | None]:
     from gpunp._lib import ffi, lib
     src = Path(path).read_bytes()
-    status = lib.gp_rtc_check_cuda(src, arch.encode())
+    compile_for = lib.gp_rtc_check_hip if arch.startswith("gfx") else lib.gp_rtc_check_cuda
+    status = compile_for(src, arch.encode())
     if status:
         return path, ffi.string(lib.gp_errmsg()).decode(errors="replace")
     return path, None
@@ -40,7 +43,8 @@ def main() -> int:
                 failures.append((path, err))
     for path, err in failures:
         print(f"--- {path}\n{err}\n")
-    print(f"{len(files) - len(failures)} of {len(files)} kernel sources compile with NVRTC "
+    compiler = "hiprtc" if args.arch.startswith("gfx") else "NVRTC"
+    print(f"{len(files) - len(failures)} of {len(files)} kernel sources compile with {compiler} "
           f"for {args.arch}")
     return 1 if failures else 0
 

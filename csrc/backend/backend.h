@@ -156,5 +156,6 @@ extern const gp_backend_i gp_backend_cuda;
 extern const char gp_prelude_common[];
 extern const char gp_prelude_host[];
 extern const char gp_prelude_cuda[];
+extern const char gp_prelude_hip[];
 
 #endif /* GP_BACKEND_H */

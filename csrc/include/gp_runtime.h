@@ -187,6 +187,10 @@ GP_API gp_status_t gp_cache_forget_loaded(void);
  * compile; GP_ERR_NOT_FOUND_LIBRARY if NVRTC cannot be loaded. */
 GP_API gp_status_t gp_rtc_check_cuda(const char *source, const char *arch);
 
+/* The same with hiprtc for an AMD `arch` ("gfx90a"), prepending the HIP
+ * prelude. Does not need a GPU. */
+GP_API gp_status_t gp_rtc_check_hip(const char *source, const char *arch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -61,6 +61,13 @@ gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t 
 /* "nvrtc <major>.<minor>", or NULL (with the error set) if NVRTC is missing. */
 const char *gp_nvrtc_id(void);
 
+/* hiprtc, the same for AMD targets ("gfx90a"): a code object. */
+gp_status_t gp_hiprtc_compile(const char *source, const char *arch, gp_blob_t *out);
+gp_status_t gp_hiprtc_compile_user(const char *source, const char *arch, int32_t nopts,
+                                   const char *const *opts, int32_t nnames,
+                                   const char *const *names, gp_blob_t *out, char **lowered);
+const char *gp_hiprtc_id(void);
+
 /* Runs `argv` with stdout and stderr going to `log_path` (may be NULL to
  * discard them); *exit_code gets its exit status (or -1 if it was killed). */
 gp_status_t gp_run_process(char *const argv[], const char *log_path, int *exit_code);

@@ -283,6 +283,8 @@ NULL_CALL(n_stream_current, gp_stream_get_current(NULL))
 NULL_CALL(n_cache_stats, gp_cache_get_stats(NULL))
 NULL_CALL(n_check_cuda, gp_rtc_check_cuda(NULL, "sm_90"))
 NULL_CALL(n_check_cuda_arch, gp_rtc_check_cuda("", NULL))
+NULL_CALL(n_check_hip, gp_rtc_check_hip(NULL, "gfx90a"))
+NULL_CALL(n_check_hip_arch, gp_rtc_check_hip("", NULL))
 
 static const struct {
     const char *name;
@@ -345,6 +347,8 @@ static const struct {
     {"gp_cache_get_stats out", n_cache_stats},
     {"gp_rtc_check_cuda source", n_check_cuda},
     {"gp_rtc_check_cuda arch", n_check_cuda_arch},
+    {"gp_rtc_check_hip source", n_check_hip},
+    {"gp_rtc_check_hip arch", n_check_hip_arch},
 };
 
 static void test_null_arguments(void)

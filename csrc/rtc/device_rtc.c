@@ -1,0 +1,264 @@
+/*
+ * device_rtc.c - the GPU vendors' run-time compilers, loaded at run time:
+ * NVRTC (kernel source to a cubin) and hiprtc (to an AMD code object).
+ *
+ * Their C APIs are the same but for the prefix of the names and the word
+ * for the compiled image (CUBIN, Code), so one loader and one compile
+ * function serve both, from a table per vendor.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+
+#include "../backend/dl.h"
+#include "rtc.h"
+
+typedef int rtcResult;
+typedef struct rtc_program *rtcProgram;
+
+typedef struct {
+    const char *what;                 /* "NVRTC", "hiprtc" */
+    const char *prefix;               /* of every symbol */
+    const char *image;                /* "CUBIN", "Code" */
+    const char *const *sonames;
+    int vendor;                       /* gp_dl_open's search rules */
+    const char *arch_flag;            /* "-arch=", "--offload-arch=" */
+    const char *const *options;       /* every generated kernel's, after the arch */
+    const char *options_text;
+    pthread_once_t once;
+    gp_status_t status;
+    char problem[4096];
+    char ident[256];
+    const char *(*GetErrorString)(rtcResult);
+    rtcResult (*Version)(int *, int *);
+    rtcResult (*CreateProgram)(rtcProgram *, const char *, const char *, int,
+                               const char *const *, const char *const *);
+    rtcResult (*DestroyProgram)(rtcProgram *);
+    rtcResult (*CompileProgram)(rtcProgram, int, const char *const *);
+    rtcResult (*GetImageSize)(rtcProgram, size_t *);
+    rtcResult (*GetImage)(rtcProgram, char *);
+    rtcResult (*GetProgramLogSize)(rtcProgram, size_t *);
+    rtcResult (*GetProgramLog)(rtcProgram, char *);
+    rtcResult (*AddNameExpression)(rtcProgram, const char *);
+    rtcResult (*GetLoweredName)(rtcProgram, const char *, const char **);
+} rtc_t;
+
+/* Every generated kernel is compiled with these (besides the target): no
+ * fused multiply-add contraction gives the same IEEE operations as the host
+ * backend's kernels. */
+static const char *const nv_options[] = {"-std=c++17", "-fmad=false", "-default-device", NULL};
+static const char *const nv_sonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", NULL};
+static const char *const hip_options[] = {"-std=c++17", "-ffp-contract=off", NULL};
+/* hiprtc is part of libamdhip64 before ROCm 7, its own library from ROCm 6 */
+static const char *const hip_sonames[] = {"libhiprtc.so.7", "libhiprtc.so.6", "libamdhip64.so.6",
+                                          "libamdhip64.so.5", "libhiprtc.so", "libamdhip64.so",
+                                          NULL};
+
+static rtc_t nvrtc = {"NVRTC", "nvrtc", "CUBIN", nv_sonames, GP_VENDOR_CUDA, "-arch=",
+                      nv_options, "-std=c++17 -fmad=false -default-device",
+                      PTHREAD_ONCE_INIT};
+static rtc_t hiprtc = {"hiprtc", "hiprtc", "Code", hip_sonames, GP_VENDOR_ROCM, "--offload-arch=",
+                       hip_options, "-std=c++17 -ffp-contract=off", PTHREAD_ONCE_INIT};
+
+static void load(rtc_t *c)
+{
+    void *h;
+    c->status = gp_dl_open(c->what, c->sonames, c->vendor, &h);
+    if (c->status != GP_OK) {
+        snprintf(c->problem, sizeof c->problem, "%s", gp_errmsg());
+        return;
+    }
+    char sym[64];
+#define SYM(field, name)                                                          \
+    do {                                                                          \
+        snprintf(sym, sizeof sym, "%s%s", c->prefix, name);                       \
+        *(void **)&c->field = dlsym(h, sym);                                      \
+        if (!c->field) {                                                          \
+            c->status = GP_ERR_NOT_FOUND_LIBRARY;                                 \
+            snprintf(c->problem, sizeof c->problem, "%s lacks %s", c->what, sym); \
+            return;                                                               \
+        }                                                                         \
+    } while (0)
+    SYM(GetErrorString, "GetErrorString");
+    SYM(Version, "Version");
+    SYM(CreateProgram, "CreateProgram");
+    SYM(DestroyProgram, "DestroyProgram");
+    SYM(CompileProgram, "CompileProgram");
+    char size_name[32], image_name[32];
+    snprintf(size_name, sizeof size_name, "Get%sSize", c->image);
+    snprintf(image_name, sizeof image_name, "Get%s", c->image);
+    SYM(GetImageSize, size_name);
+    SYM(GetImage, image_name);
+    SYM(GetProgramLogSize, "GetProgramLogSize");
+    SYM(GetProgramLog, "GetProgramLog");
+    SYM(AddNameExpression, "AddNameExpression");
+    SYM(GetLoweredName, "GetLoweredName");
+#undef SYM
+    int major = 0, minor = 0;
+    c->Version(&major, &minor);
+    snprintf(c->ident, sizeof c->ident, "%s %d.%d %s", c->prefix, major, minor, c->options_text);
+}
+
+static void load_nvrtc(void) { load(&nvrtc); }
+static void load_hiprtc(void) { load(&hiprtc); }
+
+static gp_status_t ready(rtc_t *c)
+{
+    pthread_once(&c->once, c == &nvrtc ? load_nvrtc : load_hiprtc);
+    if (c->status != GP_OK)
+        return gp_set_error(c->status, "%s", c->problem);
+    return GP_OK;
+}
+
+/* Compiles with `opts`; name expressions registered before and lowered
+ * after (lowered may be NULL when nnames is 0). */
+static gp_status_t compile(rtc_t *c, const char *source, const char *arch, int32_t nopts,
+                           const char *const *opts, int32_t nnames, const char *const *names,
+                           gp_blob_t *out, char **lowered)
+{
+    out->data = NULL;
+    out->size = 0;
+    GP_TRY(ready(c));
+    rtcProgram prog = NULL;
+    rtcResult r = c->CreateProgram(&prog, source, "gpunp_kernel.cu", 0, NULL, NULL);
+    if (r != 0)
+        return gp_set_error(GP_ERR_COMPILE, "%sCreateProgram: %s", c->prefix,
+                            c->GetErrorString(r));
+    for (int32_t k = 0; k < nnames && r == 0; ++k)
+        r = c->AddNameExpression(prog, names[k]);
+    if (r == 0)
+        r = c->CompileProgram(prog, nopts, opts);
+    gp_status_t s = GP_OK;
+    if (r != 0) {
+        size_t n = 0;
+        c->GetProgramLogSize(prog, &n);
+        char *log = malloc(n + 1);
+        if (log) {
+            c->GetProgramLog(prog, log);
+            log[n] = '\0';
+        }
+        s = gp_set_error(GP_ERR_COMPILE, "%s failed to compile a kernel for %s (%s):\n%.3500s",
+                         c->what, arch, c->GetErrorString(r), log ? log : "");
+        free(log);
+    } else {
+        size_t n = 0;
+        c->GetImageSize(prog, &n);
+        out->data = malloc(n ? n : 1);
+        if (!out->data) {
+            s = gp_set_error(GP_ERR_NOMEM, "out of host memory for a compiled kernel");
+        } else {
+            c->GetImage(prog, out->data);
+            out->size = n;
+        }
+        for (int32_t k = 0; k < nnames && s == GP_OK; ++k) {
+            const char *low = NULL;
+            r = c->GetLoweredName(prog, names[k], &low);
+            lowered[k] = r == 0 && low ? strdup(low) : NULL;
+            if (!lowered[k])
+                s = gp_set_error(GP_ERR_COMPILE, "%s has no lowered name for '%s'", c->what,
+                                 names[k]);
+        }
+    }
+    c->DestroyProgram(&prog);
+    return s;
+}
+
+/* A generated kernel: the target and the vendor's fixed options. */
+static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch, gp_blob_t *out)
+{
+    char archopt[96];
+    snprintf(archopt, sizeof archopt, "%s%s", c->arch_flag, arch);
+    const char *opts[8] = {archopt};
+    int32_t n = 1;
+    for (const char *const *o = c->options; *o && n < 8; ++o)
+        opts[n++] = *o;
+    return compile(c, source, arch, n, opts, 0, NULL, out, NULL);
+}
+
+/* Users' source: only the target and their options. */
+static gp_status_t compile_user(rtc_t *c, const char *source, const char *arch, int32_t nopts,
+                                const char *const *opts, int32_t nnames,
+                                const char *const *names, gp_blob_t *out, char **lowered)
+{
+    if (nopts < 0 || nopts > 250)
+        return gp_set_error(GP_ERR_VALUE, "too many compiler options (%d)", nopts);
+    char archopt[96];
+    snprintf(archopt, sizeof archopt, "%s%s", c->arch_flag, arch);
+    const char *all[256];
+    all[0] = archopt;
+    for (int32_t k = 0; k < nopts; ++k)
+        all[k + 1] = opts[k];
+    return compile(c, source, arch, nopts + 1, all, nnames, names, out, lowered);
+}
+
+/* The preludes and `source`, compiled for `arch` and thrown away. */
+static gp_status_t check(rtc_t *c, const char *vendor_prelude, const char *source,
+                         const char *arch)
+{
+    gp_str_t full;
+    gp_str_init(&full);
+    gp_str_puts(&full, vendor_prelude);
+    gp_str_puts(&full, "\n");
+    gp_str_puts(&full, gp_prelude_common);
+    gp_str_puts(&full, "\n");
+    gp_str_puts(&full, source);
+    if (full.failed) {
+        gp_str_free(&full);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    }
+    gp_blob_t img;
+    gp_status_t s = compile_kernel(c, full.data, arch, &img);
+    free(img.data);
+    gp_str_free(&full);
+    return s;
+}
+
+/* ---- NVRTC -------------------------------------------------------------------------- */
+
+const char *gp_nvrtc_id(void) { return ready(&nvrtc) == GP_OK ? nvrtc.ident : NULL; }
+
+gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out)
+{
+    return compile_kernel(&nvrtc, source, arch, out);
+}
+
+gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t nopts,
+                                  const char *const *opts, int32_t nnames,
+                                  const char *const *names, gp_blob_t *out, char **lowered)
+{
+    return compile_user(&nvrtc, source, arch, nopts, opts, nnames, names, out, lowered);
+}
+
+GP_API gp_status_t gp_rtc_check_cuda(const char *source, const char *arch)
+{
+    if (!source || !arch)
+        return gp_set_error(GP_ERR_MISUSE, "gp_rtc_check_cuda: NULL argument");
+    return check(&nvrtc, gp_prelude_cuda, source, arch);
+}
+
+/* ---- hiprtc ------------------------------------------------------------------------- */
+
+const char *gp_hiprtc_id(void) { return ready(&hiprtc) == GP_OK ? hiprtc.ident : NULL; }
+
+gp_status_t gp_hiprtc_compile(const char *source, const char *arch, gp_blob_t *out)
+{
+    return compile_kernel(&hiprtc, source, arch, out);
+}
+
+gp_status_t gp_hiprtc_compile_user(const char *source, const char *arch, int32_t nopts,
+                                   const char *const *opts, int32_t nnames,
+                                   const char *const *names, gp_blob_t *out, char **lowered)
+{
+    return compile_user(&hiprtc, source, arch, nopts, opts, nnames, names, out, lowered);
+}
+
+GP_API gp_status_t gp_rtc_check_hip(const char *source, const char *arch)
+{
+    if (!source || !arch)
+        return gp_set_error(GP_ERR_MISUSE, "gp_rtc_check_hip: NULL argument");
+    return check(&hiprtc, gp_prelude_hip, source, arch);
+}
