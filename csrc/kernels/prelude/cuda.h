@@ -1,103 +1,18 @@
 /* gpunp kernel prelude: CUDA backend (compiled by NVRTC, no includes).
  *
- * A kernel runs as a grid of blocks of GPK_BLOCK_SIZE threads; its one
- * parameter is the parameter struct, by value. */
+ * What CUDA spells its own way; the rest of a GPU kernel's prelude (entry
+ * point, thread indices, block reductions and scans) is gpu.h, which
+ * build_ffi.py appends. */
 #define GPK_CUDA 1
 #define GPK_FN static __device__ __forceinline__
-#define GPK_RESTRICT __restrict__
-#define GPK_ALIGN(n) alignas(n)
-
-typedef long long gpk_index;
 
 /* NVRTC compiles without the C library's headers. */
 #define NAN __int_as_float(0x7fffffff)
 #define INFINITY __int_as_float(0x7f800000)
 
-#define GPK_KERNEL(name, P) extern "C" __global__ void name(const P p)
-
-#define GPK_BLOCK_ID ((gpk_index)blockIdx.x)
-#define GPK_NUM_BLOCKS ((gpk_index)gridDim.x)
-#define GPK_THREAD_ID ((gpk_index)threadIdx.x)
-#define GPK_BLOCK_SIZE ((gpk_index)blockDim.x)
-#define GPK_SYNC() __syncthreads()
-#define GPK_SHARED __shared__
-
-/* Visits i in [0, n) once across the grid (grid-stride loop). */
-#define GPK_GRID_LOOP(T, i, n)                                                 \
-    for (T i = (T)blockIdx.x * (T)blockDim.x + (T)threadIdx.x; i < (T)(n);     \
-         i += (T)gridDim.x * (T)blockDim.x)
-
-/* A value of any type moved down the warp by `d` lanes, 32 bits at a time. */
-template <typename T>
-static __device__ __forceinline__ T gpk_shfl_down(T v, int d)
-{
-    union U { T t; int w[(sizeof(T) + 3) / 4]; } in, out;
-    in.t = v;
-#pragma unroll
-    for (int k = 0; k < (int)(sizeof(T) + 3) / 4; ++k)
-        out.w[k] = __shfl_down_sync(0xffffffffu, in.w[k], d);
-    return out.t;
-}
-
-/* Combines `v` over the threads of the block; every thread gets the result.
- * Needs a block of whole warps (at most 1024 threads), reached by all:
- * shuffles within each warp, then the first warp combines the warps'. */
-#define GPK_BLOCK_REDUCE(T, COMBINE, v)                                        \
-    do {                                                                       \
-        __shared__ T gpk_red_[32];                                             \
-        for (int d_ = 16; d_ > 0; d_ >>= 1)                                    \
-            (v) = COMBINE((v), gpk_shfl_down((v), d_));                        \
-        const int nw_ = (int)(blockDim.x >> 5);                                \
-        if ((threadIdx.x & 31) == 0)                                           \
-            gpk_red_[threadIdx.x >> 5] = (v);                                  \
-        __syncthreads();                                                       \
-        if (threadIdx.x < 32) {                                                \
-            T w_ = gpk_red_[threadIdx.x < (unsigned)nw_ ? threadIdx.x : 0];     \
-            for (int d_ = 16; d_ > 0; d_ >>= 1) {                              \
-                T o_ = gpk_shfl_down(w_, d_);                                  \
-                if ((int)threadIdx.x + d_ < nw_)                               \
-                    w_ = COMBINE(w_, o_);                                      \
-            }                                                                  \
-            if (threadIdx.x == 0)                                              \
-                gpk_red_[0] = w_;                                              \
-        }                                                                      \
-        __syncthreads();                                                       \
-        (v) = gpk_red_[0];                                                     \
-        __syncthreads();                                                       \
-    } while (0)
-
-/* Inclusive scan of `v` over the threads of the block (thread t gets the
- * combination of threads 0..t); `total` gets the whole block's. Needs a
- * block of at most 1024 threads, reached by all. */
-#define GPK_BLOCK_SCAN(T, COMBINE, v, total)                                    \
-    do {                                                                       \
-        __shared__ T gpk_scan_[1024];                                          \
-        gpk_scan_[threadIdx.x] = (v);                                          \
-        __syncthreads();                                                       \
-        for (unsigned int d_ = 1; d_ < blockDim.x; d_ <<= 1) {                 \
-            T o_ = threadIdx.x >= d_ ? gpk_scan_[threadIdx.x - d_] : (v);      \
-            __syncthreads();                                                   \
-            if (threadIdx.x >= d_)                                             \
-                (v) = COMBINE(o_, (v));                                        \
-            gpk_scan_[threadIdx.x] = (v);                                      \
-            __syncthreads();                                                   \
-        }                                                                      \
-        (total) = gpk_scan_[blockDim.x - 1];                                   \
-        __syncthreads();                                                       \
-    } while (0)
-
-/* The exclusive form: `excl` gets the combination of threads 0..t-1
- * (`neutral` for thread 0), `total` the whole block's. */
-#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total)                  \
-    do {                                                                       \
-        T gpk_in_ = (v);                                                       \
-        GPK_BLOCK_SCAN(T, COMBINE, gpk_in_, total);                            \
-        __shared__ T gpk_ex_[1024];                                            \
-        gpk_ex_[threadIdx.x] = gpk_in_;                                        \
-        __syncthreads();                                                       \
-        (excl) = threadIdx.x ? gpk_ex_[threadIdx.x - 1] : (neutral);           \
-        __syncthreads();                                                       \
-    } while (0)
+/* The warp, for the shared GPU prelude (gpu.h, appended to this one). */
+#define GPK_WARP 32
+#define GPK_SHFL_DOWN_WORD(w, d) __shfl_down_sync(0xffffffffu, (w), (d))
 
 /* IEEE half <-> float through the hardware's conversions (round to nearest
  * even, as the host prelude's code). */
