@@ -175,6 +175,25 @@ def _loop(lib, n):
     return lambda: _small_ops(a, b)
 
 
+_SCALE = r'''
+extern "C" __global__ void scale(float *x, float s, long long n) {
+    long long i = (long long)blockDim.x * blockIdx.x + threadIdx.x;
+    if (i < n) x[i] *= s;
+}
+'''
+
+
+def _raw_kernel(lib, n):
+    """A user's kernel launched with an array and two scalars (CuPy's
+    RawKernel interface; gpunp and CuPy only)."""
+    if lib.name not in ("gpunp", "cupy"):
+        return None
+    a = _f32(lib, n)
+    k = lib.xp.RawKernel(_SCALE, "scale")
+    grid, s, size = ((n + 255) // 256,), np.float32(1.0), np.int64(n)
+    return lambda: k(grid, (256,), (a, s, size))
+
+
 def _loop_graph(lib, n):
     """The same 100 ops captured once into a graph, replayed by one launch."""
     a, b = _f32(lib, n), _f32(lib, n, 1)
@@ -220,6 +239,8 @@ def workloads(quick: bool) -> list:
         for label, fn in OVERHEAD:
             out.append(Workload(f"{label}, {n} float32, per call", "us", n, fn))
     out += [
+        Workload("RawKernel launch (array and 2 scalars), 1000 float32, per call", "us", 1000,
+                 _raw_kernel, gpu_only=True),
         Workload("100 small ops (1000 float32), op by op, per loop", "us", 1000, _loop,
                  gpu_only=True, calls=300),
         Workload("100 small ops (1000 float32), graph replay, per loop", "us", 1000,
