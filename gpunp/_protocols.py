@@ -10,11 +10,12 @@ from gpunp._ndarray import ndarray
 
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "any", "argmax", "argmin", "astype", "can_cast",
-    "copy", "dot", "empty_like", "full_like", "inner", "matmul", "max", "mean", "min",
+    "all", "amax", "amin", "any", "argmax", "argmin", "astype", "atleast_1d", "atleast_2d",
+    "atleast_3d", "can_cast", "column_stack", "concatenate", "copy", "dot", "dstack",
+    "empty_like", "expand_dims", "full_like", "hstack", "inner", "matmul", "max", "mean", "min",
     "ndim", "ones_like", "outer", "tensordot", "vdot",
-    "permute_dims", "prod", "ravel", "reshape", "result_type", "shape", "size", "squeeze", "sum",
-    "swapaxes", "transpose", "zeros_like",
+    "permute_dims", "prod", "ravel", "reshape", "result_type", "shape", "size", "squeeze",
+    "stack", "sum", "swapaxes", "transpose", "vstack", "zeros_like",
 )
 
 _TABLE: dict = {}
