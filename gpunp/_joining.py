@@ -5,26 +5,13 @@ result, so the engine's copy kernels do the work on every backend."""
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
 from gpunp import _lib
 from gpunp._creation import empty
 from gpunp._dtypes import can_cast, result_type
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import _as_input
-
-
-def _array(a) -> ndarray:
-    return a if isinstance(a, ndarray) else _as_input(a)
-
-
-def _axis(axis, ndim) -> int:
-    a = operator.index(axis)
-    if not -ndim <= a < ndim:
-        raise _lib._axis_error(f"axis {a} is out of bounds for array of dimension {ndim}")
-    return a % ndim
+from gpunp._ufunc import _array
 
 
 def _sequence(arrays, what) -> list:
@@ -41,7 +28,7 @@ def expand_dims(a, axis) -> ndarray:
     a = _array(a)
     axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
     nd = a.ndim + len(axes)
-    where = [_axis(x, nd) for x in axes]
+    where = [_lib.normalize_axis(x, nd) for x in axes]
     if len(set(where)) != len(where):
         raise ValueError("repeated axis")
     rest = iter(a.shape)
@@ -96,7 +83,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
                 "all the input arrays must have same number of dimensions, but the array at "
                 f"index 0 has {nd} dimension(s) and the array at index {k} has {a.ndim} "
                 "dimension(s)")
-    ax = _axis(axis, nd)
+    ax = _lib.normalize_axis(axis, nd)
     first = arrays[0].shape
     for k, a in enumerate(arrays):
         for d in range(nd):
@@ -136,7 +123,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind") -> ndarr
         raise ValueError("need at least one array to stack")
     if any(a.shape != arrays[0].shape for a in arrays):
         raise ValueError("all input arrays must have the same shape")
-    ax = _axis(axis, arrays[0].ndim + 1)
+    ax = _lib.normalize_axis(axis, arrays[0].ndim + 1)
     return concatenate([expand_dims(a, ax) for a in arrays], axis=ax, out=out, dtype=dtype,
                        casting=casting)
 

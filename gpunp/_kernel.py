@@ -275,11 +275,7 @@ def _axes(axis, ndim):
         return tuple(range(ndim))
     out = []
     for a in axis if isinstance(axis, tuple) else (axis,):
-        a = operator.index(a)
-        if not -ndim <= a < ndim:
-            raise numpy.exceptions.AxisError(
-                f"axis {a} is out of bounds for array of dimension {ndim}")
-        out.append(a % ndim)
+        out.append(_lib.normalize_axis(a, ndim))
     if len(set(out)) != len(out):
         raise ValueError("duplicate value in 'axis'")
     return tuple(out)

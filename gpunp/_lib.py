@@ -6,6 +6,7 @@ Everything else in the package reaches the engine through this module.
 
 from __future__ import annotations
 
+import operator
 import threading
 
 import numpy
@@ -31,6 +32,15 @@ class OutOfMemoryError(MemoryError):
 
 def _axis_error(msg: str) -> Exception:
     return numpy.exceptions.AxisError(msg)
+
+
+def normalize_axis(axis, ndim: int) -> int:
+    """`axis` of an array of `ndim` dimensions as 0..ndim-1; NumPy's AxisError
+    out of range."""
+    a = operator.index(axis)
+    if not -ndim <= a < ndim:
+        raise _axis_error(f"axis {a} is out of bounds for array of dimension {ndim}")
+    return a % ndim
 
 
 _ERRORS = {

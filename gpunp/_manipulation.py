@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import _as_input
-
-
-def _array(a) -> ndarray:
-    return a if isinstance(a, ndarray) else _as_input(a)
+from gpunp._ufunc import _array
 
 
 def reshape(a, shape=None, order="C", *, newshape=None, copy=None) -> ndarray:

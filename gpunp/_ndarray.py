@@ -426,11 +426,7 @@ class ndarray:
 
     def swapaxes(self, axis1, axis2) -> "ndarray":
         n = self.ndim
-        a1, a2 = operator.index(axis1), operator.index(axis2)
-        for a in (a1, a2):
-            if not -n <= a < n:
-                raise numpy.exceptions.AxisError(
-                    f"axis {a} is out of bounds for array of dimension {n}")
+        a1, a2 = _lib.normalize_axis(axis1, n), _lib.normalize_axis(axis2, n)
         axes = list(range(n))
         axes[a1], axes[a2] = axes[a2], axes[a1]
         return self.transpose(axes)

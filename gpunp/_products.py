@@ -9,11 +9,7 @@ import numpy
 
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _as_input, _single_out
-
-
-def _array(a) -> ndarray:
-    return a if isinstance(a, ndarray) else _as_input(a)
+from gpunp._ufunc import UFUNCS, _array, _single_out
 
 
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):

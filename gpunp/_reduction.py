@@ -8,14 +8,10 @@ import operator
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _NO_VALUE, _as_input, _reduce_call, _single_out
+from gpunp._ufunc import UFUNCS, _NO_VALUE, _array, _reduce_call, _single_out
 
 _NULL = ffi.NULL
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
-
-
-def _array(a) -> ndarray:
-    return a if isinstance(a, ndarray) else _as_input(a)
 
 
 def _no_where(where, name):

@@ -328,6 +328,11 @@ def _as_input(x):
     return asarray(x)
 
 
+def _array(a) -> ndarray:
+    """An array argument: a gpunp array as it is, anything else through asarray."""
+    return a if isinstance(a, ndarray) else _as_input(a)
+
+
 # ---- operators ----------------------------------------------------------------------
 
 def _binary(uf, reflected):
