@@ -256,6 +256,15 @@ GP_API gp_status_t gp_cache_forget_loaded(void)
 }
 
 /* Compiles (or fetches from disk) and loads the kernel; lock held. */
+void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size_t len)
+{
+    gp_str_puts(out, prelude);
+    gp_str_puts(out, "\n");
+    gp_str_puts(out, gp_prelude_common);
+    gp_str_puts(out, "\n");
+    gp_str_putn(out, body, len);
+}
+
 static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const void *ctx,
                          gp_kernel_t *out)
 {
@@ -277,11 +286,7 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const voi
     }
     gp_str_printf(&ident, "%s\n", cid);
     size_t src_at = ident.len;
-    gp_str_puts(&ident, be->prelude);
-    gp_str_puts(&ident, "\n");
-    gp_str_puts(&ident, gp_prelude_common);
-    gp_str_puts(&ident, "\n");
-    gp_str_putn(&ident, body.data, body.len);
+    gp_kernel_source(&ident, be->prelude, body.data, body.len);
     if (ident.failed) {
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
         goto done;

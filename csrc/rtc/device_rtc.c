@@ -201,11 +201,7 @@ static gp_status_t check(rtc_t *c, const char *vendor_prelude, const char *sourc
 {
     gp_str_t full;
     gp_str_init(&full);
-    gp_str_puts(&full, vendor_prelude);
-    gp_str_puts(&full, "\n");
-    gp_str_puts(&full, gp_prelude_common);
-    gp_str_puts(&full, "\n");
-    gp_str_puts(&full, source);
+    gp_kernel_source(&full, vendor_prelude, source, strlen(source));
     if (full.failed) {
         gp_str_free(&full);
         return gp_set_error(GP_ERR_NOMEM, "out of host memory");
