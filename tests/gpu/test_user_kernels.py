@@ -161,7 +161,7 @@ def test_graph_replays_a_loop_of_operations():
         b = gp.full(1000, 0.5, np.float32)
         t = a * 2  # kernels compiled before the capture
         s.begin_capture()
-        for _ in range(50):
+        for _ in range(20):  # 3 replays stay inside float32 (2**60)
             a *= 2
             a -= b
         t = a + b  # allocated during the capture: kept for the graph
@@ -171,7 +171,7 @@ def test_graph_replays_a_loop_of_operations():
     want = np.ones(1000)
     for _ in range(3):
         g.launch(s)
-        for _ in range(50):
+        for _ in range(20):
             want = want * 2 - 0.5
     s.synchronize()
     np.testing.assert_allclose(a.get(), want.astype(np.float32), rtol=1e-6)
