@@ -69,6 +69,36 @@ def test_unavailable_backend_raises_instead_of_crashing():
         assert r.stdout.strip()
 
 
+HIP_SONAMES = ("libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so")
+
+
+def _loadable(names) -> bool:
+    import ctypes
+    for n in names:
+        try:
+            ctypes.CDLL(n)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+def test_hip_backend_without_an_amd_gpu_says_so():
+    """`make test` installs ROCm 5.2's runtime: the HIP backend loads it and
+    finds no device. Without the runtime, the error names the library."""
+    code = ("import gpunp\ntry:\n    gpunp.zeros(3); print('ran on', gpunp.backend())\n"
+            "except gpunp.BackendError as e:\n    print(e)")
+    r = run(code, env={"GPUNP_BACKEND": "hip"})
+    if r.stdout.startswith("ran on"):
+        assert r.stdout.split()[-1] == "hip"  # a machine with an AMD GPU
+    elif _loadable(HIP_SONAMES):
+        assert r.stdout.startswith("no AMD GPU was found (loaded the HIP runtime (libamdhip64) "
+                                   "from /"), r.stdout
+        assert "libamdhip64.so" in r.stdout
+    else:
+        assert "the HIP runtime (libamdhip64) was not found" in r.stdout, r.stdout
+
+
 KERNEL_USE = ("import gpunp, numpy, json\n"
               "a = gpunp.asarray(numpy.arange(10, dtype=numpy.float32))\n"
               "r = (a * 3 + 1).sum().item()\n"

@@ -75,7 +75,9 @@ static const gp_backend_i *gpu_backend(const char *name)
 {
     if (strcmp(name, "cuda") == 0)
         return &gp_backend_cuda;
-    return NULL; /* the HIP backend arrives with its issue */
+    if (strcmp(name, "hip") == 0)
+        return &gp_backend_hip;
+    return NULL;
 }
 
 GP_API gp_status_t gp_runtime_init(const char *name)
@@ -102,8 +104,8 @@ GP_API gp_status_t gp_runtime_init(const char *name)
               : gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend is not part of this build of "
                                                  "gpunp yet", want);
     } else if (strcmp(want, "auto") == 0) {
-        const gp_backend_i *g = gpu_backend("cuda");
-        if (!g || start(g) != GP_OK)
+        /* the first vendor whose runtime loads and finds a device */
+        if (start(&gp_backend_cuda) != GP_OK && start(&gp_backend_hip) != GP_OK)
             s = start(&gp_backend_host);
     } else {
         s = gp_set_error(GP_ERR_VALUE, "unknown backend '%s' (GPUNP_BACKEND takes cuda, hip, "

@@ -151,6 +151,7 @@ void *gp_current_stream(void);
 
 extern const gp_backend_i gp_backend_host;
 extern const gp_backend_i gp_backend_cuda;
+extern const gp_backend_i gp_backend_hip;
 
 /* Text of the embedded preludes (generated from csrc/kernels/prelude/). */
 extern const char gp_prelude_common[];

@@ -29,6 +29,9 @@ static struct {
 #define X(name, params, syms) gpuResult (*name) params;
     GPU_API(X)
 #undef X
+#define X(name, params, syms) const char *(*name) params;
+    GPU_TEXT_API(X)
+#undef X
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -39,7 +42,7 @@ static int ndevices;
 static gpuDevice devices[GPU_MAX_DEVICES];
 static gpuContext contexts[GPU_MAX_DEVICES];
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool launch_graphs = true; /* GPUNP_LAUNCH: launches through graphs (below) */
+static bool launch_graphs = GPU_LAUNCH_GRAPHS; /* GPUNP_LAUNCH: through graphs (below) */
 
 /* The context this thread made current, and for which device. */
 static _Thread_local gpuContext tls_ctx;
@@ -49,11 +52,8 @@ static _Thread_local int tls_ctx_device = -1;
 
 static gp_status_t gpu_fail(gpuResult r, const char *what)
 {
-    const char *name = "?", *text = "";
-    if (api.GetErrorName)
-        api.GetErrorName(r, &name);
-    if (api.GetErrorString)
-        api.GetErrorString(r, &text);
+    const char *name = NULL, *text = NULL;
+    GPU_ERROR_TEXTS(r, &name, &text);
     gp_status_t code = r == GPU_ERROR_OUT_OF_MEMORY ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND;
     return gp_set_error(code, "%s failed: %s (%s: %s)", what, text ? text : "", name ? name : "?",
                         GPU_VENDOR);
@@ -89,7 +89,7 @@ static void load(void)
     }
     gp_dl_path(lib, driver_path, sizeof driver_path);
     const char *how = getenv("GPUNP_LAUNCH");
-    launch_graphs = !(how && strcmp(how, "direct") == 0);
+    launch_graphs = GPU_LAUNCH_GRAPHS && !(how && strcmp(how, "direct") == 0);
 #define X(name, params, syms)                                                        \
     *(void **)&api.name = find_symbol(lib, syms);                                    \
     if (!api.name) {                                                                 \
@@ -99,14 +99,16 @@ static void load(void)
         return;                                                                      \
     }
     GPU_API(X)
+    GPU_TEXT_API(X)
 #undef X
     gpuResult r = api.Init(0);
     if (r == GPU_SUCCESS)
         r = api.DeviceGetCount(&ndevices);
     if (r != GPU_SUCCESS || ndevices < 1) {
         load_status = GP_ERR_NOT_FOUND_DEVICE;
-        const char *text = "";
-        api.GetErrorString(r, &text);
+        const char *name = NULL, *text = NULL;
+        GPU_ERROR_TEXTS(r, &name, &text);
+        (void)name;
         snprintf(load_problem, sizeof load_problem, "%s (loaded %s from %s%s%s)",
                  GPU_NO_DEVICE_HINT, GPU_DRIVER_WHAT, driver_path, r ? ": " : "",
                  r ? (text ? text : "") : "");
@@ -117,7 +119,7 @@ static void load(void)
     for (int d = 0; d < ndevices && load_status == GP_OK; ++d) {
         r = api.DeviceGet(&devices[d], d);
         if (r != GPU_SUCCESS) {
-            load_status = gpu_fail(r, "cuDeviceGet");
+            load_status = gpu_fail(r, "getting a device");
             snprintf(load_problem, sizeof load_problem, "%s", gp_errmsg());
         }
     }
@@ -161,6 +163,40 @@ static gp_status_t gpu_device_count(int32_t *out)
     return GP_OK;
 }
 
+#if GPU_TARGET_FROM_PROPERTIES
+/* The device's architecture ("gfx90a") from its properties. The struct's
+ * layout differs between runtime versions (ROCm 6 added fields before the
+ * name), so it is read into a buffer larger than any version of it and the
+ * name is the string starting "gfx" after the 256-byte device name; the
+ * target features after ':' ("gfx90a:sramecc+:xnack-") are dropped, so the
+ * code object suits the device whatever its xnack mode. */
+static gp_status_t arch_name(int32_t dev, char *out, size_t n)
+{
+    enum { PROPS_BYTES = 16384, NAME_BYTES = 256 };
+    unsigned char *props = calloc(1, PROPS_BYTES);
+    if (!props)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    gpuResult r = api.DeviceGetProperties(props, dev);
+    props[PROPS_BYTES - 1] = '\0';
+    if (r != GPU_SUCCESS) {
+        free(props);
+        return gpu_fail(r, "reading the device's properties");
+    }
+    const char *found = NULL;
+    for (size_t i = NAME_BYTES; i + 4 < PROPS_BYTES && !found; ++i)
+        if (memcmp(props + i, "gfx", 3) == 0 && props[i + 3] >= '0' && props[i + 3] <= '9' &&
+            props[i - 1] == '\0')
+            found = (const char *)props + i;
+    if (found)
+        snprintf(out, n, "%.*s", (int)strcspn(found, ":"), found);
+    free(props);
+    if (!found)
+        return gp_set_error(GP_ERR_BACKEND, "the %s backend could not find the device's "
+                                            "architecture name", GPU_VENDOR);
+    return GP_OK;
+}
+#endif
+
 static gp_status_t gpu_device_props(int32_t dev, gp_device_props_t *out)
 {
     if (dev < 0 || dev >= ndevices)
@@ -185,7 +221,11 @@ static gp_status_t gpu_device_props(int32_t dev, gp_device_props_t *out)
     out->compute_major = major;
     out->compute_minor = minor;
     GPU_CHECK(api.DeviceGetName(out->name, (int)sizeof out->name - 1, d), "querying the device");
+#if GPU_TARGET_FROM_PROPERTIES
+    GP_TRY(arch_name(dev, out->target, sizeof out->target));
+#else
     snprintf(out->target, sizeof out->target, GPU_TARGET_FORMAT, major, minor);
+#endif
     return GP_OK;
 }
 
@@ -456,8 +496,30 @@ static gp_status_t gpu_compile(const char *source, gp_blob_t *out)
     return GPU_RTC_COMPILE(source, p->target, out);
 }
 
+/* An image for the other vendor's devices is refused by name, where the
+ * driver would only call it invalid: ELF objects carry their machine
+ * (e_machine, little-endian at byte 18), PTX is text. */
+static gp_status_t image_check(const gp_blob_t *image)
+{
+    const unsigned char *p = image->data;
+    if (image->size >= 20 && memcmp(p, "\177ELF", 4) == 0) {
+        int machine = p[18] | p[19] << 8;
+        if (machine != GPU_ELF_MACHINE)
+            return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend cannot load this module: "
+                                "it is machine code for %s", GPU_VENDOR,
+                                machine == 190 ? "NVIDIA GPUs (a cubin)"
+                                : machine == 224 ? "AMD GPUs (a code object)"
+                                                 : "another machine");
+    } else if (!GPU_TAKES_PTX) {
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend cannot load this module: it is "
+                            "not an AMD code object (PTX is CUDA's)", GPU_VENDOR);
+    }
+    return GP_OK;
+}
+
 static gp_status_t gpu_module_load(const gp_blob_t *image, void **module)
 {
+    GP_TRY(image_check(image));
     GP_TRY(ctx_current());
     gpuModule m;
     GPU_CHECK(api.ModuleLoadData(&m, image->data), "loading a compiled kernel");
@@ -484,7 +546,10 @@ static gp_status_t gpu_module_function(void *module, const char *name, void **fn
  * launches, so a thread makes at most one per GRAPH_COST launches: one
  * cycling through more kernels than it keeps graphs for stays near the
  * plain launch's cost. A stream being captured gets plain launches, which
- * the capture records as its nodes. GPUNP_LAUNCH=direct: plain launches. */
+ * the capture records as its nodes. GPUNP_LAUNCH=direct: plain launches.
+ * A vendor whose graph nodes cannot hold a module's kernel (HIP) has plain
+ * launches only. */
+#if GPU_LAUNCH_GRAPHS
 #define LAUNCH_GRAPHS 32
 #define GRAPH_COST 64
 
@@ -563,11 +628,13 @@ static launch_graph_t *graph_for(gpuStream stream, const gpuKernelNode *k)
     g->used = now;
     return g;
 }
+#endif /* GPU_LAUNCH_GRAPHS */
 
 static gp_status_t launch(gpuFunction fn, const uint32_t grid[3], const uint32_t block[3],
                           uint32_t shared_mem, gpuStream stream, void **args)
 {
     GP_TRY(ctx_current());
+#if GPU_LAUNCH_GRAPHS
     if (launch_graphs) {
         gpuKernelNode k = {fn, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},
                            shared_mem, args, NULL, NULL, NULL};
@@ -578,6 +645,7 @@ static gp_status_t launch(gpuFunction fn, const uint32_t grid[3], const uint32_t
             return GP_OK;
         }
     }
+#endif
     GPU_CHECK(api.LaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                                shared_mem, stream, args, NULL),
               "launching a kernel");
@@ -607,9 +675,14 @@ static gp_status_t gpu_compile_user(const char *source, int32_t nopts, const cha
 static gp_status_t gpu_function_attribute(void *fn, int32_t attr, int32_t set, int32_t *value)
 {
     GP_TRY(ctx_current());
-    if (set)
+    if (set) {
+#if GPU_FUNC_SET_ATTRIBUTE
         GPU_CHECK(api.FuncSetAttribute((gpuFunction)fn, attr, *value), "setting a kernel attribute");
-    else
+#else
+        return gp_set_error(GP_ERR_UNSUPPORTED, "setting a kernel's attributes is not available "
+                                                "on the %s backend", GPU_VENDOR);
+#endif
+    } else
         GPU_CHECK(api.FuncGetAttribute(value, attr, (gpuFunction)fn), "reading a kernel attribute");
     return GP_OK;
 }
@@ -725,21 +798,19 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
     switch (dtype) {
     case GP_FLOAT16: type = GPU_BLAS_R_16F, compute = GPU_BLAS_COMPUTE_32F; break;
     case GP_FLOAT32: type = GPU_BLAS_R_32F, compute = GPU_BLAS_COMPUTE_32F; break;
-    case GP_COMPLEX64: type = GPU_BLAS_C_32F, compute = GPU_BLAS_COMPUTE_32F; break;
+    case GP_COMPLEX64: type = GPU_BLAS_C_32F, compute = GPU_BLAS_COMPUTE_C32F; break;
     case GP_FLOAT64: type = GPU_BLAS_R_64F, compute = GPU_BLAS_COMPUTE_64F; alpha = d1, beta = d0; break;
     case GP_COMPLEX128:
-        type = GPU_BLAS_C_64F, compute = GPU_BLAS_COMPUTE_64F;
+        type = GPU_BLAS_C_64F, compute = GPU_BLAS_COMPUTE_C64F;
         alpha = d1, beta = d0;
         break;
     default:
         return gp_set_error(GP_ERR_UNSUPPORTED, "%s has no product for %s", GPU_BLAS_WHAT,
                             gp_dtypes[dtype].name);
     }
-    r = blas.GemmStridedBatchedEx(h, ta ? GPU_BLAS_OP_T : GPU_BLAS_OP_N,
-                                  tb ? GPU_BLAS_OP_T : GPU_BLAS_OP_N, (int)m, (int)n, (int)k,
-                                  alpha, a, type, (int)lda, stride_a, b, type, (int)ldb, stride_b,
-                                  beta, c, type, (int)ldc, stride_c, (int)batch, compute,
-                                  GPU_BLAS_GEMM_DEFAULT);
+    r = GPU_BLAS_GEMM(h, ta ? GPU_BLAS_OP_T : GPU_BLAS_OP_N, tb ? GPU_BLAS_OP_T : GPU_BLAS_OP_N,
+                      (int)m, (int)n, (int)k, alpha, a, type, (int)lda, stride_a, b, (int)ldb,
+                      stride_b, beta, c, (int)ldc, stride_c, (int)batch, compute);
     if (r != GPU_BLAS_SUCCESS)
         return gp_set_error(GP_ERR_BACKEND, "%s: the matrix product failed (status %d)",
                             GPU_BLAS_WHAT, r);

@@ -65,6 +65,13 @@ enum {
     GPU_CAPTURE_MODE_RELAXED = 2
 };
 
+#define GPU_LAUNCH_GRAPHS 1          /* kernels launched as one-node graphs (gpu.c) */
+#define GPU_FUNC_SET_ATTRIBUTE 1     /* cuFuncSetAttribute exists */
+#define GPU_TARGET_FROM_PROPERTIES 0 /* the target is sm_<major><minor> */
+/* Module images: cubins (ELF machine EM_CUDA) and PTX text. */
+#define GPU_ELF_MACHINE 190
+#define GPU_TAKES_PTX 1
+
 /* The functions gpu.c calls: X(name, parameter list, symbol candidates). */
 #define GPU_API(X)                                                                 \
     X(Init, (unsigned int), "cuInit")                                              \
@@ -129,6 +136,12 @@ enum {
     X(GraphExecKernelNodeSetParams, (gpuGraphExec, gpuGraphNode, const gpuKernelNode *), \
       "cuGraphExecKernelNodeSetParams_v2")
 
+/* No function returns a text: the error texts come through out-pointers. */
+#define GPU_TEXT_API(X)
+#define GPU_ERROR_TEXTS(r, name, text)                                             \
+    ((void)(api.GetErrorName && api.GetErrorName((r), (name))),                    \
+     (void)(api.GetErrorString && api.GetErrorString((r), (text))))
+
 /* BLAS: cuBLAS, loaded at first use. */
 #define GPU_BLAS_WHAT "cuBLAS"
 #define GPU_BLAS_SONAMES {"libcublas.so.13", "libcublas.so.12", "libcublas.so", NULL}
@@ -144,6 +157,8 @@ enum {
     GPU_BLAS_C_64F = 5,
     GPU_BLAS_COMPUTE_32F = 68,
     GPU_BLAS_COMPUTE_64F = 70,
+    GPU_BLAS_COMPUTE_C32F = 68, /* cuBLAS names complex compute by its real type */
+    GPU_BLAS_COMPUTE_C64F = 70,
     GPU_BLAS_GEMM_DEFAULT = -1
 };
 #define GPU_BLAS_API(X)                                                            \
@@ -153,6 +168,10 @@ enum {
                              const void *, int, int, long long, const void *, int, int, \
                              long long, const void *, void *, int, int, long long, int, \
                              int, int), "cublasGemmStridedBatchedEx")
+#define GPU_BLAS_GEMM(h, ta, tb, m, n, k, alpha, a, type, lda, sa, b, ldb, sb, beta, c, ldc, \
+                      sc, batch, compute)                                              \
+    blas.GemmStridedBatchedEx(h, ta, tb, m, n, k, alpha, a, type, lda, sa, b, type, ldb, sb, \
+                              beta, c, type, ldc, sc, batch, compute, GPU_BLAS_GEMM_DEFAULT)
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))

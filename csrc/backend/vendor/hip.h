@@ -1,0 +1,183 @@
+/*
+ * vendor/hip.h - the HIP runtime API as csrc/backend/gpu.c uses it.
+ *
+ * The counterpart of vendor/cuda.h: gpu.c compiled with GP_GPU_HIP defined
+ * is the HIP backend. The constants are the values of ROCm's headers, the
+ * same from ROCm 5.2 to 6.x (hipDeviceAttribute_t was renumbered before
+ * 5.0, so older runtimes are not supported). HIP's module API mirrors
+ * CUDA's driver API, so most rows differ only in the symbol's name.
+ *
+ * Where HIP differs, this header says so and gpu.c follows it:
+ * - hipGetErrorName/hipGetErrorString return the text (GPU_TEXT_API);
+ * - a graph's kernel node takes a host function, not a module's kernel, so
+ *   launches are plain hipModuleLaunchKernel calls (GPU_LAUNCH_GRAPHS 0);
+ * - a module's kernel has no attribute setter (GPU_FUNC_SET_ATTRIBUTE 0);
+ * - the compile target is the device's gcnArchName ("gfx90a"), found in
+ *   hipDeviceProp_t, whose layout changed in ROCm 6 (GPU_TARGET_FROM_PROPERTIES);
+ * - BLAS is rocBLAS, whose strided batched product also names the output
+ *   D and an algorithm (GPU_BLAS_GEMM).
+ */
+#ifndef GP_VENDOR_HIP_H
+#define GP_VENDOR_HIP_H
+
+#define GPU_VENDOR "hip"
+#define GPU_BACKEND gp_backend_hip
+#define GPU_DL_DEVICE GP_DL_ROCM
+#define GPU_DL_VENDOR GP_VENDOR_ROCM
+#define GPU_DRIVER_WHAT "the HIP runtime (libamdhip64)"
+#define GPU_DRIVER_SONAMES \
+    {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL}
+#define GPU_NO_DEVICE_HINT "no AMD GPU was found"
+
+typedef int gpuResult;
+typedef int gpuDevice;
+typedef struct gpu_ctx_ *gpuContext;
+typedef struct gpu_stream_ *gpuStream;
+typedef struct gpu_event_ *gpuEvent;
+typedef struct gpu_module_ *gpuModule;
+typedef struct gpu_function_ *gpuFunction;
+typedef struct gpu_mempool_ *gpuMemPool;
+typedef struct gpu_graph_ *gpuGraph;
+typedef struct gpu_graph_exec_ *gpuGraphExec;
+typedef void *gpuDevicePtr; /* hipDeviceptr_t */
+
+#define GPU_PTR(p) ((gpuDevicePtr)(p))
+#define GPU_VOIDP(d) ((void *)(d))
+
+enum {
+    GPU_SUCCESS = 0,
+    GPU_ERROR_OUT_OF_MEMORY = 2,
+    GPU_ERROR_NO_DEVICE = 100,
+    GPU_ERROR_NOT_READY = 600,
+
+    GPU_ATTR_MAX_THREADS_PER_BLOCK = 56,
+    GPU_ATTR_WARP_SIZE = 87,
+    GPU_ATTR_MULTIPROCESSOR_COUNT = 63,
+    GPU_ATTR_L2_CACHE_SIZE = 19,
+    GPU_ATTR_MAX_THREADS_PER_MULTIPROCESSOR = 57,
+    GPU_ATTR_CC_MAJOR = 23,
+    GPU_ATTR_CC_MINOR = 61,
+    GPU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 75,
+    GPU_ATTR_MEMORY_POOLS_SUPPORTED = 88,
+
+    GPU_STREAM_NON_BLOCKING = 1,
+    GPU_EVENT_DISABLE_TIMING = 2,
+    GPU_MEMHOSTALLOC_PORTABLE = 1,
+    GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
+    GPU_CAPTURE_MODE_RELAXED = 2
+};
+
+#define GPU_LAUNCH_GRAPHS 0
+#define GPU_FUNC_SET_ATTRIBUTE 0
+#define GPU_TARGET_FROM_PROPERTIES 1
+/* Module images: AMD code objects (ELF machine EM_AMDGPU); no PTX. */
+#define GPU_ELF_MACHINE 224
+#define GPU_TAKES_PTX 0
+
+#define GPU_API(X)                                                                 \
+    X(Init, (unsigned int), "hipInit")                                             \
+    X(DriverGetVersion, (int *), "hipDriverGetVersion")                            \
+    X(DeviceGetCount, (int *), "hipGetDeviceCount")                                \
+    X(DeviceGet, (gpuDevice *, int), "hipDeviceGet")                               \
+    X(DeviceGetName, (char *, int, gpuDevice), "hipDeviceGetName")                 \
+    X(DeviceGetAttribute, (int *, int, gpuDevice), "hipDeviceGetAttribute")        \
+    X(DeviceTotalMem, (size_t *, gpuDevice), "hipDeviceTotalMem")                  \
+    X(DeviceGetProperties, (void *, int),                                          \
+      "hipGetDevicePropertiesR0600\0hipGetDeviceProperties")                       \
+    X(DevicePrimaryCtxRetain, (gpuContext *, gpuDevice), "hipDevicePrimaryCtxRetain") \
+    X(CtxSetCurrent, (gpuContext), "hipCtxSetCurrent")                             \
+    X(CtxSynchronize, (void), "hipDeviceSynchronize")                              \
+    X(MemGetInfo, (size_t *, size_t *), "hipMemGetInfo")                           \
+    X(MemAlloc, (gpuDevicePtr *, size_t), "hipMalloc")                             \
+    X(MemFree, (gpuDevicePtr), "hipFree")                                          \
+    X(MemAllocAsync, (gpuDevicePtr *, size_t, gpuStream), "hipMallocAsync")       \
+    X(MemFreeAsync, (gpuDevicePtr, gpuStream), "hipFreeAsync")                     \
+    X(DeviceGetDefaultMemPool, (gpuMemPool *, gpuDevice), "hipDeviceGetDefaultMemPool") \
+    X(MemPoolSetAttribute, (gpuMemPool, int, void *), "hipMemPoolSetAttribute")    \
+    X(MemPoolTrimTo, (gpuMemPool, size_t), "hipMemPoolTrimTo")                     \
+    X(MemHostAlloc, (void **, size_t, unsigned int), "hipHostMalloc")              \
+    X(MemFreeHost, (void *), "hipHostFree")                                        \
+    X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
+      "hipMemcpyHtoDAsync")                                                        \
+    X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "hipMemcpyDtoHAsync") \
+    X(MemcpyDtoDAsync, (gpuDevicePtr, gpuDevicePtr, size_t, gpuStream),            \
+      "hipMemcpyDtoDAsync")                                                        \
+    X(MemsetD8Async, (gpuDevicePtr, unsigned char, size_t, gpuStream), "hipMemsetD8Async") \
+    X(StreamCreateWithPriority, (gpuStream *, unsigned int, int),                  \
+      "hipStreamCreateWithPriority")                                               \
+    X(StreamDestroy, (gpuStream), "hipStreamDestroy")                              \
+    X(StreamSynchronize, (gpuStream), "hipStreamSynchronize")                      \
+    X(StreamQuery, (gpuStream), "hipStreamQuery")                                  \
+    X(StreamIsCapturing, (gpuStream, int *), "hipStreamIsCapturing")               \
+    X(StreamWaitEvent, (gpuStream, gpuEvent, unsigned int), "hipStreamWaitEvent")  \
+    X(EventCreate, (gpuEvent *, unsigned int), "hipEventCreateWithFlags")          \
+    X(EventRecord, (gpuEvent, gpuStream), "hipEventRecord")                        \
+    X(EventSynchronize, (gpuEvent), "hipEventSynchronize")                         \
+    X(EventQuery, (gpuEvent), "hipEventQuery")                                     \
+    X(EventElapsedTime, (float *, gpuEvent, gpuEvent), "hipEventElapsedTime")      \
+    X(EventDestroy, (gpuEvent), "hipEventDestroy")                                 \
+    X(ModuleLoadData, (gpuModule *, const void *), "hipModuleLoadData")            \
+    X(ModuleGetFunction, (gpuFunction *, gpuModule, const char *), "hipModuleGetFunction") \
+    X(LaunchKernel, (gpuFunction, unsigned int, unsigned int, unsigned int,        \
+                     unsigned int, unsigned int, unsigned int, unsigned int,       \
+                     gpuStream, void **, void **), "hipModuleLaunchKernel")         \
+    X(FuncGetAttribute, (int *, int, gpuFunction), "hipFuncGetAttribute")          \
+    X(StreamBeginCapture, (gpuStream, int), "hipStreamBeginCapture")              \
+    X(StreamEndCapture, (gpuStream, gpuGraph *), "hipStreamEndCapture")            \
+    X(GraphInstantiate, (gpuGraphExec *, gpuGraph, unsigned long long),            \
+      "hipGraphInstantiateWithFlags")                                              \
+    X(GraphLaunch, (gpuGraphExec, gpuStream), "hipGraphLaunch")                    \
+    X(GraphExecDestroy, (gpuGraphExec), "hipGraphExecDestroy")                     \
+    X(GraphDestroy, (gpuGraph), "hipGraphDestroy")
+
+/* The functions that return a text instead of a status. */
+#define GPU_TEXT_API(X)                                                            \
+    X(GetErrorName, (gpuResult), "hipGetErrorName")                                \
+    X(GetErrorString, (gpuResult), "hipGetErrorString")
+#define GPU_ERROR_TEXTS(r, name, text)                                             \
+    (*(name) = api.GetErrorName ? api.GetErrorName(r) : NULL,                      \
+     *(text) = api.GetErrorString ? api.GetErrorString(r) : NULL)
+
+/* BLAS: rocBLAS, loaded at first use (its C ABI is stable across ROCm
+ * releases; hipBLAS changed its type enums in ROCm 6 and 7). */
+#define GPU_BLAS_WHAT "rocBLAS"
+#define GPU_BLAS_SONAMES {"librocblas.so.5", "librocblas.so.4", "librocblas.so.0", "librocblas.so", NULL}
+typedef struct gpu_blas_ *gpuBlasHandle;
+enum {
+    GPU_BLAS_SUCCESS = 0,
+    GPU_BLAS_OP_N = 111,
+    GPU_BLAS_OP_T = 112,
+    GPU_BLAS_R_16F = 150,
+    GPU_BLAS_R_32F = 151,
+    GPU_BLAS_R_64F = 152,
+    GPU_BLAS_C_32F = 154,
+    GPU_BLAS_C_64F = 155,
+    /* rocBLAS computes complex products in the complex type */
+    GPU_BLAS_COMPUTE_32F = 151,
+    GPU_BLAS_COMPUTE_64F = 152,
+    GPU_BLAS_COMPUTE_C32F = 154,
+    GPU_BLAS_COMPUTE_C64F = 155,
+    GPU_BLAS_GEMM_STANDARD = 0
+};
+#define GPU_BLAS_API(X)                                                            \
+    X(Create, (gpuBlasHandle *), "rocblas_create_handle")                          \
+    X(SetStream, (gpuBlasHandle, gpuStream), "rocblas_set_stream")                 \
+    X(GemmStridedBatchedEx, (gpuBlasHandle, int, int, int, int, int, const void *, \
+                             const void *, int, int, long long, const void *, int, int, \
+                             long long, const void *, const void *, int, int, long long, \
+                             void *, int, int, long long, int, int, int, int, unsigned), \
+      "rocblas_gemm_strided_batched_ex")
+/* C = A B written in place: rocBLAS's D is C. */
+#define GPU_BLAS_GEMM(h, ta, tb, m, n, k, alpha, a, type, lda, sa, b, ldb, sb, beta, c, ldc, \
+                      sc, batch, compute)                                              \
+    blas.GemmStridedBatchedEx(h, ta, tb, m, n, k, alpha, a, type, lda, sa, b, type, ldb, sb, \
+                              beta, c, type, ldc, sc, c, type, ldc, sc, batch, compute,   \
+                              GPU_BLAS_GEMM_STANDARD, 0, 0)
+
+/* Run-time compilation: hiprtc, to a code object for the device's gfx arch. */
+#define GPU_RTC_COMPILE(src, target, out) gp_hiprtc_compile((src), (target), (out))
+#define GPU_RTC_COMPILE_USER gp_hiprtc_compile_user
+#define GPU_RTC_ID() gp_hiprtc_id()
+#define GPU_PRELUDE gp_prelude_hip
+
+#endif /* GP_VENDOR_HIP_H */
