@@ -72,8 +72,10 @@ class RawModule:
 
 
 def _dims(x, what):
+    if type(x) is tuple and len(x) == 1 and type(x[0]) is int and x[0] > 0:
+        return x[0], 1, 1
     if type(x) is int and x > 0:
-        return (x, 1, 1)
+        return x, 1, 1
     t = (x,) if isinstance(x, int) else tuple(x)
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions")
@@ -87,10 +89,26 @@ _F64 = struct.Struct("<d")
 _U64 = (1 << 64) - 1
 
 
+_LETTERS = {("b", 1): "?", ("i", 1): "b", ("i", 2): "h", ("i", 4): "i", ("i", 8): "q",
+            ("u", 1): "B", ("u", 2): "H", ("u", 4): "I", ("u", 8): "Q",
+            ("f", 2): "e", ("f", 4): "f", ("f", 8): "d"}
+#: NumPy's real scalar types (long and longlong are distinct types of one
+#: size), each with the packer of its value's bytes
+_PACK = {dt.type: struct.Struct("<" + _LETTERS[dt.kind, dt.itemsize]).pack
+         for dt in map(numpy.dtype, "?bBhHiIlLqQefd")}
+
+
 def _put_arg(c, a):
-    """One kernel argument into its gp_kernel_arg_t."""
+    """One kernel argument into its gp_kernel_arg_t (checked most common
+    first: this runs for every argument of every launch)."""
     t = type(a)
-    if t is float:
+    if t is ndarray:
+        c.array = a._h
+        return
+    pack = _PACK.get(t)
+    if pack is not None:
+        c.bytes[0] = int.from_bytes(pack(a), "little")
+    elif t is float:
         c.bytes[0] = int.from_bytes(_F64.pack(a), "little")
     elif isinstance(a, ndarray):
         c.array = a._h
@@ -144,13 +162,17 @@ class RawKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         fn = self._fn if self._fn is not None else self._function()
-        g, b = _dims(grid, "grid"), _dims(block, "block")
+        gx, gy, gz = _dims(grid, "grid")
+        bx, by, bz = _dims(block, "block")
         n = len(args)
         cargs = ffi.new("gp_kernel_arg_t[]", n) if n else ffi.NULL
         for k in range(n):
             _put_arg(cargs[k], args[k])
         s = ffi.NULL if stream is None else stream._h
-        check(lib.gp_function_launch(fn, g, b, operator.index(shared_mem), s, n, cargs))
+        sh = shared_mem if type(shared_mem) is int else operator.index(shared_mem)
+        st = lib.gp_function_launch(fn, gx, gy, gz, bx, by, bz, sh, s, n, cargs)
+        if st:
+            check(st)
 
     def _attr(self, which):
         out = ffi.new("int32_t *")

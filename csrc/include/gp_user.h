@@ -72,10 +72,10 @@ typedef struct gp_kernel_arg {
  * dynamic shared memory on `s` (NULL: the current stream) with `nargs`
  * arguments (at most GP_MAX_KERNEL_ARGS). */
 #define GP_MAX_KERNEL_ARGS 256
-GP_API gp_status_t gp_function_launch(gp_function_t *f, const uint32_t *grid,
-                                      const uint32_t *block, uint32_t shared_mem,
-                                      gp_stream_t *s, int32_t nargs,
-                                      const gp_kernel_arg_t *args);
+GP_API gp_status_t gp_function_launch(gp_function_t *f, uint32_t grid_x, uint32_t grid_y,
+                                      uint32_t grid_z, uint32_t block_x, uint32_t block_y,
+                                      uint32_t block_z, uint32_t shared_mem, gp_stream_t *s,
+                                      int32_t nargs, const gp_kernel_arg_t *args);
 
 /* ---- elementwise and reduction kernels from expressions (every backend) ---- */
 

@@ -195,12 +195,13 @@ GP_API gp_status_t gp_function_set_attribute(gp_function_t *f, int32_t attr, int
     return be->function_attribute(f->fn, attr, 1, &value);
 }
 
-GP_API gp_status_t gp_function_launch(gp_function_t *f, const uint32_t *grid,
-                                      const uint32_t *block, uint32_t shared_mem,
-                                      gp_stream_t *s, int32_t nargs,
-                                      const gp_kernel_arg_t *args)
+GP_API gp_status_t gp_function_launch(gp_function_t *f, uint32_t grid_x, uint32_t grid_y,
+                                      uint32_t grid_z, uint32_t block_x, uint32_t block_y,
+                                      uint32_t block_z, uint32_t shared_mem, gp_stream_t *s,
+                                      int32_t nargs, const gp_kernel_arg_t *args)
 {
-    if (!function_ok(f) || !grid || !block || (nargs > 0 && !args) || nargs < 0)
+    const uint32_t grid[3] = {grid_x, grid_y, grid_z}, block[3] = {block_x, block_y, block_z};
+    if (!function_ok(f) || (nargs > 0 && !args) || nargs < 0)
         return gp_set_error(GP_ERR_MISUSE, "gp_function_launch: invalid argument");
     if (nargs > GP_MAX_KERNEL_ARGS)
         return gp_set_error(GP_ERR_VALUE, "a kernel takes at most %d arguments",
