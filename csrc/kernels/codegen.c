@@ -317,7 +317,9 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
 
 /* The tiled path of a unary op between transposed 2-d layouts: a block
  * reads a 32x32 tile along the input's contiguous dim into shared memory
- * and writes it along the output's, so both are coalesced. */
+ * and writes it along the output's, so both are coalesced. The loops over
+ * a tile have a constant count (GPK_TILE_THREADS threads a block) and
+ * unroll, so each thread has its four loads in flight together. */
 static gp_status_t emit_tiled(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *op)
 {
     char e[EXPR_MAX];
@@ -327,15 +329,23 @@ static gp_status_t emit_tiled(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t
                    "const gpk_idx tr = (R + 31) / 32, tc = (Cn + 31) / 32;\n"
                    "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < tr * tc; "
                    "t += (gpk_idx)GPK_NUM_BLOCKS) {\n"
-                   "const gpk_idx r0 = t / tc * 32, c0 = t % tc * 32;\n"
-                   "for (gpk_idx q = (gpk_idx)GPK_THREAD_ID; q < 1024; q += (gpk_idx)GPK_BLOCK_SIZE) {\n"
-                   "const gpk_idx r = r0 + q % 32, c = c0 + q / 32;\n"
-                   "if (r < R && c < Cn) {\n");
+                   "const gpk_idx r0 = t / tc * 32, c0 = t % tc * 32;\n");
+    gp_str_printf(s, "%s xs[1024 / GPK_TILE_THREADS];\n", ctype(sp->loop[0]));
+    /* every load first, then the op and the stores into the tile */
+    const char *tile_loop = "GPK_UNROLL for (int k = 0; k < 1024 / GPK_TILE_THREADS; ++k) {\n"
+                            "const gpk_idx q = (gpk_idx)GPK_THREAD_ID + (gpk_idx)k * "
+                            "GPK_TILE_THREADS;\n"
+                            "const gpk_idx r = r0 + q % 32, c = c0 + q / 32;\n"
+                            "if (r < R && c < Cn) {\n";
+    gp_str_puts(s, tile_loop);
     load_expr(sp->dt[0], sp->loop[0], "p.p0 + r * (gpk_idx)p.s0[0] + c * (gpk_idx)p.s0[1]", e);
-    gp_str_printf(s, "const %s x0 = %s;\n", ctype(sp->loop[0]), e);
+    gp_str_printf(s, "xs[k] = %s;\n}\n}\n", e);
+    gp_str_puts(s, tile_loop);
+    gp_str_printf(s, "const %s x0 = xs[k];\n", ctype(sp->loop[0]));
     GP_TRY(emit_op(s, sp, op));
     gp_str_puts(s, "tile[q % 32][q / 32] = y0;\n}\n}\nGPK_SYNC();\n"
-                   "for (gpk_idx q = (gpk_idx)GPK_THREAD_ID; q < 1024; q += (gpk_idx)GPK_BLOCK_SIZE) {\n"
+                   "GPK_UNROLL for (int k = 0; k < 1024 / GPK_TILE_THREADS; ++k) {\n"
+                   "const gpk_idx q = (gpk_idx)GPK_THREAD_ID + (gpk_idx)k * GPK_TILE_THREADS;\n"
                    "const gpk_idx r = r0 + q / 32, c = c0 + q % 32;\n"
                    "if (r < R && c < Cn) {\n");
     emit_store(s, sp->dt[1], od, "p.p1 + r * (gpk_idx)p.s1[0] + c * (gpk_idx)p.s1[1]",

@@ -227,6 +227,7 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
         for (int d = 0; d < sp.ndim; ++d)
             gp_params_index(&p, it.strides[k][d]);
     }
+    /* a tiled block has the prelude's GPK_TILE_THREADS (256) threads */
     gp_launch_t cfg = sp.tiled ? gp_grid_for(((it.shape[0] + 31) / 32) * ((it.shape[1] + 31) / 32) * 256,
                                              256)
                                : gp_grid_for(sp.vec > 1 ? o0->size / sp.vec / sp.unroll : o0->size,

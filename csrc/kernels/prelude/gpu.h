@@ -16,6 +16,11 @@ typedef long long gpk_index;
 #define GPK_BLOCK_SIZE ((gpk_index)blockDim.x)
 #define GPK_SYNC() __syncthreads()
 #define GPK_SHARED __shared__
+/* The threads of a tiled kernel's block (launch.c launches it with as
+ * many): a constant, so that the tile loop unrolls and a thread's loads
+ * are all in flight at once. */
+#define GPK_TILE_THREADS 256
+#define GPK_UNROLL _Pragma("unroll")
 
 /* Visits i in [0, n) once across the grid (grid-stride loop). */
 #define GPK_GRID_LOOP(T, i, n)                                                 \

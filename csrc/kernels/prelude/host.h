@@ -29,6 +29,8 @@ typedef long long gpk_index;
 #define GPK_BLOCK_SIZE 1
 #define GPK_SYNC() ((void)0)
 #define GPK_SHARED /* one thread: the block's memory is the function's */
+#define GPK_TILE_THREADS 1
+#define GPK_UNROLL
 
 /* Visits i in [0, n) once across the grid: block b takes one contiguous
  * chunk, so the inner loop stays a plain counted loop. */
