@@ -56,6 +56,10 @@ from gpunp._dtypes import can_cast, promote_types, result_type  # noqa: E402
 from gpunp._joining import (  # noqa: E402
     atleast_1d, atleast_2d, atleast_3d, column_stack, concatenate, dstack, expand_dims, hstack,
     stack, vstack)
+from gpunp._shaping import (  # noqa: E402
+    append, array_split, broadcast_arrays, broadcast_shapes, broadcast_to, copyto, dsplit, flip,
+    fliplr, flipud, hsplit, moveaxis, repeat, resize, roll, rollaxis, rot90, split, tile,
+    trim_zeros, vsplit)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402

@@ -10,12 +10,15 @@ from gpunp._ndarray import ndarray
 
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "any", "argmax", "argmin", "astype", "atleast_1d", "atleast_2d",
-    "atleast_3d", "can_cast", "column_stack", "concatenate", "copy", "dot", "dstack",
-    "empty_like", "expand_dims", "full_like", "hstack", "inner", "matmul", "max", "mean", "min",
-    "ndim", "ones_like", "outer", "tensordot", "vdot",
-    "permute_dims", "prod", "ravel", "reshape", "result_type", "shape", "size", "squeeze",
-    "stack", "sum", "swapaxes", "transpose", "vstack", "zeros_like",
+    "all", "amax", "amin", "any", "append", "argmax", "argmin", "array_split", "astype",
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "broadcast_shapes",
+    "broadcast_to", "can_cast", "column_stack", "concatenate", "copy", "copyto", "dot",
+    "dsplit", "dstack", "empty_like", "expand_dims", "flip", "fliplr", "flipud", "full_like",
+    "hsplit", "hstack", "inner", "matmul", "max", "mean", "min", "moveaxis", "ndim",
+    "ones_like", "outer", "permute_dims", "prod", "ravel", "repeat", "reshape", "resize",
+    "result_type", "roll", "rollaxis", "rot90", "shape", "size", "split", "squeeze", "stack",
+    "sum", "swapaxes", "tensordot", "tile", "transpose", "trim_zeros", "vdot", "vsplit",
+    "vstack", "zeros_like",
 )
 
 _TABLE: dict = {}
