@@ -42,8 +42,8 @@ globals().update({alias: _UFUNCS[name] for alias, name in _ALIASES.items()})
 
 from gpunp._creation import (  # noqa: E402
     arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, empty,
-    empty_like, eye, full, full_like, identity, linspace, ones, ones_like, zeros,
-    zeros_like,
+    empty_like, eye, full, full_like, geomspace, identity, linspace, logspace, ones, ones_like,
+    zeros, zeros_like,
 )
 from gpunp._reduction import (  # noqa: E402
     all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum,
@@ -56,6 +56,13 @@ from gpunp._dtypes import can_cast, promote_types, result_type  # noqa: E402
 from gpunp._joining import (  # noqa: E402
     atleast_1d, atleast_2d, atleast_3d, column_stack, concatenate, dstack, expand_dims, hstack,
     stack, vstack)
+from gpunp._shaping import (  # noqa: E402
+    append, array_split, broadcast_arrays, broadcast_shapes, broadcast_to, copyto, dsplit, flip,
+    fliplr, flipud, hsplit, moveaxis, repeat, resize, roll, rollaxis, rot90, split, tile,
+    trim_zeros, vsplit)
+from gpunp._matrices import (  # noqa: E402
+    diag, diagflat, diagonal, fromfunction, indices, ix_, meshgrid, ravel_multi_index, trace,
+    tri, tril, triu, unravel_index, vander)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402

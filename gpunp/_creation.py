@@ -1,6 +1,7 @@
 """Array creation: from data (``array``, ``asarray``, ``asnumpy``), from
 shapes (``empty``, ``zeros``, ``ones``, ``full`` and their ``_like`` forms)
-and numerical ranges (``arange``, ``linspace``, ``eye``, ``identity``)."""
+and numerical ranges (``arange``, ``linspace``, ``logspace``, ``geomspace``,
+``eye``, ``identity``)."""
 
 from __future__ import annotations
 
@@ -322,6 +323,42 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
             y = array(numpy.floor(y.get()))
     y = y.astype(res_dtype, copy=False)
     return (y, step) if retstep else y
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0) -> ndarray:
+    """`base` to the powers of linspace(start, stop, ...), as numpy.logspace
+    computes them (scalar start, stop and base)."""
+    if isinstance(base, ndarray) or numpy.ndim(base):
+        raise NotImplementedError("logspace with an array base is not supported yet")
+    from gpunp._ufunc import UFUNCS
+    y = UFUNCS["power"](base, linspace(start, stop, num=num, endpoint=endpoint, axis=axis))
+    return y if dtype is None else y.astype(dtype, copy=False)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0) -> ndarray:
+    """A geometric progression from `start` to `stop`, as numpy.geomspace
+    computes it (scalar start and stop: their logarithms are host arithmetic,
+    the samples are a logspace on the device)."""
+    if isinstance(start, ndarray) or isinstance(stop, ndarray) or numpy.ndim(start) or \
+            numpy.ndim(stop):
+        raise NotImplementedError("geomspace with array start/stop is not supported yet")
+    start, stop = numpy.asarray(start), numpy.asarray(stop)
+    if start == 0 or stop == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = numpy.result_type(start, stop, float(num), numpy.zeros((), dtype))
+    dtype = dt if dtype is None else numpy.dtype(dtype)
+    with numpy.errstate(all="ignore"):
+        start, stop = start.astype(dt), stop.astype(dt)
+        sign = numpy.sign(start)
+        start, stop = start / sign, stop / sign
+        result = logspace(numpy.log10(start)[()], numpy.log10(stop)[()], num=num,
+                          endpoint=endpoint, base=10.0, dtype=dt, axis=axis)
+    if num > 0:
+        result[0] = start[()]
+        if num > 1 and endpoint:
+            result[-1] = stop[()]
+    result *= sign[()]
+    return result.astype(dtype, copy=False)
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> ndarray:

@@ -77,13 +77,13 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     nd = arrays[0].ndim
     if nd == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
+    ax = _lib.normalize_axis(axis, nd)  # NumPy checks the axis before the other ranks
     for k, a in enumerate(arrays):
         if a.ndim != nd:
             raise ValueError(
                 "all the input arrays must have same number of dimensions, but the array at "
                 f"index 0 has {nd} dimension(s) and the array at index {k} has {a.ndim} "
                 "dimension(s)")
-    ax = _lib.normalize_axis(axis, nd)
     first = arrays[0].shape
     for k, a in enumerate(arrays):
         for d in range(nd):

@@ -43,6 +43,23 @@ def normalize_axis(axis, ndim: int) -> int:
     return a % ndim
 
 
+def normalize_axis_tuple(axis, ndim: int, argname=None, allow_duplicate=False) -> tuple:
+    """An int or a sequence of axes as a tuple of 0..ndim-1 (numpy's
+    normalize_axis_tuple): AxisError out of range, ValueError if repeated."""
+    if type(axis) not in (tuple, list):
+        try:
+            axis = [operator.index(axis)]
+        except TypeError:
+            pass
+    try:
+        axes = tuple(normalize_axis(a, ndim) for a in axis)
+    except numpy.exceptions.AxisError as e:
+        raise _axis_error(f"{argname}: {e}" if argname else str(e)) from None
+    if not allow_duplicate and len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis in `{argname}` argument" if argname else "repeated axis")
+    return axes
+
+
 _ERRORS = {
     lib.GP_ERR_VALUE: ValueError,
     lib.GP_ERR_TYPE: TypeError,

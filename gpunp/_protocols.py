@@ -10,12 +10,17 @@ from gpunp._ndarray import ndarray
 
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "any", "argmax", "argmin", "astype", "atleast_1d", "atleast_2d",
-    "atleast_3d", "can_cast", "column_stack", "concatenate", "copy", "dot", "dstack",
-    "empty_like", "expand_dims", "full_like", "hstack", "inner", "matmul", "max", "mean", "min",
-    "ndim", "ones_like", "outer", "tensordot", "vdot",
-    "permute_dims", "prod", "ravel", "reshape", "result_type", "shape", "size", "squeeze",
-    "stack", "sum", "swapaxes", "transpose", "vstack", "zeros_like",
+    "all", "amax", "amin", "any", "append", "argmax", "argmin", "array_split", "astype",
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "broadcast_shapes",
+    "broadcast_to", "can_cast", "column_stack", "concatenate", "copy", "copyto", "diag",
+    "diagflat", "diagonal", "dot", "dsplit", "dstack", "empty_like", "expand_dims", "flip",
+    "fliplr", "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "indices",
+    "inner", "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
+    "ones_like", "outer", "permute_dims", "prod", "ravel", "ravel_multi_index", "repeat",
+    "reshape", "resize", "result_type", "roll", "rollaxis", "rot90", "shape", "size", "split",
+    "squeeze", "stack", "sum", "swapaxes", "tensordot", "tile", "trace", "transpose", "tri",
+    "tril", "trim_zeros", "triu", "unravel_index", "vander", "vdot", "vsplit", "vstack",
+    "zeros_like",
 )
 
 _TABLE: dict = {}
