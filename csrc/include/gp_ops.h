@@ -129,6 +129,45 @@ GP_API gp_status_t gp_matmul(const gp_array_t *a, const gp_array_t *b, gp_array_
 GP_API gp_status_t gp_array_arange(const gp_scalar_t *first, const gp_scalar_t *second,
                                    int64_t n, int32_t dtype, gp_array_t **out);
 
+/* ---- random numbers ------------------------------------------------------
+ * Streams of Philox4x32-10 (a counter-based generator): block j of a stream
+ * is the four 32-bit words of Philox4x32-10 under `key` of the counter
+ * whose words 0-2 are counter[0..2] + j (96 bits, word 0 lowest) and whose
+ * word 3 is counter[3] + the attempt of a rejection sampler (0 for every
+ * first draw). Element i of the result is made from block i / E alone (E
+ * elements a block, by distribution and dtype), so the result does not
+ * depend on how the work is split, and every backend gives the same bits
+ * (docs/architecture.md, "Random numbers"). */
+enum gp_random_dist {
+    GP_RANDOM_BITS = 0,        /* raw words: uint32 (E = 4), uint64 (two words, low first; E = 2) */
+    GP_RANDOM_UNIFORM = 1,     /* a + b * u, u uniform in [0, 1): float32 from the top 24 bits of
+                                  a word (E = 4), float64 from the top 53 of two (E = 2) */
+    GP_RANDOM_INTEGERS = 2,    /* low + r (modulo 2^64), r uniform in [0, range1] (Lemire's
+                                  method, unbiased): one word (E = 4) when range1 < 2^32, else
+                                  two (E = 2); bool or an integer dtype */
+    GP_RANDOM_NORMAL = 3,      /* a + b * z, z standard normal (Box-Muller of two 53-bit
+                                  uniforms: a block gives two; E = 2), float32 or float64 */
+    GP_RANDOM_EXPONENTIAL = 4  /* a + b * e, e = -log(u), u in (0, 1] from 53 bits (E = 2) */
+};
+
+/* What a random fill makes. */
+typedef struct gp_random_args {
+    int32_t dist;         /* enum gp_random_dist */
+    uint32_t key[2];
+    uint32_t counter[4];  /* the counter of block 0 */
+    double a, b;          /* UNIFORM, NORMAL, EXPONENTIAL: a + b * x, in double */
+    uint64_t low;         /* INTEGERS: the lowest value (two's complement bits) */
+    uint64_t range1;      /* INTEGERS: the number of values minus one */
+} gp_random_args_t;
+
+/* Fills `out` (C- or F-contiguous, writeable; its elements in memory order)
+ * with a stream of `args->dist`. *blocks (may be NULL) gets the number of
+ * counter blocks the stream used (ceil(size / E)): the next stream of the
+ * same key starts that many blocks later. GP_ERR_TYPE for a dtype the
+ * distribution does not make, GP_ERR_VALUE for an unknown distribution or
+ * a layout that is not contiguous. */
+GP_API gp_status_t gp_random_fill(gp_array_t *out, const gp_random_args_t *args, uint64_t *blocks);
+
 #ifdef __cplusplus
 }
 #endif

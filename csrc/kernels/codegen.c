@@ -944,3 +944,88 @@ gp_status_t gp_gen_user_red(const void *vd, char *name, size_t name_size, gp_str
     gp_str_puts(s, "}\n}\n}\n");
     return check_overflow(name);
 }
+
+/* ---- random fills --------------------------------------------------------------------- */
+
+/* A thread per counter block j: the block's words x (attempt 0), the
+ * block's elements y[0..E-1] from them, stored at E*j.. (one vector store
+ * when the block is whole and the output aligned). */
+gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_str_t *s)
+{
+    static const char *const dists[] = {"bits", "uniform", "integers", "normal", "exponential"};
+    const gp_rand_spec_t *sp = vspec;
+    int32_t dt = sp->out_dt, e = sp->per_block;
+    const char *T = gp_dtypes[dt].storage;
+    snprintf(name, name_size, "gpk_random_%s_%s%s%s", dists[sp->dist], gp_dtypes[dt].suffix,
+             sp->wide ? "_w" : "", sp->vec ? "_v" : "");
+    gp_str_printf(s, "/* random %s -> %s */\n", dists[sp->dist], gp_dtypes[dt].name);
+    gp_str_printf(s, "struct gpk_params {\n  gpk_index n, nblocks;\n  gpk_f64 a, b;\n"
+                     "  gpk_u64 low, range1;\n  gpk_philox g;\n  %s *out;\n};\n", T);
+    if (sp->vec)
+        gp_str_printf(s, "typedef struct { GPK_ALIGN(%d) %s v[%d]; } gpk_rvec;\n",
+                      e * gp_dtypes[dt].itemsize, T, e);
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_printf(s, "GPK_GRID_LOOP(gpk_index, j, p.nblocks) {\n"
+                     "const gpk_u32x4 x = gpk_philox_block(p.g, (gpk_u64)j, 0u);\n"
+                     "%s y[%d];\n", T, e);
+    /* the k-th 64-bit word of the block */
+#define W64 "gpk_rng_u64(x.v[%d], x.v[%d])"
+    for (int k = 0; k < e; ++k) {
+        int w0 = sp->wide || e == 2 ? 2 * k : k;
+        switch (sp->dist) {
+        case GP_RANDOM_BITS:
+            if (sp->wide)
+                gp_str_printf(s, "y[%d] = " W64 ";\n", k, w0, w0 + 1);
+            else
+                gp_str_printf(s, "y[%d] = x.v[%d];\n", k, k);
+            break;
+        case GP_RANDOM_UNIFORM:
+            if (e == 4)
+                gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * gpk_rng_unit24(x.v[%d]));\n", k, T, k);
+            else
+                gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * gpk_rng_unit53(" W64 "));\n", k, T, w0,
+                              w0 + 1);
+            break;
+        case GP_RANDOM_INTEGERS: {
+            char r[256];
+            if (sp->wide)
+                snprintf(r, sizeof r, "gpk_rng_bounded64(p.g, (gpk_u64)j, %d, " W64 ", p.range1)",
+                         k, w0, w0 + 1);
+            else
+                snprintf(r, sizeof r,
+                         "(gpk_u64)gpk_rng_bounded32(p.g, (gpk_u64)j, %d, x.v[%d], "
+                         "(gpk_u32)p.range1)", k, k);
+            if (dt == GP_BOOL)
+                gp_str_printf(s, "y[%d] = (gpk_b)((p.low + %s) != 0);\n", k, r);
+            else
+                gp_str_printf(s, "y[%d] = (%s)(p.low + %s);\n", k, T, r);
+            break;
+        }
+        case GP_RANDOM_NORMAL:
+            if (k == 0)
+                gp_str_printf(s, "{\nconst gpk_f64 r = gpk_rng_sqrt(2.0 * (0.0 - gpk_rng_log("
+                                 "gpk_rng_unit53_open0(" W64 "))));\n"
+                                 "const gpk_f64x2 sc = gpk_rng_sincos2pi(gpk_rng_unit53(" W64
+                                 "));\n"
+                                 "y[0] = (%s)(p.a + p.b * (r * sc.v[1]));\n"
+                                 "y[1] = (%s)(p.a + p.b * (r * sc.v[0]));\n}\n",
+                              0, 1, 2, 3, T, T);
+            break;
+        case GP_RANDOM_EXPONENTIAL:
+            gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * (0.0 - gpk_rng_log(gpk_rng_unit53_open0("
+                             W64 "))));\n", k, T, w0, w0 + 1);
+            break;
+        default:
+            return gp_set_error(GP_ERR_VALUE, "unknown random distribution %d", sp->dist);
+        }
+    }
+#undef W64
+    gp_str_printf(s, "const gpk_index i0 = j * %d;\n", e);
+    if (sp->vec)
+        gp_str_printf(s, "if (i0 + %d <= p.n) {\ngpk_rvec w;\n"
+                         "for (int k = 0; k < %d; ++k) w.v[k] = y[k];\n"
+                         "*(gpk_rvec *)(p.out + i0) = w;\n} else\n", e, e);
+    gp_str_printf(s, "for (int k = 0; k < %d; ++k)\n  if (i0 + k < p.n) p.out[i0 + k] = y[k];\n"
+                     "}\n}\n", e);
+    return GP_OK;
+}

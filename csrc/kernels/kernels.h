@@ -93,7 +93,8 @@ int32_t gp_ufunc_id(const char *name);
 
 /* ---- kernel specifications (their bytes are the cache keys) ------------ */
 
-enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4 };
+enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4,
+       GP_FAMILY_RANDOM = 5 };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -164,6 +165,19 @@ typedef struct gp_gemm_spec {
     uint8_t pad;
 } gp_gemm_spec_t;
 
+/* A random fill (gp_random_fill): a thread per counter block, which makes
+ * the block's `per_block` elements; with `vec` they are stored as one
+ * vector when the block is whole. */
+typedef struct gp_rand_spec {
+    uint8_t family;     /* GP_FAMILY_RANDOM */
+    uint8_t dist;       /* enum gp_random_dist */
+    uint8_t out_dt;     /* output storage dtype */
+    uint8_t wide;       /* BITS, INTEGERS: two words an element */
+    uint8_t per_block;  /* elements a block: 4 or 2 */
+    uint8_t vec;        /* the output is aligned to per_block elements */
+    uint8_t pad[2];
+} gp_rand_spec_t;
+
 /* A user kernel written as expressions (gp_user.h), with its iteration
  * dimensions. Its cache key is its generated source. */
 typedef struct gp_user_desc {
@@ -197,6 +211,7 @@ gp_status_t gp_gen_ew(const void *spec, char *name, size_t name_size, gp_str_t *
 gp_status_t gp_gen_red(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_scan(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_gemm(const void *spec, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_random(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_user_ew(const void *desc, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_user_red(const void *desc, char *name, size_t name_size, gp_str_t *body);
 

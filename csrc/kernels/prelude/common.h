@@ -537,3 +537,226 @@ GPK_REAL(f64, double)
 
 GPK_COMPLEX(c64, gpk_c64, float, f32)
 GPK_COMPLEX(c128, gpk_c128, double, f64)
+
+/* ---- random numbers: Philox4x32-10 and exact transformations -------------
+ * A counter-based generator (Salmon et al., "Parallel random numbers: as
+ * easy as 1, 2, 3", SC'11): a block of four 32-bit words is a pure function
+ * of a 128-bit counter and a 64-bit key, so any thread can make any part of
+ * a stream. Everything that turns words into numbers uses only integer
+ * operations and IEEE +, -, *, / of doubles (kernels are compiled without
+ * FMA contraction), never the platform's libm, so every backend computes
+ * the same bits. The elementary functions below are written for that: they
+ * are within 1 ulp of the exact result on the arguments the generators
+ * give them (tests/test_random.py measures it), and, above all, the same
+ * on every backend. */
+typedef struct gpk_u32x4 { gpk_u32 v[4]; } gpk_u32x4;
+
+/* A generator's key and first counter: words 0-2 of the counter are the
+ * index of a block of the stream (96 bits), word 3 the attempt of a
+ * rejection sampler (0 for the first draw). */
+typedef struct gpk_philox { gpk_u32 c[4]; gpk_u32 k[2]; } gpk_philox;
+
+/* Philox4x32-10 of counter `c` under key (k0, k1) (Random123's
+ * philox4x32_R(10, c, k)). */
+GPK_FN gpk_u32x4 gpk_philox4x32_10(gpk_u32x4 c, gpk_u32 k0, gpk_u32 k1)
+{
+    for (int r = 0; r < 10; ++r) {
+        if (r) {
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        gpk_u64 p0 = (gpk_u64)0xD2511F53u * c.v[0], p1 = (gpk_u64)0xCD9E8D57u * c.v[2];
+        gpk_u32x4 n;
+        n.v[0] = (gpk_u32)(p1 >> 32) ^ c.v[1] ^ k0;
+        n.v[1] = (gpk_u32)p1;
+        n.v[2] = (gpk_u32)(p0 >> 32) ^ c.v[3] ^ k1;
+        n.v[3] = (gpk_u32)p0;
+        c = n;
+    }
+    return c;
+}
+
+/* The words of block `j` of a stream (counter words 0-2 advanced by j, with
+ * carry), for attempt `attempt`. */
+GPK_FN gpk_u32x4 gpk_philox_block(gpk_philox g, gpk_u64 j, gpk_u32 attempt)
+{
+    gpk_u64 lo = (((gpk_u64)g.c[1] << 32) | g.c[0]) + j;
+    gpk_u32x4 c;
+    c.v[0] = (gpk_u32)lo;
+    c.v[1] = (gpk_u32)(lo >> 32);
+    c.v[2] = g.c[2] + (gpk_u32)(lo < j);
+    c.v[3] = g.c[3] + attempt;
+    return gpk_philox4x32_10(c, g.k[0], g.k[1]);
+}
+
+/* Two words as one 64-bit integer, the first the low half. */
+GPK_FN gpk_u64 gpk_rng_u64(gpk_u32 lo, gpk_u32 hi) { return ((gpk_u64)hi << 32) | lo; }
+
+/* Uniform doubles from the top 53 bits of a 64-bit word: in [0, 1) and in
+ * (0, 1]; from the top 24 bits of a 32-bit word, in [0, 1) (a float32
+ * value). All exact. */
+GPK_FN double gpk_rng_unit53(gpk_u64 x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
+GPK_FN double gpk_rng_unit53_open0(gpk_u64 x)
+{
+    return ((double)(x >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+GPK_FN double gpk_rng_unit24(gpk_u32 w) { return (double)(w >> 8) * (1.0 / 16777216.0); }
+
+/* A value in [0, range1] from word `w` (Lemire's nearly divisionless
+ * method, unbiased): a rejected word is replaced by word `e` of the block
+ * of the next attempt (counter word 3 + 1, + 2, ...), so every element
+ * depends only on its own block. */
+GPK_FN gpk_u32 gpk_rng_bounded32(gpk_philox g, gpk_u64 j, int e, gpk_u32 w, gpk_u32 range1)
+{
+    if (range1 == 0xffffffffu)
+        return w;
+    gpk_u32 s = range1 + 1u;
+    gpk_u64 m = (gpk_u64)w * s;
+    if ((gpk_u32)m < s) {
+        gpk_u32 t = (0u - s) % s;
+        for (gpk_u32 r = 1; (gpk_u32)m < t; ++r)
+            m = (gpk_u64)gpk_philox_block(g, j, r).v[e] * s;
+    }
+    return (gpk_u32)(m >> 32);
+}
+
+/* The 128-bit product of a and b: the low half returned, the high in *hi. */
+GPK_FN gpk_u64 gpk_mul64(gpk_u64 a, gpk_u64 b, gpk_u64 *hi)
+{
+    gpk_u64 a0 = (gpk_u32)a, a1 = a >> 32, b0 = (gpk_u32)b, b1 = b >> 32;
+    gpk_u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    gpk_u64 mid = (p00 >> 32) + (gpk_u32)p01 + (gpk_u32)p10;
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    return (mid << 32) | (gpk_u32)p00;
+}
+
+/* The same for 64-bit ranges: words 2e and 2e+1 of the block. */
+GPK_FN gpk_u64 gpk_rng_bounded64(gpk_philox g, gpk_u64 j, int e, gpk_u64 x, gpk_u64 range1)
+{
+    if (range1 == ~0ULL)
+        return x;
+    gpk_u64 s = range1 + 1u, hi, lo = gpk_mul64(x, s, &hi);
+    if (lo < s) {
+        gpk_u64 t = (0ULL - s) % s;
+        for (gpk_u32 r = 1; lo < t; ++r) {
+            gpk_u32x4 y = gpk_philox_block(g, j, r);
+            lo = gpk_mul64(gpk_rng_u64(y.v[2 * e], y.v[2 * e + 1]), s, &hi);
+        }
+    }
+    return hi;
+}
+
+/* The bits of a double and back. */
+GPK_FN gpk_u64 gpk_f64_bits(double x)
+{
+    union { double d; gpk_u64 u; } v;
+    v.d = x;
+    return v.u;
+}
+GPK_FN double gpk_f64_from_bits(gpk_u64 u)
+{
+    union { double d; gpk_u64 u; } v;
+    v.u = u;
+    return v.d;
+}
+
+/* Natural logarithm of a positive normal double (the generators' arguments
+ * are in [2^-53, 1]): x = 2^k (1 + f) with 1 + f in [sqrt(2)/2, sqrt(2)),
+ * log(1 + f) = 2 atanh(s), s = f / (2 + f), by fdlibm's e_log.c polynomial
+ * in s^2 (its coefficients; error below 1 ulp), ln 2 split in two parts so
+ * that k ln 2 is exact. */
+GPK_FN double gpk_rng_log(double x)
+{
+    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+    const double lg1 = 6.666666666666735130e-01, lg2 = 3.999999999940941908e-01,
+                 lg3 = 2.857142874366239149e-01, lg4 = 2.222219843214978396e-01,
+                 lg5 = 1.818357216161805012e-01, lg6 = 1.531383769920937332e-01,
+                 lg7 = 1.479819860511658591e-01;
+    gpk_u64 b = gpk_f64_bits(x);
+    int k = (int)(b >> 52) - 1023;
+    gpk_u64 m = b & 0x000fffffffffffffULL;
+    /* the mantissa's high word decides whether 1 + f is above sqrt(2) */
+    gpk_u32 hm = (gpk_u32)(m >> 32);
+    gpk_u32 i = (hm + 0x95f64u) & 0x100000u;
+    double y = gpk_f64_from_bits(m | ((gpk_u64)(i ^ 0x3ff00000u) << 32)); /* x / 2^k, or half */
+    k += (int)(i >> 20);
+    double f = y - 1.0, dk = (double)k;
+    if (f == 0.0)
+        return dk * ln2_hi + dk * ln2_lo;
+    double s = f / (2.0 + f), z = s * s, w = z * z;
+    double t1 = w * (lg2 + w * (lg4 + w * lg6));
+    double t2 = z * (lg1 + w * (lg3 + w * (lg5 + w * lg7)));
+    double r = t2 + t1, hfsq = 0.5 * f * f;
+    return dk * ln2_hi - ((hfsq - (s * (hfsq + r) + dk * ln2_lo)) - f);
+}
+
+/* sin and cos on [0, pi/4] (fdlibm's k_sin.c and k_cos.c polynomials, as
+ * musl arranges the cosine; errors below 1 ulp). */
+GPK_FN double gpk_rng_ksin(double x)
+{
+    const double s1 = -1.66666666666666324348e-01, s2 = 8.33333333332248946124e-03,
+                 s3 = -1.98412698298579493134e-04, s4 = 2.75573137070700676789e-06,
+                 s5 = -2.50507602534068634195e-08, s6 = 1.58969099521155010221e-10;
+    double z = x * x, v = z * x;
+    double r = s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)));
+    return x + v * (s1 + z * r);
+}
+GPK_FN double gpk_rng_kcos(double x)
+{
+    const double c1 = 4.16666666666666019037e-02, c2 = -1.38888888888741095749e-03,
+                 c3 = 2.48015872894767294178e-05, c4 = -2.75573143513906633035e-07,
+                 c5 = 2.08757232129817482790e-09, c6 = -1.13596475577881948265e-11;
+    double z = x * x, w = z * z;
+    double r = z * (c1 + z * (c2 + z * c3)) + w * w * (c4 + z * (c5 + z * c6));
+    double hz = 0.5 * z, one_hz = 1.0 - hz;
+    return one_hz + (((1.0 - one_hz) - hz) + z * r);
+}
+
+/* sin(2 pi u) and cos(2 pi u) for u in [0, 1) a multiple of 2^-53: the
+ * reduction to an octant is exact (4u = q + f; f or 1 - f in [0, 1/2]),
+ * so only the final multiply by pi/2 rounds. */
+typedef struct gpk_f64x2 { double v[2]; } gpk_f64x2;
+
+GPK_FN gpk_f64x2 gpk_rng_sincos2pi(double u)
+{
+    const double pio2 = 1.57079632679489661923;
+    double t = 4.0 * u;
+    int q = (int)t;
+    double f = t - (double)q;
+    int swap = f > 0.5;
+    double x = (swap ? 1.0 - f : f) * pio2;
+    double sn = gpk_rng_ksin(x), cs = gpk_rng_kcos(x);
+    if (swap) {
+        double tmp = sn;
+        sn = cs;
+        cs = tmp;
+    }
+    gpk_f64x2 r; /* v[0] = sin, v[1] = cos */
+    r.v[0] = q == 0 ? sn : q == 1 ? cs : q == 2 ? -sn : -cs;
+    r.v[1] = q == 0 ? cs : q == 1 ? -sn : q == 2 ? -cs : sn;
+    return r;
+}
+
+/* Square root of a non-negative double from IEEE operations alone (AMD's
+ * hardware square root is not correctly rounded): an exponent-halving
+ * first guess, Newton steps, and a last step from the exact residual
+ * x - y*y (Dekker's product, no FMA). Correctly rounded but for rare
+ * near-halfway cases, and the same everywhere. */
+GPK_FN double gpk_rng_sqrt(double x)
+{
+    if (!(x > 0.0) || x == INFINITY)
+        return x == x && x >= 0.0 ? x : NAN; /* 0, inf; NaN for negatives and NaN */
+    double scale = 1.0;
+    if (x < 2.2250738585072014e-308) { /* subnormal: scale into the normals */
+        x *= 18014398509481984.0;      /* 2^54 */
+        scale = 1.0 / 134217728.0;     /* 2^-27 */
+    }
+    double y = gpk_f64_from_bits((gpk_f64_bits(x) >> 1) + 0x1ff8000000000000ULL);
+    for (int k = 0; k < 5; ++k)
+        y = 0.5 * (y + x / y);
+    /* y*y = hi + lo exactly (Veltkamp's split of y into 26-bit halves) */
+    double c = 134217729.0 * y, yh = c - (c - y), yl = y - yh;
+    double hi = y * y, lo = ((yh * yh - hi) + 2.0 * yh * yl) + yl * yl;
+    y += ((x - hi) - lo) / (2.0 * y);
+    return y * scale;
+}
