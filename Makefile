@@ -22,7 +22,7 @@ all: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml build_ffi.py hatch_build.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q numpy cffi pytest hypothesis
+	$(PY) -m pip install -q numpy cffi pytest hypothesis scipy
 	$(PY) -m pip install -q --force-reinstall --no-deps .
 	touch $@
 
@@ -75,7 +75,7 @@ test-abi3: wheel
 	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python3 | tail -1); \
 	  echo "== Python $$v ($$py)"; \
 	  rm -rf $(BUILD)/venv-$$v && $$py -m venv $(BUILD)/venv-$$v && \
-	  $(BUILD)/venv-$$v/bin/pip install -q numpy cffi pytest hypothesis dist/*.whl && \
+	  $(BUILD)/venv-$$v/bin/pip install -q numpy cffi pytest hypothesis scipy dist/*.whl && \
 	  $(BUILD)/venv-$$v/bin/pytest -q tests || exit 1; \
 	done
 

@@ -94,7 +94,8 @@ csingle, cdouble = complex64, complex128
 def __getattr__(name):
     # gpunp.testing loads numpy.testing (a third of the import time), so it
     # is loaded at first use
-    if name == "testing":
+    if name in ("testing", "random"):
+        # gpunp.random (and NumPy's numpy.random.SeedSequence) at first use too
         import importlib
-        return importlib.import_module("gpunp.testing")
+        return importlib.import_module("gpunp." + name)
     raise AttributeError(f"module 'gpunp' has no attribute {name!r}")

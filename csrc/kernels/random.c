@@ -56,7 +56,7 @@ GP_API gp_status_t gp_random_fill(gp_array_t *out, const gp_random_args_t *args,
     sp.family = GP_FAMILY_RANDOM;
     sp.dist = (uint8_t)args->dist;
     sp.out_dt = (uint8_t)out->dtype;
-    sp.wide = args->dist == GP_RANDOM_INTEGERS && wide;
+    sp.wide = (args->dist == GP_RANDOM_INTEGERS || args->dist == GP_RANDOM_BITS) && wide;
     sp.per_block = (uint8_t)e;
     int64_t vbytes = (int64_t)e * gp_dtype_size(out->dtype);
     sp.vec = (vbytes & (vbytes - 1)) == 0 && vbytes <= 16 &&

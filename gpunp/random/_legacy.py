@@ -1,0 +1,138 @@
+"""NumPy's legacy functions (``numpy.random.rand``, ``seed``...) on a
+module-level :class:`RandomState`: the names and argument conventions of
+``numpy.random.RandomState`` over gpunp's Philox4x32-10 streams (NumPy's
+RandomState is a Mersenne Twister; the numbers differ, the semantics not)."""
+
+from __future__ import annotations
+
+import operator
+
+import numpy
+
+from gpunp.random._generator import Generator, Philox
+
+
+def _legacy_seed(seed):
+    """NumPy's legacy seed check: None, an integer in [0, 2^32), or a 1-d
+    sequence of such."""
+    if seed is None:
+        return None
+    try:
+        s = operator.index(seed)
+        if not 0 <= s < 1 << 32:
+            raise ValueError("Seed must be between 0 and 2**32 - 1")
+        return s
+    except TypeError:
+        pass
+    a = numpy.asarray(seed)
+    if a.ndim != 1 or a.size == 0 or a.dtype.kind not in "iu":
+        raise TypeError("Cannot cast array data from its dtype to int64 according to the "
+                        "rule 'safe'" if a.dtype.kind == "f" else
+                        "seed must be an integer or a 1-d sequence of integers")
+    if (a < 0).any() or (a >= 1 << 32).any():
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
+    return [int(v) for v in a]
+
+
+class RandomState:
+    """A legacy-API generator: ``seed``, ``rand``, ``randn``, ``randint``,
+    ``random_sample``... over a Philox4x32-10 stream seeded through
+    SeedSequence(seed)."""
+
+    def __init__(self, seed=None):
+        self.seed(seed)
+
+    def seed(self, seed=None) -> None:
+        """Re-seeds (None: fresh entropy)."""
+        self._gen = Generator(Philox(_legacy_seed(seed)))
+
+    def get_generator(self) -> Generator:
+        return self._gen
+
+    def random_sample(self, size=None):
+        """float64 in [0, 1)."""
+        return self._gen.random(size)
+
+    random = ranf = sample = random_sample
+
+    def rand(self, *args):
+        """float64 in [0, 1) of shape `args`."""
+        return self._gen.random(args if args else None)
+
+    def randn(self, *args):
+        """Standard normal float64 of shape `args`."""
+        return self._gen.standard_normal(args if args else None)
+
+    def standard_normal(self, size=None):
+        return self._gen.standard_normal(size)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        """Integers in [low, high) (high None: [0, low)); dtype int is
+        int64, as on NumPy's 64-bit platforms."""
+        return self._gen.integers(low, high, size, dtype=numpy.dtype(dtype))
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._gen.uniform(low, high, size)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        return self._gen.normal(loc, scale, size)
+
+    def standard_exponential(self, size=None):
+        return self._gen.standard_exponential(size)
+
+    def exponential(self, scale=1.0, size=None):
+        return self._gen.exponential(scale, size)
+
+    def __repr__(self):
+        return f"RandomState(Philox) at {id(self):#x}"
+
+
+_state = RandomState()
+
+
+def get_random_state() -> RandomState:
+    """The module-level RandomState the legacy functions use."""
+    return _state
+
+
+def seed(seed=None) -> None:
+    _state.seed(seed)
+
+
+def rand(*args):
+    return _state.rand(*args)
+
+
+def randn(*args):
+    return _state.randn(*args)
+
+
+def randint(low, high=None, size=None, dtype=int):
+    return _state.randint(low, high, size, dtype)
+
+
+def random_sample(size=None):
+    return _state.random_sample(size)
+
+
+random = ranf = sample = random_sample
+
+
+def uniform(low=0.0, high=1.0, size=None):
+    return _state.uniform(low, high, size)
+
+
+def normal(loc=0.0, scale=1.0, size=None):
+    return _state.normal(loc, scale, size)
+
+
+def standard_normal(size=None):
+    return _state.standard_normal(size)
+
+
+def standard_exponential(size=None):
+    return _state.standard_exponential(size)
+
+
+def exponential(scale=1.0, size=None):
+    return _state.exponential(scale, size)

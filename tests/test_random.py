@@ -1,0 +1,613 @@
+"""gpunp.random on the current backend (the host backend in CI).
+
+What is checked:
+
+- Philox4x32-10 against Random123's known-answer vectors (its kat_vectors
+  file), through the engine's kernels, and against a reference written here
+  in Python for many counters (carries from counter word 1 into word 2
+  included);
+- the stream layout: every distribution's element i rebuilt on the host
+  from the raw words of its counter block (exactly for the uniforms and the
+  integers, whose rejection retries are replayed; within stated ulps for
+  the normals and exponentials, whose log, sin and cos are the prelude's own);
+- reproducibility: the same seed gives the same stream, different seeds
+  differ, and the counter advances by the blocks a call used, so that
+  n then m numbers are the n + m of one call (n a whole number of blocks);
+- the distributions, by Kolmogorov-Smirnov tests (continuous) and chi-square
+  tests (integers) against scipy.stats at fixed seeds. Each test rejects at
+  ALPHA = 1e-4: were the generator exact, a given seed would fail a given
+  test with probability 1e-4. The seeds are fixed, so a run either passes or
+  fails every time; a change of the stream gives a new draw of the seeds;
+- NumPy's exceptions for bad arguments.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import gpunp as gp
+from gpunp import random as gr
+
+ALPHA = 1e-4
+N_STAT = 200_000
+
+M32 = 0xFFFFFFFF
+
+
+# ---- a reference Philox4x32-10, from the published algorithm -------------------------
+
+def philox_ref(ctr, key):
+    c = list(ctr)
+    k0, k1 = key
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & M32, (p0 >> 32) ^ c[3] ^ k1, p0 & M32]
+    return c
+
+
+def block_ref(counter, key, j, attempt=0):
+    """Words of block j: counter words 0-2 + j (96 bits), word 3 + attempt."""
+    lo = ((counter & ((1 << 96) - 1)) + j) % (1 << 96)
+    w3 = ((counter >> 96) + attempt) & M32
+    return philox_ref([lo & M32, lo >> 32 & M32, lo >> 64, w3], key)
+
+
+KAT = [  # Random123 kat_vectors: philox4x32 10 ctr[4] key[2] -> out[4]
+    ([0, 0, 0, 0], [0, 0], [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]),
+    ([M32] * 4, [M32] * 2, [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]),
+    ([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0],
+     [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]),
+]
+
+
+def _counter(words):
+    return words[0] | words[1] << 32 | words[2] << 64 | words[3] << 96
+
+
+def _philox(ctr_words, key_words):
+    return gr.Philox(key=key_words[0] | key_words[1] << 32, counter=_counter(ctr_words))
+
+
+@pytest.mark.parametrize("ctr,key,out", KAT)
+def test_known_answers(ctr, key, out):
+    assert philox_ref(ctr, key) == out
+    # one word an element: integers over the whole uint32 range are the raw words
+    g = gr.Generator(_philox(ctr, key))
+    w = g.integers(0, 1 << 32, size=4, dtype=np.uint32).get()
+    assert [int(v) for v in w] == out
+    # two words an element, the first the low half
+    raw = _philox(ctr, key).random_raw(2).get()
+    assert [int(v) for v in raw] == [out[0] | out[1] << 32, out[2] | out[3] << 32]
+
+
+def _engine_fill(out, which, ctr, key, **kw):
+    from gpunp._lib import check, ffi, lib
+    args = ffi.new("gp_random_args_t *")
+    args.dist = getattr(lib, which)
+    args.counter = ctr
+    args.key = key
+    for k, v in kw.items():
+        setattr(args, k, v)
+    blocks = ffi.new("uint64_t *")
+    check(lib.gp_random_fill(out._h, args, blocks))
+    return blocks[0]
+
+
+@pytest.mark.parametrize("ctr,key,out", KAT)
+def test_known_answers_of_the_engine_call(ctr, key, out):
+    # GP_RANDOM_BITS into uint32: the words themselves, block after block
+    a = gp.empty(11, dtype=np.uint32)
+    assert _engine_fill(a, "GP_RANDOM_BITS", ctr, key) == 3
+    words = [int(v) for v in a.get()]
+    assert words[:4] == out
+    c = _counter(ctr)
+    assert words[4:8] == block_ref(c, key, 1) and words[8:] == block_ref(c, key, 2)[:3]
+
+
+def test_engine_rejects_bad_fills():
+    from gpunp._lib import lib
+    with pytest.raises(TypeError):
+        _engine_fill(gp.empty(4, dtype=np.int32), "GP_RANDOM_BITS", [0] * 4, [0] * 2)
+    with pytest.raises(TypeError):
+        _engine_fill(gp.empty(4, dtype=np.complex64), "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2)
+    with pytest.raises(ValueError):
+        _engine_fill(gp.empty((4, 4))[:, 1], "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2)
+    with pytest.raises(ValueError):
+        _engine_fill(gp.empty(4), "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2,
+                     dist=lib.GP_RANDOM_EXPONENTIAL + 1)
+
+
+@pytest.mark.parametrize("counter", [0, 12345, (1 << 64) - 3, (1 << 96) - 2,
+                                     (7 << 96) | ((1 << 64) - 1)])
+def test_blocks_match_the_reference(counter):
+    key = (0x01234567, 0x89ABCDEF)
+    n = 40
+    raw = _philox([counter & M32, counter >> 32 & M32, counter >> 64 & M32, counter >> 96],
+                  key).random_raw(2 * n).get()
+    for j in range(n):
+        w = block_ref(counter, key, j)
+        assert (int(raw[2 * j]), int(raw[2 * j + 1])) == (w[0] | w[1] << 32, w[2] | w[3] << 32)
+
+
+# ---- the stream layout, element by element -------------------------------------------------
+
+SEED = 20240607
+
+
+def _raw(seed, nwords64):
+    return gr.Philox(seed).random_raw(nwords64).get()
+
+
+def _words32(raw):
+    w = np.empty(2 * raw.size, np.uint64)
+    w[0::2], w[1::2] = raw & np.uint64(M32), raw >> np.uint64(32)
+    return w
+
+
+def test_uniform_float64_layout():
+    n = 1001
+    x = gr.default_rng(SEED).random(n).get()
+    raw = _raw(SEED, n + 1)[:n]
+    assert x.dtype == np.float64
+    np.testing.assert_array_equal(x, (raw >> np.uint64(11)).astype(np.float64) * 2.0 ** -53)
+
+
+def test_uniform_float32_layout():
+    n = 1003
+    x = gr.default_rng(SEED).random(n, dtype=np.float32).get()
+    w = _words32(_raw(SEED, (n + 1) // 2 + 2))[:n]
+    assert x.dtype == np.float32
+    np.testing.assert_array_equal(x, ((w >> np.uint64(8)).astype(np.float64) * 2.0 ** -24)
+                                  .astype(np.float32))
+
+
+def test_uniform_low_high_is_the_affine_map():
+    n = 500
+    x = gr.default_rng(SEED).uniform(-3.0, 5.5, n).get()
+    u = gr.default_rng(SEED).random(n).get()
+    np.testing.assert_array_equal(x, -3.0 + (5.5 - -3.0) * u)
+
+
+def _lemire32(seed_counter, key, j, e, w, range1):
+    if range1 == M32:
+        return w
+    s = range1 + 1
+    m = w * s
+    if (m & M32) < s:
+        t = (-s % (1 << 32)) % s
+        r = 1
+        while (m & M32) < t:
+            m = block_ref(seed_counter, key, j, r)[e] * s
+            r += 1
+    return m >> 32
+
+
+def _lemire64(seed_counter, key, j, e, x, range1):
+    if range1 == (1 << 64) - 1:
+        return x
+    s = range1 + 1
+    m = x * s
+    if (m & ((1 << 64) - 1)) < s:
+        t = (-s % (1 << 64)) % s
+        r = 1
+        while (m & ((1 << 64) - 1)) < t:
+            b = block_ref(seed_counter, key, j, r)
+            m = (b[2 * e] | b[2 * e + 1] << 32) * s
+            r += 1
+    return m >> 64
+
+
+@pytest.mark.parametrize("low,high,dtype", [
+    (0, 10, np.int64), (-7, 2 ** 31 + 1 - 7, np.int64),   # rejections about half the time
+    (0, 2 ** 32, np.uint32), (-128, 128, np.int8), (0, 2, np.bool_),
+    (5, 2 ** 63 + 6, np.uint64), (0, 2 ** 64, np.uint64), (-2 ** 63, 2 ** 63, np.int64),
+    (3, 3 * 2 ** 40, np.uint64)])
+def test_integers_layout_and_retries(low, high, dtype):
+    key, n = (0xDEADBEEF, 0x12345678), 203
+    bg = gr.Philox(key=key[0] | key[1] << 32, counter=99)
+    x = gr.Generator(bg).integers(low, high, size=n, dtype=dtype).get()
+    assert x.dtype == np.dtype(dtype)
+    range1 = high - 1 - low
+    wide = range1 > M32
+    per = 2 if wide else 4
+    want = []
+    for i in range(n):
+        j, e = divmod(i, per)
+        b = block_ref(99, key, j)
+        if wide:
+            v = _lemire64(99, key, j, e, b[2 * e] | b[2 * e + 1] << 32, range1)
+        else:
+            v = _lemire32(99, key, j, e, b[e], range1)
+        want.append(low + v)
+    np.testing.assert_array_equal(x, np.array(want, dtype=object).astype(dtype))
+    assert bg.state["state"]["counter"] == 99 + math.ceil(n / per)
+
+
+def _ulps(x, ref):
+    """|x - ref| in ulps of ref (long double reference)."""
+    sp = np.spacing(np.abs(ref.astype(np.float64))).astype(np.longdouble)
+    return (np.abs(x.astype(np.longdouble) - ref) / sp).astype(np.float64)
+
+
+LD = np.longdouble
+PI_LD = LD("3.14159265358979323846264338327950288")
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="needs an 80-bit or wider long double for the references")
+def test_exponential_layout_and_accuracy():
+    # the prelude's log: within 1 ulp of -log(u) on these arguments
+    n = 1 << 16
+    x = gr.default_rng(SEED).standard_exponential(n).get()
+    raw = _raw(SEED, n)
+    u = ((raw >> np.uint64(11)).astype(LD) + 1) * LD(2) ** -53
+    ref = -np.log(u)
+    assert _ulps(x, ref).max() <= 1.0
+    assert (x >= 0).all() and not np.signbit(x).any()
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
+                    reason="needs an 80-bit or wider long double for the references")
+def test_normal_layout_and_accuracy():
+    # Box-Muller of u1 (words 0-1, in (0, 1]) and u2 (words 2-3): r cos, r sin;
+    # the prelude's log, sqrt, sin and cos: within 2.5 ulps of r
+    n = 1 << 16
+    z = gr.default_rng(SEED).standard_normal(n).get()
+    raw = _raw(SEED, n)
+    u1 = ((raw[0::2] >> np.uint64(11)).astype(LD) + 1) * LD(2) ** -53
+    u2 = (raw[1::2] >> np.uint64(11)).astype(LD) * LD(2) ** -53
+    r = np.sqrt(-2 * np.log(u1))
+    sp = np.spacing(r.astype(np.float64)).astype(LD)
+    for got, ref in ((z[0::2], r * np.cos(2 * PI_LD * u2)), (z[1::2], r * np.sin(2 * PI_LD * u2))):
+        err = (np.abs(got.astype(LD) - ref) / sp).astype(np.float64)
+        assert err.max() <= 2.5
+
+
+def test_float32_normal_and_exponential_round_the_float64_values():
+    n = 777
+    for m in ("standard_normal", "standard_exponential"):
+        x64 = getattr(gr.default_rng(SEED), m)(n).get()
+        x32 = getattr(gr.default_rng(SEED), m)(n, dtype=np.float32).get()
+        assert x32.dtype == np.float32
+        np.testing.assert_array_equal(x32, x64.astype(np.float32))
+
+
+def test_unaligned_output_gives_the_same_stream():
+    # an output not aligned to a block's vector takes the element-wise stores
+    n = 301
+    for dt in (np.float32, np.float64):
+        buf = gp.zeros(n + 1, dtype=dt)
+        gr.default_rng(SEED).random(out=buf[1:], dtype=dt)
+        np.testing.assert_array_equal(buf[1:].get(), gr.default_rng(SEED).random(n, dtype=dt).get())
+        assert buf[:1].get()[0] == 0
+
+
+def test_fortran_output_is_filled_in_memory_order():
+    out = gp.asfortranarray(gp.zeros((5, 4)))
+    gr.default_rng(SEED).random(out=out)
+    flat = gr.default_rng(SEED).random(20).get()
+    np.testing.assert_array_equal(out.get(), flat.reshape((5, 4), order="F"))
+
+
+# ---- reproducibility and the counter ----------------------------------------------------------
+
+CALLS = [  # (name, call, elements per counter block)
+    ("random64", lambda g, n: g.random(n), 2),
+    ("random32", lambda g, n: g.random(n, dtype=np.float32), 4),
+    ("integers32", lambda g, n: g.integers(-5, 1000, size=n), 4),
+    ("integers64", lambda g, n: g.integers(0, 2 ** 40, size=n), 2),
+    ("normal", lambda g, n: g.normal(1.0, 3.0, size=n), 2),
+    ("standard_normal32", lambda g, n: g.standard_normal(n, dtype=np.float32), 2),
+    ("exponential", lambda g, n: g.exponential(2.0, size=n), 2),
+    ("uniform", lambda g, n: g.uniform(2.0, 3.0, size=n), 2),
+]
+
+
+@pytest.mark.parametrize("name,call,per", CALLS, ids=[c[0] for c in CALLS])
+def test_same_seed_same_stream_different_seeds_differ(name, call, per):
+    a = call(gr.default_rng(123), 257).get()
+    b = call(gr.default_rng(123), 257).get()
+    c = call(gr.default_rng(124), 257).get()
+    np.testing.assert_array_equal(a, b)
+    assert (a != c).mean() > 0.5
+
+
+@pytest.mark.parametrize("name,call,per", CALLS, ids=[c[0] for c in CALLS])
+def test_split_calls_continue_the_stream(name, call, per):
+    n, m = 4 * 25, 37                # n: whole blocks for every distribution
+    g1, g2 = gr.default_rng(9), gr.default_rng(9)
+    first, second = call(g1, n).get(), call(g1, m).get()
+    whole = call(g2, n + m).get()
+    np.testing.assert_array_equal(np.concatenate([first, second]), whole)
+    blocks = n // per + math.ceil(m / per)
+    assert g1.bit_generator.state["state"]["counter"] == blocks
+    assert g2.bit_generator.state["state"]["counter"] == math.ceil((n + m) / per)
+
+
+@pytest.mark.parametrize("name,call,per", CALLS, ids=[c[0] for c in CALLS])
+def test_a_call_uses_whole_blocks(name, call, per):
+    # n numbers use ceil(n / per) blocks; the next call starts at the next block
+    n, m = 4 * 10 + 1, 20
+    g1, g2 = gr.default_rng(5), gr.default_rng(5)
+    call(g1, n)
+    second = call(g1, m).get()
+    skip = math.ceil(n / per) * per
+    whole = call(g2, skip + m).get()
+    np.testing.assert_array_equal(second, whole[skip:])
+
+
+def test_state_round_trip_and_advance():
+    g = gr.default_rng(77)
+    g.random(10)
+    st = g.bit_generator.state
+    a = g.random(10).get()
+    g.bit_generator.state = st
+    np.testing.assert_array_equal(g.random(10).get(), a)
+    h = gr.default_rng(77)
+    h.bit_generator.advance(5)          # random(10) used 5 blocks
+    np.testing.assert_array_equal(h.random(10).get(), a)
+    j = gr.Philox(77).jumped()
+    assert j.state["state"]["counter"] == 1 << 64
+
+
+def test_seed_sequence_derives_the_key():
+    ss = np.random.SeedSequence(2024)
+    w = ss.generate_state(2, np.uint32)
+    assert gr.Philox(2024).state["state"]["key"] == int(w[0]) | int(w[1]) << 32
+    assert gr.Philox(np.random.SeedSequence(2024)).state == gr.Philox(2024).state
+    assert gr.SeedSequence is np.random.SeedSequence
+    a = gr.default_rng([1, 2, 3]).random(4).get()
+    np.testing.assert_array_equal(a, gr.default_rng(np.random.SeedSequence([1, 2, 3]))
+                                  .random(4).get())
+    # no seed: fresh entropy
+    assert (gr.default_rng().random(8).get() != gr.default_rng().random(8).get()).any()
+
+
+def test_default_rng_passes_generators_and_bit_generators_through():
+    g = gr.default_rng(1)
+    assert gr.default_rng(g) is g
+    bg = gr.Philox(1)
+    assert gr.default_rng(bg).bit_generator is bg
+
+
+def test_array_parameters_match_scalar_parameters():
+    n = 100
+    a = gr.default_rng(3).normal(gp.full(n, 2.0), 0.5).get()
+    b = gr.default_rng(3).normal(2.0, 0.5, size=n).get()
+    np.testing.assert_array_equal(a, b)
+    a = gr.default_rng(3).uniform(np.zeros(n), 4.0).get()
+    b = gr.default_rng(3).uniform(0.0, 4.0, n).get()
+    np.testing.assert_array_equal(a, b)
+    a = gr.default_rng(3).exponential([3.0] * n).get()
+    b = gr.default_rng(3).exponential(3.0, n).get()
+    np.testing.assert_array_equal(a, b)
+    loc = np.arange(4.0) * 100
+    x = gr.default_rng(3).normal(loc, 1.0, size=(1000, 4)).get()
+    assert x.shape == (1000, 4)
+    np.testing.assert_allclose(x.mean(axis=0), loc, atol=0.2)
+
+
+# ---- shapes and dtypes -------------------------------------------------------------------------
+
+def test_sizes_and_default_dtypes():
+    g = gr.default_rng(0)
+    for m in (g.random, g.standard_normal, g.standard_exponential, g.normal, g.uniform,
+              g.exponential):
+        x = m(size=(2, 3))
+        assert isinstance(x, gp.ndarray) and x.shape == (2, 3) and x.dtype == np.float64
+        s = m()
+        assert isinstance(s, gp.ndarray) and s.shape == () and s.dtype == np.float64
+        assert m(size=0).shape == (0,)
+    assert g.integers(5, size=7).dtype == np.int64
+    assert g.integers(5).shape == ()
+    assert g.integers(0, 2, size=3, dtype=bool).dtype == np.bool_
+    assert g.random(np.int64(3)).shape == (3,)
+
+
+@pytest.mark.parametrize("dtype", ["b", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8"])
+def test_integers_cover_their_range(dtype):
+    dt = np.dtype(dtype)
+    lo, hi = (0, 1) if dt.kind == "b" else (max(np.iinfo(dt).min, -50), min(np.iinfo(dt).max, 50))
+    x = gr.default_rng(1).integers(lo, hi, size=5000, dtype=dt, endpoint=True).get()
+    assert x.dtype == dt
+    assert set(np.unique(x).astype(int)) == set(range(lo, hi + 1))
+    if dt.kind != "b":
+        info = np.iinfo(dt)
+        y = gr.default_rng(2).integers(info.min, info.max, size=4000, dtype=dt,
+                                       endpoint=True).get()
+        quarter = (int(info.max) - int(info.min)) // 4
+        assert int(y.min()) < info.min + quarter and int(y.max()) > info.max - quarter
+
+
+def test_endpoint_and_one_value():
+    g = gr.default_rng(4)
+    assert (g.integers(7, 7, size=20, endpoint=True).get() == 7).all()
+    assert (g.integers(7, 8, size=20).get() == 7).all()
+    assert g.integers(0, 1, size=1000, endpoint=True).get().sum() > 400
+
+
+# ---- the distributions, against scipy.stats ---------------------------------------------------
+
+def _ks(x, cdf, *args):
+    p = stats.kstest(x, cdf, args=args).pvalue
+    assert p > ALPHA, p
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_random_is_uniform(dtype):
+    x = gr.default_rng(11).random(N_STAT, dtype=dtype).get()
+    assert 0 <= x.min() and x.max() < 1
+    _ks(x.astype(np.float64), "uniform")
+
+
+def test_uniform_is_uniform():
+    x = gr.default_rng(12).uniform(-2.0, 7.0, N_STAT).get()
+    assert -2 <= x.min() and x.max() < 7
+    _ks(x, "uniform", -2.0, 9.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_standard_normal_is_normal(dtype):
+    x = gr.default_rng(13).standard_normal(N_STAT, dtype=dtype).get().astype(np.float64)
+    _ks(x, "norm")
+    # the tails: a chi-square over bins out to 4.5 sigma
+    edges = np.array([-np.inf, -4.5, -3.5, -2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 4.5, np.inf])
+    obs = np.histogram(x, edges)[0]
+    exp = np.diff(stats.norm.cdf(edges)) * x.size
+    assert stats.chisquare(obs, exp).pvalue > ALPHA
+
+
+def test_normal_loc_scale():
+    x = gr.default_rng(14).normal(-3.0, 0.25, N_STAT).get()
+    _ks(x, "norm", -3.0, 0.25)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_standard_exponential_is_exponential(dtype):
+    x = gr.default_rng(15).standard_exponential(N_STAT, dtype=dtype).get().astype(np.float64)
+    assert x.min() >= 0
+    _ks(x, "expon")
+
+
+def test_exponential_scale():
+    x = gr.default_rng(16).exponential(4.0, N_STAT).get()
+    _ks(x, "expon", 0.0, 4.0)
+
+
+def test_legacy_functions_follow_their_distributions():
+    gr.seed(17)
+    _ks(gr.rand(N_STAT).get(), "uniform")
+    _ks(gr.randn(N_STAT).get(), "norm")
+    _ks(gr.uniform(1.0, 2.0, N_STAT).get(), "uniform", 1.0, 1.0)
+    _ks(gr.normal(5.0, 2.0, N_STAT).get(), "norm", 5.0, 2.0)
+    _ks(gr.random_sample(N_STAT).get(), "uniform")
+    _ks(gr.random(N_STAT).get(), "uniform")
+
+
+def _chi2_uniform(x, low, k):
+    obs = np.bincount((x - low).astype(np.int64), minlength=k)
+    assert obs.size == k
+    assert stats.chisquare(obs).pvalue > ALPHA
+
+
+@pytest.mark.parametrize("low,high", [(0, 10), (-3, 4), (10 ** 6, 10 ** 6 + 97)])
+def test_integers_are_uniform(low, high):
+    x = gr.default_rng(18).integers(low, high, N_STAT).get()
+    assert low <= x.min() and x.max() < high
+    _chi2_uniform(x, low, high - low)
+
+
+def test_integers_are_unbiased_for_ranges_near_2_to_32():
+    # 3 * 2^30 values: `word % range` would make the values below 2^30 twice
+    # as likely as the others; in four bins that is a large chi-square
+    s = 3 << 30
+    x = gr.default_rng(19).integers(0, s, N_STAT).get()
+    _chi2_uniform(x // (s // 3), 0, 3)
+    s64 = 3 << 62   # two words an element
+    y = gr.default_rng(20).integers(0, s64, N_STAT, dtype=np.uint64).get()
+    _chi2_uniform((y // np.uint64(s64 // 3)).astype(np.int64), 0, 3)
+
+
+def test_legacy_randint():
+    gr.seed(21)
+    x = gr.randint(3, 9, size=N_STAT).get()
+    assert x.dtype == np.int64
+    _chi2_uniform(x, 3, 6)
+    y = gr.randint(4, size=10).get()
+    assert ((0 <= y) & (y < 4)).all()
+
+
+def test_legacy_seed_reproduces():
+    gr.seed(5)
+    a = (gr.rand(3, 2).get(), gr.randn(4).get(), gr.randint(0, 100, 5).get())
+    gr.seed(5)
+    b = (gr.rand(3, 2).get(), gr.randn(4).get(), gr.randint(0, 100, 5).get())
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    assert a[0].shape == (3, 2) and gr.rand().shape == ()
+    rs = gr.RandomState(5)
+    np.testing.assert_array_equal(rs.rand(3, 2).get(), a[0])
+    assert gr.get_random_state() is not rs
+
+
+# ---- bad arguments: NumPy's exceptions ---------------------------------------------------------
+
+def test_bad_sizes():
+    g = gr.default_rng(0)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        g.random(-1)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        g.integers(0, 5, size=(2, -1))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        gr.rand(2, -1)
+    with pytest.raises(TypeError):
+        g.random(2.5)
+
+
+def test_bad_integer_bounds():
+    g = gr.default_rng(0)
+    with pytest.raises(ValueError, match="low >= high"):
+        g.integers(5, 5)
+    with pytest.raises(ValueError, match="low >= high"):
+        g.integers(0)
+    with pytest.raises(ValueError, match="low > high"):
+        g.integers(5, 4, endpoint=True)
+    with pytest.raises(ValueError, match="high is out of bounds for uint8"):
+        g.integers(0, 257, dtype=np.uint8)
+    with pytest.raises(ValueError, match="low is out of bounds for uint8"):
+        g.integers(-1, 2, dtype=np.uint8)
+    with pytest.raises(ValueError, match="high is out of bounds for int64"):
+        g.integers(2 ** 64)
+    with pytest.raises(ValueError, match="low >= high"):
+        gr.randint(5, 5)
+    g.integers(0, 256, dtype=np.uint8)  # the exclusive bound may be one past the range
+
+
+def test_bad_dtypes():
+    g = gr.default_rng(0)
+    with pytest.raises(TypeError, match="Unsupported dtype dtype\\('int32'\\) for random"):
+        g.random(dtype=np.int32)
+    with pytest.raises(TypeError, match="for random"):
+        g.random(dtype=np.float16)
+    with pytest.raises(TypeError, match="for integers"):
+        g.integers(0, 2, dtype=np.float64)
+    with pytest.raises(TypeError, match="for standard_normal"):
+        g.standard_normal(dtype=np.int64)
+    with pytest.raises(TypeError, match="for standard_exponential"):
+        g.standard_exponential(dtype=np.int64)
+
+
+def test_bad_out():
+    g = gr.default_rng(0)
+    with pytest.raises(TypeError, match="wrong type"):
+        g.random(3, out=gp.empty(3, dtype=np.float32))
+    with pytest.raises(ValueError, match="size must match out.shape"):
+        g.random(4, out=gp.empty(3))
+    with pytest.raises(ValueError, match="contiguous"):
+        g.random(out=gp.empty((4, 3))[:, 0])
+    out = gp.empty(6)
+    assert g.random(out=out) is out
+
+
+def test_bad_scales_and_ranges():
+    g = gr.default_rng(0)
+    with pytest.raises(ValueError, match="scale < 0"):
+        g.normal(0, -1)
+    with pytest.raises(ValueError, match="scale < 0"):
+        g.normal(0, [1, -1])
+    with pytest.raises(ValueError, match="scale < 0"):
+        g.exponential(-1)
+    with pytest.raises(OverflowError, match="high - low range exceeds valid bounds"):
+        g.uniform(0, np.inf)
+    with pytest.raises(OverflowError):
+        g.uniform(-1e308, 1e308)
+    with pytest.raises(ValueError):
+        g.normal([0, 1], 1, size=3)
+    with pytest.raises(ValueError, match="Seed must be between 0 and 2\\*\\*32 - 1"):
+        gr.seed(-1)
+    with pytest.raises(ValueError, match="scale < 0"):
+        gr.normal(0, -1)
