@@ -235,31 +235,34 @@ def _ulps(x, ref):
 
 LD = np.longdouble
 PI_LD = LD("3.14159265358979323846264338327950288")
+needs_long_double = pytest.mark.skipif(
+    np.finfo(np.longdouble).nmant < 63, reason="the references need an 80-bit or wider long double")
 
 
-@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
-                    reason="needs an 80-bit or wider long double for the references")
+def _unit_ld(raw, open0):
+    """The 53-bit uniform of each 64-bit word, in long double: in [0, 1), or
+    with `open0` in (0, 1]."""
+    return ((raw >> np.uint64(11)).astype(LD) + (1 if open0 else 0)) * LD(2) ** -53
+
+
+@needs_long_double
 def test_exponential_layout_and_accuracy():
     # the prelude's log: within 1 ulp of -log(u) on these arguments
     n = 1 << 16
     x = gr.default_rng(SEED).standard_exponential(n).get()
-    raw = _raw(SEED, n)
-    u = ((raw >> np.uint64(11)).astype(LD) + 1) * LD(2) ** -53
-    ref = -np.log(u)
+    ref = -np.log(_unit_ld(_raw(SEED, n), True))
     assert _ulps(x, ref).max() <= 1.0
     assert (x >= 0).all() and not np.signbit(x).any()
 
 
-@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63,
-                    reason="needs an 80-bit or wider long double for the references")
+@needs_long_double
 def test_normal_layout_and_accuracy():
     # Box-Muller of u1 (words 0-1, in (0, 1]) and u2 (words 2-3): r cos, r sin;
     # the prelude's log, sqrt, sin and cos: within 2.5 ulps of r
     n = 1 << 16
     z = gr.default_rng(SEED).standard_normal(n).get()
     raw = _raw(SEED, n)
-    u1 = ((raw[0::2] >> np.uint64(11)).astype(LD) + 1) * LD(2) ** -53
-    u2 = (raw[1::2] >> np.uint64(11)).astype(LD) * LD(2) ** -53
+    u1, u2 = _unit_ld(raw[0::2], True), _unit_ld(raw[1::2], False)
     r = np.sqrt(-2 * np.log(u1))
     sp = np.spacing(r.astype(np.float64)).astype(LD)
     for got, ref in ((z[0::2], r * np.cos(2 * PI_LD * u2)), (z[1::2], r * np.sin(2 * PI_LD * u2))):

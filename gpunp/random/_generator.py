@@ -15,6 +15,7 @@ import operator
 
 import numpy
 
+from gpunp._creation import _shape_tuple
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
 
@@ -34,16 +35,10 @@ def _shape(size) -> tuple:
     if size is None:
         return ()
     try:
-        shape = (operator.index(size),)
+        return _shape_tuple(size)
     except TypeError:
-        try:
-            shape = tuple(operator.index(s) for s in size)
-        except TypeError:
-            raise TypeError("expected a sequence of integers or a single integer, "
-                            f"got '{size}'") from None
-    if any(s < 0 for s in shape):
-        raise ValueError("negative dimensions are not allowed")
-    return shape
+        raise TypeError("expected a sequence of integers or a single integer, "
+                        f"got '{size}'") from None
 
 
 def _is_scalar(x) -> bool:
