@@ -2,10 +2,11 @@
  * codegen.c - writes kernel source from the op table and a kernel spec.
  *
  * The text written here is the backend-independent part of a kernel; the
- * cache prepends the backend's prelude and the common prelude. Three
- * families: elementwise (n-ary, strided or contiguous, scalars by value),
- * reductions (one output per thread or per block, optionally split in two
- * stages) and scans (one line per thread).
+ * cache prepends the backend's prelude and the common prelude. Families:
+ * elementwise (n-ary, strided or contiguous, scalars by value), reductions
+ * (one output per thread or per block, optionally split in two stages),
+ * scans, matrix products, users' kernels, and random fills (a thread per
+ * Philox counter block).
  */
 #include <stdarg.h>
 #include <stdio.h>
