@@ -737,8 +737,9 @@ GPK_FN gpk_f64x2 gpk_rng_sincos2pi(double u)
     return r;
 }
 
-/* Square root of a non-negative double from IEEE operations alone (AMD's
- * hardware square root is not correctly rounded): an exponent-halving
+/* Square root of a non-negative double from IEEE operations alone (so as
+ * not to depend on every platform's sqrt being correctly rounded, which
+ * GPU compilers may trade for speed): an exponent-halving
  * first guess, Newton steps, and a last step from the exact residual
  * x - y*y (Dekker's product, no FMA). Correctly rounded but for rare
  * near-halfway cases, and the same everywhere. */
