@@ -631,12 +631,16 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
     /* a block's result is in its thread 0; else every thread has its own */
     gp_str_puts(s, bpo ? "if (GPK_THREAD_ID == 0) {\n" : "{\n");
-    /* the partials of output o are row o of the temporary */
+    /* the partials of output o: row o of the temporary, or its column o
+     * (part-major: neighbouring threads write, and later read, neighbouring
+     * partials) */
     if (lanes > 1) /* lane j's output */
         gp_str_puts(s, "const gpk_idx ob = obl;\n"
-                       "const gpk_idx pt = (o + (gpk_idx)j) * (gpk_idx)p.S + sp_;\n");
+                       "const gpk_idx oj = o + (gpk_idx)j;\n");
     else
-        gp_str_puts(s, "const gpk_idx pt = o * (gpk_idx)p.S + sp_;\n");
+        gp_str_puts(s, "const gpk_idx oj = o;\n");
+    gp_str_puts(s, sp->by_part ? "const gpk_idx pt = sp_ * (gpk_idx)p.M + oj;\n"
+                               : "const gpk_idx pt = oj * (gpk_idx)p.S + sp_;\n");
     if (sp->stage == GP_STAGE_PARTIAL) {
         gp_str_puts(s, "((gpk_acc *)p.out)[pt] = acc;\n");
     } else {

@@ -134,6 +134,9 @@ typedef struct gp_red_spec {
     uint8_t vec;        /* >1: 16-byte reads of `vec` elements; with block_per_out a
                            block reads its contiguous run so, else a thread
                            combines `vec` neighbouring outputs, one per lane */
+    uint8_t by_part;    /* GP_STAGE_PARTIAL: partials laid out part-major (part
+                           s of output o at s * M + o), for a combining stage of
+                           a thread per output; else output-major (o * S + s) */
 } gp_red_spec_t;
 
 /* Scans (accumulate) along one axis of M lines of K elements. In order (one
