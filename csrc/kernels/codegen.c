@@ -5,8 +5,9 @@
  * cache prepends the backend's prelude and the common prelude. Families:
  * elementwise (n-ary, strided or contiguous, scalars by value), reductions
  * (one output per thread or per block, optionally split in two stages),
- * scans, matrix products, users' kernels, and random fills (a thread per
- * Philox counter block).
+ * scans (one line per thread, or a single pass over tiles), matrix
+ * products, users' kernels, and random fills (a thread per Philox counter
+ * block).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -642,12 +643,16 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
     /* a block's result is in its thread 0; else every thread has its own */
     gp_str_puts(s, bpo ? "if (GPK_THREAD_ID == 0) {\n" : "{\n");
-    /* the partials of output o are row o of the temporary */
+    /* the partials of output o: row o of the temporary, or its column o
+     * (part-major: neighbouring threads write, and later read, neighbouring
+     * partials) */
     if (lanes > 1) /* lane j's output */
         gp_str_puts(s, "const gpk_idx ob = obl;\n"
-                       "const gpk_idx pt = (o + (gpk_idx)j) * (gpk_idx)p.S + sp_;\n");
+                       "const gpk_idx oj = o + (gpk_idx)j;\n");
     else
-        gp_str_puts(s, "const gpk_idx pt = o * (gpk_idx)p.S + sp_;\n");
+        gp_str_puts(s, "const gpk_idx oj = o;\n");
+    gp_str_puts(s, sp->by_part ? "const gpk_idx pt = sp_ * (gpk_idx)p.M + oj;\n"
+                               : "const gpk_idx pt = oj * (gpk_idx)p.S + sp_;\n");
     if (sp->stage == GP_STAGE_PARTIAL) {
         gp_str_puts(s, "((gpk_acc *)p.out)[pt] = acc;\n");
     } else {
@@ -671,15 +676,110 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
 
 /* ---- scans ------------------------------------------------------------------------ */
 
+int gp_scan_items(int32_t loop_dt) { return gp_compute_size(loop_dt) <= 4 ? 16 : 8; }
+
+/* The single-pass scan's tile (GP_SCAN_TILES): tile t of the grid is tile c
+ * of line m. Its block loads the tile striped (neighbouring threads read
+ * neighbouring elements) into shared memory, each thread scans E elements
+ * of its own, the block scans the threads' totals, and warp 0 finds the
+ * tile's prefix by decoupled look-back: it publishes the tile's aggregate,
+ * then combines its predecessors' states a warp at a time, newest first,
+ * down to the first one that holds its inclusive prefix (or the line's
+ * first tile, which publishes its inclusive prefix at once), and publishes
+ * the tile's own. Results go back through shared memory, striped. A row of
+ * E elements is padded by one in shared memory, so that the threads' reads
+ * of their rows fall in different banks. */
+static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *neutral)
+{
+    const int E = gp_scan_items(sp->loop_dt);
+    int32_t ld = sp->loop_dt;
+    char e[EXPR_MAX];
+    gp_str_printf(s,
+                  "GPK_SHARED gpk_acc tile_[GPK_TILE_THREADS * %d];\n"
+                  "GPK_SHARED gpk_index id_;\nGPK_SHARED gpk_acc pre_;\n"
+                  "unsigned long long *const st = p.state + 1;\n"
+                  "const int tid = (int)GPK_THREAD_ID, lane = tid %% GPK_WARP;\n"
+                  "const gpk_idx T = (gpk_idx)GPK_TILE_THREADS * %d;\n"
+                  "for (;;) {\n"
+                  "if (tid == 0) id_ = GPK_NEXT_TILE(p.state);\n"
+                  "GPK_SYNC();\n"
+                  "const gpk_index t = id_;\n"
+                  "if (t >= p.M * p.NT) break;\n"
+                  "const gpk_idx m = (gpk_idx)(t / p.NT), c = (gpk_idx)(t %% p.NT);\n"
+                  "gpk_idx ib = 0, ob = 0;\n",
+                  E + 1, E);
+    const char *offs[2] = {"ib", "ob"}, *str[2] = {"oin", "oout"};
+    emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
+    load_expr(sp->in_dt, ld, "p.in + ib + (k0 + j) * (gpk_idx)p.ain", e);
+    gp_str_printf(s,
+                  "const gpk_idx k0 = c * T, n = (gpk_idx)p.K - k0 < T ? (gpk_idx)p.K - k0 : T;\n"
+                  "for (int q = 0; q < %d; ++q) {\n"
+                  "const gpk_idx j = (gpk_idx)q * GPK_TILE_THREADS + tid;\n"
+                  "tile_[j + j / %d] = j < n ? %s : %s;\n}\n"
+                  "GPK_SYNC();\n"
+                  "gpk_acc x[%d];\n"
+                  "for (int q = 0; q < %d; ++q) x[q] = tile_[tid * %d + q];\n"
+                  "for (int q = 1; q < %d; ++q) x[q] = gpk_combine(x[q - 1], x[q]);\n"
+                  "gpk_acc excl, total;\n"
+                  "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, x[%d], excl, total);\n",
+                  E, E, e, neutral, E, E, E + 1, E, E - 1);
+    /* the look-back: lane l of warp 0 reads tile j - l; the window ends at
+     * `stop`, the newest lane holding an inclusive prefix or lying before
+     * the line; its lanes up to `stop` are combined, older first, without a
+     * neutral value (the lanes' `ok` flags say which values count) */
+    gp_str_puts(s,
+                "if (c == 0) {\n"
+                "if (tid == 0) GPK_TILE_PUBLISH(st, p.agg, p.inc, t, 2, total);\n"
+                "} else if (tid < GPK_WARP) {\n"
+                "if (tid == 0) GPK_TILE_PUBLISH(st, p.agg, p.inc, t, 1, total);\n"
+                "const gpk_index first = t - c;\n"
+                "gpk_acc run = total;\nint have = 0;\n"
+                "for (gpk_index j = t - 1;; j -= GPK_WARP) {\n"
+                "const gpk_index i = j - lane;\n"
+                "gpk_acc v = total;\nunsigned int f = 2;\n"
+                "if (i >= first)\n"
+                "  while ((f = GPK_TILE_PEEK(st, p.agg, p.inc, i, v)) == 0) {}\n"
+                "int stop = f == 2 ? lane : GPK_WARP;\n"
+                "for (int d = 1; d < GPK_WARP; d <<= 1) {\n"
+                "const int o = gpk_shfl_down(stop, d);\nstop = o < stop ? o : stop;\n}\n"
+                "stop = gpk_shfl_idx(stop, 0);\n"
+                "int ok = i >= first && lane <= stop;\n"
+                "for (int d = 1; d < GPK_WARP; d <<= 1) {\n"
+                "const gpk_acc o = gpk_shfl_down(v, d);\n"
+                "const int ook = gpk_shfl_down(ok, d);\n"
+                "if (lane + d < GPK_WARP && ook) { v = ok ? gpk_combine(o, v) : o; ok = 1; }\n}\n"
+                "if (lane == 0) { run = have ? gpk_combine(v, run) : v; have = 1; }\n"
+                "if (stop < GPK_WARP) break;\n}\n"
+                "if (tid == 0) {\npre_ = run;\n"
+                "GPK_TILE_PUBLISH(st, p.agg, p.inc, t, 2, gpk_combine(run, total));\n}\n"
+                "}\n"
+                "GPK_SYNC();\n");
+    /* each element from the prefix of the tile and of the thread's row */
+    gp_str_printf(s,
+                  "const int has = c > 0 || tid > 0;\n"
+                  "const gpk_acc pre = c > 0 ? (tid > 0 ? gpk_combine(pre_, excl) : pre_) : excl;\n"
+                  "for (int q = 0; q < %d; ++q)\n"
+                  "  tile_[tid * %d + q] = has ? gpk_combine(pre, x[q]) : x[q];\n"
+                  "GPK_SYNC();\n"
+                  "for (int q = 0; q < %d; ++q) {\n"
+                  "const gpk_idx j = (gpk_idx)q * GPK_TILE_THREADS + tid;\n"
+                  "if (j < n) {\n",
+                  E, E + 1, E);
+    put(e, "tile_[j + j / %d]", E);
+    emit_store(s, sp->out_dt, ld, "p.out + ob + (k0 + j) * (gpk_idx)p.aout", e);
+    gp_str_puts(s, "}\n}\n}\n");
+}
+
 gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_scan_spec_t *sp = vspec;
     const gp_op_t *op = &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
-    snprintf(name, name_size, "gpk_scan_%s_%s_%s_%d", op->name, gp_dtypes[sp->in_dt].suffix,
-             gp_dtypes[ld].suffix, sp->stage);
+    snprintf(name, name_size, "gpk_scan_%s_%s_%s%s", op->name, gp_dtypes[sp->in_dt].suffix,
+             gp_dtypes[ld].suffix, sp->strategy == GP_SCAN_TILES ? "_t" : "");
     char what[256];
-    snprintf(what, sizeof what, "accumulate %s, stage %d", op->name, sp->stage);
+    snprintf(what, sizeof what, "accumulate %s%s", op->name,
+             sp->strategy == GP_SCAN_TILES ? ", single pass over tiles" : ", in order");
     emit_header(s, what, ld, sp->idx32);
     const char *ex = op_expr(op, ld, ld);
     if (!ex)
@@ -687,72 +787,32 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
                             gp_dtypes[ld].name);
     gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
     emit_combine(s, ex, ld == GP_FLOAT16);
-    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K, C, NC;\n");
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K, NT;\n");
     if (sp->nother)
         gp_str_printf(s, "  gpk_index oshape[%d], oin[%d], oout[%d];\n", sp->nother, sp->nother,
                       sp->nother);
-    gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n  gpk_acc *part;\n};\n");
+    gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n"
+                   "  unsigned long long *state;\n  gpk_acc *agg, *inc;\n};\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    char e[EXPR_MAX], neutral[2 * EXPR_MAX];
-    neutral_expr(op->neutral, ld, neutral);
+    if (sp->strategy == GP_SCAN_TILES) {
+        char neutral[2 * EXPR_MAX];
+        neutral_expr(op->neutral, ld, neutral);
+        emit_scan_tiles(s, sp, neutral);
+        gp_str_puts(s, "}\n");
+        return check_overflow(name);
+    }
+    /* in order, a thread a line */
+    char e[EXPR_MAX];
     const char *offs[2] = {"ib", "ob"}, *str[2] = {"oin", "oout"};
-    const int E = GP_SCAN_PER_THREAD;
-
-    if (sp->stage == GP_SCAN_SEQUENTIAL) {
-        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\ngpk_idx ib = 0, ob = 0;\n");
-        emit_decompose(s, "t", sp->nother, "oshape", 2, offs, str);
-        load_expr(sp->in_dt, ld, "p.in + ib", e);
-        gp_str_printf(s, "gpk_acc acc = %s;\n", e);
-        emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
-        gp_str_puts(s, "for (gpk_idx k = 1; k < (gpk_idx)p.K; ++k) {\n");
-        load_expr(sp->in_dt, ld, "p.in + ib + k * (gpk_idx)p.ain", e);
-        gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
-        emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
-        gp_str_puts(s, "}\n}\n}\n");
-        return check_overflow(name);
-    }
-    if (sp->stage == GP_SCAN_CARRIES) {
-        /* one block per line turns its chunk totals into exclusive carries */
-        gp_str_printf(s,
-                      "for (gpk_idx m = (gpk_idx)GPK_BLOCK_ID; m < (gpk_idx)p.M; "
-                      "m += (gpk_idx)GPK_NUM_BLOCKS) {\n"
-                      "gpk_acc carry = %s;\n"
-                      "for (gpk_idx j0 = 0; j0 < (gpk_idx)p.NC; j0 += (gpk_idx)GPK_BLOCK_SIZE) {\n"
-                      "gpk_idx j = j0 + (gpk_idx)GPK_THREAD_ID;\n"
-                      "gpk_acc v = j < (gpk_idx)p.NC ? p.part[m * p.NC + j] : %s;\n"
-                      "gpk_acc excl, total;\n"
-                      "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, v, %s, excl, total);\n"
-                      "if (j < (gpk_idx)p.NC) p.part[m * p.NC + j] = gpk_combine(carry, excl);\n"
-                      "carry = gpk_combine(carry, total);\n}\n}\n}\n",
-                      neutral, neutral, neutral);
-        return check_overflow(name);
-    }
-    /* chunk t of line m: the thread's E elements from k0 */
-    gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)(p.M * p.NC); "
-                   "t += (gpk_idx)GPK_NUM_BLOCKS) {\n"
-                   "gpk_idx m = t / (gpk_idx)p.NC, c = t % (gpk_idx)p.NC;\n"
-                   "gpk_idx ib = 0, ob = 0;\n");
-    emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
-    gp_str_printf(s, "const gpk_idx k0 = c * (gpk_idx)p.C + (gpk_idx)GPK_THREAD_ID * %d;\n", E);
-    gp_str_printf(s, "gpk_acc x[%d];\ngpk_acc local = %s;\n", E, neutral);
-    load_expr(sp->in_dt, ld, "p.in + ib + (k0 + e) * (gpk_idx)p.ain", e);
-    gp_str_printf(s, "for (int e = 0; e < %d; ++e) {\n"
-                     "x[e] = k0 + e < (gpk_idx)p.K ? %s : %s;\n"
-                     "local = gpk_combine(local, x[e]);\n}\n", E, e, neutral);
-    if (sp->stage == GP_SCAN_TOTALS) {
-        gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, local);\n"
-                       "if (GPK_THREAD_ID == 0) p.part[t] = local;\n}\n}\n");
-        return check_overflow(name);
-    }
-    gp_str_printf(s, "gpk_acc excl, total;\n"
-                     "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, local, %s, excl, total);\n"
-                     "(void)total;\n"
-                     "gpk_acc run = gpk_combine(p.part[t], excl);\n"
-                     "for (int e = 0; e < %d; ++e) {\n"
-                     "if (k0 + e >= (gpk_idx)p.K) break;\n"
-                     "run = gpk_combine(run, x[e]);\n",
-                  neutral, E);
-    emit_store(s, sp->out_dt, ld, "p.out + ob + (k0 + e) * (gpk_idx)p.aout", "run");
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\ngpk_idx ib = 0, ob = 0;\n");
+    emit_decompose(s, "t", sp->nother, "oshape", 2, offs, str);
+    load_expr(sp->in_dt, ld, "p.in + ib", e);
+    gp_str_printf(s, "gpk_acc acc = %s;\n", e);
+    emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");
+    gp_str_puts(s, "for (gpk_idx k = 1; k < (gpk_idx)p.K; ++k) {\n");
+    load_expr(sp->in_dt, ld, "p.in + ib + k * (gpk_idx)p.ain", e);
+    gp_str_printf(s, "acc = gpk_combine(acc, %s);\n", e);
+    emit_store(s, sp->out_dt, ld, "p.out + ob + k * (gpk_idx)p.aout", "acc");
     gp_str_puts(s, "}\n}\n}\n");
     return check_overflow(name);
 }

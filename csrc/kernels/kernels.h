@@ -135,18 +135,22 @@ typedef struct gp_red_spec {
     uint8_t vec;        /* >1: 16-byte reads of `vec` elements; with block_per_out a
                            block reads its contiguous run so, else a thread
                            combines `vec` neighbouring outputs, one per lane */
+    uint8_t by_part;    /* GP_STAGE_PARTIAL: partials laid out part-major (part
+                           s of output o at s * M + o), for a combining stage of
+                           a thread per output; else output-major (o * S + s) */
 } gp_red_spec_t;
 
 /* Scans (accumulate) along one axis of M lines of K elements. In order (one
- * thread a line) for ufuncs that are not reorderable; otherwise in three
- * stages over chunks of C elements: chunk totals, their exclusive scan per
- * line, then each chunk's scan from its carry. */
-enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TOTALS, GP_SCAN_CARRIES, GP_SCAN_CHUNKS };
-#define GP_SCAN_PER_THREAD 8 /* elements a thread scans in a chunk */
+ * thread a line) for ufuncs that are not reorderable and for short lines;
+ * otherwise in a single pass over tiles of GP_SCAN_THREADS threads by
+ * gp_scan_items() elements (on the host one thread's), each tile's prefix
+ * found by decoupled look-back over its predecessors' published states. */
+enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TILES = 1 };
+#define GP_SCAN_THREADS 256 /* a tile's threads on a GPU: GPK_TILE_THREADS of gpu.h */
 
 typedef struct gp_scan_spec {
     uint8_t family;     /* GP_FAMILY_SCAN */
-    uint8_t stage;      /* GP_SCAN_* */
+    uint8_t strategy;   /* GP_SCAN_* */
     uint16_t op;
     uint8_t in_dt, loop_dt, out_dt;
     uint8_t nother;     /* dims other than the scanned axis */
@@ -222,6 +226,10 @@ const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec);
  * its alignment. */
 int32_t gp_compute_size(int32_t dt);
 int32_t gp_compute_align(int32_t dt);
+
+/* Elements a thread scans in a tile of a single-pass scan computing in
+ * `loop_dt` (fewer for wide types, so a tile fits shared memory). */
+int gp_scan_items(int32_t loop_dt);
 
 /* ---- parameter packing (launch.c) -------------------------------------- */
 

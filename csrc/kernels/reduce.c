@@ -9,6 +9,8 @@
  * own output while neighbouring threads read neighbouring memory (outer
  * reductions). On a GPU an output whose elements are too many for one
  * block is split: partial results first, then a second pass combines them.
+ * Accumulations of reorderable ufuncs along long lines run in one pass over
+ * tiles (decoupled look-back); the others run in order, a thread a line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -299,7 +301,14 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         return launch_red(sp, &p, 1, gp_array_data(a), gp_array_data(out), init, init_size,
                           gp_compute_align(sp->loop_dt), count);
     }
-    /* two stages through a temporary of M x S accumulators */
+    /* two stages through a temporary of M x S accumulators. A few partials
+     * per output (an outer reduction split in a few parts) are combined by
+     * a thread per output, neighbouring threads on neighbouring outputs, from
+     * a part-major temporary; a block per output would leave most of its
+     * threads idle (16384 blocks for 33 partials each took a tenth of
+     * sum(axis=0) of 16384x16384 float32 on the H200). Many partials per
+     * output are combined by a block per output from its row. */
+    bool by_part = !sp->block_per_out && S <= 64;
     gp_array_t *tmp;
     int64_t tshape[1] = {p.M * S * acc_size(sp)};
     GP_TRY(gp_array_empty(GP_UINT8, 1, tshape, GP_ORDER_C, &tmp));
@@ -307,20 +316,21 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
     s1.stage = GP_STAGE_PARTIAL;
     s1.has_initial = 0;
     s1.out_dt = s1.loop_dt;
+    s1.by_part = by_part;
     gp_status_t s = launch_red(&s1, &p, S, gp_array_data(a), gp_array_data(tmp), NULL, 0, 1,
                                count);
     if (s == GP_OK) {
         red_plan_t q = p;
         q.nred = 1;
         q.rshape[0] = S;
-        q.rin[0] = acc_size(sp);
+        q.rin[0] = by_part ? p.M * acc_size(sp) : acc_size(sp);
         q.K = S;
-        /* the partials of output o are row o of the temporary */
-        int64_t row = S * acc_size(sp);
+        /* the partials of output o: its column or its row of the temporary */
+        int64_t step = by_part ? acc_size(sp) : S * acc_size(sp);
         int64_t kst[GP_MAXDIM];
         int64_t n = 1;
         for (int32_t d = q.nkeep - 1; d >= 0; --d) {
-            kst[d] = n * row;
+            kst[d] = n * step;
             n *= q.kshape[d];
         }
         memcpy(q.kin, kst, sizeof(int64_t) * (size_t)q.nkeep);
@@ -328,7 +338,7 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         s2.stage = GP_STAGE_COMBINE;
         s2.vec = 0;
         s2.in_dt = sp->loop_dt;
-        s2.block_per_out = 1;
+        s2.block_per_out = !by_part;
         s = launch_red(&s2, &q, 1, gp_array_data(tmp), gp_array_data(out), init, init_size,
                        gp_compute_align(sp->loop_dt), count);
     }
@@ -787,34 +797,36 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         span += (a->shape[k] - 1) * (iabs64(a->strides[k]) + iabs64((*out)->strides[k]));
     sp.idx32 = span < ((int64_t)1 << 30) && a->size < ((int64_t)1 << 30);
     int64_t K = a->shape[ax];
-    const gp_device_props_t *props;
+    const gp_device_props_t *props = NULL;
+    const gp_backend_i *be = NULL;
     gp_status_t s = gp_backend_props(&props);
-    uint32_t block = props->max_threads_per_block > 1 ? 256 : 1;
-    int64_t C = (int64_t)block * GP_SCAN_PER_THREAD, NC = (K + C - 1) / C;
+    if (s == GP_OK)
+        s = gp_backend(&be);
+    /* reorderable ufuncs scan lines longer than half a tile in one pass
+     * over tiles; the scratch is a tile counter and each tile's state word
+     * (cleared for every launch), then its value slots (aggregate, inclusive) */
+    uint32_t threads = props && props->max_threads_per_block > 1 ? GP_SCAN_THREADS : 1;
+    int64_t T = (int64_t)threads * gp_scan_items(ld[0]), NT = (K + T - 1) / T;
+    int64_t acc = gp_compute_size(ld[0]), words = 8 * (1 + M * NT);
+    sp.strategy = op->neutral != GP_NEUTRAL_NONE && 2 * K > T ? GP_SCAN_TILES
+                                                              : GP_SCAN_SEQUENTIAL;
     gp_array_t *part = NULL;
-    if (s == GP_OK && op->neutral != GP_NEUTRAL_NONE && K > C) {
-        /* chunk totals, their carries, the chunks: M * NC accumulators */
-        int64_t pbytes = M * NC * gp_compute_size(ld[0]);
+    if (s == GP_OK && sp.strategy == GP_SCAN_TILES) {
+        int64_t pbytes = words + 2 * M * NT * acc;
         s = gp_array_empty(GP_UINT8, 1, &pbytes, GP_ORDER_C, &part);
+        if (s == GP_OK)
+            s = be->memset8(gp_array_data(part), 0, (size_t)words, gp_current_stream());
     }
-    int stages[3] = {GP_SCAN_SEQUENTIAL, -1, -1};
-    if (part) {
-        stages[0] = GP_SCAN_TOTALS;
-        stages[1] = GP_SCAN_CARRIES;
-        stages[2] = GP_SCAN_CHUNKS;
-    }
-    for (int st = 0; st < 3 && stages[st] >= 0 && s == GP_OK; ++st) {
-        sp.stage = (uint8_t)stages[st];
-        const gp_kernel_t *k;
+    const gp_kernel_t *k;
+    if (s == GP_OK)
         s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
-        if (s != GP_OK)
-            break;
+    if (s == GP_OK) {
+        char *scratch = part ? gp_array_data(part) : NULL;
         gp_params_t pr;
         gp_params_init(&pr);
         gp_params_index(&pr, M);
         gp_params_index(&pr, K);
-        gp_params_index(&pr, C);
-        gp_params_index(&pr, NC);
+        gp_params_index(&pr, NT);
         for (int32_t j = 0; j < n; ++j)
             gp_params_index(&pr, shape[j]);
         for (int32_t j = 0; j < n; ++j)
@@ -825,14 +837,11 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         gp_params_index(&pr, (*out)->strides[ax]);
         gp_params_ptr(&pr, gp_array_data(a));
         gp_params_ptr(&pr, gp_array_data(*out));
-        gp_params_ptr(&pr, part ? gp_array_data(part) : NULL);
-        gp_launch_t cfg;
-        if (sp.stage == GP_SCAN_SEQUENTIAL)
-            cfg = gp_grid_for(M, 256);
-        else if (sp.stage == GP_SCAN_CARRIES)
-            cfg = gp_grid_for(M * block, block);
-        else
-            cfg = gp_grid_for(M * NC * block, block);
+        gp_params_ptr(&pr, scratch);
+        gp_params_ptr(&pr, scratch ? scratch + words : NULL);
+        gp_params_ptr(&pr, scratch ? scratch + words + M * NT * acc : NULL);
+        gp_launch_t cfg = sp.strategy == GP_SCAN_TILES ? gp_grid_for(M * NT * threads, threads)
+                                                       : gp_grid_for(M, 256);
         s = gp_launch(k, &cfg, &pr);
     }
     gp_array_release(part);

@@ -13,6 +13,8 @@
 /* The warp, for the shared GPU prelude (gpu.h, appended to this one). */
 #define GPK_WARP 32
 #define GPK_SHFL_DOWN_WORD(w, d) __shfl_down_sync(0xffffffffu, (w), (d))
+#define GPK_SHFL_UP_WORD(w, d) __shfl_up_sync(0xffffffffu, (w), (d))
+#define GPK_SHFL_IDX_WORD(w, s) __shfl_sync(0xffffffffu, (w), (s))
 
 /* IEEE half <-> float through the hardware's conversions (round to nearest
  * even, as the host prelude's code). */

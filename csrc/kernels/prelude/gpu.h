@@ -1,7 +1,7 @@
 /* gpunp kernel prelude: shared by the GPU backends. build_ffi.py appends it
  * to cuda.h and to hip.h, which define GPK_WARP (the threads of a warp or
- * wavefront) and GPK_SHFL_DOWN_WORD (a 32-bit word from the lane `d` lanes
- * down). */
+ * wavefront) and GPK_SHFL_DOWN_WORD, GPK_SHFL_UP_WORD, GPK_SHFL_IDX_WORD (a
+ * 32-bit word from the lane `d` lanes down or up, or from lane `s`). */
 
 #define GPK_RESTRICT __restrict__
 #define GPK_ALIGN(n) alignas(n)
@@ -27,17 +27,22 @@ typedef long long gpk_index;
     for (T i = (T)blockIdx.x * (T)blockDim.x + (T)threadIdx.x; i < (T)(n);     \
          i += (T)gridDim.x * (T)blockDim.x)
 
-/* A value of any type moved down the warp by `d` lanes, 32 bits at a time. */
-template <typename T>
-GPK_FN T gpk_shfl_down(T v, int d)
-{
-    union U { T t; int w[(sizeof(T) + 3) / 4]; } in, out;
-    in.t = v;
-#pragma unroll
-    for (int k = 0; k < (int)(sizeof(T) + 3) / 4; ++k)
-        out.w[k] = GPK_SHFL_DOWN_WORD(in.w[k], d);
-    return out.t;
-}
+/* A value of any type moved along the warp, 32 bits at a time:
+ * gpk_shfl_down(v, d) from the lane `d` lanes down, gpk_shfl_up(v, d) from
+ * the lane `d` lanes up, gpk_shfl_idx(v, s) from lane `s`. */
+#define GPK_SHFL_FN(name, WORD)                                                \
+    template <typename T>                                                      \
+    GPK_FN T name(T v, int d)                                                  \
+    {                                                                          \
+        union U { T t; int w[(sizeof(T) + 3) / 4]; } in, out;                 \
+        in.t = v;                                                              \
+        for (int k = 0; k < (int)(sizeof(T) + 3) / 4; ++k)                     \
+            out.w[k] = WORD(in.w[k], d);                                       \
+        return out.t;                                                          \
+    }
+GPK_SHFL_FN(gpk_shfl_down, GPK_SHFL_DOWN_WORD)
+GPK_SHFL_FN(gpk_shfl_up, GPK_SHFL_UP_WORD)
+GPK_SHFL_FN(gpk_shfl_idx, GPK_SHFL_IDX_WORD)
 
 /* Combines `v` over the threads of the block; every thread gets the result.
  * Needs a block of whole warps (at most 1024 threads), reached by all:
@@ -66,35 +71,101 @@ GPK_FN T gpk_shfl_down(T v, int d)
         __syncthreads();                                                       \
     } while (0)
 
-/* Inclusive scan of `v` over the threads of the block (thread t gets the
- * combination of threads 0..t); `total` gets the whole block's. Needs a
- * block of at most 1024 threads, reached by all. */
-#define GPK_BLOCK_SCAN(T, COMBINE, v, total)                                    \
+/* Scan of `v` over the threads of the block: `excl` gets the combination of
+ * threads 0..t-1 and `total` the whole block's. Thread 0's `excl` is
+ * undefined: no neutral value is ever combined in (0.0 + -0.0 would lose a
+ * sum's sign of zero). Needs a block of whole warps (at most 1024 threads),
+ * reached by all: shuffles within each warp, then the first warp scans the
+ * warps' totals. */
+#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, excl, total)                           \
     do {                                                                       \
-        __shared__ T gpk_scan_[1024];                                          \
-        gpk_scan_[threadIdx.x] = (v);                                          \
-        __syncthreads();                                                       \
-        for (unsigned int d_ = 1; d_ < blockDim.x; d_ <<= 1) {                 \
-            T o_ = threadIdx.x >= d_ ? gpk_scan_[threadIdx.x - d_] : (v);      \
-            __syncthreads();                                                   \
-            if (threadIdx.x >= d_)                                             \
-                (v) = COMBINE(o_, (v));                                        \
-            gpk_scan_[threadIdx.x] = (v);                                      \
-            __syncthreads();                                                   \
+        __shared__ T gpk_wscan_[1024 / GPK_WARP];                              \
+        const int l_ = (int)(threadIdx.x % GPK_WARP);                          \
+        const int w_ = (int)(threadIdx.x / GPK_WARP);                          \
+        const int nw_ = (int)(blockDim.x / GPK_WARP);                          \
+        T i_ = (v);                                                            \
+        for (int d_ = 1; d_ < GPK_WARP; d_ <<= 1) {                            \
+            T o_ = gpk_shfl_up(i_, d_);                                        \
+            if (l_ >= d_)                                                      \
+                i_ = COMBINE(o_, i_);                                          \
         }                                                                      \
-        (total) = gpk_scan_[blockDim.x - 1];                                   \
+        T e_ = gpk_shfl_up(i_, 1);                                             \
+        if (l_ == GPK_WARP - 1)                                                \
+            gpk_wscan_[w_] = i_;                                               \
+        __syncthreads();                                                       \
+        if (w_ == 0) {                                                         \
+            T s_ = gpk_wscan_[l_ < nw_ ? l_ : 0];                              \
+            for (int d_ = 1; d_ < GPK_WARP; d_ <<= 1) {                        \
+                T o_ = gpk_shfl_up(s_, d_);                                    \
+                if (l_ >= d_)                                                  \
+                    s_ = COMBINE(o_, s_);                                      \
+            }                                                                  \
+            if (l_ < nw_)                                                      \
+                gpk_wscan_[l_] = s_;                                           \
+        }                                                                      \
+        __syncthreads();                                                       \
+        if (w_ > 0)                                                            \
+            e_ = l_ ? COMBINE(gpk_wscan_[w_ - 1], e_) : gpk_wscan_[w_ - 1];    \
+        (excl) = e_;                                                           \
+        (total) = gpk_wscan_[nw_ - 1];                                         \
         __syncthreads();                                                       \
     } while (0)
 
-/* The exclusive form: `excl` gets the combination of threads 0..t-1
- * (`neutral` for thread 0), `total` the whole block's. */
-#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total)                  \
-    do {                                                                       \
-        T gpk_in_ = (v);                                                       \
-        GPK_BLOCK_SCAN(T, COMBINE, gpk_in_, total);                            \
-        __shared__ T gpk_ex_[1024];                                            \
-        gpk_ex_[threadIdx.x] = gpk_in_;                                        \
-        __syncthreads();                                                       \
-        (excl) = threadIdx.x ? gpk_ex_[threadIdx.x - 1] : (neutral);           \
-        __syncthreads();                                                       \
-    } while (0)
+/* ---- single-pass scans (decoupled look-back) ---------------------------------------- */
+
+/* The threads of a scan tile's block (the engine launches scans so). */
+#define GPK_TILE_THREADS 256
+
+/* The next tile to scan: tiles are taken in order from a counter, so every
+ * tile a block waits for belongs to a block already running. */
+#define GPK_NEXT_TILE(counter) ((gpk_index)atomicAdd((counter), 1ull))
+
+/* A tile's state: flag 1 when its aggregate is published, 2 when its
+ * inclusive prefix is. A value of at most 32 bits travels in the flag's
+ * 64-bit word (one store, no fence); a wider one lies in a slot of its own
+ * per flag (`agg`, `inc`: a reader seeing flag 1 must not read the
+ * inclusive prefix that overwrote it), written before the flag with a fence
+ * between, and read after it with a fence between. Volatile accesses go to
+ * the device-coherent cache, past a multiprocessor's own. */
+template <typename T>
+GPK_FN void gpk_tile_publish(unsigned long long *st, T *agg, T *inc, gpk_index i,
+                             unsigned int flag, T v)
+{
+    union U { T t; unsigned int w[(sizeof(T) + 3) / 4]; } x;
+    x.w[0] = 0;
+    x.t = v;
+    if (sizeof(T) <= 4) {
+        *(volatile unsigned long long *)(st + i) = (unsigned long long)flag << 32 | x.w[0];
+        return;
+    }
+    volatile unsigned int *d = (volatile unsigned int *)((flag == 1 ? agg : inc) + i);
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) + 3) / 4; ++k)
+        d[k] = x.w[k];
+    __threadfence();
+    *(volatile unsigned long long *)(st + i) = (unsigned long long)flag << 32;
+}
+
+/* Tile i's flag (0: nothing yet), and its value into `*v` when there is one. */
+template <typename T>
+GPK_FN unsigned int gpk_tile_peek(const unsigned long long *st, const T *agg, const T *inc,
+                                  gpk_index i, T *v)
+{
+    const unsigned long long s = *(const volatile unsigned long long *)(st + i);
+    const unsigned int flag = (unsigned int)(s >> 32);
+    union U { T t; unsigned int w[(sizeof(T) + 3) / 4]; } x;
+    x.w[0] = (unsigned int)s;
+    if (sizeof(T) > 4 && flag) {
+        __threadfence();
+        const volatile unsigned int *d =
+            (const volatile unsigned int *)((flag == 1 ? agg : inc) + i);
+#pragma unroll
+        for (int k = 0; k < (int)(sizeof(T) + 3) / 4; ++k)
+            x.w[k] = d[k];
+    }
+    *v = x.t;
+    return flag;
+}
+
+#define GPK_TILE_PUBLISH(st, agg, inc, i, flag, v) gpk_tile_publish((st), (agg), (inc), (i), (flag), (v))
+#define GPK_TILE_PEEK(st, agg, inc, i, v) gpk_tile_peek((st), (agg), (inc), (i), &(v))

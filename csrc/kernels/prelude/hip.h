@@ -12,6 +12,8 @@
 
 /* The wavefront, for the shared GPU prelude (gpu.h, appended to this one). */
 #define GPK_SHFL_DOWN_WORD(w, d) __shfl_down((w), (unsigned int)(d), GPK_WARP)
+#define GPK_SHFL_UP_WORD(w, d) __shfl_up((w), (unsigned int)(d), GPK_WARP)
+#define GPK_SHFL_IDX_WORD(w, s) __shfl((w), (s), GPK_WARP)
 
 /* IEEE half <-> float through the compiler's _Float16 (the hardware's
  * conversions, round to nearest even). */

@@ -41,11 +41,23 @@ typedef long long gpk_index;
          i < i##_end; ++i)
 
 /* With one thread per block, a block-wide reduction or scan is the value
- * itself. */
+ * itself (thread 0's exclusive scan is undefined, as on a GPU), and a warp
+ * is that thread: its shuffles return the value they are given. */
 #define GPK_BLOCK_REDUCE(T, COMBINE, v) ((void)0)
-#define GPK_BLOCK_SCAN(T, COMBINE, v, total) ((total) = (v))
-#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total) \
-    ((excl) = (neutral), (total) = (v))
+#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, excl, total) ((excl) = (v), (total) = (v))
+#define GPK_WARP 1
+#define gpk_shfl_down(v, d) (v)
+#define gpk_shfl_idx(v, s) (v)
+
+/* Single-pass scans (gpu.h says how a GPU runs them): the one thread takes
+ * the tiles in order, so a tile's predecessor has always published its
+ * inclusive prefix, and plain memory is enough. */
+#define GPK_TILE_THREADS 1
+#define GPK_NEXT_TILE(counter) ((gpk_index)(*(counter))++)
+#define GPK_TILE_PUBLISH(st, agg, inc, i, flag, v) \
+    (((flag) == 1 ? (agg) : (inc))[i] = (v), (st)[i] = (unsigned long long)(flag) << 32)
+#define GPK_TILE_PEEK(st, agg, inc, i, v) \
+    ((v) = ((st)[i] >> 32 == 1 ? (agg) : (inc))[i], (unsigned int)((st)[i] >> 32))
 
 /* IEEE half <-> float conversions, round to nearest even. */
 typedef unsigned short gpk_f16;
