@@ -46,7 +46,7 @@ from gpunp._creation import (  # noqa: E402
     zeros, zeros_like,
 )
 from gpunp._reduction import (  # noqa: E402
-    all, amax, amin, any, argmax, argmin, max, mean, min, prod, sum,
+    all, amax, amin, any, argmax, argmin, cumprod, cumsum, max, mean, min, prod, sum,
 )
 from gpunp._manipulation import (  # noqa: E402
     astype, copy, ndim, permute_dims, ravel, reshape, shape, size, squeeze, swapaxes,

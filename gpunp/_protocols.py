@@ -12,7 +12,7 @@ from gpunp._ndarray import ndarray
 ARRAY_FUNCTIONS = (
     "all", "amax", "amin", "any", "append", "argmax", "argmin", "array_split", "astype",
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "broadcast_shapes",
-    "broadcast_to", "can_cast", "column_stack", "concatenate", "copy", "copyto", "diag",
+    "broadcast_to", "can_cast", "column_stack", "concatenate", "copy", "cumprod", "cumsum", "copyto", "diag",
     "diagflat", "diagonal", "dot", "dsplit", "dstack", "empty_like", "expand_dims", "flip",
     "fliplr", "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "indices",
     "inner", "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",

@@ -136,6 +136,28 @@ argmax = _arg(1)
 argmin = _arg(0)
 
 
+def _cumulative(ufunc_name, public_name, doc):
+    accumulate = UFUNCS[ufunc_name].accumulate
+
+    def cumulative(a, axis=None, dtype=None, out=None):
+        a = _array(a)
+        if axis is None or a.ndim == 0:  # NumPy takes a 0-d array's axis 0 as the flat one
+            if axis is not None:
+                _lib.normalize_axis(_axis_int(axis, 1), 1)
+            a, axis = a.reshape(-1), 0
+        else:
+            axis = _lib.normalize_axis(_axis_int(axis, a.ndim), a.ndim)
+        return accumulate(a, axis=axis, dtype=dtype, out=out)
+    cumulative.__name__ = public_name
+    cumulative.__doc__ = doc
+    return cumulative
+
+
+cumsum = _cumulative("add", "cumsum", "Cumulative sum along an axis, or of the flattened array "
+                                      "(numpy.cumsum).")
+cumprod = _cumulative("multiply", "cumprod", "Cumulative product along an axis, or of the "
+                                             "flattened array (numpy.cumprod).")
+
 # ---- methods ------------------------------------------------------------------------
 
 def _method(fn):
@@ -170,5 +192,6 @@ for _name, _fn, _uf in (("sum", sum, "add"), ("prod", prod, "multiply"),
                         ("max", max, "maximum"), ("min", min, "minimum"),
                         ("any", any, "logical_or"), ("all", all, "logical_and")):
     setattr(ndarray, _name, _full_reduction_method(_fn, _uf))
-for _name, _fn in (("mean", mean), ("argmax", argmax), ("argmin", argmin)):
+for _name, _fn in (("mean", mean), ("argmax", argmax), ("argmin", argmin),
+                   ("cumsum", cumsum), ("cumprod", cumprod)):
     setattr(ndarray, _name, _method(_fn))

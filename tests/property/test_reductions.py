@@ -502,6 +502,33 @@ def test_ufunc_accumulate(name, data):
     check_layout(got, g, x, lambda a: getattr(np, name).accumulate(a, **kw))
 
 
+@pytest.mark.parametrize("name, ufunc", [("cumsum", "add"), ("cumprod", "multiply")])
+@pytest.mark.parametrize("how", ["function", "method"])
+@given(data=st.data())
+def test_cumsum_and_cumprod(name, ufunc, how, data):
+    """numpy.cumsum/cumprod and their methods: the flattened array for
+    axis=None (and for a 0-d array), NumPy's AxisError, dtype=."""
+    dt = data.draw(dtypes(), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape")), label="arrays")
+    kw = {}
+    if data.draw(st.booleans(), label="pass axis"):
+        kw["axis"] = data.draw(st.one_of(st.none(), st.integers(-x.ndim - 1, x.ndim)),
+                               label="axis")
+    if data.draw(st.integers(0, 4), label="pass dtype") == 0:
+        kw["dtype"] = data.draw(dtypes(), label="dtype=")
+    call = (lambda a: getattr(a, name)(**kw)) if how == "method" else \
+        (lambda a: getattr(np if isinstance(a, np.ndarray) else gp, name)(a, **kw))
+    got, want = same_outcome(lambda: call(x), lambda: call(g))
+    if want is None:
+        return
+    axis = kw.get("axis")
+    flat = x.reshape(-1) if axis is None or x.ndim == 0 else x
+    fold = accumulate_fold(0 if axis is None or x.ndim == 0 else axis)
+    loop = np.asarray(want).dtype
+    skip = undefined_casts(flat, loop, fold)
+    check = check_sum if ufunc == "add" else check_prod
+    check(got, want, _loop_values(flat, loop), fold, loop, skip=skip)
+
 # ---- out= ------------------------------------------------------------------------------------
 
 OUT_CALLS = ["sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin",
