@@ -98,3 +98,15 @@ GPK_FN T gpk_shfl_down(T v, int d)
         (excl) = threadIdx.x ? gpk_ex_[threadIdx.x - 1] : (neutral);           \
         __syncthreads();                                                       \
     } while (0)
+
+/* Claims the device's error record (errrec.c) for the first bad index of a
+ * launch: the thread whose compare-and-swap sets the flag writes the index,
+ * its axis and the axis' size; later ones leave the record alone. */
+GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)
+{
+    if (atomicCAS((unsigned long long *)rec, 0ull, 1ull) == 0ull) {
+        rec[1] = v;
+        rec[2] = axis;
+        rec[3] = n;
+    }
+}

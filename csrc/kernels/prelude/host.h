@@ -120,3 +120,15 @@ GPK_FN gpk_f16 gpk_f64_to_f16(double x)
 }
 
 GPK_FN gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }
+
+/* Claims the error record (errrec.c) for the first bad index of a launch;
+ * a host launch is one thread, so no atomics are needed. */
+GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)
+{
+    if (!rec[0]) {
+        rec[0] = 1;
+        rec[1] = v;
+        rec[2] = axis;
+        rec[3] = n;
+    }
+}
