@@ -322,8 +322,11 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     from gpunp._creation import empty
     gshape = idx.shape + a.shape[:axis] + a.shape[axis + 1:]
     res = empty(gshape, a.dtype)
-    check(lib.gp_array_gather(src._h, 1, _handles([idx]), ffi.new("int32_t[]", [axis]), m,
-                              res._h))
+    # NumPy's take checks the indices once per element of the axes before
+    # `axis`: none when those are empty
+    if numpy.prod(a.shape[:axis], dtype=numpy.int64) > 0:
+        check(lib.gp_array_gather(src._h, 1, _handles([idx]), ffi.new("int32_t[]", [axis]), m,
+                                  res._h))
     if axis:
         perm = [ni + r for r in range(axis)] + list(range(ni)) + \
             [ni + r for r in range(axis, a.ndim - 1)]
@@ -449,9 +452,22 @@ def where(condition, x=None, y=None):
                              else x.shape, numpy.shape(y) if not isinstance(y, ndarray)
                              else y.shape)
     out = empty(shape, dt)
-    copyto(out, y, casting="unsafe")
-    copyto(out, x, casting="unsafe", where=cond)
+    copyto(out, _where_operand(y, dt), casting="unsafe")
+    copyto(out, _where_operand(x, dt), casting="unsafe", where=cond)
     return out
+
+
+def _where_operand(v, dt):
+    """NumPy's where casts a Python scalar into the result dtype unsafely
+    (where(c, uint8_array, -1) holds 255)."""
+    if isinstance(v, (bool, int, float, complex)) and not (
+            type(v) is int and not _INT64_MIN <= v <= _INT64_MAX):
+        with numpy.errstate(all="ignore"):
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return _upload(numpy.asarray(v).astype(dt))
+    return v
 
 
 def place(arr, mask, vals) -> None:
