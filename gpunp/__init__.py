@@ -63,6 +63,9 @@ from gpunp._shaping import (  # noqa: E402
 from gpunp._matrices import (  # noqa: E402
     diag, diagflat, diagonal, fromfunction, indices, ix_, meshgrid, ravel_multi_index, trace,
     tri, tril, triu, unravel_index, vander)
+from gpunp._indexing import (  # noqa: E402
+    argwhere, choose, compress, count_nonzero, extract, flatnonzero, nonzero, place, put,
+    put_along_axis, select, take, take_along_axis, where)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402

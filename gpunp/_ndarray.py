@@ -528,10 +528,18 @@ class ndarray:
             a._info = None
             return a
         items = _index_items(key)
+        if items is None:  # integer or boolean arrays: a gather
+            from gpunp._indexing import getitem
+            return getitem(self, key)
         check(lib.gp_array_index(self._h, len(items), items, out))
         return _wrap(out[0], self)
 
     def __setitem__(self, key, value) -> None:
+        if key is not Ellipsis and type(key) is not slice:
+            from gpunp._indexing import is_advanced, setitem
+            if is_advanced(key):
+                setitem(self, key, value)  # a scatter
+                return
         view = self[key] if key is not Ellipsis else self
         element = _is_element(key, self.ndim)
         if isinstance(value, ndarray):
@@ -605,11 +613,8 @@ def _index_items(key):
         elif isinstance(k, slice):
             it.kind = lib.GP_INDEX_SLICE
             _fill_slice(it, k)
-        elif isinstance(k, (bool, numpy.bool_)):
-            raise NotImplementedError("boolean scalar indices are not supported yet")
-        elif isinstance(k, (ndarray, list, numpy.ndarray)):
-            raise NotImplementedError(
-                "advanced (integer or boolean array) indexing is not supported yet")
+        elif isinstance(k, (bool, numpy.bool_, ndarray, list, tuple, numpy.ndarray)):
+            return None  # advanced indexing (gpunp._indexing)
         else:
             it.kind = lib.GP_INDEX_INT
             v = _index_int(k)

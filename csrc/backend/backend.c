@@ -207,7 +207,8 @@ GP_API gp_status_t gp_device_synchronize(void)
 {
     const gp_backend_i *b;
     GP_TRY(gp_backend(&b));
-    return b->device_synchronize();
+    GP_TRY(b->device_synchronize());
+    return gp_errrec_check(gp_current_stream(), true);
 }
 
 /* ---- streams -------------------------------------------------------------- */
@@ -265,7 +266,10 @@ GP_API gp_status_t gp_stream_synchronize(gp_stream_t *s)
         return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
     const gp_backend_i *b;
     GP_TRY(gp_backend(&b));
-    return b->stream_synchronize(s ? s->native : NULL);
+    GP_TRY(b->stream_synchronize(s ? s->native : NULL));
+    if (s && s->device != tls_device)
+        return GP_OK; /* the record read is for the current device's streams */
+    return gp_errrec_check(s ? s->native : NULL, false);
 }
 
 GP_API gp_status_t gp_stream_set_current(gp_stream_t *s)

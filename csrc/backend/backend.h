@@ -153,6 +153,26 @@ extern const gp_backend_i gp_backend_host;
 extern const gp_backend_i gp_backend_cuda;
 extern const gp_backend_i gp_backend_hip;
 
+/* ---- the device-side error record (errrec.c) ---------------------------- */
+
+/* The current device's error record (4 long longs: flag, index, axis,
+ * size), made zeroed on first use and kept for the process. Kernels that
+ * check their input claim it on the first bad index (gpk_index_error). */
+gp_status_t gp_errrec_get(void **out);
+
+/* Notes a launch that may write the record, on the current stream. On the
+ * host backend (the launch is done) the record is checked at once: its
+ * error comes back as GP_ERR_INDEX. On a GPU the check is deferred. */
+gp_status_t gp_errrec_launched(void);
+
+/* Where the host waits for the device (a copy to the host, a stream
+ * synchronisation; `all_streams` after a device-wide one): reads the record
+ * if a launch is pending, ordered on `stream` (a backend stream, NULL: the
+ * default one), and turns an error
+ * it holds into GP_ERR_INDEX ("index 10 is out of bounds for axis 0 with
+ * size 5"), clearing it. Costs nothing when no launch is pending. */
+gp_status_t gp_errrec_check(void *stream, bool all_streams);
+
 /* Text of the embedded preludes (generated from csrc/kernels/prelude/). */
 extern const char gp_prelude_common[];
 extern const char gp_prelude_host[];

@@ -168,6 +168,46 @@ typedef struct gp_random_args {
  * a layout that is not contiguous. */
 GP_API gp_status_t gp_random_fill(gp_array_t *out, const gp_random_args_t *args, uint64_t *blocks);
 
+/* What an index out of bounds does (numpy.take's `mode`). */
+enum gp_take_mode {
+    GP_TAKE_RAISE = 0, /* an error (see below) */
+    GP_TAKE_WRAP = 1,  /* taken modulo the axis' length */
+    GP_TAKE_CLIP = 2   /* clipped to [0, length - 1], negative ones too */
+};
+
+/* Advanced indexing, reading: out[b..., r...] = a[idx[0][b...], ...,
+ * idx[k-1][b...], r...]. The k = `nidx` index arrays (any integer dtype;
+ * each index taken as an int64, as NumPy casts to intp) broadcast together
+ * to a shape B and index the first k dims of `a`; r runs over a's other
+ * dims. `out` has a's dtype and shape B + a.shape[k:], any strides, and must
+ * not overlap `a`. `axes` (k entries; NULL: 0..k-1) are the axis numbers
+ * error messages name. With GP_TAKE_RAISE negative indices count from the
+ * end, and one out of bounds gives GP_ERR_INDEX ("index 10 is out of bounds
+ * for axis 0 with size 5") and moves nothing for that element: on the host
+ * backend from this call; on a GPU, without waiting for the kernel, from
+ * the next gp_array_to_host, gp_stream_synchronize or gp_device_synchronize
+ * of the device (the kernel writes a device-side error record, read where
+ * the host waits anyway). With WRAP or CLIP an axis of length 0 gives
+ * GP_ERR_INDEX when there is anything to take. GP_ERR_INDEX when the index
+ * arrays do not broadcast, GP_ERR_VALUE for a wrong `out`. */
+GP_API gp_status_t gp_array_gather(const gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                   const int32_t *axes, int32_t mode, gp_array_t *out);
+
+/* Advanced indexing, writing: a[idx[0][b...], ..., idx[k-1][b...], r...] =
+ * values[b..., r...], `values` broadcast to B + a.shape[k:] and cast to a's
+ * dtype (unsafe casting, as NumPy's assignment). Indices and errors as in
+ * gp_array_gather; `a` must be writeable. Where an element is indexed more
+ * than once, the host backend stores the value of the last (C order of the
+ * iteration, as NumPy); a GPU one of them. */
+GP_API gp_status_t gp_array_scatter(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                    const int32_t *axes, int32_t mode, const gp_array_t *values);
+
+/* numpy.nonzero as one array: a new C-contiguous int64 array of shape
+ * (ndim, count) whose row d holds the coordinates along dim d of the
+ * non-zero elements of `a` (ndim >= 1), in C order. The count is brought to
+ * the host (a synchronisation). */
+GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -861,6 +861,111 @@ gp_status_t gp_gen_gemm(const void *vspec, char *name, size_t name_size, gp_str_
     return check_overflow(name);
 }
 
+/* ---- advanced indexing ---------------------------------------------------------------- */
+
+gp_status_t gp_gen_gather(const void *vspec, char *name, size_t name_size, gp_str_t *s)
+{
+    const gp_gather_spec_t *sp = vspec;
+    int k = sp->nidx, nb = sp->nb, nr = sp->nr, nd = nb + nr;
+    snprintf(name, name_size, "gpk_%s_%s_k%d_b%d_r%d_m%d%s",
+             sp->check_only ? "idxcheck" : sp->scatter ? "scatter" : "gather",
+             gp_dtypes[sp->dt].suffix, k, nb, nr, sp->mode, sp->idx32 ? "_32" : "");
+    char what[64];
+    snprintf(what, sizeof what, "%s", sp->scatter ? "scatter (a[idx] = v)" : "gather (a[idx])");
+    emit_header(s, what, sp->dt, sp->idx32);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n;\n");
+    if (nd)
+        gp_str_printf(s, "  gpk_index shape[%d], os[%d];\n", nd, nd);
+    if (nr)
+        gp_str_printf(s, "  gpk_index as[%d];\n", nr);
+    gp_str_printf(s, "  gpk_index alen[%d], astr[%d], axis[%d];\n", k, k, k);
+    if (nb)
+        gp_str_printf(s, "  gpk_index is[%d][%d];\n", k, nb);
+    gp_str_printf(s, "  const char *ip[%d];\n  %schar *o;\n  %schar *a;\n  long long *rec;\n};\n", k,
+                  sp->scatter ? "const " : "", sp->scatter ? "" : "const ");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\ngpk_idx oo = 0, ao = 0;\n");
+    for (int j = 0; j < k; ++j)
+        gp_str_printf(s, "gpk_idx io%d = 0;\n", j);
+    if (nd) {
+        gp_str_puts(s, "{ gpk_idx r_ = i, c_;\n");
+        for (int d = nd - 1; d >= 0; --d) {
+            if (d > 0)
+                gp_str_printf(s, "  c_ = r_ %% (gpk_idx)p.shape[%d]; r_ /= (gpk_idx)p.shape[%d];\n",
+                              d, d);
+            else
+                gp_str_puts(s, "  c_ = r_;\n");
+            gp_str_printf(s, "  oo += c_ * (gpk_idx)p.os[%d];\n", d);
+            if (d < nb)
+                for (int j = 0; j < k; ++j)
+                    gp_str_printf(s, "  io%d += c_ * (gpk_idx)p.is[%d][%d];\n", j, j, d);
+            else
+                gp_str_printf(s, "  ao += c_ * (gpk_idx)p.as[%d];\n", d - nb);
+        }
+        gp_str_puts(s, "}\n");
+    }
+    gp_str_puts(s, "int ok = 1;\n");
+    char e[EXPR_MAX], addr[64];
+    for (int j = 0; j < k; ++j) {
+        snprintf(addr, sizeof addr, "p.ip[%d] + io%d", j, j);
+        load_expr(sp->idx_dt[j], GP_INT64, addr, e);
+        gp_str_printf(s, "{\nconst long long v = (long long)(%s), n_ = (long long)p.alen[%d];\n",
+                      e, j);
+        switch (sp->mode) {
+        case GP_TAKE_WRAP:
+            gp_str_puts(s, "long long w = v % n_;\nif (w < 0) w += n_;\n");
+            break;
+        case GP_TAKE_CLIP:
+            gp_str_puts(s, "const long long w = v < 0 ? 0 : v >= n_ ? n_ - 1 : v;\n");
+            break;
+        default:
+            gp_str_printf(s, "const long long w = v < 0 ? v + n_ : v;\n"
+                             "if (w < 0 || w >= n_) {\n"
+                             "gpk_index_error(p.rec, v, (long long)p.axis[%d], n_);\nok = 0;\n}\n",
+                          j);
+        }
+        gp_str_printf(s, "ao += (gpk_idx)w * (gpk_idx)p.astr[%d];\n}\n", j);
+    }
+    if (!sp->check_only) {
+        gp_str_puts(s, "if (ok) {\n");
+        if (sp->scatter) {
+            load_expr(sp->val_dt, sp->dt, "p.o + oo", e);
+            gp_str_printf(s, "const %s x = %s;\n", ctype(sp->dt), e);
+            emit_store(s, sp->dt, sp->dt, "p.a + ao", "x");
+        } else {
+            const char *t = gp_dtypes[sp->dt].storage;
+            gp_str_printf(s, "*(%s *)(p.o + oo) = *(const %s *)(p.a + ao);\n", t, t);
+        }
+        gp_str_puts(s, "}\n");
+    } else {
+        gp_str_puts(s, "(void)ok; (void)oo; (void)ao;\n");
+    }
+    gp_str_puts(s, "}\n}\n");
+    return check_overflow(name);
+}
+
+gp_status_t gp_gen_nonzero(const void *vspec, char *name, size_t name_size, gp_str_t *s)
+{
+    const gp_nonzero_spec_t *sp = vspec;
+    int nd = sp->ndim;
+    snprintf(name, name_size, "gpk_nonzero_%d%s", nd, sp->idx32 ? "_32" : "");
+    emit_header(s, "nonzero", GP_BOOL, sp->idx32);
+    gp_str_printf(s, "struct gpk_params {\n  gpk_index n, count;\n  gpk_index shape[%d];\n"
+                     "  const gpk_b *m;\n  const long long *pos;\n  long long *out;\n};\n", nd);
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\nif (p.m[i]) {\n"
+                   "const long long q = p.pos[i] - 1;\ngpk_idx r_ = i, c_;\n");
+    for (int d = nd - 1; d >= 0; --d) {
+        if (d > 0)
+            gp_str_printf(s, "c_ = r_ %% (gpk_idx)p.shape[%d]; r_ /= (gpk_idx)p.shape[%d];\n", d, d);
+        else
+            gp_str_puts(s, "c_ = r_;\n");
+        gp_str_printf(s, "p.out[%d * p.count + q] = (long long)c_;\n", d);
+    }
+    gp_str_puts(s, "}\n}\n}\n");
+    return check_overflow(name);
+}
+
 /* ---- users' kernels --------------------------------------------------------------------- */
 
 static void emit_user_types(gp_str_t *s, const gp_user_desc_t *d)

@@ -395,13 +395,17 @@ GP_API gp_status_t gp_array_to_host(const gp_array_t *a, void *dst, int64_t nbyt
     const gp_backend_i *be;
     GP_TRY(gp_backend(&be));
     int32_t want = order == GP_ORDER_C ? GP_FLAG_C_CONTIGUOUS : GP_FLAG_F_CONTIGUOUS;
-    if (a->flags & want)
-        return gp_transfer_dtoh(be, dst, gp_array_data(a), (size_t)need, gp_current_stream());
+    if (a->flags & want) {
+        GP_TRY(gp_transfer_dtoh(be, dst, gp_array_data(a), (size_t)need, gp_current_stream()));
+        /* the host has waited for the stream: a deferred index error surfaces */
+        return gp_errrec_check(gp_current_stream(), false);
+    }
     gp_array_t *c;
     GP_TRY(gp_copy_new(a, a->dtype, order, &c));
     gp_status_t s = gp_transfer_dtoh(be, dst, gp_array_data(c), (size_t)need, gp_current_stream());
     gp_array_release(c);
-    return s;
+    GP_TRY(s);
+    return gp_errrec_check(gp_current_stream(), false);
 }
 
 /* ---- arange ------------------------------------------------------------------------ */

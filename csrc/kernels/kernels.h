@@ -94,7 +94,8 @@ int32_t gp_ufunc_id(const char *name);
 /* ---- kernel specifications (their bytes are the cache keys) ------------ */
 
 enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4,
-       GP_FAMILY_RANDOM = 5 };
+       GP_FAMILY_RANDOM = 5,
+       GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7 };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -182,6 +183,36 @@ typedef struct gp_rand_spec {
     uint8_t pad[2];
 } gp_rand_spec_t;
 
+/* Advanced indexing (index.c): k index arrays, broadcast to a shape B of nb
+ * dims, pick elements of the first k dims of the indexed array; its nr
+ * remaining dims follow. The iteration space is B + remaining dims. A
+ * gather copies into an output over that space, a scatter stores (casting)
+ * values broadcast over it. Each index is loaded in its own dtype, taken as
+ * an int64, and wrapped, clipped or checked (an out-of-bounds one claims
+ * the device's error record and moves nothing). */
+typedef struct gp_gather_spec {
+    uint8_t family;     /* GP_FAMILY_GATHER */
+    uint8_t scatter;    /* 0: out[i] = a[idx]; 1: a[idx] = values[i] */
+    uint8_t mode;       /* GP_TAKE_RAISE, _WRAP, _CLIP */
+    uint8_t nidx;       /* k */
+    uint8_t nb, nr;
+    uint8_t check_only; /* checks the indices, moves nothing (nr is 0) */
+    uint8_t idx32;
+    uint8_t dt;         /* the indexed array's dtype */
+    uint8_t val_dt;     /* a scatter's values' dtype */
+    uint8_t idx_dt[GP_MAXDIM];
+} gp_gather_spec_t;
+
+/* nonzero: the coordinates of the true elements of a C-contiguous bool
+ * array of `ndim` dims, each written at its rank among them (an inclusive
+ * running count, from the scan machinery). */
+typedef struct gp_nonzero_spec {
+    uint8_t family;     /* GP_FAMILY_NONZERO */
+    uint8_t ndim;
+    uint8_t idx32;
+    uint8_t pad;
+} gp_nonzero_spec_t;
+
 /* A user kernel written as expressions (gp_user.h), with its iteration
  * dimensions. Its cache key is its generated source. */
 typedef struct gp_user_desc {
@@ -216,6 +247,9 @@ gp_status_t gp_gen_red(const void *spec, char *name, size_t name_size, gp_str_t 
 gp_status_t gp_gen_scan(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_gemm(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_random(const void *spec, char *name, size_t name_size, gp_str_t *body);
+
+gp_status_t gp_gen_gather(const void *spec, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_nonzero(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_user_ew(const void *desc, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_user_red(const void *desc, char *name, size_t name_size, gp_str_t *body);
 

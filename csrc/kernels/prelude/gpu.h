@@ -16,9 +16,9 @@ typedef long long gpk_index;
 #define GPK_BLOCK_SIZE ((gpk_index)blockDim.x)
 #define GPK_SYNC() __syncthreads()
 #define GPK_SHARED __shared__
-/* The threads of a tiled kernel's block (launch.c launches it with as
- * many): a constant, so that the tile loop unrolls and a thread's loads
- * are all in flight at once. */
+/* The threads of a block of a tiled kernel (transposes, single-pass scans:
+ * the engine launches them with as many): a constant, so that loops over a
+ * tile unroll and a thread's loads are all in flight at once. */
 #define GPK_TILE_THREADS 256
 #define GPK_UNROLL _Pragma("unroll")
 
@@ -113,9 +113,6 @@ GPK_SHFL_FN(gpk_shfl_idx, GPK_SHFL_IDX_WORD)
 
 /* ---- single-pass scans (decoupled look-back) ---------------------------------------- */
 
-/* The threads of a scan tile's block (the engine launches scans so). */
-#define GPK_TILE_THREADS 256
-
 /* The next tile to scan: tiles are taken in order from a counter, so every
  * tile a block waits for belongs to a block already running. */
 #define GPK_NEXT_TILE(counter) ((gpk_index)atomicAdd((counter), 1ull))
@@ -169,3 +166,28 @@ GPK_FN unsigned int gpk_tile_peek(const unsigned long long *st, const T *agg, co
 
 #define GPK_TILE_PUBLISH(st, agg, inc, i, flag, v) gpk_tile_publish((st), (agg), (inc), (i), (flag), (v))
 #define GPK_TILE_PEEK(st, agg, inc, i, v) gpk_tile_peek((st), (agg), (inc), (i), &(v))
+
+/* The exclusive form: `excl` gets the combination of threads 0..t-1
+ * (`neutral` for thread 0), `total` the whole block's. */
+#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total)                  \
+    do {                                                                       \
+        T gpk_in_ = (v);                                                       \
+        GPK_BLOCK_SCAN(T, COMBINE, gpk_in_, total);                            \
+        __shared__ T gpk_ex_[1024];                                            \
+        gpk_ex_[threadIdx.x] = gpk_in_;                                        \
+        __syncthreads();                                                       \
+        (excl) = threadIdx.x ? gpk_ex_[threadIdx.x - 1] : (neutral);           \
+        __syncthreads();                                                       \
+    } while (0)
+
+/* Claims the device's error record (errrec.c) for the first bad index of a
+ * launch: the thread whose compare-and-swap sets the flag writes the index,
+ * its axis and the axis' size; later ones leave the record alone. */
+GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)
+{
+    if (atomicCAS((unsigned long long *)rec, 0ull, 1ull) == 0ull) {
+        rec[1] = v;
+        rec[2] = axis;
+        rec[3] = n;
+    }
+}

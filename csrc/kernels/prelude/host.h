@@ -52,7 +52,6 @@ typedef long long gpk_index;
 /* Single-pass scans (gpu.h says how a GPU runs them): the one thread takes
  * the tiles in order, so a tile's predecessor has always published its
  * inclusive prefix, and plain memory is enough. */
-#define GPK_TILE_THREADS 1
 #define GPK_NEXT_TILE(counter) ((gpk_index)(*(counter))++)
 #define GPK_TILE_PUBLISH(st, agg, inc, i, flag, v) \
     (((flag) == 1 ? (agg) : (inc))[i] = (v), (st)[i] = (unsigned long long)(flag) << 32)
@@ -132,3 +131,15 @@ GPK_FN gpk_f16 gpk_f64_to_f16(double x)
 }
 
 GPK_FN gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }
+
+/* Claims the error record (errrec.c) for the first bad index of a launch;
+ * a host launch is one thread, so no atomics are needed. */
+GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)
+{
+    if (!rec[0]) {
+        rec[0] = 1;
+        rec[1] = v;
+        rec[2] = axis;
+        rec[3] = n;
+    }
+}

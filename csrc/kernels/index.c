@@ -1,0 +1,276 @@
+/*
+ * index.c - advanced indexing: gathers (a[idx]), scatters (a[idx] = v) and
+ * nonzero, through the generated kernels of gp_gen_gather/gp_gen_nonzero.
+ *
+ * Out-of-bounds indices (mode raise) are found by the kernel, which claims
+ * the device's error record (csrc/backend/errrec.c) instead of moving the
+ * element: the host backend reports the error from the call itself, a GPU
+ * at the next point where the host waits for the device.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* Bytes between the lowest and the highest byte an array reaches. */
+static int64_t span_of(int32_t ndim, const int64_t *shape, const int64_t *strides, int64_t isz)
+{
+    int64_t span = isz;
+    for (int32_t d = 0; d < ndim; ++d)
+        span += (shape[d] - 1) * (strides[d] < 0 ? -strides[d] : strides[d]);
+    return span;
+}
+
+static gp_status_t broadcast_indices(int32_t k, gp_array_t *const *idx, int32_t *nb, int64_t *B)
+{
+    int32_t nds[GP_MAXDIM];
+    const int64_t *shp[GP_MAXDIM];
+    for (int32_t j = 0; j < k; ++j) {
+        GP_CHECK_ARRAY(idx[j]);
+        if (!gp_dtype_is_int(idx[j]->dtype))
+            return gp_set_error(GP_ERR_INDEX, "arrays used as indices must be of integer (or "
+                                              "boolean) type");
+        nds[j] = idx[j]->ndim;
+        shp[j] = idx[j]->shape;
+    }
+    if (gp_broadcast_shapes(k, nds, shp, nb, B) == GP_OK)
+        return GP_OK;
+    char msg[1024] = "", one[256];
+    size_t used = 0;
+    for (int32_t j = 0; j < k && used < sizeof msg; ++j) {
+        gp_shape_format(idx[j]->ndim, idx[j]->shape, one, sizeof one);
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s", j ? " " : "", one);
+    }
+    return gp_set_error(GP_ERR_INDEX, "shape mismatch: indexing arrays could not be broadcast "
+                                      "together with shapes %s", msg);
+}
+
+/* The gather (values NULL, into `out`) or the scatter (from `values`). */
+static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const int32_t *axes,
+                       int32_t mode, gp_array_t *out, const gp_array_t *values)
+{
+    GP_CHECK_ARRAY(a);
+    if (k < 1 || k > a->ndim || !idx)
+        return gp_set_error(GP_ERR_INDEX, "too many indices for array: array is %d-dimensional, "
+                                          "but %d were indexed", a->ndim, k);
+    if (mode < GP_TAKE_RAISE || mode > GP_TAKE_CLIP)
+        return gp_set_error(GP_ERR_VALUE, "invalid take mode %d", mode);
+    int32_t nb;
+    int64_t B[GP_MAXDIM];
+    GP_TRY(broadcast_indices(k, idx, &nb, B));
+    int32_t nr = a->ndim - k, nd = nb + nr;
+    if (nd > GP_MAXDIM)
+        return gp_set_error(GP_ERR_INDEX, "number of dimensions must be within [0, %d], but the "
+                                          "index gives %d", GP_MAXDIM, nd);
+    int64_t shape[GP_MAXDIM];
+    memcpy(shape, B, (size_t)nb * sizeof *B);
+    memcpy(shape + nb, a->shape + k, (size_t)nr * sizeof *shape);
+    int64_t nidx = gp_shape_size(nb, B), n = gp_shape_size(nd, shape);
+
+    gp_array_t *vals = NULL, *owned[GP_MAXDIM + 1];
+    int32_t nowned = 0;
+    if (values) {
+        GP_CHECK_ARRAY(values);
+        if (!(a->flags & GP_FLAG_WRITEABLE))
+            return gp_set_error(GP_ERR_VALUE, "assignment destination is read-only");
+        GP_TRY(gp_array_broadcast_to(values, nd, shape, &vals));
+        owned[nowned++] = vals;
+    } else {
+        GP_CHECK_ARRAY(out);
+        bool fits = out->dtype == a->dtype && out->ndim == nd && (out->flags & GP_FLAG_WRITEABLE);
+        for (int32_t d = 0; d < nd && fits; ++d)
+            fits = out->shape[d] == shape[d];
+        if (!fits)
+            return gp_set_error(GP_ERR_VALUE, "gather: the output must be a writeable array of "
+                                              "the indexed array's dtype and the result's shape");
+        vals = out;
+    }
+    gp_status_t s = GP_OK;
+    const gp_array_t *ix[GP_MAXDIM];
+    for (int32_t j = 0; j < k; ++j)
+        ix[j] = idx[j];
+    if (values) {
+        /* a scatter reads values and indices that may live in `a`: from copies */
+        int32_t share = 0;
+        gp_array_may_share_memory(a, vals, &share);
+        if (share) {
+            gp_array_t *c;
+            s = gp_copy_new(vals, vals->dtype, GP_ORDER_K, &c);
+            if (s != GP_OK)
+                goto done;
+            owned[nowned++] = c;
+            vals = c;
+        }
+        for (int32_t j = 0; j < k; ++j) {
+            share = 0;
+            gp_array_may_share_memory(a, ix[j], &share);
+            if (share) {
+                gp_array_t *c;
+                s = gp_copy_new(ix[j], ix[j]->dtype, GP_ORDER_K, &c);
+                if (s != GP_OK)
+                    goto done;
+                owned[nowned++] = c;
+                ix[j] = c;
+            }
+        }
+    }
+    if (nidx == 0)
+        goto done;
+    for (int32_t j = 0; j < k && mode != GP_TAKE_RAISE; ++j)
+        if (a->shape[j] == 0) {
+            s = gp_set_error(GP_ERR_INDEX, "cannot do a non-empty take from an empty axes.");
+            goto done;
+        }
+    bool check_only = n == 0;
+    if (check_only && mode != GP_TAKE_RAISE)
+        goto done; /* nothing to move, nothing that can fail */
+
+    gp_gather_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_GATHER;
+    sp.scatter = values != NULL;
+    sp.mode = (uint8_t)mode;
+    sp.nidx = (uint8_t)k;
+    sp.nb = (uint8_t)nb;
+    sp.nr = (uint8_t)(check_only ? 0 : nr);
+    sp.check_only = check_only;
+    sp.dt = (uint8_t)a->dtype;
+    sp.val_dt = (uint8_t)(values ? vals->dtype : a->dtype);
+    int64_t limit = (int64_t)1 << 31;
+    bool small = (check_only ? nidx : n) < limit &&
+                 span_of(a->ndim, a->shape, a->strides, gp_dtype_size(a->dtype)) < limit &&
+                 (check_only || span_of(nd, vals->shape, vals->strides,
+                                        gp_dtype_size(vals->dtype)) < limit);
+    for (int32_t j = 0; j < k; ++j) {
+        sp.idx_dt[j] = (uint8_t)ix[j]->dtype;
+        small = small && span_of(ix[j]->ndim, ix[j]->shape, ix[j]->strides,
+                                 gp_dtype_size(ix[j]->dtype)) < limit;
+    }
+    sp.idx32 = small;
+    const gp_kernel_t *kern;
+    s = gp_kernel_get(&sp, sizeof sp, gp_gen_gather, &sp, &kern);
+    if (s != GP_OK)
+        goto done;
+    void *rec;
+    s = gp_errrec_get(&rec);
+    if (s != GP_OK)
+        goto done;
+
+    int32_t ndl = check_only ? nb : nd;
+    gp_params_t p;
+    gp_params_init(&p);
+    gp_params_index(&p, check_only ? nidx : n);
+    if (ndl) {
+        for (int32_t d = 0; d < ndl; ++d)
+            gp_params_index(&p, shape[d]);
+        for (int32_t d = 0; d < ndl; ++d)
+            gp_params_index(&p, check_only ? 0 : vals->shape[d] == 1 ? 0 : vals->strides[d]);
+    }
+    for (int32_t d = 0; d < sp.nr; ++d)
+        gp_params_index(&p, a->shape[k + d] == 1 ? 0 : a->strides[k + d]);
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_index(&p, a->shape[j]);
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_index(&p, a->strides[j]);
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_index(&p, axes ? axes[j] : j);
+    for (int32_t j = 0; j < k && nb; ++j) {
+        int32_t lead = nb - ix[j]->ndim;
+        for (int32_t d = 0; d < nb; ++d) {
+            int32_t dj = d - lead;
+            gp_params_index(&p, dj >= 0 && ix[j]->shape[dj] != 1 ? ix[j]->strides[dj] : 0);
+        }
+    }
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_ptr(&p, gp_array_data(ix[j]));
+    gp_params_ptr(&p, check_only ? NULL : gp_array_data(vals));
+    gp_params_ptr(&p, gp_array_data(a));
+    gp_params_ptr(&p, rec);
+    gp_launch_t cfg = gp_grid_for(check_only ? nidx : n, 256);
+    s = gp_launch(kern, &cfg, &p);
+    if (s == GP_OK && mode == GP_TAKE_RAISE)
+        s = gp_errrec_launched();
+done:
+    for (int32_t j = 0; j < nowned; ++j)
+        gp_array_release(owned[j]);
+    return s;
+}
+
+GP_API gp_status_t gp_array_gather(const gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                   const int32_t *axes, int32_t mode, gp_array_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_gather: out is NULL");
+    return run((gp_array_t *)a, nidx, idx, axes, mode, out, NULL);
+}
+
+GP_API gp_status_t gp_array_scatter(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                    const int32_t *axes, int32_t mode, const gp_array_t *values)
+{
+    if (!values)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_scatter: values is NULL");
+    return run(a, nidx, idx, axes, mode, NULL, values);
+}
+
+GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_nonzero: out is NULL");
+    *out = NULL;
+    GP_CHECK_ARRAY(a);
+    if (a->ndim == 0)
+        return gp_set_error(GP_ERR_VALUE, "Calling nonzero on 0d arrays is not allowed. Use "
+                                          "np.atleast_1d(scalar).nonzero() instead.");
+    int32_t nd = a->ndim;
+    int64_t n = a->size;
+    gp_array_t *m = NULL, *flat = NULL, *pos = NULL, *last = NULL;
+    int64_t count = 0;
+    gp_status_t s = GP_OK;
+    if (n > 0) {
+        /* the truth of each element, in C order, and its running count */
+        GP_TRY(gp_copy_new(a, GP_BOOL, GP_ORDER_C, &m));
+        int64_t len = n;
+        s = gp_array_reshape(m, 1, &len, GP_ORDER_C, &flat);
+        int32_t add = gp_ufunc_id("add");
+        if (s == GP_OK)
+            s = gp_ufunc_accumulate(add, flat, 0, GP_INT64, &pos);
+        if (s == GP_OK)
+            s = gp_array_slice(pos, GP_SLICE_START, -1, 0, 1, &last);
+        if (s == GP_OK)
+            s = gp_array_to_host(last, &count, sizeof count, GP_ORDER_C);
+    }
+    int64_t shape[2] = {nd, count};
+    if (s == GP_OK)
+        s = gp_array_empty(GP_INT64, 2, shape, GP_ORDER_C, out);
+    if (s == GP_OK && count > 0) {
+        gp_nonzero_spec_t sp;
+        memset(&sp, 0, sizeof sp);
+        sp.family = GP_FAMILY_NONZERO;
+        sp.ndim = (uint8_t)nd;
+        sp.idx32 = n < ((int64_t)1 << 31) && nd * count < ((int64_t)1 << 31);
+        const gp_kernel_t *kern;
+        s = gp_kernel_get(&sp, sizeof sp, gp_gen_nonzero, &sp, &kern);
+        if (s == GP_OK) {
+            gp_params_t p;
+            gp_params_init(&p);
+            gp_params_index(&p, n);
+            gp_params_index(&p, count);
+            for (int32_t d = 0; d < nd; ++d)
+                gp_params_index(&p, a->shape[d]);
+            gp_params_ptr(&p, gp_array_data(m));
+            gp_params_ptr(&p, gp_array_data(pos));
+            gp_params_ptr(&p, gp_array_data(*out));
+            gp_launch_t cfg = gp_grid_for(n, 256);
+            s = gp_launch(kern, &cfg, &p);
+        }
+    }
+    gp_array_release(last);
+    gp_array_release(pos);
+    gp_array_release(flat);
+    gp_array_release(m);
+    if (s != GP_OK) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
