@@ -83,9 +83,18 @@ def test_vander_matches_numpy(data):
                      label="x")
     N = data.draw(st.one_of(st.none(), st.integers(-1, 6)), label="N")
     inc = data.draw(st.booleans(), label="increasing")
+    got, want = same_outcome(lambda: np.vander(h, N, inc), lambda: gp.vander(g, N, inc))
+    if want is None:
+        return
+    # Where a power overflowed, which of a complex result's parts is inf and
+    # which NaN depends on how the products were grouped and on the multiply's
+    # formula (NumPy's SIMD loops fuse multiply-adds): both must have overflowed.
+    g_host, over = got.get(), ~np.isfinite(want)
+    assert not np.isfinite(g_host[over]).any(), (g_host[over], want[over])
+    if over.any():
+        g_host, want = g_host[~over], want[~over]
     # a parallel scan may group the products otherwise than NumPy's loop
-    _check(lambda: np.vander(h, N, inc), lambda: gp.vander(g, N, inc), rtol=tolerance(dt) * 10,
-           atol=1e-300)
+    assert_same(g_host, want, rtol=tolerance(dt) * 10, atol=1e-300)
 
 
 # ---- grids of indices ----------------------------------------------------------------------

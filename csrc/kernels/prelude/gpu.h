@@ -167,19 +167,6 @@ GPK_FN unsigned int gpk_tile_peek(const unsigned long long *st, const T *agg, co
 #define GPK_TILE_PUBLISH(st, agg, inc, i, flag, v) gpk_tile_publish((st), (agg), (inc), (i), (flag), (v))
 #define GPK_TILE_PEEK(st, agg, inc, i, v) gpk_tile_peek((st), (agg), (inc), (i), &(v))
 
-/* The exclusive form: `excl` gets the combination of threads 0..t-1
- * (`neutral` for thread 0), `total` the whole block's. */
-#define GPK_BLOCK_SCAN_EX(T, COMBINE, v, neutral, excl, total)                  \
-    do {                                                                       \
-        T gpk_in_ = (v);                                                       \
-        GPK_BLOCK_SCAN(T, COMBINE, gpk_in_, total);                            \
-        __shared__ T gpk_ex_[1024];                                            \
-        gpk_ex_[threadIdx.x] = gpk_in_;                                        \
-        __syncthreads();                                                       \
-        (excl) = threadIdx.x ? gpk_ex_[threadIdx.x - 1] : (neutral);           \
-        __syncthreads();                                                       \
-    } while (0)
-
 /* Claims the device's error record (errrec.c) for the first bad index of a
  * launch: the thread whose compare-and-swap sets the flag writes the index,
  * its axis and the axis' size; later ones leave the record alone. */
