@@ -29,6 +29,9 @@ typedef struct {
     const char *arch_flag;            /* "-arch=", "--offload-arch=" */
     const char *const *options;       /* every generated kernel's, after the arch */
     const char *options_text;
+    const char *fast_option;          /* a generated kernel's too, from version fast_since */
+    int fast_since;
+    bool fast;                        /* this library takes fast_option */
     pthread_once_t once;
     gp_status_t status;
     char problem[4096];
@@ -58,11 +61,15 @@ static const char *const hip_sonames[] = {"libhiprtc.so.7", "libhiprtc.so.6", "l
                                           "libamdhip64.so.5", "libhiprtc.so", "libamdhip64.so",
                                           NULL};
 
+/* -minimal leaves out the headers of CUDA's vector and texture types, which
+ * generated kernels do not use: on the H200's host it took NVRTC 13's fixed
+ * cost from 19 ms to 10 (docs/performance.md). Users' kernels may use them. */
 static rtc_t nvrtc = {"NVRTC", "nvrtc", "CUBIN", nv_sonames, GP_VENDOR_CUDA, "-arch=",
-                      nv_options, "-std=c++17 -fmad=false -default-device",
-                      PTHREAD_ONCE_INIT};
+                      nv_options, "-std=c++17 -fmad=false -default-device", "-minimal", 13,
+                      false, PTHREAD_ONCE_INIT};
 static rtc_t hiprtc = {"hiprtc", "hiprtc", "Code", hip_sonames, GP_VENDOR_ROCM, "--offload-arch=",
-                       hip_options, "-std=c++17 -ffp-contract=off", PTHREAD_ONCE_INIT};
+                       hip_options, "-std=c++17 -ffp-contract=off", NULL, 0, false,
+                       PTHREAD_ONCE_INIT};
 
 static void load(rtc_t *c)
 {
@@ -100,7 +107,9 @@ static void load(rtc_t *c)
 #undef SYM
     int major = 0, minor = 0;
     c->Version(&major, &minor);
-    snprintf(c->ident, sizeof c->ident, "%s %d.%d %s", c->prefix, major, minor, c->options_text);
+    c->fast = c->fast_option && major >= c->fast_since;
+    snprintf(c->ident, sizeof c->ident, "%s %d.%d %s%s%s", c->prefix, major, minor,
+             c->options_text, c->fast ? " " : "", c->fast ? c->fast_option : "");
 }
 
 static void load_nvrtc(void) { load(&nvrtc); }
@@ -174,8 +183,11 @@ static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch
     snprintf(archopt, sizeof archopt, "%s%s", c->arch_flag, arch);
     const char *opts[8] = {archopt};
     int32_t n = 1;
-    for (const char *const *o = c->options; *o && n < 8; ++o)
+    for (const char *const *o = c->options; *o && n < 7; ++o)
         opts[n++] = *o;
+    GP_TRY(ready(c));
+    if (c->fast)
+        opts[n++] = c->fast_option;
     return compile(c, source, arch, n, opts, 0, NULL, out, NULL);
 }
 
