@@ -35,6 +35,17 @@ def error_kind(exc: BaseException) -> type:
     return Exception
 
 
+def _synchronized(call):
+    """The call, then a device synchronisation: on a GPU an out-of-bounds
+    index is reported at the next synchronisation or copy to the host, and
+    must be reported by this call, not a later one."""
+    def run():
+        r = call()
+        gp.cuda.Device().synchronize()
+        return r
+    return run
+
+
 def same_outcome(numpy_call, gpunp_call):
     """Runs both calls. If NumPy raises, gpunp must raise the same kind of
     error and (None, None) is returned; otherwise (gpunp's result, NumPy's).
@@ -42,6 +53,7 @@ def same_outcome(numpy_call, gpunp_call):
     What an older NumPy only deprecates (int() of a 1-element 1-d array,
     assigning a 1-element array to one element: NumPy 2.2, the newest for
     Python 3.10) gpunp refuses, as the NumPy that ended the deprecation does."""
+    gpunp_call = _synchronized(gpunp_call)
     with quiet():
         warnings.simplefilter("error", DeprecationWarning)
         try:
