@@ -458,15 +458,16 @@ def where(condition, x=None, y=None):
 
 
 def _where_operand(v, dt):
-    """NumPy's where casts a Python scalar into the result dtype unsafely
-    (where(c, uint8_array, -1) holds 255)."""
+    """A Python scalar in the result dtype by the running NumPy's own where
+    (NumPy 2.4 casts where(c, uint8_array, -1) to 255, 2.5 raises
+    OverflowError)."""
     if isinstance(v, (bool, int, float, complex)) and not (
             type(v) is int and not _INT64_MIN <= v <= _INT64_MAX):
         with numpy.errstate(all="ignore"):
             import warnings
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return _upload(numpy.asarray(v).astype(dt))
+                return _upload(numpy.where(False, numpy.zeros((), dt), v).astype(dt))
     return v
 
 
