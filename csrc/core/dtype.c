@@ -12,6 +12,8 @@
 #include "core.h"
 
 /* The kernel prelude, for its conversion helpers. */
+#define GPK_WITH_C64 1
+#define GPK_WITH_C128 1
 #include "../kernels/prelude/host.h"
 #include "../kernels/prelude/common.h"
 

@@ -256,8 +256,23 @@ GP_API gp_status_t gp_cache_forget_loaded(void)
 }
 
 /* Compiles (or fetches from disk) and loads the kernel; lock held. */
+/* Every complex helper's name and type ends in c64 or c128, so a body that
+ * never spells one needs none of that precision's helpers. */
+static bool spells(const char *body, size_t len, const char *what)
+{
+    size_t n = strlen(what);
+    for (size_t i = 0; i + n <= len; ++i)
+        if (body[i] == what[0] && memcmp(body + i, what, n) == 0)
+            return true;
+    return false;
+}
+
 void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size_t len)
 {
+    if (spells(body, len, "c64"))
+        gp_str_puts(out, "#define GPK_WITH_C64 1\n");
+    if (spells(body, len, "c128"))
+        gp_str_puts(out, "#define GPK_WITH_C128 1\n");
     gp_str_puts(out, prelude);
     gp_str_puts(out, "\n");
     gp_str_puts(out, gp_prelude_common);

@@ -535,8 +535,15 @@ GPK_REAL(f64, double)
     }                                                                          \
     GPK_FN CT gpk_square_##S(CT a) { return gpk_mul_##S(a, a); }
 
+/* Parsing these is half of NVRTC's time for a kernel, so a precision's
+ * helpers are instantiated only in kernels that name its type
+ * (gp_kernel_source defines GPK_WITH_C64/GPK_WITH_C128). */
+#ifdef GPK_WITH_C64
 GPK_COMPLEX(c64, gpk_c64, float, f32)
+#endif
+#ifdef GPK_WITH_C128
 GPK_COMPLEX(c128, gpk_c128, double, f64)
+#endif
 
 /* ---- random numbers: Philox4x32-10 and exact transformations -------------
  * A counter-based generator (Salmon et al., "Parallel random numbers: as
