@@ -147,7 +147,7 @@ typedef struct gp_red_spec {
  * gp_scan_items() elements (on the host one thread's), each tile's prefix
  * found by decoupled look-back over its predecessors' published states. */
 enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TILES = 1 };
-#define GP_SCAN_THREADS 256 /* a tile's threads on a GPU: GPK_TILE_THREADS of gpu.h */
+#define GP_SCAN_THREADS 128 /* a tile's threads on a GPU: GPK_SCAN_THREADS of gpu.h */
 
 typedef struct gp_scan_spec {
     uint8_t family;     /* GP_FAMILY_SCAN */

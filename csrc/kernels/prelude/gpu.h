@@ -16,10 +16,15 @@ typedef long long gpk_index;
 #define GPK_BLOCK_SIZE ((gpk_index)blockDim.x)
 #define GPK_SYNC() __syncthreads()
 #define GPK_SHARED __shared__
-/* The threads of a block of a tiled kernel (transposes, single-pass scans:
- * the engine launches them with as many): a constant, so that loops over a
- * tile unroll and a thread's loads are all in flight at once. */
+/* The threads of a block of a tiled kernel (transposes; single-pass scans
+ * have their own: the engine launches them with as many): constants, so
+ * that loops over a tile unroll and a thread's loads are all in flight at
+ * once. A scan's block waits at barriers while its warp 0 looks back, so
+ * its tiles are long and its blocks small, to keep more of them resident
+ * (float32 cumsum on the H200: 256 threads x 16 elements 1.21 ms, 128 x 32
+ * 0.82 ms; docs/performance.md). */
 #define GPK_TILE_THREADS 256
+#define GPK_SCAN_THREADS 128
 #define GPK_UNROLL _Pragma("unroll")
 
 /* Visits i in [0, n) once across the grid (grid-stride loop). */

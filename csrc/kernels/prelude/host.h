@@ -30,6 +30,7 @@ typedef long long gpk_index;
 #define GPK_SYNC() ((void)0)
 #define GPK_SHARED /* one thread: the block's memory is the function's */
 #define GPK_TILE_THREADS 1
+#define GPK_SCAN_THREADS 1
 #define GPK_UNROLL
 
 /* Visits i in [0, n) once across the grid: block b takes one contiguous
