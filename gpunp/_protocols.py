@@ -24,6 +24,11 @@ ARRAY_FUNCTIONS = (
     "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",
     "vsplit", "vstack", "where", "zeros_like",
 )
+# statistics (issue 7): the nan-functions, scans and statistics, histograms
+ARRAY_FUNCTIONS += (
+    "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin",
+    "nanprod", "nanstd", "nansum", "nanvar",
+)
 
 _TABLE: dict = {}
 
