@@ -71,6 +71,8 @@ from gpunp._statistics import ptp, std, var  # noqa: E402
 from gpunp._nanfunctions import (  # noqa: E402
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd,
     nansum, nanvar)
+from gpunp._histograms import (  # noqa: E402
+    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

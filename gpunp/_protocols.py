@@ -28,6 +28,7 @@ ARRAY_FUNCTIONS = (
 ARRAY_FUNCTIONS += (
     "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin",
     "nanprod", "nanstd", "nansum", "nanvar",
+    "bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
 )
 
 _TABLE: dict = {}
