@@ -19,7 +19,7 @@ ARRAY_FUNCTIONS = (
     "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
     "nonzero", "ones_like", "outer", "permute_dims", "place", "prod", "ptp", "put",
     "put_along_axis", "ravel", "ravel_multi_index", "repeat", "reshape", "resize",
-    "result_type", "roll", "rollaxis", "rot90", "select", "shape", "size", "split", "squeeze",
+    "result_type", "roll", "rollaxis", "rot90", "searchsorted", "select", "shape", "size", "split", "squeeze",
     "stack", "std", "sum", "swapaxes", "take", "take_along_axis", "tensordot", "tile", "trace",
     "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",
     "vsplit", "vstack", "where", "zeros_like",
