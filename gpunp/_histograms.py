@@ -7,8 +7,8 @@ first given its bin by elementwise operations. Bin edges are what NumPy
 computes from a few host scalars (the data's minimum and maximum, reduced
 on the device, or the range), so NumPy's own histogram_bin_edges builds them
 from a two-element stand-in of the data: the data never moves. The 'auto',
-'fd', ... estimators of a bin width run NumPy's own selectors on the device
-array (their reductions route back to gpunp)."""
+'fd', ... estimators of a bin width are NumPy's formulas on host scalars
+from device reductions (moments, extremes, quartiles)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def bincount(x, weights=None, minlength=0) -> ndarray:
     if x.ndim != 1:
         raise ValueError("object of too small depth for desired array" if x.ndim == 0 else
                          "object too deep for desired array")
-    if not numpy.can_cast(x.dtype, _INTP, "safe"):
+    if x.dtype.kind not in "biu":  # uint64 is taken as int64, its top half negative
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to {_INTP!r} according to "
                         f"the rule 'safe'")
     if minlength is None:
@@ -73,15 +73,15 @@ def bincount(x, weights=None, minlength=0) -> ndarray:
         if not numpy.can_cast(weights.dtype, _F64, "safe"):
             raise TypeError(f"Cannot cast array data from {weights.dtype!r} to {_F64!r} "
                             f"according to the rule 'safe'")
-    length = minlength
-    if x.size:
-        lo, hi = (int(v) for v in _extremes(x))
-        if lo < 0:
-            raise ValueError("'list' argument must have no negative elements")
-        length = max(hi + 1, minlength)
+    if x.size == 0:
+        from gpunp._creation import zeros
+        return zeros(minlength, _INTP)  # NumPy's int64 zeros, weights or not
     if x.dtype != _INTP:
         x = x.astype(_INTP)
-    return _counts(x, length, weights)
+    lo, hi = (int(v) for v in _extremes(x))
+    if lo < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    return _counts(x, max(hi + 1, minlength), weights)
 
 
 def _extremes(a: ndarray):
@@ -131,11 +131,66 @@ def _unsigned_span(last, first):
     return numpy.subtract(last, first, dtype=dt)
 
 
+def _host(x):
+    """A 0-d device result as a NumPy scalar of its dtype (one transfer)."""
+    return x.get()[()] if isinstance(x, ndarray) else x
+
+
+def _bin_width(name: str, a: ndarray, range):
+    """NumPy's bin-width estimator `name` for non-empty data: its formulas,
+    the moments and extremes reduced on the device, the rest host scalars."""
+    from gpunp._reduction import mean
+    from gpunp._statistics import std
+    n = a.size
+    lo, hi = _extremes(a)
+    ptp = _unsigned_span(hi, lo)
+    if name == "sqrt":
+        return ptp / numpy.sqrt(n)
+    if name == "sturges":
+        return ptp / (numpy.log2(n) + 1.0)
+    if name == "rice":
+        return ptp / (2.0 * n ** (1.0 / 3))
+    if name == "scott":
+        return (24.0 * numpy.pi ** 0.5 / n) ** (1.0 / 3.0) * _host(std(a))
+    if name == "doane":
+        if n > 2:
+            sg1 = numpy.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+            sigma = _host(std(a))
+            if sigma > 0.0:
+                temp = a - mean(a)
+                _divide(temp, sigma, out=temp)
+                g1 = _host(mean(UFUNCS["power"](temp, 3, out=temp)))
+                return ptp / (1.0 + numpy.log2(n) + numpy.log2(1.0 + numpy.absolute(g1) / sg1))
+        return 0.0
+    if name == "stone":
+        if n <= 1 or ptp == 0:
+            return 0
+
+        def jhat(nbins):
+            p_k = histogram(a, bins=nbins, range=range)[0] / n
+            return (2 - (n + 1) * float(_host(p_k.dot(p_k)))) / (ptp / nbins)
+        upper = max(100, int(numpy.sqrt(n)))
+        nbins = min(builtins.range(1, upper + 1), key=jhat)
+        if nbins == upper:
+            warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning,
+                          stacklevel=4)
+        return ptp / nbins
+    import gpunp  # fd and auto: the interquartile range
+    if not hasattr(gpunp, "percentile"):
+        raise NotImplementedError(f"bins={name!r} needs gpunp.percentile, not available yet")
+    q = gpunp.percentile(a, [75, 25]).get()
+    fd = 2.0 * numpy.subtract(q[0], q[1]) * n ** (-1.0 / 3.0)
+    if name == "fd":
+        return fd
+    return min(max(fd, _bin_width("sqrt", a, range) / 2), _bin_width("sturges", a, range))
+
+
+_ESTIMATORS = ("auto", "doane", "fd", "rice", "scott", "sqrt", "stone", "sturges")
+
+
 def _selector_bins(a: ndarray, stand, name: str, range):
-    """The number of equal bins of NumPy's estimator `name` (its own
-    selector run on the device array)."""
-    from numpy.lib import _histograms_impl as impl
-    if name not in impl._hist_bin_selectors:
+    """The number of equal bins NumPy's estimator `name` gives."""
+    if name not in _ESTIMATORS:
         raise ValueError(f"{name!r} is not a valid estimator for `bins`")
     first, last = _outer_edges(stand, range)
     if range is not None:
@@ -144,9 +199,7 @@ def _selector_bins(a: ndarray, stand, name: str, range):
             a = a[keep]
     if a.size == 0:
         return 1
-    width = impl._hist_bin_selectors[name](a, (first, last))
-    if isinstance(width, ndarray):
-        width = width.get()[()]
+    width = _bin_width(name, a, range)
     if not width:
         return 1
     if a.dtype.kind in "iu" and width < 1:
@@ -221,10 +274,10 @@ def _uniform_bin(a: ndarray, edges: numpy.ndarray, first, last, n: int):
 
 
 def _bin_of(edges: ndarray, x: ndarray):
-    """searchsorted(edges, x, 'right') for sorted 1-d edges: the number of
-    edges <= x (NaN passes none)."""
-    from gpunp._reduction import sum as asum
-    return asum(x.reshape(x.shape + (1,)) >= edges, axis=-1, dtype=_INTP)
+    """searchsorted(edges, x, 'right'): the number of edges <= x (NaN after
+    all)."""
+    from gpunp._sorting import searchsorted
+    return searchsorted(edges, x, side="right")
 
 
 def _sequence_bin(a: ndarray, edges: numpy.ndarray):
@@ -275,7 +328,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         idx = _uniform_bin(a, edges, first, last, n_equal)
         n = _weighted_counts(idx, n_equal + 1, weights, ntype, True)[:n_equal]
     else:
-        if weights is not None and ntype.kind == "b":
+        if weights is not None and ntype.kind == "b" and a.size:
             # NumPy adds the weights' int64 running sum into bool counts
             raise TypeError("Cannot cast ufunc 'add' output from dtype('int64') to "
                             "dtype('bool') with casting rule 'same_kind'")
