@@ -186,9 +186,13 @@ def test_sort_errors_and_protocol():
     assert_same(np.argsort(g), np.argsort(x))
 
 
+@pytest.mark.parametrize("tiles", ["one", "many"])
 @pytest.mark.parametrize("dt", ["float32", "float64", "int32", "uint8", "complex64", "int64"])
-def test_sort_large_arrays(dt):
-    """Several tiles of the GPU's kernels, and several rows."""
+def test_sort_large_arrays(dt, tiles, monkeypatch):
+    """Several tiles of the GPU's kernels, and several rows; on the host also
+    in tiles of 4096 elements (GPUNP_SORT_TILE), as a GPU splits the work."""
+    if tiles == "many":
+        monkeypatch.setenv("GPUNP_SORT_TILE", "4096")
     rng = np.random.default_rng(1)
     x = (rng.normal(0, 1000, 300_000)).astype(dt)
     if dt.startswith("f"):
