@@ -73,7 +73,8 @@ from gpunp._nanfunctions import (  # noqa: E402
     nansum, nanvar)
 from gpunp._histograms import (  # noqa: E402
     bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
-from gpunp._sorting import searchsorted  # noqa: E402
+from gpunp._sorting import (  # noqa: E402
+    argpartition, argsort, lexsort, partition, searchsorted, sort)
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

@@ -32,6 +32,17 @@ enum gp_search_side {
 GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *v, int32_t side,
                                          const gp_array_t *sorter, gp_array_t **out);
 
+/* numpy.sort (`indices` 0) or numpy.argsort (1) along `axis` of `a`
+ * (negative counts from the end; GP_AXIS_NONE: the flattened array, a 1-d
+ * result), stable: equal elements keep their order, so the result is the
+ * one of NumPy's kind='stable'. A new array of a's shape (the axis' values
+ * or their int64 indices along it). On CUDA the kernels include CUB's
+ * block-wide primitives (the CCCL headers, found at run time: see
+ * docs/architecture.md, "Sorting"); on HIP GP_ERR_UNSUPPORTED. GP_ERR_AXIS
+ * for an axis out of range. */
+GP_API gp_status_t gp_array_sort(const gp_array_t *a, int32_t axis, int32_t indices,
+                                 gp_array_t **out);
+
 #ifdef __cplusplus
 }
 #endif
