@@ -183,3 +183,28 @@ def test_scatter_add_counts_every_repeat():
     idx = np.random.default_rng(3).integers(0, 4, 100_000)
     got = gp.bincount(gp.asarray(idx), minlength=4)
     np.testing.assert_array_equal(got.get(), np.bincount(idx, minlength=4))
+
+
+@pytest.mark.parametrize("dt", ["int32", "uint32", "int64", "uint64", "float32", "float64",
+                                "complex64", "complex128"])
+def test_scatter_add_matches_numpy_add_at(dt):
+    from gpunp._histograms import scatter_add
+    rng = np.random.default_rng(5)
+    idx = rng.integers(-6, 6, 300)
+    vals = rng.integers(-50, 50, 300).astype(dt)
+    if np.dtype(dt).kind == "c":
+        vals = vals + 1j * vals[::-1]
+    want = np.zeros(6, dt)
+    np.add.at(want, idx, vals)  # negative indices count from the end, as NumPy's
+    got = gp.zeros(6, dt)
+    scatter_add(got, gp.asarray(idx), gp.asarray(vals))
+    assert_same(got, want)  # small integers: every order of adding is exact
+    with pytest.raises(IndexError):
+        scatter_add(got, gp.asarray(np.array([6])), gp.asarray(vals[:1]))
+    gp.cuda.Device().synchronize()
+
+
+def test_scatter_add_refuses_narrow_dtypes():
+    from gpunp._histograms import scatter_add
+    with pytest.raises(TypeError):
+        scatter_add(gp.zeros(3, np.int8), gp.asarray(np.array([0])), 1)
