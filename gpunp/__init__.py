@@ -75,6 +75,8 @@ from gpunp._histograms import (  # noqa: E402
     bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
 from gpunp._sorting import (  # noqa: E402
     argpartition, argsort, lexsort, partition, searchsorted, sort)
+from gpunp._quantiles import (  # noqa: E402
+    median, nanmedian, nanpercentile, nanquantile, percentile, quantile)
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

@@ -29,6 +29,7 @@ ARRAY_FUNCTIONS += (
     "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin",
     "nanprod", "nanstd", "nansum", "nanvar",
     "bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
+    "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile",
 )
 
 _TABLE: dict = {}
