@@ -77,6 +77,11 @@ from gpunp._sorting import (  # noqa: E402
     argpartition, argsort, lexsort, partition, searchsorted, sort)
 from gpunp._quantiles import (  # noqa: E402
     median, nanmedian, nanpercentile, nanquantile, percentile, quantile)
+from gpunp._statistics import average, corrcoef, cov  # noqa: E402
+from gpunp._differences import diff, ediff1d, gradient  # noqa: E402
+from gpunp._comparisons import (  # noqa: E402
+    allclose, around, array_equal, array_equiv, clip, isclose, round)
+from gpunp._signal import convolve, correlate, digitize, interp  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

@@ -30,6 +30,9 @@ ARRAY_FUNCTIONS += (
     "nanprod", "nanstd", "nansum", "nanvar",
     "bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
     "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile",
+    "allclose", "around", "array_equal", "array_equiv", "average", "clip", "convolve",
+    "corrcoef", "correlate", "cov", "diff", "digitize", "ediff1d", "gradient", "interp",
+    "isclose", "round",
 )
 
 _TABLE: dict = {}
