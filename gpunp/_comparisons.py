@@ -8,6 +8,7 @@ import builtins
 
 import numpy
 
+from gpunp import _lib
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
 
@@ -75,13 +76,17 @@ def array_equiv(a1, a2) -> bool:
     return builtins.bool(_equal(a1, a2).all())
 
 
-def _bound(a: ndarray, v):
-    """A Python int bound of an integer array clamped to its dtype's range,
-    as NumPy 2's clip takes it (no overflow error)."""
-    if type(v) is int and a.dtype.kind in "iu":
+def _drop_unreachable(a: ndarray, lo, hi):
+    """NumPy 2's reading of Python int bounds of an integer array: a bound
+    at or past the dtype's own limit bounds nothing and is dropped (another
+    out-of-range int is the ufunc's OverflowError)."""
+    if a.dtype.kind in "iu":
         info = numpy.iinfo(a.dtype)
-        return builtins.min(builtins.max(v, int(info.min)), int(info.max))
-    return v
+        if type(lo) is int and lo <= int(info.min):
+            lo = None
+        if type(hi) is int and hi >= int(info.max):
+            hi = None
+    return lo, hi
 
 
 def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_NO_VALUE,
@@ -99,10 +104,8 @@ def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_N
     a_min = None if a_min is _NO_VALUE else a_min
     a_max = None if a_max is _NO_VALUE else a_max
     a = _array(a)
-    lo = None if a_min is None else _bound(a, a_min if numpy.ndim(a_min) == 0 and
-                                           not isinstance(a_min, ndarray) else _array(a_min))
-    hi = None if a_max is None else _bound(a, a_max if numpy.ndim(a_max) == 0 and
-                                           not isinstance(a_max, ndarray) else _array(a_max))
+    lo, hi = (v if v is None or _lib.is_scalar(v) else _array(v) for v in (a_min, a_max))
+    lo, hi = _drop_unreachable(a, lo, hi)
     if lo is None and hi is None:
         r = UFUNCS["positive"](a) if a.dtype != numpy.bool_ else a.copy()
         if out is None:
@@ -145,7 +148,14 @@ def round(a, decimals=0, out=None):  # noqa: A001 - NumPy's name
     round each part."""
     a = _array(a)
     decimals = int(decimals)
-    if a.dtype.kind in "biu":
+    if a.dtype.kind == "b":
+        # NumPy rounds bools by the float16 loop of rint; other decimals
+        # scale them into a bool output, which its casting refuses
+        if decimals:
+            raise TypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to "
+                            "dtype('bool') with casting rule 'same_kind'")
+        r = a.astype(numpy.float16)
+    elif a.dtype.kind in "iu":
         if decimals >= 0:
             r = a.copy()
         else:
