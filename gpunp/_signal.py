@@ -168,8 +168,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 def _monotonicity(bins: ndarray) -> int:
     """1 for non-decreasing bins, -1 for non-increasing, 0 otherwise, as
-    NumPy decides it: the first element unlike the first sets the direction
-    (a NaN there: neither), then no step may go against it."""
+    NumPy decides it: the first element unlike the first sets the direction,
+    then no step may go against it (a comparison with NaN never does)."""
     from gpunp._reduction import any as _any, argmax
     if bins.ndim != 1:
         raise ValueError("object too deep for desired array" if bins.ndim > 1 else
@@ -180,12 +180,10 @@ def _monotonicity(bins: ndarray) -> int:
     if not bool(_any(differs)):
         return 1
     nxt = bins[int(argmax(differs)) + 1]
-    first = bins[0]
-    if bool(first < nxt):
+    if bool(bins[0] <= nxt):
         return 0 if bool(_any(bins[:-1] > bins[1:])) else 1
-    if bool(first > nxt):
-        return 0 if bool(_any(bins[:-1] < bins[1:])) else -1
-    return 0
+    # NumPy takes anything else (a NaN there too) as decreasing
+    return 0 if bool(_any(bins[:-1] < bins[1:])) else -1
 
 
 def digitize(x, bins, right=False) -> ndarray:
