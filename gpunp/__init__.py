@@ -68,6 +68,20 @@ from gpunp._indexing import (  # noqa: E402
     put_along_axis, select, take, take_along_axis, where)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
+from gpunp._nanfunctions import (  # noqa: E402
+    nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd,
+    nansum, nanvar)
+from gpunp._histograms import (  # noqa: E402
+    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
+from gpunp._sorting import (  # noqa: E402
+    argpartition, argsort, lexsort, partition, searchsorted, sort)
+from gpunp._quantiles import (  # noqa: E402
+    median, nanmedian, nanpercentile, nanquantile, percentile, quantile)
+from gpunp._statistics import average, corrcoef, cov  # noqa: E402
+from gpunp._differences import diff, ediff1d, gradient  # noqa: E402
+from gpunp._comparisons import (  # noqa: E402
+    allclose, around, array_equal, array_equiv, clip, isclose, round)
+from gpunp._signal import convolve, correlate, digitize, interp  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

@@ -202,6 +202,16 @@ GP_API gp_status_t gp_array_gather(const gp_array_t *a, int32_t nidx, gp_array_t
 GP_API gp_status_t gp_array_scatter(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
                                     const int32_t *axes, int32_t mode, const gp_array_t *values);
 
+/* a[idx...] += values, each occurrence of an index adding its value (as
+ * numpy.add.at): indices, broadcasting, casting and errors as in
+ * gp_array_scatter. `a` must be int32, uint32, int64, uint64, float32,
+ * float64, complex64 or complex128 (GP_ERR_TYPE otherwise). The host adds in
+ * C order of the iteration; a GPU adds atomically in no fixed order, so a
+ * float result may differ from the host's in rounding (integers are exact). */
+GP_API gp_status_t gp_array_scatter_add(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                        const int32_t *axes, int32_t mode,
+                                        const gp_array_t *values);
+
 /* numpy.nonzero as one array: a new C-contiguous int64 array of shape
  * (ndim, count) whose row d holds the coordinates along dim d of the
  * non-zero elements of `a` (ndim >= 1), in C order. The count is brought to

@@ -95,7 +95,8 @@ int32_t gp_ufunc_id(const char *name);
 
 enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4,
        GP_FAMILY_RANDOM = 5,
-       GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7 };
+       GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7,
+       GP_FAMILY_SEARCH = 8, GP_FAMILY_SORT = 9 /* sort.c */ };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -187,12 +188,12 @@ typedef struct gp_rand_spec {
  * dims, pick elements of the first k dims of the indexed array; its nr
  * remaining dims follow. The iteration space is B + remaining dims. A
  * gather copies into an output over that space, a scatter stores (casting)
- * values broadcast over it. Each index is loaded in its own dtype, taken as
+ * values broadcast over it, or adds them (atomically on a GPU). Each index is loaded in its own dtype, taken as
  * an int64, and wrapped, clipped or checked (an out-of-bounds one claims
  * the device's error record and moves nothing). */
 typedef struct gp_gather_spec {
     uint8_t family;     /* GP_FAMILY_GATHER */
-    uint8_t scatter;    /* 0: out[i] = a[idx]; 1: a[idx] = values[i] */
+    uint8_t scatter;    /* 0: out[i] = a[idx]; 1: a[idx] = values[i]; 2: a[idx] += values[i] */
     uint8_t mode;       /* GP_TAKE_RAISE, _WRAP, _CLIP */
     uint8_t nidx;       /* k */
     uint8_t nb, nr;
