@@ -388,6 +388,9 @@ static gp_status_t digit_pass(gp_sort_spec_t sp, int64_t n, int64_t tile, int sh
 {
     int64_t ntiles = counts->size / 256;
     const gp_kernel_t *k;
+    /* the digits' kernels see only key and payload bits: one per size */
+    sp.dt = GP_UINT8;
+    sp.word = 0;
     sp.step = SORT_HIST;
     GP_TRY(get_kernel(&sp, &k));
     gp_params_t p;
