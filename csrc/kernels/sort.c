@@ -300,11 +300,19 @@ static void emit_scatter(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
                      "gpk_kt k[%d];\n",
                   SORT_THREADS, sp->items, pay ? "gpk_pt" : "cub::NullType", SORT_THREADS,
                   sp->items);
-    gp_str_puts(s, "cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.keys + lo, k, valid, "
+    /* a whole tile in vectors where aligned (the keys always are: the
+     * pool's; the first pass' payload is the caller's elements) */
+    gp_str_puts(s, "const bool whole = valid == (int)p.tile;\n"
+                   "if (whole) cub::LoadDirectBlockedVectorized((int)GPK_THREAD_ID, "
+                   "(gpk_kt *)(p.keys + lo), k);\n"
+                   "else cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.keys + lo, k, valid, "
                    "(gpk_kt)~(gpk_kt)0);\n");
     if (pay)
         gp_str_printf(s, "gpk_pt v[%d];\n"
-                         "cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.pay + lo, v, valid, "
+                         "if (whole && (unsigned long long)(p.pay + lo) %% 16 == 0)\n"
+                         "  cub::LoadDirectBlockedVectorized((int)GPK_THREAD_ID, "
+                         "(gpk_pt *)(p.pay + lo), v);\n"
+                         "else cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.pay + lo, v, valid, "
                          "(gpk_pt)0);\n"
                          "gpk_sort_t(tmp.sort).SortBlockedToStriped(k, v, p.shift, p.shift + 8);\n",
                       sp->items);
