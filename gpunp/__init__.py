@@ -82,6 +82,9 @@ from gpunp._differences import diff, ediff1d, gradient  # noqa: E402
 from gpunp._comparisons import (  # noqa: E402
     allclose, around, array_equal, array_equiv, clip, isclose, round)
 from gpunp._signal import convolve, correlate, digitize, interp  # noqa: E402
+from gpunp._sets import (  # noqa: E402
+    intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
+    unique_inverse, unique_values)
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

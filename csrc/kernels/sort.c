@@ -153,11 +153,12 @@ GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *
  * are stable, so they give the one stable answer.
  *
  * The payload moved with the keys is the element itself where one key word
- * of the whole array decides (a real dtype, one row), else the element's
+ * of the whole array decides (a float dtype, one row), else the element's
  * index, through which later words read their keys and the result is
- * gathered at the end. */
+ * gathered at the end. Integers and bools of one row move no payload: their
+ * keys map back to the values (SORT_DECODE). */
 
-enum { SORT_KEYS = 0, SORT_HIST = 1, SORT_SCATTER = 2, SORT_FINISH = 3 };
+enum { SORT_KEYS = 0, SORT_HIST = 1, SORT_SCATTER = 2, SORT_FINISH = 3, SORT_DECODE = 4 };
 enum { WORD_VALUE = 0, WORD_IMAG = 1, WORD_REAL = 2, WORD_CLASS = 3, WORD_ROW = 4 };
 enum { PAY_NONE = 0, PAY_VALUE = 1, PAY_INDEX = 2 };
 
@@ -299,11 +300,19 @@ static void emit_scatter(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
                      "gpk_kt k[%d];\n",
                   SORT_THREADS, sp->items, pay ? "gpk_pt" : "cub::NullType", SORT_THREADS,
                   sp->items);
-    gp_str_puts(s, "cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.keys + lo, k, valid, "
+    /* a whole tile in vectors where aligned (the keys always are: the
+     * pool's; the first pass' payload is the caller's elements) */
+    gp_str_puts(s, "const bool whole = valid == (int)p.tile;\n"
+                   "if (whole) cub::LoadDirectBlockedVectorized((int)GPK_THREAD_ID, "
+                   "(gpk_kt *)(p.keys + lo), k);\n"
+                   "else cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.keys + lo, k, valid, "
                    "(gpk_kt)~(gpk_kt)0);\n");
     if (pay)
         gp_str_printf(s, "gpk_pt v[%d];\n"
-                         "cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.pay + lo, v, valid, "
+                         "if (whole && (unsigned long long)(p.pay + lo) %% 16 == 0)\n"
+                         "  cub::LoadDirectBlockedVectorized((int)GPK_THREAD_ID, "
+                         "(gpk_pt *)(p.pay + lo), v);\n"
+                         "else cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.pay + lo, v, valid, "
                          "(gpk_pt)0);\n"
                          "gpk_sort_t(tmp.sort).SortBlockedToStriped(k, v, p.shift, p.shift + 8);\n",
                       sp->items);
@@ -333,10 +342,25 @@ static void emit_finish(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
         gp_str_puts(s, "  ((gpk_st *)p.out)[i] = p.w[p.idx[i]];\n}\n}\n");
 }
 
+/* Integer and bool elements back from their keys. */
+static void emit_decode(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, L;\n  const gpk_kt *keys;\n"
+                   "  const void *unused;\n  gpk_st *out;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n",
+                  name);
+    if (gp_dtype_kind(sp->dt) == GP_KIND_INT)
+        gp_str_printf(s, "  p.out[i] = (gpk_st)(gpk_kt)(p.keys[i] ^ (gpk_kt)((gpk_kt)1 << %d));\n",
+                      gp_dtype_size(sp->dt) * 8 - 1);
+    else
+        gp_str_puts(s, "  p.out[i] = (gpk_st)p.keys[i];\n");
+    gp_str_puts(s, "}\n}\n");
+}
+
 static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_sort_spec_t *sp = vspec;
-    static const char *const steps[] = {"keys", "hist", "scatter", "finish"};
+    static const char *const steps[] = {"keys", "hist", "scatter", "finish", "decode"};
     snprintf(name, name_size, "gpk_sort_%s_%s_w%d_k%d_p%d_g%d_c%d_i%d_x%d", steps[sp->step],
              gp_dtypes[sp->dt].suffix, sp->word, sp->key_bytes, sp->pay_bytes, sp->gather,
              sp->count_bytes, sp->items, sp->indices);
@@ -357,8 +381,10 @@ static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_
         emit_hist(s, name);
     else if (sp->step == SORT_SCATTER)
         emit_scatter(s, sp, name);
-    else
+    else if (sp->step == SORT_FINISH)
         emit_finish(s, sp, name);
+    else
+        emit_decode(s, sp, name);
     return GP_OK;
 }
 
@@ -388,6 +414,9 @@ static gp_status_t digit_pass(gp_sort_spec_t sp, int64_t n, int64_t tile, int sh
 {
     int64_t ntiles = counts->size / 256;
     const gp_kernel_t *k;
+    /* the digits' kernels see only key and payload bits: one per size */
+    sp.dt = GP_UINT8;
+    sp.word = 0;
     sp.step = SORT_HIST;
     GP_TRY(get_kernel(&sp, &k));
     gp_params_t p;
@@ -446,6 +475,30 @@ static gp_status_t ew_step(const gp_sort_spec_t *sp, int64_t n, int64_t L, const
     return gp_launch(k, &cfg, &p);
 }
 
+/* The result, from the final keys (SORT_DECODE) or indices (SORT_FINISH:
+ * the elements of `w` they index, or with `indices` the indices in their
+ * rows), into a new 1-d *out. */
+static gp_status_t last_step(int step, int32_t dt, int key_bytes, bool indices, int64_t n,
+                             int64_t L, const gp_array_t *from, const gp_array_t *w,
+                             gp_array_t **out)
+{
+    GP_TRY(gp_array_empty(indices ? GP_INT64 : dt, 1, &n, GP_ORDER_C, out));
+    gp_sort_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_SORT;
+    sp.step = (uint8_t)step;
+    sp.dt = (uint8_t)dt;
+    sp.key_bytes = (uint8_t)key_bytes;
+    sp.indices = indices;
+    gp_status_t s = ew_step(&sp, n, L, gp_array_data(from), w ? gp_array_data(w) : NULL,
+                            gp_array_data(*out));
+    if (s != GP_OK) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 /* The host sorts in one tile, unless GPUNP_SORT_TILE asks for tiles of
  * that many elements: then the tiles' counts and offsets go the GPU's way,
  * which the tests check on the host. */
@@ -488,20 +541,23 @@ static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool in
                                                   digits <= 4 ? 4 : 8, digits};
     }
     bool by_value = nwords == 1 && !indices;
-    int pay_bytes = by_value ? size : 8;
+    bool keys_only = by_value && kind != GP_KIND_FLOAT;
+    int pay_bytes = keys_only ? 0 : by_value ? size : 8;
     int32_t pay_dt = by_value ? dt : GP_INT64;
     int count_bytes = n < ((int64_t)1 << 32) ? 4 : 8;
 
     gp_array_t *pay[2] = {NULL, NULL}, *keys[2] = {NULL, NULL}, *counts = NULL;
-    gp_status_t s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[1]);
+    gp_status_t s = GP_OK;
+    if (!keys_only)
+        s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[1]);
     if (s == GP_OK && !by_value) {
         gp_scalar_t zero = {GP_INT64, 0, 0, 0, 0}, one = {GP_INT64, 0, 1, 1, 0};
         s = gp_array_arange(&zero, &one, n, GP_INT64, &pay[0]);
-    } else if (s == GP_OK) {
+    } else if (s == GP_OK && !keys_only) {
         s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[0]);
     }
     /* the payload read by the next pass: the elements themselves at first */
-    const void *pay_in = by_value ? gp_array_data(w) : gp_array_data(pay[0]);
+    const void *pay_in = keys_only ? NULL : by_value ? gp_array_data(w) : gp_array_data(pay[0]);
     int cur = 0; /* pay[cur] holds the payload when pay_in is not w's */
     for (int wi = 0; wi < nwords && s == GP_OK; ++wi) {
         const sort_word_t *wd = &words[wi];
@@ -535,31 +591,19 @@ static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool in
         for (int d = 0; d < wd->digits && s == GP_OK; ++d) {
             int nxt = by_value && pay_in == gp_array_data(w) ? 1 : 1 - cur;
             s = digit_pass(sp, n, tile, 8 * d, counts, gp_array_data(keys[d & 1]), pay_in,
-                           gp_array_data(keys[1 - (d & 1)]), gp_array_data(pay[nxt]));
+                           gp_array_data(keys[1 - (d & 1)]),
+                           keys_only ? NULL : gp_array_data(pay[nxt]));
             cur = nxt;
-            pay_in = gp_array_data(pay[cur]);
+            pay_in = keys_only ? NULL : gp_array_data(pay[cur]);
         }
     }
-    if (s == GP_OK) {
-        if (by_value || (nwords == 1 && indices)) {
-            *out = pay[cur];
-            pay[cur] = NULL;
-        } else {
-            s = gp_array_empty(indices ? GP_INT64 : dt, 1, &n, GP_ORDER_C, out);
-            gp_sort_spec_t sp;
-            memset(&sp, 0, sizeof sp);
-            sp.family = GP_FAMILY_SORT;
-            sp.step = SORT_FINISH;
-            sp.dt = (uint8_t)dt;
-            sp.indices = indices;
-            if (s == GP_OK)
-                s = ew_step(&sp, n, L, gp_array_data(pay[cur]), gp_array_data(w),
-                            gp_array_data(*out));
-            if (s != GP_OK) {
-                gp_array_release(*out);
-                *out = NULL;
-            }
-        }
+    if (s == GP_OK && keys_only) {
+        s = last_step(SORT_DECODE, dt, size, false, n, L, keys[words[0].digits & 1], NULL, out);
+    } else if (s == GP_OK && (by_value || (nwords == 1 && indices))) {
+        *out = pay[cur];
+        pay[cur] = NULL;
+    } else if (s == GP_OK) {
+        s = last_step(SORT_FINISH, dt, 0, indices, n, L, pay[cur], w, out);
     }
     gp_array_release(pay[0]);
     gp_array_release(pay[1]);
