@@ -177,7 +177,7 @@ static gp_status_t check_call(int32_t routine, int32_t flags, int32_t nargs,
         if (!(x->flags & GP_FLAG_WRITEABLE))
             return gp_set_error(GP_ERR_VALUE, "gp_solver_run: %s argument %d is read-only",
                                 r->name, i);
-        int32_t nb;
+        int32_t nb = 0;
         GP_TRY(arg_layout(r, i, x, &nb, &rows[i], &cols[i], &c->bstride[i]));
         if (i == 0) {
             nbatch0 = nb;
