@@ -115,6 +115,8 @@ def isnan(a: ndarray) -> ndarray:
 
 
 def isfinite(a: ndarray) -> ndarray:
+    if a.dtype.kind not in "fc":
+        return gpunp.ones(a.shape, bool)
     # inf - inf and NaN - NaN are NaN, which equals nothing
     return (a - a) == 0
 

@@ -20,7 +20,7 @@ import gpunp
 from gpunp._lib import check, ffi, lib
 from gpunp.linalg._common import (
     EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult, complex_dtype, conj,
-    real_dtype)
+    isnan, real_dtype)
 
 GETRF, GETRS, POTRF, GEQRF, ORGQR, SYEVD, GESVD, GEEV = (
     lib.GP_SOLVER_GETRF, lib.GP_SOLVER_GETRS, lib.GP_SOLVER_POTRF, lib.GP_SOLVER_GEQRF,
@@ -225,6 +225,9 @@ def svd(a, t, result_t, full_matrices: bool, compute_uv: bool):
     """cuSOLVER's gesvd needs m >= n: a wide matrix is decomposed as its
     conjugate transpose, A^H = U' S V'^H, so A = V' S U'^H."""
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    if a.dtype.kind in "fc" and bool(gpunp.any(isnan(a))):
+        # NumPy's divide-and-conquer SVD (gesdd) fails on NaN; gesvd need not
+        raise LinAlgError("SVD did not converge")
     tall = m >= n
     src = a if tall else conj(a.swapaxes(-1, -2))
     M, N = max(m, n), min(m, n)
@@ -250,6 +253,35 @@ def svd(a, t, result_t, full_matrices: bool, compute_uv: bool):
     if not tall:
         u, vt = conj(vt.swapaxes(-1, -2)), conj(u.swapaxes(-1, -2))
     return SVDResult(_result(u, result_t), s, _result(vt, result_t))
+
+
+def svd_hermitian(a, t, result_t, compute_uv: bool):
+    """NumPy's SVD of a Hermitian matrix: from its eigen decomposition (the
+    lower triangle), values |w| in descending order."""
+    if compute_uv:
+        w, v = eigh(a, t, t, "L", True)
+    else:
+        w = eigh(a, t, t, "L", False)
+    s = abs(w)
+    # each value's place in NumPy's order (argsort ascending, reversed: of
+    # equal values the later comes first), found by comparisons (gpunp has
+    # no sort): the values above it, and the equal ones after it
+    n = s.shape[-1]
+    later = gpunp.arange(n)[None, :] > gpunp.arange(n)[:, None]
+    si, sj = s[..., :, None], s[..., None, :]
+    place = gpunp.count_nonzero((sj > si) | ((sj == si) & later), axis=-1)
+    s_sorted = gpunp.empty_like(s)
+    gpunp.put_along_axis(s_sorted, place, s, axis=-1)
+    if not compute_uv:
+        return _result(s_sorted, real_dtype(result_t))
+    cols = gpunp.broadcast_to(place[..., None, :], v.shape)
+    u = gpunp.empty_like(v)
+    gpunp.put_along_axis(u, cols, v, axis=-1)
+    sgn = gpunp.empty_like(w)
+    gpunp.put_along_axis(sgn, place, gpunp.where(w < 0, -1.0, 1.0).astype(w.dtype), axis=-1)
+    vt = conj((u * sgn[..., None, :]).swapaxes(-1, -2))
+    return SVDResult(_result(u, result_t), _result(s_sorted, real_dtype(result_t)),
+                     _result(vt, result_t))
 
 
 # ---- compositions over the factorizations (NumPy's definitions) -----------------------

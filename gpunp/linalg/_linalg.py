@@ -148,8 +148,10 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     if on_host():
         return numpy_call("svd", a, full_matrices=full_matrices, compute_uv=compute_uv,
                           hermitian=hermitian)
-    # hermitian only selects a faster algorithm in NumPy; the GPU runs the
-    # general one (docs/differences.md)
+    if hermitian:
+        assert_stacked_square(a)
+        t, result_t = common_type(a)
+        return _device.svd_hermitian(a, t, result_t, bool(compute_uv))
     assert_stacked_2d(a)
     t, result_t = common_type(a)
     return _device.svd(a, t, result_t, bool(full_matrices), bool(compute_uv))

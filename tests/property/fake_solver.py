@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 
 import numpy as np
+import pytest
 from scipy.linalg import lapack
 
 import gpunp as gp
@@ -86,11 +87,20 @@ def run(routine, flags, *args):
         v[-1][...] = max(int(inf), 0)
 
 
+calls = 0
+
+
+def _counted(*args):
+    global calls
+    calls += 1
+    run(*args)
+
+
 @contextlib.contextmanager
-def device_road(monkeypatch):
+def device_road():
     """gpunp.linalg takes its GPU road, with LAPACK standing in for the engine."""
     assert gp.backend() == "host"
-    with monkeypatch.context() as m:
-        m.setattr(_device, "run", run)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_device, "run", _counted)
         m.setattr(_linalg, "on_host", lambda: False)
         yield
