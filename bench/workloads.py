@@ -157,6 +157,20 @@ def _matmul(dtype):
     return make
 
 
+def _factorization(name):
+    """A dense factorization of an n x n float64 matrix that has one
+    (well-conditioned: diagonally dominant, symmetric for eigh)."""
+    def make(lib, n):
+        h = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+        a = lib.asarray(h + h.T if name == "eigh" else h)
+        b = lib.asarray(np.ones((n, 1)))
+        linalg = lib.xp.linalg
+        if name == "solve":
+            return lambda: linalg.solve(a, b)
+        return lambda: getattr(linalg, name)(a)
+    return make
+
+
 def _h2d(lib, n):
     if not lib.gpu:
         return None
@@ -287,6 +301,15 @@ def workloads(quick: bool) -> list:
     for dt in ("float16", "float32", "float64"):
         out.append(Workload(f"matmul {mside}x{mside} {dt}", "TFLOP/s", mside, _matmul(dt),
                             lambda n: 2 * n ** 3, True, gpu_only=True))
+    lside = 1024 if quick else 4096
+    out += [
+        Workload(f"solve {lside}x{lside} float64", "ms", lside, _factorization("solve"),
+                 gpu_only=True),
+        Workload(f"eigh {lside}x{lside} float64", "ms", lside, _factorization("eigh"),
+                 gpu_only=True),
+        Workload(f"svd {lside // 2}x{lside // 2} float64", "ms", lside // 2,
+                 _factorization("svd"), gpu_only=True),
+    ]
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,
                  True, gpu_only=True),

@@ -39,6 +39,14 @@ ARRAY_FUNCTIONS += (
     "isclose", "round",
 )
 
+#: the numpy.linalg functions gpunp.linalg implements (all of them)
+LINALG_FUNCTIONS = (
+    "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+    "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose",
+    "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+    "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
+)
+
 _TABLE: dict = {}
 
 
@@ -50,6 +58,9 @@ def _table() -> dict:
             gp_fn = getattr(gpunp, name, None)
             if np_fn is not None and gp_fn is not None:
                 _TABLE[np_fn] = gp_fn
+        from gpunp import linalg
+        for name in LINALG_FUNCTIONS:
+            _TABLE[getattr(numpy.linalg, name)] = getattr(linalg, name)
     return _TABLE
 
 

@@ -43,6 +43,23 @@ typedef struct gp_device_props {
     char target[32];             /* "sm_90", "gfx90a", "x86_64" */
 } gp_device_props_t;
 
+/* One solver call over a batch of column-major matrices (gp_linalg.h):
+ * `routine` and `flags` as gp_solver_run's, the dimensions as the routine
+ * names them (GETRF/POTRF/SYEVD/GEEV: n; GETRS: n, nrhs = k; GEQRF: m, n;
+ * ORGQR: m, n, k reflectors; GESVD: m >= n). Every matrix's leading
+ * dimension is its row count; argument i of matrix b is at
+ * ptr[i] + b * bstride[i] (NULL: absent); the last argument is info. */
+#define GP_SOLVER_MAXARGS 5
+typedef struct gp_solver_call {
+    int32_t routine, dtype, flags, nargs;
+    int64_t m, n, k;
+    int64_t batch;
+    char *ptr[GP_SOLVER_MAXARGS];
+    int64_t bstride[GP_SOLVER_MAXARGS];
+    void *work, *host_work;
+    size_t work_bytes, host_work_bytes;
+} gp_solver_call_t;
+
 typedef struct gp_backend_i {
     const char *name;           /* "host", "cuda", "hip" */
     int32_t dl_device_type;     /* GP_DL_* */
@@ -132,6 +149,16 @@ typedef struct gp_backend_i {
                         const void *a, int64_t lda, int64_t stride_a, const void *b,
                         int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
                         int64_t batch, void *stream);
+
+    /* Dense solvers (optional: NULL where the backend has none; the engine
+     * gives GP_ERR_UNSUPPORTED). `solver_workspace` gives the device and host
+     * workspace one call needs (c->work and c->host_work unset); `solver`
+     * runs the call on `stream` with the workspace the engine allocated. */
+    gp_status_t (*solver_workspace)(const gp_solver_call_t *c, size_t *dev_bytes,
+                                    size_t *host_bytes);
+    gp_status_t (*solver)(const gp_solver_call_t *c, void *stream);
+    /* whether the library has `routine` (optional: every routine) */
+    bool (*solver_has)(int32_t routine);
 } gp_backend_i;
 
 /* The running backend (started on first use; see gp_runtime_init). Never

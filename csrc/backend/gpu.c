@@ -817,6 +817,233 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
     return GP_OK;
 }
 
+/* ---- dense solvers -------------------------------------------------------------------- */
+
+#if GPU_HAS_SOLVER
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_SOLVER_API(X)
+    GPU_SOLVER_OPTIONAL_API(X)
+#undef X
+} sol;
+
+static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
+static gp_status_t sol_status;
+static char sol_problem[4096];
+
+static void load_solver(void)
+{
+    static const char *const sonames[] = GPU_SOLVER_SONAMES;
+    void *lib;
+    sol_status = gp_dl_open(GPU_SOLVER_WHAT, sonames, GPU_DL_VENDOR, &lib);
+    if (sol_status != GP_OK) {
+        snprintf(sol_problem, sizeof sol_problem, "%s", gp_errmsg());
+        return;
+    }
+#define X(name, params, syms)                                                          \
+    *(void **)&sol.name = find_symbol(lib, syms);                                      \
+    if (!sol.name) {                                                                   \
+        sol_status = GP_ERR_NOT_FOUND_LIBRARY;                                         \
+        snprintf(sol_problem, sizeof sol_problem, "%s lacks %s", GPU_SOLVER_WHAT, syms); \
+        return;                                                                        \
+    }
+    GPU_SOLVER_API(X)
+#undef X
+#define X(name, params, syms) *(void **)&sol.name = find_symbol(lib, syms);
+    GPU_SOLVER_OPTIONAL_API(X)
+#undef X
+}
+
+/* One handle (and its default parameters) per thread and device, as BLAS's. */
+static _Thread_local gpuSolverHandle sol_handles[GPU_MAX_DEVICES];
+static _Thread_local gpuSolverParams sol_params[GPU_MAX_DEVICES];
+
+static gp_status_t sol_fail(const char *what, int r)
+{
+    return gp_set_error(GP_ERR_BACKEND, "%s: %s failed (status %d)", GPU_SOLVER_WHAT, what, r);
+}
+
+/* The current device's handle, bound to `stream`. */
+static gp_status_t sol_handle(void *stream, gpuSolverHandle *h, gpuSolverParams *p)
+{
+    pthread_once(&sol_once, load_solver);
+    if (sol_status != GP_OK)
+        return gp_set_error(sol_status, "%s", sol_problem);
+    GP_TRY(ctx_current());
+    int d = gp_current_device();
+    int r;
+    if (!sol_handles[d]) {
+        if ((r = sol.Create(&sol_handles[d])) != GPU_SOLVER_SUCCESS)
+            return sol_fail("creating a handle", r);
+        if ((r = sol.CreateParams(&sol_params[d])) != GPU_SOLVER_SUCCESS)
+            return sol_fail("creating its parameters", r);
+    }
+    if ((r = sol.SetStream(sol_handles[d], (gpuStream)stream)) != GPU_SOLVER_SUCCESS)
+        return sol_fail("setting the stream", r);
+    *h = sol_handles[d];
+    *p = sol_params[d];
+    return GP_OK;
+}
+
+static bool gpu_solver_has(int32_t routine)
+{
+    pthread_once(&sol_once, load_solver);
+    if (sol_status != GP_OK)
+        return true; /* the call reports the missing library */
+    return routine != GP_SOLVER_GEEV || (sol.GeevSize && sol.Geev);
+}
+
+/* The library's type codes: A's, its real counterpart's and its complex one's. */
+static void sol_types(int32_t dtype, int *t, int *real, int *cplx)
+{
+    bool single = dtype == GP_FLOAT32 || dtype == GP_COMPLEX64;
+    *real = single ? GPU_BLAS_R_32F : GPU_BLAS_R_64F;
+    *cplx = single ? GPU_BLAS_C_32F : GPU_BLAS_C_64F;
+    *t = gp_dtype_kind(dtype) == GP_KIND_COMPLEX ? *cplx : *real;
+}
+
+static int sol_uplo(const gp_solver_call_t *c)
+{
+    return c->flags & GP_SOLVER_UPPER ? GPU_SOLVER_FILL_UPPER : GPU_SOLVER_FILL_LOWER;
+}
+
+static int sol_jobz(const gp_solver_call_t *c)
+{
+    return c->flags & GP_SOLVER_VECTORS ? GPU_SOLVER_EIG_VECTOR : GPU_SOLVER_EIG_NOVECTOR;
+}
+
+static signed char sol_jobu(const gp_solver_call_t *c)
+{
+    return !(c->flags & GP_SOLVER_VECTORS) ? 'N' : c->flags & GP_SOLVER_FULL ? 'A' : 'S';
+}
+
+/* orgqr/ungqr by A's dtype (the 32-bit API: sizes must fit an int) */
+static int (*const *orgqr_size(int32_t dt))(gpuSolverHandle, int, int, int, const void *, int,
+                                            const void *, int *)
+{
+    switch (dt) {
+    case GP_FLOAT32: return &sol.OrgqrSizeS;
+    case GP_FLOAT64: return &sol.OrgqrSizeD;
+    case GP_COMPLEX64: return &sol.OrgqrSizeC;
+    default: return &sol.OrgqrSizeZ;
+    }
+}
+
+static int (*const *orgqr_fn(int32_t dt))(gpuSolverHandle, int, int, int, void *, int,
+                                          const void *, void *, int, int *)
+{
+    switch (dt) {
+    case GP_FLOAT32: return &sol.OrgqrS;
+    case GP_FLOAT64: return &sol.OrgqrD;
+    case GP_COMPLEX64: return &sol.OrgqrC;
+    default: return &sol.OrgqrZ;
+    }
+}
+
+static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, size_t *host)
+{
+    gpuSolverHandle h;
+    gpuSolverParams p;
+    GP_TRY(sol_handle(NULL, &h, &p));
+    int t, rt, ct;
+    sol_types(c->dtype, &t, &rt, &ct);
+    int64_t m = c->m, n = c->n;
+    char *const *a = c->ptr;
+    int r = GPU_SOLVER_SUCCESS;
+    *dev = *host = 0;
+    switch (c->routine) {
+    case GP_SOLVER_GETRF: r = sol.GetrfSize(h, p, n, n, t, a[0], n, t, dev, host); break;
+    case GP_SOLVER_GETRS: break; /* no workspace */
+    case GP_SOLVER_POTRF: r = sol.PotrfSize(h, p, sol_uplo(c), n, t, a[0], n, t, dev, host); break;
+    case GP_SOLVER_GEQRF: r = sol.GeqrfSize(h, p, m, n, t, a[0], m, t, a[1], t, dev, host); break;
+    case GP_SOLVER_ORGQR: {
+        if (m > 0x7fffffff || n > 0x7fffffff)
+            return gp_set_error(GP_ERR_UNSUPPORTED, "%s's orgqr takes int sizes",
+                                GPU_SOLVER_WHAT);
+        int lwork = 0;
+        r = (*orgqr_size(c->dtype))(h, (int)m, (int)n, (int)c->k, a[0], (int)m, a[1], &lwork);
+        *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
+        break;
+    }
+    case GP_SOLVER_SYEVD:
+        r = sol.SyevdSize(h, p, sol_jobz(c), sol_uplo(c), n, t, a[0], n, rt, a[1], t, dev, host);
+        break;
+    case GP_SOLVER_GESVD:
+        r = sol.GesvdSize(h, p, sol_jobu(c), sol_jobu(c) == 'N' ? 'N' : 'S', m, n, t, a[0], m,
+                          rt, a[1], t, a[2], m, t, a[3], n, t, dev, host);
+        break;
+    case GP_SOLVER_GEEV:
+        r = sol.GeevSize(h, p, GPU_SOLVER_EIG_NOVECTOR, sol_jobz(c), n, t, a[0], n, ct, a[1], t,
+                         NULL, 1, t, a[2], n, t, dev, host);
+        break;
+    default: return gp_set_error(GP_ERR_VALUE, "unknown solver routine %d", c->routine);
+    }
+    if (r != GPU_SOLVER_SUCCESS)
+        return sol_fail("the workspace query", r);
+    return GP_OK;
+}
+
+static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
+{
+    gpuSolverHandle h;
+    gpuSolverParams p;
+    GP_TRY(sol_handle(stream, &h, &p));
+    int t, rt, ct;
+    sol_types(c->dtype, &t, &rt, &ct);
+    int64_t m = c->m, n = c->n;
+    void *dw = c->work, *hw = c->host_work;
+    size_t db = c->work_bytes, hb = c->host_work_bytes;
+    int trans = c->flags & GP_SOLVER_TRANS_C ? GPU_SOLVER_OP_C
+                : c->flags & GP_SOLVER_TRANS_T ? GPU_SOLVER_OP_T : GPU_SOLVER_OP_N;
+    signed char jobu = sol_jobu(c), jobvt = jobu == 'N' ? 'N' : 'S';
+    /* the batch is a loop of single-matrix calls, each with its info word;
+     * one workspace serves them all, as they run in order on the stream */
+    for (int64_t b = 0; b < c->batch; ++b) {
+        char *a[GP_SOLVER_MAXARGS];
+        for (int32_t i = 0; i < c->nargs; ++i)
+            a[i] = c->ptr[i] ? c->ptr[i] + b * c->bstride[i] : NULL;
+        int *info = (int *)a[c->nargs - 1];
+        int r;
+        switch (c->routine) {
+        case GP_SOLVER_GETRF:
+            r = sol.Getrf(h, p, n, n, t, a[0], n, (int64_t *)a[1], t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GETRS:
+            r = sol.Getrs(h, p, trans, n, c->k, t, a[0], n, (const int64_t *)a[1], t, a[2], n,
+                          info);
+            break;
+        case GP_SOLVER_POTRF:
+            r = sol.Potrf(h, p, sol_uplo(c), n, t, a[0], n, t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GEQRF:
+            r = sol.Geqrf(h, p, m, n, t, a[0], m, t, a[1], t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_ORGQR:
+            r = (*orgqr_fn(c->dtype))(h, (int)m, (int)n, (int)c->k, a[0], (int)m, a[1], dw,
+                                      (int)(db / (size_t)gp_dtype_size(c->dtype)), info);
+            break;
+        case GP_SOLVER_SYEVD:
+            r = sol.Syevd(h, p, sol_jobz(c), sol_uplo(c), n, t, a[0], n, rt, a[1], t, dw, db, hw,
+                          hb, info);
+            break;
+        case GP_SOLVER_GESVD:
+            /* u is m x m ('A') or m x n ('S'); vt is n x n either way (m >= n) */
+            r = sol.Gesvd(h, p, jobu, jobvt, m, n, t, a[0], m, rt, a[1], t, a[2], m, t, a[3], n,
+                          t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GEEV:
+            r = sol.Geev(h, p, GPU_SOLVER_EIG_NOVECTOR, sol_jobz(c), n, t, a[0], n, ct, a[1], t,
+                         NULL, 1, t, a[2], n, t, dw, db, hw, hb, info);
+            break;
+        default: return gp_set_error(GP_ERR_VALUE, "unknown solver routine %d", c->routine);
+        }
+        if (r != GPU_SOLVER_SUCCESS)
+            return sol_fail("a factorization", r);
+    }
+    return GP_OK;
+}
+#endif /* GPU_HAS_SOLVER */
+
 const gp_backend_i GPU_BACKEND = {
     .name = GPU_VENDOR,
     .dl_device_type = GPU_DL_DEVICE,
@@ -865,4 +1092,9 @@ const gp_backend_i GPU_BACKEND = {
     .graph_launch = gpu_graph_launch,
     .graph_destroy = gpu_graph_destroy,
     .gemm = gpu_gemm,
+#if GPU_HAS_SOLVER
+    .solver_workspace = gpu_solver_workspace,
+    .solver = gpu_solver,
+    .solver_has = gpu_solver_has,
+#endif
 };

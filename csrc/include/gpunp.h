@@ -9,6 +9,7 @@
  *   gp_interop.h  zero-copy exchange: raw pointers, DLPack
  *   gp_user.h     users' kernels (raw modules, expressions) and graphs
  *   gp_sort.h     sorting and searching
+ *   gp_linalg.h   dense factorizations (LU, Cholesky, QR, eigen, SVD)
  *
  * Anything not declared in these headers is not API.
  */
@@ -23,5 +24,6 @@
 #include "gp_interop.h"
 #include "gp_user.h"
 #include "gp_sort.h"
+#include "gp_linalg.h"
 
 #endif /* GPUNP_H */
