@@ -817,6 +817,115 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
     return GP_OK;
 }
 
+/* ---- FFT ------------------------------------------------------------------------------ */
+
+#ifdef GPU_FFT_API
+/* HIP has no entry here yet (hipFFT's plan API differs): its slots stay NULL
+ * and gp_fft reports GP_ERR_UNSUPPORTED. */
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_FFT_API(X)
+#undef X
+} fftlib;
+
+static pthread_once_t fft_once = PTHREAD_ONCE_INIT;
+static gp_status_t fft_status;
+static char fft_problem[4096];
+
+static void load_fft(void)
+{
+    static const char *const sonames[] = GPU_FFT_SONAMES;
+    void *lib;
+    fft_status = gp_dl_open(GPU_FFT_WHAT, sonames, GPU_DL_VENDOR, &lib);
+    if (fft_status != GP_OK) {
+        snprintf(fft_problem, sizeof fft_problem, "%s", gp_errmsg());
+        return;
+    }
+#define X(name, params, syms)                                                       \
+    *(void **)&fftlib.name = find_symbol(lib, syms);                                \
+    if (!fftlib.name) {                                                             \
+        fft_status = GP_ERR_NOT_FOUND_LIBRARY;                                      \
+        snprintf(fft_problem, sizeof fft_problem, "%s lacks %s", GPU_FFT_WHAT, syms); \
+        return;                                                                     \
+    }
+    GPU_FFT_API(X)
+#undef X
+}
+
+static gp_status_t fft_fail(int r, const char *what)
+{
+    /* cuFFT's status 2 is its allocation failure: the work area did not fit */
+    return gp_set_error(r == 2 ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND, "%s: %s failed (status %d)",
+                        GPU_FFT_WHAT, what, r);
+}
+
+static int fft_type(const gp_fft_layout_t *l)
+{
+    bool dbl = l->dtype == GP_COMPLEX128;
+    switch (l->kind) {
+    case GP_FFT_R2C: return dbl ? GPU_FFT_D2Z : GPU_FFT_R2C;
+    case GP_FFT_C2R: return dbl ? GPU_FFT_Z2D : GPU_FFT_C2R;
+    default: return dbl ? GPU_FFT_Z2Z : GPU_FFT_C2C;
+    }
+}
+
+static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void **plan, int64_t *work)
+{
+    pthread_once(&fft_once, load_fft);
+    if (fft_status != GP_OK)
+        return gp_set_error(fft_status, "%s", fft_problem);
+    GP_TRY(ctx_current());
+    gpuFftHandle h;
+    int r = fftlib.Create(&h);
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "creating a plan");
+    /* the 64-bit planner: sizes, strides and distances in elements */
+    long long n[3], ie[3], oe[3];
+    for (int32_t k = 0; k < l->rank; ++k)
+        n[k] = l->n[k], ie[k] = l->inembed[k], oe[k] = l->onembed[k];
+    size_t ws = 0;
+    r = fftlib.MakePlanMany64(h, l->rank, n, ie, l->istride, l->idist, oe, l->ostride, l->odist,
+                              fft_type(l), l->batch, &ws);
+    if (r != GPU_FFT_SUCCESS) {
+        fftlib.Destroy(h);
+        return fft_fail(r, "making a plan");
+    }
+    *plan = (void *)(intptr_t)h;
+    *work = (int64_t)ws;
+    return GP_OK;
+}
+
+static gp_status_t gpu_fft_exec(void *plan, const gp_fft_layout_t *l, int32_t inverse,
+                                const void *in, void *out, void *stream)
+{
+    GP_TRY(ctx_current());
+    gpuFftHandle h = (gpuFftHandle)(intptr_t)plan;
+    int r = fftlib.SetStream(h, (gpuStream)stream);
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "setting the stream");
+    void *i = (void *)in;
+    int dir = inverse ? GPU_FFT_INVERSE : GPU_FFT_FORWARD;
+    switch (fft_type(l)) {
+    case GPU_FFT_C2C: r = fftlib.ExecC2C(h, i, out, dir); break;
+    case GPU_FFT_Z2Z: r = fftlib.ExecZ2Z(h, i, out, dir); break;
+    case GPU_FFT_R2C: r = fftlib.ExecR2C(h, i, out); break;
+    case GPU_FFT_D2Z: r = fftlib.ExecD2Z(h, i, out); break;
+    case GPU_FFT_C2R: r = fftlib.ExecC2R(h, i, out); break;
+    default: r = fftlib.ExecZ2D(h, i, out); break;
+    }
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "running a transform");
+    return GP_OK;
+}
+
+static gp_status_t gpu_fft_destroy(void *plan)
+{
+    GP_TRY(ctx_current());
+    int r = fftlib.Destroy((gpuFftHandle)(intptr_t)plan);
+    return r == GPU_FFT_SUCCESS ? GP_OK : fft_fail(r, "destroying a plan");
+}
+#endif
+
 const gp_backend_i GPU_BACKEND = {
     .name = GPU_VENDOR,
     .dl_device_type = GPU_DL_DEVICE,
@@ -865,4 +974,9 @@ const gp_backend_i GPU_BACKEND = {
     .graph_launch = gpu_graph_launch,
     .graph_destroy = gpu_graph_destroy,
     .gemm = gpu_gemm,
+#ifdef GPU_FFT_API
+    .fft_plan = gpu_fft_plan,
+    .fft_exec = gpu_fft_exec,
+    .fft_destroy = gpu_fft_destroy,
+#endif
 };

@@ -21,5 +21,6 @@
 #include "gp_runtime.h"
 #include "gp_interop.h"
 #include "gp_user.h"
+#include "gp_fft.h"
 
 #endif /* GPUNP_H */
