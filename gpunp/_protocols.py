@@ -25,6 +25,12 @@ ARRAY_FUNCTIONS = (
     "vsplit", "vstack", "where", "zeros_like",
 )
 
+#: the numpy.fft functions, which gpunp.fft implements under the same name
+FFT_FUNCTIONS = (
+    "fft", "fft2", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
+    "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftn",
+)
+
 _TABLE: dict = {}
 
 
@@ -36,6 +42,9 @@ def _table() -> dict:
             gp_fn = getattr(gpunp, name, None)
             if np_fn is not None and gp_fn is not None:
                 _TABLE[np_fn] = gp_fn
+        import gpunp.fft
+        for name in FFT_FUNCTIONS:
+            _TABLE[getattr(numpy.fft, name)] = getattr(gpunp.fft, name)
     return _TABLE
 
 

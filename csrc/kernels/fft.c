@@ -28,6 +28,7 @@
 /* ---- the plan cache --------------------------------------------------------------------- */
 
 typedef struct plan_entry {
+    const gp_backend_i *be; /* the backend that made the plan */
     gp_fft_layout_t key;
     int32_t device;
     void *stream;
@@ -52,8 +53,9 @@ static int32_t cache_limit(void)
 }
 
 /* Destroys entry i (moving the last one into its place). */
-static void cache_drop(const gp_backend_i *be, int32_t i)
+static void cache_drop(int32_t i)
 {
+    const gp_backend_i *be = cache.e[i].be;
     int32_t keep = gp_current_device();
     /* a plan belongs to the device it was made on */
     if (be->device_set(cache.e[i].device) == GP_OK)
@@ -63,14 +65,14 @@ static void cache_drop(const gp_backend_i *be, int32_t i)
     cache.e[i] = cache.e[--cache.n];
 }
 
-static void cache_trim(const gp_backend_i *be, int32_t limit)
+static void cache_trim(int32_t limit)
 {
     while (cache.n > limit) {
         int32_t old = 0;
         for (int32_t i = 1; i < cache.n; ++i)
             if (cache.e[i].used < cache.e[old].used)
                 old = i;
-        cache_drop(be, old);
+        cache_drop(old);
     }
 }
 
@@ -82,7 +84,8 @@ static gp_status_t cache_get(const gp_backend_i *be, const gp_fft_layout_t *l, v
     int32_t dev = gp_current_device();
     for (int32_t i = 0; i < cache.n; ++i) {
         plan_entry_t *p = &cache.e[i];
-        if (p->device == dev && p->stream == stream && !memcmp(&p->key, l, sizeof *l)) {
+        if (p->be == be && p->device == dev && p->stream == stream &&
+            !memcmp(&p->key, l, sizeof *l)) {
             p->used = ++cache.clock;
             cache.hits++;
             *plan = p->plan;
@@ -96,7 +99,7 @@ static gp_status_t cache_get(const gp_backend_i *be, const gp_fft_layout_t *l, v
     if (s == GP_ERR_NOMEM_DEVICE) {
         /* the work area did not fit: give back the cached plans' work areas
          * and the memory pool's idle blocks, and try once more */
-        cache_trim(be, 0);
+        cache_trim(0);
         gp_pool_free_all(be, dev);
         gp_clear_error();
         s = be->fft_plan(l, plan, &work);
@@ -106,7 +109,7 @@ static gp_status_t cache_get(const gp_backend_i *be, const gp_fft_layout_t *l, v
     *cached = limit > 0;
     if (!*cached)
         return GP_OK;
-    cache_trim(be, limit - 1);
+    cache_trim(limit - 1);
     if (cache.n == cache.cap) {
         int32_t cap = cache.cap ? cache.cap * 2 : 8;
         plan_entry_t *e = realloc(cache.e, (size_t)cap * sizeof *e);
@@ -116,7 +119,7 @@ static gp_status_t cache_get(const gp_backend_i *be, const gp_fft_layout_t *l, v
         }
         cache.e = e, cache.cap = cap;
     }
-    cache.e[cache.n++] = (plan_entry_t){*l, dev, stream, *plan, work, ++cache.clock};
+    cache.e[cache.n++] = (plan_entry_t){be, *l, dev, stream, *plan, work, ++cache.clock};
     return GP_OK;
 }
 
@@ -140,17 +143,13 @@ GP_API gp_status_t gp_fft_cache_set_limit(int32_t limit)
         return gp_set_error(GP_ERR_VALUE, "the plan cache's size must be >= 0, not %d", limit);
     cache.limit = limit;
     cache.limit_set = 1;
-    const gp_backend_i *be = gp_backend_running();
-    if (be && be->fft_destroy)
-        cache_trim(be, limit);
+    cache_trim(limit);
     return GP_OK;
 }
 
 GP_API gp_status_t gp_fft_cache_clear(void)
 {
-    const gp_backend_i *be = gp_backend_running();
-    if (be && be->fft_destroy)
-        cache_trim(be, 0);
+    cache_trim(0);
     cache.hits = cache.misses = 0;
     return GP_OK;
 }
@@ -278,6 +277,31 @@ static gp_status_t canonical_array(const gp_array_t *src, int32_t dtype, int32_t
 
 /* ---- the transform ---------------------------------------------------------------------- */
 
+/* NumPy's irfft reads only the real part of the zero-frequency term (and,
+ * for even n, of the Nyquist term), as a Hermitian input has them real;
+ * cuFFT's C2R does not promise to ignore their imaginary parts, so the
+ * input's copy has them zeroed. */
+static gp_status_t zero_imag_ends(gp_array_t *a, int32_t axis, int64_t n)
+{
+    int32_t real = a->dtype == GP_COMPLEX64 ? GP_FLOAT32 : GP_FLOAT64;
+    int64_t shape[GP_MAXDIM];
+    memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
+    shape[axis] = 1;
+    int64_t ends[2] = {0, n / 2};
+    for (int i = 0; i < (n % 2 == 0 && n / 2 > 0 ? 2 : 1); ++i) {
+        gp_array_t *im = NULL;
+        int64_t off = ends[i] * a->strides[axis] + gp_dtype_size(real);
+        GP_TRY(gp_array_as_strided(a, real, a->ndim, shape, a->strides, off, &im));
+        gp_scalar_t zero;
+        memset(&zero, 0, sizeof zero);
+        zero.dtype = GP_INT64;
+        gp_status_t s = gp_array_fill(im, &zero);
+        gp_array_release(im);
+        GP_TRY(s);
+    }
+    return GP_OK;
+}
+
 static gp_status_t check_args(int32_t kind, const gp_array_t *in, int32_t naxes,
                               const int32_t *axes, int32_t *odtype)
 {
@@ -309,8 +333,8 @@ static gp_status_t check_args(int32_t kind, const gp_array_t *in, int32_t naxes,
     return GP_OK;
 }
 
-GP_API gp_status_t gp_fft(int32_t kind, const gp_array_t *in, int32_t naxes, const int32_t *axes,
-                          int64_t n_last, gp_array_t **out)
+gp_status_t gp_fft_on(const gp_backend_i *be, int32_t kind, const gp_array_t *in,
+                      int32_t naxes, const int32_t *axes, int64_t n_last, gp_array_t **out)
 {
     GP_CHECK_ARRAY(in);
     if (!out)
@@ -334,8 +358,6 @@ GP_API gp_status_t gp_fft(int32_t kind, const gp_array_t *in, int32_t naxes, con
         if (in->shape[axes[k]] == 0)
             return gp_set_error(GP_ERR_VALUE, "Invalid number of FFT data points (0) "
                                               "specified.");
-    const gp_backend_i *be;
-    GP_TRY(gp_backend(&be));
     if (!be->fft_plan)
         return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend has no FFT library in gpunp yet",
                             be->name);
@@ -354,6 +376,8 @@ GP_API gp_status_t gp_fft(int32_t kind, const gp_array_t *in, int32_t naxes, con
     if (kind == GP_FFT_C2R || !layout_of(kind, src, dst, naxes, axes, &l)) {
         s = canonical_array(in, in->dtype, in->ndim, NULL, naxes, axes, &tin);
         src = tin;
+        if (s == GP_OK && kind == GP_FFT_C2R)
+            s = zero_imag_ends(tin, last, n_last);
     }
     if (s == GP_OK && !layout_of(kind, src, dst, naxes, axes, &l)) {
         s = canonical_array(NULL, odt, in->ndim, oshape, naxes, axes, &tout);
@@ -381,4 +405,12 @@ GP_API gp_status_t gp_fft(int32_t kind, const gp_array_t *in, int32_t naxes, con
     }
     *out = res;
     return GP_OK;
+}
+
+GP_API gp_status_t gp_fft(int32_t kind, const gp_array_t *in, int32_t naxes, const int32_t *axes,
+                          int64_t n_last, gp_array_t **out)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return gp_fft_on(be, kind, in, naxes, axes, n_last, out);
 }
