@@ -143,6 +143,18 @@ def _matmul(dtype):
     return make
 
 
+def _fft(two_d):
+    # the transform as a GPU time per call (cuFFT's plan made in the warm-up)
+    def make(lib, n):
+        shape = (n, n) if two_d else (n,)
+        rng = np.random.default_rng(0)
+        h = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+        a = lib.asarray(h)
+        fn = lib.xp.fft.fft2 if two_d else lib.xp.fft.fft
+        return lambda: fn(a)
+    return make
+
+
 def _h2d(lib, n):
     if not lib.gpu:
         return None
@@ -268,6 +280,11 @@ def workloads(quick: bool) -> list:
     for dt in ("float16", "float32", "float64"):
         out.append(Workload(f"matmul {mside}x{mside} {dt}", "TFLOP/s", mside, _matmul(dt),
                             lambda n: 2 * n ** 3, True, gpu_only=True))
+    fside, flen = (1024, 1 << 20) if quick else (4096, 1 << 24)
+    out += [
+        Workload(f"fft complex64 {flen}", "ms", flen, _fft(False), gpu_only=True),
+        Workload(f"fft2 complex64 {fside}x{fside}", "ms", fside, _fft(True), gpu_only=True),
+    ]
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,
                  True, gpu_only=True),
