@@ -340,7 +340,7 @@ gp_status_t gp_fft_on(const gp_backend_i *be, int32_t kind, const gp_array_t *in
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_fft: out is NULL");
     *out = NULL;
-    int32_t odt;
+    int32_t odt = -1;
     GP_TRY(check_args(kind, in, naxes, axes, &odt));
     int32_t last = axes[naxes - 1];
     int64_t oshape[GP_MAXDIM];
