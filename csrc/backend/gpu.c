@@ -730,6 +730,46 @@ static gp_status_t gpu_graph_destroy(void *graph)
     return GP_OK;
 }
 
+/* ---- vendor libraries ------------------------------------------------------------------ */
+
+/* A vendor library (BLAS, FFT) loaded at first use; a failure is kept and
+ * reported by every later call. */
+typedef struct vendor_lib {
+    pthread_once_t once;
+    gp_status_t status;
+    char problem[4096];
+} vendor_lib_t;
+
+/* Opens `what` (one of `sonames`) and fills slots[i] with symbol syms[i]
+ * (a '\0'-separated list of candidates). */
+static void load_vendor(vendor_lib_t *v, const char *what, const char *const *sonames,
+                        const char *const *syms, void **const *slots, int n)
+{
+    void *lib;
+    v->status = gp_dl_open(what, sonames, GPU_DL_VENDOR, &lib);
+    if (v->status != GP_OK) {
+        snprintf(v->problem, sizeof v->problem, "%s", gp_errmsg());
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        *slots[i] = find_symbol(lib, syms[i]);
+        if (!*slots[i]) {
+            v->status = GP_ERR_NOT_FOUND_LIBRARY;
+            snprintf(v->problem, sizeof v->problem, "%s lacks %s", what, syms[i]);
+            return;
+        }
+    }
+}
+
+/* Loads `v` by `load` on first use; its status (with the error set). */
+static gp_status_t vendor_ready(vendor_lib_t *v, void (*load)(void))
+{
+    pthread_once(&v->once, load);
+    if (v->status != GP_OK)
+        return gp_set_error(v->status, "%s", v->problem);
+    return GP_OK;
+}
+
 /* ---- BLAS ----------------------------------------------------------------------------- */
 
 static struct {
@@ -738,28 +778,19 @@ static struct {
 #undef X
 } blas;
 
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-static gp_status_t blas_status;
-static char blas_problem[4096];
+static vendor_lib_t blas_lib = {PTHREAD_ONCE_INIT};
 
 static void load_blas(void)
 {
     static const char *const sonames[] = GPU_BLAS_SONAMES;
-    void *lib;
-    blas_status = gp_dl_open(GPU_BLAS_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (blas_status != GP_OK) {
-        snprintf(blas_problem, sizeof blas_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                         \
-    *(void **)&blas.name = find_symbol(lib, syms);                                    \
-    if (!blas.name) {                                                                 \
-        blas_status = GP_ERR_NOT_FOUND_LIBRARY;                                       \
-        snprintf(blas_problem, sizeof blas_problem, "%s lacks %s", GPU_BLAS_WHAT, syms); \
-        return;                                                                       \
-    }
-    GPU_BLAS_API(X)
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_BLAS_API(X)};
 #undef X
+#define X(name, params, syms) (void **)&blas.name,
+    void **slots[] = {GPU_BLAS_API(X)};
+#undef X
+    load_vendor(&blas_lib, GPU_BLAS_WHAT, sonames, syms, slots,
+                (int)(sizeof syms / sizeof *syms));
 }
 
 /* One handle per thread and device: a handle is not shared by threads. */
@@ -770,9 +801,7 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
                             int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
                             int64_t batch, void *stream)
 {
-    pthread_once(&blas_once, load_blas);
-    if (blas_status != GP_OK)
-        return gp_set_error(blas_status, "%s", blas_problem);
+    GP_TRY(vendor_ready(&blas_lib, load_blas));
     const int64_t lim = 0x7fffffff;
     if (m > lim || n > lim || k > lim || lda > lim || ldb > lim || ldc > lim || batch > lim)
         return gp_set_error(GP_ERR_UNSUPPORTED, "matrix too large for %s's int sizes",
@@ -828,28 +857,18 @@ static struct {
 #undef X
 } fftlib;
 
-static pthread_once_t fft_once = PTHREAD_ONCE_INIT;
-static gp_status_t fft_status;
-static char fft_problem[4096];
+static vendor_lib_t fft_lib = {PTHREAD_ONCE_INIT};
 
 static void load_fft(void)
 {
     static const char *const sonames[] = GPU_FFT_SONAMES;
-    void *lib;
-    fft_status = gp_dl_open(GPU_FFT_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (fft_status != GP_OK) {
-        snprintf(fft_problem, sizeof fft_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                       \
-    *(void **)&fftlib.name = find_symbol(lib, syms);                                \
-    if (!fftlib.name) {                                                             \
-        fft_status = GP_ERR_NOT_FOUND_LIBRARY;                                      \
-        snprintf(fft_problem, sizeof fft_problem, "%s lacks %s", GPU_FFT_WHAT, syms); \
-        return;                                                                     \
-    }
-    GPU_FFT_API(X)
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_FFT_API(X)};
 #undef X
+#define X(name, params, syms) (void **)&fftlib.name,
+    void **slots[] = {GPU_FFT_API(X)};
+#undef X
+    load_vendor(&fft_lib, GPU_FFT_WHAT, sonames, syms, slots, (int)(sizeof syms / sizeof *syms));
 }
 
 static gp_status_t fft_fail(int r, const char *what)
@@ -871,9 +890,7 @@ static int fft_type(const gp_fft_layout_t *l)
 
 static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void **plan, int64_t *work)
 {
-    pthread_once(&fft_once, load_fft);
-    if (fft_status != GP_OK)
-        return gp_set_error(fft_status, "%s", fft_problem);
+    GP_TRY(vendor_ready(&fft_lib, load_fft));
     GP_TRY(ctx_current());
     gpuFftHandle h;
     int r = fftlib.Create(&h);
