@@ -159,7 +159,7 @@ def _no_rfft_loop(n):
                     "types according to the casting rule ''safe''")
 
 
-def _deliver(r: ndarray, out, ndim, axis, n_out, out_dtype):
+def _deliver(r: ndarray, out, out_dtype):
     """The pass's result (in its loop dtype) into `out`, checked as NumPy's
     gufunc call checks it, or cast to NumPy's result dtype."""
     if out is None:
@@ -198,56 +198,10 @@ def _raw_fft(a: ndarray, n, axis, is_real, is_forward, norm, out=None) -> ndarra
     else:
         x = _fit(a.astype(cdt, copy=False), axis, n)
         r = _engine(_FORWARD if is_forward else _INVERSE, x, [axis])
-    return _deliver(_scale(r, fct), out, a.ndim, axis, n_out, out_dtype)
+    return _deliver(_scale(r, fct), out, out_dtype)
 
 
 # ---- the one-axis functions ----------------------------------------------------------------
-
-def fft(a, n=None, axis=-1, norm=None, out=None):
-    """The one-dimensional discrete Fourier transform (numpy.fft.fft)."""
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host("fft", a, (n, axis, norm), out)
-    a = _asarray(a)
-    if n is None:
-        n = a.shape[axis]
-    return _raw_fft(a, n, axis, False, True, norm, out)
-
-
-def ifft(a, n=None, axis=-1, norm=None, out=None):
-    """The one-dimensional inverse discrete Fourier transform (numpy.fft.ifft)."""
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host("ifft", a, (n, axis, norm), out)
-    a = _asarray(a)
-    if n is None:
-        n = a.shape[axis]
-    return _raw_fft(a, n, axis, False, False, norm, out)
-
-
-def rfft(a, n=None, axis=-1, norm=None, out=None):
-    """The one-dimensional transform of real input, half the spectrum
-    (numpy.fft.rfft)."""
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host("rfft", a, (n, axis, norm), out)
-    a = _asarray(a)
-    if n is None:
-        n = a.shape[axis]
-    return _raw_fft(a, n, axis, True, True, norm, out)
-
-
-def irfft(a, n=None, axis=-1, norm=None, out=None):
-    """The inverse of rfft: n real points from a half spectrum
-    (numpy.fft.irfft)."""
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host("irfft", a, (n, axis, norm), out)
-    a = _asarray(a)
-    if n is None:
-        n = (a.shape[axis] - 1) * 2
-    return _raw_fft(a, n, axis, True, False, norm, out)
-
 
 @functools.cache
 def _numpy_honours_out(name) -> bool:
@@ -259,30 +213,48 @@ def _numpy_honours_out(name) -> bool:
     return fn(x, out=twin) is twin
 
 
-def hfft(a, n=None, axis=-1, norm=None, out=None):
-    """The transform of a Hermitian-symmetric signal, real output
-    (numpy.fft.hfft)."""
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host("hfft", a, (n, axis, norm), out)
-    a = _asarray(a)
-    if n is None:
-        n = (a.shape[axis] - 1) * 2
-    new_norm = _swap_direction(norm)
-    return irfft(_conjugate(a), n, axis, norm=new_norm,
+def _hfft(a, n, axis, norm, out):
+    return irfft(_conjugate(a), n, axis, norm=_swap_direction(norm),
                  out=out if _numpy_honours_out("hfft") else None)
 
 
-def ihfft(a, n=None, axis=-1, norm=None, out=None):
-    """The inverse of hfft (numpy.fft.ihfft)."""
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host("ihfft", a, (n, axis, norm), out)
-    a = _asarray(a)
-    if n is None:
-        n = a.shape[axis]
-    new_norm = _swap_direction(norm)
-    return _negate_imag(rfft(a, n, axis, norm=new_norm, out=out))
+def _ihfft(a, n, axis, norm, out):
+    return _negate_imag(rfft(a, n, axis, norm=_swap_direction(norm), out=out))
+
+
+#: name: (is_real, is_forward) of NumPy's _raw_fft, or the function of a
+#: Hermitian transform, and whether n defaults to 2 (m - 1) for m inputs
+_ONE_AXIS = {
+    "fft": ((False, True), False, "The one-dimensional discrete Fourier transform"),
+    "ifft": ((False, False), False, "The one-dimensional inverse discrete Fourier transform"),
+    "rfft": ((True, True), False, "The one-dimensional transform of real input, half the "
+                                  "spectrum"),
+    "irfft": ((True, False), True, "The inverse of rfft: n real points from a half spectrum"),
+    "hfft": (_hfft, True, "The transform of a Hermitian-symmetric signal, real output"),
+    "ihfft": (_ihfft, False, "The inverse of hfft"),
+}
+
+
+def _one_axis(name):
+    how, halved, doc = _ONE_AXIS[name]
+
+    def transform(a, n=None, axis=-1, norm=None, out=None):
+        _check_out(out)
+        if _backend() == "host":
+            return _on_host(name, a, (n, axis, norm), out)
+        a = _asarray(a)
+        if n is None:
+            n = (a.shape[axis] - 1) * 2 if halved else a.shape[axis]
+        if callable(how):
+            return how(a, n, axis, norm, out)
+        return _raw_fft(a, n, axis, *how, norm, out)
+
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"{doc} (numpy.fft.{name})."
+    return transform
+
+
+fft, ifft, rfft, irfft, hfft, ihfft = (_one_axis(k) for k in _ONE_AXIS)
 
 
 # ---- the n-dimensional functions -----------------------------------------------------------
@@ -340,14 +312,19 @@ def _fused_c2c(x: ndarray, axes, forward) -> ndarray:
     return x
 
 
-def _fftnd(a, s, axes, norm, out, forward, name):
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host(name, a, (s, axes, norm), out)
+def _nd_start(name, a, s, axes, out, invreal=0):
+    """The input, s and axes as NumPy cooks them, and out= unless the
+    running NumPy drops it for this function."""
     a = _asarray(a)
-    s, axes = _cook_nd_args(a, s, axes)
+    s, axes = _cook_nd_args(a, s, axes, invreal)
     if out is not None and not _numpy_honours_out(name):
         out = None
+    return a, s, axes, out
+
+
+def _fftnd(name, a, s, axes, norm, out):
+    forward = not name.startswith("i")
+    a, s, axes, out = _nd_start(name, a, s, axes, out)
     one = fft if forward else ifft
     ax = _passes_valid(a, s, axes, norm, reversed(range(len(axes))))
     if ax is None or out is not None or a.size == 0 or not axes:
@@ -366,34 +343,12 @@ def _fftnd(a, s, axes, norm, out, forward, name):
     return _scale(_fused_c2c(x, ax, forward), fct)
 
 
-def fftn(a, s=None, axes=None, norm=None, out=None):
-    """The n-dimensional discrete Fourier transform (numpy.fft.fftn)."""
-    return _fftnd(a, s, axes, norm, out, True, "fftn")
 
 
-def ifftn(a, s=None, axes=None, norm=None, out=None):
-    """The n-dimensional inverse discrete Fourier transform (numpy.fft.ifftn)."""
-    return _fftnd(a, s, axes, norm, out, False, "ifftn")
 
 
-def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """The two-dimensional discrete Fourier transform (numpy.fft.fft2)."""
-    return _fftnd(a, s, axes, norm, out, True, "fft2")
-
-
-def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """The two-dimensional inverse discrete Fourier transform (numpy.fft.ifft2)."""
-    return _fftnd(a, s, axes, norm, out, False, "ifft2")
-
-
-def _rfftnd(a, s, axes, norm, out, name):
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host(name, a, (s, axes, norm), out)
-    a = _asarray(a)
-    s, axes = _cook_nd_args(a, s, axes)
-    if out is not None and not _numpy_honours_out(name):
-        out = None
+def _rfftnd(name, a, s, axes, norm, out):
+    a, s, axes, out = _nd_start(name, a, s, axes, out)
     if not axes:
         raise IndexError("list index out of range")  # NumPy reads s[-1]
     # a complex input fails in NumPy's first pass, before the others' checks
@@ -421,24 +376,10 @@ def _rfftnd(a, s, axes, norm, out, name):
     return _scale(x, fct)
 
 
-def rfftn(a, s=None, axes=None, norm=None, out=None):
-    """The n-dimensional transform of real input (numpy.fft.rfftn)."""
-    return _rfftnd(a, s, axes, norm, out, "rfftn")
 
 
-def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """The two-dimensional transform of real input (numpy.fft.rfft2)."""
-    return _rfftnd(a, s, axes, norm, out, "rfft2")
-
-
-def _irfftnd(a, s, axes, norm, out, name):
-    _check_out(out)
-    if _backend() == "host":
-        return _on_host(name, a, (s, axes, norm), out)
-    a = _asarray(a)
-    s, axes = _cook_nd_args(a, s, axes, invreal=1)
-    if out is not None and not _numpy_honours_out(name):
-        out = None
+def _irfftnd(name, a, s, axes, norm, out):
+    a, s, axes, out = _nd_start(name, a, s, axes, out, invreal=1)
     if not axes:
         raise IndexError("list index out of range")  # NumPy reads s[-1]
     ax = _passes_valid(a, s, axes, norm, range(len(axes)))
@@ -462,14 +403,36 @@ def _irfftnd(a, s, axes, norm, out, name):
     return _scale(x, fct)
 
 
-def irfftn(a, s=None, axes=None, norm=None, out=None):
-    """The inverse of rfftn (numpy.fft.irfftn)."""
-    return _irfftnd(a, s, axes, norm, out, "irfftn")
 
 
-def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """The inverse of rfft2 (numpy.fft.irfft2)."""
-    return _irfftnd(a, s, axes, norm, out, "irfft2")
+#: name: (the transform, its default axes, what it computes)
+_MANY_AXES = {
+    "fftn": (_fftnd, None, "The n-dimensional discrete Fourier transform"),
+    "ifftn": (_fftnd, None, "The n-dimensional inverse discrete Fourier transform"),
+    "fft2": (_fftnd, (-2, -1), "The two-dimensional discrete Fourier transform"),
+    "ifft2": (_fftnd, (-2, -1), "The two-dimensional inverse discrete Fourier transform"),
+    "rfftn": (_rfftnd, None, "The n-dimensional transform of real input"),
+    "rfft2": (_rfftnd, (-2, -1), "The two-dimensional transform of real input"),
+    "irfftn": (_irfftnd, None, "The inverse of rfftn"),
+    "irfft2": (_irfftnd, (-2, -1), "The inverse of rfft2"),
+}
+
+
+def _many_axes(name):
+    impl, default_axes, doc = _MANY_AXES[name]
+
+    def transform(a, s=None, axes=default_axes, norm=None, out=None):
+        _check_out(out)
+        if _backend() == "host":
+            return _on_host(name, a, (s, axes, norm), out)
+        return impl(name, a, s, axes, norm, out)
+
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = f"{doc} (numpy.fft.{name})."
+    return transform
+
+
+fftn, ifftn, fft2, ifft2, rfftn, rfft2, irfftn, irfft2 = (_many_axes(k) for k in _MANY_AXES)
 
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "fft2", "ifft2",

@@ -171,6 +171,22 @@ def out_arrays(draw, want_shape, want_dtype):
     return gp.empty(tuple(shape), dt), np.empty(tuple(shape), dt)
 
 
+def _compare_out(data, np_fn, gp_fn, h, g, kwargs, points, path):
+    """The call again with out= arrays drawn after NumPy's result: NumPy's
+    checks of their shape and casting, the result written into them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = np_fn(h, **kwargs)
+        except Exception:  # noqa: BLE001 - errors were compared already
+            return
+    if want is h:  # no axes: NumPy hands its input back
+        return
+    go, ho = data.draw(out_arrays(want.shape, want.dtype))
+    _compare(lambda: np_fn(h, out=ho, **kwargs), lambda: gp_fn(g, out=go, **kwargs),
+             h.dtype, points, out_pair=(go, ho), path=path)
+
+
 def _points(h, axes_lengths):
     return max(2, math.prod(max(int(n), 1) for n in axes_lengths) if axes_lengths else 2)
 
@@ -198,17 +214,7 @@ def test_one_axis(path, name, data):
     points = kwargs.get("n") or max(2 * length, 2)
     _compare(lambda: np_fn(h, **kwargs), lambda: gp_fn(g, **kwargs), h.dtype, points,
              path=path)
-
-    # out=: NumPy's checks of its shape and its casting, the result in it
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            want = np_fn(h, **kwargs)
-        except Exception:  # noqa: BLE001 - errors were compared above
-            return
-    go, ho = data.draw(out_arrays(want.shape, want.dtype))
-    _compare(lambda: np_fn(h, out=ho, **kwargs), lambda: gp_fn(g, out=go, **kwargs),
-             h.dtype, points, out_pair=(go, ho), path=path)
+    _compare_out(data, np_fn, gp_fn, h, g, kwargs, points, path)
 
 
 # ---- the many-axes transforms ---------------------------------------------------------------
@@ -249,18 +255,7 @@ def test_many_axes(path, name, data):
     points = _points(h, [2 * n for n in lengths])
     _compare(lambda: np_fn(h, **kwargs), lambda: gp_fn(g, **kwargs), h.dtype, points,
              path=path)
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            want = np_fn(h, **kwargs)
-        except Exception:  # noqa: BLE001 - errors were compared above
-            return
-    if not isinstance(want, np.ndarray) or want is h:
-        return
-    go, ho = data.draw(out_arrays(want.shape, want.dtype))
-    _compare(lambda: np_fn(h, out=ho, **kwargs), lambda: gp_fn(g, out=go, **kwargs),
-             h.dtype, points, out_pair=(go, ho), path=path)
+    _compare_out(data, np_fn, gp_fn, h, g, kwargs, points, path)
 
 
 @pytest.mark.parametrize("path", PATHS)
