@@ -12,6 +12,7 @@ a float16-rounded factor as NumPy scales it), the same out= checks."""
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy
 
@@ -277,6 +278,9 @@ def _cook_nd_args(a, s=None, axes=None, invreal=0):
         shapeless = False
     s = list(s)
     if axes is None:
+        if not shapeless:
+            warnings.warn("`axes` should not be `None` if `s` is not `None` (Deprecated in "
+                          "NumPy 2.0)", DeprecationWarning, stacklevel=4)
         axes = list(range(-len(s), 0))
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
