@@ -168,6 +168,15 @@ def _factorization(name):
         if name == "solve":
             return lambda: linalg.solve(a, b)
         return lambda: getattr(linalg, name)(a)
+def _fft(two_d):
+    # the transform as a GPU time per call (cuFFT's plan made in the warm-up)
+    def make(lib, n):
+        shape = (n, n) if two_d else (n,)
+        rng = np.random.default_rng(0)
+        h = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+        a = lib.asarray(h)
+        fn = lib.xp.fft.fft2 if two_d else lib.xp.fft.fft
+        return lambda: fn(a)
     return make
 
 
@@ -309,6 +318,11 @@ def workloads(quick: bool) -> list:
                  gpu_only=True),
         Workload(f"svd {lside // 2}x{lside // 2} float64", "ms", lside // 2,
                  _factorization("svd"), gpu_only=True),
+    ]
+    fside, flen = (1024, 1 << 20) if quick else (4096, 1 << 24)
+    out += [
+        Workload(f"fft complex64 {flen}", "ms", flen, _fft(False), gpu_only=True),
+        Workload(f"fft2 complex64 {fside}x{fside}", "ms", fside, _fft(True), gpu_only=True),
     ]
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,

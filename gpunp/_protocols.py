@@ -47,6 +47,12 @@ LINALG_FUNCTIONS = (
     "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
 )
 
+#: the numpy.fft functions, which gpunp.fft implements under the same name
+FFT_FUNCTIONS = (
+    "fft", "fft2", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
+    "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftn",
+)
+
 _TABLE: dict = {}
 
 
@@ -61,6 +67,9 @@ def _table() -> dict:
         from gpunp import linalg
         for name in LINALG_FUNCTIONS:
             _TABLE[getattr(numpy.linalg, name)] = getattr(linalg, name)
+        import gpunp.fft
+        for name in FFT_FUNCTIONS:
+            _TABLE[getattr(numpy.fft, name)] = getattr(gpunp.fft, name)
     return _TABLE
 
 

@@ -59,6 +59,21 @@ typedef struct gp_solver_call {
     void *work, *host_work;
     size_t work_bytes, host_work_bytes;
 } gp_solver_call_t;
+/* One FFT plan's problem in cuFFT's advanced layout: element (b, x0..x_{r-1})
+ * of the input lies at b*idist + istride*(x_{r-1} + inembed[r-1]*(x_{r-2} +
+ * inembed[r-2]*(...))), in elements of its dtype; the output likewise. n is
+ * the logical (real side's) length of each axis; inembed[0] and onembed[0]
+ * are not read by the library but are part of the key. */
+typedef struct gp_fft_layout {
+    int32_t kind;        /* enum gp_fft_kind (GP_FFT_INVERSE plans as FORWARD) */
+    int32_t dtype;       /* the complex dtype: GP_COMPLEX64 or GP_COMPLEX128 */
+    int32_t rank;        /* 1..GP_FFT_MAX_RANK */
+    int32_t pad_;
+    int64_t n[3];
+    int64_t inembed[3], istride, idist;
+    int64_t onembed[3], ostride, odist;
+    int64_t batch;
+} gp_fft_layout_t;
 
 typedef struct gp_backend_i {
     const char *name;           /* "host", "cuda", "hip" */
@@ -159,6 +174,15 @@ typedef struct gp_backend_i {
     gp_status_t (*solver)(const gp_solver_call_t *c, void *stream);
     /* whether the library has `routine` (optional: every routine) */
     bool (*solver_has)(int32_t routine);
+    /* An FFT plan for `l` on the current device, whose work area the library
+     * allocates; `*work` is its size in bytes. Optional (with fft_exec and
+     * fft_destroy): NULL where the backend has no FFT library. */
+    gp_status_t (*fft_plan)(const gp_fft_layout_t *l, void **plan, int64_t *work);
+    /* Runs `plan` (made for `l`) on `stream`; `inverse` 1 for the C2C
+     * inverse. C2R overwrites `in`. */
+    gp_status_t (*fft_exec)(void *plan, const gp_fft_layout_t *l, int32_t inverse,
+                            const void *in, void *out, void *stream);
+    gp_status_t (*fft_destroy)(void *plan);
 } gp_backend_i;
 
 /* The running backend (started on first use; see gp_runtime_init). Never

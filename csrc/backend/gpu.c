@@ -730,6 +730,46 @@ static gp_status_t gpu_graph_destroy(void *graph)
     return GP_OK;
 }
 
+/* ---- vendor libraries ------------------------------------------------------------------ */
+
+/* A vendor library (BLAS, FFT) loaded at first use; a failure is kept and
+ * reported by every later call. */
+typedef struct vendor_lib {
+    pthread_once_t once;
+    gp_status_t status;
+    char problem[4096];
+} vendor_lib_t;
+
+/* Opens `what` (one of `sonames`) and fills slots[i] with symbol syms[i]
+ * (a '\0'-separated list of candidates). */
+static void load_vendor(vendor_lib_t *v, const char *what, const char *const *sonames,
+                        const char *const *syms, void **const *slots, int n)
+{
+    void *lib;
+    v->status = gp_dl_open(what, sonames, GPU_DL_VENDOR, &lib);
+    if (v->status != GP_OK) {
+        snprintf(v->problem, sizeof v->problem, "%s", gp_errmsg());
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        *slots[i] = find_symbol(lib, syms[i]);
+        if (!*slots[i]) {
+            v->status = GP_ERR_NOT_FOUND_LIBRARY;
+            snprintf(v->problem, sizeof v->problem, "%s lacks %s", what, syms[i]);
+            return;
+        }
+    }
+}
+
+/* Loads `v` by `load` on first use; its status (with the error set). */
+static gp_status_t vendor_ready(vendor_lib_t *v, void (*load)(void))
+{
+    pthread_once(&v->once, load);
+    if (v->status != GP_OK)
+        return gp_set_error(v->status, "%s", v->problem);
+    return GP_OK;
+}
+
 /* ---- BLAS ----------------------------------------------------------------------------- */
 
 static struct {
@@ -738,28 +778,19 @@ static struct {
 #undef X
 } blas;
 
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-static gp_status_t blas_status;
-static char blas_problem[4096];
+static vendor_lib_t blas_lib = {PTHREAD_ONCE_INIT};
 
 static void load_blas(void)
 {
     static const char *const sonames[] = GPU_BLAS_SONAMES;
-    void *lib;
-    blas_status = gp_dl_open(GPU_BLAS_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (blas_status != GP_OK) {
-        snprintf(blas_problem, sizeof blas_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                         \
-    *(void **)&blas.name = find_symbol(lib, syms);                                    \
-    if (!blas.name) {                                                                 \
-        blas_status = GP_ERR_NOT_FOUND_LIBRARY;                                       \
-        snprintf(blas_problem, sizeof blas_problem, "%s lacks %s", GPU_BLAS_WHAT, syms); \
-        return;                                                                       \
-    }
-    GPU_BLAS_API(X)
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_BLAS_API(X)};
 #undef X
+#define X(name, params, syms) (void **)&blas.name,
+    void **slots[] = {GPU_BLAS_API(X)};
+#undef X
+    load_vendor(&blas_lib, GPU_BLAS_WHAT, sonames, syms, slots,
+                (int)(sizeof syms / sizeof *syms));
 }
 
 /* One handle per thread and device: a handle is not shared by threads. */
@@ -770,9 +801,7 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
                             int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
                             int64_t batch, void *stream)
 {
-    pthread_once(&blas_once, load_blas);
-    if (blas_status != GP_OK)
-        return gp_set_error(blas_status, "%s", blas_problem);
+    GP_TRY(vendor_ready(&blas_lib, load_blas));
     const int64_t lim = 0x7fffffff;
     if (m > lim || n > lim || k > lim || lda > lim || ldb > lim || ldc > lim || batch > lim)
         return gp_set_error(GP_ERR_UNSUPPORTED, "matrix too large for %s's int sizes",
@@ -1043,6 +1072,102 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
     return GP_OK;
 }
 #endif /* GPU_HAS_SOLVER */
+/* ---- FFT ------------------------------------------------------------------------------ */
+
+#ifdef GPU_FFT_API
+/* HIP has no entry here yet (hipFFT's plan API differs): its slots stay NULL
+ * and gp_fft reports GP_ERR_UNSUPPORTED. */
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_FFT_API(X)
+#undef X
+} fftlib;
+
+static vendor_lib_t fft_lib = {PTHREAD_ONCE_INIT};
+
+static void load_fft(void)
+{
+    static const char *const sonames[] = GPU_FFT_SONAMES;
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_FFT_API(X)};
+#undef X
+#define X(name, params, syms) (void **)&fftlib.name,
+    void **slots[] = {GPU_FFT_API(X)};
+#undef X
+    load_vendor(&fft_lib, GPU_FFT_WHAT, sonames, syms, slots, (int)(sizeof syms / sizeof *syms));
+}
+
+static gp_status_t fft_fail(int r, const char *what)
+{
+    /* cuFFT's status 2 is its allocation failure: the work area did not fit */
+    return gp_set_error(r == 2 ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND, "%s: %s failed (status %d)",
+                        GPU_FFT_WHAT, what, r);
+}
+
+static int fft_type(const gp_fft_layout_t *l)
+{
+    bool dbl = l->dtype == GP_COMPLEX128;
+    switch (l->kind) {
+    case GP_FFT_R2C: return dbl ? GPU_FFT_D2Z : GPU_FFT_R2C;
+    case GP_FFT_C2R: return dbl ? GPU_FFT_Z2D : GPU_FFT_C2R;
+    default: return dbl ? GPU_FFT_Z2Z : GPU_FFT_C2C;
+    }
+}
+
+static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void **plan, int64_t *work)
+{
+    GP_TRY(vendor_ready(&fft_lib, load_fft));
+    GP_TRY(ctx_current());
+    gpuFftHandle h;
+    int r = fftlib.Create(&h);
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "creating a plan");
+    /* the 64-bit planner: sizes, strides and distances in elements */
+    long long n[3], ie[3], oe[3];
+    for (int32_t k = 0; k < l->rank; ++k)
+        n[k] = l->n[k], ie[k] = l->inembed[k], oe[k] = l->onembed[k];
+    size_t ws = 0;
+    r = fftlib.MakePlanMany64(h, l->rank, n, ie, l->istride, l->idist, oe, l->ostride, l->odist,
+                              fft_type(l), l->batch, &ws);
+    if (r != GPU_FFT_SUCCESS) {
+        fftlib.Destroy(h);
+        return fft_fail(r, "making a plan");
+    }
+    *plan = (void *)(intptr_t)h;
+    *work = (int64_t)ws;
+    return GP_OK;
+}
+
+static gp_status_t gpu_fft_exec(void *plan, const gp_fft_layout_t *l, int32_t inverse,
+                                const void *in, void *out, void *stream)
+{
+    GP_TRY(ctx_current());
+    gpuFftHandle h = (gpuFftHandle)(intptr_t)plan;
+    int r = fftlib.SetStream(h, (gpuStream)stream);
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "setting the stream");
+    void *i = (void *)in;
+    int dir = inverse ? GPU_FFT_INVERSE : GPU_FFT_FORWARD;
+    switch (fft_type(l)) {
+    case GPU_FFT_C2C: r = fftlib.ExecC2C(h, i, out, dir); break;
+    case GPU_FFT_Z2Z: r = fftlib.ExecZ2Z(h, i, out, dir); break;
+    case GPU_FFT_R2C: r = fftlib.ExecR2C(h, i, out); break;
+    case GPU_FFT_D2Z: r = fftlib.ExecD2Z(h, i, out); break;
+    case GPU_FFT_C2R: r = fftlib.ExecC2R(h, i, out); break;
+    default: r = fftlib.ExecZ2D(h, i, out); break;
+    }
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "running a transform");
+    return GP_OK;
+}
+
+static gp_status_t gpu_fft_destroy(void *plan)
+{
+    GP_TRY(ctx_current());
+    int r = fftlib.Destroy((gpuFftHandle)(intptr_t)plan);
+    return r == GPU_FFT_SUCCESS ? GP_OK : fft_fail(r, "destroying a plan");
+}
+#endif
 
 const gp_backend_i GPU_BACKEND = {
     .name = GPU_VENDOR,
@@ -1096,5 +1221,10 @@ const gp_backend_i GPU_BACKEND = {
     .solver_workspace = gpu_solver_workspace,
     .solver = gpu_solver,
     .solver_has = gpu_solver_has,
+#endif
+#ifdef GPU_FFT_API
+    .fft_plan = gpu_fft_plan,
+    .fft_exec = gpu_fft_exec,
+    .fft_destroy = gpu_fft_destroy,
 #endif
 };

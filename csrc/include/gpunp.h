@@ -25,5 +25,6 @@
 #include "gp_user.h"
 #include "gp_sort.h"
 #include "gp_linalg.h"
+#include "gp_fft.h"
 
 #endif /* GPUNP_H */

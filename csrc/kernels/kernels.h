@@ -305,4 +305,9 @@ gp_status_t gp_copy_into(gp_array_t *dst, const gp_array_t *src);
 /* A new contiguous (C or F) copy, possibly cast. */
 gp_status_t gp_copy_new(const gp_array_t *a, int32_t dtype, int32_t order, gp_array_t **out);
 
+/* gp_fft on the FFT slots of `be` (the engine's C test gives it a backend
+ * whose slots compute from the layout on the host). */
+gp_status_t gp_fft_on(const gp_backend_i *be, int32_t kind, const gp_array_t *in,
+                      int32_t naxes, const int32_t *axes, int64_t n_last, gp_array_t **out);
+
 #endif /* GP_KERNELS_H */

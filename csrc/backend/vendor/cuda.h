@@ -248,6 +248,36 @@ enum {
     X(Geev, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, void *, int64_t, int, \
              void *, int, void *, int64_t, int, void *, int64_t, int, void *, size_t, void *, \
              size_t, int *), "cusolverDnXgeev")
+/* FFT: cuFFT, loaded at first use (CUDA 13 ships it as libcufft.so.12,
+ * CUDA 12 as .11). Its handles are ints and its enums are passed as ints;
+ * the values are cufft.h's. */
+#define GPU_FFT_WHAT "cuFFT"
+#define GPU_FFT_SONAMES {"libcufft.so.12", "libcufft.so.11", "libcufft.so", NULL}
+typedef int gpuFftHandle;
+enum {
+    GPU_FFT_SUCCESS = 0,
+    GPU_FFT_FORWARD = -1,
+    GPU_FFT_INVERSE = 1,
+    GPU_FFT_C2C = 0x29,
+    GPU_FFT_R2C = 0x2a,
+    GPU_FFT_C2R = 0x2c,
+    GPU_FFT_Z2Z = 0x69,
+    GPU_FFT_D2Z = 0x6a,
+    GPU_FFT_Z2D = 0x6c
+};
+#define GPU_FFT_API(X)                                                                  \
+    X(Create, (gpuFftHandle *), "cufftCreate")                                         \
+    X(MakePlanMany64, (gpuFftHandle, int, long long *, long long *, long long, long long, \
+                       long long *, long long, long long, int, long long, size_t *),     \
+      "cufftMakePlanMany64")                                                            \
+    X(SetStream, (gpuFftHandle, gpuStream), "cufftSetStream")                           \
+    X(ExecC2C, (gpuFftHandle, void *, void *, int), "cufftExecC2C")                     \
+    X(ExecZ2Z, (gpuFftHandle, void *, void *, int), "cufftExecZ2Z")                     \
+    X(ExecR2C, (gpuFftHandle, void *, void *), "cufftExecR2C")                          \
+    X(ExecD2Z, (gpuFftHandle, void *, void *), "cufftExecD2Z")                          \
+    X(ExecC2R, (gpuFftHandle, void *, void *), "cufftExecC2R")                          \
+    X(ExecZ2D, (gpuFftHandle, void *, void *), "cufftExecZ2D")                          \
+    X(Destroy, (gpuFftHandle), "cufftDestroy")
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))
