@@ -24,6 +24,13 @@ ARRAY_FUNCTIONS = (
     "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",
     "vsplit", "vstack", "where", "zeros_like",
 )
+# padding, inserting and deleting; the creation functions that take like=
+# (NumPy hands them to the like= array's __array_function__); the array API
+# standard's names
+ARRAY_FUNCTIONS += (
+    "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
+    "concat", "cumulative_prod", "cumulative_sum", "matrix_transpose", "unstack",
+)
 
 _TABLE: dict = {}
 
