@@ -378,7 +378,13 @@ def insert(arr, obj, values, axis=None) -> ndarray:
     old = numpy.ones(shape[axis], dtype=bool)
     old[indices] = False
     new = empty(tuple(shape), a.dtype, order)
-    if k or _array(values).size:  # NumPy puts nothing from nothing anywhere
+    if k:
         new[_at(axis, indices)] = values
+    else:
+        # nothing to write, but NumPy's check of the values' shape: the same
+        # assignment into a host array of the result's shape with no memory
+        mock = numpy.lib.stride_tricks.as_strided(numpy.zeros(1, numpy.int8), tuple(shape),
+                                                  (0,) * len(shape), writeable=True)
+        mock[_at(axis, indices)] = numpy.zeros(numpy.shape(values), numpy.int8)
     new[_at(axis, old)] = a
     return new
