@@ -341,6 +341,18 @@ def _floor(y: ndarray) -> ndarray:
     return fl(y, out=y) if fl is not None else UFUNCS["floor_divide"](y, 1.0, out=y)
 
 
+def _spaced(y, delta, div):
+    """The samples 0, 1, ... in `y` scaled to steps of delta / div, and the
+    step, as numpy.linspace scales them (divided first where a step would
+    underflow to zero)."""
+    if div <= 0:
+        return y * delta, numpy.nan
+    step = delta / div
+    if bool((step == 0).any()):
+        return (y / div) * delta, step
+    return y * step, step
+
+
 def _linspace_arrays(start, stop, num, endpoint, dtype, axis):
     """linspace of array start/stop, in numpy.linspace's steps (a new first
     axis of samples, moved to `axis`)."""
@@ -350,16 +362,7 @@ def _linspace_arrays(start, stop, num, endpoint, dtype, axis):
     dt = numpy.linspace(_proxy(start), _proxy(stop), num=0).dtype
     start, stop = asarray(start), asarray(stop)
     delta = UFUNCS["subtract"](stop.astype(dt, copy=False), start.astype(dt, copy=False))
-    y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
-    if div > 0:
-        step = delta / div
-        if bool((step == 0).any()):
-            y = (y / div) * delta
-        else:
-            y = y * step
-    else:
-        step = numpy.nan
-        y = y * delta
+    y, step = _spaced(arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim), delta, div)
     y = y + start.astype(y.dtype, copy=False)
     if endpoint and num > 1:
         y[-1, ...] = stop
@@ -390,16 +393,7 @@ def _linspace_scalars(start, stop, num, endpoint, retstep, dtype, axis):
     res_dtype = numpy.dtype(dtype) if dtype is not None else dt
     first, last = numpy.array(start, dtype=dt)[()], numpy.array(stop, dtype=dt)[()]
     delta = last - first
-    y = arange(0, num, dtype=dt)
-    if div > 0:
-        step = delta / div
-        if step == 0:
-            y = (y / div) * delta
-        else:
-            y = y * step
-    else:
-        step = numpy.nan
-        y = y * delta
+    y, step = _spaced(arange(0, num, dtype=dt), delta, div)
     y += first
     if endpoint and num > 1:
         y[-1] = last
