@@ -242,7 +242,7 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
 
 
 def ones(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
-    return full(shape, 1, dtype, order, device=device)
+    return full(shape, 1, float if dtype is None else dtype, order, device=device)
 
 
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:

@@ -107,3 +107,8 @@ def test_creation_functions_take_device(make):
 def test_astype_takes_device():
     d = gp.ones(1).device
     assert gp.astype(gp.ones(2), np.int32, device=d).device == d
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
+def test_dtype_none_is_the_default_float(name):
+    assert getattr(gp, name)(2, dtype=None).dtype == getattr(np, name)(2, dtype=None).dtype
