@@ -42,8 +42,8 @@ globals().update({alias: _UFUNCS[name] for alias, name in _ALIASES.items()})
 
 from gpunp._creation import (  # noqa: E402
     arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, empty,
-    empty_like, eye, full, full_like, geomspace, identity, linspace, logspace, ones, ones_like,
-    zeros, zeros_like,
+    empty_like, eye, frombuffer, fromiter, full, full_like, geomspace, identity, linspace,
+    logspace, ones, ones_like, zeros, zeros_like,
 )
 from gpunp._reduction import (  # noqa: E402
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, max, mean, min, prod, sum,
@@ -86,6 +86,10 @@ from gpunp._sets import (  # noqa: E402
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
     unique_inverse, unique_values)
 from gpunp._interop import from_dlpack  # noqa: E402
+from gpunp._padding import delete, insert, pad  # noqa: E402
+from gpunp._array_api import (  # noqa: E402
+    __array_api_version__, __array_namespace_info__, concat, cumulative_prod, cumulative_sum,
+    isdtype, matrix_transpose, unstack, vecdot)
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401

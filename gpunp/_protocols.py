@@ -52,6 +52,13 @@ FFT_FUNCTIONS = (
     "fft", "fft2", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
     "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftn",
 )
+# padding, inserting and deleting; the creation functions that take like=
+# (NumPy hands them to the like= array's __array_function__); the array API
+# standard's names
+ARRAY_FUNCTIONS += (
+    "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
+    "concat", "cumulative_prod", "cumulative_sum", "matrix_transpose", "unstack",
+)
 
 _TABLE: dict = {}
 
