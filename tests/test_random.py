@@ -118,7 +118,7 @@ def test_engine_rejects_bad_fills():
         _engine_fill(gp.empty((4, 4))[:, 1], "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2)
     with pytest.raises(ValueError):
         _engine_fill(gp.empty(4), "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2,
-                     dist=lib.GP_RANDOM_EXPONENTIAL + 1)
+                     dist=lib.GP_RANDOM_MVHYPERGEOMETRIC + 1)
 
 
 @pytest.mark.parametrize("counter", [0, 12345, (1 << 64) - 3, (1 << 96) - 2,
