@@ -47,6 +47,11 @@ def _any(b) -> bool:
     return bool(b.any()) if isinstance(b, ndarray) else bool(numpy.any(b))
 
 
+def _array_message(msg: str, v) -> str:
+    """NumPy says a bad array parameter "contains NaNs", a scalar "is NaN"."""
+    return msg.replace("is NaN", "contains NaNs") if isinstance(v, ndarray) else msg
+
+
 def _check(v, name: str, cons: str | None) -> None:
     if cons is None:
         return
@@ -56,13 +61,13 @@ def _check(v, name: str, cons: str | None) -> None:
         cons = "pos"
     if cons == "poisson":
         if _any(~(v >= 0)):
-            raise ValueError(f"{name} < 0 or {name} is NaN")
+            raise ValueError(_array_message(f"{name} < 0 or {name} is NaN", v))
         if _any(v > _POISSON_LAM_MAX):
             raise ValueError(f"{name} value too large")
         return
     bad, msg = CONSTRAINTS[cons]
     if _any(bad(v)):
-        raise ValueError(msg.format(*[name] * msg.count("{}")))
+        raise ValueError(_array_message(msg, v).format(*[name] * msg.count("{}")))
 
 
 def _param(x, kind: str):

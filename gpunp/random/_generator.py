@@ -120,6 +120,14 @@ class Philox:
         g._seed_seq = self._seed_seq
         return g.advance(operator.index(jumps) << 64)
 
+    def spawn(self, n_children: int) -> list:
+        """Child bit generators from the seed sequence's children (keys of
+        their own, counters at 0)."""
+        if self._seed_seq is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning. "
+                            "(this Philox was made from a key)")
+        return [Philox(ss) for ss in self._seed_seq.spawn(n_children)]
+
     def random_raw(self, size=None, output=True):
         """Raw 64-bit words (two words of a block each, the first the low
         half), as a uint64 array; with ``output=False`` only advances."""
@@ -215,6 +223,10 @@ class Generator(Distributions):
 
     def __repr__(self):
         return f"Generator(Philox) at {id(self):#x}"
+
+    def spawn(self, n_children: int) -> list:
+        """Independent child generators (numpy.random.Generator.spawn)."""
+        return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]
 
     # ---- the distributions --------------------------------------------------------------
 
