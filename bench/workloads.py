@@ -135,6 +135,19 @@ def _cumsum(lib, n):
     return lambda: xp.cumsum(a)
 
 
+def _sort(lib, n):
+    a = _f32(lib, n)
+    xp = lib.xp
+    return (lambda: xp.sort(a)) if hasattr(xp, "sort") else None
+
+
+def _unique(lib, n):
+    # 2^20 distinct values at most: runs of equal ones, as real data has
+    a = lib.asarray(np.floor(_host_f32(n, 0) * (1 << 20)))
+    xp = lib.xp
+    return (lambda: xp.unique(a)) if hasattr(xp, "unique") else None
+
+
 def _matmul(dtype):
     def make(lib, n):
         h = np.random.default_rng(0).random((n, n)).astype(dtype)
@@ -264,6 +277,11 @@ def workloads(quick: bool) -> list:
                  lambda n: n * n * 4, True),
         Workload(f"transpose copy, {side}x{side} float32", "TB/s", side, _transpose_copy,
                  lambda n: 2 * n * n * 4, True),
+    ]
+    nsort = 10 ** (6 if quick else 8)
+    out += [
+        Workload(f"sort, {nsort} float32", "ms", nsort, _sort),
+        Workload(f"unique, {nsort} float32", "ms", nsort, _unique),
     ]
     for dt in ("float16", "float32", "float64"):
         out.append(Workload(f"matmul {mside}x{mside} {dt}", "TFLOP/s", mside, _matmul(dt),

@@ -68,6 +68,11 @@ from gpunp._indexing import (  # noqa: E402
     put_along_axis, select, take, take_along_axis, where)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
+from gpunp._sorting import (  # noqa: E402
+    argpartition, argsort, lexsort, partition, searchsorted, sort)
+from gpunp._sets import (  # noqa: E402
+    intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
+    unique_inverse, unique_values)
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)

@@ -23,6 +23,10 @@ ARRAY_FUNCTIONS = (
     "stack", "std", "sum", "swapaxes", "take", "take_along_axis", "tensordot", "tile", "trace",
     "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",
     "vsplit", "vstack", "where", "zeros_like",
+    # sorting, searching and sets (gpunp._sorting, gpunp._sets)
+    "argpartition", "argsort", "intersect1d", "isin", "lexsort", "partition", "searchsorted",
+    "setdiff1d", "setxor1d", "sort", "union1d", "unique", "unique_all", "unique_counts",
+    "unique_inverse", "unique_values",
 )
 
 _TABLE: dict = {}

@@ -8,6 +8,7 @@
  *   gp_runtime.h  backends, devices, streams, kernel cache
  *   gp_interop.h  zero-copy exchange: raw pointers, DLPack
  *   gp_user.h     users' kernels (raw modules, expressions) and graphs
+ *   gp_sort.h     sorting and searching
  *
  * Anything not declared in these headers is not API.
  */
@@ -21,5 +22,6 @@
 #include "gp_runtime.h"
 #include "gp_interop.h"
 #include "gp_user.h"
+#include "gp_sort.h"
 
 #endif /* GPUNP_H */
