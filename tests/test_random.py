@@ -21,7 +21,9 @@ What is checked:
 - NumPy's exceptions for bad arguments.
 """
 
+import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -992,3 +994,110 @@ def test_spawn():
         np.testing.assert_array_equal(a, b)
     with pytest.raises(TypeError):
         gr.Philox(key=5).spawn(2)
+
+
+# ---- permutations and choice (random keys sorted on the device) ----------------------------------
+
+def _chi2_classes(codes, k, probs=None):
+    obs = np.bincount(codes, minlength=k)
+    assert obs.size == k
+    exp = None if probs is None else np.asarray(probs) * codes.size
+    assert stats.chisquare(obs, exp).pvalue > ALPHA
+
+
+def _perm_code(rows):
+    """Each row (a permutation of 0..k-1) as its index in base k."""
+    k = rows.shape[1]
+    return (rows * k ** np.arange(k)).sum(axis=1)
+
+
+def test_permuted_rows_are_uniform_permutations():
+    n = 48_000
+    x = gr.default_rng(50).permuted(gp.asarray(np.tile(np.arange(4), (n, 1))), axis=1).get()
+    assert (np.sort(x, axis=1) == np.arange(4)).all()
+    codes = np.unique(_perm_code(x), return_inverse=True)[1]
+    _chi2_classes(codes.ravel(), 24)
+    y = gr.default_rng(51).permuted(gp.asarray(np.tile(np.arange(3), (n, 1)).T), axis=0).get()
+    _chi2_classes(np.unique(_perm_code(y.T), return_inverse=True)[1].ravel(), 6)
+
+
+def test_permutation_shuffle_permuted():
+    g = gr.default_rng(52)
+    p = g.permutation(1000).get()
+    assert p.dtype == np.int64 and sorted(p) == list(range(1000))
+    a = np.arange(24.0).reshape(4, 6)
+    for axis in (0, 1, -1):
+        q = g.permutation(gp.asarray(a), axis=axis).get()
+        np.testing.assert_array_equal(np.sort(q, axis=axis), a)
+        # whole slices move: the other axis' order is kept
+        assert (np.diff(q, axis=1 - axis % 2) > 0).all()
+    x = gp.asarray(a.copy())
+    assert g.shuffle(x, axis=1) is None
+    got = x.get()
+    np.testing.assert_array_equal(np.sort(got, axis=1), a)
+    assert (np.diff(got, axis=0) > 0).all() and not (got == a).all()
+    r = g.permuted(gp.asarray(a)).get()
+    assert sorted(r.ravel()) == list(a.ravel()) and r.shape == a.shape
+    out = gp.empty((4, 6))
+    assert g.permuted(gp.asarray(a), axis=0, out=out) is out
+    np.testing.assert_array_equal(np.sort(out.get(), axis=0), a)
+    # the same seed, the same permutation on every backend: keys are stream words
+    np.testing.assert_array_equal(gr.default_rng(7).permutation(50).get(),
+                                  np.argsort(gr.default_rng(7).bit_generator.random_raw(50).get(),
+                                             kind="stable"))
+    with pytest.raises(TypeError):
+        g.shuffle(np.arange(5))
+    with pytest.raises(np.exceptions.AxisError):
+        g.permutation(gp.arange(5), axis=1)
+    counts = np.zeros(6, np.int64)
+    index = {perm: i for i, perm in enumerate(itertools.permutations(range(3)))}
+    for _ in range(1200):
+        counts[index[tuple(int(v) for v in g.permutation(3).get())]] += 1
+    assert stats.chisquare(counts).pvalue > ALPHA
+
+
+def test_choice_with_replacement():
+    g = gr.default_rng(53)
+    x = g.choice(7, size=N_DIST).get()
+    assert x.dtype == np.int64
+    _chi2_classes(x, 7)
+    p = np.array([0.05, 0.0, 0.25, 0.3, 0.4])
+    y = g.choice(5, size=(N_DIST // 10, 10), p=p).get()
+    assert y.shape == (N_DIST // 10, 10) and not (y == 1).any()
+    _chi2_classes(y.ravel(), 5, np.where(p > 0, p, 1e-300))
+    vals = gp.asarray(np.arange(20.0).reshape(4, 5))
+    z = g.choice(vals, size=(2, 3), axis=1).get()
+    assert z.shape == (4, 2, 3) and np.isin(z[0], np.arange(5.0)).all()
+    assert g.choice(5).shape == ()
+
+
+def test_choice_without_replacement():
+    g = gr.default_rng(54)
+    s = g.choice(100, size=100, replace=False).get()
+    assert sorted(s) == list(range(100))
+    pv = np.array([0.1, 0.2, 0.3, 0.4])
+    obs = np.zeros((4, 4), np.int64)
+    for _ in range(2000):
+        i, j = g.choice(4, size=2, replace=False, p=pv).get()
+        obs[i, j] += 1
+    # successive sampling: P(i then j) = p_i p_j / (1 - p_i)
+    exp = pv[:, None] * pv[None, :] / (1 - pv[:, None])
+    off = ~np.eye(4, dtype=bool)
+    assert obs[~off].sum() == 0
+    assert stats.chisquare(obs[off], exp[off] * 2000).pvalue > ALPHA
+    assert g.choice(gp.arange(10), 3, replace=False, shuffle=False).shape == (3,)
+
+
+CHOICE_BAD = [
+    ((0, 3), {}), ((-1,), {}), ((5, 6), {"replace": False}), ((3,), {"p": [0.5, 0.5]}),
+    ((3,), {"p": [0.5, 0.6, -0.1]}), ((3,), {"p": [0.2, 0.2, 0.2]}),
+    ((3,), {"p": [[0.2, 0.4, 0.4]]}), ((3, 3), {"replace": False, "p": [0.5, 0.5, 0.0]}),
+]
+
+
+@pytest.mark.parametrize("args,kw", CHOICE_BAD, ids=[str(c) for c in CHOICE_BAD])
+def test_choice_errors(args, kw):
+    with pytest.raises(Exception) as want:
+        np.random.default_rng(0).choice(*args, **kw)
+    with pytest.raises(want.type, match=re.escape(str(want.value))):
+        gr.default_rng(0).choice(*args, **kw)

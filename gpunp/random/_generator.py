@@ -19,6 +19,7 @@ from gpunp._creation import _shape_tuple
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
 from gpunp.random._distributions import Distributions
+from gpunp.random._permutations import Permutations
 
 #: numpy.random.SeedSequence, used as is: seeds become key words on the host
 SeedSequence = numpy.random.SeedSequence
@@ -207,7 +208,7 @@ def _integer(x, what: str) -> int:
         return int(x)  # a float truncates, as NumPy's conversion does
 
 
-class Generator(Distributions):
+class Generator(Distributions, Permutations):
     """NumPy's ``Generator`` over a :class:`Philox` bit generator; every
     method makes its numbers on the current device with one engine call
     (scalar parameters) or a few ufuncs more (array parameters)."""
