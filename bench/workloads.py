@@ -149,6 +149,24 @@ def _unique(lib, n):
     return (lambda: xp.unique(a)) if hasattr(xp, "unique") else None
 
 
+def _random(method):
+    """A random fill of float32 (written once: 4 bytes an element): gpunp's
+    and CuPy's Generator, torch.rand/randn (each library's own generator;
+    gpunp's is Philox4x32-10 with exact transformations, the same bits as
+    the host backend's)."""
+    def make(lib, n):
+        xp = lib.xp
+        if lib.name == "torch":
+            fn = xp.rand if method == "random" else xp.randn
+            return lambda: fn(n, device="cuda", dtype=xp.float32)
+        if not hasattr(xp, "random") or not hasattr(xp.random, "default_rng"):
+            return None
+        g = xp.random.default_rng(0)
+        fn = getattr(g, method)
+        return lambda: fn(n, dtype=np.float32)
+    return make
+
+
 def _matmul(dtype):
     def make(lib, n):
         h = np.random.default_rng(0).random((n, n)).astype(dtype)
@@ -301,6 +319,10 @@ def workloads(quick: bool) -> list:
                  lambda n: n * n * 4, True),
         Workload(f"transpose copy, {side}x{side} float32", "TB/s", side, _transpose_copy,
                  lambda n: 2 * n * n * 4, True),
+        Workload(f"random({big}, dtype=float32)", "TB/s", big, _random("random"),
+                 bytes_moved(1), True, gpu_only=True),
+        Workload(f"standard_normal({big}, dtype=float32)", "TB/s", big,
+                 _random("standard_normal"), bytes_moved(1), True, gpu_only=True),
     ]
     nsort = 10 ** (6 if quick else 8)
     out += [

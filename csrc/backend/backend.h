@@ -229,5 +229,6 @@ extern const char gp_prelude_common[];
 extern const char gp_prelude_host[];
 extern const char gp_prelude_cuda[];
 extern const char gp_prelude_hip[];
+extern const char gp_prelude_random[]; /* the distributions (random.c's kernels) */
 
 #endif /* GP_BACKEND_H */
