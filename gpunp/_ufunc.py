@@ -16,7 +16,7 @@ _NULL = ffi.NULL
 _SAME_KIND = _lib.CASTING["same_kind"]
 _ORDER_K = ord("K")
 _NO_VALUE = object()
-_IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True}
+_IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True, 6: -math.inf}
 _I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
 # Python types that stand for weak scalars in resolve_dtypes (NumPy takes no
 # `bool` there)
@@ -403,7 +403,9 @@ UFUNCS = _make_ufuncs()
 # NumPy's aliases of the same objects
 ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute",
            "bitwise_not": "invert", "bitwise_invert": "invert", "pow": "power",
-           "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"}
+           "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+           "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+           "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh", "conj": "conjugate"}
 
 
 def by_name(name: str):

@@ -22,7 +22,8 @@ enum gp_identity {
     GP_IDENTITY_ONE = 2,
     GP_IDENTITY_MINUS_ONE = 3, /* all bits set, for bitwise_and */
     GP_IDENTITY_FALSE = 4,
-    GP_IDENTITY_TRUE = 5
+    GP_IDENTITY_TRUE = 5,
+    GP_IDENTITY_MINUS_INF = 6 /* logaddexp, logaddexp2 */
 };
 
 /* Static facts of one ufunc of the op table. */

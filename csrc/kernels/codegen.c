@@ -466,6 +466,11 @@ static void neutral_expr(int neutral, int32_t dt, char *out)
         v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "INFINITY" : int_limit(dt, true);
         break;
     case GP_NEUTRAL_ALLONES: v = k == GP_KIND_BOOL ? "1" : "~0ULL"; break;
+    case GP_NEUTRAL_NAN_LOWEST:
+    case GP_NEUTRAL_NAN_HIGHEST:
+        v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "NAN"
+                                                       : int_limit(dt, neutral == GP_NEUTRAL_NAN_HIGHEST);
+        break;
     default: v = "0";
     }
     if (k == GP_KIND_COMPLEX) {

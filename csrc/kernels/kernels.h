@@ -43,7 +43,9 @@ enum gp_neutral {
     GP_NEUTRAL_ONE,
     GP_NEUTRAL_LOWEST,
     GP_NEUTRAL_HIGHEST,
-    GP_NEUTRAL_ALLONES
+    GP_NEUTRAL_ALLONES,
+    GP_NEUTRAL_NAN_LOWEST,  /* NaN for floats (fmax ignores it), else the lowest */
+    GP_NEUTRAL_NAN_HIGHEST  /* NaN for floats (fmin ignores it), else the highest */
 };
 
 /* Value checks NumPy makes that need a look at the data. */

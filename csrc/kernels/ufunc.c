@@ -168,6 +168,47 @@ static bool loop_fits_signature(const gp_loops_t *loops, int32_t l, int nargs,
     return true;
 }
 
+/* NumPy's legacy loop search with Python scalars, for loops of mixed
+ * dtypes (ldexp's "fi->f") that the operands' result type misses: when no
+ * weak scalar is of a higher kind than the arrays (a Python int counts as
+ * unsigned), a Python int fits any integer or inexact loop input, a float
+ * any inexact one, a complex any complex one (the value is checked later);
+ * otherwise each weak scalar is its default dtype (int64, float64,
+ * complex128). -1 if no loop takes them. */
+static int32_t weak_scalar_loop(const gp_op_t *op, const gp_loops_t *loops,
+                                const int32_t *dtypes, const int32_t *weak)
+{
+    static const int rank[] = {[GP_KIND_BOOL] = 0, [GP_KIND_UINT] = 1, [GP_KIND_INT] = 2,
+                               [GP_KIND_FLOAT] = 3, [GP_KIND_COMPLEX] = 4};
+    int nin = op->nin, max_arr = -1, max_weak = -1;
+    for (int k = 0; k < nin; ++k) {
+        int r = rank[gp_dtype_kind(dtypes[k])];
+        if (weak[k] && dtypes[k] != GP_BOOL) {
+            int wr = r < 3 ? 1 : 3; /* an int counts as unsigned, a complex as a float */
+            if (wr > max_weak)
+                max_weak = wr;
+        } else if (r > max_arr)
+            max_arr = r;
+    }
+    bool by_kind = max_arr >= 0 && max_arr >= max_weak;
+    for (int32_t c = 0; c < loops->n; ++c) {
+        bool ok = true;
+        for (int k = 0; k < nin && ok; ++k) {
+            int32_t to = loops->dt[c][k], tk = gp_dtype_kind(to), fk = gp_dtype_kind(dtypes[k]);
+            if (weak[k] && dtypes[k] != GP_BOOL && by_kind)
+                ok = fk == GP_KIND_COMPLEX ? tk == GP_KIND_COMPLEX
+                     : fk == GP_KIND_FLOAT ? (tk == GP_KIND_FLOAT || tk == GP_KIND_COMPLEX)
+                                           : tk != GP_KIND_BOOL;
+            else
+                ok = gp_can_cast(weak[k] && fk == GP_KIND_UINT ? GP_INT64 : dtypes[k], to,
+                                 GP_CASTING_SAFE);
+        }
+        if (ok)
+            return c;
+    }
+    return -1;
+}
+
 /* Chooses the loop of `op` for inputs of `dtypes` (nin, then nout entries
  * with -1 for outputs not given) and `weak` flags; check_casting then
  * checks the operands' casts to it. */
@@ -224,6 +265,13 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
             l = find_signature(loops, nin, nout, eff, dtypes + nin, signature, casting);
     } else {
         l = natural_loop(op, loops, eff);
+        if (l < 0 && op->resolver == GP_RES_DEFAULT && weak) {
+            int32_t w = weak_scalar_loop(op, loops, dtypes, weak);
+            if (w >= 0) {
+                gp_clear_error();
+                l = w;
+            }
+        }
         if (l < 0)
             return GP_ERR_TYPE_NO_LOOP;
     }
