@@ -175,6 +175,8 @@ static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
 {
     gp_str_printf(s, "/* %s */\n", what);
     gp_str_printf(s, "#define F(n) gpk_##n##_%s\n", csuffix(fdt));
+    /* for the table's expressions that follow the running NumPy's release */
+    gp_str_printf(s, "#define GPK_NUMPY_VERSION %d\n", (int)gp_numpy_version);
     gp_str_printf(s, "typedef %s gpk_idx;\n", idx32 ? "int" : "long long");
 }
 

@@ -75,6 +75,8 @@ typedef struct gp_op {
 } gp_op_t;
 
 extern const gp_op_t gp_ufuncs[];
+/* gp_set_numpy_version's value; the kernels see it as GPK_NUMPY_VERSION */
+extern int32_t gp_numpy_version;
 extern const int32_t gp_nufuncs;
 
 /* Internal rows (not ufuncs): an identity for casts, copies and fills, and

@@ -240,7 +240,8 @@ const gp_op_t gp_ufuncs[] = {
     {"copysign", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
      {ANY("F(copysign)(x0, x1)")}, NULL},
     {"nextafter", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
-     {ANY("F(nextafter)(x0, x1)"), H("gpk_nextafter_h(x0, x1)")}, NULL},
+     {ANY("F(nextafter)(x0, x1)"), H("gpk_nextafter_h(x0, x1, GPK_NUMPY_VERSION >= 20500)")},
+     NULL},
     {"spacing", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
      {ANY("F(spacing)(x0)"), H("gpk_spacing_h(x0)")}, NULL},
     {"frexp", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ei f->fi d->di",
@@ -357,6 +358,16 @@ int32_t gp_ufunc_id(const char *name)
 }
 
 /* ---- the public view of the table -------------------------------------------- */
+
+int32_t gp_numpy_version = 20400;
+
+GP_API gp_status_t gp_set_numpy_version(int32_t version)
+{
+    if (version < 20000)
+        return gp_set_error(GP_ERR_VALUE, "gpunp follows NumPy 2, not version %d", version);
+    gp_numpy_version = version;
+    return GP_OK;
+}
 
 GP_API gp_status_t gp_ufunc_count(int32_t *out)
 {

@@ -168,8 +168,8 @@ static bool loop_fits_signature(const gp_loops_t *loops, int32_t l, int nargs,
     return true;
 }
 
-/* NumPy's legacy loop search with Python scalars, for loops of mixed
- * dtypes (ldexp's "fi->f") that the operands' result type misses: when no
+/* NumPy's legacy loop search with Python scalars (its default resolver's
+ * linear search, should_use_min_scalar_weak_literals): when no
  * weak scalar is of a higher kind than the arrays (a Python int counts as
  * unsigned), a Python int fits any integer or inexact loop input, a float
  * any inexact one, a complex any complex one (the value is checked later);
@@ -264,14 +264,17 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
         if (l < 0 || !loop_fits_signature(loops, l, nin + nout, signature))
             l = find_signature(loops, nin, nout, eff, dtypes + nin, signature, casting);
     } else {
-        l = natural_loop(op, loops, eff);
-        if (l < 0 && op->resolver == GP_RES_DEFAULT && weak) {
-            int32_t w = weak_scalar_loop(op, loops, dtypes, weak);
-            if (w >= 0) {
-                gp_clear_error();
-                l = w;
-            }
-        }
+        /* NumPy's default resolver searches the loops with the weak scalars
+         * as they are, not as the operands' result type: that differs for
+         * loops of mixed inputs (ldexp(-2**100, int16) is "ei->e",
+         * ldexp(uint32, 5) "di->d"), and agrees for loops of one dtype */
+        bool any_weak = false;
+        for (int k = 0; weak && k < nin; ++k)
+            any_weak = any_weak || weak[k];
+        l = op->resolver == GP_RES_DEFAULT && any_weak
+                ? weak_scalar_loop(op, loops, dtypes, weak) : -1;
+        if (l < 0)
+            l = natural_loop(op, loops, eff);
         if (l < 0)
             return GP_ERR_TYPE_NO_LOOP;
     }
@@ -492,7 +495,9 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
     int32_t strong = -1;
     for (int k = 0; k < nin; ++k) {
         dtypes[k] = in[k].array ? in[k].array->dtype : in[k].scalar.dtype;
-        weak[k] = !in[k].array && in[k].scalar.weak;
+        /* NEP 50 makes Python int, float and complex weak; NumPy takes a
+         * Python bool as a numpy.bool_ (ldexp(False, int16) is float16) */
+        weak[k] = !in[k].array && in[k].scalar.weak && dtypes[k] != GP_BOOL;
         if (!weak[k])
             strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
     }

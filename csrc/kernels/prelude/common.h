@@ -321,14 +321,15 @@ GPK_REALX(f32, float)
 GPK_REALX(f64, double)
 
 /* float16's nextafter and spacing work on the bits (npy_half_nextafter,
- * npy_half_spacing): nextafter(x, y) of equal values is x (C's gives y),
- * spacing is never negative. Arguments and results are float16 values held
- * in float. */
-GPK_FN float gpk_nextafter_h(float xf, float yf)
+ * npy_half_spacing): nextafter(x, y) of equal values is x before NumPy 2.5
+ * and y, as C's, from 2.5 on (`equal_gives_y`: nextafter(0.0, -0.0) is 0.0,
+ * then -0.0); spacing is never negative. Arguments and results are float16
+ * values held in float. */
+GPK_FN float gpk_nextafter_h(float xf, float yf, int equal_gives_y)
 {
     gpk_f16 x = gpk_f32_to_f16(xf), y = gpk_f32_to_f16(yf), r;
     if (xf != xf || yf != yf) r = 0x7e00u;
-    else if (x == y || ((x | y) & 0x7fffu) == 0) r = x;
+    else if (x == y || ((x | y) & 0x7fffu) == 0) r = equal_gives_y ? y : x;
     else if ((x & 0x7fffu) == 0) r = (gpk_f16)((y & 0x8000u) + 1);
     else if (!(x & 0x8000u)) r = (gpk_f16)((short)x > (short)y ? x - 1 : x + 1);
     else r = (gpk_f16)((!(y & 0x8000u) || (x & 0x7fffu) > (y & 0x7fffu)) ? x - 1 : x + 1);
