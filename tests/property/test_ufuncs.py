@@ -915,3 +915,27 @@ def test_power_operator_with_a_python_scalar(dt, exponent):
             g ** exponent
         return
     assert_matches(g ** exponent, want, rtol_for("power", dt, want.dtype, args=[h, exponent]))
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_nextafter_of_equal_values_and_signed_zeros(dt):
+    """nextafter(x, y) of equal x and y: NumPy's float16 loop gives x before
+    NumPy 2.5 and y from 2.5 (as C and its float loops do); gpunp follows
+    the running NumPy."""
+    x = np.array([0.0, -0.0, 0.0, -0.0, 1.0, -2.0], dt)
+    y = np.array([-0.0, 0.0, 0.0, -0.0, 1.0, -2.0], dt)
+    assert_matches(gp.nextafter(gp.asarray(x), gp.asarray(y)), np.nextafter(x, y))
+
+
+@pytest.mark.parametrize("name", [n for n in BINARY if all(t[0] in "efd" for t in UFUNCS[n].types)])
+@pytest.mark.parametrize("dt", ["bool", "int8", "uint8", "int16", "uint16", "int32", "int64"])
+@pytest.mark.parametrize("scalar", [-2**100, 2**70, 2**1100, False, True, 3])
+def test_python_scalars_beside_small_ints_in_float_ufuncs(name, dt, scalar):
+    """A Python int next to a small integer array in a ufunc of float loops
+    only picks the loop of the array (hypot(int8, -2**100) is float16, an
+    infinity), an int past float64 raises OverflowError, and a Python bool
+    is a numpy.bool_ (ldexp(False, int16) is float16), on either side."""
+    h = np.array([-3 if np.dtype(dt).kind == "i" else 1, 0, 5]).astype(dt)
+    for args_h, args_g in (((h, scalar), (gp.asarray(h), scalar)),
+                           ((scalar, h), (scalar, gp.asarray(h)))):
+        check(name, lambda: UFUNCS[name](*args_g), getattr(np, name), args_h, dt)
