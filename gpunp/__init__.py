@@ -68,6 +68,7 @@ from gpunp._indexing import (  # noqa: E402
     put_along_axis, select, take, take_along_axis, where)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
+from gpunp._complex import angle, imag, real  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
