@@ -38,17 +38,19 @@ static int32_t find_exact(const gp_loops_t *loops, int nin, int nout, const int3
     return -1;
 }
 
-/* NumPy's search for a loop under a signature: the first loop of one input
- * dtype (the search does not know the mixed int64/uint64 comparison loops)
- * that has every fixed dtype, into which the other inputs cast safely and
+/* NumPy's search for a loop under a signature: the first loop (of one
+ * input dtype in comparisons: the search does not know the mixed
+ * int64/uint64 comparison loops; ldexp's mixed loops are legacy ones it
+ * finds) that has every fixed dtype, into which the other inputs cast safely and
  * whose outputs cast to the given outputs under `casting`. A signature that fixes only the outputs, all to one
  * dtype X (what dtype=X means), is tried again with X for every free input
  * too, so that dtype=X finds the X loop even when the inputs only cast to
  * it unsafely (the call's casting check then decides). Fixed inputs are
  * checked by that casting check, not here. */
-static int32_t find_signature(const gp_loops_t *loops, int nin, int nout, const int32_t *eff,
+static int32_t find_signature(const gp_op_t *op, const gp_loops_t *loops, const int32_t *eff,
                               const int32_t *outs, const int32_t *signature, int32_t casting)
 {
+    int nin = op->nin, nout = op->nout;
     int32_t fixed[GP_MAX_LOOP_ARGS];
     memcpy(fixed, signature, (size_t)(nin + nout) * sizeof *fixed);
     for (int pass = 0; pass < 2; ++pass) {
@@ -65,7 +67,7 @@ static int32_t find_signature(const gp_loops_t *loops, int nin, int nout, const 
         }
         for (int32_t c = 0; c < loops->n; ++c) {
             bool ok = true;
-            for (int k = 1; k < nin && ok; ++k)
+            for (int k = 1; k < nin && ok && op->resolver == GP_RES_COMPARE; ++k)
                 ok = loops->dt[c][k] == loops->dt[c][0];
             for (int k = 0; k < nin + nout && ok; ++k)
                 ok = fixed[k] < 0 || loops->dt[c][k] == fixed[k];
@@ -262,7 +264,7 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
             gp_clear_error();
         }
         if (l < 0 || !loop_fits_signature(loops, l, nin + nout, signature))
-            l = find_signature(loops, nin, nout, eff, dtypes + nin, signature, casting);
+            l = find_signature(op, loops, eff, dtypes + nin, signature, casting);
     } else {
         /* NumPy's default resolver searches the loops with the weak scalars
          * as they are, not as the operands' result type: that differs for
