@@ -85,6 +85,7 @@ from gpunp._signal import convolve, correlate, digitize, interp  # noqa: E402
 from gpunp._sets import (  # noqa: E402
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
     unique_inverse, unique_values)
+from gpunp._complex import angle, imag, real  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._padding import delete, insert, pad  # noqa: E402
 from gpunp._array_api import (  # noqa: E402

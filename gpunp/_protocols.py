@@ -10,15 +10,15 @@ from gpunp._ndarray import ndarray
 
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "any", "append", "argmax", "argmin", "argwhere", "array_split",
+    "all", "amax", "amin", "angle", "any", "append", "argmax", "argmin", "argwhere", "array_split",
     "astype", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "broadcast_shapes",
     "broadcast_to", "can_cast", "choose", "column_stack", "compress", "concatenate", "copy",
     "copyto", "count_nonzero", "cumprod", "cumsum", "diag", "diagflat", "diagonal", "dot",
     "dsplit", "dstack", "empty_like", "expand_dims", "extract", "flatnonzero", "flip", "fliplr",
-    "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "indices", "inner",
-    "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
+    "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "imag", "indices",
+    "inner", "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
     "nonzero", "ones_like", "outer", "permute_dims", "place", "prod", "ptp", "put",
-    "put_along_axis", "ravel", "ravel_multi_index", "repeat", "reshape", "resize",
+    "put_along_axis", "ravel", "ravel_multi_index", "real", "repeat", "reshape", "resize",
     "result_type", "roll", "rollaxis", "rot90", "select", "shape", "size", "split", "squeeze",
     "stack", "std", "sum", "swapaxes", "take", "take_along_axis", "tensordot", "tile", "trace",
     "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",

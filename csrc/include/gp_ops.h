@@ -22,7 +22,8 @@ enum gp_identity {
     GP_IDENTITY_ONE = 2,
     GP_IDENTITY_MINUS_ONE = 3, /* all bits set, for bitwise_and */
     GP_IDENTITY_FALSE = 4,
-    GP_IDENTITY_TRUE = 5
+    GP_IDENTITY_TRUE = 5,
+    GP_IDENTITY_MINUS_INF = 6 /* logaddexp, logaddexp2 */
 };
 
 /* Static facts of one ufunc of the op table. */
@@ -43,6 +44,12 @@ typedef struct gp_operand {
 
 /* Sentinel for "no axis" (axis=None) where one axis is taken. */
 #define GP_AXIS_NONE (-1000000)
+
+/* The version of the NumPy whose per-element rules the kernels follow where
+ * NumPy releases differ (major * 10000 + minor * 100 + patch, 20502 for
+ * 2.5.2; the default is 20400). Set once, before the first kernel is built:
+ * kernels already built keep the rule they were generated with. */
+GP_API gp_status_t gp_set_numpy_version(int32_t version);
 
 /* Number of ufuncs in the op table. */
 GP_API gp_status_t gp_ufunc_count(int32_t *out);

@@ -175,6 +175,8 @@ static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
 {
     gp_str_printf(s, "/* %s */\n", what);
     gp_str_printf(s, "#define F(n) gpk_##n##_%s\n", csuffix(fdt));
+    /* for the table's expressions that follow the running NumPy's release */
+    gp_str_printf(s, "#define GPK_NUMPY_VERSION %d\n", (int)gp_numpy_version);
     gp_str_printf(s, "typedef %s gpk_idx;\n", idx32 ? "int" : "long long");
 }
 
@@ -466,6 +468,11 @@ static void neutral_expr(int neutral, int32_t dt, char *out)
         v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "INFINITY" : int_limit(dt, true);
         break;
     case GP_NEUTRAL_ALLONES: v = k == GP_KIND_BOOL ? "1" : "~0ULL"; break;
+    case GP_NEUTRAL_NAN_LOWEST:
+    case GP_NEUTRAL_NAN_HIGHEST:
+        v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "NAN"
+                                                       : int_limit(dt, neutral == GP_NEUTRAL_NAN_HIGHEST);
+        break;
     default: v = "0";
     }
     if (k == GP_KIND_COMPLEX) {

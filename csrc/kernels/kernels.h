@@ -43,7 +43,9 @@ enum gp_neutral {
     GP_NEUTRAL_ONE,
     GP_NEUTRAL_LOWEST,
     GP_NEUTRAL_HIGHEST,
-    GP_NEUTRAL_ALLONES
+    GP_NEUTRAL_ALLONES,
+    GP_NEUTRAL_NAN_LOWEST,  /* NaN for floats (fmax ignores it), else the lowest */
+    GP_NEUTRAL_NAN_HIGHEST  /* NaN for floats (fmin ignores it), else the highest */
 };
 
 /* Value checks NumPy makes that need a look at the data. */
@@ -73,6 +75,8 @@ typedef struct gp_op {
 } gp_op_t;
 
 extern const gp_op_t gp_ufuncs[];
+/* gp_set_numpy_version's value; the kernels see it as GPK_NUMPY_VERSION */
+extern int32_t gp_numpy_version;
 extern const int32_t gp_nufuncs;
 
 /* Internal rows (not ufuncs): an identity for casts, copies and fills, and
