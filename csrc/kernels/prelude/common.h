@@ -945,8 +945,12 @@ GPK_FN double gpk_rng_sqrt(double x)
     GPK_FN int gpk_isinf_##S(CT a) { return isinf(a.re) || isinf(a.im); }                          \
     GPK_FN int gpk_isfinite_##S(CT a) { return isfinite(a.re) && isfinite(a.im); }
 
+#ifdef GPK_WITH_C64
 GPK_COMPLEX2(c64, gpk_c64, float, f32)
+#endif
+#ifdef GPK_WITH_C128
 GPK_COMPLEX2(c128, gpk_c128, double, f64)
+#endif
 
 /* ---- complex inverse trigonometric and hyperbolic functions -------------
  * Hull, Fairgrieve and Tang's algorithm (ACM TOMS 23(3), 1997) for asinh
