@@ -257,7 +257,8 @@ GP_API gp_status_t gp_cache_forget_loaded(void)
 
 /* Compiles (or fetches from disk) and loads the kernel; lock held. */
 /* Every complex helper's name and type ends in c64 or c128, so a body that
- * never spells one needs none of that precision's helpers. */
+ * never spells one needs none of that precision's helpers (complex64's
+ * inverse trigonometric functions are complex128's, rounded). */
 static bool spells(const char *body, size_t len, const char *what)
 {
     size_t n = strlen(what);
@@ -271,7 +272,7 @@ void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size
 {
     if (spells(body, len, "c64"))
         gp_str_puts(out, "#define GPK_WITH_C64 1\n");
-    if (spells(body, len, "c128"))
+    if (spells(body, len, "c64") || spells(body, len, "c128"))
         gp_str_puts(out, "#define GPK_WITH_C128 1\n");
     gp_str_puts(out, prelude);
     gp_str_puts(out, "\n");

@@ -952,6 +952,7 @@ GPK_COMPLEX2(c64, gpk_c64, float, f32)
 GPK_COMPLEX2(c128, gpk_c128, double, f64)
 #endif
 
+#ifdef GPK_WITH_C128
 /* ---- complex inverse trigonometric and hyperbolic functions -------------
  * Hull, Fairgrieve and Tang's algorithm (ACM TOMS 23(3), 1997) for asinh
  * and acos, Kahan's for atanh, with C99 Annex G's special values, as the C
@@ -1121,6 +1122,7 @@ GPK_FN gpk_c128 gpk_atan_c128(gpk_c128 z)
     gpk_c128 w = gpk_atanh_c128(gpk_make_c128(z.im, z.re));
     return gpk_make_c128(w.im, w.re);
 }
+#ifdef GPK_WITH_C64
 #define GPK_C64_VIA_C128(fn)                                                   \
     GPK_FN gpk_c64 gpk_##fn##_c64(gpk_c64 z)                                   \
     {                                                                          \
@@ -1133,3 +1135,5 @@ GPK_C64_VIA_C128(acosh)
 GPK_C64_VIA_C128(atanh)
 GPK_C64_VIA_C128(asin)
 GPK_C64_VIA_C128(atan)
+#endif
+#endif
