@@ -14,6 +14,8 @@ dtype and made C-contiguous, as NumPy's are.
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 
 import gpunp
@@ -197,6 +199,14 @@ def _pair_vectors(w, vr):
     return gpunp.where(im > 0, vr + 1j * nxt, gpunp.where(im < 0, prv - 1j * vr, vr + 0j))
 
 
+@functools.cache
+def _real_eigenvalues_stay_real() -> bool:
+    """Whether the running NumPy gives a real matrix's eig results a real
+    dtype when every eigenvalue is real (NumPy 2.4 does; 2.5 returns them
+    complex always)."""
+    return numpy.linalg.eigvals(numpy.eye(1)).dtype.kind == "f"
+
+
 def eig(a, t, result_t, vectors: bool):
     batch, n = a.shape[:-2], a.shape[-1]
     f = fortran_copy(a, t)
@@ -209,7 +219,7 @@ def eig(a, t, result_t, vectors: bool):
     if t.kind == "c":
         rt = result_t
         v = vr
-    elif not bool(gpunp.any(w.imag != 0)):
+    elif _real_eigenvalues_stay_real() and not bool(gpunp.any(w.imag != 0)):
         rt = real_dtype(result_t)
         w, v = w.real, vr
     else:
