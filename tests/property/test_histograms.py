@@ -199,9 +199,9 @@ def test_scatter_add_matches_numpy_add_at(dt):
     got = gp.zeros(6, dt)
     scatter_add(got, gp.asarray(idx), gp.asarray(vals))
     assert_same(got, want)  # small integers: every order of adding is exact
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError):  # a GPU reports it at the next synchronisation
         scatter_add(got, gp.asarray(np.array([6])), gp.asarray(vals[:1]))
-    gp.cuda.Device().synchronize()
+        gp.cuda.Device().synchronize()
 
 
 def test_scatter_add_refuses_narrow_dtypes():
