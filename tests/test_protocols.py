@@ -37,7 +37,7 @@ def test_numpy_ufunc_out_argument(pair):
     assert_same(out, h + h)
 
 
-def test_numpy_ufunc_methods_gpunp_lacks_raise_typeerror(pair):
+def test_numpy_ufuncs_gpunp_lacks_raise_typeerror(pair):
     g, _ = pair
     with pytest.raises(TypeError):
         np.isnat(g)  # a datetime ufunc: not in gpunp's op table
