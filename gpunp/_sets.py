@@ -160,6 +160,14 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     if kind == "table" and not (element.dtype.kind in "biu" and test.dtype.kind in "biu"):
         raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
                          "Please select 'sort' or None for kind.")
+    if kind == "table" and test.size:
+        # NumPy's table is indexed by value - min in the test's dtype, and
+        # refuses a range that overflows it (bools count as uint8)
+        t = test.astype(numpy.uint8) if test.dtype.kind == "b" else test
+        if int(t.max().item()) - int(t.min().item()) > numpy.iinfo(t.dtype).max:
+            raise RuntimeError("You have specified kind='table', but the range of values in "
+                               "`ar2` or `ar1` exceed the maximum integer of the datatype. "
+                               "Please set `kind` to None or 'sort'.")
     dt = numpy.promote_types(element.dtype, test.dtype)
     if test.size == 0:
         found = gp.zeros(element.shape, dtype=bool)
