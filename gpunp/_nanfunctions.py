@@ -220,8 +220,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     # deviations in a's dtype, as NumPy subtracts into its copy of a
     dev = _subtract(filled, m, casting="unsafe", out=filled)
     dev = _where(mask, 0, dev)
-    if dev.dtype.kind == "c":
-        sq = _multiply(dev.real, dev.real) + _multiply(dev.imag, dev.imag)
+    if dev.dtype.kind == "c":  # NumPy's product with the conjugate (fused multiply-adds)
+        sq = _multiply(dev, UFUNCS["conjugate"](dev)).real
     else:
         sq = _multiply(dev, dev)
     v = _sum(sq, axis=axis, dtype=dtype, keepdims=keepdims)
