@@ -182,6 +182,10 @@ def test_sort_errors_and_protocol():
         gp.sort(gp.asarray(5.0))
     with pytest.raises(ValueError):
         gp.broadcast_to(g, (2, 3)).sort()
+    with pytest.raises(TypeError):
+        g.sort(axis=None)
+    with pytest.raises(TypeError):
+        g.partition(1, axis=None)
     assert_same(np.sort(g), np.sort(x))
     assert_same(np.argsort(g), np.argsort(x))
 
