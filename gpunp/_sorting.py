@@ -126,6 +126,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None) -> ndarray:
 
 
 def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None) -> None:
+    axis = _axis_int(axis)  # the method takes no axis=None (NumPy's TypeError)
     _check_kind(kind, stable)
     _check_order(order)
     if not self.flags.writeable:
@@ -217,6 +218,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None) -> ndarray:
 
 
 def _partition_method(self, kth, axis=-1, kind="introselect", order=None) -> None:
+    axis = _axis_int(axis)
     if not self.flags.writeable:
         raise ValueError("assignment destination is read-only")
     self[...] = _partition(self, kth, axis, kind, order, False)

@@ -1101,3 +1101,14 @@ def test_choice_errors(args, kw):
         np.random.default_rng(0).choice(*args, **kw)
     with pytest.raises(want.type, match=re.escape(str(want.value))):
         gr.default_rng(0).choice(*args, **kw)
+
+
+def test_bytes():
+    b = gr.default_rng(55).bytes(13)
+    assert isinstance(b, bytes) and len(b) == 13
+    raw = gr.default_rng(55).bit_generator.random_raw(2).get()
+    assert b == raw.astype("<u8").tobytes()[:13]
+    assert gr.default_rng(1).bytes(0) == b"" and len(gr.bytes(5)) == 5
+    counts = np.bincount(np.frombuffer(gr.default_rng(56).bytes(256 * 400), np.uint8),
+                         minlength=256)
+    assert stats.chisquare(counts).pvalue > ALPHA

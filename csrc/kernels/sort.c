@@ -175,7 +175,8 @@ typedef struct gp_sort_spec {
     uint8_t count_bytes; /* 4 or 8 */
     uint8_t items;       /* a GPU thread's keys in a tile */
     uint8_t indices;     /* SORT_FINISH: idx % L (argsort), not the elements */
-    uint8_t pad[2];
+    uint8_t detect;      /* SORT_KEYS of floats: sets *flag where a NaN or -0.0 is */
+    uint8_t pad;
 } gp_sort_spec_t;
 
 static const char *uint_type(int bytes)
@@ -185,24 +186,28 @@ static const char *uint_type(int bytes)
 
 /* Statements setting `k` (gpk_kt) from the bits `u` (gpk_kt) of a float:
  * sign-magnitude to an unsigned order, every NaN to the largest key, -0.0
- * to +0.0's key (so the stable order of zeros is kept). */
-static void emit_float_key(gp_str_t *s, int bytes, const char *u)
+ * to +0.0's key (so the stable order of zeros is kept). With `detect`, a
+ * NaN or a -0.0 sets *p.flag: without them the keys map back to the
+ * values. */
+static void emit_float_key(gp_str_t *s, int bytes, const char *u, bool detect)
 {
+    const char *mark = detect ? " *p.flag = 1;" : "";
     const char *inf = bytes == 2 ? "0x7c00u" : bytes == 4 ? "0x7f800000u"
                                                           : "0x7ff0000000000000ull";
     gp_str_printf(s, "  { const gpk_kt sign_ = (gpk_kt)((gpk_kt)1 << %d);\n"
                      "    gpk_kt u_ = %s;\n"
-                     "    if ((gpk_kt)(u_ & (gpk_kt)~sign_) > (gpk_kt)%s) k = (gpk_kt)~(gpk_kt)0;\n"
-                     "    else { if (u_ == sign_) u_ = 0;\n"
+                     "    if ((gpk_kt)(u_ & (gpk_kt)~sign_) > (gpk_kt)%s) {"
+                     " k = (gpk_kt)~(gpk_kt)0;%s }\n"
+                     "    else { if (u_ == sign_) { u_ = 0;%s }\n"
                      "      k = (u_ & sign_) ? (gpk_kt)~u_ : (gpk_kt)(u_ | sign_); } }\n",
-                  bytes * 8 - 1, u, inf);
+                  bytes * 8 - 1, u, inf, mark, mark);
 }
 
 static void emit_keys(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
 {
     int32_t dt = sp->dt, kind = gp_dtype_kind(dt);
     gp_str_puts(s, "struct gpk_params {\n  gpk_index n, L;\n  const gpk_st *w;\n"
-                   "  const long long *idx;\n  gpk_kt *keys;\n};\n");
+                   "  const long long *idx;\n  gpk_kt *keys;\n  int *flag;\n};\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n",
                   name);
     gp_str_printf(s, "  const gpk_idx src = %s;\n  gpk_kt k;\n", sp->gather ? "p.idx[i]" : "i");
@@ -215,12 +220,12 @@ static void emit_keys(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
     } else if (sp->word == WORD_REAL || sp->word == WORD_IMAG) {
         gp_str_printf(s, "  union { %s f; gpk_kt u; } b_;\n  b_.f = p.w[src].%s;\n",
                       part == 4 ? "gpk_f32" : "gpk_f64", sp->word == WORD_REAL ? "re" : "im");
-        emit_float_key(s, part, "b_.u");
+        emit_float_key(s, part, "b_.u", false);
     } else if (kind == GP_KIND_FLOAT && dt == GP_FLOAT16) {
-        emit_float_key(s, 2, "(gpk_kt)p.w[src]");
+        emit_float_key(s, 2, "(gpk_kt)p.w[src]", sp->detect);
     } else if (kind == GP_KIND_FLOAT) {
         gp_str_printf(s, "  union { gpk_st f; gpk_kt u; } b_;\n  b_.f = p.w[src];\n");
-        emit_float_key(s, part, "b_.u");
+        emit_float_key(s, part, "b_.u", sp->detect);
     } else if (kind == GP_KIND_INT) {
         gp_str_printf(s, "  k = (gpk_kt)((gpk_kt)p.w[src] ^ (gpk_kt)((gpk_kt)1 << %d));\n",
                       part * 8 - 1);
@@ -342,14 +347,21 @@ static void emit_finish(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
         gp_str_puts(s, "  ((gpk_st *)p.out)[i] = p.w[p.idx[i]];\n}\n}\n");
 }
 
-/* Integer and bool elements back from their keys. */
+/* Elements back from their keys: integers and bools, and floats without
+ * NaNs and -0.0. */
 static void emit_decode(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
 {
     gp_str_puts(s, "struct gpk_params {\n  gpk_index n, L;\n  const gpk_kt *keys;\n"
                    "  const void *unused;\n  gpk_st *out;\n};\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n",
                   name);
-    if (gp_dtype_kind(sp->dt) == GP_KIND_INT)
+    if (gp_dtype_kind(sp->dt) == GP_KIND_FLOAT)
+        gp_str_printf(s, "  const gpk_kt sign_ = (gpk_kt)((gpk_kt)1 << %d);\n"
+                         "  const gpk_kt k = p.keys[i];\n"
+                         "  union { gpk_st f; gpk_kt u; } b_;\n"
+                         "  b_.u = (k & sign_) ? (gpk_kt)(k ^ sign_) : (gpk_kt)~k;\n"
+                         "  p.out[i] = b_.f;\n", gp_dtype_size(sp->dt) * 8 - 1);
+    else if (gp_dtype_kind(sp->dt) == GP_KIND_INT)
         gp_str_printf(s, "  p.out[i] = (gpk_st)(gpk_kt)(p.keys[i] ^ (gpk_kt)((gpk_kt)1 << %d));\n",
                       gp_dtype_size(sp->dt) * 8 - 1);
     else
@@ -361,9 +373,9 @@ static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_
 {
     const gp_sort_spec_t *sp = vspec;
     static const char *const steps[] = {"keys", "hist", "scatter", "finish", "decode"};
-    snprintf(name, name_size, "gpk_sort_%s_%s_w%d_k%d_p%d_g%d_c%d_i%d_x%d", steps[sp->step],
+    snprintf(name, name_size, "gpk_sort_%s_%s_w%d_k%d_p%d_g%d_c%d_i%d_x%d%s", steps[sp->step],
              gp_dtypes[sp->dt].suffix, sp->word, sp->key_bytes, sp->pay_bytes, sp->gather,
-             sp->count_bytes, sp->items, sp->indices);
+             sp->count_bytes, sp->items, sp->indices, sp->detect ? "_d" : "");
     if (sp->step == SORT_SCATTER)
         gp_str_puts(s, "#if defined(GPK_CUDA)\n"
                        "#include <cub/block/block_radix_sort.cuh>\n"
@@ -460,7 +472,7 @@ static gp_status_t digit_pass(gp_sort_spec_t sp, int64_t n, int64_t tile, int sh
 
 /* Launches the elementwise step `sp` (SORT_KEYS or SORT_FINISH) over n. */
 static gp_status_t ew_step(const gp_sort_spec_t *sp, int64_t n, int64_t L, const void *a,
-                           const void *b, void *c)
+                           const void *b, void *c, void *flag)
 {
     const gp_kernel_t *k;
     GP_TRY(get_kernel(sp, &k));
@@ -471,6 +483,8 @@ static gp_status_t ew_step(const gp_sort_spec_t *sp, int64_t n, int64_t L, const
     gp_params_ptr(&p, a);
     gp_params_ptr(&p, b);
     gp_params_ptr(&p, c);
+    if (sp->step == SORT_KEYS)
+        gp_params_ptr(&p, flag);
     gp_launch_t cfg = gp_grid_for(n, 256);
     return gp_launch(k, &cfg, &p);
 }
@@ -491,7 +505,7 @@ static gp_status_t last_step(int step, int32_t dt, int key_bytes, bool indices, 
     sp.key_bytes = (uint8_t)key_bytes;
     sp.indices = indices;
     gp_status_t s = ew_step(&sp, n, L, gp_array_data(from), w ? gp_array_data(w) : NULL,
-                            gp_array_data(*out));
+                            gp_array_data(*out), NULL);
     if (s != GP_OK) {
         gp_array_release(*out);
         *out = NULL;
@@ -541,53 +555,67 @@ static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool in
                                                   digits <= 4 ? 4 : 8, digits};
     }
     bool by_value = nwords == 1 && !indices;
-    bool keys_only = by_value && kind != GP_KIND_FLOAT;
-    int pay_bytes = keys_only ? 0 : by_value ? size : 8;
-    int32_t pay_dt = by_value ? dt : GP_INT64;
+    /* floats of one row without NaNs and -0.0 sort keys alone too: the keys
+     * kernel looks for them */
+    bool detect = by_value && kind == GP_KIND_FLOAT;
+    bool keys_only = by_value && !detect;
     int count_bytes = n < ((int64_t)1 << 32) ? 4 : 8;
 
-    gp_array_t *pay[2] = {NULL, NULL}, *keys[2] = {NULL, NULL}, *counts = NULL;
+    gp_array_t *pay[2] = {NULL, NULL}, *keys[2] = {NULL, NULL}, *counts = NULL, *flag = NULL;
     gp_status_t s = GP_OK;
-    if (!keys_only)
-        s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[1]);
-    if (s == GP_OK && !by_value) {
-        gp_scalar_t zero = {GP_INT64, 0, 0, 0, 0}, one = {GP_INT64, 0, 1, 1, 0};
-        s = gp_array_arange(&zero, &one, n, GP_INT64, &pay[0]);
-    } else if (s == GP_OK && !keys_only) {
-        s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[0]);
-    }
-    /* the payload read by the next pass: the elements themselves at first */
-    const void *pay_in = keys_only ? NULL : by_value ? gp_array_data(w) : gp_array_data(pay[0]);
-    int cur = 0; /* pay[cur] holds the payload when pay_in is not w's */
+    const void *pay_in = NULL; /* the payload the next pass reads */
+    int cur = 0;               /* pay[cur] holds it, once it is not w's elements */
     for (int wi = 0; wi < nwords && s == GP_OK; ++wi) {
         const sort_word_t *wd = &words[wi];
+        gp_array_release(keys[0]);
+        gp_array_release(keys[1]);
+        keys[0] = keys[1] = NULL;
+        s = gp_array_empty(uint_dtype(wd->bytes), 1, &n, GP_ORDER_C, &keys[0]);
+        if (s == GP_OK)
+            s = gp_array_empty(uint_dtype(wd->bytes), 1, &n, GP_ORDER_C, &keys[1]);
+        if (s == GP_OK && detect)
+            s = gp_array_zeros(GP_INT32, 0, NULL, GP_ORDER_C, &flag);
+        if (s != GP_OK)
+            break;
         gp_sort_spec_t sp;
         memset(&sp, 0, sizeof sp);
         sp.family = GP_FAMILY_SORT;
         sp.dt = (uint8_t)dt;
         sp.word = (uint8_t)wd->word;
         sp.key_bytes = (uint8_t)wd->bytes;
-        sp.pay_bytes = (uint8_t)pay_bytes;
         sp.count_bytes = (uint8_t)count_bytes;
-        sp.items = host ? 1 : wd->bytes + pay_bytes <= 8 ? 16 : 8;
-        int64_t tile = host ? host_tile(n) : (int64_t)SORT_THREADS * sp.items;
-        int64_t ntiles = (n + tile - 1) / tile, ncounts = 256 * ntiles;
-        gp_array_release(keys[0]);
-        gp_array_release(keys[1]);
-        gp_array_release(counts);
-        keys[0] = keys[1] = counts = NULL;
-        s = gp_array_empty(uint_dtype(wd->bytes), 1, &n, GP_ORDER_C, &keys[0]);
-        if (s == GP_OK)
-            s = gp_array_empty(uint_dtype(wd->bytes), 1, &n, GP_ORDER_C, &keys[1]);
-        if (s == GP_OK)
-            s = gp_array_empty(uint_dtype(count_bytes), 1, &ncounts, GP_ORDER_C, &counts);
-        if (s != GP_OK)
-            break;
         sp.step = SORT_KEYS;
         sp.gather = wi > 0 || wd->word == WORD_ROW;
-        s = ew_step(&sp, n, L, gp_array_data(w), by_value ? NULL : pay_in,
-                    gp_array_data(keys[0]));
-        sp.gather = 0;
+        sp.detect = detect;
+        s = ew_step(&sp, n, L, gp_array_data(w), pay_in, gp_array_data(keys[0]),
+                    detect ? gp_array_data(flag) : NULL);
+        sp.gather = sp.detect = 0;
+        if (s == GP_OK && detect) {
+            int32_t found = 0;
+            s = gp_array_to_host(flag, &found, sizeof found, GP_ORDER_C);
+            keys_only = found == 0;
+        }
+        if (s == GP_OK && wi == 0 && !keys_only) {
+            /* index payloads start as 0..n-1; element payloads as w itself */
+            int32_t pay_dt = by_value ? dt : GP_INT64;
+            s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[1]);
+            if (s == GP_OK && !by_value) {
+                gp_scalar_t zero = {GP_INT64, 0, 0, 0, 0}, one = {GP_INT64, 0, 1, 1, 0};
+                s = gp_array_arange(&zero, &one, n, GP_INT64, &pay[0]);
+            } else if (s == GP_OK) {
+                s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[0]);
+            }
+            pay_in = s != GP_OK ? NULL : by_value ? gp_array_data(w) : gp_array_data(pay[0]);
+        }
+        int pay_bytes = keys_only ? 0 : by_value ? size : 8;
+        sp.pay_bytes = (uint8_t)pay_bytes;
+        sp.items = host ? 1 : wd->bytes + pay_bytes <= 8 ? 16 : 8;
+        int64_t tile = host ? host_tile(n) : (int64_t)SORT_THREADS * sp.items;
+        int64_t ncounts = 256 * ((n + tile - 1) / tile);
+        gp_array_release(counts);
+        counts = NULL;
+        if (s == GP_OK)
+            s = gp_array_empty(uint_dtype(count_bytes), 1, &ncounts, GP_ORDER_C, &counts);
         for (int d = 0; d < wd->digits && s == GP_OK; ++d) {
             int nxt = by_value && pay_in == gp_array_data(w) ? 1 : 1 - cur;
             s = digit_pass(sp, n, tile, 8 * d, counts, gp_array_data(keys[d & 1]), pay_in,
@@ -610,6 +638,7 @@ static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool in
     gp_array_release(keys[0]);
     gp_array_release(keys[1]);
     gp_array_release(counts);
+    gp_array_release(flag);
     return s;
 }
 

@@ -225,6 +225,15 @@ class Generator(Distributions, Permutations):
     def __repr__(self):
         return f"Generator(Philox) at {id(self):#x}"
 
+    def bytes(self, length: int) -> bytes:
+        """`length` random bytes (Python bytes, so copied to the host): the
+        stream's words, little-endian, whole counter blocks a call."""
+        n = operator.index(length)
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        words = self._bit_generator.random_raw((n + 7) // 8).get()
+        return words.astype("<u8").tobytes()[:n]
+
     def spawn(self, n_children: int) -> list:
         """Independent child generators (numpy.random.Generator.spawn)."""
         return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]

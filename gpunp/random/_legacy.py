@@ -95,7 +95,7 @@ DELEGATED = (
     "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
     "pareto", "poisson", "power", "rayleigh", "standard_cauchy", "standard_gamma",
     "standard_t", "triangular", "vonmises", "wald", "weibull", "zipf",
-    "choice", "permutation", "shuffle",
+    "choice", "permutation", "shuffle", "bytes",
 )
 
 
