@@ -36,7 +36,9 @@ GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *
  * (negative counts from the end; GP_AXIS_NONE: the flattened array, a 1-d
  * result), stable: equal elements keep their order, so the result is the
  * one of NumPy's kind='stable'. A new array of a's shape (the axis' values
- * or their int64 indices along it). On CUDA the kernels include CUB's
+ * or their int64 indices along it). Sorting the values of a float array
+ * of one row waits for the device once (whether NaNs or -0.0 are there
+ * decides what the passes move). On CUDA the kernels include CUB's
  * block-wide primitives (the CCCL headers, found at run time: see
  * docs/architecture.md, "Sorting"); on HIP GP_ERR_UNSUPPORTED. GP_ERR_AXIS
  * for an axis out of range. */

@@ -155,12 +155,12 @@ GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *
  * The payload moved with the keys is the element itself where one key word
  * of the whole array decides (a float dtype, one row), else the element's
  * index, through which later words read their keys and the result is
- * gathered at the end. Integers and bools of one row move no payload: their
- * keys map back to the values (SORT_DECODE). */
+ * gathered at the end. Integers and bools of one row, and floats of one row
+ * without NaNs and -0.0, move no payload: their keys map back to the values
+ * (SORT_DECODE). */
 
 enum { SORT_KEYS = 0, SORT_HIST = 1, SORT_SCATTER = 2, SORT_FINISH = 3, SORT_DECODE = 4 };
 enum { WORD_VALUE = 0, WORD_IMAG = 1, WORD_REAL = 2, WORD_CLASS = 3, WORD_ROW = 4 };
-enum { PAY_NONE = 0, PAY_VALUE = 1, PAY_INDEX = 2 };
 
 #define SORT_THREADS 256
 

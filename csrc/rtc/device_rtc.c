@@ -206,7 +206,8 @@ static bool try_cccl(const char *dir, char *found, size_t n, gp_str_t *tried)
 /* The CCCL include folder, searched in this order: GPUNP_CCCL_PATH, the
  * toolkit (or wheel) the loaded NVRTC came from (<lib>/../include/cccl),
  * the folders of gp_runtime_set_library_path (the nvidia-* wheels: their
- * nvidia/cu13/include/cccl), CUDA_PATH, CUDA_HOME, /usr/local/cuda.
+ * nvidia/cu13/include/cccl, or CUDA 12's nvidia/cuda_cccl/include), CUDA_PATH,
+ * CUDA_HOME, /usr/local/cuda.
  * GP_ERR_NOT_FOUND naming every place looked in if none has it. */
 static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
 {
@@ -227,8 +228,12 @@ static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
         gp_dl_library_path(libpath, sizeof libpath);
         for (char *save = NULL, *dir = strtok_r(libpath, ":", &save); dir && !ok;
              dir = strtok_r(NULL, ":", &save)) {
+            /* nvidia/cu13/lib -> nvidia/cu13/include/cccl; the CUDA 12 wheels'
+             * nvidia/<library>/lib -> nvidia/cuda_cccl/include */
             snprintf(d, sizeof d, "%s/../include/cccl", dir);
             ok = try_cccl(d, found, n, &tried);
+            snprintf(d, sizeof d, "%s/../../cuda_cccl/include", dir);
+            ok = ok || try_cccl(d, found, n, &tried);
         }
     }
     const char *const roots[] = {getenv("CUDA_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
