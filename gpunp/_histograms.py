@@ -18,7 +18,6 @@ import warnings
 
 import numpy
 
-from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
@@ -235,6 +234,14 @@ def _edges(a: ndarray, stand, bins, range, weights):
             raise TypeError("Automated estimation of the number of bins is not supported for "
                             "weighted data")
         n_equal = _selector_bins(a, stand, bins, range)
+        if n_equal < 1:
+            # an infinite width: NumPy's one edge (its int-bins check is not
+            # reached from an estimator)
+            first, last = _outer_edges(stand, range)
+            dt = numpy.result_type(first, last, stand)
+            if dt.kind in "iub":
+                dt = numpy.result_type(dt, float)
+            return numpy.linspace(first, last, n_equal + 1, endpoint=True, dtype=dt), n_equal
         bins = n_equal
     elif numpy.ndim(bins) == 0:
         try:
@@ -323,6 +330,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         numpy.can_cast(ntype, complex)
     if not simple:
         raise TypeError(f"histogram weights of dtype {ntype} are not supported")
+    if n_equal == 0:
+        first, last = _outer_edges(stand, range)
+        if a.size and bool(_logical_and(a >= first, a <= last).any()):
+            # NumPy counts kept values into bin -1 of no bins
+            raise ValueError("'list' argument must have no negative elements")
+        from gpunp._creation import zeros
+        return zeros(0, _F64 if density else ntype), asarray(edges)
     if n_equal is not None:
         first, last = _outer_edges(stand, range)
         idx = _uniform_bin(a, edges, first, last, n_equal)

@@ -156,6 +156,10 @@ def _quantile_sorted(s: ndarray, q: numpy.ndarray, method: str, weak_q: bool, sk
             if empty.any():
                 warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
                 result = where(asarray(empty), numpy.nan, result)
+                if empty.flat[0]:
+                    # NumPy's first slice sets the result dtype (apply_along_axis),
+                    # and an all-NaN one is a NaN of the data's dtype
+                    result = result.astype(s.dtype)
         elif result.ndim == 0:
             if bool(last != last):
                 result = last  # NumPy's 0-d result is then the element itself

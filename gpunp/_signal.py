@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy
 
-from gpunp._lib import ffi, lib
+from gpunp._lib import lib
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
 

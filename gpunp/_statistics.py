@@ -111,7 +111,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=numpy._NoVal
     kw = {} if keepdims is numpy._NoValue else {"keepdims": keepdims}
     if weights is None:
         avg = mean(a, axis, **kw)
-        scl = avg.dtype.type(a.size / avg.size)  # an empty result: ZeroDivisionError, as NumPy
+        scl = avg.dtype.type(a.size / avg.size)  # NumPy's ZeroDivisionError for no result
     else:
         w = _weights_for(a, _array(weights), axis)
         if a.dtype.kind in "biu":

@@ -58,6 +58,26 @@ def elements(dt: np.dtype, specials: bool = True, finite: bool = False):
     return st.builds(complex, part, part)
 
 
+def bounded_values(dt, bound=100.0, specials=()):
+    """Elements of `dt` within [-bound, bound] (integers too; unsigned from
+    0), with the float `specials` drawn often: values whose sums and
+    products cannot overflow in one order of operations and not another.
+    None for bool (any value is bounded)."""
+    dt = np.dtype(dt)
+    if dt.kind == "b":
+        return None
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return st.integers(max(int(info.min), -int(bound)), min(int(info.max), int(bound)))
+    part = np.dtype("f2" if dt == np.float16 else "f4" if dt in (np.float32, np.complex64)
+                    else "f8")
+    b = float(part.type(bound))
+    f = st.floats(-b, b, width=8 * part.itemsize)
+    if specials:
+        f = st.one_of(st.sampled_from(list(specials)), f)
+    return st.builds(complex, f, f) if dt.kind == "c" else f
+
+
 def numpy_arrays(dt, shape, specials=True, finite=False, values=None):
     """NumPy arrays of `dt` and `shape`: elements from `values` if given."""
     return hnp.arrays(np.dtype(dt), shape,

@@ -6,7 +6,6 @@ sign. These are exact: the same comparisons and roundings as NumPy's."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, strategies as st
 
 import gpunp as gp

@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 import gpunp as gp
 
 from .outcome import same_outcome
-from .strategies import assert_same, device_arrays, dtypes, shapes
+from .strategies import assert_same, bounded_values, device_arrays, dtypes, shapes
 
 # fd and auto take the quartiles: tested once gpunp has percentile
 _ESTIMATORS = ["sqrt", "sturges", "rice", "scott", "stone", "doane"] + (
@@ -26,13 +26,7 @@ def _weights(data, shape, kinds="biufc"):
     float64 and casts back, and an out-of-range float-to-integer cast is
     the platform's (undefined in C)."""
     dt = data.draw(dtypes(kinds), label="weights dtype")
-    vals = None
-    if dt.kind in "iu":
-        vals = st.integers(0 if dt.kind == "u" else -100, 100)
-    elif dt.kind in "fc":
-        # bounded: a sum that overflows in one order may not in another
-        part = st.floats(-1e3, 1e3, width=16 if dt == np.float16 else 32)
-        vals = st.builds(complex, part, part) if dt.kind == "c" else part
+    vals = bounded_values(dt, 100 if dt.kind in "iu" else 1e3)
     return data.draw(device_arrays(dt, shape, finite=True, values=vals), label="weights")
 
 

@@ -57,6 +57,15 @@ def _product_values(dt):
     return f
 
 
+def _sum_or_product_data(data, sums):
+    """(dtype, gpunp array, NumPy array) with values for sums or products."""
+    dt = data.draw(dtypes(), label="dtype")
+    values = _values(dt) if sums else _product_values(dt)
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"), values=values),
+                     label="arrays")
+    return dt, g, x
+
+
 def _axis(data, ndim, multi=True):
     opts = [st.none(), st.integers(-ndim - 1, ndim)]
     if multi:
@@ -107,10 +116,7 @@ def _sum_scale(x, n):
 @pytest.mark.parametrize("name", ["nansum", "nanprod"])
 @given(data=st.data())
 def test_nansum_nanprod_match_numpy(name, data):
-    dt = data.draw(dtypes(), label="dtype")
-    values = _values(dt) if name == "nansum" else _product_values(dt)
-    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"), values=values),
-                     label="arrays")
+    dt, g, x = _sum_or_product_data(data, name == "nansum")
     kw = {"axis": _axis(data, x.ndim), "keepdims": data.draw(st.booleans(), label="keepdims")}
     if data.draw(st.booleans(), label="where"):
         w = data.draw(device_arrays(np.bool_, x.shape[data.draw(st.integers(0, x.ndim)):]),
@@ -159,10 +165,7 @@ def test_nanargmin_nanargmax_match_numpy(name, data):
 @pytest.mark.parametrize("name", ["nancumsum", "nancumprod"])
 @given(data=st.data())
 def test_nancumsum_nancumprod_match_numpy(name, data):
-    dt = data.draw(dtypes(), label="dtype")
-    values = _values(dt) if name == "nancumsum" else _product_values(dt)
-    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"), values=values),
-                     label="arrays")
+    dt, g, x = _sum_or_product_data(data, name == "nancumsum")
     kw = {"axis": _axis(data, x.ndim, multi=False)}
     if data.draw(st.booleans(), label="dtype="):
         kw["dtype"] = data.draw(st.sampled_from(["int64", "float64", "complex128"]))

@@ -6,7 +6,6 @@ another order than NumPy's pairwise sums."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -14,8 +13,8 @@ from hypothesis import given, strategies as st
 
 import gpunp as gp
 
-from .outcome import same_outcome
-from .strategies import assert_same, device_arrays, dtypes, shapes, tolerance
+from .outcome import quieted as _quiet, same_outcome
+from .strategies import assert_same, bounded_values, device_arrays, dtypes, shapes, tolerance
 
 
 def _axis(data, ndim):
@@ -23,14 +22,6 @@ def _axis(data, ndim):
         st.none(), st.integers(-ndim - 1, ndim),
         st.lists(st.integers(-ndim, max(ndim - 1, 0)), max_size=ndim, unique=True).map(tuple)),
         label="axis")
-
-
-def _quiet(f):
-    def call():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return f()
-    return call
 
 
 @pytest.mark.parametrize("name", ["var", "std"])
@@ -134,14 +125,7 @@ def test_average_matches_numpy(data):
 
 
 def _small(dt):
-    dt = np.dtype(dt)
-    if dt.kind in "iu":
-        return st.integers(0 if dt.kind == "u" else -100, 100)
-    if dt.kind in "fc":
-        part = st.floats(-100, 100, width=16 if dt == np.float16 else
-                         32 if dt in (np.float32, np.complex64) else 64)
-        return st.builds(complex, part, part) if dt.kind == "c" else part
-    return None
+    return bounded_values(dt, 100)
 
 
 @pytest.mark.parametrize("name", ["cov", "corrcoef"])
