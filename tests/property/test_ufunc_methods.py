@@ -212,6 +212,12 @@ def test_at_matches_numpy(name, data):
     _, exc = numpy_outcome(lambda: ref.at(*args_h))
     fn = _method(data, name, "at")
     args_g = (g, index) + (() if other is None else (other[0],))
+    if exc is not IndexError and other is not None and type(other[1]) is int and \
+            not -2**63 <= other[1] < 2**64:
+        # NumPy's at makes an object array of such an int; gpunp has no
+        # object dtype and raises TypeError once the index is checked
+        # (docs/differences.md)
+        exc = TypeError
     if exc is not None:
         with pytest.raises(exc):
             fn(*args_g)

@@ -925,17 +925,19 @@ GPK_FN double gpk_rng_sqrt(double x)
         T l = gpk_hypot_##R(z.re + 1, z.im);                                                       \
         return gpk_make_##S(gpk_log_##R(l), gpk_atan2_##R(z.im, z.re + 1));                        \
     }                                                                                              \
-    GPK_FN CT gpk_log10_##S(CT z)                                                                  \
+    /* log(z) / log(b): the logarithm's parts times k = 1 / log(b) */                              \
+    GPK_FN CT gpk_logscaled_##S(CT z, T k)                                                         \
     {                                                                                              \
-        const T k = (T)0.434294481903251827651128918916605082;                                     \
         CT l = gpk_log_##S(z);                                                                     \
         return gpk_make_##S(l.re * k, l.im * k);                                                   \
     }                                                                                              \
+    GPK_FN CT gpk_log10_##S(CT z)                                                                  \
+    {                                                                                              \
+        return gpk_logscaled_##S(z, (T)0.434294481903251827651128918916605082);                    \
+    }                                                                                              \
     GPK_FN CT gpk_log2_##S(CT z)                                                                   \
     {                                                                                              \
-        const T k = (T)1.442695040888963407359924681001892137;                                     \
-        CT l = gpk_log_##S(z);                                                                     \
-        return gpk_make_##S(l.re * k, l.im * k);                                                   \
+        return gpk_logscaled_##S(z, (T)1.442695040888963407359924681001892137);                    \
     }                                                                                              \
     GPK_FN CT gpk_rint_##S(CT z) { return gpk_make_##S(gpk_rint_##R(z.re), gpk_rint_##R(z.im)); }  \
     /* NaN-ignoring extrema (NumPy): the first unless the second is the                            \
