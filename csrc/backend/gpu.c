@@ -738,26 +738,50 @@ static struct {
 #undef X
 } blas;
 
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-static gp_status_t blas_status;
-static char blas_problem[4096];
+/* A vendor library loaded at first use: whether it loaded, and why not. */
+typedef struct {
+    pthread_once_t once;
+    gp_status_t status;
+    char problem[4096];
+} vendor_lib_t;
+
+/* Opens the library `what` (NULL and the reason recorded on failure). */
+static void *vendor_open(vendor_lib_t *v, const char *what, const char *const *sonames)
+{
+    void *lib = NULL;
+    v->status = gp_dl_open(what, sonames, GPU_DL_VENDOR, &lib);
+    if (v->status != GP_OK) {
+        snprintf(v->problem, sizeof v->problem, "%s", gp_errmsg());
+        return NULL;
+    }
+    return lib;
+}
+
+/* Resolves a symbol the library must have (its absence recorded). */
+static bool vendor_need(vendor_lib_t *v, const char *what, void *lib, void **slot,
+                        const char *syms)
+{
+    *slot = find_symbol(lib, syms);
+    if (!*slot) {
+        v->status = GP_ERR_NOT_FOUND_LIBRARY;
+        snprintf(v->problem, sizeof v->problem, "%s lacks %s", what, syms);
+    }
+    return *slot != NULL;
+}
+
+static gp_status_t vendor_status(const vendor_lib_t *v)
+{
+    return v->status == GP_OK ? GP_OK : gp_set_error(v->status, "%s", v->problem);
+}
+
+static vendor_lib_t blas_lib = {PTHREAD_ONCE_INIT};
 
 static void load_blas(void)
 {
     static const char *const sonames[] = GPU_BLAS_SONAMES;
-    void *lib;
-    blas_status = gp_dl_open(GPU_BLAS_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (blas_status != GP_OK) {
-        snprintf(blas_problem, sizeof blas_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                         \
-    *(void **)&blas.name = find_symbol(lib, syms);                                    \
-    if (!blas.name) {                                                                 \
-        blas_status = GP_ERR_NOT_FOUND_LIBRARY;                                       \
-        snprintf(blas_problem, sizeof blas_problem, "%s lacks %s", GPU_BLAS_WHAT, syms); \
-        return;                                                                       \
-    }
+    void *lib = vendor_open(&blas_lib, GPU_BLAS_WHAT, sonames);
+#define X(name, params, syms) \
+    if (!lib || !vendor_need(&blas_lib, GPU_BLAS_WHAT, lib, (void **)&blas.name, syms)) return;
     GPU_BLAS_API(X)
 #undef X
 }
@@ -770,9 +794,8 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
                             int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
                             int64_t batch, void *stream)
 {
-    pthread_once(&blas_once, load_blas);
-    if (blas_status != GP_OK)
-        return gp_set_error(blas_status, "%s", blas_problem);
+    pthread_once(&blas_lib.once, load_blas);
+    GP_TRY(vendor_status(&blas_lib));
     const int64_t lim = 0x7fffffff;
     if (m > lim || n > lim || k > lim || lda > lim || ldb > lim || ldc > lim || batch > lim)
         return gp_set_error(GP_ERR_UNSUPPORTED, "matrix too large for %s's int sizes",
@@ -827,26 +850,14 @@ static struct {
 #undef X
 } sol;
 
-static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
-static gp_status_t sol_status;
-static char sol_problem[4096];
+static vendor_lib_t sol_lib = {PTHREAD_ONCE_INIT};
 
 static void load_solver(void)
 {
     static const char *const sonames[] = GPU_SOLVER_SONAMES;
-    void *lib;
-    sol_status = gp_dl_open(GPU_SOLVER_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (sol_status != GP_OK) {
-        snprintf(sol_problem, sizeof sol_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                          \
-    *(void **)&sol.name = find_symbol(lib, syms);                                      \
-    if (!sol.name) {                                                                   \
-        sol_status = GP_ERR_NOT_FOUND_LIBRARY;                                         \
-        snprintf(sol_problem, sizeof sol_problem, "%s lacks %s", GPU_SOLVER_WHAT, syms); \
-        return;                                                                        \
-    }
+    void *lib = vendor_open(&sol_lib, GPU_SOLVER_WHAT, sonames);
+#define X(name, params, syms) \
+    if (!lib || !vendor_need(&sol_lib, GPU_SOLVER_WHAT, lib, (void **)&sol.name, syms)) return;
     GPU_SOLVER_API(X)
 #undef X
 #define X(name, params, syms) *(void **)&sol.name = find_symbol(lib, syms);
@@ -866,9 +877,8 @@ static gp_status_t sol_fail(const char *what, int r)
 /* The current device's handle, bound to `stream`. */
 static gp_status_t sol_handle(void *stream, gpuSolverHandle *h, gpuSolverParams *p)
 {
-    pthread_once(&sol_once, load_solver);
-    if (sol_status != GP_OK)
-        return gp_set_error(sol_status, "%s", sol_problem);
+    pthread_once(&sol_lib.once, load_solver);
+    GP_TRY(vendor_status(&sol_lib));
     GP_TRY(ctx_current());
     int d = gp_current_device();
     int r;
@@ -887,8 +897,8 @@ static gp_status_t sol_handle(void *stream, gpuSolverHandle *h, gpuSolverParams 
 
 static bool gpu_solver_has(int32_t routine)
 {
-    pthread_once(&sol_once, load_solver);
-    if (sol_status != GP_OK)
+    pthread_once(&sol_lib.once, load_solver);
+    if (sol_lib.status != GP_OK)
         return true; /* the call reports the missing library */
     return routine != GP_SOLVER_GEEV || (sol.GeevSize && sol.Geev);
 }
