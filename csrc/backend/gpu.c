@@ -741,24 +741,25 @@ typedef struct vendor_lib {
 } vendor_lib_t;
 
 /* Opens `what` (one of `sonames`) and fills slots[i] with symbol syms[i]
- * (a '\0'-separated list of candidates). */
-static void load_vendor(vendor_lib_t *v, const char *what, const char *const *sonames,
-                        const char *const *syms, void **const *slots, int n)
+ * (a '\0'-separated list of candidates); the library, or NULL on failure. */
+static void *load_vendor(vendor_lib_t *v, const char *what, const char *const *sonames,
+                         const char *const *syms, void **const *slots, int n)
 {
     void *lib;
     v->status = gp_dl_open(what, sonames, GPU_DL_VENDOR, &lib);
     if (v->status != GP_OK) {
         snprintf(v->problem, sizeof v->problem, "%s", gp_errmsg());
-        return;
+        return NULL;
     }
     for (int i = 0; i < n; ++i) {
         *slots[i] = find_symbol(lib, syms[i]);
         if (!*slots[i]) {
             v->status = GP_ERR_NOT_FOUND_LIBRARY;
             snprintf(v->problem, sizeof v->problem, "%s lacks %s", what, syms[i]);
-            return;
+            return NULL;
         }
     }
+    return lib;
 }
 
 /* Loads `v` by `load` on first use; its status (with the error set). */
@@ -856,28 +857,21 @@ static struct {
 #undef X
 } sol;
 
-static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
-static gp_status_t sol_status;
-static char sol_problem[4096];
+static vendor_lib_t sol_lib = {PTHREAD_ONCE_INIT};
 
 static void load_solver(void)
 {
     static const char *const sonames[] = GPU_SOLVER_SONAMES;
-    void *lib;
-    sol_status = gp_dl_open(GPU_SOLVER_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (sol_status != GP_OK) {
-        snprintf(sol_problem, sizeof sol_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                          \
-    *(void **)&sol.name = find_symbol(lib, syms);                                      \
-    if (!sol.name) {                                                                   \
-        sol_status = GP_ERR_NOT_FOUND_LIBRARY;                                         \
-        snprintf(sol_problem, sizeof sol_problem, "%s lacks %s", GPU_SOLVER_WHAT, syms); \
-        return;                                                                        \
-    }
-    GPU_SOLVER_API(X)
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_SOLVER_API(X)};
 #undef X
+#define X(name, params, syms) (void **)&sol.name,
+    void **slots[] = {GPU_SOLVER_API(X)};
+#undef X
+    void *lib = load_vendor(&sol_lib, GPU_SOLVER_WHAT, sonames, syms, slots,
+                            (int)(sizeof syms / sizeof *syms));
+    if (!lib)
+        return;
 #define X(name, params, syms) *(void **)&sol.name = find_symbol(lib, syms);
     GPU_SOLVER_OPTIONAL_API(X)
 #undef X
@@ -895,9 +889,7 @@ static gp_status_t sol_fail(const char *what, int r)
 /* The current device's handle, bound to `stream`. */
 static gp_status_t sol_handle(void *stream, gpuSolverHandle *h, gpuSolverParams *p)
 {
-    pthread_once(&sol_once, load_solver);
-    if (sol_status != GP_OK)
-        return gp_set_error(sol_status, "%s", sol_problem);
+    GP_TRY(vendor_ready(&sol_lib, load_solver));
     GP_TRY(ctx_current());
     int d = gp_current_device();
     int r;
@@ -916,8 +908,8 @@ static gp_status_t sol_handle(void *stream, gpuSolverHandle *h, gpuSolverParams 
 
 static bool gpu_solver_has(int32_t routine)
 {
-    pthread_once(&sol_once, load_solver);
-    if (sol_status != GP_OK)
+    pthread_once(&sol_lib.once, load_solver);
+    if (sol_lib.status != GP_OK)
         return true; /* the call reports the missing library */
     return routine != GP_SOLVER_GEEV || (sol.GeevSize && sol.Geev);
 }

@@ -225,8 +225,9 @@ GP_API gp_status_t gp_solver_run(int32_t routine, int32_t flags, int32_t nargs,
     if (c.batch == 0)
         return GP_OK;
     void *stream = gp_current_stream();
-    if (c.m == 0 || c.n == 0) {
-        /* an empty matrix succeeds at once (LAPACK's quick return) */
+    if (c.m == 0 || c.n == 0 || (routine == GP_SOLVER_GETRS && c.k == 0)) {
+        /* an empty matrix, or no right-hand side, succeeds at once (LAPACK's
+         * quick return; an empty array's data pointer may be NULL) */
         return be->memset8(c.ptr[nargs - 1], 0, (size_t)c.batch * sizeof(int32_t), stream);
     }
     size_t dev = 0, host = 0;

@@ -26,6 +26,17 @@ from gpunp.linalg._common import (
 
 # ---- linear systems and inverses --------------------------------------------------------
 
+def _square(name: str, a, device, *extra, **kwargs):
+    """A function of stacked square matrices: NumPy's checks, then NumPy
+    itself on the host backend or `device` on a GPU."""
+    a = _array(a)
+    assert_stacked_square(a)
+    t, result_t = common_type(a)
+    if on_host():
+        return numpy_call(name, a, **kwargs)
+    return device(a, t, result_t, *extra)
+
+
 def solve(a, b):
     a, b = _array(a), _array(b)
     assert_stacked_square(a)
@@ -36,39 +47,19 @@ def solve(a, b):
 
 
 def inv(a):
-    a = _array(a)
-    assert_stacked_square(a)
-    t, result_t = common_type(a)
-    if on_host():
-        return numpy_call("inv", a)
-    return _device.inv(a, t, result_t)
+    return _square("inv", a, _device.inv)
 
 
 def det(a):
-    a = _array(a)
-    assert_stacked_square(a)
-    t, result_t = common_type(a)
-    if on_host():
-        return numpy_call("det", a)
-    return _device.det(a, t, result_t)
+    return _square("det", a, _device.det)
 
 
 def slogdet(a):
-    a = _array(a)
-    assert_stacked_square(a)
-    t, result_t = common_type(a)
-    if on_host():
-        return numpy_call("slogdet", a)
-    return _device.slogdet(a, t, result_t)
+    return _square("slogdet", a, _device.slogdet)
 
 
 def cholesky(a, /, *, upper=False):
-    a = _array(a)
-    assert_stacked_square(a)
-    t, result_t = common_type(a)
-    if on_host():
-        return numpy_call("cholesky", a, upper=upper)
-    return _device.cholesky(a, t, result_t, bool(upper))
+    return _square("cholesky", a, _device.cholesky, bool(upper), upper=upper)
 
 
 def qr(a, mode="reduced"):
@@ -103,23 +94,13 @@ def _uplo(UPLO) -> str:
 
 
 def eigh(a, UPLO="L"):
-    a = _array(a)
     uplo = _uplo(UPLO)
-    assert_stacked_square(a)
-    t, result_t = common_type(a)
-    if on_host():
-        return numpy_call("eigh", a, UPLO=uplo)
-    return _device.eigh(a, t, result_t, uplo, True)
+    return _square("eigh", a, _device.eigh, uplo, True, UPLO=uplo)
 
 
 def eigvalsh(a, UPLO="L"):
-    a = _array(a)
     uplo = _uplo(UPLO)
-    assert_stacked_square(a)
-    t, result_t = common_type(a)
-    if on_host():
-        return numpy_call("eigvalsh", a, UPLO=uplo)
-    return _device.eigh(a, t, result_t, uplo, False)
+    return _square("eigvalsh", a, _device.eigh, uplo, False, UPLO=uplo)
 
 
 def _eig(a, vectors: bool):
