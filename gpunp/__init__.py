@@ -90,7 +90,7 @@ from gpunp._interop import from_dlpack  # noqa: E402
 from gpunp._padding import delete, insert, pad  # noqa: E402
 from gpunp._array_api import (  # noqa: E402
     __array_api_version__, __array_namespace_info__, concat, cumulative_prod, cumulative_sum,
-    isdtype, matrix_transpose, unstack, vecdot)
+    imag, isdtype, matrix_transpose, real, unstack, vecdot)
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401

@@ -3,7 +3,7 @@
 ``device`` and ``to_device``, the ``device=`` argument of creation functions,
 and the standard's names NumPy 2 has beside its own (``concat``,
 ``matrix_transpose``, ``vecdot``, ``unstack``, ``cumulative_sum``,
-``cumulative_prod``, ``isdtype``). A device is a ``gpunp.cuda.Device``: the
+``cumulative_prod``, ``isdtype``, ``real``, ``imag``). A device is a ``gpunp.cuda.Device``: the
 standard asks only for equality, and CuPy's users know that object."""
 
 from __future__ import annotations
@@ -138,6 +138,14 @@ def unstack(x, /, *, axis=0) -> tuple:
         raise ValueError("Input array must be at least 1-d.")
     from gpunp._shaping import moveaxis
     return tuple(moveaxis(x, axis, 0))
+
+
+def real(val) -> ndarray:
+    return _array(val).real
+
+
+def imag(val) -> ndarray:
+    return _array(val).imag
 
 
 def _conj(x: ndarray) -> ndarray:

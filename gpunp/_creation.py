@@ -139,6 +139,9 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
         elif copy:
             a = a.copy(order=order)
     else:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested: the "
+                             "data is in host memory")
         if _contains_device_arrays(obj):
             obj = _to_host_nested(obj)
         host = numpy.asarray(obj, dtype=dtype, order=order if order in ("C", "F") else None)
@@ -165,10 +168,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     if copy is not True and (isinstance(a, ndarray) or _foreign_device_array(a) is not None):
         return array(a if isinstance(a, ndarray) else _foreign_device_array(a), dtype=dtype,
                      copy=None if copy is None else False, order=order or "K")
-    if copy is False:
-        raise ValueError("Unable to avoid copy while creating an array as requested: the "
-                         "data is in host memory")
-    return array(a, dtype=dtype, copy=True, order=order or "K", like=like)
+    return array(a, dtype=dtype, copy=True if copy is None else copy, order=order or "K",
+                 like=like)
 
 
 def fromiter(iter, dtype, count=-1, *, like=None) -> ndarray:

@@ -286,25 +286,30 @@ def _along(arr, axis):
     return a, _lib.normalize_axis(axis, a.ndim), order
 
 
+def _without(a: ndarray, axis: int, lo: int, hi: int, order: str) -> ndarray:
+    """A new array of `a` less the block [lo, hi) along `axis`: the pieces
+    either side of it."""
+    shape = list(a.shape)
+    shape[axis] -= hi - lo
+    new = empty(tuple(shape), a.dtype, order)
+    new[_at(axis, slice(None, lo))] = a[_at(axis, slice(None, lo))]
+    new[_at(axis, slice(lo, None))] = a[_at(axis, slice(hi, None))]
+    return new
+
+
 def delete(arr, obj, axis=None) -> ndarray:
     """numpy.delete: obj an int, a slice, an integer array or a boolean mask."""
     a, axis, order = _along(arr, axis)
     n = a.shape[axis]
-    shape = list(a.shape)
     if isinstance(obj, slice):
         gone = range(*obj.indices(n))
         if len(gone) == 0:
             return a.copy(order)
         keep = numpy.ones(n, dtype=bool)
         keep[obj] = False
-        if gone.step in (1, -1):  # one block: the pieces either side of it
-            lo, hi = min(gone[0], gone[-1]), max(gone[0], gone[-1]) + 1
-            shape[axis] -= hi - lo
-            new = empty(tuple(shape), a.dtype, order)
-            new[_at(axis, slice(None, lo))] = a[_at(axis, slice(None, lo))]
-            new[_at(axis, slice(lo, None))] = a[_at(axis, slice(hi, None))]
-            return new
-        return a[_at(axis, keep)].copy(order) if not keep.all() else a.copy(order)
+        if gone.step in (1, -1):
+            return _without(a, axis, min(gone[0], gone[-1]), max(gone[0], gone[-1]) + 1, order)
+        return a[_at(axis, keep)].copy(order)
     single = isinstance(obj, (int, numpy.integer)) and not isinstance(obj, bool)
     if not single:
         given = obj
@@ -317,11 +322,7 @@ def delete(arr, obj, axis=None) -> ndarray:
         if obj < -n or obj >= n:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
         obj = int(obj) + n if obj < 0 else int(obj)
-        shape[axis] -= 1
-        new = empty(tuple(shape), a.dtype, order)
-        new[_at(axis, slice(None, obj))] = a[_at(axis, slice(None, obj))]
-        new[_at(axis, slice(obj, None))] = a[_at(axis, slice(obj + 1, None))]
-        return new
+        return _without(a, axis, obj, obj + 1, order)
     if obj.dtype == bool:
         if obj.shape != (n,):
             raise ValueError("boolean array argument obj to delete must be one dimensional "

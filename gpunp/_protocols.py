@@ -57,7 +57,8 @@ FFT_FUNCTIONS = (
 # standard's names
 ARRAY_FUNCTIONS += (
     "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
-    "concat", "cumulative_prod", "cumulative_sum", "matrix_transpose", "unstack",
+    "concat", "cumulative_prod", "cumulative_sum", "imag", "matrix_transpose", "real",
+    "unstack",
 )
 
 _TABLE: dict = {}

@@ -200,8 +200,11 @@ def test_asarray_of_a_python_array_matches_numpy(code):
 
 
 def test_asarray_of_host_data_refuses_copy_false():
-    with pytest.raises(ValueError):
-        gp.asarray(np.ones(3), copy=False)
+    for host in (np.ones(3), [1, 2], bytearray(b"ab")):
+        with pytest.raises(ValueError):
+            gp.asarray(host, copy=False)
+        with pytest.raises(ValueError):
+            gp.array(host, copy=False)
     a = gp.ones(3)
     assert gp.asarray(a, copy=False) is a
 
