@@ -79,6 +79,7 @@ static cplx load(const void *p, int32_t dtype, int64_t i)
 static void store(void *p, int32_t dtype, int64_t i, cplx v)
 {
     switch (dtype) {
+    case GP_INT32: ((int32_t *)p)[i] = (int32_t)creal(v); break;
     case GP_FLOAT32: ((float *)p)[i] = (float)creal(v); break;
     case GP_FLOAT64: ((double *)p)[i] = creal(v); break;
     case GP_COMPLEX64: ((float complex *)p)[i] = (float complex)v; break;
