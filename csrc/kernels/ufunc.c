@@ -88,7 +88,7 @@ static int32_t find_signature(const gp_op_t *op, const gp_loops_t *loops, const 
 static int32_t find_logical(const gp_loops_t *loops, int nin, int nout, const int32_t *dtypes,
                             const int32_t *weak, const int32_t *sig)
 {
-    int32_t want[GP_MAX_LOOP_ARGS], want_out[GP_MAX_LOOP_ARGS];
+    int32_t want[GP_MAX_LOOP_ARGS] = {0}, want_out[GP_MAX_LOOP_ARGS] = {0};
     bool own = true;
     for (int k = 0; k < nin; ++k) {
         want[k] = sig && sig[k] >= 0 ? sig[k] : (weak && weak[k] ? -1 : dtypes[k]);
