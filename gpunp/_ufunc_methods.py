@@ -46,7 +46,8 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     """NumPy's reduceat along `axis`: segment i reduces
     array[indices[i]:indices[i + 1]] (the last one up to the end); where
     indices[i] >= indices[i + 1] it is array[indices[i]]. One reduction
-    (or copy) per segment, written into its slice of the result."""
+    per segment of two or more elements (a copy for one), written into its
+    slice of the result."""
     if uf.nin != 2:
         raise ValueError("reduceat only supported for binary functions")
     if uf.nout != 1:
@@ -71,28 +72,34 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     def seg(lo, hi):
         return a[(slice(None),) * ax + (slice(lo, hi),)]
 
-    # the result dtype is the reduction's (add of int8 counts in int64)
-    probe = seg(0, min(n, 1))
-    rdt = uf.reduce(probe, axis=ax, dtype=dtype, keepdims=True).dtype if n \
-        else numpy.result_type(a.dtype if dtype is None else dtype)
+    from gpunp._creation import empty, zeros
     shape = a.shape[:ax] + (len(idx),) + a.shape[ax + 1:]
-    if out is None:
-        from gpunp._creation import empty
-        res = empty(shape, rdt)
-    else:
+    if out is not None:
         res = out[0] if isinstance(out, tuple) else out
         if not isinstance(res, ndarray):
             raise TypeError("output must be a gpunp.ndarray")
         if res.shape != shape:
             raise ValueError(f"output has shape {res.shape}, reduceat gives {shape}")
+    # the loop (its dtype, its TypeError) is the reduction's, resolved on one
+    # element of a's dtype so that it holds with no segment or no element too:
+    # add of bool counts in int64, logical_and of int8 gives bool, less of
+    # int8 has no loop
+    probe = uf.reduce(zeros(1, a.dtype), dtype=dtype,
+                      out=None if out is None else empty((), res.dtype))
+    if out is None:
+        res = empty(shape, probe.dtype)
     starts = idx.tolist()
     for j, lo in enumerate(starts):
         hi = starts[j + 1] if j + 1 < len(starts) else n
         dst = res[(slice(None),) * ax + (slice(j, j + 1),)]
-        if lo < hi:
+        if hi - lo > 1:
             uf.reduce(seg(lo, hi), axis=ax, dtype=dtype, out=dst, keepdims=True)
         else:
-            uf.reduce(seg(lo, lo + 1), axis=ax, dtype=dtype, out=dst, keepdims=True)
+            # a segment of one element is that element, cast through the
+            # loop: reduce would start from the identity, and
+            # hypot.reduce([-3.]) is 3.0 where hypot.reduceat is -3.0
+            one = seg(lo, lo + 1)
+            dst[...] = one if dtype is None else one.astype(dtype)
     return res
 
 
