@@ -137,6 +137,23 @@ def _rounds(flat):
     return numpy.split(by_rank, numpy.cumsum(counts)[:-1])
 
 
+def _at_operand(uf, a, b, index):
+    """`b` as a device array, as NumPy's at takes it (a Python scalar is a
+    strong array). A Python int outside int64 and uint64 is an object array
+    to NumPy, which gpunp does not have: TypeError, where NumPy's would
+    come, before the index is checked if NumPy's ufunc has no object loop,
+    else after it."""
+    from gpunp._creation import asarray
+    h = numpy.asarray(_host_index(b))
+    if h.dtype == object:
+        ref = getattr(numpy, uf.__name__, None)
+        if ref is not None and any("O" in t for t in ref.types):
+            _coordinates(a.shape, index)
+        raise TypeError(f"gpunp does not support dtype {h.dtype!r} (the operand {b!r} of "
+                        f"{uf.__name__}.at)")
+    return asarray(h)
+
+
 def at(uf, a, indices, b=None):
     """Unbuffered in-place uf on the elements a[indices] (with b's
     elements): duplicates apply once per occurrence, in order. The loop
@@ -157,13 +174,13 @@ def at(uf, a, indices, b=None):
         index = tuple(_host_index(x) for x in indices)
     else:
         index = _host_index(indices)
+    # NumPy's order of errors: the loop (TypeError), then the index
+    # (IndexError), then the shapes (ValueError)
+    bb = None if b is None else b if isinstance(b, ndarray) else _at_operand(uf, a, b, index)
+    uf.resolve_dtypes((a.dtype,) + (() if bb is None else (bb.dtype,)) + (None,),
+                      casting="unsafe")
     coords, rshape = _coordinates(a.shape, index)
     if b is not None:
-        if isinstance(b, ndarray):
-            bb = b
-        else:
-            from gpunp._creation import asarray
-            bb = asarray(numpy.asarray(b)) if not isinstance(b, (list, tuple)) else asarray(b)
         try:
             fits = numpy.broadcast_shapes(bb.shape, rshape) == tuple(rshape)
         except ValueError:
@@ -183,17 +200,21 @@ def at(uf, a, indices, b=None):
     if b is not None:
         from gpunp._shaping import broadcast_to
         bflat = broadcast_to(bb, rshape).reshape(-1)
+    from gpunp._creation import empty
+    # each round's result goes to a buffer of a's dtype, not over its own
+    # operand: a complex comparison written over a complex operand
+    # (equal(2+3j, 2, out=x) with x the operand) reads the imaginary part
+    # after the real result is written, and gives 1+0j
     if not coords:
         # a 0-d array takes every update in turn
+        view = a.reshape(1)
         for k in range(size):
-            cur = a.reshape(1)
-            args = (cur,) if bflat is None else (cur, bflat[k:k + 1])
-            uf(*args, out=cur, casting="unsafe")
+            args = (view,) if bflat is None else (view, bflat[k:k + 1])
+            view[...] = uf(*args, out=empty(1, a.dtype), casting="unsafe")
         return None
     for sel in rounds:
         where = tuple(c[sel] for c in flatc)
         cur = a[where]
         args = (cur,) if bflat is None else (cur, bflat[sel])
-        uf(*args, out=cur, casting="unsafe")
-        a[where] = cur
+        a[where] = uf(*args, out=empty(cur.shape, a.dtype), casting="unsafe")
     return None
