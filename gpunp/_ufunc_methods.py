@@ -46,7 +46,8 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     """NumPy's reduceat along `axis`: segment i reduces
     array[indices[i]:indices[i + 1]] (the last one up to the end); where
     indices[i] >= indices[i + 1] it is array[indices[i]]. One reduction
-    (or copy) per segment, written into its slice of the result."""
+    per segment of two or more elements (a copy for one), written into its
+    slice of the result."""
     if uf.nin != 2:
         raise ValueError("reduceat only supported for binary functions")
     if uf.nout != 1:
@@ -71,28 +72,34 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     def seg(lo, hi):
         return a[(slice(None),) * ax + (slice(lo, hi),)]
 
-    # the result dtype is the reduction's (add of int8 counts in int64)
-    probe = seg(0, min(n, 1))
-    rdt = uf.reduce(probe, axis=ax, dtype=dtype, keepdims=True).dtype if n \
-        else numpy.result_type(a.dtype if dtype is None else dtype)
+    from gpunp._creation import empty, zeros
     shape = a.shape[:ax] + (len(idx),) + a.shape[ax + 1:]
-    if out is None:
-        from gpunp._creation import empty
-        res = empty(shape, rdt)
-    else:
+    if out is not None:
         res = out[0] if isinstance(out, tuple) else out
         if not isinstance(res, ndarray):
             raise TypeError("output must be a gpunp.ndarray")
         if res.shape != shape:
             raise ValueError(f"output has shape {res.shape}, reduceat gives {shape}")
+    # the loop (its dtype, its TypeError) is the reduction's, resolved on one
+    # element of a's dtype so that it holds with no segment or no element too:
+    # add of bool counts in int64, logical_and of int8 gives bool, less of
+    # int8 has no loop
+    probe = uf.reduce(zeros(1, a.dtype), dtype=dtype,
+                      out=None if out is None else empty((), res.dtype))
+    if out is None:
+        res = empty(shape, probe.dtype)
     starts = idx.tolist()
     for j, lo in enumerate(starts):
         hi = starts[j + 1] if j + 1 < len(starts) else n
         dst = res[(slice(None),) * ax + (slice(j, j + 1),)]
-        if lo < hi:
+        if hi - lo > 1:
             uf.reduce(seg(lo, hi), axis=ax, dtype=dtype, out=dst, keepdims=True)
         else:
-            uf.reduce(seg(lo, lo + 1), axis=ax, dtype=dtype, out=dst, keepdims=True)
+            # a segment of one element is that element, cast through the
+            # loop: reduce would start from the identity, and
+            # hypot.reduce([-3.]) is 3.0 where hypot.reduceat is -3.0
+            one = seg(lo, lo + 1)
+            dst[...] = one if dtype is None else one.astype(dtype)
     return res
 
 
@@ -130,6 +137,23 @@ def _rounds(flat):
     return numpy.split(by_rank, numpy.cumsum(counts)[:-1])
 
 
+def _at_operand(uf, a, b, index):
+    """`b` as a device array, as NumPy's at takes it (a Python scalar is a
+    strong array). A Python int outside int64 and uint64 is an object array
+    to NumPy, which gpunp does not have: TypeError, where NumPy's would
+    come, before the index is checked if NumPy's ufunc has no object loop,
+    else after it."""
+    from gpunp._creation import asarray
+    h = numpy.asarray(_host_index(b))
+    if h.dtype == object:
+        ref = getattr(numpy, uf.__name__, None)
+        if ref is not None and any("O" in t for t in ref.types):
+            _coordinates(a.shape, index)
+        raise TypeError(f"gpunp does not support dtype {h.dtype!r} (the operand {b!r} of "
+                        f"{uf.__name__}.at)")
+    return asarray(h)
+
+
 def at(uf, a, indices, b=None):
     """Unbuffered in-place uf on the elements a[indices] (with b's
     elements): duplicates apply once per occurrence, in order. The loop
@@ -150,13 +174,13 @@ def at(uf, a, indices, b=None):
         index = tuple(_host_index(x) for x in indices)
     else:
         index = _host_index(indices)
+    # NumPy's order of errors: the loop (TypeError), then the index
+    # (IndexError), then the shapes (ValueError)
+    bb = None if b is None else b if isinstance(b, ndarray) else _at_operand(uf, a, b, index)
+    uf.resolve_dtypes((a.dtype,) + (() if bb is None else (bb.dtype,)) + (None,),
+                      casting="unsafe")
     coords, rshape = _coordinates(a.shape, index)
     if b is not None:
-        if isinstance(b, ndarray):
-            bb = b
-        else:
-            from gpunp._creation import asarray
-            bb = asarray(numpy.asarray(b)) if not isinstance(b, (list, tuple)) else asarray(b)
         try:
             fits = numpy.broadcast_shapes(bb.shape, rshape) == tuple(rshape)
         except ValueError:
@@ -176,17 +200,21 @@ def at(uf, a, indices, b=None):
     if b is not None:
         from gpunp._shaping import broadcast_to
         bflat = broadcast_to(bb, rshape).reshape(-1)
+    from gpunp._creation import empty
+    # each round's result goes to a buffer of a's dtype, not over its own
+    # operand: a complex comparison written over a complex operand
+    # (equal(2+3j, 2, out=x) with x the operand) reads the imaginary part
+    # after the real result is written, and gives 1+0j
     if not coords:
         # a 0-d array takes every update in turn
+        view = a.reshape(1)
         for k in range(size):
-            cur = a.reshape(1)
-            args = (cur,) if bflat is None else (cur, bflat[k:k + 1])
-            uf(*args, out=cur, casting="unsafe")
+            args = (view,) if bflat is None else (view, bflat[k:k + 1])
+            view[...] = uf(*args, out=empty(1, a.dtype), casting="unsafe")
         return None
     for sel in rounds:
         where = tuple(c[sel] for c in flatc)
         cur = a[where]
         args = (cur,) if bflat is None else (cur, bflat[sel])
-        uf(*args, out=cur, casting="unsafe")
-        a[where] = cur
+        a[where] = uf(*args, out=empty(cur.shape, a.dtype), casting="unsafe")
     return None

@@ -601,7 +601,10 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
             s = gp_array_alloc_like(loop[nin + k], nd, shape, nlike, likep, ord, &out[k]);
 
     /* an input overlapping an output (other than exactly in place) is read
-     * from a copy, as NumPy does */
+     * from a copy, as NumPy does. In place counts only without casts: the
+     * kernel's pointers are restrict, so a part of the output that does
+     * not depend on the input (the imaginary 0 of equal's bool cast to
+     * complex) may be stored before that part of the input is read */
     gp_operand_t ins[GP_MAX_LOOP_ARGS];
     gp_array_t *temps[GP_MAX_LOOP_ARGS] = {NULL};
     memcpy(ins, in, (size_t)nin * sizeof *in);
@@ -618,7 +621,8 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
                 continue;
             int64_t st[GP_MAXDIM];
             full_strides(a, nd, st);
-            bool same = gp_array_data(a) == gp_array_data(out[j]) && a->dtype == out[j]->dtype;
+            bool same = gp_array_data(a) == gp_array_data(out[j]) && a->dtype == out[j]->dtype &&
+                        loop[k] == a->dtype && loop[nin + j] == out[j]->dtype;
             for (int32_t d = 0; d < nd && same; ++d)
                 same = shape[d] == 1 || st[d] == out[j]->strides[d];
             if (!same) {

@@ -431,18 +431,20 @@ def test_ufunc_reduce(name, data):
     elif name == "subtract" and loop.kind in "fc":
         check_sum(got, want, subtraction_terms(x, loop, kw.get("axis", 0), "initial" in kw),
                   fold, loop, kw.get("initial"))
-    elif name == "power" and loop.kind in "fc":
-        check_close_elementwise(got, power_reduce_reference(x, loop, kw, want))
+    elif name in ("power", "arctan2") and loop.kind in "fc":
+        check_close_elementwise(got, accumulated_reduce_reference(x, name, loop, kw, want))
     else:
         check_close_elementwise(got, want, skip)
     check_layout(got, g, x, lambda a: getattr(np, name).reduce(a, **kw))
 
 
-def power_reduce_reference(x, loop, kw, want):
-    """NumPy 2.4's power.reduce of floats is wrong on contiguous lines (its
-    SIMD loop ignores the accumulator: power.reduce([2., 0., 3.]) is 8.0).
-    Its accumulate combines correctly in the same order, so the reference
-    is the last element of the accumulation (after the initial value)."""
+def accumulated_reduce_reference(x, name, loop, kw, want):
+    """NumPy's (2.4, 2.5) power.reduce and arctan2.reduce of float32 and
+    float64 are wrong on contiguous lines where its SIMD loops run: they
+    ignore the accumulator (power.reduce([2., 0., 3.]) is 8.0,
+    arctan2.reduce([1., 2., 3.]) is arctan2(1, 3)). Its accumulate combines
+    correctly in the same order, so the reference is the last element of
+    the accumulation (after the initial value)."""
     axis = kw.get("axis", 0)
     if isinstance(axis, tuple):
         axis = axis[0] if len(axis) == 1 else None if axis else ()
@@ -456,7 +458,7 @@ def power_reduce_reference(x, loop, kw, want):
             shape = list(v.shape)
             shape[axis] = 1
             v = np.concatenate([np.full(shape, kw["initial"], dtype=loop), v], axis=axis)
-        ref = np.take(np.power.accumulate(v, axis=axis), -1, axis=axis)
+        ref = np.take(getattr(np, name).accumulate(v, axis=axis), -1, axis=axis)
     if kw.get("keepdims"):
         ref = np.expand_dims(ref, axis)
     return ref.astype(loop)
