@@ -14,7 +14,8 @@ ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench clean
+.PHONY: all demo test test-c test-py check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
+        array-api-tests coverage clean
 
 all: $(VENV)/.installed
 
@@ -90,6 +91,22 @@ bench: $(VENV)/.installed
 	mkdir -p $(BUILD)
 	cd $(BUILD) && $(CURDIR)/$(PY) -c "import runpy, sys; sys.path.append('$(CURDIR)'); \
 	  runpy.run_module('bench', run_name='__main__', alter_sys=True)" $(BENCH)
+
+# The array API standard's test suite (data-apis/array-api-tests) on the host
+# backend, from a checkout given as AAT= (with its array-api submodule); not
+# part of `make test`: CI has no checkout. Results: docs/array-api.md.
+AAT ?= /tmp/aat
+AAT_EXAMPLES ?= 10
+array-api-tests: $(VENV)/.installed
+	@test -d $(AAT)/array_api_tests || { echo "no array-api-tests checkout at AAT=$(AAT)"; exit 1; }
+	$(PY) -m pip install -q ndindex pytest-json-report
+	cd $(AAT) && ARRAY_API_TESTS_MODULE=gpunp GPUNP_BACKEND=host nice -n 10 $(CURDIR)/$(PY) -m pytest \
+	  array_api_tests -q -p no:cacheprovider --max-examples=$(AAT_EXAMPLES) --disable-deadline \
+	  --disable-extension linalg --disable-extension fft -rf $(AAT_ARGS)
+
+# docs/coverage.md from the NumPy and gpunp that are installed
+coverage: $(VENV)/.installed
+	$(PY) tools/coverage.py
 
 clean:
 	rm -rf $(BUILD) dist $(VENV) gpunp/*.so

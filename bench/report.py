@@ -9,7 +9,7 @@ def _fmt(v, unit):
     if unit == "us":
         return f"{v:.2f} µs"
     if unit == "ms":
-        return f"{v:.1f} ms"
+        return f"{v:.3g} ms"
     return f"{v:.2f} {unit}"
 
 

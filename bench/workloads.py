@@ -136,11 +136,65 @@ def _cumsum(lib, n):
     return lambda: xp.cumsum(a)
 
 
+def _sort(lib, n):
+    a = _f32(lib, n)
+    xp = lib.xp
+    return (lambda: xp.sort(a)) if hasattr(xp, "sort") else None
+
+
+def _unique(lib, n):
+    # 2^20 distinct values at most: runs of equal ones, as real data has
+    a = lib.asarray(np.floor(_host_f32(n, 0) * (1 << 20)))
+    xp = lib.xp
+    return (lambda: xp.unique(a)) if hasattr(xp, "unique") else None
+
+
+def _random(method):
+    """A random fill of float32 (written once: 4 bytes an element): gpunp's
+    and CuPy's Generator, torch.rand/randn (each library's own generator;
+    gpunp's is Philox4x32-10 with exact transformations, the same bits as
+    the host backend's)."""
+    def make(lib, n):
+        xp = lib.xp
+        if lib.name == "torch":
+            fn = xp.rand if method == "random" else xp.randn
+            return lambda: fn(n, device="cuda", dtype=xp.float32)
+        if not hasattr(xp, "random") or not hasattr(xp.random, "default_rng"):
+            return None
+        g = xp.random.default_rng(0)
+        fn = getattr(g, method)
+        return lambda: fn(n, dtype=np.float32)
+    return make
+
+
 def _matmul(dtype):
     def make(lib, n):
         h = np.random.default_rng(0).random((n, n)).astype(dtype)
         a, b = lib.asarray(h), lib.asarray(h.T.copy())
         return lambda: a @ b
+    return make
+
+
+def _factorization(name):
+    """A dense factorization of an n x n float64 matrix that has one
+    (well-conditioned: diagonally dominant, symmetric for eigh)."""
+    def make(lib, n):
+        h = np.random.default_rng(0).random((n, n)) + n * np.eye(n)
+        a = lib.asarray(h + h.T if name == "eigh" else h)
+        b = lib.asarray(np.ones((n, 1)))
+        linalg = lib.xp.linalg
+        if name == "solve":
+            return lambda: linalg.solve(a, b)
+        return lambda: getattr(linalg, name)(a)
+def _fft(two_d):
+    # the transform as a GPU time per call (cuFFT's plan made in the warm-up)
+    def make(lib, n):
+        shape = (n, n) if two_d else (n,)
+        rng = np.random.default_rng(0)
+        h = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+        a = lib.asarray(h)
+        fn = lib.xp.fft.fft2 if two_d else lib.xp.fft.fft
+        return lambda: fn(a)
     return make
 
 
@@ -265,10 +319,33 @@ def workloads(quick: bool) -> list:
                  lambda n: n * n * 4, True),
         Workload(f"transpose copy, {side}x{side} float32", "TB/s", side, _transpose_copy,
                  lambda n: 2 * n * n * 4, True),
+        Workload(f"random({big}, dtype=float32)", "TB/s", big, _random("random"),
+                 bytes_moved(1), True, gpu_only=True),
+        Workload(f"standard_normal({big}, dtype=float32)", "TB/s", big,
+                 _random("standard_normal"), bytes_moved(1), True, gpu_only=True),
+    ]
+    nsort = 10 ** (6 if quick else 8)
+    out += [
+        Workload(f"sort, {nsort} float32", "ms", nsort, _sort),
+        Workload(f"unique, {nsort} float32", "ms", nsort, _unique),
     ]
     for dt in ("float16", "float32", "float64"):
         out.append(Workload(f"matmul {mside}x{mside} {dt}", "TFLOP/s", mside, _matmul(dt),
                             lambda n: 2 * n ** 3, True, gpu_only=True))
+    lside = 1024 if quick else 4096
+    out += [
+        Workload(f"solve {lside}x{lside} float64", "ms", lside, _factorization("solve"),
+                 gpu_only=True),
+        Workload(f"eigh {lside}x{lside} float64", "ms", lside, _factorization("eigh"),
+                 gpu_only=True),
+        Workload(f"svd {lside // 2}x{lside // 2} float64", "ms", lside // 2,
+                 _factorization("svd"), gpu_only=True),
+    ]
+    fside, flen = (1024, 1 << 20) if quick else (4096, 1 << 24)
+    out += [
+        Workload(f"fft complex64 {flen}", "ms", flen, _fft(False), gpu_only=True),
+        Workload(f"fft2 complex64 {fside}x{fside}", "ms", fside, _fft(True), gpu_only=True),
+    ]
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,
                  True, gpu_only=True),

@@ -42,8 +42,8 @@ globals().update({alias: _UFUNCS[name] for alias, name in _ALIASES.items()})
 
 from gpunp._creation import (  # noqa: E402
     arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, empty,
-    empty_like, eye, full, full_like, geomspace, identity, linspace, logspace, ones, ones_like,
-    zeros, zeros_like,
+    empty_like, eye, frombuffer, fromiter, full, full_like, geomspace, identity, linspace,
+    logspace, ones, ones_like, zeros, zeros_like,
 )
 from gpunp._reduction import (  # noqa: E402
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, max, mean, min, prod, sum,
@@ -68,7 +68,29 @@ from gpunp._indexing import (  # noqa: E402
     put_along_axis, select, take, take_along_axis, where)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
+from gpunp._nanfunctions import (  # noqa: E402
+    nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd,
+    nansum, nanvar)
+from gpunp._histograms import (  # noqa: E402
+    bincount, histogram, histogram2d, histogram_bin_edges, histogramdd)
+from gpunp._sorting import (  # noqa: E402
+    argpartition, argsort, lexsort, partition, searchsorted, sort)
+from gpunp._quantiles import (  # noqa: E402
+    median, nanmedian, nanpercentile, nanquantile, percentile, quantile)
+from gpunp._statistics import average, corrcoef, cov  # noqa: E402
+from gpunp._differences import diff, ediff1d, gradient  # noqa: E402
+from gpunp._comparisons import (  # noqa: E402
+    allclose, around, array_equal, array_equiv, clip, isclose, round)
+from gpunp._signal import convolve, correlate, digitize, interp  # noqa: E402
+from gpunp._sets import (  # noqa: E402
+    intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts,
+    unique_inverse, unique_values)
+from gpunp._complex import angle, imag, real  # noqa: E402
 from gpunp._interop import from_dlpack  # noqa: E402
+from gpunp._padding import delete, insert, pad  # noqa: E402
+from gpunp._array_api import (  # noqa: E402
+    __array_api_version__, __array_namespace_info__, concat, cumulative_prod, cumulative_sum,
+    imag, isdtype, matrix_transpose, real, unstack, vecdot)
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401
@@ -98,7 +120,7 @@ csingle, cdouble = complex64, complex128
 def __getattr__(name):
     # gpunp.testing loads numpy.testing (a third of the import time), so it
     # is loaded at first use
-    if name in ("testing", "random"):
+    if name in ("testing", "random", "linalg", "fft"):
         # gpunp.random (and NumPy's numpy.random.SeedSequence) at first use too
         import importlib
         return importlib.import_module("gpunp." + name)

@@ -13,6 +13,7 @@ import numpy
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
+from gpunp._array_api import device_of
 
 _MAXDIM = lib.GP_MAXDIM
 
@@ -138,6 +139,9 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
         elif copy:
             a = a.copy(order=order)
     else:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested: the "
+                             "data is in host memory")
         if _contains_device_arrays(obj):
             obj = _to_host_nested(obj)
         host = numpy.asarray(obj, dtype=dtype, order=order if order in ("C", "F") else None)
@@ -151,14 +155,35 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
     return a
 
 
-def asarray(a, dtype=None, order=None, *, copy=None, like=None) -> ndarray:
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> ndarray:
     """`a` as a gpunp array, without a copy when it already is one of the
-    requested dtype and order."""
+    requested dtype and order (and on `device`). Host data (NumPy arrays,
+    nested sequences, objects with the buffer protocol) is copied to the
+    device, so copy=False refuses it."""
+    if device is not None:
+        with device_of(device):
+            if isinstance(a, ndarray) and a.device != device:
+                a = a.to_device(device)
+            return asarray(a, dtype, order, copy=copy, like=like)
     if copy is not True and (isinstance(a, ndarray) or _foreign_device_array(a) is not None):
         return array(a if isinstance(a, ndarray) else _foreign_device_array(a), dtype=dtype,
                      copy=None if copy is None else False, order=order or "K")
     return array(a, dtype=dtype, copy=True if copy is None else copy, order=order or "K",
                  like=like)
+
+
+def fromiter(iter, dtype, count=-1, *, like=None) -> ndarray:
+    """An array from an iterable, read on the host by numpy.fromiter (its
+    dtype and count rules) and copied to the device."""
+    return asarray(numpy.fromiter(iter, dtype, count))
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None) -> ndarray:
+    """The bytes of a host buffer (any object with the buffer protocol) as an
+    array on the device: numpy.frombuffer's interpretation, then a copy."""
+    if isinstance(buffer, ndarray):
+        raise TypeError("a gpunp array is in device memory: view it with .view(dtype)")
+    return asarray(numpy.frombuffer(buffer, dtype, count, offset))
 
 
 def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
@@ -181,12 +206,18 @@ def asnumpy(a, stream=None, order="C", out=None) -> numpy.ndarray:
 
 # ---- from shapes -------------------------------------------------------------------------
 
-def empty(shape, dtype=float, order="C", *, like=None) -> ndarray:
+def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
+    if device is not None:
+        with device_of(device):
+            return empty(shape, dtype, order)
     shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
     return _new(lib.gp_array_empty, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
-def full(shape, fill_value, dtype=None, order="C", *, like=None) -> ndarray:
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> ndarray:
+    if device is not None:
+        with device_of(device):
+            return full(shape, fill_value, dtype, order)
     shp = _shape_tuple(shape)
     if isinstance(fill_value, ndarray):
         if fill_value.size != 1:
@@ -203,16 +234,22 @@ def full(shape, fill_value, dtype=None, order="C", *, like=None) -> ndarray:
                 _lib.order_code(order, "CF"), s)
 
 
-def zeros(shape, dtype=float, order="C", *, like=None) -> ndarray:
+def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
+    if device is not None:
+        with device_of(device):
+            return zeros(shape, dtype, order)
     shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
     return _new(lib.gp_array_zeros, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
-def ones(shape, dtype=float, order="C", *, like=None) -> ndarray:
-    return full(shape, 1, dtype, order)
+def ones(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
+    return full(shape, 1, float if dtype is None else dtype, order, device=device)
 
 
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
+    if device is not None:
+        with device_of(device):
+            return empty_like(prototype, dtype, order, subok, shape)
     if not isinstance(prototype, ndarray):
         prototype = asarray(prototype)
     if dtype is None:
@@ -227,17 +264,17 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
-    res = empty_like(a, dtype, order, subok, shape)
+    res = empty_like(a, dtype, order, subok, shape, device=device)
     res.fill(fill_value)
     return res
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
-    return full_like(a, 0, dtype, order, subok, shape)
+    return full_like(a, 0, dtype, order, subok, shape, device=device)
 
 
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
-    return full_like(a, 1, dtype, order, subok, shape)
+    return full_like(a, 1, dtype, order, subok, shape, device=device)
 
 
 # ---- numerical ranges ---------------------------------------------------------------------
@@ -249,10 +286,13 @@ def _scalar_of(value, dt: numpy.dtype):
     return s
 
 
-def arange(start, stop=None, step=None, dtype=None, *, like=None) -> ndarray:
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -> ndarray:
     """Evenly spaced values in [start, stop), computed as numpy.arange does:
     the first two elements from Python's arithmetic, the rest as
     start + i * delta in the result dtype."""
+    if device is not None:
+        with device_of(device):
+            return arange(start, stop, step, dtype)
     for v in (start, stop, step):
         if isinstance(v, ndarray):
             raise TypeError("arange takes Python or NumPy scalars")
@@ -285,65 +325,109 @@ def arange(start, stop=None, step=None, dtype=None, *, like=None) -> ndarray:
                 _lib.dtype_code(dt))
 
 
+def _is_array_arg(x) -> bool:
+    return isinstance(x, ndarray) or numpy.ndim(x) > 0
+
+
+def _proxy(x):
+    """A host stand-in with x's dtype for NumPy's own dtype rules (a device
+    array as a 0-d array of its dtype: an array is never a weak scalar)."""
+    return numpy.zeros((), x.dtype) if isinstance(x, ndarray) else x
+
+
+def _floor(y: ndarray) -> ndarray:
+    from gpunp._ufunc import UFUNCS
+    fl = UFUNCS.get("floor")
+    # floor division by one is exactly the floor of every finite float
+    return fl(y, out=y) if fl is not None else UFUNCS["floor_divide"](y, 1.0, out=y)
+
+
+def _spaced(y, delta, div):
+    """The samples 0, 1, ... in `y` scaled to steps of delta / div, and the
+    step, as numpy.linspace scales them (divided first where a step would
+    underflow to zero)."""
+    if div <= 0:
+        return y * delta, numpy.nan
+    step = delta / div
+    if bool((step == 0).any()):
+        return (y / div) * delta, step
+    return y * step, step
+
+
+def _linspace_arrays(start, stop, num, endpoint, dtype, axis):
+    """linspace of array start/stop, in numpy.linspace's steps (a new first
+    axis of samples, moved to `axis`)."""
+    from gpunp._shaping import moveaxis
+    from gpunp._ufunc import UFUNCS
+    div = (num - 1) if endpoint else num
+    dt = numpy.linspace(_proxy(start), _proxy(stop), num=0).dtype
+    start, stop = asarray(start), asarray(stop)
+    delta = UFUNCS["subtract"](stop.astype(dt, copy=False), start.astype(dt, copy=False))
+    y, step = _spaced(arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim), delta, div)
+    y = y + start.astype(y.dtype, copy=False)
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    if axis != 0:
+        y = moveaxis(y, 0, axis)
+    if dtype is not None and numpy.issubdtype(dtype, numpy.integer):
+        y = _floor(y)
+    return y.astype(dt if dtype is None else dtype, copy=False), step
+
+
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     """`num` evenly spaced samples over [start, stop], as numpy.linspace
-    computes them (scalar start and stop)."""
+    computes them (scalars, or arrays whose samples run along `axis`)."""
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    if isinstance(start, ndarray) or isinstance(stop, ndarray) or numpy.ndim(start) or \
-            numpy.ndim(stop):
-        raise NotImplementedError("linspace with array start/stop is not supported yet")
+    with device_of(device):
+        if _is_array_arg(start) or _is_array_arg(stop):
+            y, step = _linspace_arrays(start, stop, num, endpoint, dtype, axis)
+            return (y, step) if retstep else y
+        return _linspace_scalars(start, stop, num, endpoint, retstep, dtype, axis)
+
+
+def _linspace_scalars(start, stop, num, endpoint, retstep, dtype, axis):
     div = (num - 1) if endpoint else num
     dt = numpy.result_type(start, stop, float(num))
     res_dtype = numpy.dtype(dtype) if dtype is not None else dt
     first, last = numpy.array(start, dtype=dt)[()], numpy.array(stop, dtype=dt)[()]
     delta = last - first
-    y = arange(0, num, dtype=dt)
-    if div > 0:
-        step = delta / div
-        if step == 0:
-            y = (y / div) * delta
-        else:
-            y = y * step
-    else:
-        step = numpy.nan
-        y = y * delta
+    y, step = _spaced(arange(0, num, dtype=dt), delta, div)
     y += first
     if endpoint and num > 1:
         y[-1] = last
     if axis not in (0, -1):
         raise numpy.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
     if res_dtype.kind in "iu":
-        from gpunp._ufunc import UFUNCS
-        if "floor" in UFUNCS:
-            UFUNCS["floor"](y, out=y)
-        else:
-            y = array(numpy.floor(y.get()))
+        y = _floor(y)
     y = y.astype(res_dtype, copy=False)
     return (y, step) if retstep else y
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0) -> ndarray:
     """`base` to the powers of linspace(start, stop, ...), as numpy.logspace
-    computes them (scalar start, stop and base)."""
-    if isinstance(base, ndarray) or numpy.ndim(base):
-        raise NotImplementedError("logspace with an array base is not supported yet")
+    computes them (scalars or arrays, base too)."""
     from gpunp._ufunc import UFUNCS
+    if not isinstance(base, (float, int)) and numpy.ndim(base):
+        # every argument gets the dimensions of their broadcast, and base an
+        # axis of length one where the samples go
+        nd = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
+        start, stop, base = (array(x, copy=None, ndmin=nd) for x in (start, stop, base))
+        from gpunp._joining import expand_dims
+        base = expand_dims(base, axis)
     y = UFUNCS["power"](base, linspace(start, stop, num=num, endpoint=endpoint, axis=axis))
     return y if dtype is None else y.astype(dtype, copy=False)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0) -> ndarray:
     """A geometric progression from `start` to `stop`, as numpy.geomspace
-    computes it (scalar start and stop: their logarithms are host arithmetic,
-    the samples are a logspace on the device)."""
-    if isinstance(start, ndarray) or isinstance(stop, ndarray) or numpy.ndim(start) or \
-            numpy.ndim(stop):
-        raise NotImplementedError("geomspace with array start/stop is not supported yet")
-    start, stop = numpy.asarray(start), numpy.asarray(stop)
-    if start == 0 or stop == 0:
+    computes it: the endpoints' signs and logarithms are host arithmetic on
+    the (small) start and stop, the samples a logspace on the device."""
+    start = start.get() if isinstance(start, ndarray) else numpy.asarray(start)
+    stop = stop.get() if isinstance(stop, ndarray) else numpy.asarray(stop)
+    if numpy.any(start == 0) or numpy.any(stop == 0):
         raise ValueError("Geometric sequence cannot include zero")
     dt = numpy.result_type(start, stop, float(num), numpy.zeros((), dtype))
     dtype = dt if dtype is None else numpy.dtype(dtype)
@@ -351,17 +435,23 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0) -> ndarray
         start, stop = start.astype(dt), stop.astype(dt)
         sign = numpy.sign(start)
         start, stop = start / sign, stop / sign
-        result = logspace(numpy.log10(start)[()], numpy.log10(stop)[()], num=num,
-                          endpoint=endpoint, base=10.0, dtype=dt, axis=axis)
+        result = logspace(numpy.log10(start), numpy.log10(stop), num=num, endpoint=endpoint,
+                          base=10.0, dtype=dt)
     if num > 0:
-        result[0] = start[()]
+        result[0] = start
         if num > 1 and endpoint:
-            result[-1] = stop[()]
-    result *= sign[()]
+            result[-1] = stop
+    result *= asarray(sign) if sign.ndim else sign[()]
+    if axis != 0:
+        from gpunp._shaping import moveaxis
+        result = moveaxis(result, 0, axis)
     return result.astype(dtype, copy=False)
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> ndarray:
+    if device is not None:
+        with device_of(device):
+            return eye(N, M, k, dtype, order)
     N = operator.index(N)
     M = N if M is None else operator.index(M)
     k = operator.index(k)

@@ -144,7 +144,7 @@ def _plan(a: ndarray, key):
         else:
             for j in range(k.ndim):
                 n, m = a.shape[dim + j], k.shape[j]
-                if n != m:
+                if n != m and m != 0:  # NumPy lets an empty dimension select nothing
                     raise IndexError(
                         f"boolean index did not match indexed array along axis {dim + j}; "
                         f"size of axis is {n} but size of corresponding boolean axis is {m}")

@@ -13,6 +13,17 @@ import numpy
 
 from gpunp._engine import ffi, lib
 
+
+def _numpy_version() -> int:
+    """The running NumPy's version as major * 10000 + minor * 100 + patch:
+    the kernels follow its per-element rules where releases differ."""
+    parts = numpy.lib.NumpyVersion(numpy.__version__)
+    return parts.major * 10000 + parts.minor * 100 + parts.bugfix
+
+
+# before any kernel is built (csrc/include/gp_ops.h)
+lib.gp_set_numpy_version(_numpy_version())
+
 # ---- errors ---------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ def transpose(a, axes=None) -> ndarray:
     return _array(a).transpose(axes)
 
 
-def permute_dims(a, axes) -> ndarray:
+def permute_dims(a, axes=None) -> ndarray:
     return _array(a).transpose(axes)
 
 
@@ -37,7 +37,12 @@ def copy(a, order="K", subok=False) -> ndarray:
 
 
 def astype(x, dtype, /, *, copy=True, device=None) -> ndarray:
-    return _array(x).astype(dtype, copy=copy)
+    x = _array(x)
+    if device is not None and device != x.device:
+        from gpunp._array_api import device_of
+        device_of(device)  # a ValueError for what is not a device
+        return x.to_device(device).astype(dtype, copy=False)
+    return x.astype(dtype, copy=copy)
 
 
 def shape(a) -> tuple:

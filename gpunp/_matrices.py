@@ -169,8 +169,8 @@ def ix_(*args) -> tuple:
         if new.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")
         if new.dtype == numpy.bool_:
-            raise NotImplementedError("ix_ of boolean arrays needs nonzero, which gpunp does "
-                                      "not have yet")
+            from gpunp._indexing import nonzero
+            new = nonzero(new)[0]  # a mask selects its true positions
         out.append(new.reshape((1,) * k + (new.size,) + (1,) * (nd - k - 1)))
     return tuple(out)
 

@@ -242,8 +242,9 @@ class ndarray:
 
     @property
     def device(self):
-        from gpunp._runtime import current_device
-        return current_device()
+        """The device holding the array's memory (a gpunp.cuda.Device)."""
+        from gpunp.cuda import Device
+        return Device(self._raw_info().device_id)
 
     # ---- conversion -------------------------------------------------------
 

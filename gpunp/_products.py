@@ -128,6 +128,7 @@ ndarray.dot = lambda self, b, out=None: dot(self, b, out=out)
 # NumPy's matmul is a (generalized) ufunc: np.matmul(gpunp, gpunp) arrives
 # through __array_ufunc__.
 _elementwise_array_ufunc = ndarray.__array_ufunc__
+_VECDOT = getattr(numpy, "vecdot", None)  # a gufunc too (NumPy 2.0+)
 
 
 def _array_ufunc(self, uf, method, *inputs, **kwargs):
@@ -136,6 +137,10 @@ def _array_ufunc(self, uf, method, *inputs, **kwargs):
             return NotImplemented
         out = kwargs.pop("out", None)
         return matmul(*inputs, out=out[0] if isinstance(out, tuple) else out, **kwargs)
+    if uf is _VECDOT and method == "__call__" and not kwargs.keys() - {"axis"} and \
+            all(isinstance(x, ndarray) for x in inputs):
+        from gpunp._array_api import vecdot
+        return vecdot(*inputs, **kwargs)
     return _elementwise_array_ufunc(self, uf, method, *inputs, **kwargs)
 
 

@@ -10,19 +10,55 @@ from gpunp._ndarray import ndarray
 
 #: the NumPy functions gpunp implements under the same name
 ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "any", "append", "argmax", "argmin", "argwhere", "array_split",
+    "all", "amax", "amin", "angle", "any", "append", "argmax", "argmin", "argwhere", "array_split",
     "astype", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "broadcast_shapes",
     "broadcast_to", "can_cast", "choose", "column_stack", "compress", "concatenate", "copy",
     "copyto", "count_nonzero", "cumprod", "cumsum", "diag", "diagflat", "diagonal", "dot",
     "dsplit", "dstack", "empty_like", "expand_dims", "extract", "flatnonzero", "flip", "fliplr",
-    "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "indices", "inner",
-    "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
+    "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "imag", "indices",
+    "inner", "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
     "nonzero", "ones_like", "outer", "permute_dims", "place", "prod", "ptp", "put",
-    "put_along_axis", "ravel", "ravel_multi_index", "repeat", "reshape", "resize",
+    "put_along_axis", "ravel", "ravel_multi_index", "real", "repeat", "reshape", "resize",
     "result_type", "roll", "rollaxis", "rot90", "select", "shape", "size", "split", "squeeze",
     "stack", "std", "sum", "swapaxes", "take", "take_along_axis", "tensordot", "tile", "trace",
     "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",
     "vsplit", "vstack", "where", "zeros_like",
+    # sorting, searching and sets (gpunp._sorting, gpunp._sets)
+    "argpartition", "argsort", "intersect1d", "isin", "lexsort", "partition", "searchsorted",
+    "setdiff1d", "setxor1d", "sort", "union1d", "unique", "unique_all", "unique_counts",
+    "unique_inverse", "unique_values",
+)
+# statistics (issue 7): the nan-functions, scans and statistics, histograms
+ARRAY_FUNCTIONS += (
+    "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin",
+    "nanprod", "nanstd", "nansum", "nanvar",
+    "bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
+    "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile",
+    "allclose", "around", "array_equal", "array_equiv", "average", "clip", "convolve",
+    "corrcoef", "correlate", "cov", "diff", "digitize", "ediff1d", "gradient", "interp",
+    "isclose", "round",
+)
+
+#: the numpy.linalg functions gpunp.linalg implements (all of them)
+LINALG_FUNCTIONS = (
+    "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+    "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose",
+    "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+    "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
+)
+
+#: the numpy.fft functions, which gpunp.fft implements under the same name
+FFT_FUNCTIONS = (
+    "fft", "fft2", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
+    "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftn",
+)
+# padding, inserting and deleting; the creation functions that take like=
+# (NumPy hands them to the like= array's __array_function__); the array API
+# standard's names
+ARRAY_FUNCTIONS += (
+    "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
+    "concat", "cumulative_prod", "cumulative_sum", "imag", "matrix_transpose", "real",
+    "unstack",
 )
 
 _TABLE: dict = {}
@@ -36,6 +72,12 @@ def _table() -> dict:
             gp_fn = getattr(gpunp, name, None)
             if np_fn is not None and gp_fn is not None:
                 _TABLE[np_fn] = gp_fn
+        from gpunp import linalg
+        for name in LINALG_FUNCTIONS:
+            _TABLE[getattr(numpy.linalg, name)] = getattr(linalg, name)
+        import gpunp.fft
+        for name in FFT_FUNCTIONS:
+            _TABLE[getattr(numpy.fft, name)] = getattr(gpunp.fft, name)
     return _TABLE
 
 

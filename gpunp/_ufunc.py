@@ -8,7 +8,7 @@ import operator
 
 import numpy
 
-from gpunp import _lib
+from gpunp import _lib, _ufunc_methods
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
 
@@ -16,7 +16,7 @@ _NULL = ffi.NULL
 _SAME_KIND = _lib.CASTING["same_kind"]
 _ORDER_K = ord("K")
 _NO_VALUE = object()
-_IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True}
+_IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True, 6: -math.inf}
 _I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
 # Python types that stand for weak scalars in resolve_dtypes (NumPy takes no
 # `bool` there)
@@ -27,7 +27,9 @@ def _code_and_weak(x):
     """(engine dtype code, weak flag) of an input, for loop resolution."""
     if isinstance(x, (ndarray, numpy.generic)):
         return _lib.dtype_code(x.dtype), 0
-    for t, code in ((bool, _lib.BOOL), (int, _lib.INT64), (float, _lib.FLOAT64),
+    if isinstance(x, bool):
+        return _lib.BOOL, 0  # NumPy takes a Python bool as a numpy.bool_
+    for t, code in ((int, _lib.INT64), (float, _lib.FLOAT64),
                     (complex, _lib.COMPLEX128)):
         if isinstance(x, t):
             return code, 1
@@ -236,7 +238,12 @@ class ufunc:
             if type(x) is not int or _I64_MIN <= x <= _U64_MAX:
                 continue
             if loop[k].kind in "fc":
-                new[k] = float(x)  # NumPy's OverflowError past float64, too
+                # NumPy converts the int to the loop's dtype (through a
+                # float: OverflowError past float64); a NumPy scalar of that
+                # dtype keeps the loop a weak float would leave (float16 for
+                # int8 arrays in hypot), and warns of an overflow as NumPy's
+                # cast does
+                new[k] = loop[k].type(float(x))
             elif self.__name__ in _COMPARISONS and ints_only:
                 new[k] = math.inf if x > 0 else -math.inf
             else:
@@ -282,14 +289,14 @@ class ufunc:
                                       -1 if dtype is None else _lib.dtype_code(dtype), res))
         return o if o is not None else _wrap(res[0])
 
-    def outer(self, *args, **kwargs):
-        raise NotImplementedError(f"{self.__name__}.outer is not supported yet")
+    def outer(self, A, B, /, **kwargs):
+        return _ufunc_methods.outer(self, A, B, **kwargs)
 
-    def reduceat(self, *args, **kwargs):
-        raise NotImplementedError(f"{self.__name__}.reduceat is not supported yet")
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        return _ufunc_methods.reduceat(self, array, indices, axis, dtype, out)
 
-    def at(self, *args, **kwargs):
-        raise NotImplementedError(f"{self.__name__}.at is not supported yet")
+    def at(self, a, indices, b=None, /):
+        return _ufunc_methods.at(self, a, indices, b)
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
         """The loop dtypes for operands of `dtypes` (numpy.ufunc.resolve_dtypes);
@@ -403,7 +410,9 @@ UFUNCS = _make_ufuncs()
 # NumPy's aliases of the same objects
 ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute",
            "bitwise_not": "invert", "bitwise_invert": "invert", "pow": "power",
-           "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift"}
+           "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+           "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+           "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh", "conj": "conjugate"}
 
 
 def by_name(name: str):
@@ -485,7 +494,9 @@ def _array_ufunc(self, uf, method, *inputs, **kwargs):
     inputs = tuple(x[()] if type(x) is numpy.ndarray and x.ndim == 0 else x for x in inputs)
     if method == "__call__" and not kwargs:
         return mine(*inputs)  # refuses host arrays itself
-    for x in inputs:
+    # the operands that are data (reduceat's and at's indices may be host lists)
+    data = inputs[:1] + inputs[2:] if method in ("reduceat", "at") else inputs
+    for x in data:
         if not (isinstance(x, ndarray) or _lib.is_scalar(x)):
             return NotImplemented
     for o in kwargs.get("out", ()) or ():
@@ -497,6 +508,12 @@ def _array_ufunc(self, uf, method, *inputs, **kwargs):
         return mine.reduce(*inputs, **kwargs)
     if method == "accumulate":
         return mine.accumulate(*inputs, **kwargs)
+    if method == "outer":
+        return mine.outer(*inputs, **kwargs)
+    if method == "reduceat":
+        return mine.reduceat(*inputs, **kwargs)
+    if method == "at":
+        return mine.at(*inputs, **kwargs)
     return NotImplemented
 
 

@@ -31,3 +31,33 @@ def test_a_kernel_compiles_and_a_broken_one_reports_why(vendor, arch):
     assert s == 0, ffi.string(lib.gp_errmsg()).decode()
     assert _check(vendor, BAD, arch) == lib.GP_ERR_COMPILE
     assert "no_such_function" in ffi.string(lib.gp_errmsg()).decode()
+
+
+CUB = b"""
+#if defined(GPK_CUDA)
+#include <cub/block/block_radix_sort.cuh>
+#endif
+struct gpk_params { unsigned int *k; };
+GPK_KERNEL(k, struct gpk_params)
+{
+#if defined(GPK_CUDA)
+    typedef cub::BlockRadixSort<unsigned int, 128, 4> S;
+    __shared__ typename S::TempStorage tmp;
+    unsigned int v[4];
+    for (int j = 0; j < 4; ++j) v[j] = p.k[threadIdx.x * 4 + j];
+    S(tmp).Sort(v);
+    for (int j = 0; j < 4; ++j) p.k[threadIdx.x * 4 + j] = v[j];
+#endif
+}
+"""
+
+
+@pytest.mark.parametrize("vendor, arch", COMPILERS)
+def test_a_kernel_including_cub_compiles(vendor, arch, monkeypatch, tmp_path):
+    """The sort kernels' CUB headers (CCCL) are found at run time; a
+    GPUNP_CCCL_PATH without them is passed over for the next place."""
+    monkeypatch.setenv("GPUNP_CCCL_PATH", str(tmp_path))
+    s = _check(vendor, CUB, arch)
+    if s == lib.GP_ERR_NOT_FOUND_LIBRARY:
+        pytest.skip(ffi.string(lib.gp_errmsg()).decode())
+    assert s == 0, ffi.string(lib.gp_errmsg()).decode()

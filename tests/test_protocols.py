@@ -37,12 +37,12 @@ def test_numpy_ufunc_out_argument(pair):
     assert_same(out, h + h)
 
 
-def test_numpy_ufunc_methods_gpunp_lacks_raise_typeerror(pair):
+def test_numpy_ufuncs_gpunp_lacks_raise_typeerror(pair):
     g, _ = pair
     with pytest.raises(TypeError):
-        np.add.outer(g, g)
+        np.isnat(g)  # a datetime ufunc: not in gpunp's op table
     with pytest.raises(TypeError):
-        np.logaddexp(g, g)  # not in gpunp's op table yet
+        np.frompyfunc(lambda x, y: x, 2, 1)(g, g)  # a ufunc of Python functions
 
 
 def test_mixing_host_and_device_arrays_is_refused(pair):
@@ -80,6 +80,6 @@ def test_numpy_shape_queries(pair):
 def test_unimplemented_numpy_function_is_numpys_typeerror(pair):
     g, _ = pair
     with pytest.raises(TypeError, match="no implementation found"):
-        np.median(g)
+        np.kron(g, g)
     with pytest.raises(TypeError, match="no implementation found"):
-        np.sort(g)
+        np.unwrap(g)

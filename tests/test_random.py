@@ -21,7 +21,9 @@ What is checked:
 - NumPy's exceptions for bad arguments.
 """
 
+import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -118,7 +120,7 @@ def test_engine_rejects_bad_fills():
         _engine_fill(gp.empty((4, 4))[:, 1], "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2)
     with pytest.raises(ValueError):
         _engine_fill(gp.empty(4), "GP_RANDOM_UNIFORM", [0] * 4, [0] * 2,
-                     dist=lib.GP_RANDOM_EXPONENTIAL + 1)
+                     dist=lib.GP_RANDOM_MVHYPERGEOMETRIC + 1)
 
 
 @pytest.mark.parametrize("counter", [0, 12345, (1 << 64) - 3, (1 << 96) - 2,
@@ -616,3 +618,497 @@ def test_bad_scales_and_ranges():
         gr.seed(-1)
     with pytest.raises(ValueError, match="scale < 0"):
         gr.normal(0, -1)
+
+
+# ---- the distributions of one element a counter block ------------------------------------------
+# Each is tested by a KS test (continuous) or a chi-square test (counts)
+# against scipy.stats at a fixed seed, at ALPHA = 1e-4 each as above; the
+# cases are chosen to run every branch of the samplers (gamma's boost for
+# shape < 1, beta's Johnk, inversion and rejection for Poisson and binomial,
+# the urn and HRUA for the hypergeometric, von Mises' wrapped normal...).
+
+N_DIST = 100_000
+
+CONTINUOUS = [  # (Generator method, args, scipy.stats frozen distribution)
+    ("standard_gamma", (0.3,), stats.gamma(0.3)),
+    ("standard_gamma", (1.0,), stats.gamma(1.0)),
+    ("standard_gamma", (7.5,), stats.gamma(7.5)),
+    ("gamma", (2.5, 3.0), stats.gamma(2.5, scale=3.0)),
+    ("gamma", (0.05, 1.0), stats.gamma(0.05)),
+    ("beta", (0.5, 0.7), stats.beta(0.5, 0.7)),
+    ("beta", (2.0, 5.0), stats.beta(2.0, 5.0)),
+    ("beta", (0.2, 3.0), stats.beta(0.2, 3.0)),
+    ("chisquare", (3.0,), stats.chi2(3.0)),
+    ("noncentral_chisquare", (3.0, 2.0), stats.ncx2(3.0, 2.0)),
+    ("noncentral_chisquare", (0.5, 1.5), stats.ncx2(0.5, 1.5)),
+    ("f", (3.0, 7.0), stats.f(3.0, 7.0)),
+    ("noncentral_f", (3.0, 7.0, 2.5), stats.ncf(3.0, 7.0, 2.5)),
+    ("standard_t", (4.0,), stats.t(4.0)),
+    ("standard_cauchy", (), stats.cauchy()),
+    ("laplace", (1.0, 2.0), stats.laplace(1.0, 2.0)),
+    ("logistic", (-1.0, 0.5), stats.logistic(-1.0, 0.5)),
+    ("gumbel", (2.0, 3.0), stats.gumbel_r(2.0, 3.0)),
+    ("weibull", (1.7,), stats.weibull_min(1.7)),
+    ("pareto", (3.0,), stats.lomax(3.0)),
+    ("power", (2.5,), stats.powerlaw(2.5)),
+    ("rayleigh", (2.0,), stats.rayleigh(scale=2.0)),
+    ("lognormal", (0.5, 0.75), stats.lognorm(0.75, scale=math.exp(0.5))),
+    ("wald", (2.0, 3.0), stats.invgauss(2.0 / 3.0, scale=3.0)),
+    ("triangular", (-1.0, 0.5, 3.0), stats.triang(1.5 / 4.0, loc=-1.0, scale=4.0)),
+    # von Mises: angles in [-pi, pi], compared with SciPy's (not wrapped) about mu
+    ("vonmises", (0.5, 2.0), stats.vonmises(2.0)),
+    ("vonmises", (-2.0, 5e-6), stats.vonmises(5e-6)),
+    ("vonmises", (3.0, 1e-9), stats.vonmises(1e-9)),
+    ("vonmises", (1.0, 4e6), stats.vonmises(4e6)),
+]
+
+
+@pytest.mark.parametrize("name,args,dist", CONTINUOUS,
+                         ids=[f"{c[0]}{c[1]}" for c in CONTINUOUS])
+def test_continuous_distributions(name, args, dist):
+    x = getattr(gr.default_rng(31), name)(*args, size=N_DIST).get()
+    assert x.dtype == np.float64 and x.shape == (N_DIST,)
+    assert np.isfinite(x).all()
+    if name == "vonmises":
+        assert (np.abs(x) <= np.pi).all()
+        x = np.mod(x - args[0] + np.pi, 2 * np.pi) - np.pi
+    p = stats.kstest(x, dist.cdf).pvalue
+    assert p > ALPHA, p
+
+
+def _chi2_binned(x, dist):
+    """Chi-square of x in 20 bins of equal probability under dist, for
+    distributions with so much mass near 0 or 1 that doubles round many
+    values to the same number (ties that a KS test cannot take): edges
+    closer to 0 or 1 than 1e-12 are dropped."""
+    e = dist.ppf(np.linspace(0.05, 0.95, 19))
+    e = np.unique(e[(e > 1e-12) & (e < 1 - 1e-12)])
+    edges = np.concatenate([[-np.inf], e, [np.inf]])
+    obs = np.histogram(x, edges)[0]
+    exp = np.diff(dist.cdf(edges)) * x.size
+    p = stats.chisquare(obs, exp).pvalue
+    assert p > ALPHA, p
+
+
+def _chi2_counts(x, dist):
+    """Chi-square of the counts of x against a discrete scipy distribution,
+    adjacent values pooled until each bin expects at least 20."""
+    # a heavy tail's values past 10^4 bins are pooled in the last
+    lo = int(x.min())
+    hi = min(int(x.max()), lo + 10 ** 4)
+    x = np.clip(x, lo, hi)
+    ks = np.arange(lo, hi + 1)
+    obs = np.bincount(x - lo, minlength=ks.size).astype(np.float64)
+    exp = dist.pmf(ks) * x.size
+    exp[0] = dist.cdf(lo) * x.size       # the tails beyond what was seen
+    exp[-1] = dist.sf(hi - 1) * x.size
+    bins_o, bins_e, o, e = [], [], 0.0, 0.0
+    for oi, ei in zip(obs, exp):
+        o, e = o + oi, e + ei
+        if e >= 20:
+            bins_o.append(o), bins_e.append(e)
+            o = e = 0.0
+    if bins_e:
+        bins_o[-1] += o
+        bins_e[-1] += e
+    bins_o, bins_e = np.array(bins_o), np.array(bins_e)
+    if bins_e.size < 2:
+        return
+    bins_e *= bins_o.sum() / bins_e.sum()
+    p = stats.chisquare(bins_o, bins_e).pvalue
+    assert p > ALPHA, p
+
+
+DISCRETE = [  # (Generator method, args, scipy.stats frozen distribution)
+    ("poisson", (0.7,), stats.poisson(0.7)),
+    ("poisson", (9.5,), stats.poisson(9.5)),
+    ("poisson", (10.0,), stats.poisson(10.0)),
+    ("poisson", (1234.5,), stats.poisson(1234.5)),
+    ("binomial", (20, 0.3), stats.binom(20, 0.3)),
+    ("binomial", (15, 0.9), stats.binom(15, 0.9)),
+    ("binomial", (1000, 0.4), stats.binom(1000, 0.4)),
+    ("binomial", (100000, 0.77), stats.binom(100000, 0.77)),
+    ("geometric", (0.2,), stats.geom(0.2)),
+    ("geometric", (0.9,), stats.geom(0.9)),
+    ("geometric", (0.001,), stats.geom(0.001)),
+    ("negative_binomial", (3.5, 0.4), stats.nbinom(3.5, 0.4)),
+    ("negative_binomial", (50, 0.05), stats.nbinom(50, 0.05)),
+    ("hypergeometric", (10, 20, 5), stats.hypergeom(30, 10, 5)),
+    ("hypergeometric", (300, 200, 490), stats.hypergeom(500, 300, 490)),
+    ("hypergeometric", (1000, 3000, 700), stats.hypergeom(4000, 1000, 700)),
+    ("hypergeometric", (5000, 20, 300), stats.hypergeom(5020, 5000, 300)),
+    ("logseries", (0.6,), stats.logser(0.6)),
+    ("logseries", (0.99,), stats.logser(0.99)),
+    ("zipf", (2.5,), stats.zipf(2.5)),
+    ("zipf", (1.3,), stats.zipf(1.3)),
+]
+
+
+@pytest.mark.parametrize("name,args,dist", DISCRETE, ids=[f"{c[0]}{c[1]}" for c in DISCRETE])
+def test_discrete_distributions(name, args, dist):
+    x = getattr(gr.default_rng(32), name)(*args, size=N_DIST).get()
+    assert x.dtype == np.int64 and x.shape == (N_DIST,)
+    _chi2_counts(x, dist)
+
+
+def test_special_parameter_values():
+    g = gr.default_rng(33)
+    assert (g.gamma(0.0, size=10).get() == 0).all()
+    assert (g.weibull(0.0, size=10).get() == 0).all()
+    assert (g.poisson(0.0, size=10).get() == 0).all()
+    assert (g.binomial(0, 0.5, size=10).get() == 0).all()
+    assert (g.binomial(7, 1.0, size=10).get() == 7).all()
+    assert (g.binomial(7, 0.0, size=10).get() == 0).all()
+    assert (g.geometric(1.0, size=10).get() == 1).all()
+    assert (g.hypergeometric(5, 0, 3, size=10).get() == 3).all()
+    assert (g.zipf(2000.0, size=10).get() == 1).all()
+    assert np.isnan(g.gamma(np.nan, size=3).get()).all()
+    assert np.isnan(g.beta(np.nan, 1.0, size=3).get()).all()
+    v = g.vonmises(3.0, 1.0, size=10000).get()
+    assert (np.abs(v) <= np.pi).all()
+
+
+def test_dirichlet():
+    for alpha in ([1.0, 2.5, 0.5], [0.05, 0.02, 0.08]):   # gammas; betas breaking the stick
+        x = gr.default_rng(34).dirichlet(alpha, size=N_DIST // 2).get()
+        assert x.shape == (N_DIST // 2, 3) and x.dtype == np.float64
+        np.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
+        a0 = sum(alpha)
+        for i, a in enumerate(alpha):
+            _chi2_binned(x[:, i], stats.beta(a, a0 - a))
+    assert gr.default_rng(1).dirichlet([1.0, 2.0]).shape == (2,)
+    assert gr.default_rng(1).dirichlet([1.0, 2.0], size=(3, 4)).shape == (3, 4, 2)
+
+
+def test_multinomial():
+    pv = [0.1, 0.25, 0.4, 0.25]
+    x = gr.default_rng(35).multinomial(40, pv, size=N_DIST // 2).get()
+    assert x.shape == (N_DIST // 2, 4) and x.dtype == np.int64
+    assert (x.sum(axis=1) == 40).all()
+    for i, p in enumerate(pv):
+        _chi2_counts(x[:, i], stats.binom(40, p))
+    y = gr.default_rng(35).multinomial([[5], [10]], [0.5, 0.5], size=(2, 3)).get()
+    assert y.shape == (2, 3, 2)
+    assert (y.sum(axis=-1) == np.array([[5], [10]])).all()
+    big = gr.default_rng(36).multinomial(10 ** 6, pv, size=1000).get()
+    assert (big.sum(axis=1) == 10 ** 6).all()
+    _ks_binomial_normal = stats.kstest((big[:, 2] - 4e5) / math.sqrt(1e6 * 0.4 * 0.6), "norm")
+    assert _ks_binomial_normal.pvalue > ALPHA
+
+
+def test_multivariate_hypergeometric():
+    colors = [6, 30, 14, 50]
+    x = gr.default_rng(37).multivariate_hypergeometric(colors, 25, size=N_DIST // 2).get()
+    assert x.shape == (N_DIST // 2, 4) and x.dtype == np.int64
+    assert (x.sum(axis=1) == 25).all()
+    for i, c in enumerate(colors):
+        _chi2_counts(x[:, i], stats.hypergeom(100, c, 25))
+    assert gr.default_rng(1).multivariate_hypergeometric(colors, 3, method="count").shape == (4,)
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal(method):
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, -0.3], [0.6, 1.0, 0.2], [-0.3, 0.2, 0.5]])
+    x = gr.default_rng(38).multivariate_normal(mean, cov, size=N_DIST // 2, method=method).get()
+    assert x.shape == (N_DIST // 2, 3)
+    for w in (np.array([1.0, 0.0, 0.0]), np.array([0.3, -1.0, 2.0])):
+        p = stats.kstest(x @ w, stats.norm(mean @ w, math.sqrt(w @ cov @ w)).cdf).pvalue
+        assert p > ALPHA, (w, p)
+    np.testing.assert_allclose(np.cov(x.T), cov, atol=0.05)
+    with pytest.warns(RuntimeWarning):
+        gr.default_rng(1).multivariate_normal([0, 0], [[1, 2], [2, 1]])
+    with pytest.raises(ValueError):
+        gr.default_rng(1).multivariate_normal([0, 0], [[1, 2], [2, 1]], check_valid="raise")
+    with pytest.raises(ValueError, match="mean and cov must have same length"):
+        gr.default_rng(1).multivariate_normal([0, 0, 0], cov[:2, :2])
+
+
+# ---- the layout: element i is made from its block's words, exactly as specified -----------------
+
+@needs_long_double
+def test_lognormal_pareto_rayleigh_layout_and_accuracy():
+    # element i of a one-element-a-block distribution starts from block i:
+    # its first normal is standard_normal's element 2i (r cos of the same
+    # words), its first exponential standard_exponential's element 2i
+    n = 1 << 15
+    z = gr.default_rng(SEED).standard_normal(2 * n).get()[0::2]
+    e = gr.default_rng(SEED).standard_exponential(2 * n).get()[0::2]
+    x = gr.default_rng(SEED).lognormal(0.0, 1.0, n).get()
+    assert _ulps(x, np.exp(z.astype(LD))).max() <= 1.0          # the prelude's exp
+    y = gr.default_rng(SEED).pareto(0.5, n).get()
+    assert _ulps(y, np.expm1(e.astype(LD) / 0.5)).max() <= 2.5   # expm1
+    r = gr.default_rng(SEED).rayleigh(1.0, n).get()
+    assert _ulps(r, np.sqrt(2 * e.astype(LD))).max() <= 1.0
+    w = gr.default_rng(SEED).weibull(3.0, n).get()
+    ref = np.exp(np.log(e.astype(LD)) / 3)
+    assert _ulps(w, ref).max() <= 4.0                             # pow as exp(y log x)
+
+
+def test_one_element_a_block_and_streams_continue():
+    for call in (lambda g, n: g.gamma(0.5, 2.0, n), lambda g, n: g.poisson(40.0, n),
+                 lambda g, n: g.hypergeometric(50, 60, 30, n)):
+        g1, g2 = gr.default_rng(9), gr.default_rng(9)
+        a, b = call(g1, 37).get(), call(g1, 20).get()
+        np.testing.assert_array_equal(np.concatenate([a, b]), call(g2, 57).get())
+        assert g1.bit_generator.state["state"]["counter"] == 57
+    g = gr.default_rng(9)
+    g.dirichlet([1.0, 2.0, 3.0], size=(4, 5))
+    assert g.bit_generator.state["state"]["counter"] == 20      # a block a row
+
+
+def test_standard_gamma_float32_and_out():
+    x64 = gr.default_rng(39).standard_gamma(0.7, 777).get()
+    x32 = gr.default_rng(39).standard_gamma(0.7, 777, dtype=np.float32).get()
+    assert x32.dtype == np.float32
+    np.testing.assert_array_equal(x32, x64.astype(np.float32))
+    out = gp.empty((3, 4), dtype=np.float32)
+    assert gr.default_rng(39).standard_gamma(0.7, dtype=np.float32, out=out) is out
+    np.testing.assert_array_equal(out.get().ravel(), x32[:12])
+    f = gp.asfortranarray(gp.zeros((3, 4)))
+    sh = gp.asarray(np.arange(1.0, 13.0).reshape(3, 4))
+    gr.default_rng(40).standard_gamma(sh, out=f)
+    # memory order: element (i, j) of an F-ordered out is stream element i + 3 j
+    g = gr.default_rng(40).standard_gamma(np.asfortranarray(sh.get()).ravel(order="F"))
+    np.testing.assert_array_equal(f.get().ravel(order="F"), g.get())
+    with pytest.raises(TypeError, match="Unsupported dtype"):
+        gr.default_rng(1).standard_gamma(1.0, dtype=np.int32)
+
+
+# ---- broadcasting of array parameters -------------------------------------------------------------
+
+BROADCAST = [  # (method, args as arrays) whose result shape NumPy decides
+    ("gamma", (np.array([[0.5], [2.0], [9.0]]), np.array([1.0, 2.0, 3.0, 4.0]))),
+    ("beta", (np.array([0.5, 3.0]), 2.0)),
+    ("noncentral_f", (np.array([[3.0], [4.0]]), 7.0, np.array([0.0, 1.0, 2.0]))),
+    ("triangular", (np.zeros((2, 1)), np.array([0.0, 0.5, 1.0]), 1.0)),
+    ("binomial", (np.array([[10], [2000]]), np.array([0.1, 0.5, 0.95]))),
+    ("hypergeometric", (np.array([5, 100]), 20, np.array([[3], [15]]))),
+    ("poisson", (np.array([[0.5, 20.0, 3000.0]]),)),
+    ("vonmises", (np.array([0.0, 1.0]), np.array([[1e-9], [1.0], [1e7]]))),
+    ("negative_binomial", (np.array([1.0, 30.0]), np.array([[0.2], [0.9]]))),
+    ("standard_t", (np.array([1.0, 5.0, 50.0]),)),
+]
+
+
+@pytest.mark.parametrize("name,args", BROADCAST, ids=[b[0] for b in BROADCAST])
+def test_broadcast_parameters(name, args):
+    want = getattr(np.random.default_rng(0), name)(*args)
+    got = getattr(gr.default_rng(41), name)(*args)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    gp_args = [gp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    assert getattr(gr.default_rng(41), name)(*gp_args).shape == want.shape
+    size = (5,) + want.shape
+    np.testing.assert_array_equal(getattr(gr.default_rng(41), name)(*args, size=size).shape, size)
+    with pytest.raises(ValueError):
+        getattr(np.random.default_rng(0), name)(*args, size=(7, 11))
+    with pytest.raises(ValueError):
+        getattr(gr.default_rng(41), name)(*args, size=(7, 11))
+
+
+def test_array_parameters_give_the_scalar_stream():
+    # element i is block i whatever the parameters: equal parameters, equal bits
+    n = 300
+    for name, args in [("gamma", (0.4, 2.0)), ("binomial", (500, 0.3)),
+                       ("hypergeometric", (40, 50, 30)), ("noncentral_chisquare", (0.7, 3.0))]:
+        a = getattr(gr.default_rng(42), name)(*args, size=n).get()
+        arr = [np.full(n, v) for v in args]
+        b = getattr(gr.default_rng(42), name)(*arr).get()
+        np.testing.assert_array_equal(a, b)
+    x = gr.default_rng(43).poisson(np.array([0.5, 50.0, 5000.0]), size=(N_DIST // 4, 3)).get()
+    for j, lam in enumerate([0.5, 50.0, 5000.0]):
+        _chi2_counts(x[:, j], stats.poisson(lam))
+
+
+# ---- NumPy's errors for bad parameters ----------------------------------------------------------
+
+BAD = [
+    ("gamma", (-1.0,)), ("gamma", (1.0, -1.0)), ("standard_gamma", (-0.5,)),
+    ("standard_gamma", (np.array([1.0, -1.0]),)), ("beta", (0.0, 1.0)), ("beta", (1.0, -2.0)),
+    ("chisquare", (0.0,)), ("noncentral_chisquare", (0.0, 1.0)),
+    ("noncentral_chisquare", (1.0, -1.0)), ("f", (0.0, 1.0)), ("f", (1.0, 0.0)),
+    ("noncentral_f", (1.0, 1.0, -1.0)), ("noncentral_f", (0.0, 1.0, 1.0)),
+    ("standard_t", (0.0,)), ("standard_t", (np.array([[1.0], [-1.0]]),)),
+    ("laplace", (0.0, -1.0)), ("logistic", (0.0, -1.0)), ("gumbel", (0.0, -1.0)),
+    ("weibull", (-1.0,)), ("pareto", (0.0,)), ("power", (-1.0,)), ("rayleigh", (-1.0,)),
+    ("lognormal", (0.0, -1.0)), ("wald", (0.0, 1.0)), ("wald", (1.0, 0.0)),
+    ("triangular", (1.0, 0.0, 2.0)), ("triangular", (0.0, 3.0, 2.0)),
+    ("triangular", (1.0, 1.0, 1.0)), ("vonmises", (0.0, -1.0)),
+    ("poisson", (-1.0,)), ("poisson", (np.nan,)), ("poisson", (1e19,)),
+    ("poisson", (np.array([1.0, -1.0]),)), ("binomial", (-1, 0.5)), ("binomial", (1, 1.5)),
+    ("binomial", (1, np.nan)), ("geometric", (0.0,)), ("geometric", (1.5,)),
+    ("geometric", (np.nan,)), ("negative_binomial", (0.0, 0.5)),
+    ("negative_binomial", (1.0, 0.0)), ("negative_binomial", (np.nan, 0.5)),
+    ("hypergeometric", (1, 1, -1)), ("hypergeometric", (1, 1, 3)),
+    ("hypergeometric", (-1, 5, 1)), ("hypergeometric", (5, -1, 1)),
+    ("logseries", (1.0,)), ("logseries", (-0.1,)), ("zipf", (1.0,)), ("zipf", (np.nan,)),
+    ("dirichlet", ([1.0, -1.0],)), ("multinomial", (-1, [0.5, 0.5])),
+    ("multinomial", (2, [-0.1, 1.1])), ("multinomial", (2, [np.nan, 0.5])),
+    ("multivariate_hypergeometric", ([3, 4], 8)),
+    ("multivariate_hypergeometric", ([3, -4], 1)),
+    ("multivariate_hypergeometric", ([3, 4], -1)),
+]
+
+
+@pytest.mark.parametrize("name,args", BAD, ids=[f"{b[0]}{b[1]}" for b in BAD])
+def test_bad_parameters_raise_numpys_error(name, args):
+    with pytest.raises(Exception) as want:
+        getattr(np.random.default_rng(0), name)(*args)
+    with pytest.raises(want.type) as got:
+        getattr(gr.default_rng(0), name)(*args)
+    if name != "multivariate_hypergeometric":
+        assert str(got.value) == str(want.value)
+    gp_args = [gp.asarray(a) if isinstance(a, np.ndarray) and a.ndim else a for a in args]
+    with pytest.raises(want.type):
+        getattr(gr.default_rng(0), name)(*gp_args)
+
+
+# ---- the legacy API -----------------------------------------------------------------------------------
+
+def test_legacy_distributions_exist_and_follow_their_distributions():
+    for name in gr._legacy.DELEGATED:
+        assert callable(getattr(gr, name)), name
+        assert callable(getattr(gr.RandomState, name)), name
+        assert hasattr(np.random, name) and hasattr(np.random.RandomState, name), name
+    gr.seed(44)
+    _ks(gr.gamma(2.0, 3.0, size=N_DIST).get(), "gamma", 2.0, 0.0, 3.0)
+    _ks(gr.standard_gamma(0.5, N_DIST).get(), "gamma", 0.5)
+    _chi2_counts(gr.poisson(4.0, N_DIST).get(), stats.poisson(4.0))
+    rs = gr.RandomState(45)
+    _chi2_counts(rs.binomial(100, 0.2, N_DIST).get(), stats.binom(100, 0.2))
+    _ks(rs.beta(2.0, 3.0, N_DIST).get(), "beta", 2.0, 3.0)
+    a = gr.RandomState(46).weibull(2.0, 10).get()
+    np.testing.assert_array_equal(a, gr.default_rng(gr._legacy._legacy_seed(46)).weibull(2.0, 10)
+                                  .get())
+    with pytest.raises(ValueError, match="shape < 0"):
+        gr.gamma(-1.0)
+
+
+def test_spawn():
+    kids = gr.default_rng(47).spawn(3)
+    assert len(kids) == 3
+    draws = [k.random(64).get() for k in kids]
+    assert (draws[0] != draws[1]).all() and (draws[1] != draws[2]).all()
+    again = [k.random(64).get() for k in gr.default_rng(47).spawn(3)]
+    for a, b in zip(draws, again):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError):
+        gr.Philox(key=5).spawn(2)
+
+
+# ---- permutations and choice (random keys sorted on the device) ----------------------------------
+
+def _chi2_classes(codes, k, probs=None):
+    obs = np.bincount(codes, minlength=k)
+    assert obs.size == k
+    exp = None if probs is None else np.asarray(probs) * codes.size
+    assert stats.chisquare(obs, exp).pvalue > ALPHA
+
+
+def _perm_code(rows):
+    """Each row (a permutation of 0..k-1) as its index in base k."""
+    k = rows.shape[1]
+    return (rows * k ** np.arange(k)).sum(axis=1)
+
+
+def test_permuted_rows_are_uniform_permutations():
+    n = 48_000
+    x = gr.default_rng(50).permuted(gp.asarray(np.tile(np.arange(4), (n, 1))), axis=1).get()
+    assert (np.sort(x, axis=1) == np.arange(4)).all()
+    codes = np.unique(_perm_code(x), return_inverse=True)[1]
+    _chi2_classes(codes.ravel(), 24)
+    y = gr.default_rng(51).permuted(gp.asarray(np.tile(np.arange(3), (n, 1)).T), axis=0).get()
+    _chi2_classes(np.unique(_perm_code(y.T), return_inverse=True)[1].ravel(), 6)
+
+
+def test_permutation_shuffle_permuted():
+    g = gr.default_rng(52)
+    p = g.permutation(1000).get()
+    assert p.dtype == np.int64 and sorted(p) == list(range(1000))
+    a = np.arange(24.0).reshape(4, 6)
+    for axis in (0, 1, -1):
+        q = g.permutation(gp.asarray(a), axis=axis).get()
+        np.testing.assert_array_equal(np.sort(q, axis=axis), a)
+        # whole slices move: the other axis' order is kept
+        assert (np.diff(q, axis=1 - axis % 2) > 0).all()
+    x = gp.asarray(a.copy())
+    assert g.shuffle(x, axis=1) is None
+    got = x.get()
+    np.testing.assert_array_equal(np.sort(got, axis=1), a)
+    assert (np.diff(got, axis=0) > 0).all() and not (got == a).all()
+    r = g.permuted(gp.asarray(a)).get()
+    assert sorted(r.ravel()) == list(a.ravel()) and r.shape == a.shape
+    out = gp.empty((4, 6))
+    assert g.permuted(gp.asarray(a), axis=0, out=out) is out
+    np.testing.assert_array_equal(np.sort(out.get(), axis=0), a)
+    # the same seed, the same permutation on every backend: keys are stream words
+    np.testing.assert_array_equal(gr.default_rng(7).permutation(50).get(),
+                                  np.argsort(gr.default_rng(7).bit_generator.random_raw(50).get(),
+                                             kind="stable"))
+    with pytest.raises(TypeError):
+        g.shuffle(np.arange(5))
+    with pytest.raises(np.exceptions.AxisError):
+        g.permutation(gp.arange(5), axis=1)
+    counts = np.zeros(6, np.int64)
+    index = {perm: i for i, perm in enumerate(itertools.permutations(range(3)))}
+    for _ in range(1200):
+        counts[index[tuple(int(v) for v in g.permutation(3).get())]] += 1
+    assert stats.chisquare(counts).pvalue > ALPHA
+
+
+def test_choice_with_replacement():
+    g = gr.default_rng(53)
+    x = g.choice(7, size=N_DIST).get()
+    assert x.dtype == np.int64
+    _chi2_classes(x, 7)
+    p = np.array([0.05, 0.0, 0.25, 0.3, 0.4])
+    y = g.choice(5, size=(N_DIST // 10, 10), p=p).get()
+    assert y.shape == (N_DIST // 10, 10) and not (y == 1).any()
+    _chi2_classes(y.ravel(), 5, np.where(p > 0, p, 1e-300))
+    vals = gp.asarray(np.arange(20.0).reshape(4, 5))
+    z = g.choice(vals, size=(2, 3), axis=1).get()
+    assert z.shape == (4, 2, 3) and np.isin(z[0], np.arange(5.0)).all()
+    assert g.choice(5).shape == ()
+
+
+def test_choice_without_replacement():
+    g = gr.default_rng(54)
+    s = g.choice(100, size=100, replace=False).get()
+    assert sorted(s) == list(range(100))
+    pv = np.array([0.1, 0.2, 0.3, 0.4])
+    obs = np.zeros((4, 4), np.int64)
+    for _ in range(2000):
+        i, j = g.choice(4, size=2, replace=False, p=pv).get()
+        obs[i, j] += 1
+    # successive sampling: P(i then j) = p_i p_j / (1 - p_i)
+    exp = pv[:, None] * pv[None, :] / (1 - pv[:, None])
+    off = ~np.eye(4, dtype=bool)
+    assert obs[~off].sum() == 0
+    assert stats.chisquare(obs[off], exp[off] * 2000).pvalue > ALPHA
+    assert g.choice(gp.arange(10), 3, replace=False, shuffle=False).shape == (3,)
+
+
+CHOICE_BAD = [
+    ((0, 3), {}), ((-1,), {}), ((5, 6), {"replace": False}), ((3,), {"p": [0.5, 0.5]}),
+    ((3,), {"p": [0.5, 0.6, -0.1]}), ((3,), {"p": [0.2, 0.2, 0.2]}),
+    ((3,), {"p": [[0.2, 0.4, 0.4]]}), ((3, 3), {"replace": False, "p": [0.5, 0.5, 0.0]}),
+]
+
+
+@pytest.mark.parametrize("args,kw", CHOICE_BAD, ids=[str(c) for c in CHOICE_BAD])
+def test_choice_errors(args, kw):
+    with pytest.raises(Exception) as want:
+        np.random.default_rng(0).choice(*args, **kw)
+    with pytest.raises(want.type, match=re.escape(str(want.value))):
+        gr.default_rng(0).choice(*args, **kw)
+
+
+def test_bytes():
+    b = gr.default_rng(55).bytes(13)
+    assert isinstance(b, bytes) and len(b) == 13
+    raw = gr.default_rng(55).bit_generator.random_raw(2).get()
+    assert b == raw.astype("<u8").tobytes()[:13]
+    assert gr.default_rng(1).bytes(0) == b"" and len(gr.bytes(5)) == 5
+    counts = np.bincount(np.frombuffer(gr.default_rng(56).bytes(256 * 400), np.uint8),
+                         minlength=256)
+    assert stats.chisquare(counts).pvalue > ALPHA

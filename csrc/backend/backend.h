@@ -43,6 +43,38 @@ typedef struct gp_device_props {
     char target[32];             /* "sm_90", "gfx90a", "x86_64" */
 } gp_device_props_t;
 
+/* One solver call over a batch of column-major matrices (gp_linalg.h):
+ * `routine` and `flags` as gp_solver_run's, the dimensions as the routine
+ * names them (GETRF/POTRF/SYEVD/GEEV: n; GETRS: n, nrhs = k; GEQRF: m, n;
+ * ORGQR: m, n, k reflectors; GESVD: m >= n). Every matrix's leading
+ * dimension is its row count; argument i of matrix b is at
+ * ptr[i] + b * bstride[i] (NULL: absent); the last argument is info. */
+#define GP_SOLVER_MAXARGS 5
+typedef struct gp_solver_call {
+    int32_t routine, dtype, flags, nargs;
+    int64_t m, n, k;
+    int64_t batch;
+    char *ptr[GP_SOLVER_MAXARGS];
+    int64_t bstride[GP_SOLVER_MAXARGS];
+    void *work, *host_work;
+    size_t work_bytes, host_work_bytes;
+} gp_solver_call_t;
+/* One FFT plan's problem in cuFFT's advanced layout: element (b, x0..x_{r-1})
+ * of the input lies at b*idist + istride*(x_{r-1} + inembed[r-1]*(x_{r-2} +
+ * inembed[r-2]*(...))), in elements of its dtype; the output likewise. n is
+ * the logical (real side's) length of each axis; inembed[0] and onembed[0]
+ * are not read by the library but are part of the key. */
+typedef struct gp_fft_layout {
+    int32_t kind;        /* enum gp_fft_kind (GP_FFT_INVERSE plans as FORWARD) */
+    int32_t dtype;       /* the complex dtype: GP_COMPLEX64 or GP_COMPLEX128 */
+    int32_t rank;        /* 1..GP_FFT_MAX_RANK */
+    int32_t pad_;
+    int64_t n[3];
+    int64_t inembed[3], istride, idist;
+    int64_t onembed[3], ostride, odist;
+    int64_t batch;
+} gp_fft_layout_t;
+
 typedef struct gp_backend_i {
     const char *name;           /* "host", "cuda", "hip" */
     int32_t dl_device_type;     /* GP_DL_* */
@@ -132,6 +164,25 @@ typedef struct gp_backend_i {
                         const void *a, int64_t lda, int64_t stride_a, const void *b,
                         int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
                         int64_t batch, void *stream);
+
+    /* Dense solvers (optional: NULL where the backend has none; the engine
+     * gives GP_ERR_UNSUPPORTED). `solver_workspace` gives the device and host
+     * workspace one call needs (c->work and c->host_work unset); `solver`
+     * runs the call on `stream` with the workspace the engine allocated. */
+    gp_status_t (*solver_workspace)(const gp_solver_call_t *c, size_t *dev_bytes,
+                                    size_t *host_bytes);
+    gp_status_t (*solver)(const gp_solver_call_t *c, void *stream);
+    /* whether the library has `routine` (optional: every routine) */
+    bool (*solver_has)(int32_t routine);
+    /* An FFT plan for `l` on the current device, whose work area the library
+     * allocates; `*work` is its size in bytes. Optional (with fft_exec and
+     * fft_destroy): NULL where the backend has no FFT library. */
+    gp_status_t (*fft_plan)(const gp_fft_layout_t *l, void **plan, int64_t *work);
+    /* Runs `plan` (made for `l`) on `stream`; `inverse` 1 for the C2C
+     * inverse. C2R overwrites `in`. */
+    gp_status_t (*fft_exec)(void *plan, const gp_fft_layout_t *l, int32_t inverse,
+                            const void *in, void *out, void *stream);
+    gp_status_t (*fft_destroy)(void *plan);
 } gp_backend_i;
 
 /* The running backend (started on first use; see gp_runtime_init). Never
@@ -178,5 +229,6 @@ extern const char gp_prelude_common[];
 extern const char gp_prelude_host[];
 extern const char gp_prelude_cuda[];
 extern const char gp_prelude_hip[];
+extern const char gp_prelude_random[]; /* the distributions (random.c's kernels) */
 
 #endif /* GP_BACKEND_H */

@@ -26,6 +26,13 @@ GP_API gp_status_t gp_runtime_set_library_path(const char *paths)
     return GP_OK;
 }
 
+void gp_dl_library_path(char *buf, size_t n)
+{
+    pthread_mutex_lock(&path_lock);
+    snprintf(buf, n, "%s", extra_paths ? extra_paths : "");
+    pthread_mutex_unlock(&path_lock);
+}
+
 /* Tries dir/sub/name for each name; appends what it tried to `tried`. */
 static void *try_dir(const char *dir, const char *sub, const char *const *names, gp_str_t *tried)
 {

@@ -17,6 +17,10 @@ enum gp_vendor { GP_VENDOR_CUDA = 0, GP_VENDOR_ROCM = 1 };
  * names and every place looked in if none opens. */
 gp_status_t gp_dl_open(const char *what, const char *const *names, int vendor, void **out);
 
+/* The directories set by gp_runtime_set_library_path, ':'-separated, into
+ * buf ("" if none). */
+void gp_dl_library_path(char *buf, size_t n);
+
 /* The path a handle from gp_dl_open was loaded from ("" if unknown). */
 const char *gp_dl_path(void *lib, char *buf, size_t n);
 

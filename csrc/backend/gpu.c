@@ -730,6 +730,47 @@ static gp_status_t gpu_graph_destroy(void *graph)
     return GP_OK;
 }
 
+/* ---- vendor libraries ------------------------------------------------------------------ */
+
+/* A vendor library (BLAS, FFT) loaded at first use; a failure is kept and
+ * reported by every later call. */
+typedef struct vendor_lib {
+    pthread_once_t once;
+    gp_status_t status;
+    char problem[4096];
+} vendor_lib_t;
+
+/* Opens `what` (one of `sonames`) and fills slots[i] with symbol syms[i]
+ * (a '\0'-separated list of candidates); the library, or NULL on failure. */
+static void *load_vendor(vendor_lib_t *v, const char *what, const char *const *sonames,
+                         const char *const *syms, void **const *slots, int n)
+{
+    void *lib;
+    v->status = gp_dl_open(what, sonames, GPU_DL_VENDOR, &lib);
+    if (v->status != GP_OK) {
+        snprintf(v->problem, sizeof v->problem, "%s", gp_errmsg());
+        return NULL;
+    }
+    for (int i = 0; i < n; ++i) {
+        *slots[i] = find_symbol(lib, syms[i]);
+        if (!*slots[i]) {
+            v->status = GP_ERR_NOT_FOUND_LIBRARY;
+            snprintf(v->problem, sizeof v->problem, "%s lacks %s", what, syms[i]);
+            return NULL;
+        }
+    }
+    return lib;
+}
+
+/* Loads `v` by `load` on first use; its status (with the error set). */
+static gp_status_t vendor_ready(vendor_lib_t *v, void (*load)(void))
+{
+    pthread_once(&v->once, load);
+    if (v->status != GP_OK)
+        return gp_set_error(v->status, "%s", v->problem);
+    return GP_OK;
+}
+
 /* ---- BLAS ----------------------------------------------------------------------------- */
 
 static struct {
@@ -738,28 +779,19 @@ static struct {
 #undef X
 } blas;
 
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-static gp_status_t blas_status;
-static char blas_problem[4096];
+static vendor_lib_t blas_lib = {PTHREAD_ONCE_INIT};
 
 static void load_blas(void)
 {
     static const char *const sonames[] = GPU_BLAS_SONAMES;
-    void *lib;
-    blas_status = gp_dl_open(GPU_BLAS_WHAT, sonames, GPU_DL_VENDOR, &lib);
-    if (blas_status != GP_OK) {
-        snprintf(blas_problem, sizeof blas_problem, "%s", gp_errmsg());
-        return;
-    }
-#define X(name, params, syms)                                                         \
-    *(void **)&blas.name = find_symbol(lib, syms);                                    \
-    if (!blas.name) {                                                                 \
-        blas_status = GP_ERR_NOT_FOUND_LIBRARY;                                       \
-        snprintf(blas_problem, sizeof blas_problem, "%s lacks %s", GPU_BLAS_WHAT, syms); \
-        return;                                                                       \
-    }
-    GPU_BLAS_API(X)
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_BLAS_API(X)};
 #undef X
+#define X(name, params, syms) (void **)&blas.name,
+    void **slots[] = {GPU_BLAS_API(X)};
+#undef X
+    load_vendor(&blas_lib, GPU_BLAS_WHAT, sonames, syms, slots,
+                (int)(sizeof syms / sizeof *syms));
 }
 
 /* One handle per thread and device: a handle is not shared by threads. */
@@ -770,9 +802,7 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
                             int64_t ldb, int64_t stride_b, void *c, int64_t ldc, int64_t stride_c,
                             int64_t batch, void *stream)
 {
-    pthread_once(&blas_once, load_blas);
-    if (blas_status != GP_OK)
-        return gp_set_error(blas_status, "%s", blas_problem);
+    GP_TRY(vendor_ready(&blas_lib, load_blas));
     const int64_t lim = 0x7fffffff;
     if (m > lim || n > lim || k > lim || lda > lim || ldb > lim || ldc > lim || batch > lim)
         return gp_set_error(GP_ERR_UNSUPPORTED, "matrix too large for %s's int sizes",
@@ -816,6 +846,320 @@ static gp_status_t gpu_gemm(int32_t dtype, int32_t ta, int32_t tb, int64_t m, in
                             GPU_BLAS_WHAT, r);
     return GP_OK;
 }
+
+/* ---- dense solvers -------------------------------------------------------------------- */
+
+#if GPU_HAS_SOLVER
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_SOLVER_API(X)
+    GPU_SOLVER_OPTIONAL_API(X)
+#undef X
+} sol;
+
+static vendor_lib_t sol_lib = {PTHREAD_ONCE_INIT};
+
+static void load_solver(void)
+{
+    static const char *const sonames[] = GPU_SOLVER_SONAMES;
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_SOLVER_API(X)};
+#undef X
+#define X(name, params, syms) (void **)&sol.name,
+    void **slots[] = {GPU_SOLVER_API(X)};
+#undef X
+    void *lib = load_vendor(&sol_lib, GPU_SOLVER_WHAT, sonames, syms, slots,
+                            (int)(sizeof syms / sizeof *syms));
+    if (!lib)
+        return;
+#define X(name, params, syms) *(void **)&sol.name = find_symbol(lib, syms);
+    GPU_SOLVER_OPTIONAL_API(X)
+#undef X
+}
+
+/* One handle (and its default parameters) per thread and device, as BLAS's. */
+static _Thread_local gpuSolverHandle sol_handles[GPU_MAX_DEVICES];
+static _Thread_local gpuSolverParams sol_params[GPU_MAX_DEVICES];
+
+static gp_status_t sol_fail(const char *what, int r)
+{
+    return gp_set_error(GP_ERR_BACKEND, "%s: %s failed (status %d)", GPU_SOLVER_WHAT, what, r);
+}
+
+/* The current device's handle, bound to `stream`. */
+static gp_status_t sol_handle(void *stream, gpuSolverHandle *h, gpuSolverParams *p)
+{
+    GP_TRY(vendor_ready(&sol_lib, load_solver));
+    GP_TRY(ctx_current());
+    int d = gp_current_device();
+    int r;
+    if (!sol_handles[d]) {
+        if ((r = sol.Create(&sol_handles[d])) != GPU_SOLVER_SUCCESS)
+            return sol_fail("creating a handle", r);
+        if ((r = sol.CreateParams(&sol_params[d])) != GPU_SOLVER_SUCCESS)
+            return sol_fail("creating its parameters", r);
+    }
+    if ((r = sol.SetStream(sol_handles[d], (gpuStream)stream)) != GPU_SOLVER_SUCCESS)
+        return sol_fail("setting the stream", r);
+    *h = sol_handles[d];
+    *p = sol_params[d];
+    return GP_OK;
+}
+
+static bool gpu_solver_has(int32_t routine)
+{
+    pthread_once(&sol_lib.once, load_solver);
+    if (sol_lib.status != GP_OK)
+        return true; /* the call reports the missing library */
+    return routine != GP_SOLVER_GEEV || (sol.GeevSize && sol.Geev);
+}
+
+/* The library's type codes: A's, its real counterpart's and its complex one's. */
+static void sol_types(int32_t dtype, int *t, int *real, int *cplx)
+{
+    bool single = dtype == GP_FLOAT32 || dtype == GP_COMPLEX64;
+    *real = single ? GPU_BLAS_R_32F : GPU_BLAS_R_64F;
+    *cplx = single ? GPU_BLAS_C_32F : GPU_BLAS_C_64F;
+    *t = gp_dtype_kind(dtype) == GP_KIND_COMPLEX ? *cplx : *real;
+}
+
+static int sol_uplo(const gp_solver_call_t *c)
+{
+    return c->flags & GP_SOLVER_UPPER ? GPU_SOLVER_FILL_UPPER : GPU_SOLVER_FILL_LOWER;
+}
+
+static int sol_jobz(const gp_solver_call_t *c)
+{
+    return c->flags & GP_SOLVER_VECTORS ? GPU_SOLVER_EIG_VECTOR : GPU_SOLVER_EIG_NOVECTOR;
+}
+
+static signed char sol_jobu(const gp_solver_call_t *c)
+{
+    return !(c->flags & GP_SOLVER_VECTORS) ? 'N' : c->flags & GP_SOLVER_FULL ? 'A' : 'S';
+}
+
+/* orgqr/ungqr by A's dtype (the 32-bit API: sizes must fit an int) */
+static int (*const *orgqr_size(int32_t dt))(gpuSolverHandle, int, int, int, const void *, int,
+                                            const void *, int *)
+{
+    switch (dt) {
+    case GP_FLOAT32: return &sol.OrgqrSizeS;
+    case GP_FLOAT64: return &sol.OrgqrSizeD;
+    case GP_COMPLEX64: return &sol.OrgqrSizeC;
+    default: return &sol.OrgqrSizeZ;
+    }
+}
+
+static int (*const *orgqr_fn(int32_t dt))(gpuSolverHandle, int, int, int, void *, int,
+                                          const void *, void *, int, int *)
+{
+    switch (dt) {
+    case GP_FLOAT32: return &sol.OrgqrS;
+    case GP_FLOAT64: return &sol.OrgqrD;
+    case GP_COMPLEX64: return &sol.OrgqrC;
+    default: return &sol.OrgqrZ;
+    }
+}
+
+static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, size_t *host)
+{
+    gpuSolverHandle h;
+    gpuSolverParams p;
+    GP_TRY(sol_handle(NULL, &h, &p));
+    int t, rt, ct;
+    sol_types(c->dtype, &t, &rt, &ct);
+    int64_t m = c->m, n = c->n;
+    char *const *a = c->ptr;
+    int r = GPU_SOLVER_SUCCESS;
+    *dev = *host = 0;
+    switch (c->routine) {
+    case GP_SOLVER_GETRF: r = sol.GetrfSize(h, p, n, n, t, a[0], n, t, dev, host); break;
+    case GP_SOLVER_GETRS: break; /* no workspace */
+    case GP_SOLVER_POTRF: r = sol.PotrfSize(h, p, sol_uplo(c), n, t, a[0], n, t, dev, host); break;
+    case GP_SOLVER_GEQRF: r = sol.GeqrfSize(h, p, m, n, t, a[0], m, t, a[1], t, dev, host); break;
+    case GP_SOLVER_ORGQR: {
+        if (m > 0x7fffffff || n > 0x7fffffff)
+            return gp_set_error(GP_ERR_UNSUPPORTED, "%s's orgqr takes int sizes",
+                                GPU_SOLVER_WHAT);
+        int lwork = 0;
+        r = (*orgqr_size(c->dtype))(h, (int)m, (int)n, (int)c->k, a[0], (int)m, a[1], &lwork);
+        *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
+        break;
+    }
+    case GP_SOLVER_SYEVD:
+        r = sol.SyevdSize(h, p, sol_jobz(c), sol_uplo(c), n, t, a[0], n, rt, a[1], t, dev, host);
+        break;
+    case GP_SOLVER_GESVD:
+        r = sol.GesvdSize(h, p, sol_jobu(c), sol_jobu(c) == 'N' ? 'N' : 'S', m, n, t, a[0], m,
+                          rt, a[1], t, a[2], m, t, a[3], n, t, dev, host);
+        break;
+    case GP_SOLVER_GEEV:
+        r = sol.GeevSize(h, p, GPU_SOLVER_EIG_NOVECTOR, sol_jobz(c), n, t, a[0], n, ct, a[1], t,
+                         NULL, 1, t, a[2], n, t, dev, host);
+        break;
+    default: return gp_set_error(GP_ERR_VALUE, "unknown solver routine %d", c->routine);
+    }
+    if (r != GPU_SOLVER_SUCCESS)
+        return sol_fail("the workspace query", r);
+    return GP_OK;
+}
+
+static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
+{
+    gpuSolverHandle h;
+    gpuSolverParams p;
+    GP_TRY(sol_handle(stream, &h, &p));
+    int t, rt, ct;
+    sol_types(c->dtype, &t, &rt, &ct);
+    int64_t m = c->m, n = c->n;
+    void *dw = c->work, *hw = c->host_work;
+    size_t db = c->work_bytes, hb = c->host_work_bytes;
+    int trans = c->flags & GP_SOLVER_TRANS_C ? GPU_SOLVER_OP_C
+                : c->flags & GP_SOLVER_TRANS_T ? GPU_SOLVER_OP_T : GPU_SOLVER_OP_N;
+    signed char jobu = sol_jobu(c), jobvt = jobu == 'N' ? 'N' : 'S';
+    /* the batch is a loop of single-matrix calls, each with its info word;
+     * one workspace serves them all, as they run in order on the stream */
+    for (int64_t b = 0; b < c->batch; ++b) {
+        char *a[GP_SOLVER_MAXARGS];
+        for (int32_t i = 0; i < c->nargs; ++i)
+            a[i] = c->ptr[i] ? c->ptr[i] + b * c->bstride[i] : NULL;
+        int *info = (int *)a[c->nargs - 1];
+        int r;
+        switch (c->routine) {
+        case GP_SOLVER_GETRF:
+            r = sol.Getrf(h, p, n, n, t, a[0], n, (int64_t *)a[1], t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GETRS:
+            r = sol.Getrs(h, p, trans, n, c->k, t, a[0], n, (const int64_t *)a[1], t, a[2], n,
+                          info);
+            break;
+        case GP_SOLVER_POTRF:
+            r = sol.Potrf(h, p, sol_uplo(c), n, t, a[0], n, t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GEQRF:
+            r = sol.Geqrf(h, p, m, n, t, a[0], m, t, a[1], t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_ORGQR:
+            r = (*orgqr_fn(c->dtype))(h, (int)m, (int)n, (int)c->k, a[0], (int)m, a[1], dw,
+                                      (int)(db / (size_t)gp_dtype_size(c->dtype)), info);
+            break;
+        case GP_SOLVER_SYEVD:
+            r = sol.Syevd(h, p, sol_jobz(c), sol_uplo(c), n, t, a[0], n, rt, a[1], t, dw, db, hw,
+                          hb, info);
+            break;
+        case GP_SOLVER_GESVD:
+            /* u is m x m ('A') or m x n ('S'); vt is n x n either way (m >= n) */
+            r = sol.Gesvd(h, p, jobu, jobvt, m, n, t, a[0], m, rt, a[1], t, a[2], m, t, a[3], n,
+                          t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GEEV:
+            r = sol.Geev(h, p, GPU_SOLVER_EIG_NOVECTOR, sol_jobz(c), n, t, a[0], n, ct, a[1], t,
+                         NULL, 1, t, a[2], n, t, dw, db, hw, hb, info);
+            break;
+        default: return gp_set_error(GP_ERR_VALUE, "unknown solver routine %d", c->routine);
+        }
+        if (r != GPU_SOLVER_SUCCESS)
+            return sol_fail("a factorization", r);
+    }
+    return GP_OK;
+}
+#endif /* GPU_HAS_SOLVER */
+/* ---- FFT ------------------------------------------------------------------------------ */
+
+#ifdef GPU_FFT_API
+/* HIP has no entry here yet (hipFFT's plan API differs): its slots stay NULL
+ * and gp_fft reports GP_ERR_UNSUPPORTED. */
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_FFT_API(X)
+#undef X
+} fftlib;
+
+static vendor_lib_t fft_lib = {PTHREAD_ONCE_INIT};
+
+static void load_fft(void)
+{
+    static const char *const sonames[] = GPU_FFT_SONAMES;
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_FFT_API(X)};
+#undef X
+#define X(name, params, syms) (void **)&fftlib.name,
+    void **slots[] = {GPU_FFT_API(X)};
+#undef X
+    load_vendor(&fft_lib, GPU_FFT_WHAT, sonames, syms, slots, (int)(sizeof syms / sizeof *syms));
+}
+
+static gp_status_t fft_fail(int r, const char *what)
+{
+    /* cuFFT's status 2 is its allocation failure: the work area did not fit */
+    return gp_set_error(r == 2 ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND, "%s: %s failed (status %d)",
+                        GPU_FFT_WHAT, what, r);
+}
+
+static int fft_type(const gp_fft_layout_t *l)
+{
+    bool dbl = l->dtype == GP_COMPLEX128;
+    switch (l->kind) {
+    case GP_FFT_R2C: return dbl ? GPU_FFT_D2Z : GPU_FFT_R2C;
+    case GP_FFT_C2R: return dbl ? GPU_FFT_Z2D : GPU_FFT_C2R;
+    default: return dbl ? GPU_FFT_Z2Z : GPU_FFT_C2C;
+    }
+}
+
+static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void **plan, int64_t *work)
+{
+    GP_TRY(vendor_ready(&fft_lib, load_fft));
+    GP_TRY(ctx_current());
+    gpuFftHandle h;
+    int r = fftlib.Create(&h);
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "creating a plan");
+    /* the 64-bit planner: sizes, strides and distances in elements */
+    long long n[3], ie[3], oe[3];
+    for (int32_t k = 0; k < l->rank; ++k)
+        n[k] = l->n[k], ie[k] = l->inembed[k], oe[k] = l->onembed[k];
+    size_t ws = 0;
+    r = fftlib.MakePlanMany64(h, l->rank, n, ie, l->istride, l->idist, oe, l->ostride, l->odist,
+                              fft_type(l), l->batch, &ws);
+    if (r != GPU_FFT_SUCCESS) {
+        fftlib.Destroy(h);
+        return fft_fail(r, "making a plan");
+    }
+    *plan = (void *)(intptr_t)h;
+    *work = (int64_t)ws;
+    return GP_OK;
+}
+
+static gp_status_t gpu_fft_exec(void *plan, const gp_fft_layout_t *l, int32_t inverse,
+                                const void *in, void *out, void *stream)
+{
+    GP_TRY(ctx_current());
+    gpuFftHandle h = (gpuFftHandle)(intptr_t)plan;
+    int r = fftlib.SetStream(h, (gpuStream)stream);
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "setting the stream");
+    void *i = (void *)in;
+    int dir = inverse ? GPU_FFT_INVERSE : GPU_FFT_FORWARD;
+    switch (fft_type(l)) {
+    case GPU_FFT_C2C: r = fftlib.ExecC2C(h, i, out, dir); break;
+    case GPU_FFT_Z2Z: r = fftlib.ExecZ2Z(h, i, out, dir); break;
+    case GPU_FFT_R2C: r = fftlib.ExecR2C(h, i, out); break;
+    case GPU_FFT_D2Z: r = fftlib.ExecD2Z(h, i, out); break;
+    case GPU_FFT_C2R: r = fftlib.ExecC2R(h, i, out); break;
+    default: r = fftlib.ExecZ2D(h, i, out); break;
+    }
+    if (r != GPU_FFT_SUCCESS)
+        return fft_fail(r, "running a transform");
+    return GP_OK;
+}
+
+static gp_status_t gpu_fft_destroy(void *plan)
+{
+    GP_TRY(ctx_current());
+    int r = fftlib.Destroy((gpuFftHandle)(intptr_t)plan);
+    return r == GPU_FFT_SUCCESS ? GP_OK : fft_fail(r, "destroying a plan");
+}
+#endif
 
 const gp_backend_i GPU_BACKEND = {
     .name = GPU_VENDOR,
@@ -865,4 +1209,14 @@ const gp_backend_i GPU_BACKEND = {
     .graph_launch = gpu_graph_launch,
     .graph_destroy = gpu_graph_destroy,
     .gemm = gpu_gemm,
+#if GPU_HAS_SOLVER
+    .solver_workspace = gpu_solver_workspace,
+    .solver = gpu_solver,
+    .solver_has = gpu_solver_has,
+#endif
+#ifdef GPU_FFT_API
+    .fft_plan = gpu_fft_plan,
+    .fft_exec = gpu_fft_exec,
+    .fft_destroy = gpu_fft_destroy,
+#endif
 };

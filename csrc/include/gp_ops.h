@@ -22,7 +22,8 @@ enum gp_identity {
     GP_IDENTITY_ONE = 2,
     GP_IDENTITY_MINUS_ONE = 3, /* all bits set, for bitwise_and */
     GP_IDENTITY_FALSE = 4,
-    GP_IDENTITY_TRUE = 5
+    GP_IDENTITY_TRUE = 5,
+    GP_IDENTITY_MINUS_INF = 6 /* logaddexp, logaddexp2 */
 };
 
 /* Static facts of one ufunc of the op table. */
@@ -43,6 +44,12 @@ typedef struct gp_operand {
 
 /* Sentinel for "no axis" (axis=None) where one axis is taken. */
 #define GP_AXIS_NONE (-1000000)
+
+/* The version of the NumPy whose per-element rules the kernels follow where
+ * NumPy releases differ (major * 10000 + minor * 100 + patch, 20502 for
+ * 2.5.2; the default is 20400). Set once, before the first kernel is built:
+ * kernels already built keep the rule they were generated with. */
+GP_API gp_status_t gp_set_numpy_version(int32_t version);
 
 /* Number of ufuncs in the op table. */
 GP_API gp_status_t gp_ufunc_count(int32_t *out);
@@ -147,7 +154,41 @@ enum gp_random_dist {
                                   two (E = 2); bool or an integer dtype */
     GP_RANDOM_NORMAL = 3,      /* a + b * z, z standard normal (Box-Muller of two 53-bit
                                   uniforms: a block gives two; E = 2), float32 or float64 */
-    GP_RANDOM_EXPONENTIAL = 4  /* a + b * e, e = -log(u), u in (0, 1] from 53 bits (E = 2) */
+    GP_RANDOM_EXPONENTIAL = 4, /* a + b * e, e = -log(u), u in (0, 1] from 53 bits (E = 2) */
+    /* From here on one element a block (E = 1; a row of k values for the
+     * row distributions), whose own stream is its block at attempts 0, 1,
+     * 2...; parameters p0, p1, p2 of args (f: double, i: int64), each a
+     * scalar or an array (see gp_random_args_t). Floats are float64 or
+     * float32 (the double rounded), counts int64. */
+    GP_RANDOM_GAMMA = 5,       /* f f: p1 * Gamma(shape p0) (Marsaglia-Tsang) */
+    GP_RANDOM_BETA = 6,        /* f f: Beta(a, b) */
+    GP_RANDOM_CHISQUARE = 7,   /* f: df */
+    GP_RANDOM_NONCENTRAL_CHISQUARE = 8, /* f f: df, nonc */
+    GP_RANDOM_F = 9,           /* f f: dfnum, dfden */
+    GP_RANDOM_NONCENTRAL_F = 10, /* f f f: dfnum, dfden, nonc */
+    GP_RANDOM_STANDARD_T = 11, /* f: df */
+    GP_RANDOM_CAUCHY = 12,     /* standard Cauchy: a normal over a normal */
+    GP_RANDOM_LAPLACE = 13,    /* f f: loc, scale */
+    GP_RANDOM_LOGISTIC = 14,   /* f f: loc, scale */
+    GP_RANDOM_GUMBEL = 15,     /* f f: loc, scale */
+    GP_RANDOM_WEIBULL = 16,    /* f: a */
+    GP_RANDOM_PARETO = 17,     /* f: a (Lomax, as NumPy) */
+    GP_RANDOM_POWER = 18,      /* f: a */
+    GP_RANDOM_RAYLEIGH = 19,   /* f: scale */
+    GP_RANDOM_LOGNORMAL = 20,  /* f f: mean, sigma */
+    GP_RANDOM_WALD = 21,       /* f f: mean, scale */
+    GP_RANDOM_TRIANGULAR = 22, /* f f f: left, mode, right */
+    GP_RANDOM_VONMISES = 23,   /* f f: mu, kappa */
+    GP_RANDOM_POISSON = 24,    /* f: lam -> int64 */
+    GP_RANDOM_BINOMIAL = 25,   /* i f: n, p -> int64 */
+    GP_RANDOM_GEOMETRIC = 26,  /* f: p -> int64 */
+    GP_RANDOM_NEGATIVE_BINOMIAL = 27, /* f f: n, p -> int64 */
+    GP_RANDOM_HYPERGEOMETRIC = 28, /* i i i: ngood, nbad, nsample -> int64 */
+    GP_RANDOM_LOGSERIES = 29,  /* f: p -> int64 */
+    GP_RANDOM_ZIPF = 30,       /* f: a -> int64 */
+    GP_RANDOM_DIRICHLET = 31,  /* row: vec alpha -> float64 */
+    GP_RANDOM_MULTINOMIAL = 32, /* row: i n, vec pvals -> int64 */
+    GP_RANDOM_MVHYPERGEOMETRIC = 33 /* row: i nsample, vec colors -> int64 */
 };
 
 /* What a random fill makes. */
@@ -158,6 +199,15 @@ typedef struct gp_random_args {
     double a, b;          /* UNIFORM, NORMAL, EXPONENTIAL: a + b * x, in double */
     uint64_t low;         /* INTEGERS: the lowest value (two's complement bits) */
     uint64_t range1;      /* INTEGERS: the number of values minus one */
+    /* GAMMA and later: parameter k is f[k] (double) or i[k] (int64) by the
+     * distribution's kind, unless arr[k] is an array of that type (float64
+     * or int64) with one element for each element (each row) of the result,
+     * contiguous in the same memory order */
+    double f[3];
+    int64_t i[3];
+    gp_array_t *arr[3];
+    gp_array_t *vec;      /* the row distributions: the k values of a row's parameter
+                             (float64, contiguous); the result is C-contiguous (rows, k) */
 } gp_random_args_t;
 
 /* Fills `out` (C- or F-contiguous, writeable; its elements in memory order)
@@ -201,6 +251,16 @@ GP_API gp_status_t gp_array_gather(const gp_array_t *a, int32_t nidx, gp_array_t
  * iteration, as NumPy); a GPU one of them. */
 GP_API gp_status_t gp_array_scatter(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
                                     const int32_t *axes, int32_t mode, const gp_array_t *values);
+
+/* a[idx...] += values, each occurrence of an index adding its value (as
+ * numpy.add.at): indices, broadcasting, casting and errors as in
+ * gp_array_scatter. `a` must be int32, uint32, int64, uint64, float32,
+ * float64, complex64 or complex128 (GP_ERR_TYPE otherwise). The host adds in
+ * C order of the iteration; a GPU adds atomically in no fixed order, so a
+ * float result may differ from the host's in rounding (integers are exact). */
+GP_API gp_status_t gp_array_scatter_add(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                        const int32_t *axes, int32_t mode,
+                                        const gp_array_t *values);
 
 /* numpy.nonzero as one array: a new C-contiguous int64 array of shape
  * (ndim, count) whose row d holds the coordinates along dim d of the

@@ -8,6 +8,8 @@
  *   gp_runtime.h  backends, devices, streams, kernel cache
  *   gp_interop.h  zero-copy exchange: raw pointers, DLPack
  *   gp_user.h     users' kernels (raw modules, expressions) and graphs
+ *   gp_sort.h     sorting and searching
+ *   gp_linalg.h   dense factorizations (LU, Cholesky, QR, eigen, SVD)
  *
  * Anything not declared in these headers is not API.
  */
@@ -21,5 +23,8 @@
 #include "gp_runtime.h"
 #include "gp_interop.h"
 #include "gp_user.h"
+#include "gp_sort.h"
+#include "gp_linalg.h"
+#include "gp_fft.h"
 
 #endif /* GPUNP_H */

@@ -175,6 +175,8 @@ static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
 {
     gp_str_printf(s, "/* %s */\n", what);
     gp_str_printf(s, "#define F(n) gpk_##n##_%s\n", csuffix(fdt));
+    /* for the table's expressions that follow the running NumPy's release */
+    gp_str_printf(s, "#define GPK_NUMPY_VERSION %d\n", (int)gp_numpy_version);
     gp_str_printf(s, "typedef %s gpk_idx;\n", idx32 ? "int" : "long long");
 }
 
@@ -466,6 +468,11 @@ static void neutral_expr(int neutral, int32_t dt, char *out)
         v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "INFINITY" : int_limit(dt, true);
         break;
     case GP_NEUTRAL_ALLONES: v = k == GP_KIND_BOOL ? "1" : "~0ULL"; break;
+    case GP_NEUTRAL_NAN_LOWEST:
+    case GP_NEUTRAL_NAN_HIGHEST:
+        v = k == GP_KIND_FLOAT || k == GP_KIND_COMPLEX ? "NAN"
+                                                       : int_limit(dt, neutral == GP_NEUTRAL_NAN_HIGHEST);
+        break;
     default: v = "0";
     }
     if (k == GP_KIND_COMPLEX) {
@@ -869,10 +876,12 @@ gp_status_t gp_gen_gather(const void *vspec, char *name, size_t name_size, gp_st
     const gp_gather_spec_t *sp = vspec;
     int k = sp->nidx, nb = sp->nb, nr = sp->nr, nd = nb + nr;
     snprintf(name, name_size, "gpk_%s_%s_k%d_b%d_r%d_m%d%s",
-             sp->check_only ? "idxcheck" : sp->scatter ? "scatter" : "gather",
+             sp->check_only ? "idxcheck" : sp->scatter == 2 ? "scatteradd" :
+             sp->scatter ? "scatter" : "gather",
              gp_dtypes[sp->dt].suffix, k, nb, nr, sp->mode, sp->idx32 ? "_32" : "");
     char what[64];
-    snprintf(what, sizeof what, "%s", sp->scatter ? "scatter (a[idx] = v)" : "gather (a[idx])");
+    snprintf(what, sizeof what, "%s", sp->scatter == 2 ? "scatter-add (a[idx] += v)" :
+             sp->scatter ? "scatter (a[idx] = v)" : "gather (a[idx])");
     emit_header(s, what, sp->dt, sp->idx32);
     gp_str_puts(s, "struct gpk_params {\n  gpk_index n;\n");
     if (nd)
@@ -932,7 +941,16 @@ gp_status_t gp_gen_gather(const void *vspec, char *name, size_t name_size, gp_st
         if (sp->scatter) {
             load_expr(sp->val_dt, sp->dt, "p.o + oo", e);
             gp_str_printf(s, "const %s x = %s;\n", ctype(sp->dt), e);
-            emit_store(s, sp->dt, sp->dt, "p.a + ao", "x");
+            if (sp->scatter == 2 && gp_dtype_kind(sp->dt) == GP_KIND_COMPLEX) {
+                const char *part = sp->dt == GP_COMPLEX64 ? "gpk_f32" : "gpk_f64";
+                gp_str_printf(s, "GPK_ATOMIC_ADD((%s *)(p.a + ao), x.re);\n"
+                                 "GPK_ATOMIC_ADD((%s *)(p.a + ao) + 1, x.im);\n", part, part);
+            } else if (sp->scatter == 2) {
+                gp_str_printf(s, "GPK_ATOMIC_ADD((%s *)(p.a + ao), x);\n",
+                              gp_dtypes[sp->dt].storage);
+            } else {
+                emit_store(s, sp->dt, sp->dt, "p.a + ao", "x");
+            }
         } else {
             const char *t = gp_dtypes[sp->dt].storage;
             gp_str_printf(s, "*(%s *)(p.o + oo) = *(const %s *)(p.a + ao);\n", t, t);

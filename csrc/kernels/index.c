@@ -1,6 +1,7 @@
 /*
- * index.c - advanced indexing: gathers (a[idx]), scatters (a[idx] = v) and
- * nonzero, through the generated kernels of gp_gen_gather/gp_gen_nonzero.
+ * index.c - advanced indexing: gathers (a[idx]), scatters (a[idx] = v), the
+ * scatter-add (a[idx] += v, every index counted) and nonzero, through the
+ * generated kernels of gp_gen_gather/gp_gen_nonzero.
  *
  * Out-of-bounds indices (mode raise) are found by the kernel, which claims
  * the device's error record (csrc/backend/errrec.c) instead of moving the
@@ -45,9 +46,10 @@ static gp_status_t broadcast_indices(int32_t k, gp_array_t *const *idx, int32_t 
                                       "together with shapes %s", msg);
 }
 
-/* The gather (values NULL, into `out`) or the scatter (from `values`). */
+/* The gather (values NULL, into `out`) or the scatter (from `values`; with
+ * `add`, added). */
 static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const int32_t *axes,
-                       int32_t mode, gp_array_t *out, const gp_array_t *values)
+                       int32_t mode, gp_array_t *out, const gp_array_t *values, bool add)
 {
     GP_CHECK_ARRAY(a);
     if (k < 1 || k > a->ndim || !idx)
@@ -128,7 +130,7 @@ static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const i
     gp_gather_spec_t sp;
     memset(&sp, 0, sizeof sp);
     sp.family = GP_FAMILY_GATHER;
-    sp.scatter = values != NULL;
+    sp.scatter = (uint8_t)(add ? 2 : values != NULL);
     sp.mode = (uint8_t)mode;
     sp.nidx = (uint8_t)k;
     sp.nb = (uint8_t)nb;
@@ -201,7 +203,7 @@ GP_API gp_status_t gp_array_gather(const gp_array_t *a, int32_t nidx, gp_array_t
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_gather: out is NULL");
-    return run((gp_array_t *)a, nidx, idx, axes, mode, out, NULL);
+    return run((gp_array_t *)a, nidx, idx, axes, mode, out, NULL, false);
 }
 
 GP_API gp_status_t gp_array_scatter(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
@@ -209,7 +211,26 @@ GP_API gp_status_t gp_array_scatter(gp_array_t *a, int32_t nidx, gp_array_t *con
 {
     if (!values)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_scatter: values is NULL");
-    return run(a, nidx, idx, axes, mode, NULL, values);
+    return run(a, nidx, idx, axes, mode, NULL, values, false);
+}
+
+GP_API gp_status_t gp_array_scatter_add(gp_array_t *a, int32_t nidx, gp_array_t *const *idx,
+                                        const int32_t *axes, int32_t mode,
+                                        const gp_array_t *values)
+{
+    if (!values)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_scatter_add: values is NULL");
+    GP_CHECK_ARRAY(a);
+    switch (a->dtype) {
+    case GP_INT32: case GP_UINT32: case GP_INT64: case GP_UINT64:
+    case GP_FLOAT32: case GP_FLOAT64: case GP_COMPLEX64: case GP_COMPLEX128:
+        break;
+    default: /* the types a GPU adds atomically */
+        return gp_set_error(GP_ERR_TYPE, "scatter-add into %s is not supported: only 32- and "
+                                         "64-bit integers, float32/64, complex64/128",
+                            gp_dtypes[a->dtype].name);
+    }
+    return run(a, nidx, idx, axes, mode, NULL, values, true);
 }
 
 GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out)

@@ -43,7 +43,9 @@ enum gp_neutral {
     GP_NEUTRAL_ONE,
     GP_NEUTRAL_LOWEST,
     GP_NEUTRAL_HIGHEST,
-    GP_NEUTRAL_ALLONES
+    GP_NEUTRAL_ALLONES,
+    GP_NEUTRAL_NAN_LOWEST,  /* NaN for floats (fmax ignores it), else the lowest */
+    GP_NEUTRAL_NAN_HIGHEST  /* NaN for floats (fmin ignores it), else the highest */
 };
 
 /* Value checks NumPy makes that need a look at the data. */
@@ -73,6 +75,8 @@ typedef struct gp_op {
 } gp_op_t;
 
 extern const gp_op_t gp_ufuncs[];
+/* gp_set_numpy_version's value; the kernels see it as GPK_NUMPY_VERSION */
+extern int32_t gp_numpy_version;
 extern const int32_t gp_nufuncs;
 
 /* Internal rows (not ufuncs): an identity for casts, copies and fills, and
@@ -95,7 +99,8 @@ int32_t gp_ufunc_id(const char *name);
 
 enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4,
        GP_FAMILY_RANDOM = 5,
-       GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7 };
+       GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7,
+       GP_FAMILY_SEARCH = 8, GP_FAMILY_SORT = 9 /* sort.c */ };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -187,12 +192,12 @@ typedef struct gp_rand_spec {
  * dims, pick elements of the first k dims of the indexed array; its nr
  * remaining dims follow. The iteration space is B + remaining dims. A
  * gather copies into an output over that space, a scatter stores (casting)
- * values broadcast over it. Each index is loaded in its own dtype, taken as
+ * values broadcast over it, or adds them (atomically on a GPU). Each index is loaded in its own dtype, taken as
  * an int64, and wrapped, clipped or checked (an out-of-bounds one claims
  * the device's error record and moves nothing). */
 typedef struct gp_gather_spec {
     uint8_t family;     /* GP_FAMILY_GATHER */
-    uint8_t scatter;    /* 0: out[i] = a[idx]; 1: a[idx] = values[i] */
+    uint8_t scatter;    /* 0: out[i] = a[idx]; 1: a[idx] = values[i]; 2: a[idx] += values[i] */
     uint8_t mode;       /* GP_TAKE_RAISE, _WRAP, _CLIP */
     uint8_t nidx;       /* k */
     uint8_t nb, nr;
@@ -303,5 +308,10 @@ gp_status_t gp_copy_into(gp_array_t *dst, const gp_array_t *src);
 
 /* A new contiguous (C or F) copy, possibly cast. */
 gp_status_t gp_copy_new(const gp_array_t *a, int32_t dtype, int32_t order, gp_array_t **out);
+
+/* gp_fft on the FFT slots of `be` (the engine's C test gives it a backend
+ * whose slots compute from the layout on the host). */
+gp_status_t gp_fft_on(const gp_backend_i *be, int32_t kind, const gp_array_t *in,
+                      int32_t naxes, const int32_t *axes, int64_t n_last, gp_array_t **out);
 
 #endif /* GP_KERNELS_H */

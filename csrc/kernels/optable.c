@@ -35,6 +35,13 @@
 #define L_LOGIC1                                                               \
     "?->? b->? B->? h->? H->? i->? I->? l->? L->? e->? f->? d->? F->? D->?"
 
+#define L_REALF1 "e->e f->f d->d"
+#define L_REALF2 "ee->e ff->f dd->d"
+#define L_ROUND1 "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d"
+#define L_TWO2                                                                 \
+    "bb->bb BB->BB hh->hh HH->HH ii->ii II->II ll->ll LL->LL ee->ee ff->ff "   \
+    "dd->dd"
+
 #define ANY(e) [GP_EK_ANY] = e
 #define B(e) [GP_EK_B] = e
 #define C(e) [GP_EK_C] = e
@@ -145,6 +152,112 @@ const gp_op_t gp_ufuncs[] = {
      L_INT2, {ANY("F(lshift)(x0, x1)")}, NULL},
     {"right_shift", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
      L_INT2, {ANY("F(rshift)(x0, x1)")}, NULL},
+    /* inverse trigonometric and hyperbolic functions */
+    {"arccos", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(acos)(x0)")}, NULL},
+    {"arccosh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(acosh)(x0)")}, NULL},
+    {"arcsin", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(asin)(x0)")}, NULL},
+    {"arcsinh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(asinh)(x0)")}, NULL},
+    {"arctan", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(atan)(x0)")}, NULL},
+    {"arctanh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(atanh)(x0)")}, NULL},
+    {"cosh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(cosh)(x0)")}, NULL},
+    {"sinh", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(sinh)(x0)")}, NULL},
+    {"arctan2", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(atan2)(x0, x1)")}, NULL},
+    {"hypot", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_ZERO, GP_NEUTRAL_ZERO, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(hypot)(x0, x1)")}, NULL},
+    {"deg2rad", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(deg2rad)(x0)")}, NULL},
+    {"radians", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(deg2rad)(x0)")}, NULL},
+    {"rad2deg", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(rad2deg)(x0)")}, NULL},
+    {"degrees", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(rad2deg)(x0)")}, NULL},
+
+    /* exponents and logarithms */
+    {"exp2", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(exp2)(x0)")}, NULL},
+    {"expm1", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(expm1)(x0)")}, NULL},
+    {"log10", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(log10)(x0)")}, NULL},
+    {"log1p", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(log1p)(x0)")}, NULL},
+    {"log2", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(log2)(x0)")}, NULL},
+    {"cbrt", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(cbrt)(x0)")}, NULL},
+    {"logaddexp", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_MINUS_INF, GP_NEUTRAL_LOWEST, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(logaddexp)(x0, x1)")}, NULL},
+    {"logaddexp2", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_MINUS_INF, GP_NEUTRAL_LOWEST, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(logaddexp2)(x0, x1)")}, NULL},
+    {"float_power", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "dd->d DD->D",
+     {ANY("F(power)(x0, x1)")}, NULL},
+
+    /* rounding; integers and bool are their own ceil, floor and trunc */
+    {"ceil", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_ROUND1,
+     {ANY("x0"), F_("F(ceil)(x0)")}, NULL},
+    {"floor", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_ROUND1,
+     {ANY("x0"), F_("F(floor)(x0)")}, NULL},
+    {"trunc", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_ROUND1,
+     {ANY("x0"), F_("F(trunc)(x0)")}, NULL},
+    {"rint", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_FLOAT1,
+     {ANY("F(rint)(x0)")}, NULL},
+    {"fabs", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(fabs)(x0)")}, NULL},
+    {"conjugate", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
+     {ANY("x0"), C("F(conj)(x0)")}, NULL},
+
+    /* NaN-ignoring extrema (the first of equal values) and remainders */
+    {"fmax", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NAN_LOWEST, GP_CHECK_NONE, L_ALL2,
+     {ANY("(x0 > x1 ? x0 : x1)"), B("x0 | x1"), F_("((x0 >= x1 || x1 != x1) ? x0 : x1)"), C("F(fmax)(x0, x1)")}, NULL},
+    {"fmin", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NAN_HIGHEST, GP_CHECK_NONE, L_ALL2,
+     {ANY("(x0 < x1 ? x0 : x1)"), B("x0 & x1"), F_("((x0 <= x1 || x1 != x1) ? x0 : x1)"), C("F(fmin)(x0, x1)")}, NULL},
+    {"fmod", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REAL2,
+     {ANY("F(fmod)(x0, x1)")}, NULL},
+    {"divmod", 2, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_TWO2,
+     {ANY("y0 = F(floordiv)(x0, x1); y1 = F(remainder)(x0, x1);")}, NULL},
+    {"heaviside", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(heaviside)(x0, x1)")}, NULL},
+
+    /* floating-point bits and classes */
+    {"isnan", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_LOGIC1,
+     {ANY("0"), F_("(x0 != x0)"), C("F(isnan)(x0)")}, NULL},
+    {"isinf", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_LOGIC1,
+     {ANY("0"), F_("(isinf(x0) != 0)"), C("F(isinf)(x0)")}, NULL},
+    {"isfinite", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_LOGIC1,
+     {ANY("1"), F_("(isfinite(x0) != 0)"), C("F(isfinite)(x0)")}, NULL},
+    {"signbit", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->? f->? d->?",
+     {ANY("F(signbit)(x0)")}, NULL},
+    {"copysign", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(copysign)(x0, x1)")}, NULL},
+    {"nextafter", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
+     {ANY("F(nextafter)(x0, x1)"), H("gpk_nextafter_h(x0, x1, GPK_NUMPY_VERSION >= 20500)")},
+     NULL},
+    {"spacing", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+     {ANY("F(spacing)(x0)"), H("gpk_spacing_h(x0)")}, NULL},
+    {"frexp", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ei f->fi d->di",
+     {ANY("y0 = F(frexp)(x0, &y1);")}, NULL},
+    {"modf", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ee f->ff d->dd",
+     {ANY("y0 = F(modf)(x0, &y1);")}, NULL},
+    {"ldexp", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "ei->e fi->f el->e fl->f di->d dl->d",
+     {ANY("F(ldexp)(x0, x1)")}, NULL},
+
+    /* integers */
+    {"gcd", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_ZERO, GP_NEUTRAL_ZERO, GP_CHECK_NONE, L_INT2,
+     {ANY("F(gcd)(x0, x1)")}, NULL},
+    {"lcm", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_INT2,
+     {ANY("F(lcm)(x0, x1)")}, NULL},
+    {"bitwise_count", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "b->B B->B h->B H->B i->B I->B l->B L->B",
+     {ANY("F(bitwise_count)(x0)")}, NULL},
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
@@ -245,6 +358,16 @@ int32_t gp_ufunc_id(const char *name)
 }
 
 /* ---- the public view of the table -------------------------------------------- */
+
+int32_t gp_numpy_version = 20400;
+
+GP_API gp_status_t gp_set_numpy_version(int32_t version)
+{
+    if (version < 20000)
+        return gp_set_error(GP_ERR_VALUE, "gpunp follows NumPy 2, not version %d", version);
+    gp_numpy_version = version;
+    return GP_OK;
+}
 
 GP_API gp_status_t gp_ufunc_count(int32_t *out)
 {

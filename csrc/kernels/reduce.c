@@ -502,6 +502,7 @@ static gp_status_t identity_scalar(const gp_op_t *op, gp_scalar_t *v)
     case GP_IDENTITY_ZERO: case GP_IDENTITY_FALSE: v->i = 0; break;
     case GP_IDENTITY_ONE: case GP_IDENTITY_TRUE: v->i = 1; break;
     case GP_IDENTITY_MINUS_ONE: v->i = -1; break;
+    case GP_IDENTITY_MINUS_INF: v->dtype = GP_FLOAT64; v->re = -HUGE_VAL; break;
     default: return GP_ERR_VALUE;
     }
     return GP_OK;

@@ -38,17 +38,19 @@ static int32_t find_exact(const gp_loops_t *loops, int nin, int nout, const int3
     return -1;
 }
 
-/* NumPy's search for a loop under a signature: the first loop of one input
- * dtype (the search does not know the mixed int64/uint64 comparison loops)
- * that has every fixed dtype, into which the other inputs cast safely and
+/* NumPy's search for a loop under a signature: the first loop (of one
+ * input dtype in comparisons: the search does not know the mixed
+ * int64/uint64 comparison loops; ldexp's mixed loops are legacy ones it
+ * finds) that has every fixed dtype, into which the other inputs cast safely and
  * whose outputs cast to the given outputs under `casting`. A signature that fixes only the outputs, all to one
  * dtype X (what dtype=X means), is tried again with X for every free input
  * too, so that dtype=X finds the X loop even when the inputs only cast to
  * it unsafely (the call's casting check then decides). Fixed inputs are
  * checked by that casting check, not here. */
-static int32_t find_signature(const gp_loops_t *loops, int nin, int nout, const int32_t *eff,
+static int32_t find_signature(const gp_op_t *op, const gp_loops_t *loops, const int32_t *eff,
                               const int32_t *outs, const int32_t *signature, int32_t casting)
 {
+    int nin = op->nin, nout = op->nout;
     int32_t fixed[GP_MAX_LOOP_ARGS];
     memcpy(fixed, signature, (size_t)(nin + nout) * sizeof *fixed);
     for (int pass = 0; pass < 2; ++pass) {
@@ -65,7 +67,7 @@ static int32_t find_signature(const gp_loops_t *loops, int nin, int nout, const 
         }
         for (int32_t c = 0; c < loops->n; ++c) {
             bool ok = true;
-            for (int k = 1; k < nin && ok; ++k)
+            for (int k = 1; k < nin && ok && op->resolver == GP_RES_COMPARE; ++k)
                 ok = loops->dt[c][k] == loops->dt[c][0];
             for (int k = 0; k < nin + nout && ok; ++k)
                 ok = fixed[k] < 0 || loops->dt[c][k] == fixed[k];
@@ -86,7 +88,7 @@ static int32_t find_signature(const gp_loops_t *loops, int nin, int nout, const 
 static int32_t find_logical(const gp_loops_t *loops, int nin, int nout, const int32_t *dtypes,
                             const int32_t *weak, const int32_t *sig)
 {
-    int32_t want[GP_MAX_LOOP_ARGS], want_out[GP_MAX_LOOP_ARGS];
+    int32_t want[GP_MAX_LOOP_ARGS] = {0}, want_out[GP_MAX_LOOP_ARGS] = {0};
     bool own = true;
     for (int k = 0; k < nin; ++k) {
         want[k] = sig && sig[k] >= 0 ? sig[k] : (weak && weak[k] ? -1 : dtypes[k]);
@@ -168,6 +170,47 @@ static bool loop_fits_signature(const gp_loops_t *loops, int32_t l, int nargs,
     return true;
 }
 
+/* NumPy's legacy loop search with Python scalars (its default resolver's
+ * linear search, should_use_min_scalar_weak_literals): when no
+ * weak scalar is of a higher kind than the arrays (a Python int counts as
+ * unsigned), a Python int fits any integer or inexact loop input, a float
+ * any inexact one, a complex any complex one (the value is checked later);
+ * otherwise each weak scalar is its default dtype (int64, float64,
+ * complex128). -1 if no loop takes them. */
+static int32_t weak_scalar_loop(const gp_op_t *op, const gp_loops_t *loops,
+                                const int32_t *dtypes, const int32_t *weak)
+{
+    static const int rank[] = {[GP_KIND_BOOL] = 0, [GP_KIND_UINT] = 1, [GP_KIND_INT] = 2,
+                               [GP_KIND_FLOAT] = 3, [GP_KIND_COMPLEX] = 4};
+    int nin = op->nin, max_arr = -1, max_weak = -1;
+    for (int k = 0; k < nin; ++k) {
+        int r = rank[gp_dtype_kind(dtypes[k])];
+        if (weak[k] && dtypes[k] != GP_BOOL) {
+            int wr = r < 3 ? 1 : 3; /* an int counts as unsigned, a complex as a float */
+            if (wr > max_weak)
+                max_weak = wr;
+        } else if (r > max_arr)
+            max_arr = r;
+    }
+    bool by_kind = max_arr >= 0 && max_arr >= max_weak;
+    for (int32_t c = 0; c < loops->n; ++c) {
+        bool ok = true;
+        for (int k = 0; k < nin && ok; ++k) {
+            int32_t to = loops->dt[c][k], tk = gp_dtype_kind(to), fk = gp_dtype_kind(dtypes[k]);
+            if (weak[k] && dtypes[k] != GP_BOOL && by_kind)
+                ok = fk == GP_KIND_COMPLEX ? tk == GP_KIND_COMPLEX
+                     : fk == GP_KIND_FLOAT ? (tk == GP_KIND_FLOAT || tk == GP_KIND_COMPLEX)
+                                           : tk != GP_KIND_BOOL;
+            else
+                ok = gp_can_cast(weak[k] && fk == GP_KIND_UINT ? GP_INT64 : dtypes[k], to,
+                                 GP_CASTING_SAFE);
+        }
+        if (ok)
+            return c;
+    }
+    return -1;
+}
+
 /* Chooses the loop of `op` for inputs of `dtypes` (nin, then nout entries
  * with -1 for outputs not given) and `weak` flags; check_casting then
  * checks the operands' casts to it. */
@@ -221,9 +264,19 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
             gp_clear_error();
         }
         if (l < 0 || !loop_fits_signature(loops, l, nin + nout, signature))
-            l = find_signature(loops, nin, nout, eff, dtypes + nin, signature, casting);
+            l = find_signature(op, loops, eff, dtypes + nin, signature, casting);
     } else {
-        l = natural_loop(op, loops, eff);
+        /* NumPy's default resolver searches the loops with the weak scalars
+         * as they are, not as the operands' result type: that differs for
+         * loops of mixed inputs (ldexp(-2**100, int16) is "ei->e",
+         * ldexp(uint32, 5) "di->d"), and agrees for loops of one dtype */
+        bool any_weak = false;
+        for (int k = 0; weak && k < nin; ++k)
+            any_weak = any_weak || weak[k];
+        l = op->resolver == GP_RES_DEFAULT && any_weak
+                ? weak_scalar_loop(op, loops, dtypes, weak) : -1;
+        if (l < 0)
+            l = natural_loop(op, loops, eff);
         if (l < 0)
             return GP_ERR_TYPE_NO_LOOP;
     }
@@ -444,7 +497,9 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
     int32_t strong = -1;
     for (int k = 0; k < nin; ++k) {
         dtypes[k] = in[k].array ? in[k].array->dtype : in[k].scalar.dtype;
-        weak[k] = !in[k].array && in[k].scalar.weak;
+        /* NEP 50 makes Python int, float and complex weak; NumPy takes a
+         * Python bool as a numpy.bool_ (ldexp(False, int16) is float16) */
+        weak[k] = !in[k].array && in[k].scalar.weak && dtypes[k] != GP_BOOL;
         if (!weak[k])
             strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
     }
@@ -546,7 +601,10 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
             s = gp_array_alloc_like(loop[nin + k], nd, shape, nlike, likep, ord, &out[k]);
 
     /* an input overlapping an output (other than exactly in place) is read
-     * from a copy, as NumPy does */
+     * from a copy, as NumPy does. In place counts only without casts: the
+     * kernel's pointers are restrict, so a part of the output that does
+     * not depend on the input (the imaginary 0 of equal's bool cast to
+     * complex) may be stored before that part of the input is read */
     gp_operand_t ins[GP_MAX_LOOP_ARGS];
     gp_array_t *temps[GP_MAX_LOOP_ARGS] = {NULL};
     memcpy(ins, in, (size_t)nin * sizeof *in);
@@ -563,7 +621,8 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
                 continue;
             int64_t st[GP_MAXDIM];
             full_strides(a, nd, st);
-            bool same = gp_array_data(a) == gp_array_data(out[j]) && a->dtype == out[j]->dtype;
+            bool same = gp_array_data(a) == gp_array_data(out[j]) && a->dtype == out[j]->dtype &&
+                        loop[k] == a->dtype && loop[nin + j] == out[j]->dtype;
             for (int32_t d = 0; d < nd && same; ++d)
                 same = shape[d] == 1 || st[d] == out[j]->strides[d];
             if (!same) {

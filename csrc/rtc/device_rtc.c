@@ -32,6 +32,7 @@ typedef struct {
     const char *fast_option;          /* a generated kernel's too, from version fast_since */
     int fast_since;
     bool fast;                        /* this library takes fast_option */
+    void *lib;                        /* the loaded library */
     pthread_once_t once;
     gp_status_t status;
     char problem[4096];
@@ -75,6 +76,7 @@ static void load(rtc_t *c)
 {
     void *h;
     c->status = gp_dl_open(c->what, c->sonames, c->vendor, &h);
+    c->lib = h;
     if (c->status != GP_OK) {
         snprintf(c->problem, sizeof c->problem, "%s", gp_errmsg());
         return;
@@ -176,18 +178,114 @@ static gp_status_t compile(rtc_t *c, const char *source, const char *arch, int32
     return s;
 }
 
-/* A generated kernel: the target and the vendor's fixed options. */
+/* ---- CUB (CCCL) headers for generated kernels that include them ------------------------ */
+
+/* Whether `dir` holds CCCL's headers (the ones the sort kernels include). */
+static bool is_cccl(const char *dir)
+{
+    char f[4200];
+    snprintf(f, sizeof f, "%s/cub/block/block_radix_sort.cuh", dir);
+    FILE *fp = fopen(f, "r");
+    if (fp)
+        fclose(fp);
+    return fp != NULL;
+}
+
+/* Tries `dir` (when not empty) as a CCCL folder; notes it in `tried`. */
+static bool try_cccl(const char *dir, char *found, size_t n, gp_str_t *tried)
+{
+    if (!dir || !dir[0])
+        return false;
+    gp_str_printf(tried, "\n  %s", dir);
+    if (!is_cccl(dir))
+        return false;
+    snprintf(found, n, "%s", dir);
+    return true;
+}
+
+/* The CCCL include folder, searched in this order: GPUNP_CCCL_PATH, the
+ * toolkit (or wheel) the loaded NVRTC came from (<lib>/../include/cccl),
+ * the folders of gp_runtime_set_library_path (the nvidia-* wheels: their
+ * nvidia/cu13/include/cccl, or CUDA 12's nvidia/cuda_cccl/include), CUDA_PATH,
+ * CUDA_HOME, /usr/local/cuda.
+ * GP_ERR_NOT_FOUND naming every place looked in if none has it. */
+static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
+{
+    gp_str_t tried;
+    gp_str_init(&tried);
+    char d[4200], libpath[4096];
+    bool ok = try_cccl(getenv("GPUNP_CCCL_PATH"), found, n, &tried);
+    if (!ok && c->lib) {
+        gp_dl_path(c->lib, libpath, sizeof libpath);
+        char *slash = strrchr(libpath, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(d, sizeof d, "%s/../include/cccl", libpath);
+            ok = try_cccl(d, found, n, &tried);
+        }
+    }
+    if (!ok) {
+        gp_dl_library_path(libpath, sizeof libpath);
+        for (char *save = NULL, *dir = strtok_r(libpath, ":", &save); dir && !ok;
+             dir = strtok_r(NULL, ":", &save)) {
+            /* nvidia/cu13/lib -> nvidia/cu13/include/cccl; the CUDA 12 wheels'
+             * nvidia/<library>/lib -> nvidia/cuda_cccl/include */
+            snprintf(d, sizeof d, "%s/../include/cccl", dir);
+            ok = try_cccl(d, found, n, &tried);
+            snprintf(d, sizeof d, "%s/../../cuda_cccl/include", dir);
+            ok = ok || try_cccl(d, found, n, &tried);
+        }
+    }
+    const char *const roots[] = {getenv("CUDA_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda"};
+    for (int k = 0; k < 3 && !ok; ++k)
+        if (roots[k] && roots[k][0]) {
+            snprintf(d, sizeof d, "%s/include/cccl", roots[k]);
+            ok = try_cccl(d, found, n, &tried);
+        }
+    gp_status_t s = GP_OK;
+    if (!ok)
+        s = gp_set_error(GP_ERR_NOT_FOUND, "the CUB headers (CCCL) that gpunp's sort kernels "
+                         "include were not found (install the nvidia-cuda-cccl wheel, or set "
+                         "GPUNP_CCCL_PATH to the folder holding cub/); looked in:%s",
+                         tried.data ? tried.data : "");
+    gp_str_free(&tried);
+    return s;
+}
+
+/* A generated kernel: the target and the vendor's fixed options. A source
+ * that includes CUB's headers is compiled with CCCL's folder (and the one
+ * above it when that holds CCCL's nv/, as in the wheel) and without NVRTC
+ * 13's -minimal, since CUB needs the runtime's types. */
 static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch, gp_blob_t *out)
 {
     char archopt[96];
     snprintf(archopt, sizeof archopt, "%s%s", c->arch_flag, arch);
-    const char *opts[8] = {archopt};
+    const char *opts[12] = {archopt};
     int32_t n = 1;
     for (const char *const *o = c->options; *o && n < 7; ++o)
         opts[n++] = *o;
     GP_TRY(ready(c));
-    if (c->fast)
+    bool cub = c == &nvrtc && strstr(source, "#include <cub/") != NULL;
+    char inc[4300], inc_up[4300];
+    if (cub) {
+        char dir[4200], nv[4300];
+        GP_TRY(find_cccl(c, dir, sizeof dir));
+        snprintf(inc, sizeof inc, "-I%s", dir);
+        opts[n++] = inc;
+        snprintf(nv, sizeof nv, "%s/nv", dir);
+        FILE *probe = NULL;
+        char target[4400];
+        snprintf(target, sizeof target, "%s/target", nv);
+        probe = fopen(target, "r");
+        if (probe) {
+            fclose(probe);
+        } else {
+            snprintf(inc_up, sizeof inc_up, "-I%s/..", dir);
+            opts[n++] = inc_up;
+        }
+    } else if (c->fast) {
         opts[n++] = c->fast_option;
+    }
     return compile(c, source, arch, n, opts, 0, NULL, out, NULL);
 }
 

@@ -22,6 +22,9 @@ def is_available() -> bool:
         return False
 
 
+_BACKEND_NAMES = {"cuda": "CUDA", "hip": "HIP"}
+
+
 def get_device_id() -> int:
     out = ffi.new("int32_t *")
     check(lib.gp_device_get(out))
@@ -73,7 +76,8 @@ class Device:
         return hash(("gpunp.cuda.Device", self.id))
 
     def __repr__(self):
-        return f"<CUDA Device {self.id}>"
+        from gpunp._config import backend
+        return f"<{_BACKEND_NAMES.get(backend(), backend())} Device {self.id}>"
 
 
 class Stream:

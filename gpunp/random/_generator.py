@@ -18,6 +18,8 @@ import numpy
 from gpunp._creation import _shape_tuple
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
+from gpunp.random._distributions import Distributions
+from gpunp.random._permutations import Permutations
 
 #: numpy.random.SeedSequence, used as is: seeds become key words on the host
 SeedSequence = numpy.random.SeedSequence
@@ -119,6 +121,14 @@ class Philox:
         g._seed_seq = self._seed_seq
         return g.advance(operator.index(jumps) << 64)
 
+    def spawn(self, n_children: int) -> list:
+        """Child bit generators from the seed sequence's children (keys of
+        their own, counters at 0)."""
+        if self._seed_seq is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning. "
+                            "(this Philox was made from a key)")
+        return [Philox(ss) for ss in self._seed_seq.spawn(n_children)]
+
     def random_raw(self, size=None, output=True):
         """Raw 64-bit words (two words of a block each, the first the low
         half), as a uint64 array; with ``output=False`` only advances."""
@@ -128,8 +138,18 @@ class Philox:
         return out if output else None
 
     def _fill(self, out: ndarray, dist: int, a: float = 0.0, b: float = 1.0, low: int = 0,
-              range1: int = 0) -> ndarray:
+              range1: int = 0, params=None, vec=None) -> ndarray:
+        """One engine fill of `out`; `params` are the (f, i, arr) triples of
+        the distributions from GP_RANDOM_GAMMA on, `vec` a row
+        distribution's parameter array."""
         args = ffi.new("gp_random_args_t *")
+        if params is not None:
+            f, i, arr = params
+            args.f = f
+            args.i = i
+            args.arr = [ffi.NULL if x is None else x._h for x in arr]
+        if vec is not None:
+            args.vec = vec._h
         args.dist = dist
         args.key = self._key
         c = self._counter
@@ -188,7 +208,7 @@ def _integer(x, what: str) -> int:
         return int(x)  # a float truncates, as NumPy's conversion does
 
 
-class Generator:
+class Generator(Distributions, Permutations):
     """NumPy's ``Generator`` over a :class:`Philox` bit generator; every
     method makes its numbers on the current device with one engine call
     (scalar parameters) or a few ufuncs more (array parameters)."""
@@ -204,6 +224,19 @@ class Generator:
 
     def __repr__(self):
         return f"Generator(Philox) at {id(self):#x}"
+
+    def bytes(self, length: int) -> bytes:
+        """`length` random bytes (Python bytes, so copied to the host): the
+        stream's words, little-endian, whole counter blocks a call."""
+        n = operator.index(length)
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        words = self._bit_generator.random_raw((n + 7) // 8).get()
+        return words.astype("<u8").tobytes()[:n]
+
+    def spawn(self, n_children: int) -> list:
+        """Independent child generators (numpy.random.Generator.spawn)."""
+        return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]
 
     # ---- the distributions --------------------------------------------------------------
 

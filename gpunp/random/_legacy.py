@@ -87,6 +87,30 @@ class RandomState:
         return f"RandomState(Philox) at {id(self):#x}"
 
 
+#: RandomState methods that are the Generator's of the same name (NumPy's
+#: legacy signatures take the same arguments in the same order)
+DELEGATED = (
+    "beta", "binomial", "chisquare", "dirichlet", "f", "gamma", "geometric", "gumbel",
+    "hypergeometric", "laplace", "logistic", "lognormal", "logseries", "multinomial",
+    "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
+    "pareto", "poisson", "power", "rayleigh", "standard_cauchy", "standard_gamma",
+    "standard_t", "triangular", "vonmises", "wald", "weibull", "zipf",
+    "choice", "permutation", "shuffle", "bytes",
+)
+
+
+def _delegate(name):
+    def method(self, *args, **kwargs):
+        return getattr(self._gen, name)(*args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"numpy.random.RandomState.{name}: Generator.{name} of the Philox stream."
+    return method
+
+
+for _name in DELEGATED:
+    setattr(RandomState, _name, _delegate(_name))
+
+
 _state = RandomState()
 
 
@@ -136,3 +160,16 @@ def standard_exponential(size=None):
 
 def exponential(scale=1.0, size=None):
     return _state.exponential(scale, size)
+
+
+def _module_function(name):
+    def function(*args, **kwargs):
+        return getattr(_state, name)(*args, **kwargs)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"numpy.random.{name} on the module-level RandomState."
+    return function
+
+
+for _name in DELEGATED:
+    globals()[_name] = _module_function(_name)
+del _name

@@ -77,6 +77,62 @@ CASES = {
     "legacy": lambda g: _legacy(),
 }
 
+# The distributions of one element a counter block (rejection samplers with
+# their own streams of attempts): every sampler's branches, scalar and array
+# parameters. M elements each: many blocks of threads, cheap for the host child.
+M = 200_003
+_ARR = "gp.asarray(np.linspace(0.05, 40.0, M))"
+DISTS = {
+    "standard_gamma_small": "g.standard_gamma(0.3, M)",
+    "standard_gamma_one": "g.standard_gamma(1.0, M)",
+    "standard_gamma32": "g.standard_gamma(4.5, M, dtype=np.float32)",
+    "gamma_array": f"g.gamma({_ARR}, 2.0)",
+    "beta_johnk": "g.beta(0.3, 0.6, M)",
+    "beta_tiny": "g.beta(1e-3, 2e-3, M)",
+    "beta_gammas": "g.beta(2.0, 5.0, M)",
+    "chisquare": "g.chisquare(3.0, M)",
+    "noncentral_chisquare": "g.noncentral_chisquare(3.0, 2.0, M)",
+    "noncentral_chisquare_small_df": "g.noncentral_chisquare(0.5, 2.0, M)",
+    "f": "g.f(3.0, 7.0, M)",
+    "noncentral_f": "g.noncentral_f(3.0, 7.0, 2.5, M)",
+    "standard_t": "g.standard_t(4.0, M)",
+    "standard_cauchy": "g.standard_cauchy(M)",
+    "laplace": "g.laplace(1.0, 2.0, M)",
+    "logistic": "g.logistic(-1.0, 0.5, M)",
+    "gumbel": "g.gumbel(2.0, 3.0, M)",
+    "weibull": "g.weibull(1.7, M)",
+    "pareto": "g.pareto(3.0, M)",
+    "power": "g.power(2.5, M)",
+    "rayleigh": "g.rayleigh(2.0, M)",
+    "lognormal": "g.lognormal(0.5, 0.75, M)",
+    "wald": "g.wald(2.0, 3.0, M)",
+    "triangular": "g.triangular(-1.0, 0.5, 3.0, M)",
+    "vonmises": "g.vonmises(0.5, 2.0, M)",
+    "vonmises_branches": "g.vonmises(1.0, gp.asarray(np.tile([1e-9, 5e-6, 3.0, 4e6], M // 4)))",
+    "poisson_small": "g.poisson(3.5, M)",
+    "poisson_ptrs": "g.poisson(1234.5, M)",
+    "poisson_array": f"g.poisson({_ARR})",
+    "binomial_inversion": "g.binomial(20, 0.3, M)",
+    "binomial_btrs": "g.binomial(100000, 0.77, M)",
+    "geometric": "g.geometric(0.01, M)",
+    "negative_binomial": "g.negative_binomial(3.5, 0.4, M)",
+    "hypergeometric_urn": "g.hypergeometric(10, 20, 5, M)",
+    "hypergeometric_hrua": "g.hypergeometric(1000, 3000, 700, M)",
+    "logseries": "g.logseries(0.99, M)",
+    "zipf": "g.zipf(1.3, M)",
+    "dirichlet": "g.dirichlet([1.0, 2.5, 0.5], M // 3)",
+    "dirichlet_stick": "g.dirichlet([0.05, 0.02, 0.08], M // 3)",
+    "multinomial": "g.multinomial(1000, [0.1, 0.25, 0.4, 0.25], M // 4)",
+    "multivariate_hypergeometric": "g.multivariate_hypergeometric([6, 30, 14, 50], 25, M // 4)",
+    "multivariate_normal": "g.multivariate_normal([1.0, -2.0], [[2.0, 0.6], [0.6, 1.0]], M // 2)",
+    "permutation": "g.permutation(M)",
+    "permuted": "g.permuted(gp.arange(M - 3).reshape(-1, 100), axis=1)",
+    "choice": "g.choice(1000, M, p=np.full(1000, 1e-3))",
+    "choice_no_replace": "g.choice(M, 5000, replace=False, p=np.full(M, 1.0 / M))",
+    "legacy_gamma": "(gp.random.seed(SEED), gp.random.gamma(0.5, 2.0, M))[1]",
+}
+CASES.update({name: eval("lambda g: " + code) for name, code in DISTS.items()})
+
 
 def make(name):
     g = gp.random.default_rng(SEED)

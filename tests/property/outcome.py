@@ -23,6 +23,15 @@ def quiet():
             yield
 
 
+def quieted(call):
+    """`call` with RuntimeWarnings (NumPy's and gpunp's) silenced."""
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return call()
+    return run
+
+
 def error_kind(exc: BaseException) -> type:
     """The exception class gpunp must raise where NumPy raised `exc`: AxisError
     itself, else the nearest built-in class (NumPy's private subclasses such

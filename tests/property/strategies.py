@@ -58,13 +58,36 @@ def elements(dt: np.dtype, specials: bool = True, finite: bool = False):
     return st.builds(complex, part, part)
 
 
-def numpy_arrays(dt, shape, specials=True, finite=False):
-    return hnp.arrays(np.dtype(dt), shape, elements=elements(dt, specials, finite))
+def bounded_values(dt, bound=100.0, specials=()):
+    """Elements of `dt` within [-bound, bound] (integers too; unsigned from
+    0), with the float `specials` drawn often: values whose sums and
+    products cannot overflow in one order of operations and not another.
+    None for bool (any value is bounded)."""
+    dt = np.dtype(dt)
+    if dt.kind == "b":
+        return None
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return st.integers(max(int(info.min), -int(bound)), min(int(info.max), int(bound)))
+    part = np.dtype("f2" if dt == np.float16 else "f4" if dt in (np.float32, np.complex64)
+                    else "f8")
+    b = float(part.type(bound))
+    f = st.floats(-b, b, width=8 * part.itemsize)
+    if specials:
+        f = st.one_of(st.sampled_from(list(specials)), f)
+    return st.builds(complex, f, f) if dt.kind == "c" else f
+
+
+def numpy_arrays(dt, shape, specials=True, finite=False, values=None):
+    """NumPy arrays of `dt` and `shape`: elements from `values` if given."""
+    return hnp.arrays(np.dtype(dt), shape,
+                      elements=values if values is not None else elements(dt, specials, finite))
 
 
 @st.composite
-def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True):
-    """A pair (gpunp array, NumPy array) holding the same values of `shape`,
+def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True, values=None):
+    """A pair (gpunp array, NumPy array) holding the same values of `shape`
+    (elements from the strategy `values` if given),
     the gpunp one laid out in memory as drawn: contiguous, Fortran-ordered,
     transposed, strided, reversed, or a mix, always through gpunp's own views.
     The NumPy array is built by the same steps, so it is the reference."""
@@ -72,7 +95,7 @@ def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True):
     shape = tuple(shape)
     nd = len(shape)
     if not layouts or draw(st.integers(0, 3)) == 0:
-        host = draw(numpy_arrays(dt, shape, specials, finite))
+        host = draw(numpy_arrays(dt, shape, specials, finite, values))
         order = draw(st.sampled_from("CF"))
         host = np.asarray(host, order=order)
         return gp.asarray(host), host
@@ -84,7 +107,7 @@ def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True):
     for k in range(nd):
         target = shape[perm[k]]
         base_shape[k] = max(target * abs(steps[k]) + draw(st.integers(0, 1)), 0)
-    base = draw(numpy_arrays(dt, tuple(base_shape), specials, finite))
+    base = draw(numpy_arrays(dt, tuple(base_shape), specials, finite, values))
     index = tuple(slice(None, shape[perm[k]] * abs(steps[k]), steps[k]) if steps[k] > 0
                   else slice(None, None, steps[k]) for k in range(nd))
     gbase = gp.asarray(np.asarray(base, order=draw(st.sampled_from("CF"))))

@@ -6,7 +6,6 @@ another order than NumPy's pairwise sums."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -14,8 +13,8 @@ from hypothesis import given, strategies as st
 
 import gpunp as gp
 
-from .outcome import same_outcome
-from .strategies import assert_same, device_arrays, dtypes, shapes, tolerance
+from .outcome import quieted as _quiet, same_outcome
+from .strategies import assert_same, bounded_values, device_arrays, dtypes, shapes, tolerance
 
 
 def _axis(data, ndim):
@@ -23,14 +22,6 @@ def _axis(data, ndim):
         st.none(), st.integers(-ndim - 1, ndim),
         st.lists(st.integers(-ndim, max(ndim - 1, 0)), max_size=ndim, unique=True).map(tuple)),
         label="axis")
-
-
-def _quiet(f):
-    def call():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return f()
-    return call
 
 
 @pytest.mark.parametrize("name", ["var", "std"])
@@ -100,3 +91,72 @@ def test_ptp_matches_numpy(data):
     got, want = same_outcome(_quiet(lambda: np.ptp(x, **kw)), _quiet(lambda: gp.ptp(g, **kw)))
     if want is not None:
         assert_same(got, want)
+
+
+@given(data=st.data())
+def test_average_matches_numpy(data):
+    dt = data.draw(dtypes("biufc"), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"), finite=True,
+                                   values=_small(dt)), label="a")
+    kw = {"axis": _axis(data, x.ndim), "returned": data.draw(st.booleans(), label="returned")}
+    if data.draw(st.booleans(), label="keepdims"):
+        kw["keepdims"] = data.draw(st.booleans(), label="keepdims=")
+    gkw, nkw = dict(kw), dict(kw)
+    if data.draw(st.booleans(), label="weights"):
+        wdt = data.draw(dtypes("iuf"), label="weights dtype")
+        full = data.draw(st.booleans(), label="full-shape weights")
+        ax = kw["axis"]
+        wshape = x.shape if full or ax is None else \
+            tuple(x.shape[a] for a in ((ax,) if isinstance(ax, int) else ax)
+                  if -x.ndim <= a < x.ndim)
+        gkw["weights"], nkw["weights"] = data.draw(device_arrays(wdt, wshape,
+                                                                 values=_small(wdt)),
+                                                   label="weights")
+    got, want = same_outcome(_quiet(lambda: np.average(x, **nkw)),
+                             _quiet(lambda: gp.average(g, **gkw)))
+    if want is None:
+        return
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    for a, b in zip(got, want):
+        b = np.asarray(b)
+        eps = float(np.finfo(b.dtype).eps) if b.dtype.kind in "fc" else 0.0
+        assert_same(a, b, rtol=8 * max(x.size, 1) * eps, atol=8 * max(x.size, 1) * eps * 1e4)
+
+
+def _small(dt):
+    return bounded_values(dt, 100)
+
+
+@pytest.mark.parametrize("name", ["cov", "corrcoef"])
+@given(data=st.data())
+def test_cov_corrcoef_match_numpy(name, data):
+    dt = data.draw(dtypes("biufc"), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(1, 2, min_side=1), label="shape"),
+                                   values=_small(dt)), label="m")
+    kw = {"rowvar": data.draw(st.booleans(), label="rowvar")}
+    gkw = {}
+    if data.draw(st.booleans(), label="y"):
+        gy, y = data.draw(device_arrays(dt, x.shape, values=_small(dt)), label="y")
+        kw["y"], gkw["y"] = y, gy
+    if name == "cov":
+        kw["bias"] = data.draw(st.booleans(), label="bias")
+        if data.draw(st.booleans(), label="ddof"):
+            kw["ddof"] = data.draw(st.integers(0, 2), label="ddof=")
+        nobs = x.shape[0] if x.ndim == 2 and not kw["rowvar"] else x.shape[-1]
+        for wname in ("fweights", "aweights"):
+            if data.draw(st.booleans(), label=wname):
+                w = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=nobs,
+                                                  max_size=nobs), label=wname + "="))
+                kw[wname], gkw[wname] = w, gp.asarray(w)
+    for k, v in kw.items():
+        gkw.setdefault(k, v)
+    got, want = same_outcome(_quiet(lambda: getattr(np, name)(x, **kw)),
+                             _quiet(lambda: getattr(gp, name)(g, **gkw)))
+    if want is None:
+        return
+    w = np.asarray(want)
+    eps = float(np.finfo(w.dtype).eps)
+    n = max(x.size, 1)
+    assert_same(got, want, rtol=64 * n * eps, atol=64 * n * eps * (1.0 if name == "corrcoef"
+                                                                   else 1e4))

@@ -173,6 +173,112 @@ enum {
     blas.GemmStridedBatchedEx(h, ta, tb, m, n, k, alpha, a, type, lda, sa, b, type, ldb, sb, \
                               beta, c, type, ldc, sc, batch, compute, GPU_BLAS_GEMM_DEFAULT)
 
+/* Dense solvers: cuSOLVER's dense API, loaded at first use. The 64-bit
+ * generic routines (cusolverDnX*) take cudaDataType codes, the same values
+ * as GPU_BLAS_R_32F...; orgqr/ungqr exist only per type (S, D, C, Z), their
+ * typed pointers written void * here. Xgeev is CUDA 12.6's (cuSOLVER 11.7):
+ * optional, so an older cuSOLVER still runs the other routines. */
+#define GPU_HAS_SOLVER 1
+#define GPU_SOLVER_WHAT "cuSOLVER"
+#define GPU_SOLVER_SONAMES {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so", NULL}
+typedef struct gpu_solver_ *gpuSolverHandle;
+typedef struct gpu_solver_params_ *gpuSolverParams;
+enum {
+    GPU_SOLVER_SUCCESS = 0,
+    GPU_SOLVER_FILL_LOWER = 0,   /* cublasFillMode_t */
+    GPU_SOLVER_FILL_UPPER = 1,
+    GPU_SOLVER_OP_N = 0,         /* cublasOperation_t */
+    GPU_SOLVER_OP_T = 1,
+    GPU_SOLVER_OP_C = 2,
+    GPU_SOLVER_EIG_NOVECTOR = 0, /* cusolverEigMode_t */
+    GPU_SOLVER_EIG_VECTOR = 1
+};
+#define GPU_SOLVER_API(X)                                                                   \
+    X(Create, (gpuSolverHandle *), "cusolverDnCreate")                                      \
+    X(SetStream, (gpuSolverHandle, gpuStream), "cusolverDnSetStream")                       \
+    X(CreateParams, (gpuSolverParams *), "cusolverDnCreateParams")                          \
+    X(GetrfSize, (gpuSolverHandle, gpuSolverParams, int64_t, int64_t, int, const void *,    \
+                  int64_t, int, size_t *, size_t *), "cusolverDnXgetrf_bufferSize")          \
+    X(Getrf, (gpuSolverHandle, gpuSolverParams, int64_t, int64_t, int, void *, int64_t,     \
+              int64_t *, int, void *, size_t, void *, size_t, int *), "cusolverDnXgetrf")    \
+    X(Getrs, (gpuSolverHandle, gpuSolverParams, int, int64_t, int64_t, int, const void *,   \
+              int64_t, const int64_t *, int, void *, int64_t, int *), "cusolverDnXgetrs")   \
+    X(PotrfSize, (gpuSolverHandle, gpuSolverParams, int, int64_t, int, const void *,        \
+                  int64_t, int, size_t *, size_t *), "cusolverDnXpotrf_bufferSize")          \
+    X(Potrf, (gpuSolverHandle, gpuSolverParams, int, int64_t, int, void *, int64_t, int,    \
+              void *, size_t, void *, size_t, int *), "cusolverDnXpotrf")                    \
+    X(GeqrfSize, (gpuSolverHandle, gpuSolverParams, int64_t, int64_t, int, const void *,    \
+                  int64_t, int, const void *, int, size_t *, size_t *),                     \
+      "cusolverDnXgeqrf_bufferSize")                                                        \
+    X(Geqrf, (gpuSolverHandle, gpuSolverParams, int64_t, int64_t, int, void *, int64_t, int, \
+              void *, int, void *, size_t, void *, size_t, int *), "cusolverDnXgeqrf")       \
+    X(SyevdSize, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, const void *,   \
+                  int64_t, int, const void *, int, size_t *, size_t *),                     \
+      "cusolverDnXsyevd_bufferSize")                                                        \
+    X(Syevd, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, void *, int64_t,    \
+              int, void *, int, void *, size_t, void *, size_t, int *), "cusolverDnXsyevd")  \
+    X(GesvdSize, (gpuSolverHandle, gpuSolverParams, signed char, signed char, int64_t,      \
+                  int64_t, int, const void *, int64_t, int, const void *, int, const void *, \
+                  int64_t, int, const void *, int64_t, int, size_t *, size_t *),            \
+      "cusolverDnXgesvd_bufferSize")                                                        \
+    X(Gesvd, (gpuSolverHandle, gpuSolverParams, signed char, signed char, int64_t, int64_t, \
+              int, void *, int64_t, int, void *, int, void *, int64_t, int, void *, int64_t, \
+              int, void *, size_t, void *, size_t, int *), "cusolverDnXgesvd")               \
+    X(OrgqrSizeS, (gpuSolverHandle, int, int, int, const void *, int, const void *, int *), \
+      "cusolverDnSorgqr_bufferSize")                                                        \
+    X(OrgqrSizeD, (gpuSolverHandle, int, int, int, const void *, int, const void *, int *), \
+      "cusolverDnDorgqr_bufferSize")                                                        \
+    X(OrgqrSizeC, (gpuSolverHandle, int, int, int, const void *, int, const void *, int *), \
+      "cusolverDnCungqr_bufferSize")                                                        \
+    X(OrgqrSizeZ, (gpuSolverHandle, int, int, int, const void *, int, const void *, int *), \
+      "cusolverDnZungqr_bufferSize")                                                        \
+    X(OrgqrS, (gpuSolverHandle, int, int, int, void *, int, const void *, void *, int,      \
+               int *), "cusolverDnSorgqr")                                                  \
+    X(OrgqrD, (gpuSolverHandle, int, int, int, void *, int, const void *, void *, int,      \
+               int *), "cusolverDnDorgqr")                                                  \
+    X(OrgqrC, (gpuSolverHandle, int, int, int, void *, int, const void *, void *, int,      \
+               int *), "cusolverDnCungqr")                                                  \
+    X(OrgqrZ, (gpuSolverHandle, int, int, int, void *, int, const void *, void *, int,      \
+               int *), "cusolverDnZungqr")
+/* loaded where the library has them (NULL otherwise) */
+#define GPU_SOLVER_OPTIONAL_API(X)                                                          \
+    X(GeevSize, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, const void *,    \
+                 int64_t, int, const void *, int, const void *, int64_t, int, const void *, \
+                 int64_t, int, size_t *, size_t *), "cusolverDnXgeev_bufferSize")            \
+    X(Geev, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, void *, int64_t, int, \
+             void *, int, void *, int64_t, int, void *, int64_t, int, void *, size_t, void *, \
+             size_t, int *), "cusolverDnXgeev")
+/* FFT: cuFFT, loaded at first use (CUDA 13 ships it as libcufft.so.12,
+ * CUDA 12 as .11). Its handles are ints and its enums are passed as ints;
+ * the values are cufft.h's. */
+#define GPU_FFT_WHAT "cuFFT"
+#define GPU_FFT_SONAMES {"libcufft.so.12", "libcufft.so.11", "libcufft.so", NULL}
+typedef int gpuFftHandle;
+enum {
+    GPU_FFT_SUCCESS = 0,
+    GPU_FFT_FORWARD = -1,
+    GPU_FFT_INVERSE = 1,
+    GPU_FFT_C2C = 0x29,
+    GPU_FFT_R2C = 0x2a,
+    GPU_FFT_C2R = 0x2c,
+    GPU_FFT_Z2Z = 0x69,
+    GPU_FFT_D2Z = 0x6a,
+    GPU_FFT_Z2D = 0x6c
+};
+#define GPU_FFT_API(X)                                                                  \
+    X(Create, (gpuFftHandle *), "cufftCreate")                                         \
+    X(MakePlanMany64, (gpuFftHandle, int, long long *, long long *, long long, long long, \
+                       long long *, long long, long long, int, long long, size_t *),     \
+      "cufftMakePlanMany64")                                                            \
+    X(SetStream, (gpuFftHandle, gpuStream), "cufftSetStream")                           \
+    X(ExecC2C, (gpuFftHandle, void *, void *, int), "cufftExecC2C")                     \
+    X(ExecZ2Z, (gpuFftHandle, void *, void *, int), "cufftExecZ2Z")                     \
+    X(ExecR2C, (gpuFftHandle, void *, void *), "cufftExecR2C")                          \
+    X(ExecD2Z, (gpuFftHandle, void *, void *), "cufftExecD2Z")                          \
+    X(ExecC2R, (gpuFftHandle, void *, void *), "cufftExecC2R")                          \
+    X(ExecZ2D, (gpuFftHandle, void *, void *), "cufftExecZ2D")                          \
+    X(Destroy, (gpuFftHandle), "cufftDestroy")
+
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))
 #define GPU_RTC_COMPILE_USER gp_nvrtc_compile_user

@@ -169,6 +169,57 @@ GPK_UINT(u16, gpk_u16, 16)
 GPK_UINT(u32, gpk_u32, 32)
 GPK_UINT(u64, gpk_u64, 64)
 
+/* ---- more integer helpers ----------------------------------------------
+ * NumPy's fmod: C's truncated remainder, 0 for a zero divisor and for
+ * MIN % -1. gcd and lcm of |a| and |b| in unsigned arithmetic, cast back
+ * (so gcd(INT_MIN, 0) is INT_MIN, as NumPy's npy_gcd gives); lcm wraps like
+ * NumPy's a / gcd * b. bitwise_count counts the bits of |a|. */
+GPK_FN gpk_u64 gpk_ugcd(gpk_u64 a, gpk_u64 b)
+{
+    while (b) { gpk_u64 t = a % b; a = b; b = t; }
+    return a;
+}
+GPK_FN gpk_u8 gpk_popcount(gpk_u64 v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ULL);
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (gpk_u8)((v * 0x0101010101010101ULL) >> 56);
+}
+
+#define GPK_SINT2(S, T)                                                                      \
+    GPK_FN gpk_u64 gpk_uabs_##S(T a)                                                         \
+    {                                                                                        \
+        return a < 0 ? 0ULL - (gpk_u64)(gpk_i64)a : (gpk_u64)(gpk_i64)a;                     \
+    }                                                                                        \
+    GPK_FN T gpk_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? (T)0 : (T)(a % b); }      \
+    GPK_FN T gpk_gcd_##S(T a, T b) { return (T)gpk_ugcd(gpk_uabs_##S(a), gpk_uabs_##S(b)); } \
+    GPK_FN T gpk_lcm_##S(T a, T b)                                                           \
+    {                                                                                        \
+        gpk_u64 x = gpk_uabs_##S(a), y = gpk_uabs_##S(b), g = gpk_ugcd(x, y);                \
+        return g == 0 ? (T)0 : (T)(x / g * y);                                               \
+    }                                                                                        \
+    GPK_FN gpk_u8 gpk_bitwise_count_##S(T a) { return gpk_popcount(gpk_uabs_##S(a)); }
+
+#define GPK_UINT2(S, T)                                                           \
+    GPK_FN T gpk_fmod_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }        \
+    GPK_FN T gpk_gcd_##S(T a, T b) { return (T)gpk_ugcd(a, b); }                  \
+    GPK_FN T gpk_lcm_##S(T a, T b)                                                \
+    {                                                                             \
+        gpk_u64 g = gpk_ugcd(a, b);                                               \
+        return g == 0 ? (T)0 : (T)((gpk_u64)a / g * (gpk_u64)b);                  \
+    }                                                                             \
+    GPK_FN gpk_u8 gpk_bitwise_count_##S(T a) { return gpk_popcount((gpk_u64)a); }
+
+GPK_SINT2(i8, gpk_i8)
+GPK_SINT2(i16, gpk_i16)
+GPK_SINT2(i32, gpk_i32)
+GPK_SINT2(i64, gpk_i64)
+GPK_UINT2(u8, gpk_u8)
+GPK_UINT2(u16, gpk_u16)
+GPK_UINT2(u32, gpk_u32)
+GPK_UINT2(u64, gpk_u64)
+
 /* ---- real float helpers (NumPy's npy_divmod conventions) -------------- */
 #define GPK_REAL(S, T)                                                         \
     GPK_FN T gpk_floordiv_##S(T a, T b)                                        \
@@ -210,6 +261,91 @@ GPK_UINT(u64, gpk_u64, 64)
 
 GPK_REAL(f32, float)
 GPK_REAL(f64, double)
+
+#define GPK_LIBM_f32(fn) fn##f
+#define GPK_LIBM_f64(fn) fn
+#define GPK_REALX(S, T)                                                                                \
+    /* NumPy's npy_heaviside: NaN for NaN, h0 at zero */                                            \
+    GPK_FN T gpk_heaviside_##S(T x, T h0)                                                           \
+    {                                                                                               \
+        return x != x ? (T)NAN : (x == 0 ? h0 : (x < 0 ? (T)0 : (T)1));                             \
+    }                                                                                               \
+    /* npy_logaddexp, npy_logaddexp2: equal arguments (infinities of one                            \
+     * sign) first, then the larger plus log1p of the smaller's share */                            \
+    GPK_FN T gpk_logaddexp_##S(T x, T y)                                                            \
+    {                                                                                               \
+        if (x == y) return x + (T)0.693147180559945309417232121458176568;                           \
+        T t = x - y;                                                                                \
+        if (t > 0) return x + gpk_log1p_##S(gpk_exp_##S(-t));                                       \
+        if (t <= 0) return y + gpk_log1p_##S(gpk_exp_##S(t));                                       \
+        return t;                                                                                   \
+    }                                                                                               \
+    GPK_FN T gpk_logaddexp2_##S(T x, T y)                                                           \
+    {                                                                                               \
+        const T log2e = (T)1.442695040888963407359924681001892137;                                  \
+        if (x == y) return x + 1;                                                                   \
+        T t = x - y;                                                                                \
+        if (t > 0) return x + log2e * gpk_log1p_##S(gpk_exp2_##S(-t));                              \
+        if (t <= 0) return y + log2e * gpk_log1p_##S(gpk_exp2_##S(t));                              \
+        return t;                                                                                   \
+    }                                                                                               \
+    /* npy_spacing: the gap to the next value away from zero (from +0 for                           \
+     * both zeros); NaN for infinities */                                                           \
+    GPK_FN T gpk_spacing_##S(T x)                                                                   \
+    {                                                                                               \
+        if (isinf(x)) return (T)NAN;                                                                \
+        return gpk_nextafter_##S(x, x < 0 ? -(T)INFINITY : (T)INFINITY) - x;                        \
+    }                                                                                               \
+    GPK_FN int gpk_signbit_##S(T x) { return gpk_copysign_##S((T)1, x) < 0; }                       \
+    GPK_FN T gpk_deg2rad_##S(T x) { return x * ((T)3.14159265358979323846 / (T)180); }              \
+    GPK_FN T gpk_rad2deg_##S(T x) { return x * ((T)180 / (T)3.14159265358979323846); }              \
+    /* frexp of 0, inf and NaN: the value itself and exponent 0 */                                  \
+    GPK_FN T gpk_frexp_##S(T x, int *e)                                                             \
+    {                                                                                               \
+        if (x == 0 || !isfinite(x)) { *e = 0; return x + x; }                                       \
+        return GPK_LIBM_##S(frexp)(x, e);                                                           \
+    }                                                                                               \
+    GPK_FN T gpk_modf_##S(T x, T *ip)                                                               \
+    {                                                                                               \
+        if (isinf(x)) { *ip = x; return gpk_copysign_##S((T)0, x); }                                \
+        return GPK_LIBM_##S(modf)(x, ip);                                                           \
+    }                                                                                               \
+    /* NumPy's int64 exponent loops clamp the exponent to int's range */                            \
+    GPK_FN T gpk_ldexp_##S(T x, long long e)                                                        \
+    {                                                                                               \
+        int k = e > 2147483647LL ? 2147483647 : (e < -2147483647LL - 1 ? -2147483647 - 1 : (int)e); \
+        return GPK_LIBM_##S(ldexp)(x, k);                                                           \
+    }
+
+GPK_REALX(f32, float)
+GPK_REALX(f64, double)
+
+/* float16's nextafter and spacing work on the bits (npy_half_nextafter,
+ * npy_half_spacing): nextafter(x, y) of equal values is x before NumPy 2.5
+ * and y, as C's, from 2.5 on (`equal_gives_y`: nextafter(0.0, -0.0) is 0.0,
+ * then -0.0); spacing is never negative. Arguments and results are float16
+ * values held in float. */
+GPK_FN float gpk_nextafter_h(float xf, float yf, int equal_gives_y)
+{
+    gpk_f16 x = gpk_f32_to_f16(xf), y = gpk_f32_to_f16(yf), r;
+    if (xf != xf || yf != yf) r = 0x7e00u;
+    else if (x == y || ((x | y) & 0x7fffu) == 0) r = equal_gives_y ? y : x;
+    else if ((x & 0x7fffu) == 0) r = (gpk_f16)((y & 0x8000u) + 1);
+    else if (!(x & 0x8000u)) r = (gpk_f16)((short)x > (short)y ? x - 1 : x + 1);
+    else r = (gpk_f16)((!(y & 0x8000u) || (x & 0x7fffu) > (y & 0x7fffu)) ? x - 1 : x + 1);
+    return gpk_f16_to_f32(r);
+}
+GPK_FN float gpk_spacing_h(float xf)
+{
+    gpk_f16 h = gpk_f32_to_f16(xf), e = (gpk_f16)(h & 0x7c00u), m = (gpk_f16)(h & 0x03ffu), r;
+    if (e == 0x7c00u) r = 0x7e00u;
+    else if (h == 0x7bffu) r = 0x7c00u;
+    else if ((h & 0x8000u) && m == 0) /* a negative power of two */
+        r = (gpk_f16)(e > 0x2c00u ? e - 0x2c00u : (e > 0x0400u ? 1u << ((e >> 10) - 2) : 1u));
+    else
+        r = (gpk_f16)(e > 0x2800u ? e - 0x2800u : (e > 0x0400u ? 1u << ((e >> 10) - 1) : 1u));
+    return gpk_f16_to_f32(r);
+}
 
 /* ---- complex ------------------------------------------------------------
  * Arithmetic as NumPy's loops: products with one fused multiply-add per part
@@ -768,3 +904,238 @@ GPK_FN double gpk_rng_sqrt(double x)
     y += ((x - hi) - lo) / (2.0 * y);
     return y * scale;
 }
+
+#define GPK_COMPLEX2(S, CT, T, R)                                                                  \
+    /* NumPy's own formulas (funcs.inc.src): exp2 is exp(z ln 2), log2 and                         \
+     * log10 scale log, log1p is log|1 + z| + i arg(1 + z), expm1 has a                            \
+     * real part expm1(x) cos(y) - 2 sin^2(y/2) */                                                 \
+    GPK_FN CT gpk_exp2_##S(CT z)                                                                   \
+    {                                                                                              \
+        const T ln2 = (T)0.693147180559945309417232121458176568;                                   \
+        return gpk_exp_##S(gpk_make_##S(z.re * ln2, z.im * ln2));                                  \
+    }                                                                                              \
+    GPK_FN CT gpk_expm1_##S(CT z)                                                                  \
+    {                                                                                              \
+        T a = gpk_sin_##R(z.im / 2);                                                               \
+        return gpk_make_##S(gpk_expm1_##R(z.re) * gpk_cos_##R(z.im) - 2 * a * a,                   \
+                            gpk_exp_##R(z.re) * gpk_sin_##R(z.im));                                \
+    }                                                                                              \
+    GPK_FN CT gpk_log1p_##S(CT z)                                                                  \
+    {                                                                                              \
+        T l = gpk_hypot_##R(z.re + 1, z.im);                                                       \
+        return gpk_make_##S(gpk_log_##R(l), gpk_atan2_##R(z.im, z.re + 1));                        \
+    }                                                                                              \
+    /* log(z) / log(b): the logarithm's parts times k = 1 / log(b) */                              \
+    GPK_FN CT gpk_logscaled_##S(CT z, T k)                                                         \
+    {                                                                                              \
+        CT l = gpk_log_##S(z);                                                                     \
+        return gpk_make_##S(l.re * k, l.im * k);                                                   \
+    }                                                                                              \
+    GPK_FN CT gpk_log10_##S(CT z)                                                                  \
+    {                                                                                              \
+        return gpk_logscaled_##S(z, (T)0.434294481903251827651128918916605082);                    \
+    }                                                                                              \
+    GPK_FN CT gpk_log2_##S(CT z)                                                                   \
+    {                                                                                              \
+        return gpk_logscaled_##S(z, (T)1.442695040888963407359924681001892137);                    \
+    }                                                                                              \
+    GPK_FN CT gpk_rint_##S(CT z) { return gpk_make_##S(gpk_rint_##R(z.re), gpk_rint_##R(z.im)); }  \
+    /* NaN-ignoring extrema (NumPy): the first unless the second is the                            \
+     * larger (smaller) or the first is NaN */                                                     \
+    GPK_FN CT gpk_fmax_##S(CT a, CT b) { return (gpk_isnan_##S(b) || gpk_cge_##S(a, b)) ? a : b; } \
+    GPK_FN CT gpk_fmin_##S(CT a, CT b) { return (gpk_isnan_##S(b) || gpk_cle_##S(a, b)) ? a : b; } \
+    GPK_FN int gpk_isinf_##S(CT a) { return isinf(a.re) || isinf(a.im); }                          \
+    GPK_FN int gpk_isfinite_##S(CT a) { return isfinite(a.re) && isfinite(a.im); }
+
+#ifdef GPK_WITH_C64
+GPK_COMPLEX2(c64, gpk_c64, float, f32)
+#endif
+#ifdef GPK_WITH_C128
+GPK_COMPLEX2(c128, gpk_c128, double, f64)
+#endif
+
+#ifdef GPK_WITH_C128
+/* ---- complex inverse trigonometric and hyperbolic functions -------------
+ * Hull, Fairgrieve and Tang's algorithm (ACM TOMS 23(3), 1997) for asinh
+ * and acos, Kahan's for atanh, with C99 Annex G's special values, as the C
+ * libraries NumPy calls implement them (npy_casinh... are glibc's on
+ * Linux). Double precision; complex64 is computed in it and rounded once.
+ * asin, atan and acosh follow from asinh, atanh and acos. */
+GPK_FN double gpk_cat_half(double a, double b, double h)
+{
+    /* (h - b) / 2 where h = hypot(a, b), without cancellation */
+    if (b < 0) return (h - b) / 2;
+    if (b == 0) return a / 2;
+    return a * a / (h + b) / 2;
+}
+/* For x, y >= 0, A = (|z + i| + |z - i|) / 2: *rx = log(A + sqrt(A^2 - 1))
+ * = Re asinh(x + iy); Im asinh is asin(*B) when *b_ok, else
+ * atan2(*ny, *sq) */
+GPK_FN void gpk_cat_work(double x, double y, double *rx, int *b_ok, double *B, double *sq,
+                         double *ny)
+{
+    const double eps = 0x1p-52;
+    double R = gpk_hypot_f64(x, y + 1), S = gpk_hypot_f64(x, y - 1);
+    double A = (R + S) / 2;
+    if (A < 1) A = 1;
+    if (A < 10) {
+        if (y == 1 && x < eps * eps / 128) {
+            *rx = sqrt(x);
+        } else if (x >= eps * fabs(y - 1)) {
+            double am1 = gpk_cat_half(x, 1 + y, R) + gpk_cat_half(x, 1 - y, S);
+            *rx = log1p(am1 + sqrt(am1 * (A + 1)));
+        } else if (y < 1) {
+            *rx = x / sqrt((1 - y) * (1 + y));
+        } else {
+            *rx = log1p((y - 1) + sqrt((y - 1) * (y + 1)));
+        }
+    } else {
+        *rx = log(A + sqrt(A * A - 1));
+    }
+    *ny = y;
+    if (y < 0x1p-509) {
+        /* y / A would lose its digits: atan2 of both scaled up */
+        *b_ok = 0;
+        *sq = A * (2 / eps);
+        *ny = y * (2 / eps);
+        return;
+    }
+    *B = y / A;
+    *b_ok = 1;
+    if (*B > 0.6417) {
+        /* asin(B) is ill-conditioned near 1: atan2(y, sqrt(A^2 - y^2)) */
+        *b_ok = 0;
+        if (y == 1 && x < eps / 128) {
+            *sq = sqrt(x) * sqrt((A + y) / 2);
+        } else if (x >= eps * fabs(y - 1)) {
+            double amy = gpk_cat_half(x, y + 1, R) + gpk_cat_half(x, y - 1, S);
+            *sq = sqrt(amy * (A + y));
+        } else if (y > 1) {
+            *sq = x * (4 / eps / eps) * y / sqrt((y + 1) * (y - 1));
+            *ny = y * (4 / eps / eps);
+        } else {
+            *sq = sqrt((1 - y) * (1 + y));
+        }
+    }
+}
+/* log|z| for |z| past 2^52 (or infinite), |x| and |y| given */
+GPK_FN double gpk_cat_loglarge(double ax, double ay)
+{
+    double a = ax > ay ? ax : ay, b = ax > ay ? ay : ax;
+    if (isinf(a)) return a;
+    return log(a) + 0.5 * log1p((b / a) * (b / a));
+}
+GPK_FN gpk_c128 gpk_asinh_c128(gpk_c128 z)
+{
+    double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y), rx, ry, B, sq, ny;
+    int ok;
+    if (x != x || y != y) {
+        if (isinf(x)) return gpk_make_c128(x, y + y);
+        if (isinf(y)) return gpk_make_c128(y, x + x);
+        if (y == 0) return gpk_make_c128(x + x, y);
+        return gpk_make_c128((double)NAN, (double)NAN);
+    }
+    if (ax > 0x1p52 || ay > 0x1p52)
+        return gpk_make_c128(copysign(gpk_cat_loglarge(ax, ay) + 0.693147180559945309417, x),
+                             copysign(atan2(ay, ax), y));
+    if (ax < 1e-8 && ay < 1e-8) return z;
+    gpk_cat_work(ax, ay, &rx, &ok, &B, &sq, &ny);
+    ry = ok ? asin(B) : atan2(ny, sq);
+    return gpk_make_c128(copysign(rx, x), copysign(ry, y));
+}
+GPK_FN gpk_c128 gpk_acos_c128(gpk_c128 z)
+{
+    const double pio2 = 1.57079632679489661923;
+    double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y), rx, ry, B, sq, nx;
+    int ok, sx = copysign(1.0, x) < 0, sy = copysign(1.0, y) < 0;
+    if (x != x || y != y) {
+        if (isinf(x)) return gpk_make_c128(y + y, -(double)INFINITY);
+        if (isinf(y)) return gpk_make_c128(x + x, -y);
+        if (x == 0) return gpk_make_c128(pio2, y + y);
+        return gpk_make_c128((double)NAN, (double)NAN);
+    }
+    if (ax > 0x1p52 || ay > 0x1p52) {
+        ry = gpk_cat_loglarge(ax, ay) + 0.693147180559945309417;
+        return gpk_make_c128(atan2(ay, x), sy ? ry : -ry);
+    }
+    if (x == 1 && y == 0) return gpk_make_c128(0.0, -y);
+    if (ax < 1e-8 && ay < 1e-8) return gpk_make_c128(pio2 - x, -y);
+    gpk_cat_work(ay, ax, &ry, &ok, &B, &sq, &nx);
+    if (ok) rx = acos(sx ? -B : B);
+    else rx = atan2(sq, sx ? -nx : nx);
+    return gpk_make_c128(rx, sy ? ry : -ry);
+}
+GPK_FN gpk_c128 gpk_acosh_c128(gpk_c128 z)
+{
+    gpk_c128 w = gpk_acos_c128(z);
+    double rx = w.re, ry = w.im;
+    if (rx != rx && ry != ry) return gpk_make_c128(ry, rx);
+    if (rx != rx) return gpk_make_c128(fabs(ry), rx);
+    /* acosh(+-0 + i NaN) = NaN + i pi/2, as glibc (C99 leaves NaN + i NaN
+     * open) */
+    if (ry != ry) return gpk_make_c128(ry, rx);
+    return gpk_make_c128(fabs(ry), copysign(rx, z.im));
+}
+/* Re(1 / z) = x / (x^2 + y^2) without overflow */
+GPK_FN double gpk_cat_rerecip(double x, double y)
+{
+    double ax = fabs(x), ay = fabs(y);
+    if (isinf(ax)) return 1 / x;
+    if (isinf(ay)) return x / y / y;
+    double m = ax > ay ? ax : ay, xs = x / m, ys = y / m;
+    return xs / (xs * xs + ys * ys) / m;
+}
+GPK_FN gpk_c128 gpk_atanh_c128(gpk_c128 z)
+{
+    const double pio2 = 1.57079632679489661923, eps = 0x1p-52;
+    double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y), rx, ry, d;
+    if (y == 0 && ax <= 1) return gpk_make_c128(atanh(x), y);
+    if (x == 0) return gpk_make_c128(x, atan(y));
+    if (x != x || y != y) {
+        if (isinf(x)) return gpk_make_c128(copysign(0.0, x), y + y);
+        if (isinf(y)) return gpk_make_c128(copysign(0.0, x), copysign(pio2, y));
+        return gpk_make_c128((double)NAN, (double)NAN);
+    }
+    if (ax > 0x1p52 || ay > 0x1p52)
+        return gpk_make_c128(gpk_cat_rerecip(x, y), copysign(pio2, y));
+    if (ax < 1e-8 && ay < 1e-8) return z;
+    if (ax == 1 && ay < eps) {
+        rx = (0.693147180559945309417 - log(ay)) / 2;
+    } else {
+        d = ax - 1;
+        d = ay < 0x1p-511 ? d * d : d * d + ay * ay;
+        rx = log1p(4 * ax / d) / 4;
+    }
+    if (ax == 1) ry = atan2(2.0, -ay) / 2;
+    else if (ay < eps) ry = atan2(2 * ay, (1 - ax) * (1 + ax)) / 2;
+    else ry = atan2(2 * ay, (1 - ax) * (1 + ax) - ay * ay) / 2;
+    return gpk_make_c128(copysign(rx, x), copysign(ry, y));
+}
+/* asin(z) = -i asinh(iz) and atan(z) = -i atanh(iz): both are odd and
+ * commute with conjugation, so they are asinh and atanh of z with its
+ * parts swapped, swapped back */
+GPK_FN gpk_c128 gpk_asin_c128(gpk_c128 z)
+{
+    gpk_c128 w = gpk_asinh_c128(gpk_make_c128(z.im, z.re));
+    return gpk_make_c128(w.im, w.re);
+}
+GPK_FN gpk_c128 gpk_atan_c128(gpk_c128 z)
+{
+    gpk_c128 w = gpk_atanh_c128(gpk_make_c128(z.im, z.re));
+    return gpk_make_c128(w.im, w.re);
+}
+#ifdef GPK_WITH_C64
+#define GPK_C64_VIA_C128(fn)                                                   \
+    GPK_FN gpk_c64 gpk_##fn##_c64(gpk_c64 z)                                   \
+    {                                                                          \
+        gpk_c128 w = gpk_##fn##_c128(gpk_make_c128(z.re, z.im));               \
+        return gpk_make_c64((float)w.re, (float)w.im);                         \
+    }
+GPK_C64_VIA_C128(asinh)
+GPK_C64_VIA_C128(acos)
+GPK_C64_VIA_C128(acosh)
+GPK_C64_VIA_C128(atanh)
+GPK_C64_VIA_C128(asin)
+GPK_C64_VIA_C128(atan)
+#endif
+#endif

@@ -133,6 +133,10 @@ GPK_FN gpk_f16 gpk_f64_to_f16(double x)
 
 GPK_FN gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }
 
+/* The scatter-add's addition into memory: one thread, a plain add (signed
+ * integers wrap: the host compiles with -fwrapv). */
+#define GPK_ATOMIC_ADD(ptr, v) (*(ptr) += (v))
+
 /* Claims the error record (errrec.c) for the first bad index of a launch;
  * a host launch is one thread, so no atomics are needed. */
 GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)

@@ -1,0 +1,697 @@
+/*
+ * sort.c - sorting and searching (gp_sort.h): binary search in generated
+ * kernels (a thread per searched value), and stable LSD radix sorts driven
+ * from here (see docs/architecture.md, "Sorting").
+ *
+ * NumPy's order is the one every kernel follows: NaNs last and equal to
+ * each other, -0.0 equal to 0.0, complex numbers in the four NaN classes
+ * [R + Rj, R + nanj, nan + Rj, nan + nanj], lexicographic within a class.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* ---- the order, in generated code ------------------------------------------------------- */
+
+/* Types and loads of a kernel over elements of dtype `dt`: gpk_st is the
+ * storage type, gpk_ct the type values compare in (float16 as float32),
+ * GPK_VAL(x) a stored element's value, and gpk_lt(a, b) NumPy's "a sorts
+ * before b". */
+static void emit_order(gp_str_t *s, int32_t dt)
+{
+    int32_t kind = gp_dtype_kind(dt);
+    gp_str_printf(s, "typedef %s gpk_st;\ntypedef %s gpk_ct;\n", gp_dtypes[dt].storage,
+                  gp_dtypes[gp_dtypes[dt].compute].storage);
+    gp_str_printf(s, "#define GPK_VAL(x) %s\n", dt == GP_FLOAT16 ? "gpk_f16_to_f32(x)" : "(x)");
+    if (kind == GP_KIND_COMPLEX) {
+        /* npy_sort's CLT: the classes first, then real, then imaginary part */
+        gp_str_puts(s, "GPK_FN int gpk_lt(gpk_ct a, gpk_ct b)\n{\n"
+                       "  if (a.re < b.re) return a.im == a.im || b.im != b.im;\n"
+                       "  if (a.re > b.re) return b.im != b.im && a.im == a.im;\n"
+                       "  if (a.re == b.re || (a.re != a.re && b.re != b.re))\n"
+                       "    return a.im < b.im || (b.im != b.im && a.im == a.im);\n"
+                       "  return b.re != b.re;\n}\n");
+    } else if (kind == GP_KIND_FLOAT) {
+        gp_str_puts(s, "GPK_FN int gpk_lt(gpk_ct a, gpk_ct b) "
+                       "{ return a < b || (b != b && a == a); }\n");
+    } else {
+        gp_str_puts(s, "GPK_FN int gpk_lt(gpk_ct a, gpk_ct b) { return a < b; }\n");
+    }
+}
+
+/* ---- searchsorted ----------------------------------------------------------------------- */
+
+typedef struct gp_search_spec {
+    uint8_t family;     /* GP_FAMILY_SEARCH */
+    uint8_t dt;
+    uint8_t side;       /* enum gp_search_side */
+    uint8_t sorter;     /* a[sorter[i]] is the i-th element */
+} gp_search_spec_t;
+
+/* A thread per value of `v` (C-contiguous) finds its place in `a` (any
+ * stride, bytes) by bisection, as NumPy's binsearch. */
+static gp_status_t gen_search(const void *vspec, char *name, size_t name_size, gp_str_t *s)
+{
+    const gp_search_spec_t *sp = vspec;
+    snprintf(name, name_size, "gpk_searchsorted_%s_%s%s", gp_dtypes[sp->dt].suffix,
+             sp->side == GP_SEARCH_LEFT ? "left" : "right", sp->sorter ? "_sorter" : "");
+    gp_str_printf(s, "/* searchsorted */\ntypedef long long gpk_idx;\n");
+    emit_order(s, sp->dt);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, m, as, ss;\n  const char *a;\n"
+                   "  const char *sorter;\n  const gpk_st *v;\n  long long *out;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.m) {\n"
+                   "  const gpk_ct x = GPK_VAL(p.v[i]);\n"
+                   "  gpk_idx lo = 0, hi = p.n;\n"
+                   "  while (lo < hi) {\n"
+                   "    const gpk_idx mid = lo + ((hi - lo) >> 1);\n");
+    if (sp->sorter)
+        gp_str_puts(s, "    const gpk_idx j = *(const long long *)(p.sorter + mid * p.ss);\n");
+    else
+        gp_str_puts(s, "    const gpk_idx j = mid;\n");
+    gp_str_puts(s, "    const gpk_ct y = GPK_VAL(*(const gpk_st *)(p.a + j * p.as));\n");
+    gp_str_printf(s, "    if (%s) lo = mid + 1; else hi = mid;\n  }\n  p.out[i] = lo;\n}\n}\n",
+                  sp->side == GP_SEARCH_LEFT ? "gpk_lt(y, x)" : "!gpk_lt(x, y)");
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *v, int32_t side,
+                                         const gp_array_t *sorter, gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_searchsorted: out is NULL");
+    *out = NULL;
+    GP_CHECK_ARRAY(a);
+    GP_CHECK_ARRAY(v);
+    if (a->ndim != 1)
+        return gp_set_error(GP_ERR_VALUE, "object %s for desired array",
+                            a->ndim ? "too deep" : "of too small depth");
+    if (side != GP_SEARCH_LEFT && side != GP_SEARCH_RIGHT)
+        return gp_set_error(GP_ERR_VALUE, "search side must be 'left' or 'right'");
+    if (a->dtype != v->dtype)
+        return gp_set_error(GP_ERR_TYPE, "searchsorted: a and v must have one dtype");
+    if (sorter) {
+        GP_CHECK_ARRAY(sorter);
+        if (sorter->ndim != 1 || sorter->dtype != GP_INT64)
+            return gp_set_error(GP_ERR_TYPE, "searchsorted: sorter must be a 1-d int64 array");
+        if (sorter->shape[0] != a->shape[0])
+            return gp_set_error(GP_ERR_VALUE, "sorter.size must equal a.size");
+    }
+    gp_array_t *vc = NULL;
+    if (v->flags & GP_FLAG_C_CONTIGUOUS) {
+        gp_array_retain((gp_array_t *)v);
+        vc = (gp_array_t *)v;
+    } else {
+        GP_TRY(gp_copy_new(v, v->dtype, GP_ORDER_C, &vc));
+    }
+    gp_status_t s = gp_array_empty(GP_INT64, v->ndim, v->shape, GP_ORDER_C, out);
+    if (s == GP_OK && v->size > 0) {
+        gp_search_spec_t sp = {GP_FAMILY_SEARCH, (uint8_t)a->dtype, (uint8_t)side,
+                               sorter != NULL};
+        const gp_kernel_t *k;
+        s = gp_kernel_get(&sp, sizeof sp, gen_search, &sp, &k);
+        if (s == GP_OK) {
+            gp_params_t p;
+            gp_params_init(&p);
+            gp_params_index(&p, a->shape[0]);
+            gp_params_index(&p, v->size);
+            gp_params_index(&p, a->strides[0]);
+            gp_params_index(&p, sorter ? sorter->strides[0] : 0);
+            gp_params_ptr(&p, gp_array_data(a));
+            gp_params_ptr(&p, sorter ? gp_array_data(sorter) : NULL);
+            gp_params_ptr(&p, gp_array_data(vc));
+            gp_params_ptr(&p, gp_array_data(*out));
+            gp_launch_t cfg = gp_grid_for(v->size, 256);
+            s = gp_launch(k, &cfg, &p);
+        }
+    }
+    gp_array_release(vc);
+    if (s != GP_OK) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+/* ---- stable radix sorts ------------------------------------------------------------------
+ *
+ * An LSD radix sort of 8-bit digits. Each element's order is a sequence of
+ * unsigned key words, least significant first, each sorted by stable
+ * passes of its digits: a real dtype's value (the bits mapped so that they
+ * order as NumPy does), a complex dtype's imaginary part, real part and NaN
+ * class, and for sorts along an axis of several rows, the row number last
+ * (most significant). A pass is three launches: a histogram of the digit
+ * per tile (counts laid out digit-major, counts[d * ntiles + t]), an
+ * inclusive scan of those counts (the accumulate machinery), and a scatter
+ * that moves each tile's elements to the start of their digit's run for the
+ * tile plus their stable rank in the tile. On CUDA a tile is 256 threads'
+ * items ranked by CUB's BlockRadixSort and written in striped order (so
+ * neighbouring threads write neighbouring slots of a digit's run); on the
+ * host the whole array is one tile, scattered in order by one thread. Both
+ * are stable, so they give the one stable answer.
+ *
+ * The payload moved with the keys is the element itself where one key word
+ * of the whole array decides (a float dtype, one row), else the element's
+ * index, through which later words read their keys and the result is
+ * gathered at the end. Integers and bools of one row, and floats of one row
+ * without NaNs and -0.0, move no payload: their keys map back to the values
+ * (SORT_DECODE). */
+
+enum { SORT_KEYS = 0, SORT_HIST = 1, SORT_SCATTER = 2, SORT_FINISH = 3, SORT_DECODE = 4 };
+enum { WORD_VALUE = 0, WORD_IMAG = 1, WORD_REAL = 2, WORD_CLASS = 3, WORD_ROW = 4 };
+
+#define SORT_THREADS 256
+
+typedef struct gp_sort_spec {
+    uint8_t family;      /* GP_FAMILY_SORT */
+    uint8_t step;        /* SORT_* */
+    uint8_t dt;          /* the elements' dtype */
+    uint8_t word;        /* SORT_KEYS: WORD_* */
+    uint8_t key_bytes;   /* 1, 2, 4, 8 */
+    uint8_t pay_bytes;   /* 0: none; else the payload's bytes */
+    uint8_t gather;      /* SORT_KEYS: the element at idx[i], not at i */
+    uint8_t count_bytes; /* 4 or 8 */
+    uint8_t items;       /* a GPU thread's keys in a tile */
+    uint8_t indices;     /* SORT_FINISH: idx % L (argsort), not the elements */
+    uint8_t detect;      /* SORT_KEYS of floats: sets *flag where a NaN or -0.0 is */
+    uint8_t pad;
+} gp_sort_spec_t;
+
+static const char *uint_type(int bytes)
+{
+    return bytes == 1 ? "gpk_u8" : bytes == 2 ? "gpk_u16" : bytes == 4 ? "gpk_u32" : "gpk_u64";
+}
+
+/* Statements setting `k` (gpk_kt) from the bits `u` (gpk_kt) of a float:
+ * sign-magnitude to an unsigned order, every NaN to the largest key, -0.0
+ * to +0.0's key (so the stable order of zeros is kept). With `detect`, a
+ * NaN or a -0.0 sets *p.flag: without them the keys map back to the
+ * values. */
+static void emit_float_key(gp_str_t *s, int bytes, const char *u, bool detect)
+{
+    const char *mark = detect ? " *p.flag = 1;" : "";
+    const char *inf = bytes == 2 ? "0x7c00u" : bytes == 4 ? "0x7f800000u"
+                                                          : "0x7ff0000000000000ull";
+    gp_str_printf(s, "  { const gpk_kt sign_ = (gpk_kt)((gpk_kt)1 << %d);\n"
+                     "    gpk_kt u_ = %s;\n"
+                     "    if ((gpk_kt)(u_ & (gpk_kt)~sign_) > (gpk_kt)%s) {"
+                     " k = (gpk_kt)~(gpk_kt)0;%s }\n"
+                     "    else { if (u_ == sign_) { u_ = 0;%s }\n"
+                     "      k = (u_ & sign_) ? (gpk_kt)~u_ : (gpk_kt)(u_ | sign_); } }\n",
+                  bytes * 8 - 1, u, inf, mark, mark);
+}
+
+static void emit_keys(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    int32_t dt = sp->dt, kind = gp_dtype_kind(dt);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, L;\n  const gpk_st *w;\n"
+                   "  const long long *idx;\n  gpk_kt *keys;\n  int *flag;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n",
+                  name);
+    gp_str_printf(s, "  const gpk_idx src = %s;\n  gpk_kt k;\n", sp->gather ? "p.idx[i]" : "i");
+    int part = kind == GP_KIND_COMPLEX ? gp_dtype_size(dt) / 2 : gp_dtype_size(dt);
+    if (sp->word == WORD_ROW) {
+        gp_str_puts(s, "  k = (gpk_kt)(src / p.L);\n");
+    } else if (sp->word == WORD_CLASS) {
+        gp_str_puts(s, "  const gpk_st x = p.w[src];\n"
+                       "  k = (gpk_kt)((x.re != x.re) * 2 + (x.im != x.im));\n");
+    } else if (sp->word == WORD_REAL || sp->word == WORD_IMAG) {
+        gp_str_printf(s, "  union { %s f; gpk_kt u; } b_;\n  b_.f = p.w[src].%s;\n",
+                      part == 4 ? "gpk_f32" : "gpk_f64", sp->word == WORD_REAL ? "re" : "im");
+        emit_float_key(s, part, "b_.u", false);
+    } else if (kind == GP_KIND_FLOAT && dt == GP_FLOAT16) {
+        emit_float_key(s, 2, "(gpk_kt)p.w[src]", sp->detect);
+    } else if (kind == GP_KIND_FLOAT) {
+        gp_str_printf(s, "  union { gpk_st f; gpk_kt u; } b_;\n  b_.f = p.w[src];\n");
+        emit_float_key(s, part, "b_.u", sp->detect);
+    } else if (kind == GP_KIND_INT) {
+        gp_str_printf(s, "  k = (gpk_kt)((gpk_kt)p.w[src] ^ (gpk_kt)((gpk_kt)1 << %d));\n",
+                      part * 8 - 1);
+    } else if (kind == GP_KIND_BOOL) {
+        gp_str_puts(s, "  k = (gpk_kt)(p.w[src] != 0);\n");
+    } else {
+        gp_str_puts(s, "  k = (gpk_kt)p.w[src];\n");
+    }
+    gp_str_puts(s, "  p.keys[i] = k;\n}\n}\n");
+}
+
+static void emit_hist(gp_str_t *s, const char *name)
+{
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, tile, ntiles;\n  int shift;\n"
+                   "  const gpk_kt *keys;\n  gpk_ct *counts;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "#ifdef GPK_HOST\n"
+                   "for (gpk_idx t = 0; t < p.ntiles; ++t) {\n"
+                   "  gpk_ct h[256] = {0};\n"
+                   "  const gpk_idx hi = (t + 1) * p.tile < p.n ? (t + 1) * p.tile : p.n;\n"
+                   "  for (gpk_idx i = t * p.tile; i < hi; ++i) ++h[(p.keys[i] >> p.shift) & 255];\n"
+                   "  for (int d = 0; d < 256; ++d) p.counts[d * p.ntiles + t] = h[d];\n"
+                   "}\n"
+                   "#else\n"
+                   "__shared__ unsigned int h[256];\n"
+                   "for (gpk_idx t = GPK_BLOCK_ID; t < p.ntiles; t += GPK_NUM_BLOCKS) {\n"
+                   "  for (int d = (int)GPK_THREAD_ID; d < 256; d += (int)GPK_BLOCK_SIZE) h[d] = 0;\n"
+                   "  GPK_SYNC();\n"
+                   "  const gpk_idx hi = (t + 1) * p.tile < p.n ? (t + 1) * p.tile : p.n;\n"
+                   "  for (gpk_idx i = t * p.tile + GPK_THREAD_ID; i < hi; i += GPK_BLOCK_SIZE)\n"
+                   "    atomicAdd(&h[(p.keys[i] >> p.shift) & 255], 1u);\n"
+                   "  GPK_SYNC();\n"
+                   "  for (int d = (int)GPK_THREAD_ID; d < 256; d += (int)GPK_BLOCK_SIZE)\n"
+                   "    p.counts[d * p.ntiles + t] = (gpk_ct)h[d];\n"
+                   "  GPK_SYNC();\n"
+                   "}\n"
+                   "#endif\n}\n");
+}
+
+static void emit_scatter(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    bool pay = sp->pay_bytes != 0;
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, tile, ntiles;\n  int shift;\n"
+                   "  const gpk_kt *keys;\n  const gpk_pt *pay;\n  gpk_kt *keys_out;\n"
+                   "  gpk_pt *pay_out;\n  const gpk_ct *counts;\n  const gpk_ct *incl;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    /* the host: one tile, in order */
+    gp_str_printf(s, "#ifdef GPK_HOST\n"
+                     "for (gpk_idx t = 0; t < p.ntiles; ++t) {\n"
+                     "  gpk_ct off[256];\n"
+                     "  for (int d = 0; d < 256; ++d)\n"
+                     "    off[d] = p.incl[d * p.ntiles + t] - p.counts[d * p.ntiles + t];\n"
+                     "  const gpk_idx hi = (t + 1) * p.tile < p.n ? (t + 1) * p.tile : p.n;\n"
+                     "  for (gpk_idx i = t * p.tile; i < hi; ++i) {\n"
+                     "    const gpk_ct j = off[(p.keys[i] >> p.shift) & 255]++;\n"
+                     "    p.keys_out[j] = p.keys[i];\n%s"
+                     "  }\n}\n",
+                  pay ? "    p.pay_out[j] = p.pay[i];\n" : "");
+    /* CUDA: a tile per block, ranked by CUB */
+    gp_str_printf(s, "#elif defined(GPK_CUDA)\n"
+                     "typedef cub::BlockRadixSort<gpk_kt, %d, %d, %s> gpk_sort_t;\n"
+                     "typedef cub::BlockScan<unsigned int, %d> gpk_scan_t;\n"
+                     "__shared__ union { typename gpk_sort_t::TempStorage sort;\n"
+                     "  typename gpk_scan_t::TempStorage scan; } tmp;\n"
+                     "__shared__ gpk_ct base[256];\n"
+                     "const gpk_idx t = GPK_BLOCK_ID;\n"
+                     "const gpk_idx lo = t * p.tile;\n"
+                     "const int valid = (int)(p.n - lo < p.tile ? p.n - lo : p.tile);\n"
+                     "{\n"
+                     "  const int d = (int)GPK_THREAD_ID;\n"
+                     "  const gpk_ct c = p.counts[d * p.ntiles + t];\n"
+                     "  unsigned int ex;\n"
+                     "  gpk_scan_t(tmp.scan).ExclusiveSum((unsigned int)c, ex);\n"
+                     "  base[d] = p.incl[d * p.ntiles + t] - c - (gpk_ct)ex;\n"
+                     "}\n"
+                     "GPK_SYNC();\n"
+                     "gpk_kt k[%d];\n",
+                  SORT_THREADS, sp->items, pay ? "gpk_pt" : "cub::NullType", SORT_THREADS,
+                  sp->items);
+    /* a whole tile in vectors where aligned (the keys always are: the
+     * pool's; the first pass' payload is the caller's elements) */
+    gp_str_puts(s, "const bool whole = valid == (int)p.tile;\n"
+                   "if (whole) cub::LoadDirectBlockedVectorized((int)GPK_THREAD_ID, "
+                   "(gpk_kt *)(p.keys + lo), k);\n"
+                   "else cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.keys + lo, k, valid, "
+                   "(gpk_kt)~(gpk_kt)0);\n");
+    if (pay)
+        gp_str_printf(s, "gpk_pt v[%d];\n"
+                         "if (whole && (unsigned long long)(p.pay + lo) %% 16 == 0)\n"
+                         "  cub::LoadDirectBlockedVectorized((int)GPK_THREAD_ID, "
+                         "(gpk_pt *)(p.pay + lo), v);\n"
+                         "else cub::LoadDirectBlocked((int)GPK_THREAD_ID, p.pay + lo, v, valid, "
+                         "(gpk_pt)0);\n"
+                         "gpk_sort_t(tmp.sort).SortBlockedToStriped(k, v, p.shift, p.shift + 8);\n",
+                      sp->items);
+    else
+        gp_str_puts(s, "gpk_sort_t(tmp.sort).SortBlockedToStriped(k, p.shift, p.shift + 8);\n");
+    gp_str_printf(s, "#pragma unroll\n"
+                     "for (int j = 0; j < %d; ++j) {\n"
+                     "  const int q = j * %d + (int)GPK_THREAD_ID;\n"
+                     "  if (q < valid) {\n"
+                     "    const gpk_ct o = base[(k[j] >> p.shift) & 255] + (gpk_ct)q;\n"
+                     "    p.keys_out[o] = k[j];\n%s"
+                     "  }\n}\n",
+                  sp->items, SORT_THREADS, pay ? "    p.pay_out[o] = v[j];\n" : "");
+    /* no CUB on HIP (no hipCUB here): the engine refuses before a launch */
+    gp_str_puts(s, "#else\n__builtin_trap();\n#endif\n}\n");
+}
+
+static void emit_finish(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, L;\n  const long long *idx;\n"
+                   "  const gpk_st *w;\n  void *out;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n",
+                  name);
+    if (sp->indices)
+        gp_str_puts(s, "  ((long long *)p.out)[i] = p.idx[i] % p.L;\n}\n}\n");
+    else
+        gp_str_puts(s, "  ((gpk_st *)p.out)[i] = p.w[p.idx[i]];\n}\n}\n");
+}
+
+/* Elements back from their keys: integers and bools, and floats without
+ * NaNs and -0.0. */
+static void emit_decode(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, L;\n  const gpk_kt *keys;\n"
+                   "  const void *unused;\n  gpk_st *out;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n",
+                  name);
+    if (gp_dtype_kind(sp->dt) == GP_KIND_FLOAT)
+        gp_str_printf(s, "  const gpk_kt sign_ = (gpk_kt)((gpk_kt)1 << %d);\n"
+                         "  const gpk_kt k = p.keys[i];\n"
+                         "  union { gpk_st f; gpk_kt u; } b_;\n"
+                         "  b_.u = (k & sign_) ? (gpk_kt)(k ^ sign_) : (gpk_kt)~k;\n"
+                         "  p.out[i] = b_.f;\n", gp_dtype_size(sp->dt) * 8 - 1);
+    else if (gp_dtype_kind(sp->dt) == GP_KIND_INT)
+        gp_str_printf(s, "  p.out[i] = (gpk_st)(gpk_kt)(p.keys[i] ^ (gpk_kt)((gpk_kt)1 << %d));\n",
+                      gp_dtype_size(sp->dt) * 8 - 1);
+    else
+        gp_str_puts(s, "  p.out[i] = (gpk_st)p.keys[i];\n");
+    gp_str_puts(s, "}\n}\n");
+}
+
+static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_str_t *s)
+{
+    const gp_sort_spec_t *sp = vspec;
+    static const char *const steps[] = {"keys", "hist", "scatter", "finish", "decode"};
+    snprintf(name, name_size, "gpk_sort_%s_%s_w%d_k%d_p%d_g%d_c%d_i%d_x%d%s", steps[sp->step],
+             gp_dtypes[sp->dt].suffix, sp->word, sp->key_bytes, sp->pay_bytes, sp->gather,
+             sp->count_bytes, sp->items, sp->indices, sp->detect ? "_d" : "");
+    if (sp->step == SORT_SCATTER)
+        gp_str_puts(s, "#if defined(GPK_CUDA)\n"
+                       "#include <cub/block/block_radix_sort.cuh>\n"
+                       "#include <cub/block/block_load.cuh>\n"
+                       "#include <cub/block/block_scan.cuh>\n"
+                       "#endif\n");
+    gp_str_printf(s, "/* radix sort: %s */\ntypedef long long gpk_idx;\n", steps[sp->step]);
+    gp_str_printf(s, "typedef %s gpk_st;\ntypedef %s gpk_kt;\ntypedef %s gpk_ct;\n",
+                  gp_dtypes[sp->dt].storage, uint_type(sp->key_bytes),
+                  uint_type(sp->count_bytes));
+    gp_str_printf(s, "typedef %s gpk_pt;\n", uint_type(sp->pay_bytes ? sp->pay_bytes : 1));
+    if (sp->step == SORT_KEYS)
+        emit_keys(s, sp, name);
+    else if (sp->step == SORT_HIST)
+        emit_hist(s, name);
+    else if (sp->step == SORT_SCATTER)
+        emit_scatter(s, sp, name);
+    else if (sp->step == SORT_FINISH)
+        emit_finish(s, sp, name);
+    else
+        emit_decode(s, sp, name);
+    return GP_OK;
+}
+
+/* ---- the driver ----------------------------------------------------------------------- */
+
+typedef struct sort_word {
+    int word;     /* WORD_* */
+    int bytes;    /* of its key type */
+    int digits;   /* 8-bit digits that can differ */
+} sort_word_t;
+
+static int32_t uint_dtype(int bytes)
+{
+    return bytes == 1 ? GP_UINT8 : bytes == 2 ? GP_UINT16 : bytes == 4 ? GP_UINT32 : GP_UINT64;
+}
+
+static gp_status_t get_kernel(const gp_sort_spec_t *sp, const gp_kernel_t **k)
+{
+    return gp_kernel_get(sp, sizeof *sp, gen_sort, sp, k);
+}
+
+/* One stable pass over `n` keys (and payloads) by the digit at `shift`,
+ * from keys/pay into keys_out/pay_out. */
+static gp_status_t digit_pass(gp_sort_spec_t sp, int64_t n, int64_t tile, int shift,
+                              gp_array_t *counts, const void *keys, const void *pay,
+                              void *keys_out, void *pay_out)
+{
+    int64_t ntiles = counts->size / 256;
+    const gp_kernel_t *k;
+    /* the digits' kernels see only key and payload bits: one per size */
+    sp.dt = GP_UINT8;
+    sp.word = 0;
+    sp.step = SORT_HIST;
+    GP_TRY(get_kernel(&sp, &k));
+    gp_params_t p;
+    gp_params_init(&p);
+    gp_params_index(&p, n);
+    gp_params_index(&p, tile);
+    gp_params_index(&p, ntiles);
+    int32_t sh = shift;
+    gp_params_put(&p, &sh, sizeof sh, sizeof sh);
+    gp_params_ptr(&p, keys);
+    gp_params_ptr(&p, gp_array_data(counts));
+    gp_launch_t cfg = {(uint32_t)ntiles, SORT_THREADS, 0};
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    bool host = props->max_threads_per_block <= 1;
+    if (host)
+        cfg.grid = cfg.block = 1;
+    GP_TRY(gp_launch(k, &cfg, &p));
+
+    gp_array_t *incl = NULL;
+    GP_TRY(gp_ufunc_accumulate(gp_ufunc_id("add"), counts, 0, counts->dtype, &incl));
+    sp.step = SORT_SCATTER;
+    gp_status_t s = get_kernel(&sp, &k);
+    if (s == GP_OK) {
+        gp_params_init(&p);
+        gp_params_index(&p, n);
+        gp_params_index(&p, tile);
+        gp_params_index(&p, ntiles);
+        gp_params_put(&p, &sh, sizeof sh, sizeof sh);
+        gp_params_ptr(&p, keys);
+        gp_params_ptr(&p, pay);
+        gp_params_ptr(&p, keys_out);
+        gp_params_ptr(&p, pay_out);
+        gp_params_ptr(&p, gp_array_data(counts));
+        gp_params_ptr(&p, gp_array_data(incl));
+        s = gp_launch(k, &cfg, &p);
+    }
+    gp_array_release(incl);
+    return s;
+}
+
+/* Launches the elementwise step `sp` (SORT_KEYS or SORT_FINISH) over n. */
+static gp_status_t ew_step(const gp_sort_spec_t *sp, int64_t n, int64_t L, const void *a,
+                           const void *b, void *c, void *flag)
+{
+    const gp_kernel_t *k;
+    GP_TRY(get_kernel(sp, &k));
+    gp_params_t p;
+    gp_params_init(&p);
+    gp_params_index(&p, n);
+    gp_params_index(&p, L);
+    gp_params_ptr(&p, a);
+    gp_params_ptr(&p, b);
+    gp_params_ptr(&p, c);
+    if (sp->step == SORT_KEYS)
+        gp_params_ptr(&p, flag);
+    gp_launch_t cfg = gp_grid_for(n, 256);
+    return gp_launch(k, &cfg, &p);
+}
+
+/* The result, from the final keys (SORT_DECODE) or indices (SORT_FINISH:
+ * the elements of `w` they index, or with `indices` the indices in their
+ * rows), into a new 1-d *out. */
+static gp_status_t last_step(int step, int32_t dt, int key_bytes, bool indices, int64_t n,
+                             int64_t L, const gp_array_t *from, const gp_array_t *w,
+                             gp_array_t **out)
+{
+    GP_TRY(gp_array_empty(indices ? GP_INT64 : dt, 1, &n, GP_ORDER_C, out));
+    gp_sort_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_SORT;
+    sp.step = (uint8_t)step;
+    sp.dt = (uint8_t)dt;
+    sp.key_bytes = (uint8_t)key_bytes;
+    sp.indices = indices;
+    gp_status_t s = ew_step(&sp, n, L, gp_array_data(from), w ? gp_array_data(w) : NULL,
+                            gp_array_data(*out), NULL);
+    if (s != GP_OK) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+/* The host sorts in one tile, unless GPUNP_SORT_TILE asks for tiles of
+ * that many elements: then the tiles' counts and offsets go the GPU's way,
+ * which the tests check on the host. */
+static int64_t host_tile(int64_t n)
+{
+    const char *e = getenv("GPUNP_SORT_TILE");
+    long long t = e ? atoll(e) : 0;
+    return t > 0 && t < n ? (int64_t)t : n;
+}
+
+/* Sorts each of the R rows of L elements of the C-contiguous array `w`
+ * (n = R * L > 0): into *out a new 1-d array of the sorted elements (dtype
+ * of w), or with `indices` of their int64 indices within the rows. */
+static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool indices,
+                              gp_array_t **out)
+{
+    int32_t dt = w->dtype, kind = gp_dtype_kind(dt), size = gp_dtype_size(dt);
+    int64_t n = w->size;
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    bool host = props->max_threads_per_block <= 1;
+    const gp_backend_i *be = gp_backend_running();
+    if (!host && be && strcmp(be->name, "hip") == 0)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "sorting on HIP needs hipCUB/rocPRIM, which "
+                                                "gpunp does not use yet (docs/hip.md)");
+    sort_word_t words[4];
+    int nwords = 0;
+    if (kind == GP_KIND_COMPLEX) {
+        words[nwords++] = (sort_word_t){WORD_IMAG, size / 2, size / 2};
+        words[nwords++] = (sort_word_t){WORD_REAL, size / 2, size / 2};
+        words[nwords++] = (sort_word_t){WORD_CLASS, 1, 1};
+    } else {
+        words[nwords++] = (sort_word_t){WORD_VALUE, size, size};
+    }
+    if (R > 1) {
+        int digits = 0;
+        for (uint64_t r = (uint64_t)(R - 1); r; r >>= 8)
+            ++digits;
+        words[nwords++] = (sort_word_t){WORD_ROW, digits <= 1 ? 1 : digits <= 2 ? 2 :
+                                                  digits <= 4 ? 4 : 8, digits};
+    }
+    bool by_value = nwords == 1 && !indices;
+    /* floats of one row without NaNs and -0.0 sort keys alone too: the keys
+     * kernel looks for them */
+    bool detect = by_value && kind == GP_KIND_FLOAT;
+    bool keys_only = by_value && !detect;
+    int count_bytes = n < ((int64_t)1 << 32) ? 4 : 8;
+
+    gp_array_t *pay[2] = {NULL, NULL}, *keys[2] = {NULL, NULL}, *counts = NULL, *flag = NULL;
+    gp_status_t s = GP_OK;
+    const void *pay_in = NULL; /* the payload the next pass reads */
+    int cur = 0;               /* pay[cur] holds it, once it is not w's elements */
+    for (int wi = 0; wi < nwords && s == GP_OK; ++wi) {
+        const sort_word_t *wd = &words[wi];
+        gp_array_release(keys[0]);
+        gp_array_release(keys[1]);
+        keys[0] = keys[1] = NULL;
+        s = gp_array_empty(uint_dtype(wd->bytes), 1, &n, GP_ORDER_C, &keys[0]);
+        if (s == GP_OK)
+            s = gp_array_empty(uint_dtype(wd->bytes), 1, &n, GP_ORDER_C, &keys[1]);
+        if (s == GP_OK && detect)
+            s = gp_array_zeros(GP_INT32, 0, NULL, GP_ORDER_C, &flag);
+        if (s != GP_OK)
+            break;
+        gp_sort_spec_t sp;
+        memset(&sp, 0, sizeof sp);
+        sp.family = GP_FAMILY_SORT;
+        sp.dt = (uint8_t)dt;
+        sp.word = (uint8_t)wd->word;
+        sp.key_bytes = (uint8_t)wd->bytes;
+        sp.count_bytes = (uint8_t)count_bytes;
+        sp.step = SORT_KEYS;
+        sp.gather = wi > 0 || wd->word == WORD_ROW;
+        sp.detect = detect;
+        s = ew_step(&sp, n, L, gp_array_data(w), pay_in, gp_array_data(keys[0]),
+                    detect ? gp_array_data(flag) : NULL);
+        sp.gather = sp.detect = 0;
+        if (s == GP_OK && detect) {
+            int32_t found = 0;
+            s = gp_array_to_host(flag, &found, sizeof found, GP_ORDER_C);
+            keys_only = found == 0;
+        }
+        if (s == GP_OK && wi == 0 && !keys_only) {
+            /* index payloads start as 0..n-1; element payloads as w itself */
+            int32_t pay_dt = by_value ? dt : GP_INT64;
+            s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[1]);
+            if (s == GP_OK && !by_value) {
+                gp_scalar_t zero = {GP_INT64, 0, 0, 0, 0}, one = {GP_INT64, 0, 1, 1, 0};
+                s = gp_array_arange(&zero, &one, n, GP_INT64, &pay[0]);
+            } else if (s == GP_OK) {
+                s = gp_array_empty(pay_dt, 1, &n, GP_ORDER_C, &pay[0]);
+            }
+            pay_in = s != GP_OK ? NULL : by_value ? gp_array_data(w) : gp_array_data(pay[0]);
+        }
+        int pay_bytes = keys_only ? 0 : by_value ? size : 8;
+        sp.pay_bytes = (uint8_t)pay_bytes;
+        sp.items = host ? 1 : wd->bytes + pay_bytes <= 8 ? 16 : 8;
+        int64_t tile = host ? host_tile(n) : (int64_t)SORT_THREADS * sp.items;
+        int64_t ncounts = 256 * ((n + tile - 1) / tile);
+        gp_array_release(counts);
+        counts = NULL;
+        if (s == GP_OK)
+            s = gp_array_empty(uint_dtype(count_bytes), 1, &ncounts, GP_ORDER_C, &counts);
+        for (int d = 0; d < wd->digits && s == GP_OK; ++d) {
+            int nxt = by_value && pay_in == gp_array_data(w) ? 1 : 1 - cur;
+            s = digit_pass(sp, n, tile, 8 * d, counts, gp_array_data(keys[d & 1]), pay_in,
+                           gp_array_data(keys[1 - (d & 1)]),
+                           keys_only ? NULL : gp_array_data(pay[nxt]));
+            cur = nxt;
+            pay_in = keys_only ? NULL : gp_array_data(pay[cur]);
+        }
+    }
+    if (s == GP_OK && keys_only) {
+        s = last_step(SORT_DECODE, dt, size, false, n, L, keys[words[0].digits & 1], NULL, out);
+    } else if (s == GP_OK && (by_value || (nwords == 1 && indices))) {
+        *out = pay[cur];
+        pay[cur] = NULL;
+    } else if (s == GP_OK) {
+        s = last_step(SORT_FINISH, dt, 0, indices, n, L, pay[cur], w, out);
+    }
+    gp_array_release(pay[0]);
+    gp_array_release(pay[1]);
+    gp_array_release(keys[0]);
+    gp_array_release(keys[1]);
+    gp_array_release(counts);
+    gp_array_release(flag);
+    return s;
+}
+
+GP_API gp_status_t gp_array_sort(const gp_array_t *a, int32_t axis, int32_t indices,
+                                 gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_sort: out is NULL");
+    *out = NULL;
+    GP_CHECK_ARRAY(a);
+    int32_t nd = a->ndim, perm[GP_MAXDIM], inv[GP_MAXDIM];
+    gp_array_t *t = NULL;
+    if (axis == GP_AXIS_NONE) {
+        int64_t n = a->size;
+        GP_TRY(gp_array_reshape(a, 1, &n, GP_ORDER_C, &t));
+        nd = 1;
+        perm[0] = inv[0] = 0;
+    } else {
+        int32_t ax;
+        GP_TRY(gp_normalize_axis(axis, nd, &ax));
+        for (int32_t d = 0, j = 0; d < nd; ++d)
+            if (d != ax)
+                perm[j++] = d;
+        perm[nd - 1] = ax;
+        for (int32_t d = 0; d < nd; ++d)
+            inv[perm[d]] = d;
+        GP_TRY(gp_array_transpose(a, nd, perm, &t));
+    }
+    /* the rows, C-contiguous: read-only below, so a contiguous input serves */
+    gp_array_t *w = NULL, *flat = NULL, *shaped = NULL;
+    gp_status_t s = GP_OK;
+    if (t->flags & GP_FLAG_C_CONTIGUOUS) {
+        gp_array_retain(t);
+        w = t;
+    } else {
+        s = gp_copy_new(t, t->dtype, GP_ORDER_C, &w);
+    }
+    int64_t n = t->size, L = nd ? t->shape[nd - 1] : 1;
+    if (s == GP_OK && (n == 0 || L <= 1)) {
+        if (indices)
+            s = gp_array_zeros(GP_INT64, 1, &n, GP_ORDER_C, &flat);
+        else
+            s = gp_copy_new(w, w->dtype, GP_ORDER_C, &flat);
+    } else if (s == GP_OK) {
+        s = radix_sort(w, n / L, L, indices != 0, &flat);
+    }
+    if (s == GP_OK)
+        s = gp_array_reshape(flat, nd, t->shape, GP_ORDER_C, &shaped);
+    if (s == GP_OK)
+        s = gp_array_transpose(shaped, nd, inv, out);
+    gp_array_release(shaped);
+    gp_array_release(flat);
+    gp_array_release(w);
+    gp_array_release(t);
+    return s;
+}

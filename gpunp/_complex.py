@@ -1,0 +1,40 @@
+"""``real``, ``imag`` and ``angle``: NumPy's functions on the parts of complex
+numbers (NumPy has no ufuncs of these names; real and imag are views)."""
+
+from __future__ import annotations
+
+import math
+
+from gpunp._ndarray import ndarray
+
+
+def _array(x) -> ndarray:
+    if isinstance(x, ndarray):
+        return x
+    from gpunp._ufunc import _as_input
+    return _as_input(x)
+
+
+def real(val) -> ndarray:
+    """The real part: a view of a complex array, the array itself otherwise."""
+    return _array(val).real
+
+
+def imag(val) -> ndarray:
+    """The imaginary part: a view of a complex array, read-only zeros otherwise."""
+    return _array(val).imag
+
+
+def angle(z, deg=False) -> ndarray:
+    """arctan2(imag, real), in radians or degrees; a real array's imaginary
+    part is a Python 0, so its dtype sets the result's (float16 for int8)."""
+    from gpunp._ufunc import UFUNCS
+    z = _array(z)
+    if z.dtype.kind == "c":
+        zimag, zreal = z.imag, z.real
+    else:
+        zimag, zreal = 0, z
+    a = UFUNCS["arctan2"](zimag, zreal)
+    if deg:
+        a *= 180 / math.pi
+    return a

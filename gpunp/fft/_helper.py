@@ -1,0 +1,78 @@
+"""numpy.fft's helpers: fftfreq, rfftfreq (sample frequencies, made on the
+current device or on `device`) and fftshift, ifftshift (rolls)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy
+
+_INTEGER = (int, numpy.integer)
+
+
+def _on(device):
+    """The block runs with `device` current (None: the current device)."""
+    if device is None:
+        return contextlib.nullcontext()
+    from gpunp.cuda import Device
+    if isinstance(device, Device):
+        return device
+    raise ValueError(f"gpunp.fft makes its arrays on a gpunp.cuda.Device, not on {device!r}")
+
+
+def _frequencies(n, d, device, last):
+    from gpunp._creation import arange
+    from gpunp._joining import concatenate
+    if not isinstance(n, _INTEGER):
+        raise ValueError("n should be an integer")
+    val = 1.0 / (n * d)
+    # fftfreq's empty(n) refuses these, after the division
+    if not last and isinstance(n, bool):
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{n}'")
+    if not last and n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    with _on(device):
+        if last:
+            results = arange(0, n // 2 + 1, dtype=int)
+        else:
+            results = concatenate([arange(0, (n - 1) // 2 + 1, dtype=int),
+                                   arange(-(n // 2), 0, dtype=int)])
+        return results * val
+
+
+def fftfreq(n, d=1.0, device=None):
+    """The sample frequencies of an n-point transform with sample spacing d
+    (numpy.fft.fftfreq)."""
+    return _frequencies(n, d, device, False)
+
+
+def rfftfreq(n, d=1.0, device=None):
+    """The sample frequencies of rfft's half spectrum (numpy.fft.rfftfreq)."""
+    return _frequencies(n, d, device, True)
+
+
+def _shift(x, axes, sign):
+    from gpunp._creation import asarray
+    from gpunp._shaping import roll
+    x = asarray(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+        shift = [sign * (dim // 2) for dim in x.shape]
+    elif isinstance(axes, _INTEGER):
+        shift = sign * (x.shape[axes] // 2)
+    else:
+        shift = [sign * (x.shape[ax] // 2) for ax in axes]
+    return roll(x, shift, axes)
+
+
+def fftshift(x, axes=None):
+    """The zero-frequency term moved to the centre (numpy.fft.fftshift)."""
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, axes=None):
+    """The inverse of fftshift (numpy.fft.ifftshift)."""
+    return _shift(x, axes, -1)
+
+
+__all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -1,0 +1,116 @@
+"""Property tests of median, percentile, quantile and their nan-variants
+against NumPy: all 13 methods, q as a Python float, a NumPy scalar or an
+array, axes (None, int, tuple), keepdims, out=, every real dtype with NaN,
+infinities and duplicates, NumPy's errors (complex data, q out of range, a
+bad method, an empty axis) and its all-NaN warning.
+
+The selected elements are NumPy's exactly (the indices come from NumPy's
+own method table); the interpolation between two of them is the same
+arithmetic in the same dtypes, so results agree to a few ulps of the
+values (an infinity minus itself is NaN either way)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gpunp as gp
+
+from .outcome import quieted as _quiet, same_outcome
+from .strategies import assert_same, bounded_values, device_arrays, dtypes, shapes
+
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+           "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+           "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
+
+
+def _values(dt):
+    if np.dtype(dt).kind != "f":
+        return None  # integers: any value
+    return bounded_values(dt, 1e4, [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 1.0, 2.0])
+
+
+def _axis(data, ndim):
+    return data.draw(st.one_of(
+        st.none(), st.integers(-ndim - 1, ndim),
+        st.lists(st.integers(-ndim, max(ndim - 1, 0)), min_size=min(ndim, 1),
+                 max_size=ndim, unique=True).map(tuple)), label="axis")
+
+
+def _q(data, percent):
+    top = 100.0 if percent else 1.0
+    one = st.floats(-0.1 * top, 1.1 * top) if data.draw(st.integers(0, 9), label="bad q") == 0 \
+        else st.floats(0.0, top)
+    kind = data.draw(st.sampled_from(["float", "float32", "float64", "array"]), label="q kind")
+    if kind == "float":
+        return data.draw(one, label="q")
+    if kind in ("float32", "float64"):
+        return np.dtype(kind).type(data.draw(one, label="q"))
+    return np.asarray(data.draw(st.lists(one, max_size=4), label="q"))
+
+
+def _check(got, want, dt):
+    w = np.asarray(want)
+    if w.dtype.kind != "f":
+        assert_same(got, want)
+        return
+    eps = float(np.finfo(w.dtype).eps)
+    finite = np.abs(w[np.isfinite(w)])
+    scale = float(finite.max()) if finite.size else 0.0
+    assert_same(got, want, rtol=8 * eps, atol=8 * eps * scale)
+
+
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+@given(data=st.data())
+def test_quantiles_match_numpy(name, data):
+    dt = data.draw(dtypes("biuf"), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"),
+                                   values=_values(dt)), label="a")
+    q = _q(data, "percentile" in name)
+    kw = {"axis": _axis(data, x.ndim), "keepdims": data.draw(st.booleans(), label="keepdims"),
+          "method": data.draw(st.sampled_from(METHODS), label="method")}
+    gq = gp.asarray(q) if isinstance(q, np.ndarray) and data.draw(st.booleans(), label="dq") \
+        else q
+    got, want = same_outcome(_quiet(lambda: getattr(np, name)(x, q, **kw)),
+                             _quiet(lambda: getattr(gp, name)(g, gq, **kw)))
+    if want is not None:
+        _check(got, want, dt)
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+@given(data=st.data())
+def test_medians_match_numpy(name, data):
+    dt = data.draw(dtypes("biuf"), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"),
+                                   values=_values(dt)), label="a")
+    kw = {"axis": _axis(data, x.ndim), "keepdims": data.draw(st.booleans(), label="keepdims")}
+    got, want = same_outcome(_quiet(lambda: getattr(np, name)(x, **kw)),
+                             _quiet(lambda: getattr(gp, name)(g, **kw)))
+    if want is not None:
+        _check(got, want, dt)
+
+
+def test_errors_warnings_out_and_routing():
+    h = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]])
+    g = gp.asarray(h)
+    with pytest.raises(TypeError):
+        gp.quantile(gp.asarray(np.array([1j])), 0.5)
+    with pytest.raises(ValueError):
+        gp.quantile(g, 1.5)
+    with pytest.raises(ValueError):
+        gp.percentile(g, -1)
+    with pytest.raises(ValueError):
+        gp.quantile(g, 0.5, method="no such method")
+    with pytest.warns(RuntimeWarning, match="All-NaN slice"):
+        r = gp.nanmedian(g, axis=1)
+    np.testing.assert_array_equal(r.get(), np.nanmedian(h, axis=1))
+    out = gp.empty(3)
+    assert gp.median(g, axis=0, out=out) is out
+    np.testing.assert_array_equal(out.get(), np.median(h, axis=0))
+    for name in ("median", "nanmedian"):
+        assert isinstance(getattr(np, name)(g), gp.ndarray)
+    for name in ("quantile", "nanquantile"):
+        assert isinstance(getattr(np, name)(g, 0.5), gp.ndarray)
+    for name in ("percentile", "nanpercentile"):
+        assert isinstance(getattr(np, name)(g, 50), gp.ndarray)

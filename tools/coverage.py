@@ -1,0 +1,113 @@
+"""Writes docs/coverage.md: every public name of NumPy 2 (the module, and
+numpy.linalg, numpy.fft and numpy.random as sections of their own), and
+whether gpunp has it. "Implemented" is read from the gpunp modules
+themselves, never kept by hand: a name is implemented when the gpunp module
+of the section has it. The names the project claims, and tests, are in
+tests/coverage_claims.txt.
+
+    python tools/coverage.py            # writes docs/coverage.md
+    python tools/coverage.py --check    # exit 1 if docs/coverage.md differs
+"""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+import sys
+
+import numpy
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "coverage.md"
+CLAIMS = ROOT / "tests" / "coverage_claims.txt"
+
+#: (NumPy's module, gpunp's module of the same names)
+SECTIONS = (("numpy", "gpunp"), ("numpy.linalg", "gpunp.linalg"), ("numpy.fft", "gpunp.fft"),
+            ("numpy.random", "gpunp.random"))
+
+
+def public_names(module_name: str) -> list:
+    """A NumPy module's public names: its __all__ (NumPy 2 defines one for
+    each of these modules)."""
+    mod = importlib.import_module(module_name)
+    names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
+    return sorted(set(names))
+
+
+def gpunp_module(name: str):
+    """gpunp's module for a section, or None where gpunp has none yet."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def implemented(module_name: str) -> dict:
+    """{NumPy name: whether gpunp has it} for one section."""
+    gmod = gpunp_module(dict(SECTIONS)[module_name])
+    return {n: gmod is not None and hasattr(gmod, n) for n in public_names(module_name)}
+
+
+def read_claims(path=CLAIMS) -> dict:
+    """{section: [names]} from the claims file: a `[numpy.linalg]` line starts
+    a section (the first is `numpy`), one name a line, `#` comments."""
+    claims, section = {s: [] for s, _ in SECTIONS}, "numpy"
+    for line in pathlib.Path(path).read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+            if section not in claims:
+                raise ValueError(f"{path}: unknown section {line}")
+        else:
+            claims[section].append(line)
+    return claims
+
+
+def render() -> str:
+    lines = ["# NumPy API coverage", "",
+             f"Every public name of NumPy {numpy.__version__} (each module's `__all__`) and "
+             "whether gpunp has it under the same name. Written by `python tools/coverage.py` "
+             "from the gpunp modules themselves; `tests/test_coverage.py` checks that every name "
+             "the project claims (`tests/coverage_claims.txt`) exists, is of NumPy's kind and "
+             "is listed here as implemented.", ""]
+    tables = []
+    lines += ["| module | implemented | public names |", "| --- | --- | --- |"]
+    for np_name, gp_name in SECTIONS:
+        have = implemented(np_name)
+        done = sum(have.values())
+        lines.append(f"| `{np_name}` | {done} | {len(have)} |")
+        rows = [f"## `{np_name}` ({done} of {len(have)} in `{gp_name}`)", "",
+                "| name | gpunp |", "| --- | --- |"]
+        rows += [f"| `{n}` | {'yes' if ok else '—'} |" for n, ok in have.items()]
+        tables += [""] + rows
+    return "\n".join(lines + tables) + "\n"
+
+
+def parse(text: str) -> dict:
+    """{section: {name: implemented}} from a written docs/coverage.md."""
+    out, section = {}, None
+    for line in text.splitlines():
+        if line.startswith("## `"):
+            section = line.split("`")[1]
+            out[section] = {}
+        elif section and line.startswith("| `"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            out[section][cells[0].strip("`")] = cells[1] == "yes"
+    return out
+
+
+def main(argv) -> int:
+    text = render()
+    if "--check" in argv:
+        if not DOC.exists() or DOC.read_text() != text:
+            print(f"{DOC} is out of date: run python tools/coverage.py", file=sys.stderr)
+            return 1
+        return 0
+    DOC.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
