@@ -21,8 +21,6 @@ settings.register_profile("gpunp", deadline=None)
 # every other run searches anew, and what it finds is a bug to fix.
 settings.register_profile("ci", parent=settings.get_profile("gpunp"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "gpunp")
-# a GPU run within a time budget: `pytest --hypothesis-profile=quick`
-settings.register_profile("quick", parent=settings.get_profile("gpunp"), max_examples=25)
 
 
 def pytest_report_header(config):
