@@ -203,7 +203,9 @@ def test_matrices_errors_and_dispatch():
         gp.ravel_multi_index((gp.asarray(np.array([1])),) * 2, (2**40, 2**40))
     with pytest.raises(ValueError):
         gp.vander(a)
-    assert_same(gp.geomspace(gp.ones(2), 10, 3), np.geomspace(np.ones(2), 10, 3))
+    # powers of 10 ** 0.5 round differently on a GPU (one ulp on the H200)
+    np.testing.assert_allclose(gp.geomspace(gp.ones(2), 10, 3).get(),
+                               np.geomspace(np.ones(2), 10, 3), rtol=4 * np.finfo(float).eps)
     with pytest.raises(ValueError):
         gp.geomspace(0, 10)
     # the diagonal is a view of the array's memory
