@@ -186,6 +186,9 @@ def _factorization(name):
         if name == "solve":
             return lambda: linalg.solve(a, b)
         return lambda: getattr(linalg, name)(a)
+    return make
+
+
 def _fft(two_d):
     # the transform as a GPU time per call (cuFFT's plan made in the warm-up)
     def make(lib, n):
