@@ -22,6 +22,12 @@ settings.register_profile("gpunp", deadline=None)
 settings.register_profile("ci", parent=settings.get_profile("gpunp"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "gpunp")
 
+# Hypothesis 6.170's settings objects grow a chain of fallbacks as a single
+# process runs @given tests; past about 1200 of them in one run (CI runs
+# all ~6800 in one process) reading `settings.database` exceeded Python's
+# default recursion limit of 1000 frames (RecursionError in _settings.py).
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+
 
 def pytest_report_header(config):
     return [f"gpunp {gpunp.__version__} from {gpunp.__file__}",

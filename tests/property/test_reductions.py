@@ -263,9 +263,10 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None, stepwis
     _check_within(gw, ref, bound, unchecked, "product")
 
 
-def check_close_elementwise(got, want, skip=None):
+def check_close_elementwise(got, want, skip=None, steps=1):
     """Non-reorderable float reductions combine in the same order as NumPy;
-    only the rounding of each step may differ (tolerance of the dtype)."""
+    only the rounding of each step may differ (tolerance of the dtype, for
+    each of `steps` combinations where the order may differ)."""
     g, w = _same_meta(got, want)
     if w.dtype.kind not in "fc":
         _exact(g, w, skip)
@@ -278,7 +279,7 @@ def check_close_elementwise(got, want, skip=None):
         g, w = g.copy(), w.copy()
         for a in (g, w):
             a.real[lost], a.imag[lost] = np.abs(a.real[lost]), np.abs(a.imag[lost])
-    np.testing.assert_allclose(g, w, rtol=tolerance(w.dtype), atol=0, equal_nan=True)
+    np.testing.assert_allclose(g, w, rtol=tolerance(w.dtype) * steps, atol=0, equal_nan=True)
 
 
 def check_layout(got, g, x, numpy_call):
@@ -434,7 +435,10 @@ def test_ufunc_reduce(name, data):
     elif name in ("power", "arctan2") and loop.kind in "fc":
         check_close_elementwise(got, accumulated_reduce_reference(x, name, loop, kw, want))
     else:
-        check_close_elementwise(got, want, skip)
+        # reorderable ufuncs (logaddexp...) combine in another order than
+        # NumPy's, each step rounded (float16 bools: 120 steps drift 3 ulps)
+        steps = x.size // max(np.asarray(want).size, 1) if UFUNCS[name].identity is not None else 1
+        check_close_elementwise(got, want, skip, steps=max(steps, 1))
     check_layout(got, g, x, lambda a: getattr(np, name).reduce(a, **kw))
 
 
