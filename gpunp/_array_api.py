@@ -148,15 +148,6 @@ def imag(val) -> ndarray:
     return _array(val).imag
 
 
-def _conj(x: ndarray) -> ndarray:
-    conj = UFUNCS.get("conjugate")
-    if conj is not None:
-        return conj(x)
-    c = x.copy()
-    UFUNCS["negative"](c.imag, out=c.imag)
-    return c
-
-
 def vecdot(x1, x2, /, *, axis=-1) -> ndarray:
     """The dot products of vectors along `axis` (the first conjugated), the
     other axes broadcast: a batched matrix product of 1-by-n and n-by-1."""
@@ -170,7 +161,7 @@ def vecdot(x1, x2, /, *, axis=-1) -> ndarray:
         raise ValueError(f"vecdot: the vectors' lengths differ ({x1.shape[-1]} and "
                          f"{x2.shape[-1]})")
     if x1.dtype.kind == "c":
-        x1 = _conj(x1)
+        x1 = UFUNCS["conjugate"](x1)
     return matmul(x1[..., None, :], x2[..., :, None])[..., 0, 0]
 
 

@@ -50,10 +50,7 @@ def vdot(a, b):
     if a.size != b.size:
         raise ValueError("cannot reshape array: vdot needs arrays of the same size")
     if a.dtype.kind == "c":
-        conj = UFUNCS.get("conjugate")
-        if conj is None:
-            raise NotImplementedError("vdot of complex arrays needs conjugate")
-        a = conj(a)
+        a = UFUNCS["conjugate"](a)
     return matmul(a, b)
 
 

@@ -67,8 +67,7 @@ def _correlate_core(x: ndarray, y: ndarray, mode: int) -> ndarray:
 def _conj(x: ndarray) -> ndarray:
     if x.dtype.kind != "c":
         return x
-    from gpunp._statistics import _conj as conj
-    return conj(x)
+    return UFUNCS["conjugate"](x)
 
 
 def correlate(a, v, mode="valid") -> ndarray:

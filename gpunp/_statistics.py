@@ -194,20 +194,12 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     X = _subtract(X, avg[:, None], out=X)
     X_T = X.T if w is None else (X * w).T
     if X_T.dtype.kind == "c":
-        X_T = UFUNCS["conjugate"](X_T) if "conjugate" in UFUNCS else _conj(X_T)
+        X_T = UFUNCS["conjugate"](X_T)
     c = dot(X, X_T)
     with numpy.errstate(divide="ignore"):
         scale = numpy.true_divide(1, fact)
     c = _multiply(c, scale, out=c, casting="unsafe")
     return c.squeeze()
-
-
-def _conj(x: ndarray) -> ndarray:
-    from gpunp._creation import empty
-    r = empty(x.shape, x.dtype)
-    r.real[...] = x.real
-    r.imag[...] = -x.imag
-    return r
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
