@@ -149,3 +149,20 @@ def test_raw_cuda_modules_need_a_gpu_backend():
         x = gp.zeros(32, np.float32)
         gp.RawModule(code=code).get_function("f")((1,), (32,), (x,))
         np.testing.assert_array_equal(x.get(), np.ones(32, np.float32))
+
+
+@pytest.mark.skipif(gp.backend() != "host", reason="the host backend's kernels are shared objects")
+def test_a_host_kernel_takes_two_memory_mappings():
+    """Every loaded kernel stays mapped and Linux allows a process 65530
+    mappings; at five a kernel, CI's one test process ran out."""
+    def kernel_maps():
+        with open("/proc/self/maps") as f:
+            return sum("/gpunp-" in line for line in f)
+
+    before = kernel_maps()
+    x = gp.arange(4.0)
+    salt = np.random.default_rng().integers(1 << 40)  # new sources: not in this process's cache
+    for k in range(10):
+        f = gp.ElementwiseKernel("T x", "T y", f"y = x + {salt + k}", f"maps{k}")
+        np.testing.assert_array_equal(f(x).get(), np.arange(4.0) + (salt + k))
+    assert kernel_maps() - before <= 2 * 10

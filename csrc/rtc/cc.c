@@ -26,10 +26,15 @@ extern char **environ;
 
 /* Flags every host kernel is compiled with: C11, IEEE semantics (no fast
  * math, no contraction into FMA, so results match the GPU's with
- * -fmad=false), wrapping signed arithmetic as NumPy's integer loops. */
+ * -fmad=false), wrapping signed arithmetic as NumPy's integer loops.
+ * Every loaded kernel stays mapped, and Linux allows a process 65530
+ * mappings: a default shared object takes five, which CI's single test
+ * process ran out of after about 13000 kernels (dlopen failed, then NVRTC
+ * aborted). One read-execute and one read-write segment take two. */
 static const char *const CFLAGS[] = {
     "-O2", "-std=c11", "-fPIC", "-shared", "-fwrapv", "-fno-math-errno",
-    "-ffp-contract=off", "-fvisibility=hidden", "-w", NULL,
+    "-ffp-contract=off", "-fvisibility=hidden", "-w",
+    "-Wl,-z,noseparate-code", "-Wl,-z,norelro", NULL,
 };
 
 gp_status_t gp_run_process(char *const argv[], const char *log_path, int *exit_code)
