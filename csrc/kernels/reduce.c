@@ -642,7 +642,11 @@ GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32
     int32_t res = dtype >= 0 ? dtype : inexact_in ? a->dtype : GP_FLOAT64;
     bool inexact_res = gp_dtype_kind(res) == GP_KIND_FLOAT ||
                        gp_dtype_kind(res) == GP_KIND_COMPLEX;
-    if (!inexact_res || (*out && (*out)->dtype != res)) {
+    /* NumPy casts every element to a float16 result's dtype before it sums
+     * (65535 as float16 is inf); the fused kernel would load it straight
+     * into its float32 accumulator */
+    bool into_f16 = res == GP_FLOAT16 && a->dtype != GP_FLOAT16;
+    if (!inexact_res || into_f16 || (*out && (*out)->dtype != res)) {
         /* NumPy sums in the given dtype, float64 for integers, float32 for
          * float16, else in what the input and the output resolve to */
         int32_t sum_dt = dtype >= 0 ? dtype : !inexact_in ? GP_FLOAT64

@@ -704,3 +704,14 @@ def test_float16_mean_of_subnormals_rounds_like_numpy():
     x = np.array([0, 6e-08], np.float16)
     for got, want in ((gp.asarray(x).mean(), x.mean()), (gp.mean(gp.asarray(x)), np.mean(x))):
         check_exact(got, want)
+
+
+@pytest.mark.parametrize("dt", [np.uint16, np.int32, np.float32, np.float64])
+def test_float16_mean_casts_each_element_first(dt):
+    """mean(dtype=float16) casts every element to float16 before it sums, so
+    65535 (and 1e5) become inf, as in NumPy (the H200 run found it)."""
+    x = np.array([[0, 65535, 3], [1e5 if dt != np.uint16 else 7, 2, 1]], dt)
+    for axis in (None, 0, 1):
+        with quiet():
+            want = np.mean(x, axis=axis, dtype=np.float16)
+        check_exact(gp.mean(gp.asarray(x), axis=axis, dtype=np.float16), want)
