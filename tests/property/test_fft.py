@@ -110,7 +110,10 @@ def _check_values(got, want, x_dtype, points):
     eps = max(_eps(np.result_type(x_dtype, np.complex64)), _eps(want.dtype))
     scale = float(np.max(np.abs(want))) if want.size else 0.0
     tol = 8 * eps * max(1.0, math.log2(max(points, 2))) * scale
-    np.testing.assert_allclose(g, want, rtol=0, atol=tol + np.finfo(np.float64).tiny)
+    # NumPy transforms float32 input in double when out= is complex128; the
+    # GPU path in float32 resolves nothing below float32's normal range
+    floor = points * np.finfo(np.result_type(x_dtype, np.complex64)).tiny
+    np.testing.assert_allclose(g, want, rtol=0, atol=tol + floor)
 
 
 def _compare(np_call, gp_call, x_dtype, points, out_pair=None, path="native"):
