@@ -20,7 +20,7 @@ from gpunp._reduction import (
     _NO_VALUE, all as _all, any as _any, argmax as _argmax, argmin as _argmin, cumprod as _cumprod,
     cumsum as _cumsum, max as _max, min as _min, prod as _prod, sum as _sum)
 from gpunp._statistics import var as _var
-from gpunp._ufunc import UFUNCS, _array, _single_out
+from gpunp._ufunc import UFUNCS, _array, _single_out, extreme_value, where_mask
 
 _not_equal, _logical_not, _logical_or = (UFUNCS[n] for n in ("not_equal", "logical_not",
                                                                "logical_or"))
@@ -41,8 +41,7 @@ def _mask_where(a, mask, where):
     excludes."""
     if where is True:
         return mask
-    from gpunp._shaping import broadcast_to
-    off = broadcast_to(_logical_not(_array(where)), a.shape)
+    off = _logical_not(where_mask(where, a.shape))
     return off if mask is None else _logical_or(mask, off)
 
 
@@ -76,17 +75,6 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALU
     return _prod(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial)
 
 
-def _extreme_value(dt: numpy.dtype, largest: bool):
-    """The value no element passes in a minimum (largest) or maximum search."""
-    if dt.kind == "b":
-        return largest
-    if dt.kind in "iu":
-        info = numpy.iinfo(dt)
-        return int(info.max if largest else info.min)
-    v = numpy.inf if largest else -numpy.inf
-    return complex(v, v) if dt.kind == "c" else v
-
-
 def _nan_extreme(a, axis, out, keepdims, initial, where, maximum):
     name = "fmax" if maximum else "fmin"
     a = _array(a)
@@ -97,7 +85,7 @@ def _nan_extreme(a, axis, out, keepdims, initial, where, maximum):
         raise ValueError(f"reduction operation '{name}' does not have an identity, so to use "
                          f"a where mask one has to specify 'initial'")
     nan = isnan_mask(a)
-    filled, left_out = _replaced(a, _extreme_value(a.dtype, not maximum), where)
+    filled, left_out = _replaced(a, extreme_value(a.dtype, not maximum), where)
     reduce = _max if maximum else _min
     if nan is None:
         return reduce(filled, axis=axis, out=o, keepdims=keepdims, initial=initial)
@@ -129,7 +117,7 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True
 
 def _nan_arg(a, axis, out, keepdims, maximum):
     a = _array(a)
-    filled, mask = _replaced(a, _extreme_value(a.dtype, not maximum))
+    filled, mask = _replaced(a, extreme_value(a.dtype, not maximum))
     if mask is not None and mask.size and bool(_any(_all(mask, axis=axis))):
         raise ValueError("All-NaN slice encountered")
     return (_argmax if maximum else _argmin)(filled, axis=axis, out=out, keepdims=keepdims)

@@ -4,19 +4,17 @@ argmin/argmax — as functions and as ndarray methods."""
 from __future__ import annotations
 
 import operator
+import warnings
+
+import numpy
 
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _NO_VALUE, _array, _reduce_call, _single_out
+from gpunp._ufunc import UFUNCS, _NO_VALUE, _array, _masked, _reduce_call, _single_out, where_mask
 
 _NULL = ffi.NULL
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
-
-
-def _no_where(where, name):
-    if where is not True:
-        raise NotImplementedError(f"{name} with where= is not supported yet")
 
 
 def _axis_int(axis, ndim) -> int:
@@ -45,20 +43,21 @@ def _axes(axis, ndim, scalar_axis_ok=True):
     return 1, ffi.new("int32_t[1]", [a])
 
 
-def _reduce(uid, name, a, axis, dtype, out, keepdims, initial):
+def _reduce(ufunc, name, a, axis, dtype, out, keepdims, initial, where):
     a = _array(a)
     o = _single_out(out, name)
     naxes, axes = _axes(axis, a.ndim)
-    return _reduce_call(uid, a, o, naxes, axes, keepdims, dtype, initial)
+    if where is not True:
+        a = _masked(ufunc, a, where, dtype, initial)
+    return _reduce_call(ufunc._id, a, o, naxes, axes, keepdims, dtype, initial)
 
 
 def _ufunc_reduction(ufunc_name, public_name, doc):
-    uid = UFUNCS[ufunc_name]._id
+    ufunc = UFUNCS[ufunc_name]
 
     def reduction(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                   where=True):
-        _no_where(where, public_name)
-        return _reduce(uid, public_name, a, axis, dtype, out, keepdims, initial)
+        return _reduce(ufunc, public_name, a, axis, dtype, out, keepdims, initial, where)
     reduction.__name__ = public_name
     reduction.__doc__ = doc
     return reduction
@@ -75,11 +74,10 @@ amax, amin = max, min
 
 
 def _logical(ufunc_name, public_name, doc):
-    uid = UFUNCS[ufunc_name]._id
+    ufunc = UFUNCS[ufunc_name]
 
     def reduction(a, axis=None, out=None, keepdims=False, *, where=True):
-        _no_where(where, public_name)
-        return _reduce(uid, public_name, a, axis, None, out, keepdims, _NO_VALUE)
+        return _reduce(ufunc, public_name, a, axis, None, out, keepdims, _NO_VALUE, where)
     reduction.__name__ = public_name
     reduction.__doc__ = doc
     return reduction
@@ -94,16 +92,43 @@ all = _logical("logical_and", "all",
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over the given axes (numpy.mean); integers average in
     float64, float16 in float32."""
-    _no_where(where, "mean")
     a = _array(a)
     o = _single_out(out, "mean")
     naxes, axes = _axes(axis, a.ndim, scalar_axis_ok=False)
+    if where is not True:
+        return _masked_mean(a, axis, dtype, o, keepdims, where)
     res = ffi.new("gp_array_t **")
     if o is not None:
         res[0] = o._h
     check(lib.gp_array_mean(a._h, naxes, axes, bool(keepdims),
                             -1 if dtype is None else _lib.dtype_code(dtype), res))
     return o if o is not None else _wrap(res[0])
+
+
+def masked_count(a, axis, keepdims, where):
+    """How many elements where= keeps in each reduced slice (int64)."""
+    return sum(where_mask(where, a.shape), axis=axis, dtype=numpy.intp, keepdims=keepdims)
+
+
+def _masked_mean(a, axis, dtype, out, keepdims, where):
+    """NumPy's mean with where=: the kept elements' sum over their count."""
+    count = masked_count(a, axis, keepdims, where)
+    if bool(any(count == 0)):
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+    res_dt = None
+    if dtype is None and a.dtype.kind in "biu":
+        dtype = numpy.float64
+    elif dtype is None and a.dtype == numpy.float16:
+        dtype, res_dt = numpy.float32, numpy.float16
+    total = sum(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    r = UFUNCS["true_divide"](total, count, out=total, casting="unsafe")
+    if res_dt is not None:
+        r = r.astype(res_dt)
+    if out is None:
+        return r
+    from gpunp._shaping import copyto
+    copyto(out, r, casting="unsafe")
+    return out
 
 
 def _arg(maximum):

@@ -11,11 +11,11 @@ import numpy
 
 from gpunp import _lib
 from gpunp._ndarray import ndarray
-from gpunp._reduction import _no_where, max as _max, min as _min, sum as _sum
+from gpunp._reduction import any as _any, masked_count, max as _max, min as _min, sum as _sum
 from gpunp._ufunc import UFUNCS, _array, _single_out
 
 _subtract, _multiply, _add = UFUNCS["subtract"], UFUNCS["multiply"], UFUNCS["add"]
-_divide, _sqrt = UFUNCS["true_divide"], UFUNCS["sqrt"]
+_divide, _sqrt, _maximum = UFUNCS["true_divide"], UFUNCS["sqrt"], UFUNCS["maximum"]
 
 
 def _reduced_count(a, axis) -> int:
@@ -28,31 +28,38 @@ def _reduced_count(a, axis) -> int:
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """Variance over the given axes (numpy.var): integers in float64; the
-    result of a complex array is real."""
-    _no_where(where, "var")
-    if mean is not None:
-        raise NotImplementedError("var with mean= is not supported yet")
+    result of a complex array is real; where= and mean= as NumPy's."""
     if correction is not None:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     a = _array(a)
     o = _single_out(out, "var")
-    n = _reduced_count(a, axis)
-    if ddof >= n:
+    if where is True:
+        n = _reduced_count(a, axis)
+        few = ddof >= n
+    else:
+        n = masked_count(a, axis, keepdims, where)
+        few = bool(_any(n <= ddof))
+    if few:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
     if dtype is None and a.dtype.kind in "biu":
         dtype = numpy.float64
-    m = _sum(a, axis=axis, dtype=dtype, keepdims=True)
-    m = _divide(m, n, out=m, casting="unsafe")
+    if mean is not None:
+        m = _array(mean)
+    else:
+        m = _sum(a, axis=axis, dtype=dtype, keepdims=True, where=where)
+        div = n if where is True else n.reshape(m.shape)
+        m = _divide(m, div, out=m, casting="unsafe")
     x = _subtract(a, m)
     if x.dtype.kind == "c":
         re, im = x.real, x.imag
         sq = _add(_multiply(re, re), _multiply(im, im))
     else:
         sq = _multiply(x, x, out=x)
-    r = _sum(sq, axis=axis, dtype=dtype, out=o, keepdims=keepdims)
-    return _divide(r, max(n - ddof, 0), out=r, casting="unsafe")
+    r = _sum(sq, axis=axis, dtype=dtype, out=o, keepdims=keepdims, where=where)
+    dof = max(n - ddof, 0) if where is True else _maximum(_subtract(n, ddof), 0)
+    return _divide(r, dof, out=r, casting="unsafe")
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,

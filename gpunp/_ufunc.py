@@ -80,6 +80,67 @@ def _reduce_call(uid, a, o, naxes, axes, keepdims, dtype, initial):
     return o if o is not None else _wrap(res[0])
 
 
+def extreme_value(dt: numpy.dtype, largest: bool):
+    """The value no element passes in a minimum (largest) or maximum search."""
+    if dt.kind == "b":
+        return largest
+    if dt.kind in "iu":
+        info = numpy.iinfo(dt)
+        return int(info.max if largest else info.min)
+    v = numpy.inf if largest else -numpy.inf
+    return complex(v, v) if dt.kind == "c" else v
+
+
+def where_mask(where, shape):
+    """A reduction's where= as a bool gpunp array of the input's `shape`
+    (NumPy's rules: an array must be bool and broadcasts to the input)."""
+    from gpunp._shaping import broadcast_to
+    if isinstance(where, numpy.ndarray):
+        raise TypeError(
+            "Unsupported type <class 'numpy.ndarray'>: gpunp does not move NumPy arrays to "
+            "the device implicitly; use gpunp.asarray(x)")
+    if isinstance(where, ndarray):
+        if where.dtype != numpy.bool_:
+            raise TypeError(f"Cannot cast array data from dtype('{where.dtype}') to "
+                            f"dtype('bool') according to the rule 'safe'")
+        m = where
+    else:
+        from gpunp._creation import asarray
+        m = asarray(numpy.asarray(where, dtype=numpy.bool_))  # lists, Python and NumPy scalars
+    if m.ndim > len(shape):
+        raise ValueError("input operand has more dimensions than allowed by the axis remapping")
+    return broadcast_to(m, shape)
+
+
+# Reductions without an identity that where= still allows (with initial=):
+# a left-out element becomes the dtype's extreme, which maximum (minimum)
+# passes over; the value is the largest for the minima.
+_EXTREME_FILL = {"maximum": False, "fmax": False, "minimum": True, "fmin": True}
+
+
+def _masked(ufunc, a, where, dtype, initial):
+    """`a` with the elements `where` leaves out replaced by a value that
+    does not change ufunc's reduction: its identity, or a dtype's extreme."""
+    name = ufunc.__name__
+    if ufunc.identity is None and (initial is _NO_VALUE or initial is None):
+        raise ValueError(f"reduction operation '{name}' does not have an identity, so to use "
+                         f"a where mask one has to specify 'initial'")
+    if ufunc.identity is None and name not in _EXTREME_FILL:
+        raise NotImplementedError(f"{name}.reduce with where= is not supported (it has no "
+                                  f"identity)")
+    mask = where_mask(where, a.shape)
+    if dtype is not None:  # the fill must be a value of the loop's dtype
+        a = a.astype(dtype)
+    if ufunc.identity is None:
+        fill = extreme_value(a.dtype, _EXTREME_FILL[name])
+    else:
+        fill = ufunc.identity
+        if fill == -math.inf and a.dtype.kind not in "fc":  # logaddexp: a float loop
+            a = a.astype(numpy.promote_types(a.dtype, numpy.float16))
+    from gpunp._indexing import where as select
+    return select(mask, a, numpy.array(fill).astype(a.dtype)[()])
+
+
 def _out_tuple(out, nout):
     if out is None:
         return (None,) * nout
@@ -257,9 +318,9 @@ class ufunc:
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
-        if where is not True:
-            raise NotImplementedError(f"{self.__name__}.reduce with where= is not supported yet")
         a = array if isinstance(array, ndarray) else _as_input(array)
+        if where is not True:
+            a = _masked(self, a, where, dtype, initial)
         o = _single_out(out, f"{self.__name__}.reduce")
         if isinstance(axis, bool):
             raise TypeError("an integer is required")
