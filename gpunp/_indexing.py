@@ -272,10 +272,7 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     from gpunp._ufunc import UFUNCS
     a = _array(a)
     found = UFUNCS["not_equal"](a, 0) if a.dtype.kind != "b" else a
-    total = found.sum(axis=axis, dtype=_INTP, keepdims=keepdims)
-    if axis is None and not keepdims:
-        return int(total)
-    return total
+    return found.sum(axis=axis, dtype=_INTP, keepdims=keepdims)
 
 
 def _index_array(indices) -> ndarray:
@@ -479,7 +476,7 @@ def place(arr, mask, vals) -> None:
         raise ValueError("place: mask and data must be the same size")
     m = m.astype(bool) if m.dtype.kind != "b" else m
     vals = _values(vals, arr.dtype).ravel()
-    n = count_nonzero(m)
+    n = int(count_nonzero(m))
     if n == 0:
         return
     if vals.size == 0:

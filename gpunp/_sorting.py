@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy
 
+from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
 
@@ -107,22 +108,39 @@ def _axis_int(axis) -> int:
     return ax if -2**31 < ax < 2**31 else 2**31 - 1
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None) -> ndarray:
-    """numpy.sort: a sorted copy (stable, NaNs last)."""
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False) -> ndarray:
+    """numpy.sort: a sorted copy (stable, NaNs last); the array API's
+    descending=."""
     _check_kind(kind, stable)
     _check_order(order)
-    return _sorted(_array(a), axis, False)
+    a = _array(a)
+    return _descending(a, axis, False) if descending else _sorted(a, axis, False)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None) -> ndarray:
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False) -> ndarray:
     """numpy.argsort: int64 indices that sort `a` along `axis`, those of
-    NumPy's stable argsort."""
+    NumPy's stable argsort; the array API's descending=."""
     _check_kind(kind, stable)
     _check_order(order)
     a = _array(a)
     if a.ndim == 0:
         a = a.reshape(1)  # NumPy sorts a 0-d array as a 1-d one
-    return _sorted(a, axis, True)
+    return _descending(a, axis, True) if descending else _sorted(a, axis, True)
+
+
+def _descending(a, axis, indices):
+    """The ascending order reversed (NaNs first), equal elements still in
+    their order: the ascending sort of the reversed array, reversed."""
+    from gpunp._shaping import flip
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    if a.ndim == 0:
+        return _sorted(a, axis, indices)
+    axis = _lib.normalize_axis(_axis_int(axis), a.ndim)
+    r = _sorted(flip(a, axis), axis, indices)
+    if indices:
+        r = (a.shape[axis] - 1) - r
+    return flip(r, axis)
 
 
 def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None) -> None:

@@ -50,6 +50,18 @@ def test_frequencies_device(fn):
         fn(7, device="elsewhere")
 
 
+@pytest.mark.parametrize("fn", [gp.fft.fftfreq, gp.fft.rfftfreq])
+def test_frequencies_dtype(fn):
+    """The array API's dtype= (NumPy's helpers give float64 only)."""
+    want = (np.fft.fftfreq if fn is gp.fft.fftfreq else np.fft.rfftfreq)(9, 0.25)
+    got = fn(9, d=0.25, dtype=np.float32)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.get(), want.astype(np.float32))
+    assert fn(9).dtype == np.float64
+    with pytest.raises(ValueError):
+        fn(9, dtype=np.int32)
+
+
 def test_out_must_be_a_gpunp_array():
     with pytest.raises(TypeError):
         gp.fft.fft(gp.ones(4), out=np.empty(4, complex))

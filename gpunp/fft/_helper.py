@@ -20,7 +20,7 @@ def _on(device):
     raise ValueError(f"gpunp.fft makes its arrays on a gpunp.cuda.Device, not on {device!r}")
 
 
-def _frequencies(n, d, device, last):
+def _frequencies(n, d, device, last, dtype):
     from gpunp._creation import arange
     from gpunp._joining import concatenate
     if not isinstance(n, _INTEGER):
@@ -37,18 +37,28 @@ def _frequencies(n, d, device, last):
         else:
             results = concatenate([arange(0, (n - 1) // 2 + 1, dtype=int),
                                    arange(-(n // 2), 0, dtype=int)])
-        return results * val
+        r = results * val
+        return r if dtype is None else r.astype(_real_float(dtype))
 
 
-def fftfreq(n, d=1.0, device=None):
+def _real_float(dtype):
+    # the array API's dtype= (NumPy's helpers have none): a real float
+    dt = numpy.dtype(dtype)
+    if dt.kind != "f":
+        raise ValueError(f"dtype must be a real floating-point dtype, not {dt}")
+    return dt
+
+
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
     """The sample frequencies of an n-point transform with sample spacing d
-    (numpy.fft.fftfreq)."""
-    return _frequencies(n, d, device, False)
+    (numpy.fft.fftfreq; dtype= from the array API)."""
+    return _frequencies(n, d, device, False, dtype)
 
 
-def rfftfreq(n, d=1.0, device=None):
-    """The sample frequencies of rfft's half spectrum (numpy.fft.rfftfreq)."""
-    return _frequencies(n, d, device, True)
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    """The sample frequencies of rfft's half spectrum (numpy.fft.rfftfreq;
+    dtype= from the array API)."""
+    return _frequencies(n, d, device, True, dtype)
 
 
 def _shift(x, axes, sign):

@@ -155,7 +155,8 @@ _RESULTS = {c.__name__: c for c in (EigResult, EighResult, QRResult, SlogdetResu
 def numpy_call(name: str, *arrays, **kwargs):
     """numpy.linalg.<name> on host views of `arrays`, its result as gpunp's."""
     views = [host_view(a) if isinstance(a, ndarray) else a for a in arrays]
-    return to_gpunp(getattr(numpy.linalg, name)(*views, **kwargs))
+    kw = {k: host_view(v) if isinstance(v, ndarray) else v for k, v in kwargs.items()}
+    return to_gpunp(getattr(numpy.linalg, name)(*views, **kw))
 
 
 def arrays(*xs) -> list:

@@ -451,6 +451,21 @@ def test_lstsq(road_name, data):
 
 
 @pytest.mark.parametrize("road_name", ROADS)
+def test_array_tolerances_one_per_matrix(road_name):
+    """rtol= of pinv and matrix_rank as gpunp arrays, one per matrix of a
+    batch (an empty batch too: the array API suite's case)."""
+    h = np.stack([np.diag([1.0, 1e-2, 1e-6]), np.diag([3.0, 2.0, 1.0])])
+    rt = np.array([1e-3, 0.5])
+    with road(road_name):
+        p = gla.pinv(gp.asarray(h), rtol=gp.asarray(rt))
+        r = gla.matrix_rank(gp.asarray(h), rtol=gp.asarray(rt))
+        e = gla.pinv(gp.ones((0, 1, 1), np.float32), rtol=gp.ones((0,), np.float32))
+    np.testing.assert_allclose(host(p), np.linalg.pinv(h, rtol=rt), rtol=1e-12)
+    np.testing.assert_array_equal(host(r), np.linalg.matrix_rank(h, rtol=rt))
+    assert e.shape == (0, 1, 1) and e.dtype == np.float32
+
+
+@pytest.mark.parametrize("road_name", ROADS)
 @SETTINGS
 @given(data=st.data(), hermitian=st.booleans(),
        tol=st.sampled_from([("rcond", None), ("rcond", 1e-3), ("rtol", None), ("rtol", 0.1)]))

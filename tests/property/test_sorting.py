@@ -147,6 +147,35 @@ def test_sort_and_argsort_match_numpys_stable_sort(name, data):
         assert_same(got, plain)
 
 
+def _descending_order(row):
+    """Indices of a 1-d row in descending order, NaNs first, equal elements
+    in their order: Python's sort with reverse=True is stable."""
+    key = [(bool(v != v), 0 if v != v else v) for v in row.tolist()]
+    return sorted(range(len(key)), key=key.__getitem__, reverse=True)
+
+
+@pytest.mark.parametrize("name", ["sort", "argsort"])
+@given(data=st.data())
+def test_descending_keeps_equal_elements_in_order(name, data):
+    """The array API's descending= (NumPy has none), against Python's
+    stable sort."""
+    dt = data.draw(dtypes("biuf"), label="dtype")
+    shape = data.draw(shapes(1, 3, max_side=6), label="shape")
+    g, x = data.draw(device_arrays(dt, shape), label="arrays")
+    if data.draw(st.booleans(), label="duplicates"):
+        vals = x.reshape(-1)[:2].copy()
+        x = vals[np.arange(x.size) % max(vals.size, 1)].reshape(x.shape) if vals.size else x
+        g = gp.asarray(x)
+    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim, x.ndim - 1)), label="axis")
+    src, ax = (x.reshape(-1), -1) if axis is None else (x, axis)
+    idx = np.zeros(src.shape, np.int64)
+    if src.size:
+        idx = np.apply_along_axis(_descending_order, ax, src).astype(np.int64)
+    want = idx if name == "argsort" else np.take_along_axis(src, idx, ax)
+    got = getattr(gp, name)(g, axis=axis, descending=True)
+    assert_same(got, want)
+
+
 @given(data=st.data())
 def test_sort_methods_match_numpy(data):
     dt = data.draw(dtypes(), label="dtype")
