@@ -102,7 +102,7 @@ array-api-tests: $(VENV)/.installed
 	$(PY) -m pip install -q ndindex pytest-json-report
 	cd $(AAT) && ARRAY_API_TESTS_MODULE=gpunp GPUNP_BACKEND=host nice -n 10 $(CURDIR)/$(PY) -m pytest \
 	  array_api_tests -q -p no:cacheprovider --max-examples=$(AAT_EXAMPLES) --disable-deadline \
-	  --disable-extension linalg --disable-extension fft -rf $(AAT_ARGS)
+	  -rf $(AAT_ARGS)
 
 # docs/coverage.md from the NumPy and gpunp that are installed
 coverage: $(VENV)/.installed
