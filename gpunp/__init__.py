@@ -91,6 +91,12 @@ from gpunp._padding import delete, insert, pad  # noqa: E402
 from gpunp._array_api import (  # noqa: E402
     __array_api_version__, __array_namespace_info__, concat, cumulative_prod, cumulative_sum,
     imag, isdtype, matrix_transpose, real, unstack, vecdot)
+from gpunp._type_check import (  # noqa: E402
+    common_type, fix, iscomplex, iscomplexobj, isfortran, isneginf, isposinf, isreal, isrealobj,
+    min_scalar_type, nan_to_num, real_if_close)
+from gpunp._host_io import (  # noqa: E402
+    array2string, array_repr, array_str, fromfile, fromstring, genfromtxt, load, loadtxt, save,
+    savetxt, savez, savez_compressed)
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401
@@ -105,6 +111,19 @@ from numpy import (  # noqa: E402
     uint32, uint64, uintp, issubdtype,
     number, integer, signedinteger, unsignedinteger, floating, complexfloating,
     inexact, generic,
+)
+from numpy import (  # noqa: E402
+    byte, ubyte, short, ushort, intc, uintc, long, ulong, longlong, ulonglong, uint,
+    True_, False_, little_endian, typecodes,
+)
+# Questions about Python objects and dtypes, and printing, answered by
+# NumPy: its print options govern gpunp's repr (a host copy printed by
+# NumPy). gpunp's kernels raise no floating-point warnings, so the errstate
+# family changes only what NumPy computes (docs/differences.md).
+from numpy import (  # noqa: E402
+    base_repr, binary_repr, errstate, format_float_positional, format_float_scientific,
+    get_printoptions, getbufsize, geterr, geterrcall, isscalar, iterable, mintypecode,
+    printoptions, set_printoptions, setbufsize, seterr, seterrcall, typename,
 )
 from numpy import bool_ as bool  # noqa: E402,A001
 from numpy.exceptions import AxisError  # noqa: E402

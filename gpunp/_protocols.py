@@ -61,6 +61,14 @@ ARRAY_FUNCTIONS += (
     "unstack",
 )
 
+# type tests and value clean-ups (gpunp._type_check); printing and files
+# (gpunp._host_io)
+ARRAY_FUNCTIONS += (
+    "common_type", "fix", "iscomplex", "iscomplexobj", "isneginf", "isposinf", "isreal",
+    "isrealobj", "min_scalar_type", "nan_to_num", "real_if_close",
+    "array2string", "array_repr", "array_str", "save", "savetxt", "savez", "savez_compressed",
+)
+
 _TABLE: dict = {}
 
 

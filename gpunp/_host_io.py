@@ -1,0 +1,118 @@
+"""What needs the host by its nature: printing (NumPy's formatter on a host
+copy, so numpy.set_printoptions governs gpunp's output too) and files
+(NumPy's .npy/.npz and text formats, read into host memory and copied to
+the device once, written from one host copy)."""
+
+from __future__ import annotations
+
+import numpy
+
+from gpunp._ndarray import ndarray
+
+
+def _host(a):
+    return a.get() if isinstance(a, ndarray) else a
+
+
+def array2string(a, *args, **kwargs) -> str:
+    """numpy.array2string of a host copy."""
+    return numpy.array2string(_host(a), *args, **kwargs)
+
+
+def array_repr(arr, *args, **kwargs) -> str:
+    """numpy.array_repr of a host copy (the same text as repr())."""
+    return numpy.array_repr(_host(arr), *args, **kwargs)
+
+
+def array_str(a, *args, **kwargs) -> str:
+    """numpy.array_str of a host copy."""
+    return numpy.array_str(_host(a), *args, **kwargs)
+
+
+def _device(x):
+    from gpunp._creation import asarray
+    return asarray(x) if isinstance(x, numpy.ndarray) else x
+
+
+def save(file, arr, allow_pickle=True, **kwargs) -> None:
+    """numpy.save of one host copy."""
+    numpy.save(file, _host(arr), allow_pickle=allow_pickle, **kwargs)
+
+
+def savez(file, *args, **kwds) -> None:
+    """numpy.savez of host copies."""
+    numpy.savez(file, *map(_host, args), **{k: _host(v) for k, v in kwds.items()})
+
+
+def savez_compressed(file, *args, **kwds) -> None:
+    """numpy.savez_compressed of host copies."""
+    numpy.savez_compressed(file, *map(_host, args), **{k: _host(v) for k, v in kwds.items()})
+
+
+def savetxt(fname, X, *args, **kwargs) -> None:
+    """numpy.savetxt of a host copy."""
+    numpy.savetxt(fname, _host(X), *args, **kwargs)
+
+
+class _NpzOnDevice:
+    """numpy.load's NpzFile, each array copied to the device when read."""
+
+    def __init__(self, npz):
+        self._npz = npz
+        self.files = npz.files
+
+    def __getitem__(self, key):
+        return _device(self._npz[key])
+
+    def __contains__(self, key):
+        return key in self._npz
+
+    def __iter__(self):
+        return iter(self._npz)
+
+    def __len__(self):
+        return len(self._npz)
+
+    def keys(self):
+        return self._npz.keys()
+
+    def items(self):
+        return [(k, self[k]) for k in self.files]
+
+    def close(self):
+        self._npz.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def load(file, mmap_mode=None, allow_pickle=False, **kwargs):
+    """numpy.load; arrays land on the device (an .npz's when read, as NumPy's
+    are read lazily). Pickled objects other than arrays come back as they are."""
+    r = numpy.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, **kwargs)
+    if isinstance(r, numpy.lib.npyio.NpzFile):
+        return _NpzOnDevice(r)
+    return _device(r)
+
+
+def loadtxt(*args, **kwargs):
+    """numpy.loadtxt, the result on the device."""
+    return _device(numpy.loadtxt(*args, **kwargs))
+
+
+def genfromtxt(*args, **kwargs):
+    """numpy.genfromtxt, the result on the device."""
+    return _device(numpy.genfromtxt(*args, **kwargs))
+
+
+def fromfile(*args, **kwargs):
+    """numpy.fromfile, the result on the device."""
+    return _device(numpy.fromfile(*args, **kwargs))
+
+
+def fromstring(*args, **kwargs):
+    """numpy.fromstring, the result on the device."""
+    return _device(numpy.fromstring(*args, **kwargs))
