@@ -94,6 +94,9 @@ from gpunp._array_api import (  # noqa: E402
 from gpunp._type_check import (  # noqa: E402
     common_type, fix, iscomplex, iscomplexobj, isfortran, isneginf, isposinf, isreal, isrealobj,
     min_scalar_type, nan_to_num, real_if_close)
+from gpunp._function_base import (  # noqa: E402
+    asanyarray, asarray_chkfinite, bartlett, blackman, cross, hamming, hanning,
+    may_share_memory, require, sinc, sort_complex, trapezoid, unwrap)
 from gpunp._host_io import (  # noqa: E402
     array2string, array_repr, array_str, fromfile, fromstring, genfromtxt, load, loadtxt, save,
     savetxt, savez, savez_compressed)

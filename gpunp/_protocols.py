@@ -67,6 +67,8 @@ ARRAY_FUNCTIONS += (
     "common_type", "fix", "iscomplex", "iscomplexobj", "isneginf", "isposinf", "isreal",
     "isrealobj", "min_scalar_type", "nan_to_num", "real_if_close",
     "array2string", "array_repr", "array_str", "save", "savetxt", "savez", "savez_compressed",
+    # numerical helpers (gpunp._function_base)
+    "cross", "may_share_memory", "sinc", "sort_complex", "trapezoid", "unwrap",
 )
 
 _TABLE: dict = {}

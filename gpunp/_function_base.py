@@ -1,0 +1,208 @@
+"""NumPy's smaller numerical helpers, each a few device operations: sinc,
+unwrap, trapezoid, the classic windows (bartlett, blackman, hamming,
+hanning), sort_complex, numpy.cross (with its axisa/axisb/axisc), and the
+conversions asanyarray, asarray_chkfinite, require, may_share_memory."""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from gpunp._creation import arange, asarray, ascontiguousarray, asfortranarray, empty, ones
+from gpunp._ndarray import ndarray
+from gpunp._ufunc import UFUNCS, _array
+
+_sin, _cos, _equal, _isfinite, _absolute, _less, _remainder, _greater = (
+    UFUNCS[n] for n in ("sin", "cos", "equal", "isfinite", "absolute", "less", "remainder",
+                        "greater"))
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (numpy.sinc, whose way of reaching 1 it
+    takes: pi x replaced where 0 by the dtype's epsilon, 1e-20 for complex
+    and integers)."""
+    from gpunp._indexing import where
+    y = math.pi * _array(x)
+    tiny = numpy.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
+    y = where(_equal(y, 0), tiny, y)
+    return _sin(y) / y
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+    """Adds multiples of `period` so that no step along `axis` exceeds
+    max(discont, period/2) (numpy.unwrap)."""
+    from gpunp._differences import diff
+    from gpunp._shaping import copyto
+    p = _array(p)
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = numpy.result_type(dd.dtype, period)
+    if numpy.issubdtype(dtype, numpy.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0  # an odd integer period has no step of exactly half of it
+    else:
+        high, ambiguous = period / 2, True
+    # each step brought into [low, high); a step of exactly low that was a
+    # rise is taken as high, as NumPy does (and as NumPy, a negative low
+    # beside unsigned steps is an OverflowError)
+    low = -high
+    folded = _remainder(dd - low, period) + low
+    if ambiguous:
+        copyto(folded, high, where=_equal(folded, low) & _greater(dd, 0))
+    correction = folded - dd
+    copyto(correction, 0, where=_less(_absolute(dd), discont))
+    up = p.astype(dtype, copy=True)
+    tail = [slice(None)] * p.ndim
+    tail[axis] = slice(1, None)
+    up[tuple(tail)] = p[tuple(tail)] + correction.cumsum(axis)
+    return up
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """The integral of y by the trapezoidal rule along `axis`
+    (numpy.trapezoid), over sample points `x` or spacing `dx`."""
+    from gpunp._differences import diff
+    y = _array(y)
+    nd = y.ndim
+    lo, hi = [slice(None)] * nd, [slice(None)] * nd
+    lo[axis], hi[axis] = slice(None, -1), slice(1, None)
+    if x is None:
+        d = dx
+    else:
+        x = _array(x)
+        if x.ndim == 1:
+            d = diff(x)
+            shape = [1] * nd
+            shape[axis] = d.shape[0]
+            d = d.reshape(shape)
+        else:
+            d = diff(x, axis=axis)
+    return ((y[tuple(hi)] + y[tuple(lo)]) * d / 2.0).sum(axis)
+
+
+def _window(M, shape):
+    """An M-point symmetric window `shape(n, M - 1)` of n = 1-M, 3-M, ...,
+    M-1, in NumPy's dtype (that of [0.0, M]): empty for M < 1, one point
+    for M = 1."""
+    dt = numpy.array([0.0, M]).dtype
+    if M < 1:
+        return empty(0, dt)
+    if M == 1:
+        return ones(1, dt)
+    return shape(arange(1 - M, M, 2), M - 1).astype(dt, copy=False)
+
+
+# each in NumPy's order of operations (pi * n / (M - 1), not pi * (n / ...)),
+# so the host backend's values are NumPy's to the bit
+def bartlett(M):
+    """The triangular window (numpy.bartlett)."""
+    from gpunp._indexing import where
+    return _window(M, lambda n, m: where(n <= 0, 1 + n / m, 1 - n / m))
+
+
+def hanning(M):
+    """The Hann window (numpy.hanning)."""
+    return _window(M, lambda n, m: 0.5 + 0.5 * _cos(math.pi * n / m))
+
+
+def hamming(M):
+    """The Hamming window (numpy.hamming)."""
+    return _window(M, lambda n, m: 0.54 + 0.46 * _cos(math.pi * n / m))
+
+
+def blackman(M):
+    """The Blackman window (numpy.blackman)."""
+    return _window(M, lambda n, m: 0.42 + 0.5 * _cos(math.pi * n / m)
+                   + 0.08 * _cos(2.0 * math.pi * n / m))
+
+
+def sort_complex(a):
+    """A sorted copy as complex (numpy.sort_complex): real part first, then
+    imaginary; small integers become complex64, the rest complex128."""
+    from gpunp._sorting import sort
+    b = sort(_array(a), axis=-1)
+    if b.dtype.kind == "c":
+        return b
+    small = b.dtype.char in "bhBH"
+    return b.astype(numpy.complex64 if small else numpy.complex128)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of 3-vectors along the given axes (numpy.cross);
+    2-vectors, which NumPy 2 deprecates, are refused."""
+    from gpunp._shaping import moveaxis
+    from gpunp.linalg import cross as _cross3
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = _array(a), _array(b)
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    if a.shape[-1] == 2 or b.shape[-1] == 2:
+        raise ValueError("arrays of 2-dimensional vectors are not supported (NumPy 2 "
+                         "deprecates them): use 3-dimensional vectors")
+    c = _cross3(a, b, axis=-1)
+    return moveaxis(c, -1, axisc)
+
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """asarray: gpunp has no ndarray subclasses to pass through."""
+    return asarray(a, dtype, order, device=device, copy=copy, like=like)
+
+
+def asarray_chkfinite(a, dtype=None, order=None):
+    """asarray, refusing NaN and infinities (numpy.asarray_chkfinite; one
+    reduction's answer comes to the host)."""
+    a = asarray(a, dtype, order)
+    if a.dtype.kind in "fc" and not bool(_isfinite(a).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F",
+                 "F_CONTIGUOUS": "F", "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W",
+                 "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """An array of `dtype` meeting `requirements` (numpy.require: C or F
+    contiguity, writeable, owning its data; every gpunp array is aligned and
+    a base-class ndarray)."""
+    # a string is a sequence of one-letter requirements, as in NumPy; an
+    # unknown one is NumPy's KeyError
+    want = {_REQUIREMENTS[r.upper()] for r in (requirements or ())}
+    if {"C", "F"} <= want:
+        raise ValueError("Cannot specify both \"C\" and \"F\" order")
+    arr = asarray(a, dtype)
+    if "C" in want:
+        arr = ascontiguousarray(arr)
+    elif "F" in want:
+        arr = asfortranarray(arr)
+    if ("W" in want and not arr.flags.writeable) or ("O" in want and not arr.flags.owndata):
+        arr = arr.copy(order="F" if "F" in want else "C" if "C" in want else "K")
+    return arr
+
+
+def _extent(a: ndarray):
+    """The device byte range [lo, hi) that `a`'s elements lie in."""
+    lo = hi = a.data_ptr
+    if a.size:
+        for n, s in zip(a.shape, a.strides):
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+        hi += a.itemsize
+    return lo, hi
+
+
+def may_share_memory(a, b, max_work=None) -> bool:
+    """Whether the memory bounds of two gpunp arrays overlap
+    (numpy.may_share_memory); other objects share nothing with the device."""
+    if not (isinstance(a, ndarray) and isinstance(b, ndarray)) or not a.size or not b.size:
+        return False
+    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
+    return alo < bhi and blo < ahi

@@ -1,0 +1,134 @@
+"""sinc, unwrap, trapezoid, the windows, sort_complex, numpy.cross,
+asanyarray, asarray_chkfinite, require and may_share_memory against NumPy:
+random shapes and layouts, every dtype each takes, NaN and infinities,
+NumPy's errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import gpunp as gp
+
+from .outcome import quieted, same_outcome
+from .strategies import assert_same, bounded_values, device_arrays, dtypes, shapes, tolerance
+
+
+def _close(got, want, scale=1.0):
+    want = np.asarray(want)
+    tol = tolerance(want.dtype) * 20 if want.dtype.kind in "fc" else None
+    assert_same(got, want, rtol=tol, atol=0.0 if tol is None else tol * scale)
+
+
+@given(data=st.data())
+def test_sinc_matches_numpy(data):
+    dt = data.draw(dtypes("biufc"), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape")), label="arrays")
+    got, want = same_outcome(quieted(lambda: np.sinc(x)), quieted(lambda: gp.sinc(g)))
+    if want is not None:
+        _close(got, want)
+
+
+@given(data=st.data())
+def test_unwrap_matches_numpy(data):
+    dt = data.draw(dtypes("iuf"), label="dtype")
+    shape = data.draw(shapes(1, 3, min_side=1), label="shape")
+    g, x = data.draw(device_arrays(dt, shape, values=bounded_values(dt, 50.0)), label="arrays")
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    kw = {}
+    if data.draw(st.booleans(), label="period?"):
+        kw["period"] = data.draw(st.sampled_from([6, 7, 2 * math.pi, 360.0]), label="period")
+    if data.draw(st.booleans(), label="discont?"):
+        kw["discont"] = data.draw(st.sampled_from([1.0, 4, 1000.0]), label="discont")
+    got, want = same_outcome(quieted(lambda: np.unwrap(x, axis=axis, **kw)),
+                             quieted(lambda: gp.unwrap(g, axis=axis, **kw)))
+    if want is not None:
+        _close(got, want, scale=float(np.max(np.abs(want), initial=1.0)) * 4)
+
+
+@given(data=st.data())
+def test_trapezoid_matches_numpy(data):
+    dt = data.draw(dtypes("biufc"), label="dtype")
+    shape = data.draw(shapes(1, 3), label="shape")
+    g, y = data.draw(device_arrays(dt, shape, values=bounded_values(dt)), label="arrays")
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    kw = {"axis": axis}
+    how = data.draw(st.sampled_from(["dx", "x1", "xnd", "none"]), label="spacing")
+    gkw = dict(kw)
+    if how == "dx":
+        kw["dx"] = gkw["dx"] = data.draw(st.sampled_from([0.5, 2, -1.0]), label="dx")
+    elif how == "x1":
+        xs = np.cumsum(np.arange(1.0, shape[axis] + 1))
+        kw["x"], gkw["x"] = xs, gp.asarray(xs)
+    elif how == "xnd":
+        xs = np.cumsum(np.ones(shape), axis=axis)
+        kw["x"], gkw["x"] = xs, gp.asarray(xs)
+    got, want = same_outcome(quieted(lambda: np.trapezoid(y, **kw)),
+                             quieted(lambda: gp.trapezoid(g, **gkw)))
+    if want is not None:
+        scale = float(np.sum(np.abs(y.astype(np.complex128)))) * 4 + 1
+        _close(got, want, scale)
+
+
+@pytest.mark.parametrize("name", ["bartlett", "blackman", "hamming", "hanning"])
+@pytest.mark.parametrize("M", [-2, 0, 1, 2, 3, 8, 51, np.int32(6), 5.0])
+def test_windows_match_numpy(name, M):
+    _close(getattr(gp, name)(M), getattr(np, name)(M))
+
+
+@given(data=st.data())
+def test_sort_complex_matches_numpy(data):
+    dt = data.draw(dtypes("iufc"), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 2), label="shape")), label="arrays")
+    got, want = same_outcome(lambda: np.sort_complex(x), lambda: gp.sort_complex(g))
+    if want is not None:
+        assert_same(got, want)
+
+
+@given(data=st.data())
+def test_cross_matches_numpy(data):
+    dt = data.draw(dtypes("iufc"), label="dtype")
+    dims = data.draw(st.sampled_from([(3, 3), (3, 3), (2, 3), (3, 4)]), label="vector sizes")
+    lead = data.draw(shapes(0, 2, max_side=3), label="batch")
+    ga, a = data.draw(device_arrays(dt, lead + (dims[0],), values=bounded_values(dt, 20.0)),
+                      label="a")
+    gb, b = data.draw(device_arrays(dt, (dims[1],), values=bounded_values(dt, 20.0)), label="b")
+    kw = data.draw(st.sampled_from([{}, {"axisc": 0}, {"axis": -1}, {"axisa": -1, "axisb": 0},
+                                    {"axisa": 5}]), label="axes")
+    got, want = same_outcome(quieted(lambda: np.cross(a, b, **kw)),
+                             quieted(lambda: gp.cross(ga, gb, **kw)))
+    if want is not None:
+        _close(got, want, scale=1e3)
+
+
+def test_conversions():
+    x = np.array([1.0, np.nan])
+    g = gp.asarray(x)
+    assert gp.asanyarray(g) is g
+    assert_same(gp.asanyarray([1, 2], dtype=np.int8), np.asanyarray([1, 2], dtype=np.int8))
+    with pytest.raises(ValueError):
+        gp.asarray_chkfinite(g)
+    with pytest.raises(ValueError):
+        np.asarray_chkfinite(x)
+    assert_same(gp.asarray_chkfinite([1, 2]), np.asarray_chkfinite([1, 2]))
+    t = gp.ones((2, 3)).T
+    r = gp.require(t, np.float32, ["C", "O"])
+    assert r.flags.c_contiguous and r.flags.owndata and r.dtype == np.float32
+    assert gp.require(t, requirements="F") is t
+    assert gp.require(t[::2], requirements=["W", "O"]).flags.owndata
+    with pytest.raises(ValueError):
+        gp.require(t, requirements="CF")
+    with pytest.raises(KeyError):
+        gp.require(t, requirements="Q")
+
+
+def test_may_share_memory():
+    a = gp.arange(10.0)
+    assert np.may_share_memory(a, a[::-1]) and gp.may_share_memory(a[2:5], a[4:])
+    assert not gp.may_share_memory(a[:3], a[3:]) and not gp.may_share_memory(a, gp.arange(10.0))
+    assert not gp.may_share_memory(a[:0], a) and not gp.may_share_memory(a, np.arange(3))
+    m = gp.arange(12.0).reshape(3, 4)
+    assert gp.may_share_memory(m[:, 0], m[:, 3]) and not gp.may_share_memory(m[0], m[1])
