@@ -168,6 +168,54 @@ def _quantile_sorted(s: ndarray, q: numpy.ndarray, method: str, weak_q: bool, sk
     return result
 
 
+def _weighted_inverted_cdf(arr: ndarray, ax: int, w: ndarray, q: numpy.ndarray,
+                           skip_nan: bool) -> ndarray:
+    """method="inverted_cdf" with weights (NumPy's only weighted method):
+    each slice sorted with its weights, their normalised running sum the
+    empirical CDF, and the q-quantile the first element whose CDF reaches q
+    (what NumPy's searchsorted finds, as a count of CDF values below q). The
+    nan-variants give NaNs no weight; an all-NaN slice is NaN."""
+    from gpunp._creation import asarray
+    from gpunp._indexing import take_along_axis, where
+    from gpunp._reduction import any as aany, sum as asum
+    from gpunp._shaping import moveaxis
+    from gpunp._sorting import argsort
+    isnan = UFUNCS["isnan"]
+    order = argsort(arr, axis=ax)
+    s = moveaxis(take_along_axis(arr, order, axis=ax), ax, 0)
+    ws = moveaxis(take_along_axis(w, order, axis=ax), ax, 0)
+    n, rest = s.shape[0], s.shape[1:]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    all_nan = None
+    if skip_nan and s.dtype.kind == "f":
+        nan = isnan(s)
+        ws = where(nan, 0, ws)
+        all_nan = nan[0]  # NaNs sort last: a slice is all NaN if its first is
+        ws = where(all_nan, 1, ws)  # anything finite: the result is replaced
+    cdf = ws.cumsum(axis=0, dtype=numpy.float64)
+    cdf = cdf / cdf[-1]
+    if bool(aany(isnan(cdf[-1]))):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    if q.dtype.kind == "f":
+        cdf = cdf.astype(q.dtype)  # NumPy compares q with the CDF in q's dtype
+    if bool(aany(cdf[0] == 0)):
+        # leading zero weights: q = 0 must not pick them
+        cdf = where(cdf == 0, -1, cdf)
+    qd = asarray(q.reshape(q.shape + (1,) * (len(rest) + 1)))
+    below = asum(UFUNCS["less"](cdf, qd), axis=q.ndim, dtype=_INTP)
+    idx = UFUNCS["minimum"](below, n - 1)
+    flat = idx.reshape((-1,) + rest)
+    r = take_along_axis(s, flat, axis=0).reshape(q.shape + rest)
+    if s.dtype.kind == "f" and not skip_nan:
+        last = s[-1]  # a slice holding a NaN has the NaN for every q, as NumPy's
+        r = where(isnan(last), last, r)
+    if all_nan is not None and bool(aany(all_nan)):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        r = where(all_nan, numpy.nan, r)
+    return r
+
+
 def _q_array(q, percent: bool):
     if isinstance(q, ndarray):
         q = q.get()
@@ -188,9 +236,20 @@ def _quantile_entry(a, q, axis, out, method, keepdims, weights, percent, skip_na
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     q, weak = _q_array(q, percent)
-    if weights is not None:
-        raise NotImplementedError("quantile with weights= is not supported yet")
     o = _single_out(out, "quantile")
+    if weights is not None:
+        if method != "inverted_cdf":
+            raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+        from gpunp._shaping import broadcast_to
+        from gpunp._statistics import _weights_for
+        axes = None if axis is None else _lib.normalize_axis_tuple(axis, a.ndim)
+        w = broadcast_to(_weights_for(a, _array(weights), axes), a.shape)
+        if bool((w < 0).any()):
+            raise ValueError("Weights must be non-negative.")
+        arr, ax = _along_last(a, axis)
+        wa, _ = _along_last(w, axis)
+        r = _weighted_inverted_cdf(arr, ax, wa, q, skip_nan)
+        return _finish(r, o, a.ndim, axis, keepdims)
     if skip_nan and a.size == 0:
         from gpunp._nanfunctions import nanmean
         return nanmean(a, axis, out=o, keepdims=keepdims)

@@ -78,6 +78,37 @@ def test_quantiles_match_numpy(name, data):
         _check(got, want, dt)
 
 
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+@given(data=st.data())
+def test_weighted_quantiles_match_numpy(name, data):
+    """weights= (method inverted_cdf only): of a's shape, or 1-d along one
+    axis; zeros (leading ones too), all-zero and negative weights, NumPy's
+    errors for other methods and mismatched shapes."""
+    dt = data.draw(dtypes("biuf"), label="dtype")
+    shape = data.draw(shapes(1, 3, min_side=1), label="shape")
+    g, x = data.draw(device_arrays(dt, shape, values=_values(dt)), label="a")
+    q = _q(data, "percentile" in name)
+    axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)),
+                     label="axis")
+    # NumPy's nan-variants index 1-d weights as if they had a's shape (an
+    # IndexError of NumPy's), so they get weights of a's shape
+    one_d = axis is not None and "nan" not in name and data.draw(st.booleans(), label="1-d")
+    wshape = (shape[axis],) if one_d else shape
+    w = data.draw(st.lists(st.sampled_from([0.0, 0.0, 1.0, 2.0, 0.5, 3.0, -1.0]),
+                           min_size=int(np.prod(wshape)), max_size=int(np.prod(wshape))),
+                  label="weights")
+    w = np.asarray(w).reshape(wshape)
+    if data.draw(st.integers(0, 4), label="negative ok") != 0:
+        w = np.abs(w)
+    method = "inverted_cdf" if data.draw(st.integers(0, 5), label="other method") else "linear"
+    kw = {"axis": axis, "method": method, "keepdims": data.draw(st.booleans(), label="keepdims")}
+    got, want = same_outcome(
+        _quiet(lambda: getattr(np, name)(x, q, weights=w, **kw)),
+        _quiet(lambda: getattr(gp, name)(g, q, weights=gp.asarray(w), **kw)))
+    if want is not None:
+        assert_same(got, want)  # an element of a: exact
+
+
 @pytest.mark.parametrize("name", ["median", "nanmedian"])
 @given(data=st.data())
 def test_medians_match_numpy(name, data):
