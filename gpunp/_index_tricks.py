@@ -251,6 +251,9 @@ class _Concatenator:
         self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
 
     def __getitem__(self, key):
+        if isinstance(key, str):
+            raise NotImplementedError("r_ and c_ of a matrix string (numpy.bmat's syntax) "
+                                      "need a matrix class, which gpunp has not")
         if not isinstance(key, tuple):
             key = (key,)
         axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
