@@ -66,6 +66,10 @@ from gpunp._matrices import (  # noqa: E402
 from gpunp._indexing import (  # noqa: E402
     argwhere, choose, compress, count_nonzero, extract, flatnonzero, nonzero, place, put,
     put_along_axis, select, take, take_along_axis, where)
+from gpunp._index_tricks import (  # noqa: E402
+    apply_along_axis, apply_over_axes, c_, diag_indices, diag_indices_from, fill_diagonal,
+    index_exp, mask_indices, mgrid, ndenumerate, ndindex, ogrid, piecewise, putmask, r_, s_,
+    tril_indices, tril_indices_from, triu_indices, triu_indices_from)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
 from gpunp._nanfunctions import (  # noqa: E402

@@ -39,6 +39,12 @@ ARRAY_FUNCTIONS += (
     "isclose", "round",
 )
 
+# index tricks (gpunp._index_tricks)
+ARRAY_FUNCTIONS += (
+    "apply_along_axis", "apply_over_axes", "diag_indices_from", "fill_diagonal", "piecewise",
+    "putmask", "tril_indices_from", "triu_indices_from",
+)
+
 #: the numpy.linalg functions gpunp.linalg implements (all of them)
 LINALG_FUNCTIONS = (
     "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
