@@ -302,8 +302,10 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -
         step = 1
     if step == 0:
         raise ZeroDivisionError("division by zero")
-    dt = numpy.dtype(dtype) if dtype is not None else \
-        numpy.result_type(start, stop, step)
+    # NumPy's arange takes the default dtype of the values' kinds (int64,
+    # float64, complex128), whatever their NumPy scalar types
+    dt = numpy.dtype(dtype) if dtype is not None else numpy.result_type(
+        *(v.item() if isinstance(v, numpy.generic) else v for v in (start, stop, step)))
     _lib.dtype_code(dt)
     if isinstance(start, complex) or isinstance(stop, complex) or isinstance(step, complex):
         n = math.ceil(complex((stop - start) / step).real)

@@ -80,8 +80,8 @@ def diagflat(v, k=0) -> ndarray:
 # ---- triangles and Vandermonde matrices --------------------------------------------------
 
 def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
-    N = operator.index(N)
-    M = N if M is None else operator.index(M)
+    # N and M may be floats (NumPy's arange of them counts the rows)
+    M = N if M is None else M
     k = operator.index(k)
     rows = arange(N, dtype=numpy.int64).reshape(-1, 1)
     cols = arange(-k, M - k, dtype=numpy.int64)

@@ -181,3 +181,20 @@ def test_eye_identity(N, M, k, order):
     assert_same(got, want)
     assert got.strides == want.strides
     assert_same(gp.identity(N), np.identity(N))
+
+
+@pytest.mark.parametrize("args", [(np.float32(1), 3), (np.float32(1), np.float32(3)),
+                                  (np.int8(1), 5), (np.float16(0), 2, 0.5), (0, np.int16(4)),
+                                  (np.uint8(2), np.int8(9), np.int16(3)), (0, 3, 1j)])
+def test_arange_of_numpy_scalars_takes_the_default_dtypes(args):
+    """NumPy's arange gives int64/float64/complex128 by the values' kinds,
+    not by their NumPy scalar types."""
+    want = np.arange(*args)
+    got = gp.arange(*args)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("args", [(3.0,), (2, 3.0), (3.5,), (4, 2.5, 1)])
+def test_tri_counts_float_sides_as_numpy(args):
+    np.testing.assert_array_equal(gp.tri(*args).get(), np.tri(*args), strict=True)
