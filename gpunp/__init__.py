@@ -67,6 +67,7 @@ from gpunp._indexing import (  # noqa: E402
     argwhere, choose, compress, count_nonzero, extract, flatnonzero, nonzero, place, put,
     put_along_axis, select, take, take_along_axis, where)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
+from gpunp._einsum import block, einsum, einsum_path, kron  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
 from gpunp._nanfunctions import (  # noqa: E402
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd,

@@ -59,6 +59,7 @@ ARRAY_FUNCTIONS += (
     "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
     "concat", "cumulative_prod", "cumulative_sum", "imag", "matrix_transpose", "real",
     "unstack",
+    "block", "einsum", "einsum_path", "kron",
 )
 
 _TABLE: dict = {}
