@@ -8,10 +8,13 @@ shapes and dtypes reach NumPy (einsum_path's stand-ins)."""
 
 from __future__ import annotations
 
+import operator
 import string
+import warnings
 
 import numpy
 
+from gpunp._creation import zeros
 from gpunp._joining import concatenate
 from gpunp._matrices import diagonal
 from gpunp._ndarray import ndarray
@@ -22,43 +25,37 @@ from gpunp._ufunc import UFUNCS, _array
 _LETTERS = frozenset(string.ascii_letters)
 
 
-def _sublist_subscripts(args) -> tuple[str, list]:
-    """NumPy's interleaved form (op0, sublist0, op1, sublist1, ..., [out])
-    as a subscripts string and the operands; label k is the k-th of
-    'A'..'Z', 'a'..'z'."""
-    def labels(sub) -> str:
-        out = []
-        for x in sub:
-            if x is Ellipsis:
-                out.append("...")
-                continue
-            try:
-                k = int(x) if not isinstance(x, (bool, numpy.bool_)) else -1
-            except TypeError:
-                raise TypeError("each subscript must be either an integer or an ellipsis") \
-                    from None
-            if not 0 <= k < 52:
-                raise ValueError(f"subscript is not within the valid range [0, 52), got {x}")
-            out.append(string.ascii_uppercase[k] if k < 26 else string.ascii_lowercase[k - 26])
-        return "".join(out)
-    ops, subs = list(args[0::2]), [labels(s) for s in args[1::2]]
-    if len(args) % 2:  # the last operand came without its sublist
-        raise ValueError("einsum: each operand needs a sublist, with an optional output one")
-    spec = ",".join(subs[:len(ops)])
-    if len(subs) > len(ops):
-        spec += "->" + subs[len(ops)]
-    return spec, ops
+def _sublist_term(sub) -> str:
+    """One sublist of NumPy's interleaved form as subscripts: label k is
+    the k-th of 'A'..'Z', 'a'..'z'."""
+    out = []
+    for x in sub:
+        if x is Ellipsis:
+            out.append("...")
+            continue
+        try:
+            k = operator.index(x)
+        except TypeError:
+            raise TypeError("each subscript must be either an integer or an ellipsis") \
+                from None
+        if not 0 <= k < 52:
+            raise ValueError(f"subscript is not within the valid range [0, 52), got {x}")
+        out.append(string.ascii_letters[k + 26 if k < 26 else k - 26])
+    return "".join(out)
 
 
 def _split_args(subscripts, operands) -> tuple[str, list]:
+    """The subscripts string and the operands, from either calling form:
+    (subscripts, op0, op1, ...) or (op0, sublist0, op1, sublist1, ...,
+    [sublist_out])."""
     if isinstance(subscripts, str):
         return subscripts, list(operands)
     args = [subscripts, *operands]
-    # an output sublist closes the interleaved form: an odd count
-    if len(args) % 2:
-        spec, ops = _sublist_subscripts(args[:-1])
-        return spec + "->" + _sublist_subscripts([None, args[-1]])[0], ops
-    return _sublist_subscripts(args)
+    pairs = args[:len(args) - len(args) % 2]
+    spec = ",".join(_sublist_term(s) for s in pairs[1::2])
+    if len(args) % 2:  # an odd count ends with the output sublist
+        spec += "->" + _sublist_term(args[-1])
+    return spec, pairs[0::2]
 
 
 def _term(term: str, ndim: int, which: int) -> list:
@@ -220,6 +217,24 @@ def _path(spec, ops, optimize) -> list:
     return [tuple(p) for p in numpy.einsum_path(spec, *stand, optimize=optimize)[0][1:]]
 
 
+def _numpy_dtype(spec, ops, out, dtype, casting, optimize) -> numpy.dtype:
+    """The dtype NumPy computes in, and NumPy's casting errors: its own
+    einsum on one-element stand-ins (every dimension 1, so any label
+    fits), along the same path. With optimize NumPy promotes pair by pair
+    (int8, uint8, float16 gives float32), not all at once."""
+    tiny = [numpy.zeros((1,) * o.ndim, o.dtype) for o in ops]
+    kw = {"dtype": dtype, "casting": casting, "optimize": optimize}
+    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if out is not None:
+            numpy.einsum(spec, *tiny, out=numpy.zeros((1,) * out.ndim, out.dtype), **kw)
+        res = numpy.einsum(spec, *tiny, **kw)
+    if out is not None and dtype is None and optimize in (False, None):
+        # one loop over all operands and out (NumPy's common dtype)
+        return numpy.result_type(*[o.dtype for o in ops], out.dtype)
+    return numpy.asarray(res).dtype
+
+
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
            optimize=False):
     """numpy.einsum: the Einstein summation over the operands' labels
@@ -236,23 +251,23 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         raise TypeError("einsum: out must be a gpunp array")
     labels, out_labels = _parse(spec, [o.shape for o in ops])
     sizes = _sizes(labels, [o.shape for o in ops])
-    if dtype is not None:
-        work = numpy.dtype(dtype)
-    else:
-        work = numpy.result_type(*[o.dtype for o in ops],
-                                 *([out.dtype] if out is not None else []))
-    for k, o in enumerate(ops):
-        if not numpy.can_cast(o.dtype, work, casting):
-            raise TypeError(f"einsum: operand {k} dtype {o.dtype} could not be cast to "
-                            f"{work} according to the rule {casting!r}")
+    if len(ops) == 1 and out is None and set(labels[0]) <= set(out_labels):
+        # nothing summed: NumPy answers with a view of the operand, in its
+        # own dtype, whatever dtype= and casting= say
+        a, ls = _diagonals(ops[0], labels[0])
+        return a.transpose([ls.index(x) for x in out_labels])
+    path = _path(spec, ops, optimize)
+    work = _numpy_dtype(spec, ops, out, dtype, casting,
+                        ["einsum_path", *path] if optimize not in (False, None) else optimize)
     if out is not None:
-        if not numpy.can_cast(work, out.dtype, casting):
-            raise TypeError(f"einsum: the result dtype {work} could not be cast to out's "
-                            f"{out.dtype} according to the rule {casting!r}")
         want = tuple(sizes.get(x, 1) for x in out_labels)
         if out.shape != want:
             raise ValueError(f"einsum: out has shape {out.shape}, the result {want}")
-    path = _path(spec, ops, optimize)
+    shape = tuple(sizes.get(x, 1) for x in out_labels)
+    if any(n == 0 for x, n in sizes.items() if x not in out_labels):
+        # every element is a sum of no terms; summing a factor early would
+        # give 0 * NaN instead
+        return _finish(zeros(shape, work), out, order)
     terms = []
     for o, ls in zip(ops, labels):
         a, ls = _diagonals(o.astype(work, copy=False), ls)
@@ -273,7 +288,10 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     res, ls = _sum_away(res, ls, set(out_labels))
     res = res.transpose([ls.index(x) for x in out_labels if x in ls])
     # an output label every operand had at size 1 was squeezed away above
-    res = res.reshape(tuple(sizes.get(x, 1) for x in out_labels))
+    return _finish(res.reshape(shape), out, order)
+
+
+def _finish(res, out, order):
     if out is not None:
         out[...] = res
         return out
