@@ -18,8 +18,8 @@ BOUND = 3.0
 
 
 @st.composite
-def einsum_cases(draw, specials=False):
-    """(subscripts, operand shapes, output labels or None): each label has
+def einsum_cases(draw):
+    """(subscripts, operand shapes), the output explicit or implicit: each label has
     one size, which an operand may hold as 1 (broadcast); an ellipsis
     stands for trailing-aligned broadcast dimensions."""
     sizes = {x: draw(st.integers(0, 4)) for x in LABELS}
@@ -184,6 +184,18 @@ def test_einsum_out(data, dt, casting):
     assert got is g_out
     rtol, atol = _tol(dt, _summed_length(spec, shapes), len(shapes))
     assert_same(got, want, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("scalar", [2, 2.5, 1 + 2j, True])
+def test_einsum_python_scalars(scalar):
+    h = np.arange(4, dtype=np.int8)
+    for spec in (",i", ",i->", "i,", ","):
+        ops = (scalar, h) if spec[0] == "," else (h, scalar)
+        if spec == ",":
+            ops = (scalar, scalar)
+        want = np.einsum(spec, *ops)
+        got = gp.einsum(spec, *[gp.asarray(x) if isinstance(x, np.ndarray) else x for x in ops])
+        assert_same(got, want)
 
 
 def test_einsum_known_errors():
