@@ -108,6 +108,19 @@ def test_einsum(data, optimize):
     assert_same(got, want, rtol=rtol, atol=atol)
 
 
+@given(st.data(), st.sampled_from([d for d in ALL_DTYPES if d.kind in "biu"]),
+       st.sampled_from([False, True]))
+def test_einsum_integers_wrap_as_numpy(data, dt, optimize):
+    # any values: integer sums of products wrap alike in every order
+    spec, shapes = data.draw(einsum_cases())
+    pairs = [data.draw(device_arrays(dt, s)) for s in shapes]
+    gs, hs = [g for g, _ in pairs], [h for _, h in pairs]
+    got, want = same_outcome(lambda: np.einsum(spec, *hs, optimize=optimize),
+                             lambda: gp.einsum(spec, *gs, optimize=optimize))
+    if want is not None:
+        assert_same(got, want)
+
+
 @given(st.data())
 def test_einsum_nan(data):
     spec, shapes = data.draw(einsum_cases())
