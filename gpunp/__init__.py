@@ -71,6 +71,7 @@ from gpunp._index_tricks import (  # noqa: E402
     index_exp, mask_indices, mgrid, ndenumerate, ndindex, ogrid, piecewise, putmask, r_, s_,
     tril_indices, tril_indices_from, triu_indices, triu_indices_from)
 from gpunp._products import dot, inner, matmul, outer, tensordot, vdot  # noqa: E402
+from gpunp._einsum import block, einsum, einsum_path, kron  # noqa: E402
 from gpunp._statistics import ptp, std, var  # noqa: E402
 from gpunp._nanfunctions import (  # noqa: E402
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd,

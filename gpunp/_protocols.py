@@ -65,6 +65,7 @@ ARRAY_FUNCTIONS += (
     "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
     "concat", "cumulative_prod", "cumulative_sum", "imag", "matrix_transpose", "real",
     "unstack",
+    "block", "einsum", "einsum_path", "kron",
 )
 
 # type tests and value clean-ups (gpunp._type_check); printing and files
