@@ -100,8 +100,8 @@ from gpunp._type_check import (  # noqa: E402
     common_type, fix, iscomplex, iscomplexobj, isfortran, isneginf, isposinf, isreal, isrealobj,
     min_scalar_type, nan_to_num, real_if_close)
 from gpunp._function_base import (  # noqa: E402
-    asanyarray, asarray_chkfinite, bartlett, blackman, cross, hamming, hanning,
-    may_share_memory, require, sinc, sort_complex, trapezoid, unwrap)
+    asanyarray, asarray_chkfinite, bartlett, blackman, broadcast, cross, hamming, hanning,
+    may_share_memory, require, row_stack, shares_memory, sinc, sort_complex, trapezoid, unwrap)
 from gpunp._host_io import (  # noqa: E402
     array2string, array_repr, array_str, fromfile, fromstring, genfromtxt, load, loadtxt, save,
     savetxt, savez, savez_compressed)
@@ -123,6 +123,12 @@ from numpy import (  # noqa: E402
 from numpy import (  # noqa: E402
     byte, ubyte, short, ushort, intc, uintc, long, ulong, longlong, ulonglong, uint,
     True_, False_, little_endian, typecodes,
+)
+# NumPy's other scalar types, for dtype tests (`issubdtype(x.dtype, str_)`):
+# gpunp holds no arrays of them, and refuses to make one with TypeError
+from numpy import (  # noqa: E402
+    bytes_, character, clongdouble, datetime64, flexible, longdouble, object_, str_,
+    timedelta64, void,
 )
 # Questions about Python objects and dtypes, and printing, answered by
 # NumPy: its print options govern gpunp's repr (a host copy printed by

@@ -1,11 +1,14 @@
 """NumPy's smaller numerical helpers, each a few device operations: sinc,
 unwrap, trapezoid, the classic windows (bartlett, blackman, hamming,
-hanning), sort_complex, numpy.cross (with its axisa/axisb/axisc), and the
-conversions asanyarray, asarray_chkfinite, require, may_share_memory."""
+hanning), sort_complex, numpy.cross (with its axisa/axisb/axisc), the
+conversions asanyarray, asarray_chkfinite, require, the memory-overlap
+questions may_share_memory and shares_memory, the broadcast object and
+row_stack."""
 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy
 
@@ -206,3 +209,68 @@ def may_share_memory(a, b, max_work=None) -> bool:
         return False
     (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
     return alo < bhi and blo < ahi
+
+
+class _Addresses:
+    """NumPy's view of where a gpunp array's elements lie: an array
+    interface with the device address and strides, which NumPy's overlap
+    solver reads without touching the memory."""
+
+    def __init__(self, a: ndarray):
+        self.__array_interface__ = {"shape": a.shape, "typestr": a.dtype.str,
+                                    "data": (a.data_ptr, False), "strides": a.strides,
+                                    "version": 3}
+
+
+def shares_memory(a, b, max_work=None) -> bool:
+    """Whether two gpunp arrays have an element's memory in common
+    (numpy.shares_memory's exact answer, from the arrays' addresses and
+    strides; max_work as NumPy's)."""
+    if not (isinstance(a, ndarray) and isinstance(b, ndarray)):
+        return False
+    return bool(numpy.shares_memory(numpy.asarray(_Addresses(a)), numpy.asarray(_Addresses(b)),
+                                    max_work=max_work))
+
+
+class broadcast:
+    """numpy.broadcast of gpunp arrays (and scalars): the broadcast shape,
+    ndim, size and operand count; iterating it walks host copies."""
+
+    def __init__(self, *args):
+        if len(args) > 64:
+            raise ValueError(f"Need at most 64 array objects, got {len(args)}")
+        self._args = [_array(x) for x in args]
+        from gpunp._shaping import broadcast_shapes
+        self.shape = broadcast_shapes(*(x.shape for x in self._args))
+        self.nd = self.ndim = len(self.shape)
+        self.size = math.prod(self.shape)
+        self.numiter = len(self._args)
+        self.reset()
+
+    def reset(self):
+        self.index = 0
+        self._it = None
+
+    @property
+    def iters(self):
+        return tuple(numpy.broadcast_to(x.get(), self.shape).flat for x in self._args)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._it is None:
+            self._it = numpy.broadcast(*(x.get() for x in self._args))
+            for _ in range(self.index):
+                next(self._it)
+        v = next(self._it)
+        self.index += 1
+        return v
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """vstack under its old name, with NumPy's DeprecationWarning."""
+    from gpunp._joining import vstack
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)

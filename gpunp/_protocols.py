@@ -75,7 +75,8 @@ ARRAY_FUNCTIONS += (
     "isrealobj", "min_scalar_type", "nan_to_num", "real_if_close",
     "array2string", "array_repr", "array_str", "save", "savetxt", "savez", "savez_compressed",
     # numerical helpers (gpunp._function_base)
-    "cross", "may_share_memory", "sinc", "sort_complex", "trapezoid", "unwrap",
+    "cross", "may_share_memory", "shares_memory", "sinc", "sort_complex", "trapezoid",
+    "unwrap", "row_stack",
 )
 
 _TABLE: dict = {}

@@ -132,3 +132,42 @@ def test_may_share_memory():
     assert not gp.may_share_memory(a[:0], a) and not gp.may_share_memory(a, np.arange(3))
     m = gp.arange(12.0).reshape(3, 4)
     assert gp.may_share_memory(m[:, 0], m[:, 3]) and not gp.may_share_memory(m[0], m[1])
+
+
+@given(data=st.data())
+def test_shares_memory_matches_numpy_on_twin_views(data):
+    """Two strided views of one array: gpunp's answer from device addresses
+    is NumPy's on the same views of a host array."""
+    n = data.draw(st.integers(1, 30), label="n")
+    x = np.arange(n, dtype=np.float64)
+    g = gp.asarray(x)
+    views = []
+    for label in ("a", "b"):
+        start = data.draw(st.integers(0, n - 1), label=f"{label} start")
+        step = data.draw(st.sampled_from([1, 2, 3, -1, -2]), label=f"{label} step")
+        views.append((slice(start, None, step) if step > 0 else slice(start, None, step)))
+    ga, gb = g[views[0]], g[views[1]]
+    ha, hb = x[views[0]], x[views[1]]
+    assert gp.shares_memory(ga, gb) == np.shares_memory(ha, hb)
+    assert np.shares_memory(ga, gb) == np.shares_memory(ha, hb)  # routed to gpunp
+    assert gp.may_share_memory(ga, gb) == np.may_share_memory(ha, hb)
+    assert not gp.shares_memory(ga, gp.asarray(ha))
+
+
+def test_broadcast_object_and_row_stack():
+    a, b = np.ones((2, 1)), np.arange(3)
+    want = np.broadcast(a, b)
+    got = gp.broadcast(gp.asarray(a), gp.asarray(b))
+    assert (got.shape, got.nd, got.ndim, got.size, got.numiter) == \
+        (want.shape, want.nd, want.ndim, want.size, want.numiter)
+    assert list(got) == list(want) and got.index == want.index
+    got.reset()
+    assert got.index == 0 and next(got) == (1.0, 0)
+    with pytest.raises(ValueError):
+        gp.broadcast(gp.ones((2, 3)), gp.ones(4))
+    with pytest.warns(DeprecationWarning):
+        r = gp.row_stack([gp.arange(2), gp.arange(2)])
+    assert_same(r, np.vstack([np.arange(2), np.arange(2)]))
+    assert issubclass(gp.str_, gp.character) and gp.datetime64 is np.datetime64
+    with pytest.raises(TypeError):
+        gp.zeros(2, gp.str_)
