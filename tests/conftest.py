@@ -20,6 +20,9 @@ settings.register_profile("gpunp", deadline=None)
 # test, so that whether a submission lands does not depend on the draw;
 # every other run searches anew, and what it finds is a bug to fix.
 settings.register_profile("ci", parent=settings.get_profile("gpunp"), derandomize=True)
+# The GPU machine's time is lent by the half hour: `--hypothesis-profile=device`
+# runs the whole suite there with fewer examples a test.
+settings.register_profile("device", parent=settings.get_profile("gpunp"), max_examples=30)
 settings.load_profile("ci" if os.environ.get("CI") else "gpunp")
 
 # Hypothesis 6.170's settings objects grow a chain of fallbacks as a single
