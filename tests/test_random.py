@@ -1112,3 +1112,18 @@ def test_bytes():
     counts = np.bincount(np.frombuffer(gr.default_rng(56).bytes(256 * 400), np.uint8),
                          minlength=256)
     assert stats.chisquare(counts).pvalue > ALPHA
+
+
+def test_random_integers_is_randint_to_high_inclusive():
+    """The legacy random_integers: [low, high] (high None: [1, low]), NumPy's
+    DeprecationWarning, the stream of randint(low, high + 1)."""
+    with pytest.warns(DeprecationWarning):
+        gp.random.seed(7)
+        a = gp.random.random_integers(3, 9, size=500)
+    gp.random.seed(7)
+    b = gp.random.randint(3, 10, size=500)
+    np.testing.assert_array_equal(a.get(), b.get())
+    assert a.dtype == np.random.randint(3, 10, size=1).dtype
+    with pytest.warns(DeprecationWarning):
+        c = gp.random.RandomState(1).random_integers(4, size=2000).get()
+    assert c.min() == 1 and c.max() == 4

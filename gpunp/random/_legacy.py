@@ -6,6 +6,7 @@ RandomState is a Mersenne Twister; the numbers differ, the semantics not)."""
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy
 
@@ -70,6 +71,18 @@ class RandomState:
         """Integers in [low, high) (high None: [0, low)); dtype int is
         int64, as on NumPy's 64-bit platforms."""
         return self._gen.integers(low, high, size, dtype=numpy.dtype(dtype))
+
+    def random_integers(self, low, high=None, size=None):
+        """Integers in [low, high] (high None: [1, low]), with NumPy's
+        DeprecationWarning: randint(low, high + 1) is the same."""
+        if high is None:
+            warnings.warn("This function is deprecated. Please call randint(1, {low} + 1) "
+                          "instead".format(low=low), DeprecationWarning, stacklevel=2)
+            low, high = 1, low
+        else:
+            warnings.warn("This function is deprecated. Please call randint({low}, {high} + 1) "
+                          "instead".format(low=low, high=high), DeprecationWarning, stacklevel=2)
+        return self.randint(low, _plus_one(high), size)
 
     def uniform(self, low=0.0, high=1.0, size=None):
         return self._gen.uniform(low, high, size)
@@ -137,6 +150,16 @@ def randint(low, high=None, size=None, dtype=int):
 
 def random_sample(size=None):
     return _state.random_sample(size)
+
+
+def random_integers(low, high=None, size=None):
+    return _state.random_integers(low, high, size)
+
+
+def _plus_one(high):
+    # an array bound stays on the device
+    from gpunp._ndarray import ndarray
+    return high + 1 if isinstance(high, ndarray) else numpy.asarray(high) + 1
 
 
 random = ranf = sample = random_sample
