@@ -45,9 +45,9 @@ def _bit_weights(big: bool):
 def packbits(a, /, axis=None, bitorder="big") -> ndarray:
     import gpunp as gp
     a = _array(a)
+    big = _big(bitorder)
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
-    big = _big(bitorder)
     a, axis = _along(a, axis)
     n = a.shape[-1]
     groups = -(-n // 8)
@@ -63,9 +63,9 @@ def packbits(a, /, axis=None, bitorder="big") -> ndarray:
 def unpackbits(a, /, axis=None, count=None, bitorder="big") -> ndarray:
     import gpunp as gp
     a = _array(a)
+    big = _big(bitorder)
     if a.dtype != _U8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    big = _big(bitorder)
     a, axis = _along(a, axis)
     n = a.shape[-1] * 8
     bits = UFUNCS["right_shift"](a[..., None], _bit_weights(big)) & numpy.uint8(1)

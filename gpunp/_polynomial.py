@@ -76,9 +76,9 @@ def polyder(p, m=1) -> ndarray:
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
     p = _array(p)
+    len(p)  # a 0-d p is NumPy's TypeError, even for m=0
     for _ in range(m):
-        n = len(p) - 1
-        p = p[:-1] * gp.arange(n, 0, -1)
+        p = p[:-1] * gp.arange(len(p) - 1, 0, -1)
     return p
 
 

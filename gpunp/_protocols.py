@@ -77,6 +77,12 @@ ARRAY_FUNCTIONS += (
     "cross", "may_share_memory", "sinc", "sort_complex", "trapezoid", "unwrap",
 )
 
+# polynomials, bits, special functions (gpunp._polynomial, _bits, _special)
+ARRAY_FUNCTIONS += (
+    "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
+    "polyval", "roots", "packbits", "unpackbits", "i0",
+)
+
 _TABLE: dict = {}
 
 

@@ -4,6 +4,8 @@ is gpunp.matmul's, broadcasting the leading axes."""
 
 from __future__ import annotations
 
+import numpy
+
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
 
@@ -34,3 +36,22 @@ def vecmat(x1, x2, /) -> ndarray:
     if x1.dtype.kind == "c":
         x1 = UFUNCS["conjugate"](x1)
     return matmul(x1[..., None, :], x2)[..., 0, :]
+
+
+# NumPy's matvec and vecmat are gufuncs: np.matvec(gpunp, gpunp) arrives
+# through __array_ufunc__ (the gufuncs' keywords, out= and axes=, are not
+# taken: they fall through to NotImplemented, NumPy's TypeError)
+_GUFUNCS = {getattr(numpy, n): f for n, f in (("matvec", matvec), ("vecmat", vecmat))
+            if hasattr(numpy, n)}
+_previous_array_ufunc = ndarray.__array_ufunc__
+
+
+def _array_ufunc(self, uf, method, *inputs, **kwargs):
+    f = _GUFUNCS.get(uf)
+    if f is not None and method == "__call__" and not kwargs and \
+            all(isinstance(x, ndarray) for x in inputs):
+        return f(*inputs)
+    return _previous_array_ufunc(self, uf, method, *inputs, **kwargs)
+
+
+ndarray.__array_ufunc__ = _array_ufunc
