@@ -19,12 +19,26 @@ def _gp():
     return gpunp
 
 
+def _coefs(p) -> ndarray:
+    """The coefficient array of p (a poly1d's own, as NumPy's __array__ gives)."""
+    return p.coeffs if isinstance(p, poly1d) else _array(p)
+
+
+def _as_poly(result, *inputs):
+    """NumPy's rule: a poly1d among the inputs makes the result a poly1d."""
+    return poly1d(result) if any(isinstance(x, poly1d) for x in inputs) else result
+
+
 def polyval(p, x) -> ndarray:
     """p[0] * x**(n-1) + ... + p[n-1] by Horner's rule, one device step per
     coefficient; the result starts as zeros_like(x), as NumPy's does."""
     gp = _gp()
-    p, x = _array(p), _array(x)
-    y = gp.zeros_like(x)
+    p = _coefs(p)
+    if isinstance(x, poly1d):
+        y = 0  # composition: poly1d arithmetic from here on
+    else:
+        x = _array(x)
+        y = gp.zeros_like(x)
     for i in range(len(p)):
         y = y * x + p[i]
     return y
@@ -34,7 +48,7 @@ def _aligned(a1, a2):
     """a1 and a2 as 1-d arrays of one length, the shorter padded with
     leading zeros of its own dtype."""
     gp = _gp()
-    a1, a2 = gp.atleast_1d(_array(a1)), gp.atleast_1d(_array(a2))
+    a1, a2 = gp.atleast_1d(_coefs(a1)), gp.atleast_1d(_coefs(a2))
     diff = len(a2) - len(a1)
     if diff > 0:
         a1 = gp.concatenate((gp.zeros(diff, a1.dtype), a1))
@@ -44,20 +58,20 @@ def _aligned(a1, a2):
 
 
 def polyadd(a1, a2) -> ndarray:
-    a1, a2 = _aligned(a1, a2)
-    return a1 + a2
+    b1, b2 = _aligned(a1, a2)
+    return _as_poly(b1 + b2, a1, a2)
 
 
 def polysub(a1, a2) -> ndarray:
-    a1, a2 = _aligned(a1, a2)
-    return a1 - a2
+    b1, b2 = _aligned(a1, a2)
+    return _as_poly(b1 - b2, a1, a2)
 
 
 def _trimmed(c) -> ndarray:
     """The coefficients as poly1d holds them: 1-d, leading zeros dropped,
     [0] for the zero polynomial."""
     gp = _gp()
-    c = gp.atleast_1d(_array(c))
+    c = gp.atleast_1d(_coefs(c))
     if c.ndim > 1:
         raise ValueError("Polynomial must be 1d only.")
     c = gp.trim_zeros(c, trim="f")
@@ -67,7 +81,7 @@ def _trimmed(c) -> ndarray:
 
 
 def polymul(a1, a2) -> ndarray:
-    return _gp().convolve(_trimmed(a1), _trimmed(a2))
+    return _as_poly(_gp().convolve(_trimmed(a1), _trimmed(a2)), a1, a2)
 
 
 def polyder(p, m=1) -> ndarray:
@@ -75,11 +89,11 @@ def polyder(p, m=1) -> ndarray:
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    p = _array(p)
-    len(p)  # a 0-d p is NumPy's TypeError, even for m=0
+    c = _coefs(p)
+    len(c)  # a 0-d p is NumPy's TypeError, even for m=0
     for _ in range(m):
-        p = p[:-1] * gp.arange(len(p) - 1, 0, -1)
-    return p
+        c = c[:-1] * gp.arange(len(c) - 1, 0, -1)
+    return _as_poly(c, p)
 
 
 def polyint(p, m=1, k=None) -> ndarray:
@@ -92,10 +106,10 @@ def polyint(p, m=1, k=None) -> ndarray:
         k = k[0] * gp.ones(m, numpy.float64)
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
-    p = _array(p)
+    c = _coefs(p)
     for i in range(m):
-        p = gp.concatenate((p / gp.arange(len(p), 0, -1), k[i:i + 1]))
-    return p
+        c = gp.concatenate((c / gp.arange(len(c), 0, -1), k[i:i + 1]))
+    return _as_poly(c, p)
 
 
 def polydiv(u, v):
@@ -103,8 +117,9 @@ def polydiv(u, v):
     quotient coefficient; the remainder's leading near-zeros are dropped
     while NumPy's allclose test (a host yes/no) says so."""
     gp = _gp()
-    u = gp.atleast_1d(_array(u)) + 0.0
-    v = gp.atleast_1d(_array(v)) + 0.0
+    truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
+    u = gp.atleast_1d(_coefs(u)) + 0.0
+    v = gp.atleast_1d(_coefs(v)) + 0.0
     dt = (u[0] + v[0]).dtype
     m, n = len(u) - 1, len(v) - 1
     scale = 1.0 / v[0]
@@ -116,7 +131,7 @@ def polydiv(u, v):
         r[k:k + n + 1] -= d * v
     while r.shape[-1] > 1 and gp.allclose(r[0], 0, rtol=1e-14):
         r = r[1:]
-    return q, r
+    return (poly1d(q), poly1d(r)) if truepoly else (q, r)
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
@@ -174,7 +189,7 @@ def roots(p) -> ndarray:
     """The eigenvalues of the companion matrix of p without its leading and
     trailing zeros, then one zero root per trailing zero."""
     gp = _gp()
-    p = gp.atleast_1d(_array(p))
+    p = gp.atleast_1d(_coefs(p))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     nz = gp.nonzero(p)[0]
@@ -220,3 +235,144 @@ def poly(seq_of_zeros):
         if bool(gp.all(gp.sort(c) == gp.sort(gp.conjugate(c)))):
             a = a.real.copy()
     return a
+
+
+class poly1d:
+    """A polynomial whose coefficients (highest power first, leading zeros
+    dropped) are a gpunp array: arithmetic, calls, derivatives and integrals
+    are the device functions above; repr and str print through NumPy's
+    poly1d on a host copy of the coefficients."""
+
+    __hash__ = None
+
+    def __init__(self, c_or_r, r=False, variable=None):
+        if isinstance(c_or_r, poly1d):
+            self._variable, self._coeffs = c_or_r._variable, c_or_r._coeffs
+            if variable is not None:
+                self._variable = variable
+            return
+        if r:
+            c_or_r = poly(c_or_r)
+        self._coeffs = _trimmed(c_or_r)
+        self._variable = "x" if variable is None else variable
+
+    @property
+    def coeffs(self) -> ndarray:
+        return self._coeffs
+
+    @coeffs.setter
+    def coeffs(self, value):
+        if value is not self._coeffs:
+            raise AttributeError("Cannot set attribute")
+
+    @property
+    def variable(self) -> str:
+        return self._variable
+
+    @property
+    def order(self) -> int:
+        return len(self._coeffs) - 1
+
+    @property
+    def roots(self) -> ndarray:
+        return roots(self._coeffs)
+
+    c = coef = coefficients = coeffs
+    r = roots
+    o = order
+
+    def _host(self):
+        return numpy.poly1d(self._coeffs.get(), variable=self._variable)
+
+    def __repr__(self) -> str:
+        return repr(self._host())
+
+    def __str__(self) -> str:
+        return str(self._host())
+
+    def __len__(self) -> int:
+        return self.order
+
+    def __iter__(self):
+        return iter(self._coeffs)
+
+    def __call__(self, val):
+        return polyval(self._coeffs, val)
+
+    def __neg__(self):
+        return poly1d(-self._coeffs)
+
+    def __pos__(self):
+        return self
+
+    def __add__(self, other):
+        return poly1d(polyadd(self._coeffs, poly1d(other)._coeffs))
+
+    def __radd__(self, other):
+        return poly1d(polyadd(poly1d(other)._coeffs, self._coeffs))
+
+    def __sub__(self, other):
+        return poly1d(polysub(self._coeffs, poly1d(other)._coeffs))
+
+    def __rsub__(self, other):
+        return poly1d(polysub(poly1d(other)._coeffs, self._coeffs))
+
+    def __mul__(self, other):
+        if numpy.isscalar(other):
+            return poly1d(self._coeffs * other)
+        return poly1d(polymul(self._coeffs, poly1d(other)._coeffs))
+
+    def __rmul__(self, other):
+        if numpy.isscalar(other):
+            return poly1d(other * self._coeffs)
+        return poly1d(polymul(poly1d(other)._coeffs, self._coeffs))
+
+    def __pow__(self, val):
+        if not numpy.isscalar(val) or int(val) != val or val < 0:
+            raise ValueError("Power to non-negative integers only.")
+        res = [1]
+        for _ in range(int(val)):
+            res = polymul(self._coeffs, res)
+        return poly1d(res)
+
+    def __truediv__(self, other):
+        if numpy.isscalar(other):
+            return poly1d(self._coeffs / other)
+        return polydiv(self, poly1d(other))
+
+    def __rtruediv__(self, other):
+        if numpy.isscalar(other):
+            return poly1d(other / self._coeffs)
+        return polydiv(poly1d(other), self)
+
+    def __eq__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        if self._coeffs.shape != other._coeffs.shape:
+            return False
+        return bool(_gp().all(self._coeffs == other._coeffs))
+
+    def __ne__(self, other):
+        if not isinstance(other, poly1d):
+            return NotImplemented
+        return not self.__eq__(other)
+
+    def __getitem__(self, val):
+        if val > self.order or val < 0:
+            return self._coeffs.dtype.type(0)
+        return self._coeffs[self.order - val]
+
+    def __setitem__(self, key, val):
+        if key < 0:
+            raise ValueError("Does not support negative powers.")
+        if key > self.order:
+            gp = _gp()
+            pad = gp.zeros(key - self.order, self._coeffs.dtype)
+            self._coeffs = gp.concatenate((pad, self._coeffs))
+        self._coeffs[self.order - key] = val
+
+    def deriv(self, m=1):
+        return poly1d(polyder(self._coeffs, m))
+
+    def integ(self, m=1, k=0):
+        return poly1d(polyint(self._coeffs, m=m, k=k))

@@ -336,3 +336,75 @@ def test_poly_matches_numpy(data):
 def test_poly_errors_are_numpys(z):
     got, want = same_outcome(lambda: np.poly(z), lambda: gp.poly(gp.asarray(z)))
     assert want is None
+
+
+# ---- poly1d -----------------------------------------------------------------------
+
+def _same_poly(got, want, mag=1.0):
+    assert isinstance(got, gp.poly1d) and isinstance(want, np.poly1d)
+    assert got.variable == want.variable
+    _close(got.coeffs, want.coeffs, mag)
+
+
+@given(data=st.data())
+def test_poly1d_matches_numpys(data):
+    dt = data.draw(st.sampled_from([np.float64, np.int64, np.complex128, np.float32]),
+                   label="dtype")
+    g1, c1 = _coefs(data, "c1", dt=dt, max_len=4)
+    g2, c2 = _coefs(data, "c2", dt=dt, max_len=3)
+    var = data.draw(st.sampled_from([None, "z"]), label="variable")
+    got, want = same_outcome(lambda: np.poly1d(c1, variable=var),
+                             lambda: gp.poly1d(g1, variable=var))
+    if want is None:
+        return
+    p, q = got, want
+    p2, q2 = gp.poly1d(g2), np.poly1d(c2)
+    assert repr(p) == repr(q) and str(p) == str(q)
+    assert len(p) == len(q) and p.order == q.order
+    mag = (np.abs(c1.astype(complex)).sum() + 1) * (np.abs(c2.astype(complex)).sum() + 1)
+    s = data.draw(st.sampled_from([2, -1, 0.5]), label="scalar")
+    with quiet():
+        for op in (lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b,
+                   lambda a, b: -a + b):
+            _same_poly(op(p, p2), op(q, q2), mag)
+        for op in (lambda a: a + s, lambda a: s - a, lambda a: a * s, lambda a: s * a,
+                   lambda a: a / s, lambda a: a ** 2, lambda a: +a, lambda a: a.deriv(),
+                   lambda a: a.integ(2, k=s)):
+            _same_poly(op(p), op(q), mag * mag)
+        x = data.draw(st.floats(-3, 3), label="x")
+        _close(p(gp.asarray(np.array([x, 1.0]))), q(np.array([x, 1.0])), mag * 30)
+        _same_poly(p(p2), q(q2), mag ** 4)
+        assert (p == p2) == (q == q2) and (p != p2) == (q != q2)
+        for k in (-1, 0, 1, 5):
+            assert_same(gp.asarray(p[k]), np.asarray(q[k]))
+        if q2.coeffs[0] != 0 and abs(complex(q2.coeffs[0])) >= 1:
+            for g, w in zip(p / p2, q / q2):
+                _same_poly(g, w, mag * 10 ** len(c1))
+    with pytest.raises(ValueError):
+        p ** -1
+    with pytest.raises(ValueError):
+        np.poly1d(c1) ** -1
+
+
+def test_poly1d_of_a_matrix_and_from_roots_are_numpys():
+    m = np.ones((2, 2))
+    with pytest.raises(ValueError):
+        np.poly1d(m)
+    with pytest.raises(ValueError):
+        gp.poly1d(gp.asarray(m))
+    _same_poly(gp.poly1d(gp.asarray([1.0, -2.0, 3.0]), r=True),
+               np.poly1d([1.0, -2.0, 3.0], r=True), 100)
+
+
+def test_poly1d_setitem_and_functions_of_poly1d_are_numpys():
+    p, q = gp.poly1d([1.0, 2.0]), np.poly1d([1.0, 2.0])
+    p[3], q[3] = 5, 5
+    _same_poly(p, q)
+    with pytest.raises(ValueError):
+        p[-1] = 1
+    for name in ("polyadd", "polysub", "polymul"):
+        _same_poly(getattr(gp, name)(p, [1, 2]), getattr(np, name)(q, [1, 2]), 100)
+    _same_poly(gp.polyder(p), np.polyder(q), 100)
+    _same_poly(gp.polyint(p), np.polyint(q), 100)
+    _close(gp.polyval(p, gp.asarray([2.0])), np.polyval(q, [2.0]), 100)
+    _close(gp.roots(p), np.roots(q), 100, ulps=1e6)
