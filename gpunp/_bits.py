@@ -16,12 +16,15 @@ from gpunp._ufunc import UFUNCS, _array
 _U8 = numpy.dtype(numpy.uint8)
 
 
-def _big(bitorder) -> bool:
+def _big(bitorder, whole_word: bool) -> bool:
+    """Big-endian bit order? packbits reads the word 'big' or 'little' at the
+    start of the string, unpackbits only its first letter (NumPy's rules)."""
     if not isinstance(bitorder, str):
-        raise TypeError("bitorder must be a string, 'big' or 'little'")
-    if bitorder.startswith("little"):
+        raise TypeError(f"bitorder must be str, not {type(bitorder).__name__}")
+    words = ("little", "big") if whole_word else ("l", "b")
+    if bitorder.startswith(words[0]):
         return False
-    if bitorder.startswith("big"):
+    if bitorder.startswith(words[1]):
         return True
     raise ValueError("'order' must be either 'little' or 'big'")
 
@@ -36,16 +39,16 @@ def _along(a: ndarray, axis):
     return a.swapaxes(axis, -1), axis
 
 
-def _bit_weights(big: bool):
+def _shifts(big: bool) -> ndarray:
+    """Each bit's position in its byte, in the order the bits are laid out."""
     import gpunp as gp
-    shifts = gp.arange(7, -1, -1, dtype=_U8) if big else gp.arange(8, dtype=_U8)
-    return shifts
+    return gp.arange(7, -1, -1, dtype=_U8) if big else gp.arange(8, dtype=_U8)
 
 
 def packbits(a, /, axis=None, bitorder="big") -> ndarray:
     import gpunp as gp
     a = _array(a)
-    big = _big(bitorder)
+    big = _big(bitorder, True)
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
     a, axis = _along(a, axis)
@@ -55,7 +58,7 @@ def packbits(a, /, axis=None, bitorder="big") -> ndarray:
     if groups * 8 != n:
         bits = gp.concatenate((bits, gp.zeros(a.shape[:-1] + (groups * 8 - n,), _U8)), axis=-1)
     bits = bits.reshape(a.shape[:-1] + (groups, 8))
-    weights = UFUNCS["left_shift"](gp.ones(8, _U8), _bit_weights(big))
+    weights = UFUNCS["left_shift"](gp.ones(8, _U8), _shifts(big))
     packed = (bits * weights).sum(axis=-1, dtype=_U8)
     return packed.swapaxes(axis, -1)
 
@@ -63,14 +66,16 @@ def packbits(a, /, axis=None, bitorder="big") -> ndarray:
 def unpackbits(a, /, axis=None, count=None, bitorder="big") -> ndarray:
     import gpunp as gp
     a = _array(a)
-    big = _big(bitorder)
+    big = _big(bitorder, False)
     if a.dtype != _U8:
         raise TypeError("Expected an input array of unsigned byte data type")
     a, axis = _along(a, axis)
     n = a.shape[-1] * 8
-    bits = UFUNCS["right_shift"](a[..., None], _bit_weights(big)) & numpy.uint8(1)
+    bits = UFUNCS["right_shift"](a[..., None], _shifts(big)) & numpy.uint8(1)
     bits = bits.reshape(a.shape[:-1] + (n,))
     if count is not None:
+        if isinstance(count, (bool, numpy.bool_)):
+            raise TypeError("an integer is required")
         count = operator.index(count)
         if count < 0:
             if -count > n:

@@ -18,7 +18,8 @@ def _axis(data, nd):
     return data.draw(st.one_of(st.none(), st.integers(-nd - 1, nd)), label="axis")
 
 
-_ORDERS = st.sampled_from(["big", "little", "middle"])
+_ORDERS = st.sampled_from(["big", "little", "middle", "b", "lit", "bogus", "littlex", "",
+                           "Big", None, 1])
 
 
 @given(data=st.data())
@@ -40,7 +41,8 @@ def test_unpackbits_matches_numpy(data):
     shape = data.draw(shapes(max_dims=3, max_side=4), label="shape")
     ga, a = data.draw(device_arrays(dt, shape), label="a")
     axis = _axis(data, len(shape))
-    count = data.draw(st.one_of(st.none(), st.integers(-40, 40)), label="count")
+    count = data.draw(st.one_of(st.none(), st.integers(-40, 40), st.sampled_from([True, 1.5])),
+                      label="count")
     order = data.draw(_ORDERS, label="bitorder")
     got, want = same_outcome(
         lambda: np.unpackbits(a, axis=axis, count=count, bitorder=order),
