@@ -105,6 +105,12 @@ from gpunp._function_base import (  # noqa: E402
 from gpunp._host_io import (  # noqa: E402
     array2string, array_repr, array_str, fromfile, fromstring, genfromtxt, load, loadtxt, save,
     savetxt, savez, savez_compressed)
+from gpunp._polynomial import (  # noqa: E402
+    poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval,
+    roots)
+from gpunp._bits import packbits, unpackbits  # noqa: E402
+from gpunp._special import i0, kaiser  # noqa: E402
+from gpunp._vecmat import matvec, vecmat  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp import _protocols  # noqa: E402,F401

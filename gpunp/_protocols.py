@@ -79,6 +79,12 @@ ARRAY_FUNCTIONS += (
     "unwrap", "row_stack",
 )
 
+# polynomials, bits, special functions (gpunp._polynomial, _bits, _special)
+ARRAY_FUNCTIONS += (
+    "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
+    "polyval", "roots", "packbits", "unpackbits", "i0",
+)
+
 _TABLE: dict = {}
 
 
