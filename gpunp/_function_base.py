@@ -189,28 +189,6 @@ def require(a, dtype=None, requirements=None, *, like=None):
     return arr
 
 
-def _extent(a: ndarray):
-    """The device byte range [lo, hi) that `a`'s elements lie in."""
-    lo = hi = a.data_ptr
-    if a.size:
-        for n, s in zip(a.shape, a.strides):
-            if s < 0:
-                lo += (n - 1) * s
-            else:
-                hi += (n - 1) * s
-        hi += a.itemsize
-    return lo, hi
-
-
-def may_share_memory(a, b, max_work=None) -> bool:
-    """Whether the memory bounds of two gpunp arrays overlap
-    (numpy.may_share_memory); other objects share nothing with the device."""
-    if not (isinstance(a, ndarray) and isinstance(b, ndarray)) or not a.size or not b.size:
-        return False
-    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
-    return alo < bhi and blo < ahi
-
-
 class _Addresses:
     """NumPy's view of where a gpunp array's elements lie: an array
     interface with the device address and strides, which NumPy's overlap
@@ -220,6 +198,16 @@ class _Addresses:
         self.__array_interface__ = {"shape": a.shape, "typestr": a.dtype.str,
                                     "data": (a.data_ptr, False), "strides": a.strides,
                                     "version": 3}
+
+
+def may_share_memory(a, b, max_work=None) -> bool:
+    """Whether the memory bounds of two gpunp arrays overlap
+    (numpy.may_share_memory, on the arrays' device addresses); other objects
+    share nothing with the device."""
+    if not (isinstance(a, ndarray) and isinstance(b, ndarray)):
+        return False
+    return bool(numpy.may_share_memory(numpy.asarray(_Addresses(a)),
+                                       numpy.asarray(_Addresses(b)), max_work=max_work))
 
 
 def shares_memory(a, b, max_work=None) -> bool:
