@@ -5,6 +5,8 @@ elementwise operations in NumPy's order)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy
 
 from gpunp._lib import lib
@@ -121,6 +123,17 @@ def _interp_real(x, xp, fp, j, n, left, right):
     return where(_not_equal(x, x), x, r)
 
 
+@functools.cache
+def _interp_allows_no_samples() -> bool:
+    """Whether the running NumPy interpolates no points on no samples (2.5
+    does, to an empty result; 2.4 raises)."""
+    try:
+        numpy.interp([], [], [])
+    except ValueError:
+        return False
+    return True
+
+
 def interp(x, xp, fp, left=None, right=None, period=None):
     """One-dimensional piecewise linear interpolation (numpy.interp): float64
     (complex128 for complex fp), left/right values, a period."""
@@ -138,7 +151,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                          else "object of too small depth for desired array")
     if len(xp) != len(fp):
         raise ValueError("fp and xp are not of the same length.")
-    if len(xp) == 0:
+    if len(xp) == 0 and (x.size != 0 or not _interp_allows_no_samples()):
         raise ValueError("array of sample points is empty")
     if period is not None:
         if period == 0:
@@ -150,6 +163,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         xp, fp = xp[order], fp[order]
         xp = concatenate([xp[-1:] - period, xp, xp[0:1] + period])
         fp = concatenate([fp[-1:], fp, fp[0:1]])
+    if x.size == 0:
+        from gpunp._creation import empty
+        return empty(x.shape, fp.dtype)
     n = len(xp)
     j = searchsorted(xp, x, side="right") - 1
     if not cplx:

@@ -6,8 +6,11 @@ those about values are ufuncs on the device."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
+from gpunp._lib import _numpy_version
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
 
@@ -70,7 +73,11 @@ def isneginf(x, out=None):
 
 def fix(x, out=None):
     """Rounds toward zero (numpy.fix): trunc, which gives the same values
-    and dtypes (integers stay integers)."""
+    and dtypes (integers stay integers). Deprecated where the running NumPy
+    deprecates it (2.5)."""
+    if _numpy_version() >= 20500:
+        warnings.warn("numpy.fix is deprecated. Use numpy.trunc instead, which is faster "
+                      "and follows the Array API standard.", DeprecationWarning, stacklevel=2)
     return _trunc(_array(x), out=out)
 
 
