@@ -149,6 +149,30 @@ def _unique(lib, n):
     return (lambda: xp.unique(a)) if hasattr(xp, "unique") else None
 
 
+def _mask_select(lib, n):
+    a = _f32(lib, n)
+    return lambda: a[a > 0.5]
+
+
+def _take(count):
+    """take of `count` random indices (int64) from n float32: gpunp checks
+    every index (IndexError at the next synchronisation), CuPy wraps them
+    round, torch.take checks them with a device assertion."""
+    def make(lib, n):
+        a = _f32(lib, n)
+        idx = lib.asarray(np.random.default_rng(2).integers(0, n, count))
+        return lambda: lib.xp.take(a, idx)
+    return make
+
+
+def _median(lib, n):
+    # torch.median is the lower of the two middle values, not NumPy's median
+    if lib.name == "torch":
+        return None
+    a = _f32(lib, n)
+    return lambda: lib.xp.median(a)
+
+
 def _random(method):
     """A random fill of float32 (written once: 4 bytes an element): gpunp's
     and CuPy's Generator, torch.rand/randn (each library's own generator;
@@ -328,9 +352,13 @@ def workloads(quick: bool) -> list:
                  _random("standard_normal"), bytes_moved(1), True, gpu_only=True),
     ]
     nsort = 10 ** (6 if quick else 8)
+    ntake = 10 ** (5 if quick else 7)
     out += [
         Workload(f"sort, {nsort} float32", "ms", nsort, _sort),
         Workload(f"unique, {nsort} float32", "ms", nsort, _unique),
+        Workload(f"median, {nsort} float32", "ms", nsort, _median),
+        Workload(f"a[a > 0.5], {big} float32", "ms", big, _mask_select),
+        Workload(f"take of {ntake} indices from {big} float32", "ms", big, _take(ntake)),
     ]
     for dt in ("float16", "float32", "float64"):
         out.append(Workload(f"matmul {mside}x{mside} {dt}", "TFLOP/s", mside, _matmul(dt),
@@ -362,41 +390,51 @@ def workloads(quick: bool) -> list:
 
 _FIRST_CALL = """
 import time, numpy, gpunp
+from gpunp._config import cache_stats
 a = gpunp.asarray(numpy.arange(1000, dtype=numpy.float32))
 (a + 1).sum().item()
+s = cache_stats()["compile_seconds"]
 t = time.perf_counter()
 gpunp.tanh(a).get()
-print(time.perf_counter() - t)
+print(time.perf_counter() - t, cache_stats()["compile_seconds"] - s)
 """
 
 
 def first_call_ms(env, repeats: int = 3) -> tuple:
     """A new elementwise kernel's first call in a fresh process, with an
-    empty disk cache and then with that cache warm: the median of `repeats`
+    empty disk cache and then with that cache warm: the medians of `repeats`
     such pairs (the first process on a machine also reads the compiler's
-    libraries from disk, which is not the cache's cost)."""
+    libraries from disk, which is not the cache's cost), and of the cold
+    call's time inside the compiler."""
     def run(e, d):
-        return float(subprocess.run([sys.executable, "-c", _FIRST_CALL], env=e, cwd=d,
-                                    capture_output=True, text=True,
-                                    check=True).stdout.split()[-1]) * 1e3
-    cold, warm = [], []
+        out = subprocess.run([sys.executable, "-c", _FIRST_CALL], env=e, cwd=d,
+                             capture_output=True, text=True, check=True).stdout.split()
+        return float(out[-2]) * 1e3, float(out[-1]) * 1e3
+    cold, warm, compiling = [], [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as d:
             e = dict(os.environ, GPUNP_CACHE_DIR=d, **env)
-            cold.append(run(e, d))
-            warm.append(run(e, d))
-    return statistics.median(cold), statistics.median(warm)
+            t, c = run(e, d)
+            cold.append(t)
+            compiling.append(c)
+            warm.append(run(e, d)[0])
+    return statistics.median(cold), statistics.median(warm), statistics.median(compiling)
 
 
-def import_ms(module="gpunp") -> float:
-    def wall(code):
-        best = float("inf")
-        for _ in range(5):
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", code], check=True, cwd=tempfile.gettempdir())
-            best = min(best, time.perf_counter() - t)
-        return best
-    return (wall(f"import {module}") - wall("pass")) * 1e3
+def _wall_ms(code: str) -> float:
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=tempfile.gettempdir())
+        best = min(best, time.perf_counter() - t)
+    return best * 1e3
+
+
+def import_ms(module="gpunp", after="") -> float:
+    """The wall time `import module` adds to a fresh interpreter, or to one
+    that has imported `after` already (gpunp's own share, NumPy's apart)."""
+    first = f"import {after}; " if after else ""
+    return _wall_ms(f"{first}import {module}") - _wall_ms(first or "pass")
 
 
 _ALLOCATOR = """
