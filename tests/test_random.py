@@ -541,6 +541,59 @@ def test_legacy_seed_reproduces():
     assert gr.get_random_state() is not rs
 
 
+def test_legacy_state_round_trips_as_numpys_does_for_a_philox_random_state():
+    rs = gr.RandomState(7)
+    with pytest.warns(RuntimeWarning, match="legacy"):
+        st = rs.get_state()
+    # NumPy's RandomState over a bit generator other than MT19937 gives a dict too
+    want = np.random.RandomState(np.random.Philox(7))
+    with pytest.warns(RuntimeWarning, match="legacy"):
+        assert isinstance(want.get_state(), dict)
+    assert st == rs.get_state(legacy=False)
+    assert {"bit_generator", "state", "has_gauss", "gauss"} <= set(st)
+    a = rs.random_sample(1000).get()
+    rs.set_state(st)
+    np.testing.assert_array_equal(rs.random_sample(1000).get(), a)
+    gr.seed(3)
+    st = gr.get_state(legacy=False)
+    b = gr.rand(5).get()
+    gr.set_state(st)
+    np.testing.assert_array_equal(gr.rand(5).get(), b)
+
+
+@pytest.mark.parametrize("state, error", [
+    (("MT19937", np.zeros(624, np.uint32), 0), ValueError),   # another generator's tuple
+    (("PCG64",), ValueError),
+    ({"bit_generator": "PCG64", "state": {}}, ValueError),
+    (5, TypeError),
+])
+def test_legacy_set_state_refuses_another_generators_state(state, error):
+    want = np.random.RandomState(np.random.Philox(1))
+    with pytest.raises(error):
+        want.set_state(state)
+    with pytest.raises(error):
+        gr.RandomState(1).set_state(state)
+
+
+def test_random_state_takes_a_bit_generator():
+    bg = gr.Philox(11)
+    rs = gr.RandomState(bg)
+    assert rs.get_generator().bit_generator is bg
+    np.testing.assert_array_equal(rs.random_sample(10).get(),
+                                  gr.Generator(gr.Philox(11)).random(10).get())
+
+
+def test_bit_generator_is_the_base_class():
+    assert issubclass(gr.Philox, gr.BitGenerator)
+    with pytest.raises(NotImplementedError):
+        np.random.BitGenerator(1).random_raw()
+    with pytest.raises(NotImplementedError):
+        gr.BitGenerator(1).random_raw()
+    assert isinstance(gr.BitGenerator(1).seed_seq, np.random.SeedSequence)
+    kids = gr.Philox(3).spawn(2)
+    assert all(isinstance(k, gr.Philox) for k in kids) and kids[0].state != kids[1].state
+
+
 # ---- bad arguments: NumPy's exceptions ---------------------------------------------------------
 
 def test_bad_sizes():

@@ -11,19 +11,19 @@ give the same numbers, bit for bit, for the same seed.
 """
 
 from gpunp.random import _legacy
-from gpunp.random._generator import Generator, Philox, SeedSequence, default_rng
+from gpunp.random._generator import BitGenerator, Generator, Philox, SeedSequence, default_rng
 from gpunp.random._legacy import (
-    RandomState, exponential, get_random_state, normal, rand, randint, randn, random,
-    random_integers, random_sample, ranf, sample, seed, standard_exponential, standard_normal,
-    uniform)
+    RandomState, exponential, get_random_state, get_state, normal, rand, randint, randn, random,
+    random_integers, random_sample, ranf, sample, seed, set_state, standard_exponential,
+    standard_normal, uniform)
 
 # the legacy distributions (numpy.random.gamma...), made from one table
 globals().update({name: getattr(_legacy, name) for name in _legacy.DELEGATED})
 
 __all__ = [
-    "Generator", "Philox", "RandomState", "SeedSequence", "default_rng", "exponential",
-    "get_random_state", "normal", "rand", "randint", "randn", "random", "random_integers",
-    "random_sample",
-    "ranf", "sample", "seed", "standard_exponential", "standard_normal", "uniform",
+    "BitGenerator", "Generator", "Philox", "RandomState", "SeedSequence", "default_rng",
+    "exponential", "get_random_state", "get_state", "normal", "rand", "randint", "randn",
+    "random", "random_integers", "random_sample", "ranf", "sample", "seed", "set_state",
+    "standard_exponential", "standard_normal", "uniform",
     *_legacy.DELEGATED,
 ]

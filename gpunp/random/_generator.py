@@ -52,7 +52,32 @@ def _float(x) -> float:
     return float(x.get() if isinstance(x, ndarray) else x)
 
 
-class Philox:
+class BitGenerator:
+    """The base class of gpunp's bit generators (numpy.random.BitGenerator):
+    a seed sequence and children spawned from it; a subclass makes the
+    numbers."""
+
+    def __init__(self, seed=None):
+        self._seed_seq = seed if isinstance(seed, numpy.random.bit_generator.ISeedSequence) \
+            else SeedSequence(seed)
+
+    @property
+    def seed_seq(self):
+        """The SeedSequence the generator's state came from."""
+        return self._seed_seq
+
+    def random_raw(self, size=None, output=True):
+        raise NotImplementedError("BitGenerator is a base class and cannot be instantized")
+
+    @property
+    def state(self) -> dict:
+        raise NotImplementedError("BitGenerator is a base class and cannot be instantized")
+
+    def spawn(self, n_children: int) -> list:
+        return [type(self)(ss) for ss in self._seed_seq.spawn(n_children)]
+
+
+class Philox(BitGenerator):
     """Philox4x32-10: a counter-based bit generator (Random123's
     philox4x32_R(10, counter, key)).
 
@@ -86,11 +111,6 @@ class Philox:
         if not 0 <= counter < 1 << 128:
             raise ValueError("counter must be a non-negative integer below 2**128")
         self._counter = counter
-
-    @property
-    def seed_seq(self):
-        """The SeedSequence the key came from (None when given a key)."""
-        return self._seed_seq
 
     @property
     def state(self) -> dict:

@@ -10,7 +10,7 @@ import warnings
 
 import numpy
 
-from gpunp.random._generator import Generator, Philox
+from gpunp.random._generator import BitGenerator, Generator, Philox
 
 
 def _legacy_seed(seed):
@@ -44,11 +44,36 @@ class RandomState:
         self.seed(seed)
 
     def seed(self, seed=None) -> None:
-        """Re-seeds (None: fresh entropy)."""
-        self._gen = Generator(Philox(_legacy_seed(seed)))
+        """Re-seeds (None: fresh entropy); a bit generator is used as it is."""
+        self._gen = Generator(seed if isinstance(seed, BitGenerator) else
+                              Philox(_legacy_seed(seed)))
 
     def get_generator(self) -> Generator:
         return self._gen
+
+    def get_state(self, legacy=True) -> dict:
+        """The bit generator's state as NumPy gives a RandomState's that is
+        not a Mersenne Twister: a dict (``legacy=True`` warns, as NumPy's)."""
+        if legacy:
+            warnings.warn("get_state and legacy can only be used with the MT19937 BitGenerator. "
+                          "To silence this warning, set `legacy` to False.", RuntimeWarning,
+                          stacklevel=2)
+        return {**self._gen.bit_generator.state, "has_gauss": 0, "gauss": 0.0}
+
+    def set_state(self, state) -> None:
+        """Restores a state from get_state (NumPy's errors for another
+        generator's state)."""
+        if isinstance(state, tuple):
+            if not state or state[0] != "MT19937":
+                raise ValueError("set_state can only be used with legacy MT19937 state "
+                                 "instances.")
+            raise ValueError("state must be for a Philox4x32 PRNG")
+        if not isinstance(state, dict):
+            raise TypeError("state must be a dict or a tuple.")
+        if state.get("bit_generator") != "Philox4x32":
+            raise ValueError("state must be for a Philox4x32 PRNG")
+        self._gen.bit_generator.state = {"bit_generator": "Philox4x32",
+                                         "state": state["state"]}
 
     def random_sample(self, size=None):
         """float64 in [0, 1)."""
@@ -138,6 +163,14 @@ def seed(seed=None) -> None:
 
 def rand(*args):
     return _state.rand(*args)
+
+
+def get_state(legacy=True) -> dict:
+    return _state.get_state(legacy)
+
+
+def set_state(state) -> None:
+    _state.set_state(state)
 
 
 def randn(*args):
