@@ -1,0 +1,61 @@
+# The project's runs on a lent GPU machine (the H200 of docs/performance.md),
+# which has no network and no cffi: everything comes in .whl/ (git-ignored
+# through .git/info/exclude), prepared here as
+#
+#   pip download --no-deps --only-binary=:all: --python-version 3.12 \
+#       --implementation cp --platform manylinux2014_x86_64 -d .whl \
+#       cffi ndindex pytest-json-report pytest-metadata
+#   rm -f .whl/gpunp-*.whl; pip wheel --no-deps -w .whl .; git rev-parse HEAD > .whl/COMMIT
+#   # optional: .whl/aat, a checkout of data-apis/array-api-tests with its
+#   # array-api submodule; .whl/kcache/cache.*, a kernel cache saved by `save`
+#
+# and run there from the repository root, with .whl carried, as
+#
+#   STAGES="suite aat bench save" SUITE_S=540 bash tools/device_run.sh
+#
+# Stages: suite (the whole test suite, 16 workers, Hypothesis profile
+# `device`), aat (the array API test suite), bench (python -m bench), save
+# (the kernel cache, compressed, into $OUT: carried back as .whl/kcache, it
+# spares the next run most of NVRTC's time, which is most of a cold suite
+# run). Each stage stops at its time limit (SIGINT first, so pytest still
+# reports); logs, junit XML and the bench's results go to $OUT.
+set -u
+ROOT=$(pwd)
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+export PYTHONPATH=/tmp/site GPUNP_BACKEND=cuda PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
+echo "commit $(cat .whl/COMMIT)"
+C=${HOME:-/root}/.cache/gpunp
+if ls .whl/kcache/cache.* >/dev/null 2>&1; then
+  mkdir -p "$C" && cat .whl/kcache/cache.* | xz -d -T16 | tar -x -C "$C" && echo "restored the kernel cache"
+fi
+python3 -c "import gpunp, numpy, hypothesis, scipy; print('gpunp', gpunp.__file__, 'numpy', \
+numpy.__version__, 'hypothesis', hypothesis.__version__, 'scipy', scipy.__version__)"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,memory.used --format=csv,noheader
+for s in ${STAGES:-suite}; do
+  t0=$(date +%s)
+  case $s in
+  suite)
+    timeout -s INT -k 20 "${SUITE_S:-450}" python3 -m pytest -v --timeout="${TEST_S:-150}" \
+      -o timeout_method=thread -n "${NPROC:-16}" -p no:cacheprovider --import-mode=importlib \
+      --hypothesis-profile=device --junitxml="$OUT/junit.xml" -rfE --durations=25 \
+      ${SUITE_ARGS:-tests} > "$OUT/suite.log" 2>&1
+    echo "suite rc=$? $(( $(date +%s) - t0 )) s"
+    grep -E "^(FAILED|ERROR)" "$OUT/suite.log" | cut -c1-300 | head -80; tail -3 "$OUT/suite.log" ;;
+  aat)
+    (cd .whl/aat && ARRAY_API_TESTS_MODULE=gpunp timeout "${AAT_S:-150}" python3 -m pytest \
+      array_api_tests -q -n "${NPROC:-16}" -p no:cacheprovider \
+      --max-examples="${AAT_EXAMPLES:-100}" --disable-deadline -rf > "$OUT/aat.log" 2>&1)
+    echo "aat rc=$? $(( $(date +%s) - t0 )) s"
+    grep -E "^FAILED" "$OUT/aat.log" | cut -c1-250 | head -60; tail -2 "$OUT/aat.log" ;;
+  bench)
+    mkdir -p /tmp/b && (cd /tmp/b && timeout "${BENCH_S:-300}" python3 -c "import runpy, sys; \
+sys.path.append('$ROOT'); runpy.run_module('bench', run_name='__main__', alter_sys=True)" \
+      --out "$OUT/bench" ${BENCH_ARGS:-} > "$OUT/bench.log" 2>&1)
+    echo "bench rc=$? $(( $(date +%s) - t0 )) s"; tail -5 "$OUT/bench.log"
+    cat "$OUT/bench/results.md" 2>/dev/null ;;
+  save)
+    tar -C "$C" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cache."
+    echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
+  esac
+done
