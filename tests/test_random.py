@@ -272,13 +272,48 @@ def test_normal_layout_and_accuracy():
         assert err.max() <= 2.5
 
 
-def test_float32_normal_and_exponential_round_the_float64_values():
-    n = 777
-    for m in ("standard_normal", "standard_exponential"):
-        x64 = getattr(gr.default_rng(SEED), m)(n).get()
-        x32 = getattr(gr.default_rng(SEED), m)(n, dtype=np.float32).get()
-        assert x32.dtype == np.float32
-        np.testing.assert_array_equal(x32, x64.astype(np.float32))
+def _unit32_open0(words):
+    """The prelude's float32 uniform in (0, 1] of each 32-bit word, in
+    NumPy's float32 arithmetic (the same IEEE operations)."""
+    return words.astype(np.uint32).astype(np.float32) * np.float32(2.0 ** -32) + \
+        np.float32(2.0 ** -33)
+
+
+def _ulps32(x, ref):
+    """|x - ref| in float32 ulps of ref (long double reference)."""
+    sp = np.spacing(np.abs(ref.astype(np.float32))).astype(LD)
+    return (np.abs(x.astype(LD) - ref) / sp).astype(np.float64)
+
+
+@needs_long_double
+def test_float32_exponential_layout_and_accuracy():
+    # one word an element (four a block): -log of its float32 uniform,
+    # by the prelude's float32 log, within 1 ulp
+    n = 1 << 16
+    x = gr.default_rng(SEED).standard_exponential(n, dtype=np.float32).get()
+    u = _unit32_open0(_words32(_raw(SEED, n // 2)))
+    assert x.dtype == np.float32
+    assert _ulps32(x, -np.log(u.astype(LD))).max() <= 1.0
+    assert (x >= 0).all() and not np.signbit(x).any()
+
+
+@needs_long_double
+def test_float32_normal_layout_and_accuracy():
+    # Box-Muller in float32 of u1 (word 2m, in (0, 1]) and u2 (word 2m + 1, its
+    # top 24 bits): elements 2m and 2m + 1 are r cos and r sin, within 3
+    # float32 ulps of r (2.61 at most in 6.3 million draws of three seeds);
+    # they cannot pass 6.8 (u1 is at least 2^-33)
+    n = 1 << 16
+    z = gr.default_rng(SEED).standard_normal(n, dtype=np.float32).get()
+    w = _words32(_raw(SEED, n // 2))
+    u1 = _unit32_open0(w[0::2]).astype(LD)
+    u2 = (w[1::2] >> np.uint64(8)).astype(LD) * LD(2) ** -24
+    r = np.sqrt(-2 * np.log(u1))
+    sp = np.spacing(r.astype(np.float32)).astype(LD)
+    for got, ref in ((z[0::2], r * np.cos(2 * PI_LD * u2)), (z[1::2], r * np.sin(2 * PI_LD * u2))):
+        err = (np.abs(got.astype(LD) - ref) / sp).astype(np.float64)
+        assert err.max() <= 3.0
+    assert np.abs(z).max() <= 6.8
 
 
 def test_unaligned_output_gives_the_same_stream():
@@ -306,8 +341,9 @@ CALLS = [  # (name, call, elements per counter block)
     ("integers32", lambda g, n: g.integers(-5, 1000, size=n), 4),
     ("integers64", lambda g, n: g.integers(0, 2 ** 40, size=n), 2),
     ("normal", lambda g, n: g.normal(1.0, 3.0, size=n), 2),
-    ("standard_normal32", lambda g, n: g.standard_normal(n, dtype=np.float32), 2),
+    ("standard_normal32", lambda g, n: g.standard_normal(n, dtype=np.float32), 4),
     ("exponential", lambda g, n: g.exponential(2.0, size=n), 2),
+    ("standard_exponential32", lambda g, n: g.standard_exponential(n, dtype=np.float32), 4),
     ("uniform", lambda g, n: g.uniform(2.0, 3.0, size=n), 2),
 ]
 

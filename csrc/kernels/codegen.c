@@ -1187,7 +1187,15 @@ gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_st
             break;
         }
         case GP_RANDOM_NORMAL:
-            if (k == 0)
+            if (e == 4 && k % 2 == 0) /* float32: a pair from words k and k + 1 */
+                gp_str_printf(s, "{\nconst gpk_f32 r = gpk_rng_sqrtf(2.0f * (0.0f - gpk_rng_logf("
+                                 "gpk_rng_unit32_open0(x.v[%d]))));\n"
+                                 "const gpk_f32x2 sc = gpk_rng_sincos2pif("
+                                 "(gpk_f32)(x.v[%d] >> 8) * 5.9604644775390625e-08f);\n"
+                                 "y[%d] = (%s)(p.a + p.b * (gpk_f64)(r * sc.v[1]));\n"
+                                 "y[%d] = (%s)(p.a + p.b * (gpk_f64)(r * sc.v[0]));\n}\n",
+                              k, k + 1, k, T, k + 1, T);
+            else if (e == 2 && k == 0)
                 gp_str_printf(s, "{\nconst gpk_f64 r = gpk_rng_sqrt(2.0 * (0.0 - gpk_rng_log("
                                  "gpk_rng_unit53_open0(" W64 "))));\n"
                                  "const gpk_f64x2 sc = gpk_rng_sincos2pi(gpk_rng_unit53(" W64
@@ -1197,8 +1205,12 @@ gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_st
                               0, 1, 2, 3, T, T);
             break;
         case GP_RANDOM_EXPONENTIAL:
-            gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * (0.0 - gpk_rng_log(gpk_rng_unit53_open0("
-                             W64 "))));\n", k, T, w0, w0 + 1);
+            if (e == 4)
+                gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * (gpk_f64)(0.0f - gpk_rng_logf("
+                                 "gpk_rng_unit32_open0(x.v[%d]))));\n", k, T, k);
+            else
+                gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * (0.0 - gpk_rng_log("
+                                 "gpk_rng_unit53_open0(" W64 "))));\n", k, T, w0, w0 + 1);
             break;
         default:
             return gp_set_error(GP_ERR_VALUE, "unknown random distribution %d", sp->dist);

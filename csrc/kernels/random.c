@@ -205,7 +205,7 @@ static int per_block(int32_t dist, int32_t dt, bool wide)
         return dt == GP_BOOL || gp_dtype_is_int(dt) ? (wide ? 2 : 4) : 0;
     case GP_RANDOM_NORMAL:
     case GP_RANDOM_EXPONENTIAL:
-        return dt == GP_FLOAT32 || dt == GP_FLOAT64 ? 2 : 0;
+        return dt == GP_FLOAT32 ? 4 : dt == GP_FLOAT64 ? 2 : 0;
     default:
         return 0;
     }

@@ -905,6 +905,100 @@ GPK_FN double gpk_rng_sqrt(double x)
     return y * scale;
 }
 
+/* The float32 generators' own functions: float operations only (one
+ * double step in the square root's last check), so the float32 normals and
+ * exponentials cost a GPU float32 work, and every backend rounds them
+ * alike. Their arguments: u in (0, 1] for the log, u in [0, 1) a multiple
+ * of 2^-24 for sin and cos of 2 pi u, x in [0, 47] for the square root. */
+GPK_FN gpk_u32 gpk_f32_bits(float x)
+{
+    union { float f; gpk_u32 u; } v;
+    v.f = x;
+    return v.u;
+}
+GPK_FN float gpk_f32_from_bits(gpk_u32 u)
+{
+    union { float f; gpk_u32 u; } v;
+    v.u = u;
+    return v.f;
+}
+
+/* A word as a float32 in (0, 1]: w 2^-32 + 2^-33, w rounded to 24 bits
+ * first; the smallest is 2^-33, so normals reach 6.7 (a 24-bit uniform
+ * would stop them at 5.8). */
+GPK_FN float gpk_rng_unit32_open0(gpk_u32 w)
+{
+    return (float)w * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
+}
+
+/* log of a positive normal float: the same reduction as gpk_rng_log, to
+ * 1 + f in [sqrt(2)/2, sqrt(2)), and log(1 + f) = 2 atanh(s) from the series
+ * in s^2 to s^9 (|s| < 0.172: the next term is below 2^-27 relative). */
+GPK_FN float gpk_rng_logf(float x)
+{
+    const float ln2_hi = 6.9313812256e-01f, ln2_lo = 9.0580006145e-06f;
+    gpk_u32 b = gpk_f32_bits(x);
+    int k = (int)(b >> 23) - 127;
+    gpk_u32 m = b & 0x007fffffu;
+    gpk_u32 i = (m + 0x4afb20u) & 0x800000u; /* 1 + f above sqrt(2): halve it */
+    float y = gpk_f32_from_bits(m | (i ^ 0x3f800000u));
+    k += (int)(i >> 23);
+    float f = y - 1.0f, dk = (float)k;
+    if (f == 0.0f)
+        return dk * ln2_hi + dk * ln2_lo;
+    float s = f / (2.0f + f), z = s * s;
+    float r = z * (6.6666668653e-01f + z * (4.0000000596e-01f +
+                   z * (2.8571429849e-01f + z * 2.2222222388e-01f)));
+    float hfsq = 0.5f * f * f;
+    return dk * ln2_hi - ((hfsq - (s * (hfsq + r) + dk * ln2_lo)) - f);
+}
+
+/* sin(2 pi u) and cos(2 pi u): the octant reduction of gpk_rng_sincos2pi,
+ * exact in float too, then the Taylor polynomials on [0, pi/4] to x^11
+ * and x^12 (each next term is below 2^-30). */
+typedef struct gpk_f32x2 { float v[2]; } gpk_f32x2;
+
+GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
+{
+    float t = 4.0f * u;
+    int q = (int)t;
+    float f = t - (float)q;
+    int swap = f > 0.5f;
+    float x = (swap ? 1.0f - f : f) * 1.57079637e+00f, z = x * x;
+    float sn = x + x * z * (-1.66666672e-01f + z * (8.33333377e-03f + z * (-1.98412701e-04f +
+                   z * (2.75573188e-06f + z * -2.50521079e-08f))));
+    float cs = 1.0f - 0.5f * z + z * z * (4.16666679e-02f + z * (-1.38888892e-03f +
+                   z * (2.48015876e-05f + z * (-2.75573188e-07f + z * 2.08767570e-09f))));
+    if (swap) {
+        float tmp = sn;
+        sn = cs;
+        cs = tmp;
+    }
+    gpk_f32x2 r; /* v[0] = sin, v[1] = cos */
+    r.v[0] = q == 0 ? sn : q == 1 ? cs : q == 2 ? -sn : -cs;
+    r.v[1] = q == 0 ? cs : q == 1 ? -sn : q == 2 ? -cs : sn;
+    return r;
+}
+
+/* The square root of a float in [0, 47], correctly rounded but for exact
+ * ties: Newton's iteration in float from an exponent-halving guess, then
+ * one step to a neighbour where the midpoint between them says so (a
+ * midpoint has 25 bits, its square 50: exact in a double). */
+GPK_FN float gpk_rng_sqrtf(float x)
+{
+    if (!(x > 0.0f))
+        return 0.0f;
+    float y = gpk_f32_from_bits((gpk_f32_bits(x) >> 1) + 0x1fc00000u);
+    for (int k = 0; k < 4; ++k)
+        y = 0.5f * (y + x / y);
+    float up = gpk_f32_from_bits(gpk_f32_bits(y) + 1u);
+    float down = gpk_f32_from_bits(gpk_f32_bits(y) - 1u);
+    double hi = 0.5 * ((double)y + (double)up), lo = 0.5 * ((double)y + (double)down);
+    if (hi * hi < (double)x)
+        return up;
+    return lo * lo > (double)x ? down : y;
+}
+
 #define GPK_COMPLEX2(S, CT, T, R)                                                                  \
     /* NumPy's own formulas (funcs.inc.src): exp2 is exp(z ln 2), log2 and                         \
      * log10 scale log, log1p is log|1 + z| + i arg(1 + z), expm1 has a                            \
