@@ -316,6 +316,20 @@ def test_float32_normal_layout_and_accuracy():
     assert np.abs(z).max() <= 6.8
 
 
+def test_float32_square_root_is_correctly_rounded():
+    # the normals' own square root (gpk_rng_sqrtf) on its domain, 0 and the
+    # normal floats up to 47 (its arguments are 0 or above 2^-24): NumPy's
+    # float32 sqrt is correctly rounded, and no float's root is a tie
+    k = gp.ElementwiseKernel("float32 x", "float32 y", "y = gpk_rng_sqrtf(x)", "rng_sqrtf")
+    rng = np.random.default_rng(5)
+    bits = rng.integers(np.float32(np.finfo(np.float32).tiny).view(np.uint32),
+                        np.float32(47).view(np.uint32), 1 << 20, dtype=np.uint32)
+    squares = (np.arange(1, 6000, dtype=np.float32) / np.float32(128)) ** 2
+    x = np.concatenate([bits.view(np.float32), squares[squares <= 47],
+                        np.float32([0, 2e-38, 1e-7, 1, 2, 46.99, 47])])
+    np.testing.assert_array_equal(k(gp.asarray(x)).get(), np.sqrt(x))
+
+
 def test_unaligned_output_gives_the_same_stream():
     # an output not aligned to a block's vector takes the element-wise stores
     n = 301

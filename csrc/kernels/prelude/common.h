@@ -909,7 +909,8 @@ GPK_FN double gpk_rng_sqrt(double x)
  * double step in the square root's last check), so the float32 normals and
  * exponentials cost a GPU float32 work, and every backend rounds them
  * alike. Their arguments: u in (0, 1] for the log, u in [0, 1) a multiple
- * of 2^-24 for sin and cos of 2 pi u, x in [0, 47] for the square root. */
+ * of 2^-24 for sin and cos of 2 pi u, x = 0 or a normal float up to 47 for
+ * the square root. */
 GPK_FN gpk_u32 gpk_f32_bits(float x)
 {
     union { float f; gpk_u32 u; } v;
@@ -980,8 +981,8 @@ GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
     return r;
 }
 
-/* The square root of a float in [0, 47], correctly rounded but for exact
- * ties: Newton's iteration in float from an exponent-halving guess, then
+/* The correctly rounded square root of 0 or a normal float up to 47 (a
+ * float's root is never a tie): Newton's iteration in float from an exponent-halving guess, then
  * one step to a neighbour where the midpoint between them says so (a
  * midpoint has 25 bits, its square 50: exact in a double). */
 GPK_FN float gpk_rng_sqrtf(float x)
