@@ -35,6 +35,7 @@ def _nvidia_wheel_dirs() -> str:
 _lib_c.gp_runtime_set_library_path(_nvidia_wheel_dirs().encode())
 
 from gpunp._ndarray import ndarray  # noqa: E402
+from gpunp._flatiter import flatiter  # noqa: E402
 from gpunp._ufunc import ufunc, UFUNCS as _UFUNCS, ALIASES as _ALIASES  # noqa: E402
 
 globals().update(_UFUNCS)

@@ -210,6 +210,16 @@ class ndarray:
         return self._base
 
     @property
+    def flat(self):
+        """A flat iterator over the array (numpy.ndarray.flat)."""
+        from gpunp._flatiter import flatiter
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, value) -> None:
+        self.flat[...] = value
+
+    @property
     def T(self) -> "ndarray":
         return self.transpose()
 

@@ -1,0 +1,76 @@
+"""``ndarray.flat`` (numpy.flatiter): an array read and written as if it
+were flattened in C order. Reads index the flattened array (a view where
+the array is C-contiguous, else a copy); writes go to the positions the key
+picks, on the device, with the values repeated cyclically to the number of
+positions, as NumPy does."""
+
+from __future__ import annotations
+
+import numpy
+
+
+class flatiter:
+    """The flat iterator of an array (`a.flat`): ``len``, iteration in C
+    order, ``flat[key]`` and ``flat[key] = values`` for an integer, a
+    slice, ``...``, an integer array or a boolean mask of the flattened
+    array, ``copy()`` and ``base``."""
+
+    __slots__ = ("_base",)
+
+    def __init__(self, base):
+        self._base = base
+
+    @property
+    def base(self):
+        """The array being iterated."""
+        return self._base
+
+    def __len__(self) -> int:
+        return self._base.size
+
+    def __iter__(self):
+        return iter(self._base.ravel())
+
+    def copy(self):
+        """A flattened copy of the array."""
+        return self._base.ravel().copy()
+
+    @staticmethod
+    def _key(key):
+        if isinstance(key, tuple):
+            if len(key) > 1:
+                raise IndexError("too many indices for flat iterator: flat iterator is "
+                                 f"1-dimensional, but {len(key)} were indexed")
+            key = key[0] if key else Ellipsis
+        return key
+
+    def __getitem__(self, key):
+        return self._base.ravel()[self._key(key)]
+
+    def __setitem__(self, key, value) -> None:
+        from gpunp._creation import arange, asarray
+        a = self._base
+        key = self._key(key)
+        single = isinstance(key, (int, numpy.integer)) and not isinstance(key, bool)
+        # how many positions the key names (what they hold does not matter:
+        # the write below checks the key itself, so on a GPU a bad index is
+        # skipped and reported at the next synchronisation, as for a[idx] = v)
+        n = arange(a.size)[key].size
+        v = asarray(value)
+        # one element takes a scalar; NumPy converts an array there as a
+        # Python scalar, which only a bool's truth value does for a 1-element one
+        if single and v.ndim and not (a.dtype == numpy.bool_ and v.size == 1):
+            raise ValueError("Error setting single item of array.")
+        v = v.reshape(-1)
+        if n == 0 or v.size == 0:
+            return
+        if v.size != n:
+            v = v[arange(n) % v.size]
+        if single:
+            v = v.reshape(())
+        if a.flags.c_contiguous:
+            a.reshape(-1)[key] = v
+        else:
+            flat = a.ravel()  # a copy
+            flat[key] = v
+            a[...] = flat.reshape(a.shape)

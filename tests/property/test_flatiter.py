@@ -1,0 +1,90 @@
+"""Property tests of ndarray.flat against NumPy: reads with integers,
+slices, `...`, integer arrays and boolean masks of the flattened array on
+every layout; writes through them with values repeated cyclically (the
+array itself changes, views and all); `a.flat = v`; len, iteration, copy,
+base; NumPy's IndexError."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from hypothesis import given, strategies as st
+
+import gpunp as gp
+
+from .outcome import host, same_outcome
+from .strategies import assert_same, device_arrays, dtypes, shapes
+
+
+def _pair(data):
+    dt = data.draw(dtypes(), label="dtype")
+    g, h = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape")), label="array")
+    return g, np.asarray(h)
+
+
+def _keys(n, unique=False):
+    """Keys of a flattened array of n elements: an int (rarely out of
+    bounds), a slice, `...`, an int list or array, a boolean mask."""
+    ints = st.integers(-n, n - 1) if n else st.nothing()
+    some = st.lists(ints, max_size=6, unique_by=(lambda i: i % n) if unique else None) if n \
+        else st.just([])
+    return st.one_of(
+        ints, st.sampled_from([n, -n - 1]),
+        st.builds(slice, st.integers(-n - 2, n + 2) | st.none(),
+                  st.integers(-n - 2, n + 2) | st.none(),
+                  st.sampled_from([None, 1, 2, -1, -3])),
+        st.just(Ellipsis),
+        some, some.map(lambda v: np.array(v, dtype=np.int64)),
+        st.lists(st.booleans(), min_size=n, max_size=n).map(lambda v: np.array(v, dtype=bool)))
+
+
+@given(data=st.data())
+def test_flat_reads_match_numpy(data):
+    g, h = _pair(data)
+    key = data.draw(_keys(h.size), label="key")
+    got, want = same_outcome(lambda: h.flat[key], lambda: g.flat[key])
+    if want is not None:
+        assert_same(got, np.asarray(want))
+    assert len(g.flat) == h.size and g.flat.base is g
+    assert_same(g.flat.copy(), h.flat.copy())
+    first = [host(x) for x in itertools.islice(g.flat, 8)]
+    if first:
+        assert_same(np.stack(first), np.array(list(itertools.islice(h.flat, 8)), dtype=h.dtype))
+
+
+@given(data=st.data())
+def test_flat_writes_match_numpy(data):
+    g, h = _pair(data)
+    key = data.draw(_keys(h.size, unique=True), label="key")
+    m = data.draw(st.integers(1, 4), label="values")
+    _, v = data.draw(device_arrays(h.dtype, (m,), layouts=False), label="values")
+    v = np.asarray(v)
+
+    def numpy_write():
+        h.flat[key] = v
+
+    def gpunp_write():
+        g.flat[key] = gp.asarray(v)
+    same_outcome(numpy_write, gpunp_write)
+    assert_same(g, h)
+
+
+@given(data=st.data())
+def test_flat_assignment_fills_in_c_order(data):
+    g, h = _pair(data)
+    _, v = data.draw(device_arrays(h.dtype, (data.draw(st.integers(1, 5)),), layouts=False))
+    h.flat = np.asarray(v)
+    g.flat = gp.asarray(np.asarray(v))
+    assert_same(g, h)
+
+
+def test_flat_is_numpys_flatiter_name():
+    a = gp.arange(6).reshape(2, 3)
+    assert isinstance(a.flat, gp.flatiter)
+    try:
+        a.flat[1, 2]
+    except IndexError as e:
+        assert "too many indices for flat iterator" in str(e)
+    else:
+        raise AssertionError("no IndexError")
