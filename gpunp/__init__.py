@@ -105,7 +105,7 @@ from gpunp._function_base import (  # noqa: E402
     may_share_memory, require, row_stack, shares_memory, sinc, sort_complex, trapezoid, unwrap)
 from gpunp._host_io import (  # noqa: E402
     array2string, array_repr, array_str, fromfile, fromstring, genfromtxt, load, loadtxt, save,
-    savetxt, savez, savez_compressed)
+    savetxt, savez, savez_compressed, vectorize)
 from gpunp._polynomial import (  # noqa: E402
     poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval,
     roots)

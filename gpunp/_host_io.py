@@ -1,7 +1,8 @@
 """What needs the host by its nature: printing (NumPy's formatter on a host
-copy, so numpy.set_printoptions governs gpunp's output too) and files
+copy, so numpy.set_printoptions governs gpunp's output too), files
 (NumPy's .npy/.npz and text formats, read into host memory and copied to
-the device once, written from one host copy)."""
+the device once, written from one host copy) and `vectorize` (a Python
+function called once an element, as NumPy calls it, on host copies)."""
 
 from __future__ import annotations
 
@@ -116,3 +117,27 @@ def fromfile(*args, **kwargs):
 def fromstring(*args, **kwargs):
     """numpy.fromstring, the result on the device."""
     return _device(numpy.fromstring(*args, **kwargs))
+
+
+class vectorize:
+    """numpy.vectorize for gpunp arrays: the inputs are copied to the host,
+    NumPy's vectorize calls `pyfunc` once per element (or core slice of
+    `signature`) there, and array results come back to the device. NumPy's
+    arguments and attributes (otypes, excluded, cache, signature)."""
+
+    def __init__(self, pyfunc=numpy._NoValue, otypes=None, doc=None, excluded=None,
+                 cache=False, signature=None):
+        self._v = numpy.vectorize(pyfunc, otypes=otypes, doc=doc, excluded=excluded,
+                                  cache=cache, signature=signature)
+        self.__doc__ = self._v.__doc__
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["_v"], name)
+
+    def __call__(self, *args, **kwargs):
+        if self._v.pyfunc is numpy._NoValue:  # used as a decorator with arguments
+            return vectorize(args[0], otypes=self._v.otypes, doc=self._v.__doc__,
+                             excluded=self._v.excluded, cache=self._v.cache,
+                             signature=self._v.signature)
+        out = self._v(*(_host(a) for a in args), **{k: _host(v) for k, v in kwargs.items()})
+        return tuple(_device(o) for o in out) if isinstance(out, tuple) else _device(out)

@@ -1,5 +1,6 @@
 """sinc, unwrap, trapezoid, the windows, sort_complex, numpy.cross,
-asanyarray, asarray_chkfinite, require and may_share_memory against NumPy:
+asanyarray, asarray_chkfinite, require, may_share_memory and vectorize
+against NumPy:
 random shapes and layouts, every dtype each takes, NaN and infinities,
 NumPy's errors."""
 
@@ -171,3 +172,49 @@ def test_broadcast_object_and_row_stack():
     assert issubclass(gp.str_, gp.character) and gp.datetime64 is np.datetime64
     with pytest.raises(TypeError):
         gp.zeros(2, gp.str_)
+
+
+# ---- vectorize ---------------------------------------------------------------------------
+
+VECTORIZED = {
+    "affine": (lambda x: x * 2 + 1, {}),
+    "float result": (lambda x: float(x) / 3 if x == x else 0.0, {}),
+    "otypes": (lambda x: x, {"otypes": [np.float32]}),
+    "two results": (lambda x: (x, x * 0), {}),
+    "signature": (lambda v: v.sum(), {"signature": "(n)->()"}),
+}
+
+
+@pytest.mark.parametrize("name", VECTORIZED)
+@given(data=st.data())
+def test_vectorize_matches_numpy(name, data):
+    fn, kw = VECTORIZED[name]
+    dt = data.draw(dtypes("iuf"), label="dtype")
+    shape = data.draw(shapes(1 if "signature" in kw else 0, 3), label="shape")
+    g, x = data.draw(device_arrays(dt, shape), label="arrays")
+    got, want = same_outcome(quieted(lambda: np.vectorize(fn, **kw)(x)),
+                             quieted(lambda: gp.vectorize(fn, **kw)(g)))
+    if want is None:
+        return
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for a, b in zip(got, want):
+            assert_same(a, np.asarray(b))
+    else:
+        assert_same(got, np.asarray(want))
+
+
+def test_vectorize_broadcasts_excludes_and_decorates():
+    a, b = np.arange(6.0).reshape(2, 3), np.array([10.0, 20.0, 30.0])
+    want = np.vectorize(lambda x, y, s: x * s + y, excluded={"s"})(a, b, s=2)
+    got = gp.vectorize(lambda x, y, s: x * s + y, excluded={"s"})(gp.asarray(a), gp.asarray(b), s=2)
+    assert isinstance(got, gp.ndarray)
+    assert_same(got, want)
+
+    @gp.vectorize(otypes=[np.int64])
+    def half(x):
+        return x // 2
+    assert_same(half(gp.arange(5)), np.arange(5) // 2)
+    assert half.otypes == np.vectorize(lambda x: x, otypes=[np.int64]).otypes
+    with pytest.raises(TypeError):
+        gp.vectorize(lambda x: "text")(gp.arange(3))
