@@ -789,19 +789,22 @@ GPK_FN gpk_u64 gpk_rng_bounded64(gpk_philox g, gpk_u64 j, int e, gpk_u64 x, gpk_
     return hi;
 }
 
-/* The bits of a double and back. */
-GPK_FN gpk_u64 gpk_f64_bits(double x)
-{
-    union { double d; gpk_u64 u; } v;
-    v.d = x;
-    return v.u;
-}
-GPK_FN double gpk_f64_from_bits(gpk_u64 u)
-{
-    union { double d; gpk_u64 u; } v;
-    v.u = u;
-    return v.d;
-}
+/* The bits of a double (a float) and back. */
+#define GPK_BIT_CASTS(S, T, U)                                                     \
+    GPK_FN U gpk_##S##_bits(T x)                                                   \
+    {                                                                              \
+        union { T f; U u; } v;                                                     \
+        v.f = x;                                                                   \
+        return v.u;                                                                \
+    }                                                                              \
+    GPK_FN T gpk_##S##_from_bits(U u)                                              \
+    {                                                                              \
+        union { T f; U u; } v;                                                     \
+        v.u = u;                                                                   \
+        return v.f;                                                                \
+    }
+GPK_BIT_CASTS(f64, double, gpk_u64)
+GPK_BIT_CASTS(f32, float, gpk_u32)
 
 /* Natural logarithm of a positive normal double (the generators' arguments
  * are in [2^-53, 1]): x = 2^k (1 + f) with 1 + f in [sqrt(2)/2, sqrt(2)),
@@ -859,6 +862,25 @@ GPK_FN double gpk_rng_kcos(double x)
  * reduction to an octant is exact (4u = q + f; f or 1 - f in [0, 1/2]),
  * so only the final multiply by pi/2 rounds. */
 typedef struct gpk_f64x2 { double v[2]; } gpk_f64x2;
+typedef struct gpk_f32x2 { float v[2]; } gpk_f32x2;
+
+/* sin and cos of 2 pi u (v[0], v[1]) from those of the octant's angle:
+ * the reflection undone (swap), then quadrant q's signs */
+#define GPK_RNG_UNFOLD(S, T, PAIR)                                                 \
+    GPK_FN PAIR gpk_rng_unfold_##S(T sn, T cs, int q, int swap)                    \
+    {                                                                              \
+        if (swap) {                                                                \
+            T tmp = sn;                                                            \
+            sn = cs;                                                               \
+            cs = tmp;                                                              \
+        }                                                                          \
+        PAIR r;                                                                    \
+        r.v[0] = q == 0 ? sn : q == 1 ? cs : q == 2 ? -sn : -cs;                   \
+        r.v[1] = q == 0 ? cs : q == 1 ? -sn : q == 2 ? -cs : sn;                   \
+        return r;                                                                  \
+    }
+GPK_RNG_UNFOLD(f64, double, gpk_f64x2)
+GPK_RNG_UNFOLD(f32, float, gpk_f32x2)
 
 GPK_FN gpk_f64x2 gpk_rng_sincos2pi(double u)
 {
@@ -869,15 +891,7 @@ GPK_FN gpk_f64x2 gpk_rng_sincos2pi(double u)
     int swap = f > 0.5;
     double x = (swap ? 1.0 - f : f) * pio2;
     double sn = gpk_rng_ksin(x), cs = gpk_rng_kcos(x);
-    if (swap) {
-        double tmp = sn;
-        sn = cs;
-        cs = tmp;
-    }
-    gpk_f64x2 r; /* v[0] = sin, v[1] = cos */
-    r.v[0] = q == 0 ? sn : q == 1 ? cs : q == 2 ? -sn : -cs;
-    r.v[1] = q == 0 ? cs : q == 1 ? -sn : q == 2 ? -cs : sn;
-    return r;
+    return gpk_rng_unfold_f64(sn, cs, q, swap);
 }
 
 /* Square root of a non-negative double from IEEE operations alone (so as
@@ -911,19 +925,6 @@ GPK_FN double gpk_rng_sqrt(double x)
  * alike. Their arguments: u in (0, 1] for the log, u in [0, 1) a multiple
  * of 2^-24 for sin and cos of 2 pi u, x = 0 or a normal float up to 47 for
  * the square root. */
-GPK_FN gpk_u32 gpk_f32_bits(float x)
-{
-    union { float f; gpk_u32 u; } v;
-    v.f = x;
-    return v.u;
-}
-GPK_FN float gpk_f32_from_bits(gpk_u32 u)
-{
-    union { float f; gpk_u32 u; } v;
-    v.u = u;
-    return v.f;
-}
-
 /* A word as a float32 in (0, 1]: w 2^-32 + 2^-33, w rounded to 24 bits
  * first; the smallest is 2^-33, so normals reach 6.7 (a 24-bit uniform
  * would stop them at 5.8). */
@@ -957,8 +958,6 @@ GPK_FN float gpk_rng_logf(float x)
 /* sin(2 pi u) and cos(2 pi u): the octant reduction of gpk_rng_sincos2pi,
  * exact in float too, then the Taylor polynomials on [0, pi/4] to x^11
  * and x^12 (each next term is below 2^-30). */
-typedef struct gpk_f32x2 { float v[2]; } gpk_f32x2;
-
 GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
 {
     float t = 4.0f * u;
@@ -970,21 +969,14 @@ GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
                    z * (2.75573188e-06f + z * -2.50521079e-08f))));
     float cs = 1.0f - 0.5f * z + z * z * (4.16666679e-02f + z * (-1.38888892e-03f +
                    z * (2.48015876e-05f + z * (-2.75573188e-07f + z * 2.08767570e-09f))));
-    if (swap) {
-        float tmp = sn;
-        sn = cs;
-        cs = tmp;
-    }
-    gpk_f32x2 r; /* v[0] = sin, v[1] = cos */
-    r.v[0] = q == 0 ? sn : q == 1 ? cs : q == 2 ? -sn : -cs;
-    r.v[1] = q == 0 ? cs : q == 1 ? -sn : q == 2 ? -cs : sn;
-    return r;
+    return gpk_rng_unfold_f32(sn, cs, q, swap);
 }
 
 /* The correctly rounded square root of 0 or a normal float up to 47 (a
- * float's root is never a tie): Newton's iteration in float from an exponent-halving guess, then
- * one step to a neighbour where the midpoint between them says so (a
- * midpoint has 25 bits, its square 50: exact in a double). */
+ * float's root is never a tie): Newton's iteration in float from an
+ * exponent-halving guess, then one step to a neighbour where the midpoint
+ * between them says so (a midpoint has 25 bits, its square 50: exact in a
+ * double). */
 GPK_FN float gpk_rng_sqrtf(float x)
 {
     if (!(x > 0.0f))
