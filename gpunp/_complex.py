@@ -38,3 +38,20 @@ def angle(z, deg=False) -> ndarray:
     if deg:
         a *= 180 / math.pi
     return a
+
+
+def _conjugate_method(self, out=None, /):
+    """The complex conjugate, elementwise (ndarray.conj/conjugate; `out`
+    positional only). As NumPy's method, an array that is not complex is
+    its own conjugate: the array itself, or copied into `out`."""
+    if self.dtype.kind != "c":
+        if out is None:
+            return self
+        from gpunp._shaping import copyto
+        copyto(out, self)
+        return out
+    from gpunp._ufunc import UFUNCS
+    return UFUNCS["conjugate"](self) if out is None else UFUNCS["conjugate"](self, out=out)
+
+
+ndarray.conj = ndarray.conjugate = _conjugate_method

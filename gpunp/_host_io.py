@@ -141,3 +141,43 @@ class vectorize:
                              signature=self._v.signature)
         out = self._v(*(_host(a) for a in args), **{k: _host(v) for k, v in kwargs.items()})
         return tuple(_device(o) for o in out) if isinstance(out, tuple) else _device(out)
+
+
+# ---- NumPy's ndarray methods that write host bytes ---------------------------------------
+
+def _tobytes(self, order="C") -> bytes:
+    """The raw bytes of the elements in `order`, from one host copy ('A':
+    Fortran order for an array that is Fortran- and not C-contiguous, as
+    NumPy decides it from the array itself, not from the copy)."""
+    if order == "A":
+        f = self.flags
+        order = "F" if f.f_contiguous and not f.c_contiguous else "C"
+    return self.get().tobytes(order)
+
+
+def _tofile(self, fid, sep="", format="%s") -> None:
+    """numpy.ndarray.tofile of one host copy."""
+    self.get().tofile(fid, sep=sep, format=format)
+
+
+def _dumps(self) -> bytes:
+    """A pickle of the array (loads gives a gpunp array back)."""
+    import pickle
+    return pickle.dumps(self, protocol=2)
+
+
+def _dump(self, file) -> None:
+    """The pickle of `dumps` into a file or a path."""
+    import os
+    import pickle
+    if isinstance(file, (str, bytes, os.PathLike)):
+        with open(file, "wb") as f:
+            pickle.dump(self, f, protocol=2)
+    else:
+        pickle.dump(self, file, protocol=2)
+
+
+ndarray.tobytes = _tobytes
+ndarray.tofile = _tofile
+ndarray.dumps = _dumps
+ndarray.dump = _dump

@@ -552,3 +552,28 @@ def choose(a, choices, out=None, mode="raise"):
         copyto(out, res)
         return out
     return res
+
+
+# ---- NumPy's ndarray methods of the same names -----------------------------------------
+
+def _take_method(self, indices, axis=None, out=None, mode="raise"):
+    return take(self, indices, axis=axis, out=out, mode=mode)
+
+
+def _put_method(self, indices, values, mode="raise") -> None:
+    put(self, indices, values, mode=mode)
+
+
+def _compress_method(self, condition, axis=None, out=None):
+    return compress(condition, self, axis=axis, out=out)
+
+
+def _choose_method(self, choices, out=None, mode="raise"):
+    return choose(self, choices, out=out, mode=mode)
+
+
+ndarray.take = _take_method
+ndarray.put = _put_method
+ndarray.compress = _compress_method
+ndarray.choose = _choose_method
+ndarray.nonzero = nonzero
