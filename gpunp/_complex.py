@@ -51,7 +51,7 @@ def _conjugate_method(self, out=None, /):
         copyto(out, self)
         return out
     from gpunp._ufunc import UFUNCS
-    return UFUNCS["conjugate"](self) if out is None else UFUNCS["conjugate"](self, out=out)
+    return UFUNCS["conjugate"](self, out=out)
 
 
 ndarray.conj = ndarray.conjugate = _conjugate_method

@@ -556,10 +556,6 @@ def choose(a, choices, out=None, mode="raise"):
 
 # ---- NumPy's ndarray methods of the same names -----------------------------------------
 
-def _take_method(self, indices, axis=None, out=None, mode="raise"):
-    return take(self, indices, axis=axis, out=out, mode=mode)
-
-
 def _put_method(self, indices, values, mode="raise") -> None:
     put(self, indices, values, mode=mode)
 
@@ -568,12 +564,11 @@ def _compress_method(self, condition, axis=None, out=None):
     return compress(condition, self, axis=axis, out=out)
 
 
-def _choose_method(self, choices, out=None, mode="raise"):
-    return choose(self, choices, out=out, mode=mode)
-
-
-ndarray.take = _take_method
+# take, choose and nonzero take the array first, as the methods take self;
+# put (NumPy's method names its arguments indices, values) and compress
+# (the array second) need their own
+ndarray.take = take
+ndarray.choose = choose
+ndarray.nonzero = nonzero
 ndarray.put = _put_method
 ndarray.compress = _compress_method
-ndarray.choose = _choose_method
-ndarray.nonzero = nonzero
