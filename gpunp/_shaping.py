@@ -347,36 +347,14 @@ def trim_zeros(filt, trim="fb", axis=None):
     return filt[sl[0]] if nd == 1 else filt[sl]
 
 
-_DEFAULT = {int: numpy.dtype(numpy.int64), float: numpy.dtype(numpy.float64),
-            complex: numpy.dtype(numpy.complex128)}
-
-
 def _scalar_source(src, dst, casting):
-    """A scalar `src` to copy into `dst`, as NumPy's copyto takes it: a
-    Python int, float or complex is weak (NEP 50): of dst's dtype when its
-    kind allows (converted with NumPy's checks), else a 0-d array of its
-    default dtype, cast like an array. A bool and NumPy scalars are strong."""
-    if isinstance(src, (bool, numpy.generic)):
-        eff = numpy.dtype(numpy.bool_) if isinstance(src, bool) else src.dtype
-    else:
-        eff = result_type(dst.dtype, src)
-        base = next(d for t, d in _DEFAULT.items() if isinstance(src, t))
-        if casting == "equiv" and eff != base:
-            # NumPy's niche rule: a weak scalar that needs converting is no
-            # 'equiv' cast
-            raise TypeError(f"cannot cast Python {type(src).__name__} to {eff} under the "
-                            "casting rule 'equiv'")
-    if not can_cast(eff, dst.dtype, casting):
-        raise TypeError(f"Cannot cast scalar from {eff!r} to {dst.dtype!r} according to the "
-                        f"rule {casting!r}")
-    if isinstance(src, numpy.generic):
-        return src
-    if eff == dst.dtype:
-        host = numpy.empty((), eff)
-        with numpy.errstate(all="ignore"):
-            host[()] = src  # NumPy's OverflowError for an int that does not fit
-        return host[()]
-    return full((), src, eff)
+    """A scalar `src` of copyto converted to dst's dtype by NumPy itself: its
+    rules for weak Python scalars (NEP 50), its casting checks and the errors
+    they raise (which change between NumPy versions: 2.5 reports an int too
+    large for int64 before the casting rule) are then NumPy's exactly."""
+    host = numpy.empty((), dst.dtype)
+    numpy.copyto(host, src, casting=casting)
+    return host[()]
 
 
 def copyto(dst, src, casting="same_kind", where=True) -> None:

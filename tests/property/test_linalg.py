@@ -152,6 +152,18 @@ def _hermitian_from(h, lower: bool):
     return t + _ct(t) + d
 
 
+def _semidefinite_edge(full, eps) -> bool:
+    """Whether some matrix of the batch has its smallest eigenvalue within
+    rounding of zero (a Cholesky factorization's last pivot may then land on
+    either side of it)."""
+    f = np.asarray(full, dtype=np.complex128)
+    if f.size == 0 or not np.all(np.isfinite(f)):
+        return False
+    w = np.linalg.eigvalsh(f)
+    lo, scale = w[..., 0], np.abs(w).max(axis=-1)
+    return bool(np.any(np.abs(lo) <= 50 * f.shape[-1] * eps * scale))
+
+
 # ---- linear systems, inverses, determinants ------------------------------------------
 
 @pytest.mark.parametrize("road_name", ROADS)
@@ -242,17 +254,32 @@ def test_cholesky(road_name, data, upper, pd):
         n = h0.shape[-1]
         h = (h0 @ _ct(h0) + np.eye(n, dtype=h0.dtype)).astype(h0.dtype)
     g = gp.asarray(h)
+    n = h.shape[-1]
+    full = _hermitian_from(h, not upper)
+    if h.dtype != np.float16 and _semidefinite_edge(full, _eps(np.result_type(h.dtype, np.float32)
+                                     if h.dtype.kind in "fc" else np.float64)):
+        # a pivot that is zero up to rounding: whether LAPACK's or cuSOLVER's
+        # factorization stops there depends on the order of their sums, so
+        # either outcome is right; a factor that comes back must still
+        # reproduce the matrix
+        with road(road_name):
+            try:
+                got = gla.cholesky(g, upper=upper)
+            except np.linalg.LinAlgError:
+                return
+        c = host(got)
+        rec = _ct(_mat(c)) @ _mat(c) if upper else _mat(c) @ _ct(_mat(c))
+        assert np.all(_fro(rec - full) <= 50 * n * _eps(c.dtype) * _fro(full) + 1e-300)
+        return
     with road(road_name):
         got, want = same_outcome(lambda: np.linalg.cholesky(h, upper=upper),
                                  lambda: gla.cholesky(g, upper=upper))
     if want is None:
         return
     c, w = _same_type(got, want)
-    n = h.shape[-1]
     eps = _eps(w.dtype)
     tri = np.triu if not upper else np.tril
     assert np.all(tri(c, 1 if not upper else -1) == 0)
-    full = _hermitian_from(h, not upper)
     rec = _ct(_mat(c)) @ _mat(c) if upper else _mat(c) @ _ct(_mat(c))
     if c.size:
         assert np.all(_fro(rec - full) <= 50 * n * eps * _fro(full) + 1e-300)

@@ -13,7 +13,7 @@ from hypothesis import given, strategies as st
 import gpunp as gp
 
 from .outcome import quiet, same_outcome
-from .strategies import assert_same, broadcastable_shapes, device_arrays, dtypes, shapes
+from .strategies import ALL_DTYPES, assert_same, broadcastable_shapes, device_arrays, dtypes, shapes
 
 # "unsafe" would cast NaN and out-of-range floats to ints, which C leaves undefined:
 # test_copyto_unsafe takes values that fit
@@ -225,6 +225,21 @@ def test_copyto_matches_numpy(data):
         lambda: gp.copyto(gd, gs, **{k: v[0] if k == "where" else v for k, v in kw.items()}))
     assert got is None and want is None
     assert_same(gd, hd)  # written as NumPy wrote (or, after an error, left alone)
+
+
+@pytest.mark.parametrize("casting", CASTINGS + ["unsafe"])
+@pytest.mark.parametrize("src", [0, -1, 300, 2**63, 2**70, -2**70, True, 1.5, np.nan, 2j,
+                                 np.int8(3), np.uint64(7), np.float64(1e300)])
+def test_copyto_scalar_into_every_dtype(src, casting):
+    # every pair, since which check NumPy applies first (the casting rule or
+    # the Python int's range) decides the exception
+    for dt in ALL_DTYPES:
+        hd = np.ones((2,), dt)
+        gd = gp.asarray(hd)
+        got, want = same_outcome(lambda: np.copyto(hd, src, casting=casting),
+                                 lambda: gp.copyto(gd, src, casting=casting))
+        assert got is None and want is None
+        assert_same(gd, hd)
 
 
 @given(data=st.data())
