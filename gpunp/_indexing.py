@@ -189,7 +189,19 @@ def _handles(arrays):
     return ffi.new("gp_array_t *[]", [r._h for r in arrays])
 
 
+def _masked(a: ndarray, mask: ndarray) -> ndarray:
+    """a[mask] for a mask of a's shape (truth of any dtype): the engine
+    compacts the elements in one pass, without the coordinates a gather
+    would read."""
+    out = ffi.new("gp_array_t **")
+    check(lib.gp_array_masked(a._h, mask._h, out))
+    return _wrap(out[0])
+
+
 def getitem(a: ndarray, key) -> ndarray:
+    if (isinstance(key, ndarray) and key.dtype == numpy.bool_ and key.ndim
+            and key.shape == a.shape):
+        return _masked(a, key)
     view, arrays, axes, positions = _plan(a, key)
     if not arrays:  # 0-d integer arrays only: a basic index
         return view
@@ -427,8 +439,10 @@ def compress(condition, a, axis=None, out=None):
 
 
 def extract(condition, arr):
-    cond = _array(condition).ravel()
-    return take(_array(arr).ravel(), nonzero(cond)[0])
+    cond, flat = _array(condition).ravel(), _array(arr).ravel()
+    if cond.size == flat.size:
+        return _masked(flat, cond)
+    return take(flat, nonzero(cond)[0])
 
 
 def where(condition, x=None, y=None):

@@ -268,6 +268,13 @@ GP_API gp_status_t gp_array_scatter_add(gp_array_t *a, int32_t nidx, gp_array_t 
  * the host (a synchronisation). */
 GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out);
 
+/* a[mask] for a bool `mask` of a's shape: a new 1-D C-contiguous array of
+ * the elements of `a` where `mask` is true, in C order (NumPy's result). The
+ * count is brought to the host (a synchronisation). GP_ERR_INDEX when the
+ * shapes differ. */
+GP_API gp_status_t gp_array_masked(const gp_array_t *a, const gp_array_t *mask,
+                                   gp_array_t **out);
+
 #ifdef __cplusplus
 }
 #endif

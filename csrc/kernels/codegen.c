@@ -967,21 +967,62 @@ gp_status_t gp_gen_nonzero(const void *vspec, char *name, size_t name_size, gp_s
 {
     const gp_nonzero_spec_t *sp = vspec;
     int nd = sp->ndim;
-    snprintf(name, name_size, "gpk_nonzero_%d%s", nd, sp->idx32 ? "_32" : "");
-    emit_header(s, "nonzero", GP_BOOL, sp->idx32);
-    gp_str_printf(s, "struct gpk_params {\n  gpk_index n, count;\n  gpk_index shape[%d];\n"
-                     "  const gpk_b *m;\n  const long long *pos;\n  long long *out;\n};\n", nd);
-    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\nif (p.m[i]) {\n"
-                   "const long long q = p.pos[i] - 1;\ngpk_idx r_ = i, c_;\n");
-    for (int d = nd - 1; d >= 0; --d) {
-        if (d > 0)
-            gp_str_printf(s, "c_ = r_ %% (gpk_idx)p.shape[%d]; r_ /= (gpk_idx)p.shape[%d];\n", d, d);
-        else
-            gp_str_puts(s, "c_ = r_;\n");
-        gp_str_printf(s, "p.out[%d * p.count + q] = (long long)c_;\n", d);
+    if (sp->stage == GP_NZ_COUNT)
+        snprintf(name, name_size, "gpk_nonzero_count");
+    else if (sp->stage == GP_NZ_COORDS)
+        snprintf(name, name_size, "gpk_nonzero_%d", nd);
+    else
+        snprintf(name, name_size, "gpk_nonzero_values_%s", csuffix(sp->dt));
+    emit_header(s, "nonzero", GP_BOOL, 0);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, count;\n");
+    if (sp->stage == GP_NZ_COORDS)
+        gp_str_printf(s, "  gpk_index shape[%d];\n", nd);
+    gp_str_puts(s, "  const gpk_b *m;\n  long long *pos;\n");
+    if (sp->stage == GP_NZ_COORDS)
+        gp_str_puts(s, "  long long *out;\n");
+    if (sp->stage == GP_NZ_VALUES) {
+        const char *t = gp_dtypes[sp->dt].storage;
+        gp_str_printf(s, "  const %s *a;\n  %s *out;\n", t, t);
     }
-    gp_str_puts(s, "}\n}\n}\n");
+    gp_str_puts(s, "};\n");
+    gp_str_puts(s, "GPK_FN long long gpk_nz_add(long long a, long long b) { return a + b; }\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    /* a tile per block at a time; each thread a contiguous chunk of it (the
+     * whole tile for the host's one thread), so that ranks follow C order */
+    gp_str_printf(s, "const gpk_index tile = %d, ntiles = (p.n + tile - 1) / tile;\n"
+                     "const int chunk = (int)(tile / GPK_BLOCK_SIZE);\n"
+                     "for (gpk_index t = GPK_BLOCK_ID; t < ntiles; t += GPK_NUM_BLOCKS) {\n"
+                     "const gpk_index lo = t * tile;\n"
+                     "const int len = (int)(p.n - lo < tile ? p.n - lo : tile);\n"
+                     "const gpk_b *m = p.m + lo;\n"
+                     "const int b = (int)GPK_THREAD_ID * chunk;\n"
+                     "const int e = b + chunk < len ? b + chunk : len;\n"
+                     "long long c = 0;\n"
+                     "for (int i = b; i < e; ++i)\n  c += m[i] != 0;\n", GP_NONZERO_TILE);
+    if (sp->stage == GP_NZ_COUNT) {
+        gp_str_puts(s, "GPK_BLOCK_REDUCE(long long, gpk_nz_add, c);\n"
+                       "if (GPK_THREAD_ID == 0)\n  p.pos[t] = c;\n}\n}\n");
+        return check_overflow(name);
+    }
+    gp_str_puts(s, "long long excl, total;\n"
+                   "GPK_BLOCK_SCAN_EX(long long, gpk_nz_add, c, excl, total);\n"
+                   "(void)total;\n"
+                   "long long q = (t ? p.pos[t - 1] : 0) + (GPK_THREAD_ID ? excl : 0);\n"
+                   "for (int i = b; i < e; ++i) {\n"
+                   "if (!m[i])\n  continue;\n");
+    if (sp->stage == GP_NZ_VALUES) {
+        gp_str_puts(s, "p.out[q] = p.a[lo + i];\n");
+    } else {
+        gp_str_puts(s, "gpk_index r_ = lo + i, c_;\n");
+        for (int d = nd - 1; d >= 0; --d) {
+            if (d > 0)
+                gp_str_printf(s, "c_ = r_ %% p.shape[%d]; r_ /= p.shape[%d];\n", d, d);
+            else
+                gp_str_puts(s, "c_ = r_;\n");
+            gp_str_printf(s, "p.out[%d * p.count + q] = (long long)c_;\n", d);
+        }
+    }
+    gp_str_puts(s, "++q;\n}\n}\n}\n");
     return check_overflow(name);
 }
 

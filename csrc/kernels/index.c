@@ -233,6 +233,70 @@ GP_API gp_status_t gp_array_scatter_add(gp_array_t *a, int32_t nidx, gp_array_t 
     return run(a, nidx, idx, axes, mode, NULL, values, true);
 }
 
+/* Launches the nonzero kernel of `sp`'s stage over the tiles of `n` mask
+ * elements: a block of GPK_TILE_THREADS per tile on a GPU, the host's one
+ * thread through all of them. */
+static gp_status_t nonzero_launch(gp_nonzero_spec_t *sp, int64_t n, gp_params_t *p)
+{
+    sp->family = GP_FAMILY_NONZERO;
+    const gp_kernel_t *kern;
+    GP_TRY(gp_kernel_get(sp, sizeof *sp, gp_gen_nonzero, sp, &kern));
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    int64_t ntiles = (n + GP_NONZERO_TILE - 1) / GP_NONZERO_TILE;
+    gp_launch_t cfg = {(uint32_t)(ntiles < (1 << 20) ? ntiles : (1 << 20)), 256, 0};
+    if (props->max_threads_per_block <= 1)
+        cfg.grid = cfg.block = 1;
+    return gp_launch(kern, &cfg, p);
+}
+
+/* The truth of `a`'s elements in C order (`*m`, a bool array; `a` itself
+ * when it is one), the inclusive running count of true elements per tile
+ * (`*pos`) and their number, brought to the host. */
+static gp_status_t mask_ranks(const gp_array_t *a, gp_array_t **m, gp_array_t **pos,
+                              int64_t *count)
+{
+    *m = *pos = NULL;
+    *count = 0;
+    if (a->dtype == GP_BOOL &&
+        gp_is_c_contiguous(a->ndim, a->shape, a->strides, gp_dtype_size(a->dtype))) {
+        gp_array_retain((gp_array_t *)a);
+        *m = (gp_array_t *)a;
+    } else {
+        GP_TRY(gp_copy_new(a, GP_BOOL, GP_ORDER_C, m));
+    }
+    int64_t n = a->size;
+    int64_t ntiles = (n + GP_NONZERO_TILE - 1) / GP_NONZERO_TILE;
+    gp_array_t *counts = NULL, *last = NULL;
+    gp_status_t s = gp_array_empty(GP_INT64, 1, &ntiles, GP_ORDER_C, &counts);
+    if (s == GP_OK) {
+        gp_nonzero_spec_t sp;
+        memset(&sp, 0, sizeof sp);
+        sp.stage = GP_NZ_COUNT;
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, n);
+        gp_params_index(&p, 0);
+        gp_params_ptr(&p, gp_array_data(*m));
+        gp_params_ptr(&p, gp_array_data(counts));
+        s = nonzero_launch(&sp, n, &p);
+    }
+    if (s == GP_OK)
+        s = gp_ufunc_accumulate(gp_ufunc_id("add"), counts, 0, GP_INT64, pos);
+    if (s == GP_OK)
+        s = gp_array_slice(*pos, GP_SLICE_START, -1, 0, 1, &last);
+    if (s == GP_OK)
+        s = gp_array_to_host(last, count, sizeof *count, GP_ORDER_C);
+    gp_array_release(last);
+    gp_array_release(counts);
+    if (s != GP_OK) {
+        gp_array_release(*pos);
+        gp_array_release(*m);
+        *m = *pos = NULL;
+    }
+    return s;
+}
+
 GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out)
 {
     if (!out)
@@ -244,50 +308,81 @@ GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out)
                                           "np.atleast_1d(scalar).nonzero() instead.");
     int32_t nd = a->ndim;
     int64_t n = a->size;
-    gp_array_t *m = NULL, *flat = NULL, *pos = NULL, *last = NULL;
+    gp_array_t *m = NULL, *pos = NULL;
     int64_t count = 0;
-    gp_status_t s = GP_OK;
-    if (n > 0) {
-        /* the truth of each element, in C order, and its running count */
-        GP_TRY(gp_copy_new(a, GP_BOOL, GP_ORDER_C, &m));
-        int64_t len = n;
-        s = gp_array_reshape(m, 1, &len, GP_ORDER_C, &flat);
-        int32_t add = gp_ufunc_id("add");
-        if (s == GP_OK)
-            s = gp_ufunc_accumulate(add, flat, 0, GP_INT64, &pos);
-        if (s == GP_OK)
-            s = gp_array_slice(pos, GP_SLICE_START, -1, 0, 1, &last);
-        if (s == GP_OK)
-            s = gp_array_to_host(last, &count, sizeof count, GP_ORDER_C);
-    }
+    if (n > 0)
+        GP_TRY(mask_ranks(a, &m, &pos, &count));
     int64_t shape[2] = {nd, count};
-    if (s == GP_OK)
-        s = gp_array_empty(GP_INT64, 2, shape, GP_ORDER_C, out);
+    gp_status_t s = gp_array_empty(GP_INT64, 2, shape, GP_ORDER_C, out);
     if (s == GP_OK && count > 0) {
         gp_nonzero_spec_t sp;
         memset(&sp, 0, sizeof sp);
-        sp.family = GP_FAMILY_NONZERO;
+        sp.stage = GP_NZ_COORDS;
         sp.ndim = (uint8_t)nd;
-        sp.idx32 = n < ((int64_t)1 << 31) && nd * count < ((int64_t)1 << 31);
-        const gp_kernel_t *kern;
-        s = gp_kernel_get(&sp, sizeof sp, gp_gen_nonzero, &sp, &kern);
-        if (s == GP_OK) {
-            gp_params_t p;
-            gp_params_init(&p);
-            gp_params_index(&p, n);
-            gp_params_index(&p, count);
-            for (int32_t d = 0; d < nd; ++d)
-                gp_params_index(&p, a->shape[d]);
-            gp_params_ptr(&p, gp_array_data(m));
-            gp_params_ptr(&p, gp_array_data(pos));
-            gp_params_ptr(&p, gp_array_data(*out));
-            gp_launch_t cfg = gp_grid_for(n, 256);
-            s = gp_launch(kern, &cfg, &p);
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, n);
+        gp_params_index(&p, count);
+        for (int32_t d = 0; d < nd; ++d)
+            gp_params_index(&p, a->shape[d]);
+        gp_params_ptr(&p, gp_array_data(m));
+        gp_params_ptr(&p, gp_array_data(pos));
+        gp_params_ptr(&p, gp_array_data(*out));
+        s = nonzero_launch(&sp, n, &p);
+    }
+    gp_array_release(pos);
+    gp_array_release(m);
+    if (s != GP_OK) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+GP_API gp_status_t gp_array_masked(const gp_array_t *a, const gp_array_t *mask, gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_masked: out is NULL");
+    *out = NULL;
+    GP_CHECK_ARRAY(a);
+    GP_CHECK_ARRAY(mask);
+    bool same = a->ndim == mask->ndim;
+    for (int32_t d = 0; same && d < a->ndim; ++d)
+        same = a->shape[d] == mask->shape[d];
+    if (!same)
+        return gp_set_error(GP_ERR_INDEX, "boolean index did not match indexed array: the "
+                                          "mask must have the array's shape");
+    int64_t n = a->size;
+    gp_array_t *m = NULL, *pos = NULL, *src = NULL;
+    int64_t count = 0;
+    if (n > 0)
+        GP_TRY(mask_ranks(mask, &m, &pos, &count));
+    gp_status_t s = gp_array_empty(a->dtype, 1, &count, GP_ORDER_C, out);
+    if (s == GP_OK && count > 0) {
+        if (gp_is_c_contiguous(a->ndim, a->shape, a->strides, gp_dtype_size(a->dtype))) {
+            gp_array_retain((gp_array_t *)a);
+            src = (gp_array_t *)a;
+        } else {
+            s = gp_copy_new(a, a->dtype, GP_ORDER_C, &src);
         }
     }
-    gp_array_release(last);
+    if (s == GP_OK && count > 0) {
+        gp_nonzero_spec_t sp;
+        memset(&sp, 0, sizeof sp);
+        sp.stage = GP_NZ_VALUES;
+        sp.dt = (uint8_t)a->dtype;
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, n);
+        gp_params_index(&p, count);
+        gp_params_ptr(&p, gp_array_data(m));
+        gp_params_ptr(&p, gp_array_data(pos));
+        gp_params_ptr(&p, gp_array_data(src));
+        gp_params_ptr(&p, gp_array_data(*out));
+        s = nonzero_launch(&sp, n, &p);
+    }
+    gp_array_release(src);
     gp_array_release(pos);
-    gp_array_release(flat);
     gp_array_release(m);
     if (s != GP_OK) {
         gp_array_release(*out);

@@ -208,14 +208,19 @@ typedef struct gp_gather_spec {
     uint8_t idx_dt[GP_MAXDIM];
 } gp_gather_spec_t;
 
-/* nonzero: the coordinates of the true elements of a C-contiguous bool
- * array of `ndim` dims, each written at its rank among them (an inclusive
- * running count, from the scan machinery). */
+/* nonzero and a[mask], over a C-contiguous bool array cut in tiles of
+ * GP_NONZERO_TILE elements: GP_NZ_COUNT counts each tile's true elements;
+ * after an inclusive scan of those counts, GP_NZ_COORDS writes the
+ * coordinates (`ndim` dims) of each true element at its rank, and
+ * GP_NZ_VALUES the element of dtype `dt` of a C-contiguous array of the
+ * mask's size at its rank. */
+enum { GP_NZ_COUNT = 0, GP_NZ_COORDS = 1, GP_NZ_VALUES = 2 };
+#define GP_NONZERO_TILE 4096
 typedef struct gp_nonzero_spec {
     uint8_t family;     /* GP_FAMILY_NONZERO */
-    uint8_t ndim;
-    uint8_t idx32;
-    uint8_t pad;
+    uint8_t stage;      /* GP_NZ_* */
+    uint8_t ndim;       /* GP_NZ_COORDS */
+    uint8_t dt;         /* GP_NZ_VALUES */
 } gp_nonzero_spec_t;
 
 /* A user kernel written as expressions (gp_user.h), with its iteration

@@ -545,3 +545,21 @@ def test_select_choose(data):
                                                mode=mode))
     if want is not None:
         np.testing.assert_array_equal(host(got), want, strict=True)
+
+
+@pytest.mark.parametrize("n", [1, 4095, 4096, 4097, 3 * 4096 + 17, (1 << 20) + 3])
+@pytest.mark.parametrize("density", [0.0, 0.03, 0.5, 1.0])
+def test_masks_across_tiles(n, density):
+    """a[mask], nonzero and extract over masks of many of the engine's tiles
+    (4096 elements: a count per tile, then each tile writes at its rank)."""
+    rng = np.random.default_rng(n)
+    h = rng.random((n,), dtype=np.float32)
+    m = rng.random(n) < density
+    g, gm = gp.asarray(h), gp.asarray(m)
+    assert np.array_equal(g[gm].get(), h[m])
+    assert np.array_equal(gp.nonzero(gm)[0].get(), np.nonzero(m)[0])
+    assert np.array_equal(gp.extract(gm, g).get(), np.extract(m, h))
+    h2 = rng.integers(0, 3, (n, 3)).astype(np.int16)
+    g2 = gp.asarray(h2)
+    assert np.array_equal(g2[g2 > 0].get(), h2[h2 > 0])
+    assert np.array_equal(gp.argwhere(g2).get(), np.argwhere(h2))
