@@ -1,12 +1,15 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune [launch|reduction|allocator|transfer ...]
+    python -m bench.tune [launch|reduction|scan|allocator|transfer ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
+GPUNP_TUNE_SCAN_VEC (single-pass scans of contiguous lines with 16-byte
+vectors, 1, or element by element, 0) against the cumsum row and the sort,
+whose digit passes scan their counts;
 GPUNP_ALLOCATOR (gpunp's pool or the driver's stream-ordered pool) against
 per-call overheads and an allocation-heavy loop;
 GPUNP_TRANSFER (the driver's pageable copies, "direct", or gpunp's staging
@@ -55,6 +58,7 @@ BANDWIDTH = ["a + b, 268435456 float32", "exp(a), 268435456 float32",
              "a.copy(), 268435456 float32", "a.astype(float16), 268435456 float32"]
 REDUCTIONS = ["sum(), 16384x16384 float32", "sum(axis=0), 16384x16384 float32",
               "argmax, 16384x16384 float32"]
+SCANS = ["cumsum, 268435456 float32", "sort, 100000000 float32"]
 OVERHEAD = ["a + b, 1000 float32, per call", "zeros(n), 1000 float32, per call", "alloc loop"]
 
 
@@ -73,6 +77,7 @@ GROUPS = {
     "launch": ([{"GPUNP_TUNE_UNROLL": str(u), "GPUNP_TUNE_WAVES": str(w)}
                 for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
     "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
+    "scan": ([{"GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")], SCANS),
     "allocator": ([{"GPUNP_ALLOCATOR": a} for a in ("pool", "driver")], OVERHEAD),
     "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
 }

@@ -699,11 +699,16 @@ int gp_scan_items(int32_t loop_dt) { return 128 / (gp_compute_size(loop_dt) > 4 
  * of their rows fall in different banks. */
 static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *neutral)
 {
-    const int E = gp_scan_items(sp->loop_dt);
+    const int E = gp_scan_items(sp->loop_dt), V = sp->vec > 1 ? sp->vec : 1, C = E / V;
     int32_t ld = sp->loop_dt;
     char e[EXPR_MAX];
+    if (V > 1)
+        gp_str_printf(s, "typedef struct { GPK_ALIGN(16) gpk_acc v[%d]; } gpk_svec;\n"
+                         "GPK_SHARED gpk_svec tile_[GPK_SCAN_THREADS * %d];\n",
+                      V, C);
+    else
+        gp_str_printf(s, "GPK_SHARED gpk_acc tile_[GPK_SCAN_THREADS * %d];\n", E + 1);
     gp_str_printf(s,
-                  "GPK_SHARED gpk_acc tile_[GPK_SCAN_THREADS * %d];\n"
                   "GPK_SHARED gpk_index id_;\nGPK_SHARED gpk_acc pre_;\n"
                   "unsigned long long *const st = p.state + 1;\n"
                   "const int tid = (int)GPK_THREAD_ID, lane = tid %% GPK_WARP;\n"
@@ -713,24 +718,55 @@ static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *n
                   "GPK_SYNC();\n"
                   "const gpk_index t = id_;\n"
                   "if (t >= p.M * p.NT) break;\n"
-                  "const gpk_idx m = (gpk_idx)(t / p.NT), c = (gpk_idx)(t %% p.NT);\n"
+                  "const gpk_idx m = p.M == 1 ? 0 : (gpk_idx)(t / p.NT);\n"
+                  "const gpk_idx c = p.M == 1 ? (gpk_idx)t : (gpk_idx)(t %% p.NT);\n"
                   "gpk_idx ib = 0, ob = 0;\n",
-                  E + 1, E);
+                  E);
     const char *offs[2] = {"ib", "ob"}, *str[2] = {"oin", "oout"};
     emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
-    load_expr(sp->in_dt, ld, "p.in + ib + (k0 + j) * (gpk_idx)p.ain", e);
+    gp_str_puts(s, "const gpk_idx k0 = c * T, n = (gpk_idx)p.K - k0 < T ? (gpk_idx)p.K - k0 : T;\n");
+    if (V > 1) {
+        /* Contiguous lines of the loop's own dtype, 16-byte aligned: the
+         * tile's 64-bit base once, 32-bit offsets within it, 16-byte
+         * vectors. A thread's row of E elements is C vectors; vector `c` of
+         * row `r` lies at slot c ^ (r % 8) of the row, so that neither the
+         * striped writes nor the threads' reads of their rows meet in a
+         * bank. */
+        gp_str_printf(s,
+                      "const gpk_acc *const src = (const gpk_acc *)(p.in + ib) + k0;\n"
+                      "gpk_acc *const dst = (gpk_acc *)(p.out + ob) + k0;\n"
+                      "const int nn = (int)n;\n"
+                      "if (n == T) {\n"
+                      "GPK_UNROLL for (int q = 0; q < %d; ++q) {\n"
+                      "const int g = q * GPK_SCAN_THREADS + tid;\n"
+                      "tile_[(g & ~7) | ((g ^ (g >> 3)) & 7)] = ((const gpk_svec *)src)[g];\n}\n"
+                      "} else {\n"
+                      "for (int q = 0; q < %d; ++q) {\n"
+                      "const int j = q * GPK_SCAN_THREADS + tid, g = j / %d;\n"
+                      "tile_[(g & ~7) | ((g ^ (g >> 3)) & 7)].v[j %% %d] = j < nn ? src[j] : %s;\n}\n"
+                      "}\n"
+                      "GPK_SYNC();\n"
+                      "gpk_acc x[%d];\n"
+                      "GPK_UNROLL for (int q = 0; q < %d; ++q) {\n"
+                      "const gpk_svec w = tile_[tid * 8 + (q ^ (tid & 7))];\n"
+                      "GPK_UNROLL for (int l = 0; l < %d; ++l) x[q * %d + l] = w.v[l];\n}\n",
+                      C, E, V, V, neutral, E, C, V, V);
+    } else {
+        load_expr(sp->in_dt, ld, "p.in + ib + (k0 + j) * (gpk_idx)p.ain", e);
+        gp_str_printf(s,
+                      "for (int q = 0; q < %d; ++q) {\n"
+                      "const gpk_idx j = (gpk_idx)q * GPK_SCAN_THREADS + tid;\n"
+                      "tile_[j + j / %d] = j < n ? %s : %s;\n}\n"
+                      "GPK_SYNC();\n"
+                      "gpk_acc x[%d];\n"
+                      "for (int q = 0; q < %d; ++q) x[q] = tile_[tid * %d + q];\n",
+                      E, E, e, neutral, E, E, E + 1);
+    }
     gp_str_printf(s,
-                  "const gpk_idx k0 = c * T, n = (gpk_idx)p.K - k0 < T ? (gpk_idx)p.K - k0 : T;\n"
-                  "for (int q = 0; q < %d; ++q) {\n"
-                  "const gpk_idx j = (gpk_idx)q * GPK_SCAN_THREADS + tid;\n"
-                  "tile_[j + j / %d] = j < n ? %s : %s;\n}\n"
-                  "GPK_SYNC();\n"
-                  "gpk_acc x[%d];\n"
-                  "for (int q = 0; q < %d; ++q) x[q] = tile_[tid * %d + q];\n"
-                  "for (int q = 1; q < %d; ++q) x[q] = gpk_combine(x[q - 1], x[q]);\n"
+                  "GPK_UNROLL for (int q = 1; q < %d; ++q) x[q] = gpk_combine(x[q - 1], x[q]);\n"
                   "gpk_acc excl, total;\n"
                   "GPK_BLOCK_SCAN_EX(gpk_acc, gpk_combine, x[%d], excl, total);\n",
-                  E, E, e, neutral, E, E, E + 1, E, E - 1);
+                  E, E - 1);
     /* the look-back: lane l of warp 0 reads tile j - l; the window ends at
      * `stop`, the newest lane holding an inclusive prefix or lying before
      * the line; its lanes up to `stop` are combined, older first, without a
@@ -763,9 +799,30 @@ static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *n
                 "}\n"
                 "GPK_SYNC();\n");
     /* each element from the prefix of the tile and of the thread's row */
+    gp_str_puts(s,
+                "const int has = c > 0 || tid > 0;\n"
+                "const gpk_acc pre = c > 0 ? (tid > 0 ? gpk_combine(pre_, excl) : pre_) : excl;\n");
+    if (V > 1) {
+        gp_str_printf(s,
+                      "GPK_UNROLL for (int q = 0; q < %d; ++q) {\n"
+                      "gpk_svec w;\n"
+                      "GPK_UNROLL for (int l = 0; l < %d; ++l)\n"
+                      "  w.v[l] = has ? gpk_combine(pre, x[q * %d + l]) : x[q * %d + l];\n"
+                      "tile_[tid * 8 + (q ^ (tid & 7))] = w;\n}\n"
+                      "GPK_SYNC();\n"
+                      "if (n == T) {\n"
+                      "GPK_UNROLL for (int q = 0; q < %d; ++q) {\n"
+                      "const int g = q * GPK_SCAN_THREADS + tid;\n"
+                      "((gpk_svec *)dst)[g] = tile_[(g & ~7) | ((g ^ (g >> 3)) & 7)];\n}\n"
+                      "} else {\n"
+                      "for (int q = 0; q < %d; ++q) {\n"
+                      "const int j = q * GPK_SCAN_THREADS + tid, g = j / %d;\n"
+                      "if (j < nn) dst[j] = tile_[(g & ~7) | ((g ^ (g >> 3)) & 7)].v[j %% %d];\n}\n"
+                      "}\n}\n",
+                      C, V, V, V, C, E, V, V);
+        return;
+    }
     gp_str_printf(s,
-                  "const int has = c > 0 || tid > 0;\n"
-                  "const gpk_acc pre = c > 0 ? (tid > 0 ? gpk_combine(pre_, excl) : pre_) : excl;\n"
                   "for (int q = 0; q < %d; ++q)\n"
                   "  tile_[tid * %d + q] = has ? gpk_combine(pre, x[q]) : x[q];\n"
                   "GPK_SYNC();\n"
@@ -783,8 +840,9 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
     const gp_scan_spec_t *sp = vspec;
     const gp_op_t *op = &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
-    snprintf(name, name_size, "gpk_scan_%s_%s_%s%s", op->name, gp_dtypes[sp->in_dt].suffix,
-             gp_dtypes[ld].suffix, sp->strategy == GP_SCAN_TILES ? "_t" : "");
+    snprintf(name, name_size, "gpk_scan_%s_%s_%s%s%s", op->name, gp_dtypes[sp->in_dt].suffix,
+             gp_dtypes[ld].suffix, sp->strategy == GP_SCAN_TILES ? "_t" : "",
+             sp->vec > 1 ? "_v" : "");
     char what[256];
     snprintf(what, sizeof what, "accumulate %s%s", op->name,
              sp->strategy == GP_SCAN_TILES ? ", single pass over tiles" : ", in order");
@@ -801,7 +859,8 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
                       sp->nother);
     gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n"
                    "  unsigned long long *state;\n  gpk_acc *agg, *inc;\n};\n");
-    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_printf(s, "%s(%s, struct gpk_params)\n{\n",
+                  sp->strategy == GP_SCAN_TILES ? "GPK_SCAN_KERNEL" : "GPK_KERNEL", name);
     if (sp->strategy == GP_SCAN_TILES) {
         char neutral[2 * EXPR_MAX];
         neutral_expr(op->neutral, ld, neutral);

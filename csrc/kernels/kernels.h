@@ -161,7 +161,10 @@ typedef struct gp_scan_spec {
     uint8_t in_dt, loop_dt, out_dt;
     uint8_t nother;     /* dims other than the scanned axis */
     uint8_t idx32;
-    uint8_t pad[3];
+    uint8_t vec;        /* >1: single-pass tiles of contiguous, 16-byte aligned
+                           lines of the loop's dtype, moved as 16-byte vectors
+                           of `vec` elements */
+    uint8_t pad[2];
 } gp_scan_spec_t;
 
 /* Batched matrix products C[b] = A[b] @ B[b] with any strides (the kernel
@@ -299,6 +302,7 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
 gp_launch_t gp_grid_for(int64_t n, uint32_t block);
 
 /* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
+int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0 */
 int gp_tune_red_split(void);
 
 /* ---- operations used across the layer ---------------------------------- */

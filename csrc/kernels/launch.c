@@ -58,11 +58,14 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
  * vector accesses per thread per iteration; GPUNP_TUNE_WAVES, resident grids
  * per launch at most (32 measured best on the H200 for the bandwidth-bound
  * elementwise rows: docs/performance.md); GPUNP_TUNE_RED_SPLIT, how many
- * times more blocks a long reduction is split over than fill the device. */
+ * times more blocks a long reduction is split over than fill the device;
+ * GPUNP_TUNE_SCAN_VEC=0, single-pass scans of contiguous lines without
+ * 16-byte vectors (the path before them, for bench/tune.py scan). */
 typedef struct {
     int unroll;
     int waves;
     int red_split;
+    int scan_vec;
 } tuning_t;
 
 static int knob(const char *name, int dflt, int lo, int hi)
@@ -74,13 +77,19 @@ static int knob(const char *name, int dflt, int lo, int hi)
 
 static const tuning_t *tuning(void)
 {
-    static tuning_t t = {0, 0, 0};
+    static tuning_t t = {0, 0, 0, 0};
     if (!t.unroll) {
         t.waves = knob("GPUNP_TUNE_WAVES", 32, 1, 64);
         t.red_split = knob("GPUNP_TUNE_RED_SPLIT", 1, 1, 64);
+        t.scan_vec = knob("GPUNP_TUNE_SCAN_VEC", 1, 0, 1);
         t.unroll = knob("GPUNP_TUNE_UNROLL", 1, 1, 8);
     }
     return &t;
+}
+
+int gp_tune_scan_vec(void)
+{
+    return tuning()->scan_vec;
 }
 
 int gp_tune_red_split(void)

@@ -815,6 +815,18 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     int64_t acc = gp_compute_size(ld[0]), words = 8 * (1 + M * NT);
     sp.strategy = op->neutral != GP_NEUTRAL_NONE && 2 * K > T ? GP_SCAN_TILES
                                                               : GP_SCAN_SEQUENTIAL;
+    /* 16-byte vectors where every line is contiguous in the loop's own
+     * dtype of 4 or 8 bytes (a thread's row, 128 bytes, is 8 vectors) and
+     * starts 16-byte aligned */
+    int64_t isz = gp_dtype_size(ld[0]);
+    bool vec = sp.strategy == GP_SCAN_TILES && a->dtype == ld[0] && (*out)->dtype == ld[0] &&
+               gp_compute_size(ld[0]) == isz && (isz == 4 || isz == 8) &&
+               gp_dtype_kind(ld[0]) != 'c' && a->strides[ax] == isz &&
+               (*out)->strides[ax] == isz && (uintptr_t)gp_array_data(a) % 16 == 0 &&
+               (uintptr_t)gp_array_data(*out) % 16 == 0 && gp_tune_scan_vec();
+    for (int32_t j = 0; j < n && vec; ++j)
+        vec = sin[j] % 16 == 0 && sout[j] % 16 == 0;
+    sp.vec = vec ? (uint8_t)(16 / isz) : 0;
     gp_array_t *part = NULL;
     if (s == GP_OK && sp.strategy == GP_SCAN_TILES) {
         int64_t pbytes = words + 2 * M * NT * acc;

@@ -9,6 +9,15 @@
 typedef long long gpk_index;
 
 #define GPK_KERNEL(name, P) extern "C" __global__ void name(const P p)
+/* A single-pass scan's entry: on CUDA at most 64 registers a thread, so 8
+ * blocks of GPK_SCAN_THREADS stay resident (the float32 scan took 72, 7
+ * blocks, without the bound; 64 it fits without spilling). */
+#ifdef GPK_CUDA
+#define GPK_SCAN_KERNEL(name, P) \
+    extern "C" __global__ void __launch_bounds__(GPK_SCAN_THREADS, 8) name(const P p)
+#else
+#define GPK_SCAN_KERNEL(name, P) GPK_KERNEL(name, P)
+#endif
 
 #define GPK_BLOCK_ID ((gpk_index)blockIdx.x)
 #define GPK_NUM_BLOCKS ((gpk_index)gridDim.x)

@@ -23,6 +23,7 @@ typedef long long gpk_index;
     }                                                                          \
     static void name##_body(const P p, gpk_index gpk_block, gpk_index gpk_nblocks)
 
+#define GPK_SCAN_KERNEL(name, P) GPK_KERNEL(name, P)
 #define GPK_BLOCK_ID gpk_block
 #define GPK_NUM_BLOCKS gpk_nblocks
 #define GPK_THREAD_ID 0
