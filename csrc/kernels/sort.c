@@ -159,7 +159,8 @@ GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *
  * without NaNs and -0.0, move no payload: their keys map back to the values
  * (SORT_DECODE). */
 
-enum { SORT_KEYS = 0, SORT_HIST = 1, SORT_SCATTER = 2, SORT_FINISH = 3, SORT_DECODE = 4 };
+enum { SORT_KEYS = 0, SORT_HIST = 1, SORT_SCATTER = 2, SORT_FINISH = 3, SORT_DECODE = 4,
+       SORT_OS_HIST = 5, SORT_OS_SCAN = 6, SORT_OS_PASS = 7 };
 enum { WORD_VALUE = 0, WORD_IMAG = 1, WORD_REAL = 2, WORD_CLASS = 3, WORD_ROW = 4 };
 
 #define SORT_THREADS 256
@@ -369,13 +370,147 @@ static void emit_decode(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
     gp_str_puts(s, "}\n}\n");
 }
 
+/* ---- onesweep (Adinets & Merrill 2022): the 1-row key-only sorts --------------------
+ *
+ * One launch counts the digits of every pass over the whole array (bins,
+ * pass-major, then turned into each digit's exclusive start); then a launch
+ * per pass ranks each tile and finds the tile's start in every digit's run
+ * by decoupled look-back over the tiles before it (CUB's onesweep agent on
+ * CUDA), so no pass reads the keys twice. The keys are the elements
+ * themselves (CUB's own order of floats and integers), which agrees with
+ * NumPy's but for NaNs: the histogram raises a flag where it sees one, and
+ * the engine then takes the LSD path. The host runs each pass as one tile
+ * in order, from the same bins. */
+
+#define OS_THREADS 384  /* CUB's sm_90 onesweep block (tuning_radix_sort.cuh) */
+#define OS_HIST_THREADS 256
+
+/* gpk_os_digit(u, shift): the digit of the key whose bits are `u`, as CUB's
+ * onesweep ranks it (its bit order, -0.0 taken as +0.0). */
+static void emit_os_digit(gp_str_t *s, int32_t dt)
+{
+    int32_t kind = gp_dtype_kind(dt), bits = gp_dtype_size(dt) * 8;
+    gp_str_printf(s, "GPK_FN unsigned gpk_os_digit(gpk_ut u, int shift)\n{\n"
+                     "  const gpk_ut sign = (gpk_ut)((gpk_ut)1 << %d);\n", bits - 1);
+    if (kind == GP_KIND_FLOAT)
+        gp_str_puts(s, "  if (u == sign) u = 0;\n"
+                       "  u = (u & sign) ? (gpk_ut)~u : (gpk_ut)(u | sign);\n");
+    else if (kind == GP_KIND_INT)
+        gp_str_puts(s, "  u = (gpk_ut)(u ^ sign);\n");
+    gp_str_puts(s, "  return (unsigned)(u >> shift) & 255u;\n}\n");
+    const char *inf = bits == 32 ? "0x7f800000u" : "0x7ff0000000000000ull";
+    if (kind == GP_KIND_FLOAT)
+        gp_str_printf(s, "GPK_FN int gpk_os_nan(gpk_ut u) "
+                         "{ return (gpk_ut)(u & (gpk_ut)~((gpk_ut)1 << %d)) > (gpk_ut)%s; }\n",
+                      bits - 1, inf);
+    else
+        gp_str_puts(s, "GPK_FN int gpk_os_nan(gpk_ut u) { (void)u; return 0; }\n");
+    gp_str_puts(s, "GPK_FN gpk_ut gpk_os_bits(gpk_kt k) "
+                   "{ union { gpk_kt k; gpk_ut u; } b_; b_.k = k; return b_.u; }\n");
+}
+
+static void emit_os_hist(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    gp_str_printf(s, "#define GPK_PASSES %d\n", sp->key_bytes);
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n;\n  const gpk_kt *keys;\n"
+                   "  unsigned int *bins;\n  int *flag;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "#ifdef GPK_HOST\n"
+                   "int nan_ = 0;\n"
+                   "for (gpk_idx i = 0; i < p.n; ++i) {\n"
+                   "  const gpk_ut u = gpk_os_bits(p.keys[i]);\n"
+                   "  nan_ |= gpk_os_nan(u);\n"
+                   "  for (int q = 0; q < GPK_PASSES; ++q) ++p.bins[q * 256 + gpk_os_digit(u, 8 * q)];\n"
+                   "}\n"
+                   "if (nan_) *p.flag = 1;\n"
+                   "#else\n"
+                   "__shared__ unsigned int h[GPK_PASSES * 256];\n"
+                   "__shared__ int nan_;\n"
+                   "for (int d = (int)GPK_THREAD_ID; d < GPK_PASSES * 256; d += (int)GPK_BLOCK_SIZE) h[d] = 0;\n"
+                   "if (GPK_THREAD_ID == 0) nan_ = 0;\n"
+                   "GPK_SYNC();\n"
+                   "int mine = 0;\n"
+                   "GPK_GRID_LOOP(gpk_idx, i, p.n) {\n"
+                   "  const gpk_ut u = gpk_os_bits(p.keys[i]);\n"
+                   "  mine |= gpk_os_nan(u);\n"
+                   "  GPK_UNROLL for (int q = 0; q < GPK_PASSES; ++q)\n"
+                   "    atomicAdd(&h[q * 256 + gpk_os_digit(u, 8 * q)], 1u);\n"
+                   "}\n"
+                   "if (mine) nan_ = 1;\n"
+                   "GPK_SYNC();\n"
+                   "for (int d = (int)GPK_THREAD_ID; d < GPK_PASSES * 256; d += (int)GPK_BLOCK_SIZE)\n"
+                   "  if (h[d]) atomicAdd(&p.bins[d], h[d]);\n"
+                   "if (GPK_THREAD_ID == 0 && nan_) *p.flag = 1;\n"
+                   "#endif\n}\n");
+}
+
+/* Each pass' counts into its digits' exclusive starts: a block per pass. */
+static void emit_os_scan(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index passes;\n  unsigned int *bins;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_puts(s, "#ifdef GPK_HOST\n"
+                   "for (gpk_idx q = 0; q < p.passes; ++q) {\n"
+                   "  unsigned int run = 0;\n"
+                   "  for (int d = 0; d < 256; ++d) {\n"
+                   "    const unsigned int c = p.bins[q * 256 + d];\n"
+                   "    p.bins[q * 256 + d] = run;\n    run += c;\n  }\n}\n"
+                   "#else\n"
+                   "typedef cub::BlockScan<unsigned int, 256> gpk_scan_t;\n"
+                   "__shared__ typename gpk_scan_t::TempStorage tmp;\n"
+                   "unsigned int *b = p.bins + GPK_BLOCK_ID * 256;\n"
+                   "unsigned int c = b[GPK_THREAD_ID], ex;\n"
+                   "gpk_scan_t(tmp).ExclusiveSum(c, ex);\n"
+                   "b[GPK_THREAD_ID] = ex;\n"
+                   "#endif\n}\n");
+}
+
+static void emit_os_pass(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
+{
+    gp_str_puts(s, "struct gpk_params {\n  int n, shift;\n  int *lookback;\n  int *ctr;\n"
+                   "  const unsigned int *bins;\n  const gpk_kt *keys;\n  gpk_kt *keys_out;\n};\n");
+    gp_str_printf(s, "#ifdef GPK_HOST\nGPK_KERNEL(%s, struct gpk_params)\n{\n"
+                     "unsigned int off[256];\n"
+                     "for (int d = 0; d < 256; ++d) off[d] = p.bins[d];\n"
+                     "for (int i = 0; i < p.n; ++i)\n"
+                     "  p.keys_out[off[gpk_os_digit(gpk_os_bits(p.keys[i]), p.shift)]++] = p.keys[i];\n"
+                     "}\n", name);
+    /* CUB's sm_90 policy for keys alone (tuning_radix_sort.cuh, Policy900):
+     * 384 threads, 20 four-byte items (19 for floats), 8-byte keys 30
+     * nominal (15 once scaled by the register bound) */
+    gp_str_printf(s, "#elif defined(GPK_CUDA)\n"
+                     "typedef cub::AgentRadixSortOnesweepPolicy<%d, %d, gpk_kt, 1,\n"
+                     "  cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, cub::BLOCK_SCAN_RAKING_MEMOIZE,\n"
+                     "  cub::RADIX_SORT_STORE_DIRECT, 8> gpk_policy;\n"
+                     "typedef cub::detail::radix_sort::AgentRadixSortOnesweep<gpk_policy, false, gpk_kt,\n"
+                     "  cub::NullType, unsigned int, int> gpk_agent;\n"
+                     "extern \"C\" __global__ void __launch_bounds__(%d) %s(const struct gpk_params p)\n"
+                     "{\n  __shared__ typename gpk_agent::TempStorage tmp;\n"
+                     "  gpk_agent(tmp, p.lookback, p.ctr, (unsigned int *)0, p.bins, p.keys_out, p.keys,\n"
+                     "            (cub::NullType *)0, (const cub::NullType *)0, p.n, p.shift, 8).Process();\n}\n"
+                     "#else\nGPK_KERNEL(%s, struct gpk_params) { __builtin_trap(); }\n#endif\n",
+                  OS_THREADS, sp->items, OS_THREADS, name, name);
+}
+
 static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_sort_spec_t *sp = vspec;
-    static const char *const steps[] = {"keys", "hist", "scatter", "finish", "decode"};
+    static const char *const steps[] = {"keys", "hist", "scatter", "finish", "decode",
+                                        "oshist", "osscan", "ospass"};
     snprintf(name, name_size, "gpk_sort_%s_%s_w%d_k%d_p%d_g%d_c%d_i%d_x%d%s", steps[sp->step],
              gp_dtypes[sp->dt].suffix, sp->word, sp->key_bytes, sp->pay_bytes, sp->gather,
              sp->count_bytes, sp->items, sp->indices, sp->detect ? "_d" : "");
+    if (sp->step == SORT_OS_SCAN)
+        gp_str_puts(s, "#if defined(GPK_CUDA)\n#include <cub/block/block_scan.cuh>\n#endif\n");
+    if (sp->step == SORT_OS_PASS)
+        /* the agent uses the block loads, stores and ranks without
+         * including them (the device-wide dispatch header does) */
+        gp_str_puts(s, "#if defined(GPK_CUDA)\n"
+                       "#include <cub/block/block_load.cuh>\n"
+                       "#include <cub/block/block_store.cuh>\n"
+                       "#include <cub/block/block_radix_rank.cuh>\n"
+                       "#include <cub/agent/agent_radix_sort_onesweep.cuh>\n"
+                       "#endif\n");
     if (sp->step == SORT_SCATTER)
         gp_str_puts(s, "#if defined(GPK_CUDA)\n"
                        "#include <cub/block/block_radix_sort.cuh>\n"
@@ -384,10 +519,21 @@ static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_
                        "#endif\n");
     gp_str_printf(s, "/* radix sort: %s */\ntypedef long long gpk_idx;\n", steps[sp->step]);
     gp_str_printf(s, "typedef %s gpk_st;\ntypedef %s gpk_kt;\ntypedef %s gpk_ct;\n",
-                  gp_dtypes[sp->dt].storage, uint_type(sp->key_bytes),
+                  gp_dtypes[sp->dt].storage,
+                  sp->step >= SORT_OS_HIST ? gp_dtypes[sp->dt].storage : uint_type(sp->key_bytes),
                   uint_type(sp->count_bytes));
     gp_str_printf(s, "typedef %s gpk_pt;\n", uint_type(sp->pay_bytes ? sp->pay_bytes : 1));
-    if (sp->step == SORT_KEYS)
+    if (sp->step >= SORT_OS_HIST) {
+        gp_str_printf(s, "typedef %s gpk_ut;\n", uint_type(sp->key_bytes));
+        emit_os_digit(s, sp->dt);
+    }
+    if (sp->step == SORT_OS_HIST)
+        emit_os_hist(s, sp, name);
+    else if (sp->step == SORT_OS_SCAN)
+        emit_os_scan(s, sp, name);
+    else if (sp->step == SORT_OS_PASS)
+        emit_os_pass(s, sp, name);
+    else if (sp->step == SORT_KEYS)
         emit_keys(s, sp, name);
     else if (sp->step == SORT_HIST)
         emit_hist(s, name);
@@ -523,6 +669,139 @@ static int64_t host_tile(int64_t n)
     return t > 0 && t < n ? (int64_t)t : n;
 }
 
+/* GPUNP_TUNE_SORT=lsd keeps the 1-row key-only sorts on the LSD passes,
+ * for bench/tune.py's comparison; read once. */
+static bool onesweep_enabled(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("GPUNP_TUNE_SORT");
+        on = !(e && strcmp(e, "lsd") == 0);
+    }
+    return on != 0;
+}
+
+/* Onesweep's tiles stay within one portion of CUB's size (its look-back
+ * words hold a count of under 2^30); longer arrays take the LSD path. */
+#define OS_MAX_ITEMS ((1 << 28) - (1 << 16))
+
+/* Sorts the n elements of the C-contiguous 1-row array `w` (an integer or
+ * a 4- or 8-byte float dtype) by onesweep into a new *out. Where a float
+ * array holds a NaN it returns GP_OK with *out NULL: CUB's order of NaNs
+ * is not NumPy's, and the caller sorts by the LSD path. */
+static gp_status_t onesweep_sort(const gp_array_t *w, bool host, gp_array_t **out)
+{
+    *out = NULL;
+    int32_t dt = w->dtype;
+    int64_t n = w->size;
+    int bytes = gp_dtype_size(dt);
+    bool is_float = gp_dtype_kind(dt) == GP_KIND_FLOAT;
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    gp_sort_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_SORT;
+    sp.dt = (uint8_t)dt;
+    sp.key_bytes = (uint8_t)bytes;
+    sp.count_bytes = 4;
+    /* the policy's nominal items of four bytes; CUB scales them to the
+     * key's size (RegBoundScaling: 8-byte keys get half) */
+    sp.items = (uint8_t)(host ? 1 : bytes == 8 ? 30 : is_float ? 19 : 20);
+    int64_t tile = host ? n : (int64_t)OS_THREADS * (bytes == 8 ? sp.items / 2 : sp.items);
+    int64_t nblocks = (n + tile - 1) / tile;
+    int passes = bytes;
+    /* scratch, in int32 words: bins (passes x 256), the pass counters (a
+     * tile counter each), the look-back words (cleared before each pass) */
+    int64_t words = passes * 256 + passes + (host ? 0 : nblocks * 256);
+    gp_array_t *scratch = NULL, *tmp = NULL, *flag_arr = NULL;
+    GP_TRY(gp_array_empty(GP_INT32, 1, &words, GP_ORDER_C, &scratch));
+    char *base = gp_array_data(scratch);
+    unsigned int *bins = (unsigned int *)base;
+    int *ctrs = (int *)(bins + passes * 256), *lookback = ctrs + passes;
+    gp_status_t s = be->memset8(base, 0, (size_t)(passes * 256 + passes) * 4, gp_current_stream());
+    if (s == GP_OK)
+        s = gp_array_zeros(GP_INT32, 0, NULL, GP_ORDER_C, &flag_arr);
+    int *flag = flag_arr ? (int *)gp_array_data(flag_arr) : NULL;
+    const gp_kernel_t *k;
+    gp_params_t p;
+    if (s == GP_OK) {
+        sp.step = SORT_OS_HIST;
+        s = get_kernel(&sp, &k);
+    }
+    if (s == GP_OK) {
+        gp_params_init(&p);
+        gp_params_index(&p, n);
+        gp_params_ptr(&p, gp_array_data(w));
+        gp_params_ptr(&p, bins);
+        gp_params_ptr(&p, flag);
+        /* a few resident blocks per SM, each flushing its shared counts once
+         * (a block per tile would add 256 x passes global atomics a tile) */
+        const gp_device_props_t *props;
+        s = gp_backend_props(&props);
+        gp_launch_t cfg = gp_grid_for(n, OS_HIST_THREADS);
+        if (s == GP_OK && !host && cfg.grid > (uint32_t)props->multiprocessors * 4)
+            cfg.grid = (uint32_t)props->multiprocessors * 4;
+        if (s == GP_OK)
+            s = gp_launch(k, &cfg, &p);
+    }
+    if (s == GP_OK && is_float) {
+        /* the one synchronisation: whether a NaN sends the sort elsewhere */
+        int32_t found = 0;
+        s = gp_array_to_host(flag_arr, &found, sizeof found, GP_ORDER_C);
+        if (s == GP_OK && found) {
+            gp_array_release(flag_arr);
+            gp_array_release(scratch);
+            return GP_OK;
+        }
+    }
+    if (s == GP_OK) {
+        sp.step = SORT_OS_SCAN;
+        s = get_kernel(&sp, &k);
+    }
+    if (s == GP_OK) {
+        gp_params_init(&p);
+        gp_params_index(&p, passes);
+        gp_params_ptr(&p, bins);
+        gp_launch_t cfg = {host ? 1u : (uint32_t)passes, host ? 1u : 256u, 0};
+        s = gp_launch(k, &cfg, &p);
+    }
+    if (s == GP_OK)
+        s = gp_array_empty(dt, 1, &n, GP_ORDER_C, out);
+    if (s == GP_OK)
+        s = gp_array_empty(dt, 1, &n, GP_ORDER_C, &tmp);
+    if (s == GP_OK) {
+        sp.step = SORT_OS_PASS;
+        s = get_kernel(&sp, &k);
+    }
+    /* an even number of passes: w -> tmp -> out -> tmp -> ... -> out */
+    char *buf[2] = {gp_array_data(tmp), gp_array_data(*out ? *out : tmp)};
+    for (int q = 0; q < passes && s == GP_OK; ++q) {
+        if (!host)
+            s = be->memset8(lookback, 0, (size_t)nblocks * 256 * 4, gp_current_stream());
+        if (s != GP_OK)
+            break;
+        gp_params_init(&p);
+        int32_t nn = (int32_t)n, shift = 8 * q;
+        gp_params_put(&p, &nn, sizeof nn, sizeof nn);
+        gp_params_put(&p, &shift, sizeof shift, sizeof shift);
+        gp_params_ptr(&p, lookback);
+        gp_params_ptr(&p, ctrs + q);
+        gp_params_ptr(&p, bins + q * 256);
+        gp_params_ptr(&p, q == 0 ? gp_array_data(w) : buf[(q - 1) & 1]);
+        gp_params_ptr(&p, buf[q & 1]);
+        gp_launch_t cfg = {host ? 1u : (uint32_t)nblocks, host ? 1u : OS_THREADS, 0};
+        s = gp_launch(k, &cfg, &p);
+    }
+    gp_array_release(tmp);
+    gp_array_release(flag_arr);
+    gp_array_release(scratch);
+    if (s != GP_OK) {
+        gp_array_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 /* Sorts each of the R rows of L elements of the C-contiguous array `w`
  * (n = R * L > 0): into *out a new 1-d array of the sorted elements (dtype
  * of w), or with `indices` of their int64 indices within the rows. */
@@ -538,6 +817,13 @@ static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool in
     if (!host && be && strcmp(be->name, "hip") == 0)
         return gp_set_error(GP_ERR_UNSUPPORTED, "sorting on HIP needs hipCUB/rocPRIM, which "
                                                 "gpunp does not use yet (docs/hip.md)");
+    bool os_keys = R == 1 && !indices && size >= 4 &&
+                   (kind == GP_KIND_INT || kind == GP_KIND_UINT || kind == GP_KIND_FLOAT);
+    if (os_keys && n <= OS_MAX_ITEMS && onesweep_enabled()) {
+        GP_TRY(onesweep_sort(w, host, out));
+        if (*out)
+            return GP_OK;
+    }
     sort_word_t words[4];
     int nwords = 0;
     if (kind == GP_KIND_COMPLEX) {
