@@ -1,7 +1,7 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune [launch|reduction|scan|allocator|transfer ...]
+    python -m bench.tune [launch|reduction|scan|allocator|transfer|sort ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
@@ -13,7 +13,10 @@ whose digit passes scan their counts;
 GPUNP_ALLOCATOR (gpunp's pool or the driver's stream-ordered pool) against
 per-call overheads and an allocation-heavy loop;
 GPUNP_TRANSFER (the driver's pageable copies, "direct", or gpunp's staging
-through page-locked buffers) against host <-> device copies of 1 MiB-1 GiB.
+through page-locked buffers) against host <-> device copies of 1 MiB-1 GiB;
+GPUNP_TUNE_SORT (the LSD passes, "lsd", or onesweep) against sort of 1e8
+float32, argsort of 1e7 float32, sort of 1e7 int64 and unique of 1e8
+float32, each checked against NumPy ("... equal" is 1.0 where identical).
 """
 
 from __future__ import annotations
@@ -51,6 +54,19 @@ if "transfers" in names:
         d = gp.asarray(h)
         for what, fn in (("h2d", lambda: gp.asarray(h)), ("d2h", lambda: d.get())):
             res[f"{what} {mib} MiB GB/s"] = h.nbytes / best_seconds(lib, fn, warmup=1) / 1e9
+if "sort check" in names:
+    rng = np.random.default_rng(0)
+    cases = (("sort 1e8 float32", rng.random(10 ** 8, dtype=np.float32), gp.sort, np.sort),
+             ("argsort 1e7 float32", rng.random(10 ** 7, dtype=np.float32),
+              gp.argsort, lambda h: np.argsort(h, kind="stable")),
+             ("sort 1e7 int64", rng.integers(-2 ** 62, 2 ** 62, 10 ** 7), gp.sort, np.sort),
+             ("unique 1e8 float32", rng.random(10 ** 8, dtype=np.float32), gp.unique,
+              np.unique))
+    for what, h, f, ref in cases:
+        d = gp.asarray(h)
+        res[f"{what} equal"] = float(np.array_equal(f(d).get(), ref(h)))
+        res[f"{what} ms"] = best_seconds(lib, lambda: f(d), warmup=1) * 1e3
+        del d
 print(json.dumps(res))
 """
 
@@ -80,6 +96,7 @@ GROUPS = {
     "scan": ([{"GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")], SCANS),
     "allocator": ([{"GPUNP_ALLOCATOR": a} for a in ("pool", "driver")], OVERHEAD),
     "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
+    "sort": ([{"GPUNP_TUNE_SORT": t} for t in ("lsd", "onesweep")], ["sort check"]),
 }
 
 
