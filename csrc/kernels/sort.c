@@ -467,29 +467,37 @@ static void emit_os_scan(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
 
 static void emit_os_pass(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
 {
+    bool pay = sp->pay_bytes != 0;
     gp_str_puts(s, "struct gpk_params {\n  int n, shift;\n  int *lookback;\n  int *ctr;\n"
-                   "  const unsigned int *bins;\n  const gpk_kt *keys;\n  gpk_kt *keys_out;\n};\n");
+                   "  const unsigned int *bins;\n  const gpk_kt *keys;\n  gpk_kt *keys_out;\n"
+                   "  const gpk_pt *vals;\n  gpk_pt *vals_out;\n};\n");
     gp_str_printf(s, "#ifdef GPK_HOST\nGPK_KERNEL(%s, struct gpk_params)\n{\n"
                      "unsigned int off[256];\n"
                      "for (int d = 0; d < 256; ++d) off[d] = p.bins[d];\n"
-                     "for (int i = 0; i < p.n; ++i)\n"
-                     "  p.keys_out[off[gpk_os_digit(gpk_os_bits(p.keys[i]), p.shift)]++] = p.keys[i];\n"
-                     "}\n", name);
-    /* CUB's sm_90 policy for keys alone (tuning_radix_sort.cuh, Policy900):
-     * 384 threads, 20 four-byte items (19 for floats), 8-byte keys 30
-     * nominal (15 once scaled by the register bound) */
+                     "for (int i = 0; i < p.n; ++i) {\n"
+                     "  const unsigned int j = off[gpk_os_digit(gpk_os_bits(p.keys[i]), p.shift)]++;\n"
+                     "  p.keys_out[j] = p.keys[i];\n%s"
+                     "}\n}\n", name, pay ? "  p.vals_out[j] = p.vals[i];\n" : "");
+    /* CUB's sm_90 policy (tuning_radix_sort.cuh, Policy900): 384 threads;
+     * keys alone 20 four-byte items (19 for floats), 8-byte keys 30; with
+     * 8-byte values 30 (4-byte keys) or 24 (8-byte keys); CUB halves the
+     * nominal count for a dominant type of 8 bytes (RegBoundScaling) */
     gp_str_printf(s, "#elif defined(GPK_CUDA)\n"
-                     "typedef cub::AgentRadixSortOnesweepPolicy<%d, %d, gpk_kt, 1,\n"
+                     "typedef cub::AgentRadixSortOnesweepPolicy<%d, %d, %s, 1,\n"
                      "  cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, cub::BLOCK_SCAN_RAKING_MEMOIZE,\n"
                      "  cub::RADIX_SORT_STORE_DIRECT, 8> gpk_policy;\n"
                      "typedef cub::detail::radix_sort::AgentRadixSortOnesweep<gpk_policy, false, gpk_kt,\n"
-                     "  cub::NullType, unsigned int, int> gpk_agent;\n"
+                     "  %s, unsigned int, int> gpk_agent;\n"
                      "extern \"C\" __global__ void __launch_bounds__(%d) %s(const struct gpk_params p)\n"
                      "{\n  __shared__ typename gpk_agent::TempStorage tmp;\n"
                      "  gpk_agent(tmp, p.lookback, p.ctr, (unsigned int *)0, p.bins, p.keys_out, p.keys,\n"
-                     "            (cub::NullType *)0, (const cub::NullType *)0, p.n, p.shift, 8).Process();\n}\n"
+                     "            %s, p.n, p.shift, 8).Process();\n}\n"
                      "#else\nGPK_KERNEL(%s, struct gpk_params) { __builtin_trap(); }\n#endif\n",
-                  OS_THREADS, sp->items, OS_THREADS, name, name);
+                  OS_THREADS, sp->items,
+                  pay && sp->pay_bytes > sp->key_bytes ? "gpk_pt" : "gpk_kt",
+                  pay ? "gpk_pt" : "cub::NullType", OS_THREADS, name,
+                  pay ? "p.vals_out, p.vals"
+                      : "(cub::NullType *)0, (const cub::NullType *)0", name);
 }
 
 static gp_status_t gen_sort(const void *vspec, char *name, size_t name_size, gp_str_t *s)
@@ -686,10 +694,13 @@ static bool onesweep_enabled(void)
 #define OS_MAX_ITEMS ((1 << 28) - (1 << 16))
 
 /* Sorts the n elements of the C-contiguous 1-row array `w` (an integer or
- * a 4- or 8-byte float dtype) by onesweep into a new *out. Where a float
- * array holds a NaN it returns GP_OK with *out NULL: CUB's order of NaNs
- * is not NumPy's, and the caller sorts by the LSD path. */
-static gp_status_t onesweep_sort(const gp_array_t *w, bool host, gp_array_t **out)
+ * a 4- or 8-byte float dtype) by onesweep into a new *out: the values, or
+ * with `indices` their int64 indices. Where a float array sorted for its
+ * values holds a NaN it returns GP_OK with *out NULL: CUB's order of NaNs
+ * is not NumPy's, and the caller sorts by the LSD path. An argsort of
+ * floats sorts their mapped keys (SORT_KEYS: every NaN the largest key,
+ * -0.0 +0.0's), whose order is NumPy's. */
+static gp_status_t onesweep_sort(const gp_array_t *w, bool indices, bool host, gp_array_t **out)
 {
     *out = NULL;
     int32_t dt = w->dtype;
@@ -698,27 +709,50 @@ static gp_status_t onesweep_sort(const gp_array_t *w, bool host, gp_array_t **ou
     bool is_float = gp_dtype_kind(dt) == GP_KIND_FLOAT;
     const gp_backend_i *be;
     GP_TRY(gp_backend(&be));
+    gp_array_t *scratch = NULL, *flag_arr = NULL, *mapped = NULL, *iota = NULL;
+    gp_array_t *kt[2] = {NULL, NULL}, *vt = NULL;
     gp_sort_spec_t sp;
     memset(&sp, 0, sizeof sp);
     sp.family = GP_FAMILY_SORT;
+    gp_status_t s = GP_OK;
+    const void *keys_in = gp_array_data(w);
+    if (indices && is_float) {
+        s = gp_array_empty(uint_dtype(bytes), 1, &n, GP_ORDER_C, &mapped);
+        if (s == GP_OK) {
+            sp.step = SORT_KEYS;
+            sp.dt = (uint8_t)dt;
+            sp.word = WORD_VALUE;
+            sp.key_bytes = (uint8_t)bytes;
+            s = ew_step(&sp, n, n, gp_array_data(w), NULL, gp_array_data(mapped), NULL);
+        }
+        dt = uint_dtype(bytes);
+        is_float = false;
+        keys_in = mapped ? gp_array_data(mapped) : NULL;
+        memset(&sp, 0, sizeof sp);
+        sp.family = GP_FAMILY_SORT;
+    }
     sp.dt = (uint8_t)dt;
     sp.key_bytes = (uint8_t)bytes;
+    sp.pay_bytes = indices ? 8 : 0;
     sp.count_bytes = 4;
-    /* the policy's nominal items of four bytes; CUB scales them to the
-     * key's size (RegBoundScaling: 8-byte keys get half) */
-    sp.items = (uint8_t)(host ? 1 : bytes == 8 ? 30 : is_float ? 19 : 20);
-    int64_t tile = host ? n : (int64_t)OS_THREADS * (bytes == 8 ? sp.items / 2 : sp.items);
+    /* the policy's nominal items of four bytes, halved by CUB where the
+     * key or value has eight */
+    sp.items = (uint8_t)(host ? 1 : indices ? (bytes == 8 ? 24 : 30)
+                                            : (bytes == 8 ? 30 : is_float ? 19 : 20));
+    bool wide = bytes == 8 || indices;
+    int64_t tile = host ? n : (int64_t)OS_THREADS * (wide ? sp.items / 2 : sp.items);
     int64_t nblocks = (n + tile - 1) / tile;
     int passes = bytes;
     /* scratch, in int32 words: bins (passes x 256), the pass counters (a
      * tile counter each), the look-back words (cleared before each pass) */
     int64_t words = passes * 256 + passes + (host ? 0 : nblocks * 256);
-    gp_array_t *scratch = NULL, *tmp = NULL, *flag_arr = NULL;
-    GP_TRY(gp_array_empty(GP_INT32, 1, &words, GP_ORDER_C, &scratch));
-    char *base = gp_array_data(scratch);
+    if (s == GP_OK)
+        s = gp_array_empty(GP_INT32, 1, &words, GP_ORDER_C, &scratch);
+    char *base = scratch ? gp_array_data(scratch) : NULL;
     unsigned int *bins = (unsigned int *)base;
     int *ctrs = (int *)(bins + passes * 256), *lookback = ctrs + passes;
-    gp_status_t s = be->memset8(base, 0, (size_t)(passes * 256 + passes) * 4, gp_current_stream());
+    if (s == GP_OK)
+        s = be->memset8(base, 0, (size_t)(passes * 256 + passes) * 4, gp_current_stream());
     if (s == GP_OK)
         s = gp_array_zeros(GP_INT32, 0, NULL, GP_ORDER_C, &flag_arr);
     int *flag = flag_arr ? (int *)gp_array_data(flag_arr) : NULL;
@@ -731,7 +765,7 @@ static gp_status_t onesweep_sort(const gp_array_t *w, bool host, gp_array_t **ou
     if (s == GP_OK) {
         gp_params_init(&p);
         gp_params_index(&p, n);
-        gp_params_ptr(&p, gp_array_data(w));
+        gp_params_ptr(&p, keys_in);
         gp_params_ptr(&p, bins);
         gp_params_ptr(&p, flag);
         /* a few resident blocks per SM, each flushing its shared counts once
@@ -744,55 +778,70 @@ static gp_status_t onesweep_sort(const gp_array_t *w, bool host, gp_array_t **ou
         if (s == GP_OK)
             s = gp_launch(k, &cfg, &p);
     }
+    bool nan = false;
     if (s == GP_OK && is_float) {
         /* the one synchronisation: whether a NaN sends the sort elsewhere */
         int32_t found = 0;
         s = gp_array_to_host(flag_arr, &found, sizeof found, GP_ORDER_C);
-        if (s == GP_OK && found) {
-            gp_array_release(flag_arr);
-            gp_array_release(scratch);
-            return GP_OK;
-        }
+        nan = found != 0;
     }
-    if (s == GP_OK) {
+    if (s == GP_OK && !nan) {
         sp.step = SORT_OS_SCAN;
         s = get_kernel(&sp, &k);
+        if (s == GP_OK) {
+            gp_params_init(&p);
+            gp_params_index(&p, passes);
+            gp_params_ptr(&p, bins);
+            gp_launch_t cfg = {host ? 1u : (uint32_t)passes, host ? 1u : 256u, 0};
+            s = gp_launch(k, &cfg, &p);
+        }
+        if (s == GP_OK)
+            s = gp_array_empty(indices ? GP_INT64 : dt, 1, &n, GP_ORDER_C, out);
+        if (s == GP_OK)
+            s = gp_array_empty(dt, 1, &n, GP_ORDER_C, &kt[0]);
+        if (s == GP_OK && indices)
+            s = gp_array_empty(dt, 1, &n, GP_ORDER_C, &kt[1]);
+        if (s == GP_OK && indices)
+            s = gp_array_empty(GP_INT64, 1, &n, GP_ORDER_C, &vt);
+        if (s == GP_OK && indices) {
+            gp_scalar_t zero = {GP_INT64, 0, 0, 0, 0}, one = {GP_INT64, 0, 1, 1, 0};
+            s = gp_array_arange(&zero, &one, n, GP_INT64, &iota);
+        }
+        if (s == GP_OK) {
+            sp.step = SORT_OS_PASS;
+            s = get_kernel(&sp, &k);
+        }
     }
-    if (s == GP_OK) {
-        gp_params_init(&p);
-        gp_params_index(&p, passes);
-        gp_params_ptr(&p, bins);
-        gp_launch_t cfg = {host ? 1u : (uint32_t)passes, host ? 1u : 256u, 0};
-        s = gp_launch(k, &cfg, &p);
+    if (s == GP_OK && !nan) {
+        /* an even number of passes: the input -> [0] -> [1] -> [0] ... -> [1],
+         * [1] the result (the keys, or with indices the values) */
+        char *kb[2] = {gp_array_data(kt[0]), gp_array_data(indices ? kt[1] : *out)};
+        char *vb[2] = {indices ? gp_array_data(vt) : NULL, indices ? gp_array_data(*out) : NULL};
+        for (int q = 0; q < passes && s == GP_OK; ++q) {
+            if (!host)
+                s = be->memset8(lookback, 0, (size_t)nblocks * 256 * 4, gp_current_stream());
+            if (s != GP_OK)
+                break;
+            gp_params_init(&p);
+            int32_t nn = (int32_t)n, shift = 8 * q;
+            gp_params_put(&p, &nn, sizeof nn, sizeof nn);
+            gp_params_put(&p, &shift, sizeof shift, sizeof shift);
+            gp_params_ptr(&p, lookback);
+            gp_params_ptr(&p, ctrs + q);
+            gp_params_ptr(&p, bins + q * 256);
+            gp_params_ptr(&p, q == 0 ? keys_in : kb[(q - 1) & 1]);
+            gp_params_ptr(&p, kb[q & 1]);
+            gp_params_ptr(&p, !indices ? NULL : q == 0 ? gp_array_data(iota) : vb[(q - 1) & 1]);
+            gp_params_ptr(&p, vb[q & 1]);
+            gp_launch_t cfg = {host ? 1u : (uint32_t)nblocks, host ? 1u : OS_THREADS, 0};
+            s = gp_launch(k, &cfg, &p);
+        }
     }
-    if (s == GP_OK)
-        s = gp_array_empty(dt, 1, &n, GP_ORDER_C, out);
-    if (s == GP_OK)
-        s = gp_array_empty(dt, 1, &n, GP_ORDER_C, &tmp);
-    if (s == GP_OK) {
-        sp.step = SORT_OS_PASS;
-        s = get_kernel(&sp, &k);
-    }
-    /* an even number of passes: w -> tmp -> out -> tmp -> ... -> out */
-    char *buf[2] = {gp_array_data(tmp), gp_array_data(*out ? *out : tmp)};
-    for (int q = 0; q < passes && s == GP_OK; ++q) {
-        if (!host)
-            s = be->memset8(lookback, 0, (size_t)nblocks * 256 * 4, gp_current_stream());
-        if (s != GP_OK)
-            break;
-        gp_params_init(&p);
-        int32_t nn = (int32_t)n, shift = 8 * q;
-        gp_params_put(&p, &nn, sizeof nn, sizeof nn);
-        gp_params_put(&p, &shift, sizeof shift, sizeof shift);
-        gp_params_ptr(&p, lookback);
-        gp_params_ptr(&p, ctrs + q);
-        gp_params_ptr(&p, bins + q * 256);
-        gp_params_ptr(&p, q == 0 ? gp_array_data(w) : buf[(q - 1) & 1]);
-        gp_params_ptr(&p, buf[q & 1]);
-        gp_launch_t cfg = {host ? 1u : (uint32_t)nblocks, host ? 1u : OS_THREADS, 0};
-        s = gp_launch(k, &cfg, &p);
-    }
-    gp_array_release(tmp);
+    gp_array_release(kt[0]);
+    gp_array_release(kt[1]);
+    gp_array_release(vt);
+    gp_array_release(iota);
+    gp_array_release(mapped);
     gp_array_release(flag_arr);
     gp_array_release(scratch);
     if (s != GP_OK) {
@@ -817,10 +866,10 @@ static gp_status_t radix_sort(const gp_array_t *w, int64_t R, int64_t L, bool in
     if (!host && be && strcmp(be->name, "hip") == 0)
         return gp_set_error(GP_ERR_UNSUPPORTED, "sorting on HIP needs hipCUB/rocPRIM, which "
                                                 "gpunp does not use yet (docs/hip.md)");
-    bool os_keys = R == 1 && !indices && size >= 4 &&
-                   (kind == GP_KIND_INT || kind == GP_KIND_UINT || kind == GP_KIND_FLOAT);
-    if (os_keys && n <= OS_MAX_ITEMS && onesweep_enabled()) {
-        GP_TRY(onesweep_sort(w, host, out));
+    bool os = R == 1 && size >= 4 &&
+              (kind == GP_KIND_INT || kind == GP_KIND_UINT || kind == GP_KIND_FLOAT);
+    if (os && n <= OS_MAX_ITEMS && onesweep_enabled()) {
+        GP_TRY(onesweep_sort(w, indices, host, out));
         if (*out)
             return GP_OK;
     }
