@@ -1,7 +1,8 @@
 /*
  * sort.c - sorting and searching (gp_sort.h): binary search in generated
- * kernels (a thread per searched value), and stable LSD radix sorts driven
- * from here (see docs/architecture.md, "Sorting").
+ * kernels (a thread per searched value), and stable radix sorts driven
+ * from here: onesweep (CUB's agent) for one row of 4- and 8-byte integers
+ * and floats, LSD passes for the rest (see docs/architecture.md, "Sorting").
  *
  * NumPy's order is the one every kernel follows: NaNs last and equal to
  * each other, -0.0 equal to 0.0, complex numbers in the four NaN classes
