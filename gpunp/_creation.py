@@ -234,25 +234,12 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
                 _lib.order_code(order, "CF"), s)
 
 
-_CODES = _lib._CODES
-_zeros = lib.gp_array_zeros
-
-
 def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
-    # zeros(n, dtype) is a per-call benchmark row: each step here is inlined
     if device is not None:
         with device_of(device):
             return zeros(shape, dtype, order)
     shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
-    try:
-        code = _CODES[dtype]
-    except (KeyError, TypeError):
-        code = _lib.dtype_code(dtype)
-    cell = _lib.out_cell()
-    s = _zeros(code, len(shp), shp, _C if order == "C" else _order_cf(order), cell)
-    if s:
-        raise _lib.error(s)
-    return _wrap(cell[0])
+    return _new(lib.gp_array_zeros, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
 def ones(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:

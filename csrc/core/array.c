@@ -106,14 +106,13 @@ static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *s
     return GP_OK;
 }
 
-static gp_status_t alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                 const int64_t *strides, bool zeroed, gp_array_t **out)
+gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
+                                   const int64_t *strides, gp_array_t **out)
 {
     int64_t nbytes;
     GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
     gp_buffer_t *buf;
-    GP_TRY(zeroed ? gp_buffer_alloc_zeroed((size_t)nbytes, &buf)
-                  : gp_buffer_alloc((size_t)nbytes, &buf));
+    GP_TRY(gp_buffer_alloc((size_t)nbytes, &buf));
     gp_array_t *a = gp_array_wrap(buf, dtype, ndim, shape, strides, 0, 1);
     if (!a) {
         gp_buffer_release(buf);
@@ -122,12 +121,6 @@ static gp_status_t alloc_strided(int32_t dtype, int32_t ndim, const int64_t *sha
     a->flags |= GP_FLAG_OWNDATA;
     *out = a;
     return GP_OK;
-}
-
-gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                   const int64_t *strides, gp_array_t **out)
-{
-    return alloc_strided(dtype, ndim, shape, strides, false, out);
 }
 
 gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t n,
@@ -155,8 +148,8 @@ gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shap
     return gp_array_alloc_strided(dtype, ndim, shape, strides, out);
 }
 
-static gp_status_t new_dense(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t order,
-                             bool zeroed, gp_array_t **out)
+GP_API gp_status_t gp_array_empty(int32_t dtype, int32_t ndim, const int64_t *shape,
+                                  int32_t order, gp_array_t **out)
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_array_empty: out is NULL");
@@ -165,26 +158,7 @@ static gp_status_t new_dense(int32_t dtype, int32_t ndim, const int64_t *shape, 
         return gp_set_error(GP_ERR_VALUE, "only 'C' or 'F' order is permitted");
     int64_t nbytes;
     GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
-    if (!zeroed)
-        return gp_array_alloc_like(dtype, ndim, shape, 0, NULL, order, out);
-    int64_t strides[GP_MAXDIM];
-    gp_strides_contiguous(ndim, shape, gp_dtype_size(dtype), order, strides);
-    if (nbytes == 0) /* NumPy 2 gives new empty arrays zero strides */
-        for (int32_t k = 0; k < ndim; ++k)
-            strides[k] = 0;
-    return alloc_strided(dtype, ndim, shape, strides, true, out);
-}
-
-GP_API gp_status_t gp_array_empty(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                  int32_t order, gp_array_t **out)
-{
-    return new_dense(dtype, ndim, shape, order, false, out);
-}
-
-gp_status_t gp_array_alloc_zeroed(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                  int32_t order, gp_array_t **out)
-{
-    return new_dense(dtype, ndim, shape, order, true, out);
+    return gp_array_alloc_like(dtype, ndim, shape, 0, NULL, order, out);
 }
 
 GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,

@@ -95,7 +95,6 @@ typedef struct gp_buffer {
      * owner (DLPack, __cuda_array_interface__) gives a deleter. */
     void (*deleter)(void *ctx);
     void *deleter_ctx;
-    void *slab;          /* a zeroed piece's slab in the pool (pool.c), else NULL */
 } gp_buffer_t;
 
 struct gp_array {
@@ -143,11 +142,6 @@ gp_status_t gp_array_new_view(const gp_array_t *a, int32_t ndim, const int64_t *
 /* A new array with the given shape and explicit strides (a dense layout). */
 gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
                                    const int64_t *strides, gp_array_t **out);
-
-/* gp_array_empty's array (order C or F), its bytes zeroed in the current
- * stream's order (small ones cut from a pool slab zeroed beforehand). */
-gp_status_t gp_array_alloc_zeroed(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                  int32_t order, gp_array_t **out);
 
 /* A new array of `shape` laid out like `like_strides` would ask (NumPy's
  * order K): axes sorted by the strides of the `n` operand stride lists. */

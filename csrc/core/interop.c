@@ -49,7 +49,6 @@ static gp_status_t wrap_external(uintptr_t base, int32_t dtype, int32_t ndim, co
     b->stream = NULL;
     b->deleter = deleter;
     b->deleter_ctx = ctx;
-    b->slab = NULL;
     gp_array_t *a = gp_array_wrap(b, dtype, ndim, shape, strides, -lo, !readonly);
     if (!a) {
         b->deleter = no_free; /* the caller still owns the memory */

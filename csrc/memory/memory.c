@@ -25,7 +25,7 @@ static int allocator(const gp_backend_i *be)
 
 static atomic_llong driver_used[64];
 
-static gp_status_t buffer_alloc(size_t nbytes, bool zeroed, gp_buffer_t **out)
+gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
 {
     *out = NULL;
     const gp_backend_i *be;
@@ -33,17 +33,15 @@ static gp_status_t buffer_alloc(size_t nbytes, bool zeroed, gp_buffer_t **out)
     gp_buffer_t *b = malloc(sizeof *b);
     if (!b)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
-    void *p = NULL, *slab = NULL, *stream = gp_current_stream();
+    void *p = NULL, *stream = gp_current_stream();
     int32_t dev = gp_current_device();
     size_t n = nbytes ? nbytes : 1; /* an empty array still gets a distinct address */
-    gp_status_t s = GP_OK;
+    gp_status_t s;
     if (!be->pooled)
         s = be->mem_alloc(n, stream, &p);
     else if (allocator(be) == ALLOC_DRIVER)
         s = be->mem_alloc_async(n, stream, &p);
-    else if (zeroed && (s = gp_pool_alloc_zeroed(be, dev, stream, n, &p, &slab)) == GP_OK && p)
-        zeroed = false;
-    else if (s == GP_OK)
+    else
         s = gp_pool_alloc(be, dev, stream, n, &p);
     if (s != GP_OK) {
         free(b);
@@ -59,23 +57,8 @@ static gp_status_t buffer_alloc(size_t nbytes, bool zeroed, gp_buffer_t **out)
     b->stream = stream;
     b->deleter = NULL;
     b->deleter_ctx = NULL;
-    b->slab = slab;
-    if (zeroed && nbytes && (s = be->memset8(p, 0, nbytes, stream)) != GP_OK) {
-        gp_buffer_release(b);
-        return s;
-    }
     *out = b;
     return GP_OK;
-}
-
-gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
-{
-    return buffer_alloc(nbytes, false, out);
-}
-
-gp_status_t gp_buffer_alloc_zeroed(size_t nbytes, gp_buffer_t **out)
-{
-    return buffer_alloc(nbytes, true, out);
 }
 
 void gp_buffer_retain(gp_buffer_t *b) { atomic_fetch_add_explicit(&b->refs, 1, memory_order_relaxed); }
@@ -94,8 +77,6 @@ void gp_buffer_release(gp_buffer_t *b)
     } else if (be && allocator(be) == ALLOC_DRIVER) {
         be->mem_free_async(b->ptr, n, b->stream);
         atomic_fetch_sub(&driver_used[b->device & 63], (long long)n);
-    } else if (be && b->slab) {
-        gp_pool_free_piece(b->device, b->slab, n);
     } else if (be) {
         gp_pool_free(b->device, b->stream, b->ptr, n);
     }
@@ -199,7 +180,6 @@ GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size)
     heap->stream = gp_current_stream();
     heap->deleter = NULL;
     heap->deleter_ctx = NULL;
-    heap->slab = NULL;
     gp_buffer_release(heap);
     return GP_OK;
 }

@@ -12,8 +12,6 @@
  * for and what is in use when device memory runs out (after the cache was
  * released and the allocation retried). */
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out);
-/* As gp_buffer_alloc, the bytes zeroed in the current stream's order. */
-gp_status_t gp_buffer_alloc_zeroed(size_t nbytes, gp_buffer_t **out);
 
 /* Copies of n bytes between host memory (pageable or not) and the current
  * device, ordered on `stream`, as the backend's memcpy_htod (returns once
@@ -31,16 +29,6 @@ size_t gp_pool_round(size_t n);
 gp_status_t gp_pool_alloc(const gp_backend_i *be, int32_t dev, void *stream, size_t n,
                           void **out);
 void gp_pool_free(int32_t dev, void *stream, void *ptr, size_t n);
-/* Zeroed requests up to GP_POOL_PIECE_MAX bytes are cut from slabs of
- * GP_POOL_SLAB_BYTES, one per stream, each zeroed by one memset on its
- * stream. gp_pool_alloc_zeroed gives a zeroed piece and its slab, or
- * (GP_OK with *out NULL) declines: too large, or a graph is being captured.
- * A piece is freed with gp_pool_free_piece and never handed out again. */
-#define GP_POOL_SLAB_BYTES ((size_t)1 << 20)
-#define GP_POOL_PIECE_MAX ((size_t)64 << 10)
-gp_status_t gp_pool_alloc_zeroed(const gp_backend_i *be, int32_t dev, void *stream, size_t n,
-                                 void **out, void **slab);
-void gp_pool_free_piece(int32_t dev, void *slab, size_t n);
 /* Moves a destroyed stream's cached blocks to the default stream's lists. */
 void gp_pool_forget_stream(int32_t dev, void *stream);
 gp_status_t gp_pool_free_all(const gp_backend_i *be, int32_t dev);

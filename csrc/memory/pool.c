@@ -9,16 +9,6 @@
  *
  * Size classes: multiples of 512 bytes up to 1 MiB, then eight classes per
  * power of two, so no block is more than 12.5% larger than asked for.
- *
- * Small zeroed requests (zeros(1000)) are pieces of a slab: one pool block
- * per stream, zeroed by one memset queued on that stream, cut front to back.
- * The driver's memset call costs more CPU time than the rest of an
- * allocation, and a slab pays it once for many pieces. A piece is handed
- * out only on the slab's stream (after its memset in that stream's order),
- * is never handed out again when freed, and the slab's block returns to
- * the free lists of its stream when its last piece is freed, as an
- * ordinary (not zeroed) block. While a stream is captured into a graph no
- * slab is used: the graph must replay the memset of its zeros.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -29,20 +19,10 @@
 
 #define MAX_DEVICES 64
 
-typedef struct slab {
-    struct slab *next; /* the pool's list of active slabs */
-    void *ptr;
-    void *stream;
-    size_t cut;        /* bytes handed out from the front */
-    int64_t live;      /* pieces not yet freed */
-    bool active;       /* still cut from (one per stream) */
-} slab_t;
-
 typedef struct block {
     struct block *next;
     void *ptr;
     size_t size;
-    slab_t *slab;      /* a retained piece's slab, else NULL */
 } block_t;
 
 typedef struct {
@@ -61,7 +41,6 @@ typedef struct {
     int64_t limit;     /* 0: none */
     void *capture;     /* the stream being captured into a graph, or NULL */
     block_t *retained; /* blocks freed on it while capturing */
-    slab_t *slabs;     /* the active slab of each stream that has one */
 } pool_t;
 
 static pool_t pools[MAX_DEVICES];
@@ -135,17 +114,6 @@ static void release_cached(const gp_backend_i *be, pool_t *p)
             free(k);
         }
     }
-    for (slab_t **q = &p->slabs; *q;) {
-        slab_t *sl = *q;
-        if (sl->live) {
-            q = &sl->next;
-            continue;
-        }
-        *q = sl->next;
-        be->mem_free(sl->ptr, GP_POOL_SLAB_BYTES, NULL);
-        p->total -= (int64_t)GP_POOL_SLAB_BYTES;
-        free(sl);
-    }
 }
 
 static gp_status_t out_of_memory(pool_t *p, size_t n, const char *why)
@@ -157,13 +125,19 @@ static gp_status_t out_of_memory(pool_t *p, size_t n, const char *why)
                         why ? "; " : "", why ? why : "");
 }
 
-/* A block of size class `size` for `stream`, from its free list or the
- * driver, counted as used; lock held. */
-static gp_status_t take_block(const gp_backend_i *be, pool_t *p, void *stream, size_t size,
-                              void **out)
+gp_status_t gp_pool_alloc(const gp_backend_i *be, int32_t dev, void *stream, size_t n,
+                          void **out)
 {
-    if (2 * (p->nused + 1) > p->nbuckets && !grow(p))
-        return gp_set_error(GP_ERR_NOMEM, "out of host memory for the memory pool");
+    pool_t *p = pool_of(dev);
+    if (!p)
+        return gp_set_error(GP_ERR_VALUE, "invalid device %d", dev);
+    size_t size = gp_pool_round(n);
+    pthread_mutex_lock(&p->lock);
+    gp_status_t s = GP_OK;
+    if (2 * (p->nused + 1) > p->nbuckets && !grow(p)) {
+        s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the memory pool");
+        goto done;
+    }
     bucket_t *b = find(p->buckets, p->nbuckets, stream, size);
     if (b->size && b->head) {
         block_t *k = b->head;
@@ -172,17 +146,18 @@ static gp_status_t take_block(const gp_backend_i *be, pool_t *p, void *stream, s
         free(k);
         --p->free_blocks;
         p->used += (int64_t)size;
-        return GP_OK;
+        goto done;
     }
     if (p->limit && p->total + (int64_t)size > p->limit) {
         release_cached(be, p);
         if (p->total + (int64_t)size > p->limit) {
             char why[96];
             snprintf(why, sizeof why, "limit: %lld bytes", (long long)p->limit);
-            return out_of_memory(p, size, why);
+            s = out_of_memory(p, size, why);
+            goto done;
         }
     }
-    gp_status_t s = be->mem_alloc(size, stream, out);
+    s = be->mem_alloc(size, stream, out);
     if (s != GP_OK && GP_PRIMARY(s) == GP_ERR_NOMEM) {
         release_cached(be, p);
         s = be->mem_alloc(size, stream, out);
@@ -193,26 +168,28 @@ static gp_status_t take_block(const gp_backend_i *be, pool_t *p, void *stream, s
         p->total += (int64_t)size;
         p->used += (int64_t)size;
     }
-    return s;
-}
-
-gp_status_t gp_pool_alloc(const gp_backend_i *be, int32_t dev, void *stream, size_t n,
-                          void **out)
-{
-    pool_t *p = pool_of(dev);
-    if (!p)
-        return gp_set_error(GP_ERR_VALUE, "invalid device %d", dev);
-    pthread_mutex_lock(&p->lock);
-    gp_status_t s = take_block(be, p, stream, gp_pool_round(n), out);
+done:
     pthread_mutex_unlock(&p->lock);
     return s;
 }
 
-/* Puts a block no longer used by `stream`'s work on that stream's free
- * list (or, without room for it, back to the driver); lock held. */
-static void cache_block(pool_t *p, void *stream, void *ptr, size_t size)
+void gp_pool_free(int32_t dev, void *stream, void *ptr, size_t n)
 {
+    pool_t *p = pool_of(dev);
     block_t *k = malloc(sizeof *k);
+    size_t size = gp_pool_round(n);
+    pthread_mutex_lock(&p->lock);
+    if (k && p->capture && stream == p->capture) {
+        /* the graph being captured may still write this block when it is
+         * replayed: it stays the graph's until the graph is destroyed */
+        k->ptr = ptr;
+        k->size = size;
+        k->next = p->retained;
+        p->retained = k;
+        p->used -= (int64_t)size;
+        pthread_mutex_unlock(&p->lock);
+        return;
+    }
     bucket_t *b = NULL;
     if (k && (2 * (p->nused + 1) <= p->nbuckets || grow(p)))
         b = find(p->buckets, p->nbuckets, stream, size);
@@ -223,12 +200,11 @@ static void cache_block(pool_t *p, void *stream, void *ptr, size_t size)
             ++p->nused;
         }
         k->ptr = ptr;
-        k->size = size;
-        k->slab = NULL;
         k->next = b->head;
         b->head = k;
         ++p->free_blocks;
     } else {
+        /* no room to cache it: give it back */
         const gp_backend_i *be = gp_backend_running();
         free(k);
         if (be) {
@@ -236,114 +212,6 @@ static void cache_block(pool_t *p, void *stream, void *ptr, size_t size)
             be->mem_free(ptr, size, NULL);
         }
         p->total -= (int64_t)size;
-    }
-}
-
-/* Stops cutting from `sl` (unlinked by the caller); an idle slab's block
- * goes back to its stream's free list at once. Lock held. */
-static void retire_slab(pool_t *p, slab_t *sl)
-{
-    sl->active = false;
-    if (sl->live == 0) {
-        cache_block(p, sl->stream, sl->ptr, GP_POOL_SLAB_BYTES);
-        free(sl);
-    }
-}
-
-gp_status_t gp_pool_alloc_zeroed(const gp_backend_i *be, int32_t dev, void *stream, size_t n,
-                                 void **out, void **slab)
-{
-    *out = NULL;
-    *slab = NULL;
-    pool_t *p = pool_of(dev);
-    if (!p)
-        return gp_set_error(GP_ERR_VALUE, "invalid device %d", dev);
-    size_t size = gp_pool_round(n);
-    if (size > GP_POOL_PIECE_MAX)
-        return GP_OK;
-    pthread_mutex_lock(&p->lock);
-    gp_status_t s = GP_OK;
-    if (p->capture)
-        goto done;
-    slab_t **q = &p->slabs;
-    while (*q && (*q)->stream != stream)
-        q = &(*q)->next;
-    slab_t *sl = *q;
-    if (sl && sl->cut + size > GP_POOL_SLAB_BYTES) {
-        *q = sl->next;
-        retire_slab(p, sl);
-        sl = NULL;
-    }
-    if (!sl) {
-        sl = calloc(1, sizeof *sl);
-        if (!sl) {
-            s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the memory pool");
-            goto done;
-        }
-        s = take_block(be, p, stream, GP_POOL_SLAB_BYTES, &sl->ptr);
-        if (s == GP_OK) {
-            p->used -= (int64_t)GP_POOL_SLAB_BYTES; /* its pieces count as they are cut */
-            s = be->memset8(sl->ptr, 0, GP_POOL_SLAB_BYTES, stream);
-            if (s != GP_OK)
-                cache_block(p, stream, sl->ptr, GP_POOL_SLAB_BYTES);
-        }
-        if (s != GP_OK) {
-            free(sl);
-            goto done;
-        }
-        sl->stream = stream;
-        sl->active = true;
-        sl->next = p->slabs;
-        p->slabs = sl;
-    }
-    *out = (char *)sl->ptr + sl->cut;
-    *slab = sl;
-    sl->cut += size;
-    ++sl->live;
-    p->used += (int64_t)size;
-done:
-    pthread_mutex_unlock(&p->lock);
-    return s;
-}
-
-void gp_pool_free_piece(int32_t dev, void *slab, size_t n)
-{
-    pool_t *p = pool_of(dev);
-    slab_t *sl = slab;
-    size_t size = gp_pool_round(n);
-    pthread_mutex_lock(&p->lock);
-    block_t *k;
-    if (p->capture && sl->stream == p->capture && (k = malloc(sizeof *k))) {
-        /* the graph may still write the piece: it stays the graph's */
-        k->ptr = NULL;
-        k->size = size;
-        k->slab = sl;
-        k->next = p->retained;
-        p->retained = k;
-    } else if (--sl->live == 0 && !sl->active) {
-        cache_block(p, sl->stream, sl->ptr, GP_POOL_SLAB_BYTES);
-        free(sl);
-    }
-    p->used -= (int64_t)size;
-    pthread_mutex_unlock(&p->lock);
-}
-
-void gp_pool_free(int32_t dev, void *stream, void *ptr, size_t n)
-{
-    pool_t *p = pool_of(dev);
-    size_t size = gp_pool_round(n);
-    pthread_mutex_lock(&p->lock);
-    block_t *k;
-    if (p->capture && stream == p->capture && (k = malloc(sizeof *k))) {
-        /* the graph being captured may still write this block when it is
-         * replayed: it stays the graph's until the graph is destroyed */
-        k->ptr = ptr;
-        k->size = size;
-        k->slab = NULL;
-        k->next = p->retained;
-        p->retained = k;
-    } else {
-        cache_block(p, stream, ptr, size);
     }
     p->used -= (int64_t)size;
     pthread_mutex_unlock(&p->lock);
@@ -355,18 +223,8 @@ void gp_pool_forget_stream(int32_t dev, void *stream)
     if (!p || !stream)
         return;
     /* the stream's work is done (its destroyer synchronized it): its blocks
-     * join the default stream's lists, since the handle may be reused;
-     * its slab is cut no more */
+     * join the default stream's lists, since the handle may be reused */
     pthread_mutex_lock(&p->lock);
-    for (slab_t **q = &p->slabs; *q; q = &(*q)->next)
-        if ((*q)->stream == stream) {
-            slab_t *sl = *q;
-            *q = sl->next;
-            if (sl->live == 0)
-                sl->stream = NULL;
-            retire_slab(p, sl);
-            break;
-        }
     for (size_t i = 0; i < p->nbuckets; ++i) {
         bucket_t *b = &p->buckets[i];
         if (b->size == 0 || b->stream != stream || !b->head)
@@ -462,10 +320,7 @@ void gp_pool_capture_release(int32_t dev, void *retained)
         pthread_mutex_lock(&p->lock);
         p->used += (int64_t)k->size; /* gp_pool_free takes it back out */
         pthread_mutex_unlock(&p->lock);
-        if (k->slab)
-            gp_pool_free_piece(dev, k->slab, k->size);
-        else
-            gp_pool_free(dev, NULL, k->ptr, k->size);
+        gp_pool_free(dev, NULL, k->ptr, k->size);
         free(k);
     }
 }
