@@ -1029,10 +1029,10 @@ gp_status_t gp_gen_nonzero(const void *vspec, char *name, size_t name_size, gp_s
     if (sp->stage == GP_NZ_COUNT)
         snprintf(name, name_size, "gpk_nonzero_count");
     else if (sp->stage == GP_NZ_COORDS)
-        snprintf(name, name_size, "gpk_nonzero_%d", nd);
+        snprintf(name, name_size, "gpk_nonzero_%d%s", nd, sp->idx32 ? "_32" : "");
     else
         snprintf(name, name_size, "gpk_nonzero_values_%s", csuffix(sp->dt));
-    emit_header(s, "nonzero", GP_BOOL, 0);
+    emit_header(s, "nonzero", GP_BOOL, sp->idx32);
     gp_str_puts(s, "struct gpk_params {\n  gpk_index n, count;\n");
     if (sp->stage == GP_NZ_COORDS)
         gp_str_printf(s, "  gpk_index shape[%d];\n", nd);
@@ -1072,10 +1072,11 @@ gp_status_t gp_gen_nonzero(const void *vspec, char *name, size_t name_size, gp_s
     if (sp->stage == GP_NZ_VALUES) {
         gp_str_puts(s, "p.out[q] = p.a[lo + i];\n");
     } else {
-        gp_str_puts(s, "gpk_index r_ = lo + i, c_;\n");
+        gp_str_puts(s, "gpk_idx r_ = (gpk_idx)(lo + i), c_;\n");
         for (int d = nd - 1; d >= 0; --d) {
             if (d > 0)
-                gp_str_printf(s, "c_ = r_ %% p.shape[%d]; r_ /= p.shape[%d];\n", d, d);
+                gp_str_printf(s, "c_ = r_ %% (gpk_idx)p.shape[%d]; r_ /= (gpk_idx)p.shape[%d];\n",
+                              d, d);
             else
                 gp_str_puts(s, "c_ = r_;\n");
             gp_str_printf(s, "p.out[%d * p.count + q] = (long long)c_;\n", d);

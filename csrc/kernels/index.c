@@ -319,6 +319,9 @@ GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out)
         memset(&sp, 0, sizeof sp);
         sp.stage = GP_NZ_COORDS;
         sp.ndim = (uint8_t)nd;
+        /* 64-bit divisions are slow on a GPU: coordinates of an array under
+         * 2^31 elements are computed in int */
+        sp.idx32 = n < ((int64_t)1 << 31);
         gp_params_t p;
         gp_params_init(&p);
         gp_params_index(&p, n);

@@ -224,6 +224,7 @@ typedef struct gp_nonzero_spec {
     uint8_t stage;      /* GP_NZ_* */
     uint8_t ndim;       /* GP_NZ_COORDS */
     uint8_t dt;         /* GP_NZ_VALUES */
+    uint8_t idx32;      /* GP_NZ_COORDS: coordinates in 32-bit arithmetic */
 } gp_nonzero_spec_t;
 
 /* A user kernel written as expressions (gp_user.h), with its iteration
