@@ -456,13 +456,15 @@ static void emit_os_scan(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
                    "  for (int d = 0; d < 256; ++d) {\n"
                    "    const unsigned int c = p.bins[q * 256 + d];\n"
                    "    p.bins[q * 256 + d] = run;\n    run += c;\n  }\n}\n"
-                   "#else\n"
+                   "#elif defined(GPK_CUDA)\n"
                    "typedef cub::BlockScan<unsigned int, 256> gpk_scan_t;\n"
                    "__shared__ typename gpk_scan_t::TempStorage tmp;\n"
                    "unsigned int *b = p.bins + GPK_BLOCK_ID * 256;\n"
                    "unsigned int c = b[GPK_THREAD_ID], ex;\n"
                    "gpk_scan_t(tmp).ExclusiveSum(c, ex);\n"
                    "b[GPK_THREAD_ID] = ex;\n"
+                   "#else /* onesweep is CUDA's alone (CUB) */\n"
+                   "__builtin_trap();\n"
                    "#endif\n}\n");
 }
 
