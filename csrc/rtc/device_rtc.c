@@ -258,6 +258,8 @@ static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
  * 13's -minimal, since CUB needs the runtime's types. */
 static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch, gp_blob_t *out)
 {
+    out->data = NULL; /* the caller frees it whatever happens */
+    out->size = 0;
     char archopt[96];
     snprintf(archopt, sizeof archopt, "%s%s", c->arch_flag, arch);
     const char *opts[12] = {archopt};
