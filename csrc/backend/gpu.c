@@ -485,7 +485,7 @@ static const char *gpu_compiler_id(void)
     const char *rtc = GPU_RTC_ID();
     if (!rtc)
         return NULL;
-    snprintf(id, sizeof id, "%s|%s", rtc, p->target);
+    snprintf(id, sizeof id, GP_GPU_COMPILER_ID, rtc, p->target);
     return id;
 }
 

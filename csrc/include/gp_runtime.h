@@ -191,6 +191,13 @@ GP_API gp_status_t gp_rtc_check_cuda(const char *source, const char *arch);
  * prelude. Does not need a GPU. */
 GP_API gp_status_t gp_rtc_check_hip(const char *source, const char *arch);
 
+/* gp_rtc_check_cuda's compile, with the image stored in the disk cache
+ * where the CUDA backend on a device of `arch` will find it: a machine
+ * without a GPU can prepare the cache of one (from the sources
+ * GPUNP_KERNEL_LOG kept). The entry is valid for the same NVRTC version
+ * there. GP_ERR_IO when the disk cache is off; errors as gp_rtc_check_cuda. */
+GP_API gp_status_t gp_rtc_precompile_cuda(const char *source, const char *arch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -281,6 +281,32 @@ void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size
     gp_str_putn(out, body, len);
 }
 
+/* Where the disk entry of `ident` lives for backend `be_name` on `target`
+ * ("" when the disk cache is off or its folder cannot be made). */
+static void entry_path(const char *be_name, const char *target, const gp_str_t *ident,
+                       char *path, size_t n)
+{
+    path[0] = '\0';
+    const char *dir = gp_cache_dir();
+    if (!dir[0])
+        return;
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/%s-%s", dir, be_name, target);
+    if (mkdirs(sub))
+        snprintf(path, n, "%s/%016llx.gpk", sub,
+                 (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident->data, ident->len));
+}
+
+/* A generated kernel's identity text: the compiler's identity `cid`, then
+ * the source the compiler is given (from *src_at on). */
+static void kernel_ident(gp_str_t *ident, const char *cid, const char *prelude,
+                         const char *body, size_t len, size_t *src_at)
+{
+    gp_str_printf(ident, "%s\n", cid);
+    *src_at = ident->len;
+    gp_kernel_source(ident, prelude, body, len);
+}
+
 static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const void *ctx,
                          gp_kernel_t *out)
 {
@@ -300,27 +326,19 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const voi
         s = gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
         goto done;
     }
-    gp_str_printf(&ident, "%s\n", cid);
-    size_t src_at = ident.len;
-    gp_kernel_source(&ident, be->prelude, body.data, body.len);
+    size_t src_at;
+    kernel_ident(&ident, cid, be->prelude, body.data, body.len, &src_at);
     if (ident.failed) {
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
         goto done;
     }
 
-    char path[4400] = "";
-    const char *dir = gp_cache_dir();
-    if (dir[0]) {
-        const gp_device_props_t *props;
-        s = gp_backend_props(&props);
-        if (s != GP_OK)
-            goto done;
-        char sub[4200];
-        snprintf(sub, sizeof sub, "%s/%s-%s", dir, be->name, props->target);
-        if (mkdirs(sub))
-            snprintf(path, sizeof path, "%s/%016llx.gpk", sub,
-                     (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident.data, ident.len));
-    }
+    const gp_device_props_t *props;
+    s = gp_backend_props(&props);
+    if (s != GP_OK)
+        goto done;
+    char path[4400];
+    entry_path(be->name, props->target, &ident, path, sizeof path);
     bool rejected = false;
     if (path[0] && load_entry(path, &ident, &img, &rejected)) {
         ++stats.disk_hits;
@@ -482,17 +500,10 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
     pthread_mutex_lock(&lock);
     gp_status_t s = GP_OK;
     char path[4400] = "";
-    const char *dir = gp_cache_dir();
-    if (dir[0]) {
-        const gp_device_props_t *props;
-        s = gp_backend_props(&props);
-        char sub[4200];
-        if (s == GP_OK)
-            snprintf(sub, sizeof sub, "%s/%s-%s", dir, be->name, props->target);
-        if (s == GP_OK && mkdirs(sub))
-            snprintf(path, sizeof path, "%s/%016llx.gpk", sub,
-                     (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident.data, ident.len));
-    }
+    const gp_device_props_t *props;
+    s = gp_backend_props(&props);
+    if (s == GP_OK)
+        entry_path(be->name, props->target, &ident, path, sizeof path);
     gp_blob_t packed = {NULL, 0}, image = {NULL, 0};
     bool rejected = false, from_disk = false;
     if (s == GP_OK && path[0] && load_entry(path, &ident, &packed, &rejected)) {
@@ -536,5 +547,37 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
             free(lowered[k]);
             lowered[k] = NULL;
         }
+    return s;
+}
+
+/* ---- a cache prepared without the device ------------------------------------------- */
+
+GP_API gp_status_t gp_rtc_precompile_cuda(const char *source, const char *arch)
+{
+    if (!source || !arch)
+        return gp_set_error(GP_ERR_MISUSE, "gp_rtc_precompile_cuda: NULL argument");
+    const char *rtc = gp_nvrtc_id();
+    if (!rtc)
+        return gp_errcode() ? gp_errcode() : GP_ERR_NOT_FOUND_LIBRARY;
+    char cid[512];
+    snprintf(cid, sizeof cid, GP_GPU_COMPILER_ID, rtc, arch);
+    gp_str_t ident;
+    gp_str_init(&ident);
+    size_t src_at;
+    kernel_ident(&ident, cid, gp_prelude_cuda, source, strlen(source), &src_at);
+    if (ident.failed) {
+        gp_str_free(&ident);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    }
+    char path[4400];
+    entry_path(GP_CUDA_BACKEND_NAME, arch, &ident, path, sizeof path);
+    gp_blob_t img = {NULL, 0};
+    gp_status_t s = path[0] ? gp_nvrtc_compile(ident.data + src_at, arch, &img)
+                            : gp_set_error(GP_ERR_IO, "the disk cache is off: no writable "
+                                                      "GPUNP_CACHE_DIR, XDG_CACHE_HOME or HOME");
+    if (s == GP_OK)
+        store_entry(path, &ident, &img);
+    free(img.data);
+    gp_str_free(&ident);
     return s;
 }

@@ -62,6 +62,12 @@ gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t 
                                   const char *const *opts, int32_t nnames,
                                   const char *const *names, gp_blob_t *out, char **lowered);
 
+/* A GPU backend's compiler identity in the disk cache: the run-time
+ * compiler's, then the target ("nvrtc 13.0 <options>|sm_90"). */
+#define GP_GPU_COMPILER_ID "%s|%s"
+/* The CUDA backend's name, its disk cache folder's prefix. */
+#define GP_CUDA_BACKEND_NAME "cuda"
+
 /* "nvrtc <major>.<minor>", or NULL (with the error set) if NVRTC is missing. */
 const char *gp_nvrtc_id(void);
 

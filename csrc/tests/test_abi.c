@@ -285,6 +285,8 @@ NULL_CALL(n_check_cuda, gp_rtc_check_cuda(NULL, "sm_90"))
 NULL_CALL(n_check_cuda_arch, gp_rtc_check_cuda("", NULL))
 NULL_CALL(n_check_hip, gp_rtc_check_hip(NULL, "gfx90a"))
 NULL_CALL(n_check_hip_arch, gp_rtc_check_hip("", NULL))
+NULL_CALL(n_precompile_cuda, gp_rtc_precompile_cuda(NULL, "sm_90"))
+NULL_CALL(n_precompile_cuda_arch, gp_rtc_precompile_cuda("", NULL))
 
 static const struct {
     const char *name;
@@ -345,6 +347,8 @@ static const struct {
     {"gp_stream_create out", n_stream_create},
     {"gp_stream_get_current out", n_stream_current},
     {"gp_cache_get_stats out", n_cache_stats},
+    {"gp_rtc_precompile_cuda source", n_precompile_cuda},
+    {"gp_rtc_precompile_cuda arch", n_precompile_cuda_arch},
     {"gp_rtc_check_cuda source", n_check_cuda},
     {"gp_rtc_check_cuda arch", n_check_cuda_arch},
     {"gp_rtc_check_hip source", n_check_hip},

@@ -35,3 +35,28 @@ def test_a_new_process_reuses_compiled_kernels(tmp_path):
     assert list(tmp_path.glob("cuda-sm_*/*.gpk"))
     print(f"\nfirst call of a new kernel: cold {cold['first'] * 1e3:.1f} ms, "
           f"warm {warm['first'] * 1e3:.1f} ms")
+
+
+PRECOMPILE = """
+import sys
+from pathlib import Path
+from gpunp._lib import ffi, lib
+for f in sorted(Path(sys.argv[1]).glob("*.cu")):
+    if lib.gp_rtc_precompile_cuda(f.read_bytes(), sys.argv[2].encode()):
+        sys.exit(ffi.string(lib.gp_errmsg()).decode())
+"""
+
+
+def test_a_cache_prepared_without_the_device_leaves_nothing_to_compile(tmp_path):
+    """What tools/check_kernels.py --into-cache does on a machine with no GPU:
+    the sources one process logged, compiled into a fresh cache with NVRTC
+    alone, are the next process's disk hits."""
+    from gpunp import _config
+    log, cache = tmp_path / "log", tmp_path / "cache"
+    first = run({"GPUNP_CACHE_DIR": str(tmp_path / "first"), "GPUNP_KERNEL_LOG": str(log)})
+    subprocess.run([sys.executable, "-c", PRECOMPILE, str(log), _config.config("target")],
+                   env=dict(os.environ, GPUNP_CACHE_DIR=str(cache)), cwd=tempfile.gettempdir(),
+                   check=True)
+    again = run({"GPUNP_CACHE_DIR": str(cache)})
+    assert first["compiles"] >= 2
+    assert again["compiles"] == 0 and again["disk_hits"] == first["compiles"]

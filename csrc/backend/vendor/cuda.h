@@ -10,7 +10,7 @@
 #ifndef GP_VENDOR_CUDA_H
 #define GP_VENDOR_CUDA_H
 
-#define GPU_VENDOR "cuda"
+#define GPU_VENDOR GP_CUDA_BACKEND_NAME
 #define GPU_BACKEND gp_backend_cuda
 #define GPU_DL_DEVICE GP_DL_CUDA
 #define GPU_DL_VENDOR GP_VENDOR_CUDA
