@@ -149,8 +149,7 @@ static void emit_store(gp_str_t *s, int32_t sd, int32_t vd, const char *addr, co
     gp_str_printf(s, "*(%s *)(%s) = %s;\n", gp_dtypes[sd].storage, addr, v);
 }
 
-/* The expression slot of `op` for inputs of loop dtypes d0 (and d1). */
-static const char *op_expr(const gp_op_t *op, int32_t d0, int32_t d1)
+static const char *op_slot_expr(const gp_op_t *op, int32_t d0, int32_t d1)
 {
     int32_t k0 = gp_dtype_kind(d0), k1 = d1 >= 0 ? gp_dtype_kind(d1) : -1;
     int slot = GP_EK_ANY;
@@ -171,12 +170,24 @@ static const char *op_expr(const gp_op_t *op, int32_t d0, int32_t d1)
     return op->expr[slot] ? op->expr[slot] : op->expr[GP_EK_ANY];
 }
 
+/* The expression slot of `op` for inputs of loop dtypes d0 (and d1). An
+ * expression that follows the running NumPy's release gets its version
+ * defined in `s` (before its use), and only such a kernel: the others'
+ * sources, and so their disk cache entries, do not change with NumPy. */
+static const char *op_expr(gp_str_t *s, const gp_op_t *op, int32_t d0, int32_t d1)
+{
+    const char *ex = op_slot_expr(op, d0, d1);
+    if (ex && strstr(ex, "GPK_NUMPY_VERSION"))
+        gp_str_printf(s, "%s#define GPK_NUMPY_VERSION %d\n",
+                      s->len && s->data[s->len - 1] != '\n' ? "\n" : "",
+                      (int)gp_numpy_version);
+    return ex;
+}
+
 static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
 {
     gp_str_printf(s, "/* %s */\n", what);
     gp_str_printf(s, "#define F(n) gpk_##n##_%s\n", csuffix(fdt));
-    /* for the table's expressions that follow the running NumPy's release */
-    gp_str_printf(s, "#define GPK_NUMPY_VERSION %d\n", (int)gp_numpy_version);
     gp_str_printf(s, "typedef %s gpk_idx;\n", idx32 ? "int" : "long long");
 }
 
@@ -218,7 +229,7 @@ static gp_status_t emit_op(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op_t *o
     int nin = sp->nin, nout = sp->nout;
     for (int k = 0; k < nout; ++k)
         gp_str_printf(s, "%s y%d;\n", ctype(sp->loop[nin + k]), k);
-    const char *ex = op_expr(op, sp->loop[0], nin > 1 ? sp->loop[1] : -1);
+    const char *ex = op_expr(s, op, sp->loop[0], nin > 1 ? sp->loop[1] : -1);
     if (!ex)
         return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
                             gp_dtypes[sp->loop[0]].name);
@@ -534,7 +545,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_printf(s, "%s v, long long i) { gpk_acc a; a.v = v; a.i = i; return a; }\n",
                       ctype(ld));
     } else {
-        const char *ex = op_expr(op, ld, ld);
+        const char *ex = op_expr(s, op, ld, ld);
         if (!ex)
             return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s",
                                 op->name, gp_dtypes[ld].name);
@@ -847,7 +858,7 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
     snprintf(what, sizeof what, "accumulate %s%s", op->name,
              sp->strategy == GP_SCAN_TILES ? ", single pass over tiles" : ", in order");
     emit_header(s, what, ld, sp->idx32);
-    const char *ex = op_expr(op, ld, ld);
+    const char *ex = op_expr(s, op, ld, ld);
     if (!ex)
         return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
                             gp_dtypes[ld].name);
@@ -893,7 +904,7 @@ gp_status_t gp_gen_gemm(const void *vspec, char *name, size_t name_size, gp_str_
     snprintf(name, name_size, "gpk_gemm_%s_%s_%s_%s", gp_dtypes[ld].suffix,
              gp_dtypes[sp->a_dt].suffix, gp_dtypes[sp->b_dt].suffix, gp_dtypes[sp->c_dt].suffix);
     const gp_op_t *mul = &gp_ufuncs[gp_ufunc_id("multiply")], *add = &gp_ufuncs[gp_ufunc_id("add")];
-    const char *emul = op_expr(mul, ld, ld), *eadd = op_expr(add, ld, ld);
+    const char *emul = op_expr(s, mul, ld, ld), *eadd = op_expr(s, add, ld, ld);
     if (!emul || !eadd)
         return gp_set_error(GP_ERR_UNSUPPORTED, "no matrix product for %s", gp_dtypes[ld].name);
     emit_header(s, "matrix product", ld, sp->idx32);
