@@ -8,6 +8,12 @@
 #   rm -f .whl/gpunp-*.whl; pip wheel --no-deps -w .whl .; git rev-parse HEAD > .whl/COMMIT
 #   # optional: .whl/aat, a checkout of data-apis/array-api-tests with its
 #   # array-api submodule; .whl/kcache/cache.*, a kernel cache saved by `save`
+#   # or made here without a GPU from a host run's kernel log (`make test-py`):
+#   #   GPUNP_CACHE_DIR=/tmp/kc python tools/check_kernels.py --arch sm_90 \
+#   #       --into-cache build/kernel-sources
+#   #   tar -C /tmp/kc -cf - . | xz -T0 -6 | split -b 15m - .whl/kcache/cache.
+#   # (its entries hold for the NVRTC major.minor that made them: when the
+#   # one gpunp finds there differs, /usr/local/cuda's is tried instead)
 #
 # and run there from the repository root, with .whl carried, as
 #
@@ -33,6 +39,17 @@ echo "commit $(cat .whl/COMMIT)"
 C=${HOME:-/root}/.cache/gpunp
 if ls .whl/kcache/cache.* >/dev/null 2>&1; then
   mkdir -p "$C" && cat .whl/kcache/cache.* | xz -d -T16 | tar -x -C "$C" && echo "restored the kernel cache"
+fi
+compiler() { python3 -c "from gpunp import _config; print(_config.config('compiler'))"; }
+entry=$(find "$C" -name '*.gpk' 2>/dev/null | head -1)
+if [ -n "$entry" ]; then
+  # an entry's identity text starts 32 bytes in, with the compiler's line
+  made_by=$(tail -c +33 "$entry" | head -1)
+  if [ "$(compiler)" != "$made_by" ] && [ -d /usr/local/cuda/lib64 ]; then
+    echo "the cache was made by '$made_by', gpunp found '$(compiler)': trying /usr/local/cuda"
+    export GPUNP_CUDA_PATH=/usr/local/cuda
+  fi
+  echo "cache made by: $made_by; compiler: $(compiler)"
 fi
 python3 -c "import sys, gpunp, numpy, hypothesis, scipy; print('gpunp', gpunp.__file__, 'numpy', \
 numpy.__version__, 'hypothesis', hypothesis.__version__, 'scipy', scipy.__version__, \
