@@ -1,7 +1,7 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune [launch|reduction|scan|allocator|transfer|sort ...]
+    python -m bench.tune [launch|reduction|scan|allocator|transfer|sort|svd ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
@@ -16,7 +16,9 @@ GPUNP_TRANSFER (the driver's pageable copies, "direct", or gpunp's staging
 through page-locked buffers) against host <-> device copies of 1 MiB-1 GiB;
 GPUNP_TUNE_SORT (the LSD passes, "lsd", or onesweep) against sort of 1e8
 float32, argsort of 1e7 float32, sort of 1e7 int64 and unique of 1e8
-float32, each checked against NumPy ("... equal" is 1.0 where identical).
+float32, each checked against NumPy ("... equal" is 1.0 where identical);
+GPUNP_TUNE_SVD (cuSOLVER's gesvd, "gesvd", or its Jacobi gesvdj, the
+default) against svd of 2048 x 2048 float64.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ GROUPS = {
     "allocator": ([{"GPUNP_ALLOCATOR": a} for a in ("pool", "driver")], OVERHEAD),
     "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
     "sort": ([{"GPUNP_TUNE_SORT": t} for t in ("lsd", "onesweep")], ["sort check"]),
+    "svd": ([{"GPUNP_TUNE_SVD": d} for d in ("gesvd", "gesvdj")], ["svd 2048x2048 float64"]),
 }
 
 

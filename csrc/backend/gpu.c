@@ -855,6 +855,10 @@ static struct {
     GPU_SOLVER_API(X)
     GPU_SOLVER_OPTIONAL_API(X)
 #undef X
+#define T(name, params, format) int (*name[4]) params; /* S, D, C, Z */
+    GPU_SOLVER_TYPED_API(T)
+#undef T
+    int (*CreateGesvdjInfo)(gpuGesvdjInfo *);
 } sol;
 
 static vendor_lib_t sol_lib = {PTHREAD_ONCE_INIT};
@@ -875,7 +879,19 @@ static void load_solver(void)
 #define X(name, params, syms) *(void **)&sol.name = find_symbol(lib, syms);
     GPU_SOLVER_OPTIONAL_API(X)
 #undef X
+    char sym[96];
+#define T(name, params, format)                                      \
+    for (int k = 0; k < 4; ++k) {                                    \
+        snprintf(sym, sizeof sym, format, "SDCZ"[k]);                \
+        *(void **)&sol.name[k] = dlsym(lib, sym);                    \
+    }
+    GPU_SOLVER_TYPED_API(T)
+#undef T
+    *(void **)&sol.CreateGesvdjInfo = dlsym(lib, GPU_SOLVER_CREATE_GESVDJ_INFO);
 }
+
+/* gesvdjBatched's count is an int: larger batches take several calls */
+#define GESVDJ_MAX_BATCH ((int64_t)1 << 30)
 
 /* One handle (and its default parameters) per thread and device, as BLAS's. */
 static _Thread_local gpuSolverHandle sol_handles[GPU_MAX_DEVICES];
@@ -911,8 +927,52 @@ static bool gpu_solver_has(int32_t routine)
     pthread_once(&sol_lib.once, load_solver);
     if (sol_lib.status != GP_OK)
         return true; /* the call reports the missing library */
-    return routine != GP_SOLVER_GEEV || (sol.GeevSize && sol.Geev);
+    if (routine == GP_SOLVER_GEEV)
+        return sol.GeevSize && sol.Geev;
+    if (routine == GP_SOLVER_GESVDJ) {
+        bool all = sol.CreateGesvdjInfo != NULL;
+        for (int k = 0; k < 4; ++k)
+            all = all && sol.GesvdjSize[k] && sol.Gesvdj[k] && sol.GesvdjBatchedSize[k] &&
+                  sol.GesvdjBatched[k];
+        return all;
+    }
+    return true;
 }
+
+/* A typed routine's slot for A's dtype: S, D, C, Z. */
+static int sol_letter(int32_t dtype)
+{
+    switch (dtype) {
+    case GP_FLOAT32: return 0;
+    case GP_FLOAT64: return 1;
+    case GP_COMPLEX64: return 2;
+    default: return 3;
+    }
+}
+
+/* gesvdj's parameters (the library's defaults: machine precision, 100
+ * sweeps, values sorted), one per thread and device as the handles. */
+static _Thread_local gpuGesvdjInfo gesvdj_info[GPU_MAX_DEVICES];
+
+static gp_status_t sol_gesvdj_info(gpuGesvdjInfo *out)
+{
+    int d = gp_current_device();
+    int r;
+    if (!gesvdj_info[d] && (r = sol.CreateGesvdjInfo(&gesvdj_info[d])) != GPU_SOLVER_SUCCESS)
+        return sol_fail("creating gesvdj's parameters", r);
+    *out = gesvdj_info[d];
+    return GP_OK;
+}
+
+/* A GESVDJ call that runs as one batched call: small matrices, with full
+ * U and V when vectors are asked for (the only shape gesvdjBatched gives). */
+static bool gesvdj_batched(const gp_solver_call_t *c)
+{
+    return c->batch > 1 && c->m <= 32 && c->n <= 32 &&
+           (!(c->flags & GP_SOLVER_VECTORS) || (c->flags & GP_SOLVER_FULL));
+}
+
+static int sol_econ(const gp_solver_call_t *c) { return !(c->flags & GP_SOLVER_FULL); }
 
 /* The library's type codes: A's, its real counterpart's and its complex one's. */
 static void sol_types(int32_t dtype, int *t, int *real, int *cplx)
@@ -997,10 +1057,49 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
         r = sol.GeevSize(h, p, GPU_SOLVER_EIG_NOVECTOR, sol_jobz(c), n, t, a[0], n, ct, a[1], t,
                          NULL, 1, t, a[2], n, t, dev, host);
         break;
+    case GP_SOLVER_GESVDJ: {
+        if (m * n > 0x7fffffff) /* its sizes and workspace are ints */
+            return gp_set_error(GP_ERR_UNSUPPORTED, "%s's gesvdj takes matrices of fewer "
+                                                    "than 2^31 elements", GPU_SOLVER_WHAT);
+        gpuGesvdjInfo gi;
+        GP_TRY(sol_gesvdj_info(&gi));
+        int k = sol_letter(c->dtype), lwork = 0;
+        if (gesvdj_batched(c))
+            r = sol.GesvdjBatchedSize[k](h, sol_jobz(c), (int)m, (int)n, a[0], (int)m, a[1], a[2],
+                                         (int)m, a[3], (int)n, &lwork, gi,
+                                         (int)(c->batch < GESVDJ_MAX_BATCH ? c->batch
+                                                                          : GESVDJ_MAX_BATCH));
+        else
+            r = sol.GesvdjSize[k](h, sol_jobz(c), sol_econ(c), (int)m, (int)n, a[0], (int)m, a[1],
+                                  a[2], (int)m, a[3], (int)n, &lwork, gi);
+        *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
+        break;
+    }
     default: return gp_set_error(GP_ERR_VALUE, "unknown solver routine %d", c->routine);
     }
     if (r != GPU_SOLVER_SUCCESS)
         return sol_fail("the workspace query", r);
+    return GP_OK;
+}
+
+/* gesvdjBatched over the whole batch, in calls of at most GESVDJ_MAX_BATCH
+ * matrices (its count is an int); the workspace was sized for one such call. */
+static gp_status_t gesvdj_run_batched(const gp_solver_call_t *c, gpuSolverHandle h)
+{
+    gpuGesvdjInfo gi;
+    GP_TRY(sol_gesvdj_info(&gi));
+    int k = sol_letter(c->dtype), m = (int)c->m, n = (int)c->n;
+    int lwork = (int)(c->work_bytes / (size_t)gp_dtype_size(c->dtype));
+    for (int64_t b = 0; b < c->batch; b += GESVDJ_MAX_BATCH) {
+        int count = (int)(c->batch - b < GESVDJ_MAX_BATCH ? c->batch - b : GESVDJ_MAX_BATCH);
+        char *a[GP_SOLVER_MAXARGS];
+        for (int32_t i = 0; i < c->nargs; ++i)
+            a[i] = c->ptr[i] ? c->ptr[i] + b * c->bstride[i] : NULL;
+        int r = sol.GesvdjBatched[k](h, sol_jobz(c), m, n, a[0], m, a[1], a[2], m, a[3], n,
+                                     c->work, lwork, (int *)a[4], gi, count);
+        if (r != GPU_SOLVER_SUCCESS)
+            return sol_fail("a batched factorization", r);
+    }
     return GP_OK;
 }
 
@@ -1017,8 +1116,14 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
     int trans = c->flags & GP_SOLVER_TRANS_C ? GPU_SOLVER_OP_C
                 : c->flags & GP_SOLVER_TRANS_T ? GPU_SOLVER_OP_T : GPU_SOLVER_OP_N;
     signed char jobu = sol_jobu(c), jobvt = jobu == 'N' ? 'N' : 'S';
-    /* the batch is a loop of single-matrix calls, each with its info word;
-     * one workspace serves them all, as they run in order on the stream */
+    if (c->routine == GP_SOLVER_GESVDJ && gesvdj_batched(c))
+        return gesvdj_run_batched(c, h);
+    gpuGesvdjInfo gi = NULL;
+    if (c->routine == GP_SOLVER_GESVDJ)
+        GP_TRY(sol_gesvdj_info(&gi));
+    /* otherwise the batch is a loop of single-matrix calls, each with its
+     * info word; one workspace serves them all, as they run in order on the
+     * stream */
     for (int64_t b = 0; b < c->batch; ++b) {
         char *a[GP_SOLVER_MAXARGS];
         for (int32_t i = 0; i < c->nargs; ++i)
@@ -1055,6 +1160,12 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
         case GP_SOLVER_GEEV:
             r = sol.Geev(h, p, GPU_SOLVER_EIG_NOVECTOR, sol_jobz(c), n, t, a[0], n, ct, a[1], t,
                          NULL, 1, t, a[2], n, t, dw, db, hw, hb, info);
+            break;
+        case GP_SOLVER_GESVDJ:
+            r = sol.Gesvdj[sol_letter(c->dtype)](h, sol_jobz(c), sol_econ(c), (int)m, (int)n,
+                                                  a[0], (int)m, a[1], a[2], (int)m, a[3], (int)n,
+                                                  dw, (int)(db / (size_t)gp_dtype_size(c->dtype)),
+                                                  info, gi);
             break;
         default: return gp_set_error(GP_ERR_VALUE, "unknown solver routine %d", c->routine);
         }

@@ -44,7 +44,12 @@ enum gp_solver_routine {
                             NULL without GP_SOLVER_VECTORS), info. A real a gives
                             LAPACK's real vectors: for a pair w[j], w[j+1] = conj(w[j])
                             with Im w[j] > 0, the vectors are vr[:, j] +- i vr[:, j+1] */
-    GP_SOLVER_COUNT = 8
+    GP_SOLVER_GESVDJ = 8, /* GESVD by one-sided Jacobi, any m, n (k = min(m, n), fewer than
+                            2^31 elements): a destroyed, s (real, k, descending), u (m x k;
+                            GP_SOLVER_FULL: m x m), v (n x k; FULL: n x n; V itself, not
+                            V^H), info (k + 1: not converged). A batch of matrices up to
+                            32 x 32, with FULL or without vectors, is one batched call */
+    GP_SOLVER_COUNT = 9
 };
 
 /* Flags of a call. */
@@ -52,8 +57,8 @@ enum gp_solver_flags {
     GP_SOLVER_TRANS_T = 1, /* GETRS: solve A^T x = b */
     GP_SOLVER_TRANS_C = 2, /* GETRS: solve A^H x = b */
     GP_SOLVER_UPPER = 4,   /* POTRF, SYEVD: the upper triangle */
-    GP_SOLVER_VECTORS = 8, /* SYEVD, GESVD, GEEV: vectors too */
-    GP_SOLVER_FULL = 16    /* GESVD: all m columns of u */
+    GP_SOLVER_VECTORS = 8, /* SYEVD, GESVD(J), GEEV: vectors too */
+    GP_SOLVER_FULL = 16    /* GESVD(J): all m columns of u (and n of GESVDJ's v) */
 };
 
 /* Runs `routine` on every matrix of the batch, in place, ordered on the

@@ -47,6 +47,10 @@ static const solver_row_t routines[GP_SOLVER_COUNT] = {
                          "singular value decomposition"},
     [GP_SOLVER_GEEV] = {"geev", 4, {{MAT, SAME}, {VEC, COMPLEX}, {MAT, SAME, 1}, {INFO, INT32}},
                         "eigen decomposition of a general matrix"},
+    [GP_SOLVER_GESVDJ] = {"gesvdj", 5,
+                          {{MAT, SAME}, {VEC, REAL}, {MAT, SAME, 1}, {MAT, SAME, 1},
+                           {INFO, INT32}},
+                          "singular value decomposition by Jacobi rotations"},
 };
 
 static int32_t arg_dtype(int32_t type, int32_t a)
@@ -101,7 +105,7 @@ static gp_status_t call_dims(int32_t routine, int32_t flags, const int64_t *rows
     int64_t m = rows[0], n = cols[0];
     c->m = m, c->n = n, c->k = 0;
     bool ok = true, square = routine != GP_SOLVER_GEQRF && routine != GP_SOLVER_ORGQR &&
-                            routine != GP_SOLVER_GESVD;
+                            routine != GP_SOLVER_GESVD && routine != GP_SOLVER_GESVDJ;
     if (square && m != n)
         return gp_set_error(GP_ERR_VALUE, "gp_solver_run: %s needs square matrices", name);
     switch (routine) {
@@ -123,6 +127,15 @@ static gp_status_t call_dims(int32_t routine, int32_t flags, const int64_t *rows
             ok = ok && rows[2] == m && cols[2] == (flags & GP_SOLVER_FULL ? m : n) &&
                  rows[3] == n && cols[3] == n;
         break;
+    case GP_SOLVER_GESVDJ: {
+        int64_t k = m < n ? m : n;
+        bool full = flags & GP_SOLVER_FULL;
+        ok = rows[1] == k;
+        if (flags & GP_SOLVER_VECTORS)
+            ok = ok && rows[2] == m && cols[2] == (full ? m : k) && rows[3] == n &&
+                 cols[3] == (full ? n : k);
+        break;
+    }
     case GP_SOLVER_GEEV:
         ok = rows[1] == n;
         if (flags & GP_SOLVER_VECTORS)

@@ -24,9 +24,10 @@ from gpunp.linalg._common import (
     EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult, complex_dtype, conj,
     isnan, real_dtype)
 
-GETRF, GETRS, POTRF, GEQRF, ORGQR, SYEVD, GESVD, GEEV = (
+GETRF, GETRS, POTRF, GEQRF, ORGQR, SYEVD, GESVD, GEEV, GESVDJ = (
     lib.GP_SOLVER_GETRF, lib.GP_SOLVER_GETRS, lib.GP_SOLVER_POTRF, lib.GP_SOLVER_GEQRF,
-    lib.GP_SOLVER_ORGQR, lib.GP_SOLVER_SYEVD, lib.GP_SOLVER_GESVD, lib.GP_SOLVER_GEEV)
+    lib.GP_SOLVER_ORGQR, lib.GP_SOLVER_SYEVD, lib.GP_SOLVER_GESVD, lib.GP_SOLVER_GEEV,
+    lib.GP_SOLVER_GESVDJ)
 UPPER, VECTORS, FULL = lib.GP_SOLVER_UPPER, lib.GP_SOLVER_VECTORS, lib.GP_SOLVER_FULL
 
 
@@ -47,6 +48,12 @@ def fortran_copy(a: gpunp.ndarray, dt) -> gpunp.ndarray:
     f = fortran_empty(a.shape[:-2], a.shape[-2], a.shape[-1], dt)
     f[...] = a
     return f
+
+
+def available(routine: int) -> bool:
+    out = ffi.new("int32_t *")
+    check(lib.gp_solver_available(routine, out))
+    return bool(out[0])
 
 
 def info_array(batch: tuple) -> gpunp.ndarray:
@@ -232,12 +239,62 @@ def eig(a, t, result_t, vectors: bool):
 # ---- the singular value decomposition ------------------------------------------------
 
 def svd(a, t, result_t, full_matrices: bool, compute_uv: bool):
-    """cuSOLVER's gesvd needs m >= n: a wide matrix is decomposed as its
-    conjugate transpose, A^H = U' S V'^H, so A = V' S U'^H."""
-    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    """The SVD by one-sided Jacobi rotations (cuSOLVER's gesvdj, PyTorch's
+    default driver, whose 2048 x 2048 float64 SVD took half of gesvd's time
+    on the H200), or, where it did not converge or is not available, by
+    gesvd."""
     if a.dtype.kind in "fc" and bool(gpunp.any(isnan(a))):
         # NumPy's divide-and-conquer SVD (gesdd) fails on NaN; gesvd need not
         raise LinAlgError("SVD did not converge")
+    m, n = a.shape[-2:]
+    if _jacobi_svd() and m * n < 2 ** 31 and available(GESVDJ):
+        r = _svd_jacobi(a, t, result_t, full_matrices, compute_uv)
+        if r is not None:
+            return r
+    return _svd_qr(a, t, result_t, full_matrices, compute_uv)
+
+
+@functools.cache
+def _jacobi_svd() -> bool:
+    """GPUNP_TUNE_SVD=gesvd keeps every SVD on gesvd (python -m bench.tune svd)."""
+    import os
+    return os.environ.get("GPUNP_TUNE_SVD", "gesvdj") != "gesvd"
+
+
+def _svd_jacobi(a, t, result_t, full_matrices: bool, compute_uv: bool):
+    """gesvdj gives V, not V^H, for any m and n; None when a matrix did not
+    converge. Batches of small matrices go in one batched call, which
+    computes full U and V only: the economic ones are their first columns."""
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    k = min(m, n)
+    full = full_matrices or (max(m, n) <= 32 and numpy.prod(batch, dtype=int) > 1)
+    f = fortran_copy(a, t)
+    s = gpunp.empty(batch + (k,), real_dtype(t))
+    info = info_array(batch)
+    u = v = None
+    flags = 0
+    if compute_uv:
+        u = fortran_empty(batch, m, m if full else k, t)
+        v = fortran_empty(batch, n, n if full else k, t)
+        flags = VECTORS | (FULL if full else 0)
+        if k == 0:  # the solver returns at once for an empty matrix: LAPACK's identity
+            u[...] = gpunp.eye(*u.shape[-2:], dtype=t)
+            v[...] = gpunp.eye(*v.shape[-2:], dtype=t)
+    run(GESVDJ, flags, f, s, u, v, info)
+    if failed(info):
+        return None
+    s = _result(s, real_dtype(result_t))
+    if not compute_uv:
+        return s
+    if full and not full_matrices:
+        u, v = u[..., :k], v[..., :k]
+    return SVDResult(_result(u, result_t), s, _result(conj(v.swapaxes(-1, -2)), result_t))
+
+
+def _svd_qr(a, t, result_t, full_matrices: bool, compute_uv: bool):
+    """cuSOLVER's gesvd needs m >= n: a wide matrix is decomposed as its
+    conjugate transpose, A^H = U' S V'^H, so A = V' S U'^H."""
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
     tall = m >= n
     src = a if tall else conj(a.swapaxes(-1, -2))
     M, N = max(m, n), min(m, n)

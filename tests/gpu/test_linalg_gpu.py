@@ -95,6 +95,36 @@ def test_svd_and_qr_tall_and_wide(shape, full):
     np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ q, eye, atol=1e-10)
 
 
+@pytest.mark.parametrize("shape", [(500, 7, 5), (300, 32, 32), (2, 40, 33), (9, 30), (3, 0, 4)])
+@pytest.mark.parametrize("dt", [np.float32, np.complex128])
+@pytest.mark.parametrize("full", [True, False])
+def test_both_svd_drivers_factor_a(shape, dt, full):
+    """gesvdj (one batched call for a batch of matrices up to 32 x 32, one
+    call a matrix beyond) and gesvd each give NumPy's singular values, its
+    shapes and a factorization of A."""
+    from gpunp.linalg import _device
+    h = RNG.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        h = h + 1j * RNG.standard_normal(shape)
+    h = h.astype(dt)
+    t = np.complex128 if np.dtype(dt).kind == "c" else np.float64
+    tol = 100 * max(shape[-2:]) * np.finfo(dt).eps
+    wu, ws, wvh = np.linalg.svd(h, full_matrices=full)
+    for driver in (_device._svd_jacobi, _device._svd_qr):
+        r = driver(gp.asarray(h), t, dt, full, True)
+        assert r is not None, driver
+        u, s, vh = r.U.get(), r.S.get(), r.Vh.get()
+        assert u.shape == wu.shape and s.shape == ws.shape and vh.shape == wvh.shape
+        assert u.dtype == wu.dtype and s.dtype == ws.dtype
+        scale = max(float(np.abs(ws).max(initial=0)), 1.0)
+        np.testing.assert_allclose(s, ws, atol=tol * scale)
+        k = min(shape[-2:])
+        rec = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+        np.testing.assert_allclose(rec, h, atol=tol * scale)
+        np.testing.assert_allclose(driver(gp.asarray(h), t, dt, full, False).get(), s,
+                                   atol=tol * scale)
+
+
 def test_eig_real_pairs_and_dtypes():
     rot = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
     w, v = gla.eig(gp.asarray(rot))

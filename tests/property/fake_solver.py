@@ -73,6 +73,16 @@ def run(routine, flags, *args):
             if vectors:
                 v[2][...] = u
                 v[3][...] = vt
+        elif routine == lib.GP_SOLVER_GESVDJ:
+            full = bool(flags & lib.GP_SOLVER_FULL)
+            u, s, vt, inf = _fn("gesvd", dt)(A, compute_uv=vectors, full_matrices=full)
+            v[1][...] = s
+            if vectors:
+                v[2][...] = u
+                v[3][...] = vt.conj().T
+            if not gesvdj_converges:  # as cuSOLVER reports it: min(m, n) + 1
+                v[1][...] = np.nan
+                inf = min(A.shape) + 1
         elif routine == lib.GP_SOLVER_GEEV:
             if dt.kind == "c":
                 w, _, vr, inf = _fn("geev", dt)(A, compute_vl=0, compute_vr=vectors)
@@ -88,12 +98,15 @@ def run(routine, flags, *args):
 
 
 calls = 0
+routines = []  # of every call, in order
+gesvdj_converges = True  # False: gesvdj reports no convergence for every matrix
 
 
-def _counted(*args):
+def _counted(routine, *args):
     global calls
     calls += 1
-    run(*args)
+    routines.append(routine)
+    run(routine, *args)
 
 
 @contextlib.contextmanager
@@ -102,5 +115,6 @@ def device_road():
     assert gp.backend() == "host"
     with pytest.MonkeyPatch.context() as m:
         m.setattr(_device, "run", _counted)
+        m.setattr(_device, "available", lambda routine: True)
         m.setattr(_linalg, "on_host", lambda: False)
         yield

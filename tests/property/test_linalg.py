@@ -23,6 +23,7 @@ from hypothesis.extra import numpy as hnp
 
 import gpunp as gp
 import gpunp.linalg as gla
+from gpunp.linalg import _device
 from property import fake_solver
 from property.outcome import host, quiet, same_outcome
 
@@ -815,6 +816,27 @@ def test_every_name_and_dispatch(name):
     w = getattr(np.linalg, name)(*hargs)
     wfirst = w[0] if isinstance(w, tuple) else w
     _same_type(first, wfirst)
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_falls_back_to_gesvd_where_jacobi_does_not_converge(full, monkeypatch):
+    """gesvdj's info of min(m, n) + 1 sends the batch to gesvd, whose result
+    is NumPy's; with convergence gesvd is not called."""
+    if "device" not in ROADS:
+        pytest.skip("the LAPACK stand-in runs on the host backend")
+    h = np.random.default_rng(5).standard_normal((3, 5, 4))
+    for converges, drivers in ((True, [_device.GESVDJ]),
+                               (False, [_device.GESVDJ, _device.GESVD])):
+        monkeypatch.setattr(fake_solver, "gesvdj_converges", converges)
+        fake_solver.routines.clear()
+        with road("device"):
+            u, s, vh = (x.get() for x in gla.svd(gp.asarray(h), full_matrices=full))
+        svds = [r for r in fake_solver.routines
+                if r in (_device.GESVDJ, _device.GESVD)]
+        assert svds == drivers
+        np.testing.assert_allclose(s, np.linalg.svd(h, compute_uv=False), rtol=1e-12)
+        assert u.shape == (3, 5, 5 if full else 4) and vh.shape == (3, 4, 4)
+        np.testing.assert_allclose((u[..., :4] * s[..., None, :]) @ vh, h, atol=1e-12)
 
 
 def test_device_road_is_taken():

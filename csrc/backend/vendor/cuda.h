@@ -248,6 +248,24 @@ enum {
     X(Geev, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, void *, int64_t, int, \
              void *, int, void *, int64_t, int, void *, int64_t, int, void *, size_t, void *, \
              size_t, int *), "cusolverDnXgeev")
+/* Routines that exist per type only, with uniform names: one slot per type
+ * (S, D, C, Z), each named from the format with that letter. Optional, as
+ * above. gesvdj is one-sided Jacobi (any m, n; V, not V^H); its Batched
+ * form takes matrices up to 32 x 32, always with full U and V. */
+typedef struct gpu_gesvdj_info_ *gpuGesvdjInfo;
+#define GPU_SOLVER_CREATE_GESVDJ_INFO "cusolverDnCreateGesvdjInfo"
+#define GPU_SOLVER_TYPED_API(X)                                                             \
+    X(GesvdjSize, (gpuSolverHandle, int, int, int, int, const void *, int, const void *,    \
+                   const void *, int, const void *, int, int *, gpuGesvdjInfo),             \
+      "cusolverDn%cgesvdj_bufferSize")                                                      \
+    X(Gesvdj, (gpuSolverHandle, int, int, int, int, void *, int, void *, void *, int, void *, \
+               int, void *, int, int *, gpuGesvdjInfo), "cusolverDn%cgesvdj")               \
+    X(GesvdjBatchedSize, (gpuSolverHandle, int, int, int, const void *, int, const void *,  \
+                          const void *, int, const void *, int, int *, gpuGesvdjInfo, int), \
+      "cusolverDn%cgesvdjBatched_bufferSize")                                               \
+    X(GesvdjBatched, (gpuSolverHandle, int, int, int, void *, int, void *, void *, int,     \
+                      void *, int, void *, int, int *, gpuGesvdjInfo, int),                 \
+      "cusolverDn%cgesvdjBatched")
 /* FFT: cuFFT, loaded at first use (CUDA 13 ships it as libcufft.so.12,
  * CUDA 12 as .11). Its handles are ints and its enums are passed as ints;
  * the values are cufft.h's. */
