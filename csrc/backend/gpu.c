@@ -855,10 +855,11 @@ static struct {
     GPU_SOLVER_API(X)
     GPU_SOLVER_OPTIONAL_API(X)
 #undef X
-#define T(name, params, format) int (*name[4]) params; /* S, D, C, Z */
+#define T(name, params, ...) int (*name[4]) params; /* S, D, C, Z */
     GPU_SOLVER_TYPED_API(T)
 #undef T
     int (*CreateGesvdjInfo)(gpuGesvdjInfo *);
+    int (*CreateSyevjInfo)(gpuSyevjInfo *);
 } sol;
 
 static vendor_lib_t sol_lib = {PTHREAD_ONCE_INIT};
@@ -879,19 +880,20 @@ static void load_solver(void)
 #define X(name, params, syms) *(void **)&sol.name = find_symbol(lib, syms);
     GPU_SOLVER_OPTIONAL_API(X)
 #undef X
-    char sym[96];
-#define T(name, params, format)                                      \
-    for (int k = 0; k < 4; ++k) {                                    \
-        snprintf(sym, sizeof sym, format, "SDCZ"[k]);                \
-        *(void **)&sol.name[k] = dlsym(lib, sym);                    \
+#define T(name, params, ...)                                          \
+    {                                                                 \
+        static const char *const names[4] = {__VA_ARGS__};            \
+        for (int k = 0; k < 4; ++k)                                   \
+            *(void **)&sol.name[k] = dlsym(lib, names[k]);            \
     }
     GPU_SOLVER_TYPED_API(T)
 #undef T
     *(void **)&sol.CreateGesvdjInfo = dlsym(lib, GPU_SOLVER_CREATE_GESVDJ_INFO);
+    *(void **)&sol.CreateSyevjInfo = dlsym(lib, GPU_SOLVER_CREATE_SYEVJ_INFO);
 }
 
-/* gesvdjBatched's count is an int: larger batches take several calls */
-#define GESVDJ_MAX_BATCH ((int64_t)1 << 30)
+/* the Jacobi routines' batch counts are ints: larger batches take several calls */
+#define JACOBI_MAX_BATCH ((int64_t)1 << 30)
 
 /* One handle (and its default parameters) per thread and device, as BLAS's. */
 static _Thread_local gpuSolverHandle sol_handles[GPU_MAX_DEVICES];
@@ -929,14 +931,18 @@ static bool gpu_solver_has(int32_t routine)
         return true; /* the call reports the missing library */
     if (routine == GP_SOLVER_GEEV)
         return sol.GeevSize && sol.Geev;
+    bool all = true;
     if (routine == GP_SOLVER_GESVDJ) {
-        bool all = sol.CreateGesvdjInfo != NULL;
+        all = sol.CreateGesvdjInfo != NULL;
         for (int k = 0; k < 4; ++k)
             all = all && sol.GesvdjSize[k] && sol.Gesvdj[k] && sol.GesvdjBatchedSize[k] &&
                   sol.GesvdjBatched[k];
-        return all;
+    } else if (routine == GP_SOLVER_SYEVJ) {
+        all = sol.CreateSyevjInfo != NULL;
+        for (int k = 0; k < 4; ++k)
+            all = all && sol.SyevjBatchedSize[k] && sol.SyevjBatched[k];
     }
-    return true;
+    return all;
 }
 
 /* A typed routine's slot for A's dtype: S, D, C, Z. */
@@ -961,6 +967,19 @@ static gp_status_t sol_gesvdj_info(gpuGesvdjInfo *out)
     if (!gesvdj_info[d] && (r = sol.CreateGesvdjInfo(&gesvdj_info[d])) != GPU_SOLVER_SUCCESS)
         return sol_fail("creating gesvdj's parameters", r);
     *out = gesvdj_info[d];
+    return GP_OK;
+}
+
+/* syevj's, likewise (ascending eigenvalues, as syevd's) */
+static _Thread_local gpuSyevjInfo syevj_info[GPU_MAX_DEVICES];
+
+static gp_status_t sol_syevj_info(gpuSyevjInfo *out)
+{
+    int d = gp_current_device();
+    int r;
+    if (!syevj_info[d] && (r = sol.CreateSyevjInfo(&syevj_info[d])) != GPU_SOLVER_SUCCESS)
+        return sol_fail("creating syevj's parameters", r);
+    *out = syevj_info[d];
     return GP_OK;
 }
 
@@ -1067,11 +1086,21 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
         if (gesvdj_batched(c))
             r = sol.GesvdjBatchedSize[k](h, sol_jobz(c), (int)m, (int)n, a[0], (int)m, a[1], a[2],
                                          (int)m, a[3], (int)n, &lwork, gi,
-                                         (int)(c->batch < GESVDJ_MAX_BATCH ? c->batch
-                                                                          : GESVDJ_MAX_BATCH));
+                                         (int)(c->batch < JACOBI_MAX_BATCH ? c->batch
+                                                                          : JACOBI_MAX_BATCH));
         else
             r = sol.GesvdjSize[k](h, sol_jobz(c), sol_econ(c), (int)m, (int)n, a[0], (int)m, a[1],
                                   a[2], (int)m, a[3], (int)n, &lwork, gi);
+        *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
+        break;
+    }
+    case GP_SOLVER_SYEVJ: {
+        gpuSyevjInfo si;
+        GP_TRY(sol_syevj_info(&si));
+        int lwork = 0;
+        r = sol.SyevjBatchedSize[sol_letter(c->dtype)](
+            h, sol_jobz(c), sol_uplo(c), (int)n, a[0], (int)n, a[1], &lwork, si,
+            (int)(c->batch < JACOBI_MAX_BATCH ? c->batch : JACOBI_MAX_BATCH));
         *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
         break;
     }
@@ -1082,21 +1111,30 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
     return GP_OK;
 }
 
-/* gesvdjBatched over the whole batch, in calls of at most GESVDJ_MAX_BATCH
- * matrices (its count is an int); the workspace was sized for one such call. */
-static gp_status_t gesvdj_run_batched(const gp_solver_call_t *c, gpuSolverHandle h)
+/* A batched Jacobi routine (gesvdjBatched, syevjBatched) over the whole
+ * batch, in calls of at most JACOBI_MAX_BATCH matrices; the workspace was
+ * sized for one such call. */
+static gp_status_t jacobi_run_batched(const gp_solver_call_t *c, gpuSolverHandle h)
 {
-    gpuGesvdjInfo gi;
-    GP_TRY(sol_gesvdj_info(&gi));
+    gpuGesvdjInfo gi = NULL;
+    gpuSyevjInfo si = NULL;
+    if (c->routine == GP_SOLVER_GESVDJ)
+        GP_TRY(sol_gesvdj_info(&gi));
+    else
+        GP_TRY(sol_syevj_info(&si));
     int k = sol_letter(c->dtype), m = (int)c->m, n = (int)c->n;
     int lwork = (int)(c->work_bytes / (size_t)gp_dtype_size(c->dtype));
-    for (int64_t b = 0; b < c->batch; b += GESVDJ_MAX_BATCH) {
-        int count = (int)(c->batch - b < GESVDJ_MAX_BATCH ? c->batch - b : GESVDJ_MAX_BATCH);
+    for (int64_t b = 0; b < c->batch; b += JACOBI_MAX_BATCH) {
+        int count = (int)(c->batch - b < JACOBI_MAX_BATCH ? c->batch - b : JACOBI_MAX_BATCH);
         char *a[GP_SOLVER_MAXARGS];
         for (int32_t i = 0; i < c->nargs; ++i)
             a[i] = c->ptr[i] ? c->ptr[i] + b * c->bstride[i] : NULL;
-        int r = sol.GesvdjBatched[k](h, sol_jobz(c), m, n, a[0], m, a[1], a[2], m, a[3], n,
-                                     c->work, lwork, (int *)a[4], gi, count);
+        int *info = (int *)a[c->nargs - 1];
+        int r = c->routine == GP_SOLVER_GESVDJ
+                    ? sol.GesvdjBatched[k](h, sol_jobz(c), m, n, a[0], m, a[1], a[2], m, a[3], n,
+                                           c->work, lwork, info, gi, count)
+                    : sol.SyevjBatched[k](h, sol_jobz(c), sol_uplo(c), n, a[0], n, a[1],
+                                          c->work, lwork, info, si, count);
         if (r != GPU_SOLVER_SUCCESS)
             return sol_fail("a batched factorization", r);
     }
@@ -1116,8 +1154,8 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
     int trans = c->flags & GP_SOLVER_TRANS_C ? GPU_SOLVER_OP_C
                 : c->flags & GP_SOLVER_TRANS_T ? GPU_SOLVER_OP_T : GPU_SOLVER_OP_N;
     signed char jobu = sol_jobu(c), jobvt = jobu == 'N' ? 'N' : 'S';
-    if (c->routine == GP_SOLVER_GESVDJ && gesvdj_batched(c))
-        return gesvdj_run_batched(c, h);
+    if ((c->routine == GP_SOLVER_GESVDJ && gesvdj_batched(c)) || c->routine == GP_SOLVER_SYEVJ)
+        return jacobi_run_batched(c, h);
     gpuGesvdjInfo gi = NULL;
     if (c->routine == GP_SOLVER_GESVDJ)
         GP_TRY(sol_gesvdj_info(&gi));

@@ -51,6 +51,9 @@ static const solver_row_t routines[GP_SOLVER_COUNT] = {
                           {{MAT, SAME}, {VEC, REAL}, {MAT, SAME, 1}, {MAT, SAME, 1},
                            {INFO, INT32}},
                           "singular value decomposition by Jacobi rotations"},
+    [GP_SOLVER_SYEVJ] = {"syevj", 3, {{MAT, SAME}, {VEC, REAL}, {INFO, INT32}},
+                         "eigen decomposition of small symmetric or Hermitian matrices by "
+                         "Jacobi rotations"},
 };
 
 static int32_t arg_dtype(int32_t type, int32_t a)
@@ -121,6 +124,12 @@ static gp_status_t call_dims(int32_t routine, int32_t flags, const int64_t *rows
         c->k = rows[1];
         break;
     case GP_SOLVER_SYEVD: ok = rows[1] == n; break;
+    case GP_SOLVER_SYEVJ:
+        if (n > 32)
+            return gp_set_error(GP_ERR_VALUE, "gp_solver_run: syevj takes matrices up to "
+                                              "32 x 32");
+        ok = rows[1] == n;
+        break;
     case GP_SOLVER_GESVD:
         ok = m >= n && rows[1] == n;
         if (flags & GP_SOLVER_VECTORS)

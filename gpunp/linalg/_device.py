@@ -24,10 +24,10 @@ from gpunp.linalg._common import (
     EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult, complex_dtype, conj,
     isnan, real_dtype)
 
-GETRF, GETRS, POTRF, GEQRF, ORGQR, SYEVD, GESVD, GEEV, GESVDJ = (
+GETRF, GETRS, POTRF, GEQRF, ORGQR, SYEVD, GESVD, GEEV, GESVDJ, SYEVJ = (
     lib.GP_SOLVER_GETRF, lib.GP_SOLVER_GETRS, lib.GP_SOLVER_POTRF, lib.GP_SOLVER_GEQRF,
     lib.GP_SOLVER_ORGQR, lib.GP_SOLVER_SYEVD, lib.GP_SOLVER_GESVD, lib.GP_SOLVER_GEEV,
-    lib.GP_SOLVER_GESVDJ)
+    lib.GP_SOLVER_GESVDJ, lib.GP_SOLVER_SYEVJ)
 UPPER, VECTORS, FULL = lib.GP_SOLVER_UPPER, lib.GP_SOLVER_VECTORS, lib.GP_SOLVER_FULL
 
 
@@ -183,13 +183,24 @@ def qr(a, t, result_t, mode: str):
 # ---- eigenproblems --------------------------------------------------------------------
 
 def eigh(a, t, result_t, uplo: str, vectors: bool):
+    """syevd, one call a matrix; a batch of matrices up to 32 x 32 by
+    Jacobi rotations in one call (syevjBatched), then by syevd where one
+    of them did not converge."""
     batch, n = a.shape[:-2], a.shape[-1]
-    f = fortran_copy(a, t)
+    flags = (VECTORS if vectors else 0) | (UPPER if uplo == "U" else 0)
     w = gpunp.empty(batch + (n,), real_dtype(t))
     info = info_array(batch)
-    run(SYEVD, (VECTORS if vectors else 0) | (UPPER if uplo == "U" else 0), f, w, info)
-    if failed(info):
-        raise LinAlgError("Eigenvalues did not converge")
+    f = None
+    if 0 < n <= 32 and numpy.prod(batch, dtype=int) > 1 and available(SYEVJ):
+        f = fortran_copy(a, t)
+        run(SYEVJ, flags, f, w, info)
+        if failed(info):
+            f = None
+    if f is None:
+        f = fortran_copy(a, t)
+        run(SYEVD, flags, f, w, info)
+        if failed(info):
+            raise LinAlgError("Eigenvalues did not converge")
     w = _result(w, real_dtype(result_t))
     return EighResult(w, _result(f, result_t)) if vectors else w
 

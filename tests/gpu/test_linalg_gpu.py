@@ -125,6 +125,29 @@ def test_both_svd_drivers_factor_a(shape, dt, full):
                                    atol=tol * scale)
 
 
+@pytest.mark.parametrize("shape", [(2000, 3, 3), (50, 32, 32), (2, 33, 33)])
+@pytest.mark.parametrize("dt", [np.float32, np.complex128])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_of_batches_of_small_matrices(shape, dt, uplo):
+    """Batches of matrices up to 32 x 32 go through syevjBatched in one call,
+    larger ones through syevd: both give NumPy's eigenvalues and A V = V W,
+    from the triangle asked for."""
+    h = RNG.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        h = h + 1j * RNG.standard_normal(shape)
+    h = h.astype(dt)
+    w, v = (x.get() for x in gla.eigh(gp.asarray(h), UPLO=uplo))
+    full = np.tril(h) if uplo == "L" else np.triu(h)
+    full = full + np.conj(np.swapaxes(full, -1, -2)) - np.real(
+        np.einsum("...ii->...i", h))[..., None] * np.eye(shape[-1])
+    ww = np.linalg.eigvalsh(h, UPLO=uplo)
+    assert w.dtype == ww.dtype and v.dtype == np.dtype(dt)
+    tol = 100 * shape[-1] * np.finfo(dt).eps * _fro(full).max()
+    np.testing.assert_allclose(w, ww, atol=tol)
+    np.testing.assert_allclose(full @ v, v * w[..., None, :], atol=tol)
+    np.testing.assert_allclose(gla.eigvalsh(gp.asarray(h), UPLO=uplo).get(), ww, atol=tol)
+
+
 def test_eig_real_pairs_and_dtypes():
     rot = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
     w, v = gla.eig(gp.asarray(rot))

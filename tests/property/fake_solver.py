@@ -61,11 +61,14 @@ def run(routine, flags, *args):
         elif routine == lib.GP_SOLVER_ORGQR:
             q, _, inf = _fn("orgqr", dt)(A, v[1])
             A[...] = q
-        elif routine == lib.GP_SOLVER_SYEVD:
+        elif routine in (lib.GP_SOLVER_SYEVD, lib.GP_SOLVER_SYEVJ):
             w, z, inf = _fn("syevd", dt)(A, compute_v=vectors, lower=lower)
             v[1][...] = w
             if vectors:
                 A[...] = z
+            if routine == lib.GP_SOLVER_SYEVJ and not jacobi_converges:
+                v[1][...] = np.nan
+                inf = A.shape[0] + 1
         elif routine == lib.GP_SOLVER_GESVD:
             full = bool(flags & lib.GP_SOLVER_FULL)
             u, s, vt, inf = _fn("gesvd", dt)(A, compute_uv=vectors, full_matrices=full)
@@ -80,7 +83,7 @@ def run(routine, flags, *args):
             if vectors:
                 v[2][...] = u
                 v[3][...] = vt.conj().T
-            if not gesvdj_converges:  # as cuSOLVER reports it: min(m, n) + 1
+            if not jacobi_converges:  # as cuSOLVER reports it: min(m, n) + 1
                 v[1][...] = np.nan
                 inf = min(A.shape) + 1
         elif routine == lib.GP_SOLVER_GEEV:
@@ -99,7 +102,7 @@ def run(routine, flags, *args):
 
 calls = 0
 routines = []  # of every call, in order
-gesvdj_converges = True  # False: gesvdj reports no convergence for every matrix
+jacobi_converges = True  # False: gesvdj and syevj report no convergence for every matrix
 
 
 def _counted(routine, *args):

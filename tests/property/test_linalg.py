@@ -827,7 +827,7 @@ def test_svd_falls_back_to_gesvd_where_jacobi_does_not_converge(full, monkeypatc
     h = np.random.default_rng(5).standard_normal((3, 5, 4))
     for converges, drivers in ((True, [_device.GESVDJ]),
                                (False, [_device.GESVDJ, _device.GESVD])):
-        monkeypatch.setattr(fake_solver, "gesvdj_converges", converges)
+        monkeypatch.setattr(fake_solver, "jacobi_converges", converges)
         fake_solver.routines.clear()
         with road("device"):
             u, s, vh = (x.get() for x in gla.svd(gp.asarray(h), full_matrices=full))
@@ -837,6 +837,28 @@ def test_svd_falls_back_to_gesvd_where_jacobi_does_not_converge(full, monkeypatc
         np.testing.assert_allclose(s, np.linalg.svd(h, compute_uv=False), rtol=1e-12)
         assert u.shape == (3, 5, 5 if full else 4) and vh.shape == (3, 4, 4)
         np.testing.assert_allclose((u[..., :4] * s[..., None, :]) @ vh, h, atol=1e-12)
+
+
+@pytest.mark.parametrize("vectors", [True, False])
+def test_eigh_of_a_small_batch_falls_back_to_syevd_where_jacobi_does_not_converge(
+        vectors, monkeypatch):
+    if "device" not in ROADS:
+        pytest.skip("the LAPACK stand-in runs on the host backend")
+    h = np.random.default_rng(6).standard_normal((4, 5, 5))
+    h = h + h.swapaxes(-1, -2)
+    for converges, drivers in ((True, [_device.SYEVJ]),
+                               (False, [_device.SYEVJ, _device.SYEVD])):
+        monkeypatch.setattr(fake_solver, "jacobi_converges", converges)
+        fake_solver.routines.clear()
+        with road("device"):
+            r = gla.eigh(gp.asarray(h)) if vectors else gla.eigvalsh(gp.asarray(h))
+        assert [x for x in fake_solver.routines
+                if x in (_device.SYEVJ, _device.SYEVD)] == drivers
+        w = r.eigenvalues.get() if vectors else r.get()
+        np.testing.assert_allclose(w, np.linalg.eigvalsh(h), rtol=1e-12, atol=1e-12)
+        if vectors:
+            v = r.eigenvectors.get()
+            np.testing.assert_allclose(h @ v, v * w[..., None, :], atol=1e-12)
 
 
 def test_device_road_is_taken():

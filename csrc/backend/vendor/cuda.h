@@ -248,24 +248,35 @@ enum {
     X(Geev, (gpuSolverHandle, gpuSolverParams, int, int, int64_t, int, void *, int64_t, int, \
              void *, int, void *, int64_t, int, void *, int64_t, int, void *, size_t, void *, \
              size_t, int *), "cusolverDnXgeev")
-/* Routines that exist per type only, with uniform names: one slot per type
- * (S, D, C, Z), each named from the format with that letter. Optional, as
- * above. gesvdj is one-sided Jacobi (any m, n; V, not V^H); its Batched
- * form takes matrices up to 32 x 32, always with full U and V. */
+/* Routines that exist per type only: one slot per type (S, D, C, Z), each
+ * with its name. Optional, as above. gesvdj is one-sided Jacobi (any m, n;
+ * V, not V^H); its Batched form takes matrices up to 32 x 32, always with
+ * full U and V. syevjBatched (heevjBatched) takes matrices up to 32 x 32. */
 typedef struct gpu_gesvdj_info_ *gpuGesvdjInfo;
+typedef struct gpu_syevj_info_ *gpuSyevjInfo;
 #define GPU_SOLVER_CREATE_GESVDJ_INFO "cusolverDnCreateGesvdjInfo"
+#define GPU_SOLVER_CREATE_SYEVJ_INFO "cusolverDnCreateSyevjInfo"
+#define GPU_SOLVER_SDCZ(r) "cusolverDnS" r, "cusolverDnD" r, "cusolverDnC" r, "cusolverDnZ" r
 #define GPU_SOLVER_TYPED_API(X)                                                             \
     X(GesvdjSize, (gpuSolverHandle, int, int, int, int, const void *, int, const void *,    \
                    const void *, int, const void *, int, int *, gpuGesvdjInfo),             \
-      "cusolverDn%cgesvdj_bufferSize")                                                      \
+      GPU_SOLVER_SDCZ("gesvdj_bufferSize"))                                                 \
     X(Gesvdj, (gpuSolverHandle, int, int, int, int, void *, int, void *, void *, int, void *, \
-               int, void *, int, int *, gpuGesvdjInfo), "cusolverDn%cgesvdj")               \
+               int, void *, int, int *, gpuGesvdjInfo), GPU_SOLVER_SDCZ("gesvdj"))          \
     X(GesvdjBatchedSize, (gpuSolverHandle, int, int, int, const void *, int, const void *,  \
                           const void *, int, const void *, int, int *, gpuGesvdjInfo, int), \
-      "cusolverDn%cgesvdjBatched_bufferSize")                                               \
+      GPU_SOLVER_SDCZ("gesvdjBatched_bufferSize"))                                          \
     X(GesvdjBatched, (gpuSolverHandle, int, int, int, void *, int, void *, void *, int,     \
                       void *, int, void *, int, int *, gpuGesvdjInfo, int),                 \
-      "cusolverDn%cgesvdjBatched")
+      GPU_SOLVER_SDCZ("gesvdjBatched"))                                                     \
+    X(SyevjBatchedSize, (gpuSolverHandle, int, int, int, const void *, int, const void *,   \
+                         int *, gpuSyevjInfo, int),                                         \
+      "cusolverDnSsyevjBatched_bufferSize", "cusolverDnDsyevjBatched_bufferSize",           \
+      "cusolverDnCheevjBatched_bufferSize", "cusolverDnZheevjBatched_bufferSize")           \
+    X(SyevjBatched, (gpuSolverHandle, int, int, int, void *, int, void *, void *, int, int *, \
+                     gpuSyevjInfo, int),                                                    \
+      "cusolverDnSsyevjBatched", "cusolverDnDsyevjBatched", "cusolverDnCheevjBatched",      \
+      "cusolverDnZheevjBatched")
 /* FFT: cuFFT, loaded at first use (CUDA 13 ships it as libcufft.so.12,
  * CUDA 12 as .11). Its handles are ints and its enums are passed as ints;
  * the values are cufft.h's. */
