@@ -984,14 +984,18 @@ static gp_status_t sol_syevj_info(gpuSyevjInfo *out)
 }
 
 /* A GESVDJ call that runs as one batched call: small matrices, with full
- * U and V when vectors are asked for (the only shape gesvdjBatched gives). */
+ * U and V (the only shape gesvdjBatched gives). */
 static bool gesvdj_batched(const gp_solver_call_t *c)
 {
-    return c->batch > 1 && c->m <= 32 && c->n <= 32 &&
-           (!(c->flags & GP_SOLVER_VECTORS) || (c->flags & GP_SOLVER_FULL));
+    return c->batch > 1 && c->m <= 32 && c->n <= 32 && (c->flags & GP_SOLVER_FULL);
 }
 
 static int sol_econ(const gp_solver_call_t *c) { return !(c->flags & GP_SOLVER_FULL); }
+
+/* gesvdj always computes U and V: asked for the values alone, with no U
+ * and V, it failed on the H200 (CUSOLVER_STATUS_EXECUTION_FAILED, then an
+ * illegal address) */
+#define GESVDJ_JOBZ GPU_SOLVER_EIG_VECTOR
 
 /* The library's type codes: A's, its real counterpart's and its complex one's. */
 static void sol_types(int32_t dtype, int *t, int *real, int *cplx)
@@ -1084,12 +1088,12 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
         GP_TRY(sol_gesvdj_info(&gi));
         int k = sol_letter(c->dtype), lwork = 0;
         if (gesvdj_batched(c))
-            r = sol.GesvdjBatchedSize[k](h, sol_jobz(c), (int)m, (int)n, a[0], (int)m, a[1], a[2],
+            r = sol.GesvdjBatchedSize[k](h, GESVDJ_JOBZ, (int)m, (int)n, a[0], (int)m, a[1], a[2],
                                          (int)m, a[3], (int)n, &lwork, gi,
                                          (int)(c->batch < JACOBI_MAX_BATCH ? c->batch
                                                                           : JACOBI_MAX_BATCH));
         else
-            r = sol.GesvdjSize[k](h, sol_jobz(c), sol_econ(c), (int)m, (int)n, a[0], (int)m, a[1],
+            r = sol.GesvdjSize[k](h, GESVDJ_JOBZ, sol_econ(c), (int)m, (int)n, a[0], (int)m, a[1],
                                   a[2], (int)m, a[3], (int)n, &lwork, gi);
         *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
         break;
@@ -1131,7 +1135,7 @@ static gp_status_t jacobi_run_batched(const gp_solver_call_t *c, gpuSolverHandle
             a[i] = c->ptr[i] ? c->ptr[i] + b * c->bstride[i] : NULL;
         int *info = (int *)a[c->nargs - 1];
         int r = c->routine == GP_SOLVER_GESVDJ
-                    ? sol.GesvdjBatched[k](h, sol_jobz(c), m, n, a[0], m, a[1], a[2], m, a[3], n,
+                    ? sol.GesvdjBatched[k](h, GESVDJ_JOBZ, m, n, a[0], m, a[1], a[2], m, a[3], n,
                                            c->work, lwork, info, gi, count)
                     : sol.SyevjBatched[k](h, sol_jobz(c), sol_uplo(c), n, a[0], n, a[1],
                                           c->work, lwork, info, si, count);
@@ -1200,7 +1204,7 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
                          NULL, 1, t, a[2], n, t, dw, db, hw, hb, info);
             break;
         case GP_SOLVER_GESVDJ:
-            r = sol.Gesvdj[sol_letter(c->dtype)](h, sol_jobz(c), sol_econ(c), (int)m, (int)n,
+            r = sol.Gesvdj[sol_letter(c->dtype)](h, GESVDJ_JOBZ, sol_econ(c), (int)m, (int)n,
                                                   a[0], (int)m, a[1], a[2], (int)m, a[3], (int)n,
                                                   dw, (int)(db / (size_t)gp_dtype_size(c->dtype)),
                                                   info, gi);

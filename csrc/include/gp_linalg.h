@@ -47,8 +47,10 @@ enum gp_solver_routine {
     GP_SOLVER_GESVDJ = 8, /* GESVD by one-sided Jacobi, any m, n (k = min(m, n), fewer than
                             2^31 elements): a destroyed, s (real, k, descending), u (m x k;
                             GP_SOLVER_FULL: m x m), v (n x k; FULL: n x n; V itself, not
-                            V^H), info (k + 1: not converged). A batch of matrices up to
-                            32 x 32, with FULL or without vectors, is one batched call */
+                            V^H), info (k + 1: not converged). u and v are always computed
+                            (GP_SOLVER_VECTORS is not read): cuSOLVER's gesvdj failed
+                            without them. A batch of matrices up to 32 x 32 with FULL is
+                            one batched call */
     GP_SOLVER_SYEVJ = 9,  /* SYEVD's arguments by Jacobi rotations, n <= 32, the whole batch
                             in one call; info > 0: not converged */
     GP_SOLVER_COUNT = 10
@@ -59,7 +61,7 @@ enum gp_solver_flags {
     GP_SOLVER_TRANS_T = 1, /* GETRS: solve A^T x = b */
     GP_SOLVER_TRANS_C = 2, /* GETRS: solve A^H x = b */
     GP_SOLVER_UPPER = 4,   /* POTRF, SYEVD(J): the upper triangle */
-    GP_SOLVER_VECTORS = 8, /* SYEVD(J), GESVD(J), GEEV: vectors too */
+    GP_SOLVER_VECTORS = 8, /* SYEVD(J), GESVD, GEEV: vectors too */
     GP_SOLVER_FULL = 16    /* GESVD(J): all m columns of u (and n of GESVDJ's v) */
 };
 

@@ -48,8 +48,7 @@ static const solver_row_t routines[GP_SOLVER_COUNT] = {
     [GP_SOLVER_GEEV] = {"geev", 4, {{MAT, SAME}, {VEC, COMPLEX}, {MAT, SAME, 1}, {INFO, INT32}},
                         "eigen decomposition of a general matrix"},
     [GP_SOLVER_GESVDJ] = {"gesvdj", 5,
-                          {{MAT, SAME}, {VEC, REAL}, {MAT, SAME, 1}, {MAT, SAME, 1},
-                           {INFO, INT32}},
+                          {{MAT, SAME}, {VEC, REAL}, {MAT, SAME}, {MAT, SAME}, {INFO, INT32}},
                           "singular value decomposition by Jacobi rotations"},
     [GP_SOLVER_SYEVJ] = {"syevj", 3, {{MAT, SAME}, {VEC, REAL}, {INFO, INT32}},
                          "eigen decomposition of small symmetric or Hermitian matrices by "
@@ -139,10 +138,8 @@ static gp_status_t call_dims(int32_t routine, int32_t flags, const int64_t *rows
     case GP_SOLVER_GESVDJ: {
         int64_t k = m < n ? m : n;
         bool full = flags & GP_SOLVER_FULL;
-        ok = rows[1] == k;
-        if (flags & GP_SOLVER_VECTORS)
-            ok = ok && rows[2] == m && cols[2] == (full ? m : k) && rows[3] == n &&
-                 cols[3] == (full ? n : k);
+        ok = rows[1] == k && rows[2] == m && cols[2] == (full ? m : k) && rows[3] == n &&
+             cols[3] == (full ? n : k);
         break;
     }
     case GP_SOLVER_GEEV:

@@ -273,25 +273,23 @@ def _jacobi_svd() -> bool:
 
 
 def _svd_jacobi(a, t, result_t, full_matrices: bool, compute_uv: bool):
-    """gesvdj gives V, not V^H, for any m and n; None when a matrix did not
-    converge. Batches of small matrices go in one batched call, which
-    computes full U and V only: the economic ones are their first columns."""
+    """gesvdj gives V, not V^H, for any m and n, and always computes U and V;
+    None when a matrix did not converge. Batches of small matrices go in one
+    batched call, which computes full U and V only: the economic ones are
+    their first columns."""
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     k = min(m, n)
-    full = full_matrices or (max(m, n) <= 32 and numpy.prod(batch, dtype=int) > 1)
+    small = max(m, n) <= 32 and numpy.prod(batch, dtype=int) > 1
+    full = (full_matrices and compute_uv) or small
     f = fortran_copy(a, t)
     s = gpunp.empty(batch + (k,), real_dtype(t))
     info = info_array(batch)
-    u = v = None
-    flags = 0
-    if compute_uv:
-        u = fortran_empty(batch, m, m if full else k, t)
-        v = fortran_empty(batch, n, n if full else k, t)
-        flags = VECTORS | (FULL if full else 0)
-        if k == 0:  # the solver returns at once for an empty matrix: LAPACK's identity
-            u[...] = gpunp.eye(*u.shape[-2:], dtype=t)
-            v[...] = gpunp.eye(*v.shape[-2:], dtype=t)
-    run(GESVDJ, flags, f, s, u, v, info)
+    u = fortran_empty(batch, m, m if full else k, t)
+    v = fortran_empty(batch, n, n if full else k, t)
+    if k == 0:  # the solver returns at once for an empty matrix: LAPACK's identity
+        u[...] = gpunp.eye(*u.shape[-2:], dtype=t)
+        v[...] = gpunp.eye(*v.shape[-2:], dtype=t)
+    run(GESVDJ, FULL if full else 0, f, s, u, v, info)
     if failed(info):
         return None
     s = _result(s, real_dtype(result_t))

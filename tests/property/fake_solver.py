@@ -76,13 +76,12 @@ def run(routine, flags, *args):
             if vectors:
                 v[2][...] = u
                 v[3][...] = vt
-        elif routine == lib.GP_SOLVER_GESVDJ:
+        elif routine == lib.GP_SOLVER_GESVDJ:  # U and V always
             full = bool(flags & lib.GP_SOLVER_FULL)
-            u, s, vt, inf = _fn("gesvd", dt)(A, compute_uv=vectors, full_matrices=full)
+            u, s, vt, inf = _fn("gesvd", dt)(A, compute_uv=True, full_matrices=full)
             v[1][...] = s
-            if vectors:
-                v[2][...] = u
-                v[3][...] = vt.conj().T
+            v[2][...] = u
+            v[3][...] = vt.conj().T
             if not jacobi_converges:  # as cuSOLVER reports it: min(m, n) + 1
                 v[1][...] = np.nan
                 inf = min(A.shape) + 1
