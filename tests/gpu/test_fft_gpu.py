@@ -133,3 +133,23 @@ def test_irfft_of_a_non_hermitian_input():
         _close(gp.fft.irfft(gp.asarray(h), n), np.fft.irfft(h, n), np.float64)
     h2 = np.outer(h, h)
     _close(gp.fft.irfft2(gp.asarray(h2)), np.fft.irfft2(h2), np.float64)
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_one_point_transforms_are_the_identity(dt):
+    """One point on every transformed axis (the engine writes it, not cuFFT:
+    a one-point C2R gave 0.0 for -1.27e31 on the H200): NumPy's values,
+    dtypes and shapes, on garbage-filled pool memory."""
+    rng = np.random.default_rng(3)
+    for _ in range(3):  # recycle pool blocks that held other values
+        gp.asarray(rng.standard_normal(4096) * 1e30)
+    h = ((rng.standard_normal((3, 1)) + 1j * rng.standard_normal((3, 1))) * 1e31).astype(dt)
+    cases = [(np.fft.fft, gp.fft.fft, h, {}), (np.fft.ifft, gp.fft.ifft, h, {}),
+             (np.fft.irfft, gp.fft.irfft, h, {"n": 1}),
+             (np.fft.rfft, gp.fft.rfft, h.real.copy(), {}),
+             (np.fft.fftn, gp.fft.fftn, h[:1], {})]
+    for np_fn, gp_fn, x, kw in cases:
+        want = np_fn(x, **kw)
+        got = gp_fn(gp.asarray(x), **kw)
+        assert got.dtype == want.dtype and got.shape == want.shape, np_fn.__name__
+        np.testing.assert_allclose(got.get(), want, rtol=1e-6, err_msg=np_fn.__name__)
