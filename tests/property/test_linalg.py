@@ -236,8 +236,17 @@ def test_det_slogdet(road_name, data):
     assert type(sgot).__name__ == "SlogdetResult"
     sign, logdet = (_same_type(a, b) for a, b in zip(sgot, swant))
     singular = swant.sign == 0
-    assert np.array_equal(sign[0][singular], swant.sign[singular])
-    assert np.all(np.isneginf(logdet[0][singular]))
+    # a pivot that is exactly zero in LAPACK's LU can be a rounding residue
+    # in cuSOLVER's (on the H200, [[3, -3], [1, -1]] gave sign -1): such a
+    # determinant is within the factorization's rounding of zero
+    # (docs/differences.md); a zero row or column is exactly singular to both
+    zero_line = (np.any(np.all(h == 0, axis=-1), axis=-1) |
+                 np.any(np.all(h == 0, axis=-2), axis=-1))
+    with quiet():
+        residue = np.exp(logdet[0]) <= 50 * max(n, 1) * eps * bound
+    exact = singular & (zero_line | ~residue)
+    assert np.array_equal(sign[0][exact], swant.sign[exact])
+    assert np.all(np.isneginf(logdet[0][exact]))
     ok = ~singular & (cond < 1e8)
     np.testing.assert_allclose(logdet[0][ok], swant.logabsdet[ok],
                                atol=50 * max(n, 1) * eps * cond + 1e-12)
