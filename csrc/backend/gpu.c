@@ -956,30 +956,24 @@ static int sol_letter(int32_t dtype)
     }
 }
 
-/* gesvdj's parameters (the library's defaults: machine precision, 100
- * sweeps, values sorted), one per thread and device as the handles. */
+/* The Jacobi routines' parameter objects (the library's defaults: machine
+ * precision, 100 sweeps, sorted values: syevj's ascending, as syevd's), one
+ * of each per thread and device as the handles, made at first use. */
 static _Thread_local gpuGesvdjInfo gesvdj_info[GPU_MAX_DEVICES];
-
-static gp_status_t sol_gesvdj_info(gpuGesvdjInfo *out)
-{
-    int d = gp_current_device();
-    int r;
-    if (!gesvdj_info[d] && (r = sol.CreateGesvdjInfo(&gesvdj_info[d])) != GPU_SOLVER_SUCCESS)
-        return sol_fail("creating gesvdj's parameters", r);
-    *out = gesvdj_info[d];
-    return GP_OK;
-}
-
-/* syevj's, likewise (ascending eigenvalues, as syevd's) */
 static _Thread_local gpuSyevjInfo syevj_info[GPU_MAX_DEVICES];
 
-static gp_status_t sol_syevj_info(gpuSyevjInfo *out)
+static gp_status_t sol_jacobi_info(int32_t routine, gpuGesvdjInfo *gi, gpuSyevjInfo *si)
 {
     int d = gp_current_device();
-    int r;
-    if (!syevj_info[d] && (r = sol.CreateSyevjInfo(&syevj_info[d])) != GPU_SOLVER_SUCCESS)
-        return sol_fail("creating syevj's parameters", r);
-    *out = syevj_info[d];
+    int r = GPU_SOLVER_SUCCESS;
+    if (routine == GP_SOLVER_GESVDJ && !gesvdj_info[d])
+        r = sol.CreateGesvdjInfo(&gesvdj_info[d]);
+    else if (routine == GP_SOLVER_SYEVJ && !syevj_info[d])
+        r = sol.CreateSyevjInfo(&syevj_info[d]);
+    if (r != GPU_SOLVER_SUCCESS)
+        return sol_fail("creating a Jacobi routine's parameters", r);
+    *gi = gesvdj_info[d];
+    *si = syevj_info[d];
     return GP_OK;
 }
 
@@ -1085,7 +1079,8 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
             return gp_set_error(GP_ERR_UNSUPPORTED, "%s's gesvdj takes matrices of fewer "
                                                     "than 2^31 elements", GPU_SOLVER_WHAT);
         gpuGesvdjInfo gi;
-        GP_TRY(sol_gesvdj_info(&gi));
+        gpuSyevjInfo si;
+        GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
         int k = sol_letter(c->dtype), lwork = 0;
         if (gesvdj_batched(c))
             r = sol.GesvdjBatchedSize[k](h, GESVDJ_JOBZ, (int)m, (int)n, a[0], (int)m, a[1], a[2],
@@ -1099,8 +1094,9 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
         break;
     }
     case GP_SOLVER_SYEVJ: {
+        gpuGesvdjInfo gi;
         gpuSyevjInfo si;
-        GP_TRY(sol_syevj_info(&si));
+        GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
         int lwork = 0;
         r = sol.SyevjBatchedSize[sol_letter(c->dtype)](
             h, sol_jobz(c), sol_uplo(c), (int)n, a[0], (int)n, a[1], &lwork, si,
@@ -1120,12 +1116,9 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
  * sized for one such call. */
 static gp_status_t jacobi_run_batched(const gp_solver_call_t *c, gpuSolverHandle h)
 {
-    gpuGesvdjInfo gi = NULL;
-    gpuSyevjInfo si = NULL;
-    if (c->routine == GP_SOLVER_GESVDJ)
-        GP_TRY(sol_gesvdj_info(&gi));
-    else
-        GP_TRY(sol_syevj_info(&si));
+    gpuGesvdjInfo gi;
+    gpuSyevjInfo si;
+    GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
     int k = sol_letter(c->dtype), m = (int)c->m, n = (int)c->n;
     int lwork = (int)(c->work_bytes / (size_t)gp_dtype_size(c->dtype));
     for (int64_t b = 0; b < c->batch; b += JACOBI_MAX_BATCH) {
@@ -1160,9 +1153,9 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
     signed char jobu = sol_jobu(c), jobvt = jobu == 'N' ? 'N' : 'S';
     if ((c->routine == GP_SOLVER_GESVDJ && gesvdj_batched(c)) || c->routine == GP_SOLVER_SYEVJ)
         return jacobi_run_batched(c, h);
-    gpuGesvdjInfo gi = NULL;
-    if (c->routine == GP_SOLVER_GESVDJ)
-        GP_TRY(sol_gesvdj_info(&gi));
+    gpuGesvdjInfo gi;
+    gpuSyevjInfo si;
+    GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
     /* otherwise the batch is a loop of single-matrix calls, each with its
      * info word; one workspace serves them all, as they run in order on the
      * stream */
