@@ -892,8 +892,10 @@ static void load_solver(void)
     *(void **)&sol.CreateSyevjInfo = dlsym(lib, GPU_SOLVER_CREATE_SYEVJ_INFO);
 }
 
-/* the Jacobi routines' batch counts are ints: larger batches take several calls */
+/* the Jacobi routines' batch counts are ints: larger batches take several
+ * calls, each of at most jacobi_count(c) matrices */
 #define JACOBI_MAX_BATCH ((int64_t)1 << 30)
+#define jacobi_count(c) ((int)((c)->batch < JACOBI_MAX_BATCH ? (c)->batch : JACOBI_MAX_BATCH))
 
 /* One handle (and its default parameters) per thread and device, as BLAS's. */
 static _Thread_local gpuSolverHandle sol_handles[GPU_MAX_DEVICES];
@@ -1084,9 +1086,7 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
         int k = sol_letter(c->dtype), lwork = 0;
         if (gesvdj_batched(c))
             r = sol.GesvdjBatchedSize[k](h, GESVDJ_JOBZ, (int)m, (int)n, a[0], (int)m, a[1], a[2],
-                                         (int)m, a[3], (int)n, &lwork, gi,
-                                         (int)(c->batch < JACOBI_MAX_BATCH ? c->batch
-                                                                          : JACOBI_MAX_BATCH));
+                                         (int)m, a[3], (int)n, &lwork, gi, jacobi_count(c));
         else
             r = sol.GesvdjSize[k](h, GESVDJ_JOBZ, sol_econ(c), (int)m, (int)n, a[0], (int)m, a[1],
                                   a[2], (int)m, a[3], (int)n, &lwork, gi);
@@ -1099,8 +1099,7 @@ static gp_status_t gpu_solver_workspace(const gp_solver_call_t *c, size_t *dev, 
         GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
         int lwork = 0;
         r = sol.SyevjBatchedSize[sol_letter(c->dtype)](
-            h, sol_jobz(c), sol_uplo(c), (int)n, a[0], (int)n, a[1], &lwork, si,
-            (int)(c->batch < JACOBI_MAX_BATCH ? c->batch : JACOBI_MAX_BATCH));
+            h, sol_jobz(c), sol_uplo(c), (int)n, a[0], (int)n, a[1], &lwork, si, jacobi_count(c));
         *dev = (size_t)lwork * (size_t)gp_dtype_size(c->dtype);
         break;
     }
