@@ -1152,9 +1152,10 @@ static gp_status_t gpu_solver(const gp_solver_call_t *c, void *stream)
     signed char jobu = sol_jobu(c), jobvt = jobu == 'N' ? 'N' : 'S';
     if ((c->routine == GP_SOLVER_GESVDJ && gesvdj_batched(c)) || c->routine == GP_SOLVER_SYEVJ)
         return jacobi_run_batched(c, h);
-    gpuGesvdjInfo gi;
-    gpuSyevjInfo si;
-    GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
+    gpuGesvdjInfo gi = NULL;
+    gpuSyevjInfo si = NULL;
+    if (c->routine == GP_SOLVER_GESVDJ)
+        GP_TRY(sol_jacobi_info(c->routine, &gi, &si));
     /* otherwise the batch is a loop of single-matrix calls, each with its
      * info word; one workspace serves them all, as they run in order on the
      * stream */
