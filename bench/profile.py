@@ -25,7 +25,7 @@ NAMES = ["cumsum, 268435456 float32", "sum(axis=0), 16384x16384 float32",
          "unique, 100000000 float32", "fft complex64 16777216", "fft2 complex64 4096x4096",
          "solve 4096x4096 float64", "svd 2048x2048 float64",
          "standard_normal(268435456, dtype=float32)", "median, 100000000 float32",
-         "a[a > 0.5], 268435456 float32"]
+         "a[a > 0.5], 268435456 float32", "take of 10000000 indices"]
 
 
 def _profiler():

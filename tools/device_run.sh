@@ -20,9 +20,11 @@
 #   STAGES="suite aat bench save" SUITE_S=540 bash tools/device_run.sh
 #
 # Stages: suite (the whole test suite, 16 workers, Hypothesis profile
-# `device`), aat (the array API test suite), bench (python -m bench), tune
+# `device`), aat (the array API test suite), bench (python -m bench), first
+# (the bench's first-call and import rows alone), tune
 # (python -m bench.tune $TUNE), ncu
-# (Nsight Compute counters of bench/profile.py's workloads), save
+# (Nsight Compute counters of bench/profile.py's workloads, NCU="a|b" to
+# pick them by name prefix), save
 # (the kernel cache, compressed, into $OUT: carried back as .whl/kcache, it
 # spares the next run most of NVRTC's time, which is most of a cold suite
 # run). Each stage stops at its time limit (SIGINT first, so pytest still
@@ -82,11 +84,12 @@ sys.path.append('$ROOT'); runpy.run_module('bench', run_name='__main__', alter_s
 runpy.run_module('bench.tune', run_name='__main__', alter_sys=True)" ${TUNE:-} > "$OUT/tune.log" 2>&1)
     echo "tune rc=$? $(( $(date +%s) - t0 )) s"; tail -60 "$OUT/tune.log" ;;
   ncu)
+    export PATH="$PATH:/usr/local/cuda/bin"
     # one Nsight Compute run per workload of bench/profile.py (gpunp's call,
     # then CuPy's), counters only: time, DRAM and SM throughput per kernel
     i=0
-    for n in "cumsum" "sum(axis=0)" "exp(a)" "sort" "unique" "median" "a[a > 0.5]" \
-             "fft complex64" "fft2" "standard_normal"; do
+    IFS='|' read -r -a names <<< "${NCU:-cumsum|sum(axis=0)|exp(a)|sort|unique|median|a[a > 0.5]|take|fft complex64|fft2|standard_normal}"
+    for n in "${names[@]}"; do
       i=$((i + 1))
       timeout "${NCU_EACH_S:-90}" ncu --clock-control none --profile-from-start off --csv \
         --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active \
@@ -95,6 +98,12 @@ run_name='__main__', alter_sys=True)" "$n" > "$OUT/ncu_$i.csv" 2> "$OUT/ncu_$i.e
       echo "ncu $n rc=$? $(grep -c '^"' "$OUT/ncu_$i.csv") rows"
     done
     echo "ncu $(( $(date +%s) - t0 )) s" ;;
+  first)
+    # the bench's first-call and import rows alone, on a machine left idle
+    (cd /tmp && python3 -c "import sys; sys.path.append('$ROOT'); from bench import workloads as W; \
+print('first call cold/warm/compiler ms', W.first_call_ms({})); \
+print('import gpunp ms', W.import_ms('gpunp'), 'after numpy', W.import_ms('gpunp', after='numpy'), \
+'numpy', W.import_ms('numpy'))" 2>&1 | tail -3) ;;
   save)
     tar -C "$C" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cache."
     echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
