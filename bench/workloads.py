@@ -397,6 +397,11 @@ s = cache_stats()["compile_seconds"]
 t = time.perf_counter()
 gpunp.tanh(a).get()
 print(time.perf_counter() - t, cache_stats()["compile_seconds"] - s)
+# NVRTC's floor on this host: an empty kernel with the engine's options
+s = cache_stats()["compile_seconds"]
+gpunp.RawKernel('extern "C" __global__ void gpk_floor() {}', "gpk_floor",
+                options=("-std=c++17", "-fmad=false", "-default-device", "-minimal")).num_regs
+print(cache_stats()["compile_seconds"] - s)
 """
 
 
@@ -404,21 +409,25 @@ def first_call_ms(env, repeats: int = 3) -> tuple:
     """A new elementwise kernel's first call in a fresh process, with an
     empty disk cache and then with that cache warm: the medians of `repeats`
     such pairs (the first process on a machine also reads the compiler's
-    libraries from disk, which is not the cache's cost), and of the cold
-    call's time inside the compiler."""
+    libraries from disk, which is not the cache's cost), of the cold
+    call's time inside the compiler, and of NVRTC's time for an empty kernel
+    with the engine's options in the same process (the compiler's floor on
+    that host, whatever the prelude)."""
     def run(e, d):
         out = subprocess.run([sys.executable, "-c", _FIRST_CALL], env=e, cwd=d,
                              capture_output=True, text=True, check=True).stdout.split()
-        return float(out[-2]) * 1e3, float(out[-1]) * 1e3
-    cold, warm, compiling = [], [], []
+        return float(out[-3]) * 1e3, float(out[-2]) * 1e3, float(out[-1]) * 1e3
+    cold, warm, compiling, floor = [], [], [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as d:
             e = dict(os.environ, GPUNP_CACHE_DIR=d, **env)
-            t, c = run(e, d)
+            t, c, f = run(e, d)
             cold.append(t)
             compiling.append(c)
+            floor.append(f)
             warm.append(run(e, d)[0])
-    return statistics.median(cold), statistics.median(warm), statistics.median(compiling)
+    return (statistics.median(cold), statistics.median(warm), statistics.median(compiling),
+            statistics.median(floor))
 
 
 def _wall_ms(code: str) -> float:

@@ -98,6 +98,20 @@ def test_fill_copy_astype():
         assert got.strides == want.strides, order
 
 
+def test_float16_nans_keep_sign_and_payload():
+    # CUDA's half conversion instructions make every NaN the positive
+    # canonical one; NumPy keeps the sign and the payload's top bits
+    bits = np.array([0x7E00, 0xFE00, 0x7E01, 0xFE3F, 0xBC00], np.uint16)
+    h = bits.view(np.float16)
+    g = gp.asarray(h)
+    assert gp.signbit(g).get().tolist() == np.signbit(h).tolist()
+    for dt in (np.float32, np.float64):
+        wide = h.astype(dt)
+        assert g.astype(dt).get().tobytes() == wide.tobytes(), dt
+        assert gp.asarray(wide).astype(np.float16).get().view(np.uint16).tolist() == \
+            bits.tolist(), dt
+
+
 def test_ndarray_constructor_and_copy_protocols():
     a = gp.ndarray((2, 3), dtype=np.int8)
     assert a.shape == (2, 3) and a.dtype == np.int8

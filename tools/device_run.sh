@@ -28,7 +28,8 @@
 # (the kernel cache, compressed, into $OUT: carried back as .whl/kcache, it
 # spares the next run most of NVRTC's time, which is most of a cold suite
 # run). Each stage stops at its time limit (SIGINT first, so pytest still
-# reports); logs, junit XML and the bench's results go to $OUT.
+# reports); logs, junit XML and the bench's results go to $OUT, packed into
+# logs.tgz at the end (the machine brings back a few files only).
 set -u
 ROOT=$(pwd)
 # with the modules' bytecode compiled, as a user's pip install leaves them:
@@ -101,7 +102,7 @@ run_name='__main__', alter_sys=True)" "$n" > "$OUT/ncu_$i.csv" 2> "$OUT/ncu_$i.e
   first)
     # the bench's first-call and import rows alone, on a machine left idle
     (cd /tmp && python3 -c "import sys; sys.path.append('$ROOT'); from bench import workloads as W; \
-print('first call cold/warm/compiler ms', W.first_call_ms({})); \
+print('first call cold/warm/compiler/NVRTC floor ms', W.first_call_ms({})); \
 print('import gpunp ms', W.import_ms('gpunp'), 'after numpy', W.import_ms('gpunp', after='numpy'), \
 'numpy', W.import_ms('numpy'))" 2>&1 | tail -3) ;;
   save)
@@ -109,3 +110,6 @@ print('import gpunp ms', W.import_ms('gpunp'), 'after numpy', W.import_ms('gpunp
     echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
   esac
 done
+# the lent machine brings back a few files only: everything but the cache in one
+(cd "$OUT" && files=$(ls | grep -v '^cache\.') && [ -n "$files" ] && \
+  tar -czf logs.tgz $files && rm -rf $files && echo "logs in logs.tgz")

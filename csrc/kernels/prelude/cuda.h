@@ -17,13 +17,18 @@
 #define GPK_SHFL_IDX_WORD(w, s) __shfl_sync(0xffffffffu, (w), (s))
 
 /* IEEE half <-> float through the hardware's conversions (round to nearest
- * even, as the host prelude's code). */
+ * even, as the host prelude's code). cvt makes every NaN the canonical one,
+ * where NumPy and the host prelude keep a NaN's sign and its payload's top
+ * bits (signbit of a negative float16 NaN is True): NaNs are rebuilt. */
 typedef unsigned short gpk_f16;
 
 GPK_FN float gpk_f16_to_f32(gpk_f16 h)
 {
     float f;
     asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    if ((h & 0x7c00u) == 0x7c00u && (h & 0x3ffu))
+        f = __uint_as_float(((unsigned int)(h & 0x8000u) << 16) | 0x7f800000u |
+                            ((unsigned int)(h & 0x3ffu) << 13));
     return f;
 }
 
@@ -31,6 +36,10 @@ GPK_FN gpk_f16 gpk_f32_to_f16(float f)
 {
     gpk_f16 h;
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    if (f != f) {
+        unsigned int u = __float_as_uint(f);
+        h = (gpk_f16)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
+    }
     return h;
 }
 
@@ -38,5 +47,9 @@ GPK_FN gpk_f16 gpk_f64_to_f16(double d)
 {
     gpk_f16 h;
     asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d));
+    if (d != d) {
+        unsigned long long u = (unsigned long long)__double_as_longlong(d);
+        h = (gpk_f16)(((u >> 48) & 0x8000u) | 0x7e00u | ((u >> 42) & 0x3ffu));
+    }
     return h;
 }
