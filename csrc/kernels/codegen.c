@@ -1052,48 +1052,67 @@ gp_status_t gp_gen_nonzero(const void *vspec, char *name, size_t name_size, gp_s
         gp_str_puts(s, "  long long *out;\n");
     if (sp->stage == GP_NZ_VALUES) {
         const char *t = gp_dtypes[sp->dt].storage;
-        gp_str_printf(s, "  const %s *a;\n  %s *out;\n", t, t);
+        gp_str_printf(s, "  const %s *GPK_RESTRICT a;\n  %s *GPK_RESTRICT out;\n", t, t);
     }
     gp_str_puts(s, "};\n");
     gp_str_puts(s, "GPK_FN long long gpk_nz_add(long long a, long long b) { return a + b; }\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    /* a tile per block at a time; each thread a contiguous chunk of it (the
-     * whole tile for the host's one thread), so that ranks follow C order */
+    /* A tile per block at a time. Warp w of a block takes the tile's w-th
+     * stretch of R * GPK_WARP elements in R rounds, a lane element l of each
+     * round: every load is a warp's consecutive elements, and the lanes'
+     * ballot of a round ranks its true elements in C order. On the host a
+     * block is one thread and a round one element. */
     gp_str_printf(s, "const gpk_index tile = %d, ntiles = (p.n + tile - 1) / tile;\n"
-                     "const int chunk = (int)(tile / GPK_BLOCK_SIZE);\n"
+                     "enum { R = %d / GPK_TILE_THREADS };\n"
+                     "const int lane = (int)(GPK_THREAD_ID %% GPK_WARP);\n"
                      "for (gpk_index t = GPK_BLOCK_ID; t < ntiles; t += GPK_NUM_BLOCKS) {\n"
-                     "const gpk_index lo = t * tile;\n"
-                     "const int len = (int)(p.n - lo < tile ? p.n - lo : tile);\n"
-                     "const gpk_b *m = p.m + lo;\n"
-                     "const int b = (int)GPK_THREAD_ID * chunk;\n"
-                     "const int e = b + chunk < len ? b + chunk : len;\n"
+                     "const gpk_index lo = t * tile + (GPK_THREAD_ID - lane) * R + lane;\n"
                      "long long c = 0;\n"
-                     "for (int i = b; i < e; ++i)\n  c += m[i] != 0;\n", GP_NONZERO_TILE);
+                     "GPK_UNROLL for (int r = 0; r < R; ++r) {\n"
+                     "const gpk_index i = lo + (gpk_index)r * GPK_WARP;\n"
+                     "c += i < p.n && p.m[i] != 0;\n}\n", GP_NONZERO_TILE, GP_NONZERO_TILE);
     if (sp->stage == GP_NZ_COUNT) {
         gp_str_puts(s, "GPK_BLOCK_REDUCE(long long, gpk_nz_add, c);\n"
                        "if (GPK_THREAD_ID == 0)\n  p.pos[t] = c;\n}\n}\n");
         return check_overflow(name);
     }
+    /* the warp's first output: the tile's (the running count of the tiles
+     * before it) and the count of the warps before it in the tile. Then G
+     * rounds at a time, every load of them issued before the first store */
     gp_str_puts(s, "long long excl, total;\n"
                    "GPK_BLOCK_SCAN_EX(long long, gpk_nz_add, c, excl, total);\n"
                    "(void)total;\n"
-                   "long long q = (t ? p.pos[t - 1] : 0) + (GPK_THREAD_ID ? excl : 0);\n"
-                   "for (int i = b; i < e; ++i) {\n"
-                   "if (!m[i])\n  continue;\n");
+                   "long long q = (t ? p.pos[t - 1] : 0) + "
+                   "gpk_shfl_idx(GPK_THREAD_ID ? excl : 0, 0);\n"
+                   "enum { G = R < 16 ? R : 16 };\n"
+                   "for (int r0 = 0; r0 < R; r0 += G) {\n"
+                   "int f[G];\n");
+    if (sp->stage == GP_NZ_VALUES)
+        gp_str_printf(s, "%s v[G];\n", gp_dtypes[sp->dt].storage);
+    gp_str_puts(s, "GPK_UNROLL for (int g = 0; g < G; ++g) {\n"
+                   "const gpk_index i = lo + (gpk_index)(r0 + g) * GPK_WARP;\n"
+                   "f[g] = i < p.n && p.m[i] != 0;\n");
+    if (sp->stage == GP_NZ_VALUES)
+        gp_str_puts(s, "if (f[g])\n  v[g] = p.a[i];\n");
+    gp_str_puts(s, "}\n"
+                   "GPK_UNROLL for (int g = 0; g < G; ++g) {\n"
+                   "const unsigned long long b = GPK_BALLOT(f[g]);\n"
+                   "if (f[g]) {\n"
+                   "const long long at = q + GPK_POPC64(b & GPK_LANES_BELOW);\n");
     if (sp->stage == GP_NZ_VALUES) {
-        gp_str_puts(s, "p.out[q] = p.a[lo + i];\n");
+        gp_str_puts(s, "p.out[at] = v[g];\n");
     } else {
-        gp_str_puts(s, "gpk_idx r_ = (gpk_idx)(lo + i), c_;\n");
+        gp_str_puts(s, "gpk_idx r_ = (gpk_idx)(lo + (gpk_index)(r0 + g) * GPK_WARP), c_;\n");
         for (int d = nd - 1; d >= 0; --d) {
             if (d > 0)
                 gp_str_printf(s, "c_ = r_ %% (gpk_idx)p.shape[%d]; r_ /= (gpk_idx)p.shape[%d];\n",
                               d, d);
             else
                 gp_str_puts(s, "c_ = r_;\n");
-            gp_str_printf(s, "p.out[%d * p.count + q] = (long long)c_;\n", d);
+            gp_str_printf(s, "p.out[%d * p.count + at] = (long long)c_;\n", d);
         }
     }
-    gp_str_puts(s, "++q;\n}\n}\n}\n");
+    gp_str_puts(s, "}\nq += GPK_POPC64(b);\n}\n}\n}\n}\n");
     return check_overflow(name);
 }
 

@@ -234,8 +234,8 @@ GP_API gp_status_t gp_array_scatter_add(gp_array_t *a, int32_t nidx, gp_array_t 
 }
 
 /* Launches the nonzero kernel of `sp`'s stage over the tiles of `n` mask
- * elements: a block of GPK_TILE_THREADS per tile on a GPU, the host's one
- * thread through all of them. */
+ * elements: a block of GPK_TILE_THREADS (256, which the kernel's rounds
+ * assume) per tile on a GPU, the host's one thread through all of them. */
 static gp_status_t nonzero_launch(gp_nonzero_spec_t *sp, int64_t n, gp_params_t *p)
 {
     sp->family = GP_FAMILY_NONZERO;

@@ -15,6 +15,11 @@
 #define GPK_SHFL_DOWN_WORD(w, d) __shfl_down_sync(0xffffffffu, (w), (d))
 #define GPK_SHFL_UP_WORD(w, d) __shfl_up_sync(0xffffffffu, (w), (d))
 #define GPK_SHFL_IDX_WORD(w, s) __shfl_sync(0xffffffffu, (w), (s))
+/* The warp's lanes whose `p` holds, as bits (lane k is bit k); the lanes
+ * below this one; the bits set in a 64-bit word. */
+#define GPK_BALLOT(p) ((unsigned long long)__ballot_sync(0xffffffffu, (p)))
+#define GPK_LANES_BELOW ((unsigned long long)((1u << (threadIdx.x % 32u)) - 1u))
+#define GPK_POPC64(x) __popcll(x)
 
 /* IEEE half <-> float through the hardware's conversions (round to nearest
  * even, as the host prelude's code). cvt makes every NaN the canonical one,

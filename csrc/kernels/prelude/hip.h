@@ -14,6 +14,11 @@
 #define GPK_SHFL_DOWN_WORD(w, d) __shfl_down((w), (unsigned int)(d), GPK_WARP)
 #define GPK_SHFL_UP_WORD(w, d) __shfl_up((w), (unsigned int)(d), GPK_WARP)
 #define GPK_SHFL_IDX_WORD(w, s) __shfl((w), (s), GPK_WARP)
+/* The wavefront's lanes whose `p` holds, as bits (lane k is bit k); the
+ * lanes below this one; the bits set in a 64-bit word. */
+#define GPK_BALLOT(p) ((unsigned long long)__ballot(p))
+#define GPK_LANES_BELOW ((1ull << (threadIdx.x % GPK_WARP)) - 1ull)
+#define GPK_POPC64(x) __popcll(x)
 
 /* IEEE half <-> float through the compiler's _Float16 (the hardware's
  * conversions, round to nearest even). */

@@ -50,6 +50,9 @@ typedef long long gpk_index;
 #define GPK_WARP 1
 #define gpk_shfl_down(v, d) (v)
 #define gpk_shfl_idx(v, s) (v)
+#define GPK_BALLOT(p) ((unsigned long long)((p) != 0))
+#define GPK_LANES_BELOW 0ull
+#define GPK_POPC64(x) ((long long)__builtin_popcountll(x))
 
 /* Single-pass scans (gpu.h says how a GPU runs them): the one thread takes
  * the tiles in order, so a tile's predecessor has always published its
