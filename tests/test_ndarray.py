@@ -166,3 +166,25 @@ def test_real_imag_and_view():
 def test_arrays_are_unhashable():
     with pytest.raises(TypeError):
         hash(gp.zeros(2))
+
+
+@pytest.mark.parametrize("n", [4095, 4097, 3 * 4096 + 33, (1 << 18) + 5])
+@pytest.mark.parametrize("p", [0.0, 0.02, 0.5, 1.0])
+def test_masks_across_tiles(n, p):
+    # nonzero and a[mask] cut the mask in tiles of 4096, ranked per warp and
+    # round within a tile and by a running count across tiles
+    rng = np.random.default_rng(n)
+    m = rng.random(n) < p
+    x = rng.random(n).astype(np.float32)
+    g, gm = gp.asarray(x), gp.asarray(m)
+    np.testing.assert_array_equal(g[gm].get(), x[m])
+    np.testing.assert_array_equal(gp.nonzero(gm)[0].get(), np.nonzero(m)[0])
+    c = (x + 1j * x[::-1]).astype(np.complex128)
+    np.testing.assert_array_equal(gp.asarray(c)[gm].get(), c[m])
+    h = x.astype(np.float16)
+    np.testing.assert_array_equal(gp.asarray(h)[gm].get(), h[m])
+    m3 = m[: n // 77 * 77].reshape(7, 11, -1)
+    for got, want in zip(gp.nonzero(gp.asarray(m3)), np.nonzero(m3)):
+        np.testing.assert_array_equal(got.get(), want)
+    # a mask read in place at an odd offset
+    np.testing.assert_array_equal(g[1:][gm[:-1]].get(), x[1:][m[:-1]])
