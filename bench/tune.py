@@ -1,7 +1,7 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune [launch|reduction|scan|allocator|transfer|sort|svd ...]
+    python -m bench.tune [launch|reduction|scan|allocator|transfer|sort|svd|compile ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
@@ -18,7 +18,10 @@ GPUNP_TUNE_SORT (the LSD passes, "lsd", or onesweep) against sort of 1e8
 float32, argsort of 1e7 float32, sort of 1e7 int64 and unique of 1e8
 float32, each checked against NumPy ("... equal" is 1.0 where identical);
 GPUNP_TUNE_SVD (cuSOLVER's gesvd, "gesvd", or its Jacobi gesvdj, the
-default) against svd of 2048 x 2048 float64.
+default) against svd of 2048 x 2048 float64;
+GPUNP_TUNE_OFC (NVRTC's fast-compile level for generated kernels: off,
+"min", "mid", "max") against the cold first call and the bandwidth rows
+that its lost optimisations could slow.
 """
 
 from __future__ import annotations
@@ -69,6 +72,10 @@ if "sort check" in names:
         res[f"{what} equal"] = float(np.array_equal(f(d).get(), ref(h)))
         res[f"{what} ms"] = best_seconds(lib, lambda: f(d), warmup=1) * 1e3
         del d
+if "first call" in names:
+    cold, warm, compiling, floor = W.first_call_ms({})
+    res.update({"first call cold ms": cold, "of which compiling ms": compiling,
+                "NVRTC floor ms": floor})
 print(json.dumps(res))
 """
 
@@ -100,6 +107,8 @@ GROUPS = {
     "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
     "sort": ([{"GPUNP_TUNE_SORT": t} for t in ("lsd", "onesweep")], ["sort check"]),
     "svd": ([{"GPUNP_TUNE_SVD": d} for d in ("gesvd", "gesvdj")], ["svd 2048x2048 float64"]),
+    "compile": ([{"GPUNP_TUNE_OFC": o} for o in ("0", "min", "mid", "max")],
+                ["first call"] + BANDWIDTH[:2] + REDUCTIONS[:1] + SCANS[:1]),
 }
 
 

@@ -49,6 +49,7 @@ typedef struct {
     rtcResult (*GetProgramLog)(rtcProgram, char *);
     rtcResult (*AddNameExpression)(rtcProgram, const char *);
     rtcResult (*GetLoweredName)(rtcProgram, const char *, const char **);
+    char fast_compile[24];            /* NVRTC's -Ofc=LEVEL from GPUNP_TUNE_OFC, or "" */
 } rtc_t;
 
 /* Every generated kernel is compiled with these (besides the target): no
@@ -110,8 +111,15 @@ static void load(rtc_t *c)
     int major = 0, minor = 0;
     c->Version(&major, &minor);
     c->fast = c->fast_option && major >= c->fast_since;
-    snprintf(c->ident, sizeof c->ident, "%s %d.%d %s%s%s", c->prefix, major, minor,
-             c->options_text, c->fast ? " " : "", c->fast ? c->fast_option : "");
+    /* GPUNP_TUNE_OFC=min|mid|max: NVRTC's fast-compile level for generated
+     * kernels, which trades optimisations for compile time (bench.tune's
+     * "compile" group measures both) */
+    const char *ofc = c == &nvrtc ? getenv("GPUNP_TUNE_OFC") : NULL;
+    if (c->fast && ofc && (!strcmp(ofc, "min") || !strcmp(ofc, "mid") || !strcmp(ofc, "max")))
+        snprintf(c->fast_compile, sizeof c->fast_compile, "-Ofc=%s", ofc);
+    snprintf(c->ident, sizeof c->ident, "%s %d.%d %s%s%s%s%s", c->prefix, major, minor,
+             c->options_text, c->fast ? " " : "", c->fast ? c->fast_option : "",
+             c->fast_compile[0] ? " " : "", c->fast_compile);
 }
 
 static void load_nvrtc(void) { load(&nvrtc); }
@@ -287,6 +295,8 @@ static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch
         }
     } else if (c->fast) {
         opts[n++] = c->fast_option;
+        if (c->fast_compile[0])
+            opts[n++] = c->fast_compile;
     }
     return compile(c, source, arch, n, opts, 0, NULL, out, NULL);
 }
