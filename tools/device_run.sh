@@ -29,7 +29,7 @@
 # spares the next run most of NVRTC's time, which is most of a cold suite
 # run). Each stage stops at its time limit (SIGINT first, so pytest still
 # reports); logs, junit XML and the bench's results go to $OUT, packed into
-# logs.tgz at the end (the machine brings back a few files only).
+# logs.tar as each stage ends (the machine brings back a few files only).
 set -u
 ROOT=$(pwd)
 # with the modules' bytecode compiled, as a user's pip install leaves them:
@@ -109,7 +109,8 @@ print('import gpunp ms', W.import_ms('gpunp'), 'after numpy', W.import_ms('gpunp
     tar -C "$C" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cache."
     echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
   esac
+  # the lent machine brings back a few files only: each stage's go into one
+  # archive as the stage ends, so a run cut short still brings them back
+  (cd "$OUT" && files=$(ls | grep -v -e '^cache\.' -e '^logs\.tar$') && [ -n "$files" ] && \
+    tar -rf logs.tar $files && rm -rf $files)
 done
-# the lent machine brings back a few files only: everything but the cache in one
-(cd "$OUT" && files=$(ls | grep -v '^cache\.') && [ -n "$files" ] && \
-  tar -czf logs.tgz $files && rm -rf $files && echo "logs in logs.tgz")
