@@ -410,6 +410,11 @@ static void emit_os_digit(gp_str_t *s, int32_t dt)
                    "{ union { gpk_kt k; gpk_ut u; } b_; b_.k = k; return b_.u; }\n");
 }
 
+/* All passes' digit counts in one read of the keys. A block keeps 32 KiB of
+ * counts: 32 / passes copies, lane l of a warp adding to copy l % copies, so
+ * the lanes whose keys share a digit (the high digit of floats of one
+ * binade) add to different words (one copy's counts took the H200 319 us
+ * for 1e8 float32, CUB's histogram 161). */
 static void emit_os_hist(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
 {
     gp_str_printf(s, "#define GPK_PASSES %d\n", sp->key_bytes);
@@ -425,22 +430,27 @@ static void emit_os_hist(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
                    "}\n"
                    "if (nan_) *p.flag = 1;\n"
                    "#else\n"
-                   "__shared__ unsigned int h[GPK_PASSES * 256];\n"
+                   "enum { H = GPK_PASSES * 256, COPIES = 32 / GPK_PASSES };\n"
+                   "__shared__ unsigned int h[COPIES * H];\n"
                    "__shared__ int nan_;\n"
-                   "for (int d = (int)GPK_THREAD_ID; d < GPK_PASSES * 256; d += (int)GPK_BLOCK_SIZE) h[d] = 0;\n"
+                   "for (int d = (int)GPK_THREAD_ID; d < COPIES * H; d += (int)GPK_BLOCK_SIZE) h[d] = 0;\n"
                    "if (GPK_THREAD_ID == 0) nan_ = 0;\n"
                    "GPK_SYNC();\n"
+                   "unsigned int *const mine_h = h + (GPK_THREAD_ID % COPIES) * H;\n"
                    "int mine = 0;\n"
                    "GPK_GRID_LOOP(gpk_idx, i, p.n) {\n"
                    "  const gpk_ut u = gpk_os_bits(p.keys[i]);\n"
                    "  mine |= gpk_os_nan(u);\n"
                    "  GPK_UNROLL for (int q = 0; q < GPK_PASSES; ++q)\n"
-                   "    atomicAdd(&h[q * 256 + gpk_os_digit(u, 8 * q)], 1u);\n"
+                   "    atomicAdd(&mine_h[q * 256 + gpk_os_digit(u, 8 * q)], 1u);\n"
                    "}\n"
                    "if (mine) nan_ = 1;\n"
                    "GPK_SYNC();\n"
-                   "for (int d = (int)GPK_THREAD_ID; d < GPK_PASSES * 256; d += (int)GPK_BLOCK_SIZE)\n"
-                   "  if (h[d]) atomicAdd(&p.bins[d], h[d]);\n"
+                   "for (int d = (int)GPK_THREAD_ID; d < H; d += (int)GPK_BLOCK_SIZE) {\n"
+                   "  unsigned int c = 0;\n"
+                   "  for (int k = 0; k < COPIES; ++k) c += h[k * H + d];\n"
+                   "  if (c) atomicAdd(&p.bins[d], c);\n"
+                   "}\n"
                    "if (GPK_THREAD_ID == 0 && nan_) *p.flag = 1;\n"
                    "#endif\n}\n");
 }
@@ -468,6 +478,17 @@ static void emit_os_scan(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
                    "#endif\n}\n");
 }
 
+/* Blocks of a onesweep pass kept resident on an SM. NVRTC gives the pass of
+ * 4-byte keys alone 74-80 registers a thread, so 2 blocks of 384 fit (37%
+ * of the warps; CUB's own kernel, built by nvcc, has 56 and 3 blocks): the
+ * H200's float32 passes took 565-595 us against CUB's 470-509. Capped for
+ * 3 blocks they take 56 registers without spilling; with 8-byte keys or
+ * values the cap spills, so those keep the compiler's count. */
+static int os_min_blocks(const gp_sort_spec_t *sp)
+{
+    return sp->key_bytes == 4 && !sp->pay_bytes ? 3 : 1;
+}
+
 static void emit_os_pass(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
 {
     bool pay = sp->pay_bytes != 0;
@@ -491,14 +512,14 @@ static void emit_os_pass(gp_str_t *s, const gp_sort_spec_t *sp, const char *name
                      "  cub::RADIX_SORT_STORE_DIRECT, 8> gpk_policy;\n"
                      "typedef cub::detail::radix_sort::AgentRadixSortOnesweep<gpk_policy, false, gpk_kt,\n"
                      "  %s, unsigned int, int> gpk_agent;\n"
-                     "extern \"C\" __global__ void __launch_bounds__(%d) %s(const struct gpk_params p)\n"
+                     "extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(const struct gpk_params p)\n"
                      "{\n  __shared__ typename gpk_agent::TempStorage tmp;\n"
                      "  gpk_agent(tmp, p.lookback, p.ctr, (unsigned int *)0, p.bins, p.keys_out, p.keys,\n"
                      "            %s, p.n, p.shift, 8).Process();\n}\n"
                      "#else\nGPK_KERNEL(%s, struct gpk_params) { __builtin_trap(); }\n#endif\n",
                   OS_THREADS, sp->items,
                   pay && sp->pay_bytes > sp->key_bytes ? "gpk_pt" : "gpk_kt",
-                  pay ? "gpk_pt" : "cub::NullType", OS_THREADS, name,
+                  pay ? "gpk_pt" : "cub::NullType", OS_THREADS, os_min_blocks(sp), name,
                   pay ? "p.vals_out, p.vals"
                       : "(cub::NullType *)0, (const cub::NullType *)0", name);
 }
