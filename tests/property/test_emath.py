@@ -53,6 +53,13 @@ def test_binary_matches_numpy(name, data):
             finite = np.abs(want[np.isfinite(want)])
             scale = float(finite.max()) if finite.size else 1.0
             tol = tolerance(want.dtype) * 10
+            if name == "logn":
+                # log(x) / log(n): log(x) is computed in x's own precision
+                # (complex64 for int8), then divided in the result's; C
+                # libraries' logs differ by an ulp of the first
+                with np.errstate(all="ignore"):
+                    inner = np.asarray(np.emath.log(x)).dtype
+                tol = max(tol, tolerance(inner) * 10)
             assert_same(got, want, rtol=tol, atol=tol * scale)
         else:
             assert_same(got, want)
