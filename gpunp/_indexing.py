@@ -324,21 +324,20 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if axis is None:
         a = a.ravel()
         axis = 0
-    if out is None and a.ndim == 1 and axis in (0, -1):
-        # the common call (bench/'s take row is timed with the GPU waiting
-        # on this path): one gather into a result of the indices' shape
-        from gpunp._creation import empty
-        res = empty(idx.shape, a.dtype)
-        check(lib.gp_array_gather(a._h, 1, _handles([idx]), _AXIS0, m, res._h))
-        return res
     else:
         if a.ndim == 0:
             a = a.reshape(1)  # NumPy takes a 0-d array's axis 0 as of length 1
         axis = _lib.normalize_axis(axis, a.ndim)
+    from gpunp._creation import empty
+    if out is None and a.ndim == 1:
+        # the common call (bench/'s take row is timed with the GPU waiting
+        # on this path): one gather into a result of the indices' shape
+        res = empty(idx.shape, a.dtype)
+        check(lib.gp_array_gather(a._h, 1, _handles([idx]), _AXIS0, m, res._h))
+        return res
     src = a.transpose([axis] + [d for d in range(a.ndim) if d != axis]) if axis else a
     ni = idx.ndim
     shape = a.shape[:axis] + idx.shape + a.shape[axis + 1:]
-    from gpunp._creation import empty
     gshape = idx.shape + a.shape[:axis] + a.shape[axis + 1:]
     res = empty(gshape, a.dtype)
     # NumPy's take checks the indices once per element of the axes before
