@@ -7,9 +7,10 @@ GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
-GPUNP_TUNE_SCAN_VEC (single-pass scans of contiguous lines with 16-byte
-vectors, 1, or element by element, 0) against the cumsum row and the sort,
-whose digit passes scan their counts;
+GPUNP_TUNE_SCAN_CUB (CUDA's scans of contiguous lines by CUB's agent, 1,
+or by the engine's own tiles, 0) and GPUNP_TUNE_SCAN_VEC (the own tiles
+with 16-byte vectors, 1, or element by element, 0) against the cumsum row
+and the sort, whose digit passes scan their counts;
 GPUNP_ALLOCATOR (gpunp's pool or the driver's stream-ordered pool) against
 per-call overheads and an allocation-heavy loop;
 GPUNP_TRANSFER (the driver's pageable copies, "direct", or gpunp's staging
@@ -102,7 +103,8 @@ GROUPS = {
     "launch": ([{"GPUNP_TUNE_UNROLL": str(u), "GPUNP_TUNE_WAVES": str(w)}
                 for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
     "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
-    "scan": ([{"GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")], SCANS),
+    "scan": ([{"GPUNP_TUNE_SCAN_CUB": "0", "GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")]
+             + [{"GPUNP_TUNE_SCAN_CUB": "1"}], SCANS),
     "allocator": ([{"GPUNP_ALLOCATOR": a} for a in ("pool", "driver")], OVERHEAD),
     "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
     "sort": ([{"GPUNP_TUNE_SORT": t} for t in ("lsd", "onesweep")], ["sort check"]),

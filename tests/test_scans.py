@@ -1,7 +1,9 @@
 """Accumulations of reorderable ufuncs along lines long enough for the
 single-pass scan over tiles: every such ufunc and dtype, lengths around the
 tiles' edges (a tile is 16 or 8 elements on the host, 4096 or 2048 on a
-GPU), many tiles per line, several lines, strided and reversed lines,
+GPU; contiguous lines of 4- and 8-byte real dtypes take CUB's tiles on
+CUDA, 3072 or 2688), many tiles per line, several lines, strided, reversed
+and unaligned lines,
 in-place and cast outputs, against NumPy. The values keep every partial
 result exact (small integers, powers of two), so that any order of
 combination must give NumPy's result bit for bit."""
@@ -16,8 +18,8 @@ REORDERABLE = sorted(name for name in dir(gp)
                      and getattr(gp, name)._reorderable)
 DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
-LENGTHS = [1, 7, 8, 9, 15, 16, 17, 33, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
-           4097, 3 * 4096 + 1, 37 * 4096 + 5]
+LENGTHS = [1, 7, 8, 9, 15, 16, 17, 33, 257, 1023, 1024, 1025, 2047, 2048, 2049, 2687, 2688,
+           2689, 3071, 3072, 3073, 4095, 4096, 4097, 3 * 4096 + 1, 37 * 4096 + 5]
 
 
 def _values(name, dt, shape, seed):
@@ -94,7 +96,7 @@ def test_nan_propagates_through_maximum():
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_several_lines_and_layouts(axis):
     h = _values("add", "float64", (5, 3, 4100), 2)
-    views = [lambda a: a, lambda a: a[:, :, ::-1], lambda a: a[::2, :, 1::3],
+    views = [lambda a: a, lambda a: a[:, :, ::-1], lambda a: a[::2, :, 1::3], lambda a: a[:, :, 1:],
              lambda a: a.transpose(2, 0, 1), lambda a: a.transpose(2, 1, 0)[::2]]
     for view in views:
         v = view(h)
@@ -107,6 +109,11 @@ def test_many_lines_of_a_few_tiles():
     for axis in (0, 1):
         _check("add", h, gp.asarray(h), axis=axis)
         _check("add", h.T, gp.asarray(h).T, axis=axis)
+    # each line its own run of tiles and look-back (CUB's on CUDA)
+    for dt in ("float32", "uint64"):
+        h = _values("add", dt, (70, 7000), 6)
+        _check("add", h, gp.asarray(h), axis=1)
+        _check("add", h[:, 3:], gp.asarray(h)[:, 3:], axis=1)
 
 
 def test_dtype_and_out():

@@ -846,17 +846,86 @@ static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *n
     gp_str_puts(s, "}\n}\n}\n");
 }
 
+/* CUB's sm_90 scan shapes for 4-byte sums, 128 threads x 24 items; for
+ * 8-byte ones 224 x 24, which CUB scales to 12 items (MemBoundScaling) */
+int gp_scan_cub_threads(int32_t loop_dt) { return gp_compute_size(loop_dt) == 8 ? 224 : 128; }
+int gp_scan_cub_tile(int32_t loop_dt) { return gp_compute_size(loop_dt) == 8 ? 224 * 12 : 128 * 24; }
+
+/* CUB's single-pass scan (its AgentScan, the agent of DeviceScan) over
+ * contiguous lines of a 4- or 8-byte real loop dtype, CUDA's alone: tile
+ * t of the grid is tile t - m * NT of line m, and each line has its own
+ * NT + GP_SCAN_CUB_PAD tile descriptors, set up by the GP_SCAN_CUB_INIT
+ * kernel. The shapes are CUB's sm_90 tuning for a primitive sum
+ * (tuning_scan.cuh); CUB scales the 8-byte ones to 12 items a thread. */
+static void emit_scan_cub(gp_str_t *s, const gp_scan_spec_t *sp, const char *name)
+{
+    const int isz = gp_compute_size(sp->loop_dt), threads = gp_scan_cub_threads(sp->loop_dt);
+    const int fl = sp->loop_dt == GP_FLOAT32 || sp->loop_dt == GP_FLOAT64;
+    const int delay[2][2] = {{648, 1245}, {632, 1290}}, fdelay[2][2] = {{688, 1140}, {576, 1215}};
+    const int *d = fl ? fdelay[isz == 8] : delay[isz == 8];
+    gp_str_printf(s,
+                  "#if defined(GPK_CUDA)\n"
+                  "typedef cub::ScanTileState<gpk_acc> gpk_ts;\n"
+                  "static_assert(sizeof(typename gpk_ts::TxnWord) == %d && gpk_ts::TILE_STATUS_PADDING == %d,\n"
+                  "              \"the engine sizes CUB's tile descriptors\");\n",
+                  2 * isz, GP_SCAN_CUB_PAD);
+    if (sp->strategy == GP_SCAN_CUB_INIT) {
+        gp_str_printf(s,
+                      "extern \"C\" __global__ void %s(const struct gpk_params p)\n{\n"
+                      "typedef typename gpk_ts::TxnWord gpk_word;\n"
+                      "const gpk_index per = p.NT + gpk_ts::TILE_STATUS_PADDING;\n"
+                      "GPK_GRID_LOOP(gpk_index, i, p.M * per) {\n"
+                      "gpk_word w = gpk_word();\n"
+                      "reinterpret_cast<typename gpk_ts::TileDescriptor *>(&w)->status =\n"
+                      "  i %% per < gpk_ts::TILE_STATUS_PADDING ? cub::SCAN_TILE_OOB : cub::SCAN_TILE_INVALID;\n"
+                      "reinterpret_cast<gpk_word *>(p.state)[i] = w;\n}\n}\n",
+                      name);
+    } else {
+        const char *offs[2] = {"ib", "ob"}, *str[2] = {"oin", "oout"};
+        gp_str_printf(s,
+                      "struct gpk_op {\n"
+                      "  __device__ gpk_acc operator()(const gpk_acc &a, const gpk_acc &b) const\n"
+                      "  { return gpk_combine(a, b); }\n};\n"
+                      "typedef cub::AgentScanPolicy<%d, 24, gpk_acc, cub::BLOCK_LOAD_WARP_TRANSPOSE,\n"
+                      "  cub::LOAD_DEFAULT, cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,\n"
+                      "  cub::detail::MemBoundScaling<%d, 24, gpk_acc>,\n"
+                      "  cub::detail::fixed_delay_constructor_t<%d, %d> > gpk_policy;\n"
+                      "static_assert(gpk_policy::BLOCK_THREADS * gpk_policy::ITEMS_PER_THREAD == %d,\n"
+                      "              \"the engine sizes the grid by CUB's tile\");\n"
+                      "typedef cub::detail::scan::AgentScan<gpk_policy, const gpk_acc *, gpk_acc *, gpk_op,\n"
+                      "  cub::NullType, long long, gpk_acc> gpk_agent;\n"
+                      "extern \"C\" __global__ void __launch_bounds__(%d) %s(const struct gpk_params p)\n{\n"
+                      "__shared__ typename gpk_agent::TempStorage tmp;\n"
+                      "const gpk_idx m = p.M == 1 ? 0 : (gpk_idx)(GPK_BLOCK_ID / p.NT);\n"
+                      "gpk_idx ib = 0, ob = 0;\n",
+                      threads, threads, d[0], d[1], gp_scan_cub_tile(sp->loop_dt), threads, name);
+        emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
+        gp_str_puts(s, "gpk_ts ts;\n"
+                       "ts.Init((int)p.NT, (char *)p.state + m * (p.NT + gpk_ts::TILE_STATUS_PADDING) *\n"
+                       "  (gpk_index)sizeof(typename gpk_ts::TxnWord), 0);\n"
+                       "gpk_agent(tmp, (const gpk_acc *)(p.in + ib), (gpk_acc *)(p.out + ob), gpk_op(),\n"
+                       "  cub::NullType()).ConsumeRange((long long)p.K, ts, -(int)(m * p.NT));\n}\n");
+    }
+    /* onesweep's rule: the engine launches these on CUDA alone */
+    gp_str_printf(s, "#else\nGPK_KERNEL(%s, struct gpk_params) { __builtin_trap(); }\n#endif\n", name);
+}
+
 gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_t *s)
 {
     const gp_scan_spec_t *sp = vspec;
     const gp_op_t *op = &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
+    static const char *const tag[] = {"", "_t", "_cub", "_cubinit"};
     snprintf(name, name_size, "gpk_scan_%s_%s_%s%s%s", op->name, gp_dtypes[sp->in_dt].suffix,
-             gp_dtypes[ld].suffix, sp->strategy == GP_SCAN_TILES ? "_t" : "",
-             sp->vec > 1 ? "_v" : "");
+             gp_dtypes[ld].suffix, tag[sp->strategy], sp->vec > 1 ? "_v" : "");
+    if (sp->strategy >= GP_SCAN_CUB)
+        gp_str_puts(s, "#if defined(GPK_CUDA)\n#include <cub/agent/agent_scan.cuh>\n#endif\n");
     char what[256];
     snprintf(what, sizeof what, "accumulate %s%s", op->name,
-             sp->strategy == GP_SCAN_TILES ? ", single pass over tiles" : ", in order");
+             sp->strategy == GP_SCAN_TILES      ? ", single pass over tiles"
+             : sp->strategy == GP_SCAN_CUB      ? ", CUB's single pass"
+             : sp->strategy == GP_SCAN_CUB_INIT ? ", CUB's tile descriptors"
+                                                : ", in order");
     emit_header(s, what, ld, sp->idx32);
     const char *ex = op_expr(s, op, ld, ld);
     if (!ex)
@@ -870,6 +939,10 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
                       sp->nother);
     gp_str_puts(s, "  gpk_index ain, aout;\n  const char *in;\n  char *out;\n"
                    "  unsigned long long *state;\n  gpk_acc *agg, *inc;\n};\n");
+    if (sp->strategy >= GP_SCAN_CUB) {
+        emit_scan_cub(s, sp, name);
+        return check_overflow(name);
+    }
     gp_str_printf(s, "%s(%s, struct gpk_params)\n{\n",
                   sp->strategy == GP_SCAN_TILES ? "GPK_SCAN_KERNEL" : "GPK_KERNEL", name);
     if (sp->strategy == GP_SCAN_TILES) {

@@ -151,8 +151,15 @@ typedef struct gp_red_spec {
  * otherwise in a single pass over tiles of GP_SCAN_THREADS threads by
  * gp_scan_items() elements (on the host one thread's), each tile's prefix
  * found by decoupled look-back over its predecessors' published states. */
-enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TILES = 1 };
+enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TILES = 1, GP_SCAN_CUB = 2, GP_SCAN_CUB_INIT = 3 };
 #define GP_SCAN_THREADS 128 /* a tile's threads on a GPU: GPK_SCAN_THREADS of gpu.h */
+/* On CUDA, contiguous lines of a 4- or 8-byte real dtype go through CUB's
+ * single-pass scan instead (GP_SCAN_CUB, after GP_SCAN_CUB_INIT has set up
+ * each line's NT + GP_SCAN_CUB_PAD tile descriptors of 2 x itemsize bytes):
+ * blocks of gp_scan_cub_threads() threads, tiles of gp_scan_cub_tile(). */
+#define GP_SCAN_CUB_PAD 32
+int gp_scan_cub_threads(int32_t loop_dt);
+int gp_scan_cub_tile(int32_t loop_dt);
 
 typedef struct gp_scan_spec {
     uint8_t family;     /* GP_FAMILY_SCAN */
@@ -304,6 +311,7 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block);
 
 /* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
 int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0 */
+int gp_tune_scan_cub(void); /* GPUNP_TUNE_SCAN_CUB (launch.c), 1 unless set to 0 */
 int gp_tune_red_split(void);
 
 /* ---- operations used across the layer ---------------------------------- */

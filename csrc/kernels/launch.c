@@ -60,12 +60,15 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
  * elementwise rows: docs/performance.md); GPUNP_TUNE_RED_SPLIT, how many
  * times more blocks a long reduction is split over than fill the device;
  * GPUNP_TUNE_SCAN_VEC=0, single-pass scans of contiguous lines without
- * 16-byte vectors (the path before them, for bench/tune.py scan). */
+ * 16-byte vectors (the path before them, for bench/tune.py scan);
+ * GPUNP_TUNE_SCAN_CUB=0, CUDA's contiguous scans by the engine's own tiles
+ * rather than CUB's agent. */
 typedef struct {
     int unroll;
     int waves;
     int red_split;
     int scan_vec;
+    int scan_cub;
 } tuning_t;
 
 static int knob(const char *name, int dflt, int lo, int hi)
@@ -77,11 +80,12 @@ static int knob(const char *name, int dflt, int lo, int hi)
 
 static const tuning_t *tuning(void)
 {
-    static tuning_t t = {0, 0, 0, 0};
+    static tuning_t t = {0, 0, 0, 0, 0};
     if (!t.unroll) {
         t.waves = knob("GPUNP_TUNE_WAVES", 32, 1, 64);
         t.red_split = knob("GPUNP_TUNE_RED_SPLIT", 1, 1, 64);
         t.scan_vec = knob("GPUNP_TUNE_SCAN_VEC", 1, 0, 1);
+        t.scan_cub = knob("GPUNP_TUNE_SCAN_CUB", 1, 0, 1);
         t.unroll = knob("GPUNP_TUNE_UNROLL", 1, 1, 8);
     }
     return &t;
@@ -90,6 +94,11 @@ static const tuning_t *tuning(void)
 int gp_tune_scan_vec(void)
 {
     return tuning()->scan_vec;
+}
+
+int gp_tune_scan_cub(void)
+{
+    return tuning()->scan_cub;
 }
 
 int gp_tune_red_split(void)

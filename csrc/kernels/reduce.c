@@ -817,49 +817,80 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
                                                               : GP_SCAN_SEQUENTIAL;
     /* 16-byte vectors where every line is contiguous in the loop's own
      * dtype of 4 or 8 bytes (a thread's row, 128 bytes, is 8 vectors) and
-     * starts 16-byte aligned */
+     * starts 16-byte aligned; on CUDA such lines, aligned or not, go
+     * through CUB's agent (whose tile state word holds the value too) */
     int64_t isz = gp_dtype_size(ld[0]);
-    bool vec = sp.strategy == GP_SCAN_TILES && a->dtype == ld[0] && (*out)->dtype == ld[0] &&
-               gp_compute_size(ld[0]) == isz && (isz == 4 || isz == 8) &&
-               gp_dtype_kind(ld[0]) != 'c' && a->strides[ax] == isz &&
-               (*out)->strides[ax] == isz && (uintptr_t)gp_array_data(a) % 16 == 0 &&
-               (uintptr_t)gp_array_data(*out) % 16 == 0 && gp_tune_scan_vec();
-    for (int32_t j = 0; j < n && vec; ++j)
-        vec = sin[j] % 16 == 0 && sout[j] % 16 == 0;
-    sp.vec = vec ? (uint8_t)(16 / isz) : 0;
+    bool lines = sp.strategy == GP_SCAN_TILES && a->dtype == ld[0] && (*out)->dtype == ld[0] &&
+                 gp_compute_size(ld[0]) == isz && (isz == 4 || isz == 8) &&
+                 gp_dtype_kind(ld[0]) != 'c' && a->strides[ax] == isz &&
+                 (*out)->strides[ax] == isz;
+    bool aligned = (uintptr_t)gp_array_data(a) % 16 == 0 &&
+                   (uintptr_t)gp_array_data(*out) % 16 == 0;
+    for (int32_t j = 0; j < n; ++j)
+        aligned = aligned && sin[j] % 16 == 0 && sout[j] % 16 == 0;
+    if (lines && be && strcmp(be->name, "cuda") == 0 && gp_tune_scan_cub()) {
+        T = gp_scan_cub_tile(ld[0]);
+        NT = (K + T - 1) / T;
+        threads = (uint32_t)gp_scan_cub_threads(ld[0]);
+        if (M * NT <= INT32_MAX) {
+            sp.strategy = GP_SCAN_CUB;
+            words = M * (NT + GP_SCAN_CUB_PAD) * 2 * isz;
+        }
+    }
+    sp.vec = sp.strategy == GP_SCAN_TILES && lines && aligned && gp_tune_scan_vec()
+                 ? (uint8_t)(16 / isz)
+                 : 0;
     gp_array_t *part = NULL;
-    if (s == GP_OK && sp.strategy == GP_SCAN_TILES) {
-        int64_t pbytes = words + 2 * M * NT * acc;
+    if (s == GP_OK && sp.strategy != GP_SCAN_SEQUENTIAL) {
+        int64_t pbytes = sp.strategy == GP_SCAN_CUB ? words : words + 2 * M * NT * acc;
         s = gp_array_empty(GP_UINT8, 1, &pbytes, GP_ORDER_C, &part);
-        if (s == GP_OK)
+        if (s == GP_OK && sp.strategy == GP_SCAN_TILES)
             s = be->memset8(gp_array_data(part), 0, (size_t)words, gp_current_stream());
     }
+    gp_params_t pr;
+    gp_params_init(&pr);
+    gp_params_index(&pr, M);
+    gp_params_index(&pr, K);
+    gp_params_index(&pr, NT);
+    for (int32_t j = 0; j < n; ++j)
+        gp_params_index(&pr, shape[j]);
+    for (int32_t j = 0; j < n; ++j)
+        gp_params_index(&pr, sin[j]);
+    for (int32_t j = 0; j < n; ++j)
+        gp_params_index(&pr, sout[j]);
+    gp_params_index(&pr, a->strides[ax]);
+    gp_params_index(&pr, (*out)->strides[ax]);
+    gp_params_ptr(&pr, gp_array_data(a));
+    gp_params_ptr(&pr, gp_array_data(*out));
+    char *scratch = part ? gp_array_data(part) : NULL;
+    gp_params_ptr(&pr, scratch);
+    gp_params_ptr(&pr, sp.strategy == GP_SCAN_TILES ? scratch + words : NULL);
+    gp_params_ptr(&pr, sp.strategy == GP_SCAN_TILES ? scratch + words + M * NT * acc : NULL);
     const gp_kernel_t *k;
-    if (s == GP_OK)
-        s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
-    if (s == GP_OK) {
-        char *scratch = part ? gp_array_data(part) : NULL;
-        gp_params_t pr;
-        gp_params_init(&pr);
-        gp_params_index(&pr, M);
-        gp_params_index(&pr, K);
-        gp_params_index(&pr, NT);
-        for (int32_t j = 0; j < n; ++j)
-            gp_params_index(&pr, shape[j]);
-        for (int32_t j = 0; j < n; ++j)
-            gp_params_index(&pr, sin[j]);
-        for (int32_t j = 0; j < n; ++j)
-            gp_params_index(&pr, sout[j]);
-        gp_params_index(&pr, a->strides[ax]);
-        gp_params_index(&pr, (*out)->strides[ax]);
-        gp_params_ptr(&pr, gp_array_data(a));
-        gp_params_ptr(&pr, gp_array_data(*out));
-        gp_params_ptr(&pr, scratch);
-        gp_params_ptr(&pr, scratch ? scratch + words : NULL);
-        gp_params_ptr(&pr, scratch ? scratch + words + M * NT * acc : NULL);
-        gp_launch_t cfg = sp.strategy == GP_SCAN_TILES ? gp_grid_for(M * NT * threads, threads)
-                                                       : gp_grid_for(M, 256);
-        s = gp_launch(k, &cfg, &pr);
+    if (s == GP_OK && sp.strategy == GP_SCAN_CUB) {
+        /* the tile descriptors, then a block a tile: CUB's agent takes tile
+         * blockIdx.x + start_tile, and a tile waits only on lower blocks */
+        gp_scan_spec_t init = sp;
+        init.strategy = GP_SCAN_CUB_INIT;
+        s = gp_kernel_get(&init, sizeof init, gp_gen_scan, &init, &k);
+        if (s == GP_OK) {
+            gp_launch_t cfg = gp_grid_for(M * (NT + GP_SCAN_CUB_PAD), 256);
+            s = gp_launch(k, &cfg, &pr);
+        }
+        if (s == GP_OK)
+            s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
+        if (s == GP_OK) {
+            gp_launch_t cfg = {(uint32_t)(M * NT), threads, 0};
+            s = gp_launch(k, &cfg, &pr);
+        }
+    } else {
+        if (s == GP_OK)
+            s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
+        if (s == GP_OK) {
+            gp_launch_t cfg = sp.strategy == GP_SCAN_TILES ? gp_grid_for(M * NT * threads, threads)
+                                                           : gp_grid_for(M, 256);
+            s = gp_launch(k, &cfg, &pr);
+        }
     }
     gp_array_release(part);
     gp_array_release(copy);
