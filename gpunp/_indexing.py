@@ -322,7 +322,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     m = _mode(mode)
     idx = _index_array(indices)
     if axis is None:
-        a = a.ravel()
+        a = a if a.ndim == 1 else a.ravel()
         axis = 0
     else:
         if a.ndim == 0:
