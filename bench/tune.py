@@ -8,9 +8,11 @@ GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
 GPUNP_TUNE_SCAN_CUB (CUDA's scans of contiguous lines by CUB's agent, 1,
-or by the engine's own tiles, 0) and GPUNP_TUNE_SCAN_VEC (the own tiles
-with 16-byte vectors, 1, or element by element, 0) against the cumsum row
-and the sort, whose digit passes scan their counts;
+or by the engine's own tiles, 0), GPUNP_TUNE_SCAN_CUB_THREADS and _ITEMS
+(that agent's block and items a thread; 0, CUB's sm_90 tuning) and
+GPUNP_TUNE_SCAN_VEC (the own tiles with 16-byte vectors, 1, or element by
+element, 0) against the cumsum row and the sort, whose digit passes scan
+their counts;
 GPUNP_ALLOCATOR (gpunp's pool or the driver's stream-ordered pool) against
 per-call overheads and an allocation-heavy loop;
 GPUNP_TRANSFER (the driver's pageable copies, "direct", or gpunp's staging
@@ -104,7 +106,9 @@ GROUPS = {
                 for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
     "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
     "scan": ([{"GPUNP_TUNE_SCAN_CUB": "0", "GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")]
-             + [{"GPUNP_TUNE_SCAN_CUB": "1"}], SCANS),
+             + [{"GPUNP_TUNE_SCAN_CUB_THREADS": str(t), "GPUNP_TUNE_SCAN_CUB_ITEMS": str(i)}
+                for t, i in ((0, 0), (128, 16), (128, 20), (128, 32), (256, 16), (256, 24))],
+             SCANS),
     "allocator": ([{"GPUNP_ALLOCATOR": a} for a in ("pool", "driver")], OVERHEAD),
     "transfer": ([{"GPUNP_TRANSFER": t} for t in ("direct", "staged")], ["transfers"]),
     "sort": ([{"GPUNP_TUNE_SORT": t} for t in ("lsd", "onesweep")], ["sort check"]),

@@ -846,10 +846,20 @@ static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *n
     gp_str_puts(s, "}\n}\n}\n");
 }
 
-/* CUB's sm_90 scan shapes for 4-byte sums, 128 threads x 24 items; for
- * 8-byte ones 224 x 24, which CUB scales to 12 items (MemBoundScaling) */
-int gp_scan_cub_threads(int32_t loop_dt) { return gp_compute_size(loop_dt) == 8 ? 224 : 128; }
-int gp_scan_cub_tile(int32_t loop_dt) { return gp_compute_size(loop_dt) == 8 ? 224 * 12 : 128 * 24; }
+/* CUB's sm_90 scan shapes for primitive sums (tuning_scan.cuh): 128
+ * threads x 24 items of 4 bytes, 224 x 24 nominal for 8 bytes, which CUB
+ * scales to 12 items (MemBoundScaling); bench/tune.py scan may try others */
+void gp_scan_cub_shape(int32_t loop_dt, int *threads, int *items)
+{
+    int t = gp_tune_scan_cub_threads(), i = gp_tune_scan_cub_items();
+    *threads = t ? t : gp_compute_size(loop_dt) == 8 ? 224 : 128;
+    *items = i ? i : 24;
+}
+
+static int cub_tile(const gp_scan_spec_t *sp)
+{
+    return 32 * sp->cub_warps * (sp->cub_items * 4 / gp_compute_size(sp->loop_dt));
+}
 
 /* CUB's single-pass scan (its AgentScan, the agent of DeviceScan) over
  * contiguous lines of a 4- or 8-byte real loop dtype, CUDA's alone: tile
@@ -859,7 +869,7 @@ int gp_scan_cub_tile(int32_t loop_dt) { return gp_compute_size(loop_dt) == 8 ? 2
  * (tuning_scan.cuh); CUB scales the 8-byte ones to 12 items a thread. */
 static void emit_scan_cub(gp_str_t *s, const gp_scan_spec_t *sp, const char *name)
 {
-    const int isz = gp_compute_size(sp->loop_dt), threads = gp_scan_cub_threads(sp->loop_dt);
+    const int isz = gp_compute_size(sp->loop_dt), threads = 32 * sp->cub_warps;
     const int fl = sp->loop_dt == GP_FLOAT32 || sp->loop_dt == GP_FLOAT64;
     const int delay[2][2] = {{648, 1245}, {632, 1290}}, fdelay[2][2] = {{688, 1140}, {576, 1215}};
     const int *d = fl ? fdelay[isz == 8] : delay[isz == 8];
@@ -886,9 +896,9 @@ static void emit_scan_cub(gp_str_t *s, const gp_scan_spec_t *sp, const char *nam
                       "struct gpk_op {\n"
                       "  __device__ gpk_acc operator()(const gpk_acc &a, const gpk_acc &b) const\n"
                       "  { return gpk_combine(a, b); }\n};\n"
-                      "typedef cub::AgentScanPolicy<%d, 24, gpk_acc, cub::BLOCK_LOAD_WARP_TRANSPOSE,\n"
+                      "typedef cub::AgentScanPolicy<%d, %d, gpk_acc, cub::BLOCK_LOAD_WARP_TRANSPOSE,\n"
                       "  cub::LOAD_DEFAULT, cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_WARP_SCANS,\n"
-                      "  cub::detail::MemBoundScaling<%d, 24, gpk_acc>,\n"
+                      "  cub::detail::MemBoundScaling<%d, %d, gpk_acc>,\n"
                       "  cub::detail::fixed_delay_constructor_t<%d, %d> > gpk_policy;\n"
                       "static_assert(gpk_policy::BLOCK_THREADS * gpk_policy::ITEMS_PER_THREAD == %d,\n"
                       "              \"the engine sizes the grid by CUB's tile\");\n"
@@ -898,7 +908,8 @@ static void emit_scan_cub(gp_str_t *s, const gp_scan_spec_t *sp, const char *nam
                       "__shared__ typename gpk_agent::TempStorage tmp;\n"
                       "const gpk_idx m = p.M == 1 ? 0 : (gpk_idx)(GPK_BLOCK_ID / p.NT);\n"
                       "gpk_idx ib = 0, ob = 0;\n",
-                      threads, threads, d[0], d[1], gp_scan_cub_tile(sp->loop_dt), threads, name);
+                      threads, sp->cub_items, threads, sp->cub_items, d[0], d[1], cub_tile(sp),
+                      threads, name);
         emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
         gp_str_puts(s, "gpk_ts ts;\n"
                        "ts.Init((int)p.NT, (char *)p.state + m * (p.NT + gpk_ts::TILE_STATUS_PADDING) *\n"

@@ -156,10 +156,10 @@ enum { GP_SCAN_SEQUENTIAL = 0, GP_SCAN_TILES = 1, GP_SCAN_CUB = 2, GP_SCAN_CUB_I
 /* On CUDA, contiguous lines of a 4- or 8-byte real dtype go through CUB's
  * single-pass scan instead (GP_SCAN_CUB, after GP_SCAN_CUB_INIT has set up
  * each line's NT + GP_SCAN_CUB_PAD tile descriptors of 2 x itemsize bytes):
- * blocks of gp_scan_cub_threads() threads, tiles of gp_scan_cub_tile(). */
+ * blocks of cub_warps warps, each thread cub_items * 4 / itemsize items
+ * (gp_scan_cub_shape gives the threads and the nominal items). */
 #define GP_SCAN_CUB_PAD 32
-int gp_scan_cub_threads(int32_t loop_dt);
-int gp_scan_cub_tile(int32_t loop_dt);
+void gp_scan_cub_shape(int32_t loop_dt, int *threads, int *items);
 
 typedef struct gp_scan_spec {
     uint8_t family;     /* GP_FAMILY_SCAN */
@@ -171,7 +171,8 @@ typedef struct gp_scan_spec {
     uint8_t vec;        /* >1: single-pass tiles of contiguous, 16-byte aligned
                            lines of the loop's dtype, moved as 16-byte vectors
                            of `vec` elements */
-    uint8_t pad[2];
+    uint8_t cub_warps;  /* GP_SCAN_CUB*: a block's warps */
+    uint8_t cub_items;  /* GP_SCAN_CUB*: a thread's items, nominal for 4 bytes */
 } gp_scan_spec_t;
 
 /* Batched matrix products C[b] = A[b] @ B[b] with any strides (the kernel
@@ -312,6 +313,8 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block);
 /* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
 int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0 */
 int gp_tune_scan_cub(void); /* GPUNP_TUNE_SCAN_CUB (launch.c), 1 unless set to 0 */
+int gp_tune_scan_cub_threads(void); /* GPUNP_TUNE_SCAN_CUB_THREADS, 0: CUB's */
+int gp_tune_scan_cub_items(void);   /* GPUNP_TUNE_SCAN_CUB_ITEMS, 0: CUB's */
 int gp_tune_red_split(void);
 
 /* ---- operations used across the layer ---------------------------------- */

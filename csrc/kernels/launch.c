@@ -62,13 +62,16 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
  * GPUNP_TUNE_SCAN_VEC=0, single-pass scans of contiguous lines without
  * 16-byte vectors (the path before them, for bench/tune.py scan);
  * GPUNP_TUNE_SCAN_CUB=0, CUDA's contiguous scans by the engine's own tiles
- * rather than CUB's agent. */
+ * rather than CUB's agent; GPUNP_TUNE_SCAN_CUB_THREADS and _ITEMS, that
+ * agent's block and nominal items a thread (0: CUB's sm_90 tuning). */
 typedef struct {
     int unroll;
     int waves;
     int red_split;
     int scan_vec;
     int scan_cub;
+    int scan_cub_threads;
+    int scan_cub_items;
 } tuning_t;
 
 static int knob(const char *name, int dflt, int lo, int hi)
@@ -80,12 +83,14 @@ static int knob(const char *name, int dflt, int lo, int hi)
 
 static const tuning_t *tuning(void)
 {
-    static tuning_t t = {0, 0, 0, 0, 0};
+    static tuning_t t = {0, 0, 0, 0, 0, 0, 0};
     if (!t.unroll) {
         t.waves = knob("GPUNP_TUNE_WAVES", 32, 1, 64);
         t.red_split = knob("GPUNP_TUNE_RED_SPLIT", 1, 1, 64);
         t.scan_vec = knob("GPUNP_TUNE_SCAN_VEC", 1, 0, 1);
         t.scan_cub = knob("GPUNP_TUNE_SCAN_CUB", 1, 0, 1);
+        t.scan_cub_threads = knob("GPUNP_TUNE_SCAN_CUB_THREADS", 0, 0, 1024) / 32 * 32;
+        t.scan_cub_items = knob("GPUNP_TUNE_SCAN_CUB_ITEMS", 0, 0, 64) / 2 * 2;
         t.unroll = knob("GPUNP_TUNE_UNROLL", 1, 1, 8);
     }
     return &t;
@@ -99,6 +104,16 @@ int gp_tune_scan_vec(void)
 int gp_tune_scan_cub(void)
 {
     return tuning()->scan_cub;
+}
+
+int gp_tune_scan_cub_threads(void)
+{
+    return tuning()->scan_cub_threads;
+}
+
+int gp_tune_scan_cub_items(void)
+{
+    return tuning()->scan_cub_items;
 }
 
 int gp_tune_red_split(void)

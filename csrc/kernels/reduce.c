@@ -817,23 +817,28 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
                                                               : GP_SCAN_SEQUENTIAL;
     /* 16-byte vectors where every line is contiguous in the loop's own
      * dtype of 4 or 8 bytes (a thread's row, 128 bytes, is 8 vectors) and
-     * starts 16-byte aligned; on CUDA such lines, aligned or not, go
-     * through CUB's agent (whose tile state word holds the value too) */
+     * starts 16-byte aligned; on CUDA such lines of a real dtype, aligned
+     * or not, go through CUB's agent (whose tile descriptor holds a
+     * primitive value with its status in one word) */
     int64_t isz = gp_dtype_size(ld[0]);
     bool lines = sp.strategy == GP_SCAN_TILES && a->dtype == ld[0] && (*out)->dtype == ld[0] &&
                  gp_compute_size(ld[0]) == isz && (isz == 4 || isz == 8) &&
-                 gp_dtype_kind(ld[0]) != 'c' && a->strides[ax] == isz &&
-                 (*out)->strides[ax] == isz;
+                 a->strides[ax] == isz && (*out)->strides[ax] == isz;
     bool aligned = (uintptr_t)gp_array_data(a) % 16 == 0 &&
                    (uintptr_t)gp_array_data(*out) % 16 == 0;
     for (int32_t j = 0; j < n; ++j)
         aligned = aligned && sin[j] % 16 == 0 && sout[j] % 16 == 0;
-    if (lines && be && strcmp(be->name, "cuda") == 0 && gp_tune_scan_cub()) {
-        T = gp_scan_cub_tile(ld[0]);
-        NT = (K + T - 1) / T;
-        threads = (uint32_t)gp_scan_cub_threads(ld[0]);
-        if (M * NT <= INT32_MAX) {
+    if (lines && gp_dtype_kind(ld[0]) != GP_KIND_COMPLEX && be && strcmp(be->name, "cuda") == 0 &&
+        gp_tune_scan_cub()) {
+        int ct, ci;
+        gp_scan_cub_shape(ld[0], &ct, &ci);
+        int64_t ct_tile = (int64_t)ct * (ci * 4 / isz), cnt = (K + ct_tile - 1) / ct_tile;
+        if (M * cnt <= INT32_MAX) {
             sp.strategy = GP_SCAN_CUB;
+            sp.cub_warps = (uint8_t)(ct / 32);
+            sp.cub_items = (uint8_t)ci;
+            threads = (uint32_t)ct;
+            NT = cnt;
             words = M * (NT + GP_SCAN_CUB_PAD) * 2 * isz;
         }
     }

@@ -831,6 +831,27 @@ def _reduce_by_definition(ref, h, axis, want):
     return np.asarray(acc).astype(want.dtype).reshape(want.shape)
 
 
+def _chained_power_growth(h, axis) -> float:
+    """How far a reduce of power along `axis` can grow one rounding: each
+    step raises the running result p to the next x, which multiplies p's
+    relative error by |x| and adds its own, up to |x log p| roundings
+    (complex128 (1.8e308 ** 1j) ** 4.3e6 differs by 1.2e-12 between the H200
+    and NumPy, both within this bound)."""
+    x = np.asarray(h).astype(np.complex128)
+    lines = x.reshape(1, -1) if axis is None else \
+        np.moveaxis(x, axis, -1).reshape(-1, x.shape[axis])
+    growth = 1.0
+    with np.errstate(all="ignore"):
+        for line in lines:
+            g, p = 1.0, line[0] if line.size else 1.0
+            for y in line[1:]:
+                g = abs(y) * g + max(1.0, abs(y * np.log(p)))
+                p = p ** y
+            if np.isfinite(g):
+                growth = max(growth, g)
+    return growth
+
+
 @pytest.mark.parametrize("name", BINARY)
 @given(data=st.data())
 def test_numpy_reduce_dispatches_to_gpunp(name, data):
@@ -866,7 +887,10 @@ def test_numpy_reduce_dispatches_to_gpunp(name, data):
         g_h, want = got.get(), want.copy()
         g_h[np.isnan(g_h)], want[np.isnan(want)] = nan, nan
         got = gp.asarray(g_h)
-    assert_matches(got, want, rtol_for(name, dt, want.dtype), zero_sign=False)
+    rtol = rtol_for(name, dt, want.dtype)
+    if rtol is not None and name in ("power", "float_power"):
+        rtol *= _chained_power_growth(h, axis)
+    assert_matches(got, want, rtol, zero_sign=False)
 
 
 # ---- cases the random search found once ------------------------------------------------------
