@@ -102,8 +102,13 @@ def solve(a, b, t, result_t):
                          f"core dimension 0, with gufunc signature {sig} (size "
                          f"{bm.shape[-2]} is different from {n})")
     batch = gpunp.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
-    f, ipiv, _ = lu(gpunp.broadcast_to(a, batch + (n, n)), t)
-    x = _result(lu_solve(f, ipiv, bm, t), result_t)
+    # the factors' info is read once, after the solve is queued behind them:
+    # reading it between would leave the device idle while the host waits
+    f, ipiv, info = lu(gpunp.broadcast_to(a, batch + (n, n)), t, raise_singular=False)
+    x = lu_solve(f, ipiv, bm, t)
+    if failed(info):
+        raise LinAlgError("Singular matrix")
+    x = _result(x, result_t)
     return x[..., 0] if vector else x
 
 
@@ -111,10 +116,12 @@ def inv(a, t, result_t, raise_singular: bool = True):
     """The inverses; with raise_singular False a singular matrix's inverse
     is NaN (NumPy's inv with its errors ignored, as cond uses it)."""
     n = a.shape[-1]
-    f, ipiv, info = lu(a, t, raise_singular)
+    f, ipiv, info = lu(a, t, raise_singular=False)
     x = lu_solve(f, ipiv, gpunp.eye(n, dtype=t), t)
     if not raise_singular:
         x = gpunp.where((info > 0)[..., None, None], numpy.nan, x)
+    elif failed(info):  # read after the solve is queued (as solve's)
+        raise LinAlgError("Singular matrix")
     return _result(x, result_t)
 
 
