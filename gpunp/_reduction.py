@@ -166,7 +166,9 @@ def _cumulative(ufunc_name, public_name, doc):
 
     def cumulative(a, axis=None, dtype=None, out=None):
         a = _array(a)
-        if axis is None or a.ndim == 0:  # NumPy takes a 0-d array's axis 0 as the flat one
+        if axis is None and a.ndim == 1:
+            axis = 0  # already flat: no view to make (a row of bench/ times this call)
+        elif axis is None or a.ndim == 0:  # NumPy takes a 0-d array's axis 0 as the flat one
             if axis is not None:
                 _lib.normalize_axis(_axis_int(axis, 1), 1)
             a, axis = a.reshape(-1), 0

@@ -85,14 +85,24 @@ def _swap_direction(norm):
                          '"ortho" or "forward".') from None
 
 
+@functools.lru_cache(maxsize=None)
+def _pass_dtypes(dtype) -> tuple:
+    """(the dtype of a pass' factor, its complex loop dtype, its real loop
+    dtype) for an input of `dtype`, once per dtype (each NumPy type
+    promotion costs about a microsecond of the call)."""
+    factor = numpy.result_type(numpy.dtype(dtype).type(0).real.dtype, 1.0)
+    cdt = numpy.result_type(dtype, 1j)
+    return factor, cdt, numpy.dtype(numpy.float32 if cdt == numpy.complex64 else numpy.float64)
+
+
 def _factor(norm, n, dtype, is_forward) -> float:
     """NumPy's normalisation factor of an n-point pass over `dtype`, in the
     pass's real dtype; ValueError for an unknown norm."""
     if not is_forward:
         norm = _swap_direction(norm)
-    real = numpy.result_type(numpy.dtype(dtype).type(0).real.dtype, 1.0)
     if norm is None or norm == "backward":
         return 1.0
+    real = _pass_dtypes(dtype)[0]
     if norm == "ortho":
         return float(numpy.reciprocal(numpy.sqrt(n, dtype=real)))
     if norm == "forward":
@@ -102,11 +112,11 @@ def _factor(norm, n, dtype, is_forward) -> float:
 
 
 def _complex_of(dtype) -> numpy.dtype:
-    return numpy.result_type(dtype, 1j)
+    return _pass_dtypes(dtype)[1]
 
 
 def _real_of(dtype) -> numpy.dtype:
-    return numpy.dtype(numpy.float32 if _complex_of(dtype) == numpy.complex64 else numpy.float64)
+    return _pass_dtypes(dtype)[2]
 
 
 def _fit(x: ndarray, axis: int, m: int) -> ndarray:
@@ -181,23 +191,22 @@ def _raw_fft(a: ndarray, n, axis, is_real, is_forward, norm, out=None) -> ndarra
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     fct = _factor(norm, n, a.dtype, is_forward)
     axis = _normalize_axis(axis, a.ndim)
-    real_dtype = numpy.result_type(numpy.dtype(a.dtype).type(0).real.dtype, 1.0)
+    real_dtype, cdt, loop_real = _pass_dtypes(a.dtype)
     n_out = n // 2 + 1 if is_real and is_forward else n
-    out_dtype = real_dtype if is_real and not is_forward else numpy.result_type(a.dtype, 1j)
+    out_dtype = real_dtype if is_real and not is_forward else cdt
     _check_out_shape(out, a.ndim, axis, n_out)
     if _backend() == "hip":
         _hip_unsupported()
-    cdt = _complex_of(a.dtype)
     if is_real and is_forward:
         if a.dtype.kind == "c":
             _no_rfft_loop(n)
-        x = _fit(a.astype(_real_of(a.dtype), copy=False), axis, n)
+        x = _fit(a if a.dtype == loop_real else a.astype(loop_real), axis, n)
         r = _engine(_R2C, x, [axis])
     elif is_real:
-        x = _fit(a.astype(cdt, copy=False), axis, n // 2 + 1)
+        x = _fit(a if a.dtype == cdt else a.astype(cdt), axis, n // 2 + 1)
         r = _engine(_C2R, x, [axis], n)
     else:
-        x = _fit(a.astype(cdt, copy=False), axis, n)
+        x = _fit(a if a.dtype == cdt else a.astype(cdt), axis, n)
         r = _engine(_FORWARD if is_forward else _INVERSE, x, [axis])
     return _deliver(_scale(r, fct), out, out_dtype)
 
