@@ -846,14 +846,18 @@ static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *n
     gp_str_puts(s, "}\n}\n}\n");
 }
 
-/* CUB's sm_90 scan shapes for primitive sums (tuning_scan.cuh): 128
- * threads x 24 items of 4 bytes, 224 x 24 nominal for 8 bytes, which CUB
- * scales to 12 items (MemBoundScaling); bench/tune.py scan may try others */
+/* The scan's shapes: CUB's sm_90 tuning for primitive sums
+ * (tuning_scan.cuh) is 128 threads x 24 items of 4 bytes and 224 x 24
+ * nominal for 8 bytes, which CUB scales to 12 items (MemBoundScaling). For
+ * 4 bytes 32 items were faster on the H200 (bench/tune.py scan, float32
+ * cumsum of 2^28: 3.20 TB/s, against 2.88 with 24, 2.92 with 20, 2.95 with
+ * 16, 2.93 with 256 x 24); 8 bytes keep CUB's, not measured here. */
 void gp_scan_cub_shape(int32_t loop_dt, int *threads, int *items)
 {
     int t = gp_tune_scan_cub_threads(), i = gp_tune_scan_cub_items();
-    *threads = t ? t : gp_compute_size(loop_dt) == 8 ? 224 : 128;
-    *items = i ? i : 24;
+    bool wide = gp_compute_size(loop_dt) == 8;
+    *threads = t ? t : wide ? 224 : 128;
+    *items = i ? i : wide ? 24 : 32;
 }
 
 static int cub_tile(const gp_scan_spec_t *sp)
