@@ -860,7 +860,7 @@ void gp_scan_cub_shape(int32_t loop_dt, int *threads, int *items)
     *items = i ? i : wide ? 24 : 32;
 }
 
-static int cub_tile(const gp_scan_spec_t *sp)
+int gp_scan_cub_tile(const gp_scan_spec_t *sp)
 {
     return 32 * sp->cub_warps * (sp->cub_items * 4 / gp_compute_size(sp->loop_dt));
 }
@@ -869,8 +869,8 @@ static int cub_tile(const gp_scan_spec_t *sp)
  * contiguous lines of a 4- or 8-byte real loop dtype, CUDA's alone: tile
  * t of the grid is tile t - m * NT of line m, and each line has its own
  * NT + GP_SCAN_CUB_PAD tile descriptors, set up by the GP_SCAN_CUB_INIT
- * kernel. The shapes are CUB's sm_90 tuning for a primitive sum
- * (tuning_scan.cuh); CUB scales the 8-byte ones to 12 items a thread. */
+ * kernel. The spec's block and items (gp_scan_cub_shape) go through
+ * CUB's MemBoundScaling, as CUB's own policies do. */
 static void emit_scan_cub(gp_str_t *s, const gp_scan_spec_t *sp, const char *name)
 {
     const int isz = gp_compute_size(sp->loop_dt), threads = 32 * sp->cub_warps;
@@ -912,7 +912,7 @@ static void emit_scan_cub(gp_str_t *s, const gp_scan_spec_t *sp, const char *nam
                       "__shared__ typename gpk_agent::TempStorage tmp;\n"
                       "const gpk_idx m = p.M == 1 ? 0 : (gpk_idx)(GPK_BLOCK_ID / p.NT);\n"
                       "gpk_idx ib = 0, ob = 0;\n",
-                      threads, sp->cub_items, threads, sp->cub_items, d[0], d[1], cub_tile(sp),
+                      threads, sp->cub_items, threads, sp->cub_items, d[0], d[1], gp_scan_cub_tile(sp),
                       threads, name);
         emit_decompose(s, "m", sp->nother, "oshape", 2, offs, str);
         gp_str_puts(s, "gpk_ts ts;\n"

@@ -174,6 +174,7 @@ typedef struct gp_scan_spec {
     uint8_t cub_warps;  /* GP_SCAN_CUB*: a block's warps */
     uint8_t cub_items;  /* GP_SCAN_CUB*: a thread's items, nominal for 4 bytes */
 } gp_scan_spec_t;
+int gp_scan_cub_tile(const gp_scan_spec_t *sp); /* a GP_SCAN_CUB tile's elements */
 
 /* Batched matrix products C[b] = A[b] @ B[b] with any strides (the kernel
  * for dtypes without a vendor BLAS, and for the host). */
@@ -313,8 +314,8 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block);
 /* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
 int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0 */
 int gp_tune_scan_cub(void); /* GPUNP_TUNE_SCAN_CUB (launch.c), 1 unless set to 0 */
-int gp_tune_scan_cub_threads(void); /* GPUNP_TUNE_SCAN_CUB_THREADS, 0: CUB's */
-int gp_tune_scan_cub_items(void);   /* GPUNP_TUNE_SCAN_CUB_ITEMS, 0: CUB's */
+int gp_tune_scan_cub_threads(void); /* GPUNP_TUNE_SCAN_CUB_THREADS, 0: the default */
+int gp_tune_scan_cub_items(void);   /* GPUNP_TUNE_SCAN_CUB_ITEMS, 0: the default */
 int gp_tune_red_split(void);
 
 /* ---- operations used across the layer ---------------------------------- */

@@ -63,7 +63,7 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
  * 16-byte vectors (the path before them, for bench/tune.py scan);
  * GPUNP_TUNE_SCAN_CUB=0, CUDA's contiguous scans by the engine's own tiles
  * rather than CUB's agent; GPUNP_TUNE_SCAN_CUB_THREADS and _ITEMS, that
- * agent's block and nominal items a thread (0: CUB's sm_90 tuning). */
+ * agent's block and nominal items a thread (0: gp_scan_cub_shape's). */
 typedef struct {
     int unroll;
     int waves;

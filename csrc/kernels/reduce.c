@@ -832,11 +832,13 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
         gp_tune_scan_cub()) {
         int ct, ci;
         gp_scan_cub_shape(ld[0], &ct, &ci);
-        int64_t ct_tile = (int64_t)ct * (ci * 4 / isz), cnt = (K + ct_tile - 1) / ct_tile;
+        gp_scan_spec_t cub = sp;
+        cub.strategy = GP_SCAN_CUB;
+        cub.cub_warps = (uint8_t)(ct / 32);
+        cub.cub_items = (uint8_t)ci;
+        int64_t tile = gp_scan_cub_tile(&cub), cnt = (K + tile - 1) / tile;
         if (M * cnt <= INT32_MAX) {
-            sp.strategy = GP_SCAN_CUB;
-            sp.cub_warps = (uint8_t)(ct / 32);
-            sp.cub_items = (uint8_t)ci;
+            sp = cub;
             threads = (uint32_t)ct;
             NT = cnt;
             words = M * (NT + GP_SCAN_CUB_PAD) * 2 * isz;
@@ -873,8 +875,9 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     gp_params_ptr(&pr, sp.strategy == GP_SCAN_TILES ? scratch + words + M * NT * acc : NULL);
     const gp_kernel_t *k;
     if (s == GP_OK && sp.strategy == GP_SCAN_CUB) {
-        /* the tile descriptors, then a block a tile: CUB's agent takes tile
-         * blockIdx.x + start_tile, and a tile waits only on lower blocks */
+        /* the tile descriptors first; then a block a tile, as CUB's agent
+         * takes tile blockIdx.x + start_tile and a tile waits only on
+         * lower blocks */
         gp_scan_spec_t init = sp;
         init.strategy = GP_SCAN_CUB_INIT;
         s = gp_kernel_get(&init, sizeof init, gp_gen_scan, &init, &k);
@@ -882,20 +885,14 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
             gp_launch_t cfg = gp_grid_for(M * (NT + GP_SCAN_CUB_PAD), 256);
             s = gp_launch(k, &cfg, &pr);
         }
-        if (s == GP_OK)
-            s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
-        if (s == GP_OK) {
-            gp_launch_t cfg = {(uint32_t)(M * NT), threads, 0};
-            s = gp_launch(k, &cfg, &pr);
-        }
-    } else {
-        if (s == GP_OK)
-            s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
-        if (s == GP_OK) {
-            gp_launch_t cfg = sp.strategy == GP_SCAN_TILES ? gp_grid_for(M * NT * threads, threads)
-                                                           : gp_grid_for(M, 256);
-            s = gp_launch(k, &cfg, &pr);
-        }
+    }
+    if (s == GP_OK)
+        s = gp_kernel_get(&sp, sizeof sp, gp_gen_scan, &sp, &k);
+    if (s == GP_OK) {
+        gp_launch_t cfg = sp.strategy == GP_SCAN_CUB     ? (gp_launch_t){(uint32_t)(M * NT), threads, 0}
+                          : sp.strategy == GP_SCAN_TILES ? gp_grid_for(M * NT * threads, threads)
+                                                         : gp_grid_for(M, 256);
+        s = gp_launch(k, &cfg, &pr);
     }
     gp_array_release(part);
     gp_array_release(copy);
