@@ -65,21 +65,24 @@ def bincount(x, weights=None, minlength=0) -> ndarray:
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
-    if weights is not None:
-        weights = _array(weights)
-        if weights.shape != x.shape:
-            raise ValueError("The weights and list don't have the same length.")
-        if not numpy.can_cast(weights.dtype, _F64, "safe"):
-            raise TypeError(f"Cannot cast array data from {weights.dtype!r} to {_F64!r} "
-                            f"according to the rule 'safe'")
-    if x.size == 0:
+    if x.size == 0:  # NumPy looks at neither the weights nor their length then
         from gpunp._creation import zeros
-        return zeros(minlength, _INTP)  # NumPy's int64 zeros, weights or not
+        return zeros(minlength, _INTP)
     if x.dtype != _INTP:
         x = x.astype(_INTP)
     lo, hi = (int(v) for v in _extremes(x))
-    if lo < 0:
+    if lo < 0:  # before any complaint about the weights, as in NumPy
         raise ValueError("'list' argument must have no negative elements")
+    if weights is not None:
+        weights = _array(weights)
+        if weights.ndim != 1:
+            raise ValueError("object of too small depth for desired array" if weights.ndim == 0
+                             else "object too deep for desired array")
+        if not numpy.can_cast(weights.dtype, _F64, "safe"):
+            raise TypeError(f"Cannot cast array data from {weights.dtype!r} to {_F64!r} "
+                            f"according to the rule 'safe'")
+        if weights.shape != x.shape:
+            raise ValueError("The weights and list don't have the same length.")
     return _counts(x, max(hi + 1, minlength), weights)
 
 

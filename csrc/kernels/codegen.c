@@ -440,8 +440,7 @@ gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t 
 
 /* gpk_combine(x0, x1): the op's expression on accumulators. With `round16`
  * each step rounds to float16, as NumPy's loop does where every step's
- * result is stored (accumulate, and in-order reductions); NumPy's
- * reorderable float16 reductions sum in float32, and so do these. */
+ * result is stored (accumulate, and the reductions of half_reduce_rounds). */
 static void emit_combine(gp_str_t *s, const char *ex, bool round16)
 {
     if (round16)
@@ -450,6 +449,18 @@ static void emit_combine(gp_str_t *s, const char *ex, bool round16)
     else
         gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
                          "{ return (gpk_acc)(%s); }\n", ex);
+}
+
+/* NumPy's float16 add, subtract, multiply and divide loops keep a float32
+ * accumulator when they reduce; its other float16 loops store every step
+ * (hypot.reduce of [65504, 65504, nan] is inf through inf, not nan). */
+static bool half_reduce_rounds(const gp_op_t *op)
+{
+    static const char *const in_float[] = {"add", "subtract", "multiply", "true_divide"};
+    for (size_t i = 0; i < sizeof in_float / sizeof *in_float; ++i)
+        if (!strcmp(op->name, in_float[i]))
+            return false;
+    return true;
 }
 
 static const char *int_limit(int32_t dt, bool highest)
@@ -550,7 +561,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
             return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s",
                                 op->name, gp_dtypes[ld].name);
         gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
-        emit_combine(s, ex, seq && ld == GP_FLOAT16);
+        emit_combine(s, ex, ld == GP_FLOAT16 && half_reduce_rounds(op));
         neutral_expr(op->neutral, ld, neutral);
     }
 

@@ -89,7 +89,15 @@ def test_digitize_matches_numpy(data):
     right = data.draw(st.booleans(), label="right")
     got, want = same_outcome(lambda: np.digitize(x, bins, right=right),
                              lambda: gp.digitize(gx, gp.asarray(bins), right=right))
-    if want is not None:
+    if want is None:
+        return
+    if order == "as drawn" and np.isnan(bins).any():
+        # NaN compares false, so NumPy's monotonicity check can pass bins that
+        # are not sorted, and a binary search over them has no defined answer
+        # (NumPy 2.4 and 2.5 differ: [-3, nan, -3, -3, -3] puts 127 in bin 0
+        # and 2): only whether it raises, the dtype and the shape are NumPy's
+        assert got.dtype == want.dtype and got.shape == np.shape(want)
+    else:
         assert_same(got, want)
 
 
