@@ -1362,6 +1362,17 @@ gp_status_t gp_gen_user_red(const void *vd, char *name, size_t name_size, gp_str
 
 /* ---- random fills --------------------------------------------------------------------- */
 
+/* y[k] = a + b v for the float32 value `v` (a format with one %d, the
+ * word), in double as NumPy's scale and shift, or v + a (exact) where
+ * gpk_unit says the double steps would change nothing. */
+static void emit_affine32(gp_str_t *s, int k, const char *T, const char *v_fmt, int word)
+{
+    char v[160];
+    snprintf(v, sizeof v, v_fmt, word);
+    gp_str_printf(s, "{ const gpk_f32 v = %s;\n  y[%d] = gpk_unit ? (%s)(v + (gpk_f32)p.a) "
+                     ": (%s)(p.a + p.b * (gpk_f64)v); }\n", v, k, T, T);
+}
+
 /* A thread per counter block j: the block's words x (attempt 0), the
  * block's elements y[0..E-1] from them, stored at E*j.. (one vector store
  * when the block is whole and the output aligned). */
@@ -1380,6 +1391,11 @@ gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_st
         gp_str_printf(s, "typedef struct { GPK_ALIGN(%d) %s v[%d]; } gpk_rvec;\n",
                       e * gp_dtypes[dt].itemsize, T, e);
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    /* a + b v in double for a float32 v is v + a exactly when b is 1 and a
+     * a zero of either sign (v + a keeps the sign rules of 0.0 + v):
+     * standard_normal and random skip the double steps */
+    if (e == 4)
+        gp_str_puts(s, "const int gpk_unit = p.b == 1.0 && p.a == 0.0;\n");
     gp_str_printf(s, "GPK_GRID_LOOP(gpk_index, j, p.nblocks) {\n"
                      "const gpk_u32x4 x = gpk_philox_block(p.g, (gpk_u64)j, 0u);\n"
                      "%s y[%d];\n", T, e);
@@ -1396,7 +1412,7 @@ gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_st
             break;
         case GP_RANDOM_UNIFORM:
             if (e == 4)
-                gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * gpk_rng_unit24(x.v[%d]));\n", k, T, k);
+                emit_affine32(s, k, T, "gpk_rng_unit24(x.v[%d])", k);
             else
                 gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * gpk_rng_unit53(" W64 "));\n", k, T, w0,
                               w0 + 1);
@@ -1417,15 +1433,16 @@ gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_st
             break;
         }
         case GP_RANDOM_NORMAL:
-            if (e == 4 && k % 2 == 0) /* float32: a pair from words k and k + 1 */
+            if (e == 4 && k % 2 == 0) { /* float32: a pair from words k and k + 1 */
                 gp_str_printf(s, "{\nconst gpk_f32 r = gpk_rng_sqrtf(2.0f * (0.0f - gpk_rng_logf("
                                  "gpk_rng_unit32_open0(x.v[%d]))));\n"
                                  "const gpk_f32x2 sc = gpk_rng_sincos2pif("
-                                 "(gpk_f32)(x.v[%d] >> 8) * 5.9604644775390625e-08f);\n"
-                                 "y[%d] = (%s)(p.a + p.b * (gpk_f64)(r * sc.v[1]));\n"
-                                 "y[%d] = (%s)(p.a + p.b * (gpk_f64)(r * sc.v[0]));\n}\n",
-                              k, k + 1, k, T, k + 1, T);
-            else if (e == 2 && k == 0)
+                                 "(gpk_f32)(x.v[%d] >> 8) * 5.9604644775390625e-08f);\n",
+                              k, k + 1);
+                emit_affine32(s, k, T, "r * sc.v[1]", 0);
+                emit_affine32(s, k + 1, T, "r * sc.v[0]", 0);
+                gp_str_puts(s, "}\n");
+            } else if (e == 2 && k == 0)
                 gp_str_printf(s, "{\nconst gpk_f64 r = gpk_rng_sqrt(2.0 * (0.0 - gpk_rng_log("
                                  "gpk_rng_unit53_open0(" W64 "))));\n"
                                  "const gpk_f64x2 sc = gpk_rng_sincos2pi(gpk_rng_unit53(" W64
@@ -1436,8 +1453,7 @@ gp_status_t gp_gen_random(const void *vspec, char *name, size_t name_size, gp_st
             break;
         case GP_RANDOM_EXPONENTIAL:
             if (e == 4)
-                gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * (gpk_f64)(0.0f - gpk_rng_logf("
-                                 "gpk_rng_unit32_open0(x.v[%d]))));\n", k, T, k);
+                emit_affine32(s, k, T, "0.0f - gpk_rng_logf(gpk_rng_unit32_open0(x.v[%d]))", k);
             else
                 gp_str_printf(s, "y[%d] = (%s)(p.a + p.b * (0.0 - gpk_rng_log("
                                  "gpk_rng_unit53_open0(" W64 "))));\n", k, T, w0, w0 + 1);

@@ -972,11 +972,17 @@ GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
     return gpk_rng_unfold_f32(sn, cs, q, swap);
 }
 
-/* The correctly rounded square root of 0 or a normal float up to 47 (a
+/* The correctly rounded square root of 0 or a normal float up to 47. C's
+ * sqrtf on the host and NVRTC's sqrtf (-prec-sqrt, its default) are IEEE's,
+ * correctly rounded, and far cheaper than the four float divisions of the
+ * Newton steps below; hiprtc's may not be, so there (a
  * float's root is never a tie): Newton's iteration in float from an
  * exponent-halving guess, then one step to a neighbour where the midpoint
  * between them says so (a midpoint has 25 bits, its square 50: exact in a
  * double). */
+#if defined(GPK_HOST) || defined(GPK_CUDA)
+GPK_FN float gpk_rng_sqrtf(float x) { return x > 0.0f ? sqrtf(x) : 0.0f; }
+#else
 GPK_FN float gpk_rng_sqrtf(float x)
 {
     if (!(x > 0.0f))
@@ -991,6 +997,7 @@ GPK_FN float gpk_rng_sqrtf(float x)
         return up;
     return lo * lo > (double)x ? down : y;
 }
+#endif
 
 #define GPK_COMPLEX2(S, CT, T, R)                                                                  \
     /* NumPy's own formulas (funcs.inc.src): exp2 is exp(z ln 2), log2 and                         \
