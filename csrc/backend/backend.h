@@ -174,14 +174,15 @@ typedef struct gp_backend_i {
     gp_status_t (*solver)(const gp_solver_call_t *c, void *stream);
     /* whether the library has `routine` (optional: every routine) */
     bool (*solver_has)(int32_t routine);
-    /* An FFT plan for `l` on the current device, whose work area the library
-     * allocates; `*work` is its size in bytes. Optional (with fft_exec and
-     * fft_destroy): NULL where the backend has no FFT library. */
-    gp_status_t (*fft_plan)(const gp_fft_layout_t *l, void **plan, int64_t *work);
-    /* Runs `plan` (made for `l`) on `stream`; `inverse` 1 for the C2C
+    /* An FFT plan for `l` on the current device that runs on `stream`, whose
+     * work area the library allocates; `*work` is its size in bytes.
+     * Optional (with fft_exec and fft_destroy): NULL where the backend has
+     * no FFT library. */
+    gp_status_t (*fft_plan)(const gp_fft_layout_t *l, void *stream, void **plan, int64_t *work);
+    /* Runs `plan` (made for `l`) on its stream; `inverse` 1 for the C2C
      * inverse. C2R overwrites `in`. */
     gp_status_t (*fft_exec)(void *plan, const gp_fft_layout_t *l, int32_t inverse,
-                            const void *in, void *out, void *stream);
+                            const void *in, void *out);
     gp_status_t (*fft_destroy)(void *plan);
 } gp_backend_i;
 

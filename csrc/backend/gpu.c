@@ -1252,7 +1252,8 @@ static int fft_type(const gp_fft_layout_t *l)
     }
 }
 
-static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void **plan, int64_t *work)
+static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void *stream, void **plan,
+                                int64_t *work)
 {
     GP_TRY(vendor_ready(&fft_lib, load_fft));
     GP_TRY(ctx_current());
@@ -1271,19 +1272,23 @@ static gp_status_t gpu_fft_plan(const gp_fft_layout_t *l, void **plan, int64_t *
         fftlib.Destroy(h);
         return fft_fail(r, "making a plan");
     }
+    /* once: the plan cache keys on the stream, so a plan keeps its stream */
+    r = fftlib.SetStream(h, (gpuStream)stream);
+    if (r != GPU_FFT_SUCCESS) {
+        fftlib.Destroy(h);
+        return fft_fail(r, "setting the stream");
+    }
     *plan = (void *)(intptr_t)h;
     *work = (int64_t)ws;
     return GP_OK;
 }
 
 static gp_status_t gpu_fft_exec(void *plan, const gp_fft_layout_t *l, int32_t inverse,
-                                const void *in, void *out, void *stream)
+                                const void *in, void *out)
 {
     GP_TRY(ctx_current());
     gpuFftHandle h = (gpuFftHandle)(intptr_t)plan;
-    int r = fftlib.SetStream(h, (gpuStream)stream);
-    if (r != GPU_FFT_SUCCESS)
-        return fft_fail(r, "setting the stream");
+    int r;
     void *i = (void *)in;
     int dir = inverse ? GPU_FFT_INVERSE : GPU_FFT_FORWARD;
     switch (fft_type(l)) {

@@ -95,14 +95,14 @@ static gp_status_t cache_get(const gp_backend_i *be, const gp_fft_layout_t *l, v
     }
     cache.misses++;
     int64_t work = 0;
-    gp_status_t s = be->fft_plan(l, plan, &work);
+    gp_status_t s = be->fft_plan(l, stream, plan, &work);
     if (s == GP_ERR_NOMEM_DEVICE) {
         /* the work area did not fit: give back the cached plans' work areas
          * and the memory pool's idle blocks, and try once more */
         cache_trim(0);
         gp_pool_free_all(be, dev);
         gp_clear_error();
-        s = be->fft_plan(l, plan, &work);
+        s = be->fft_plan(l, stream, plan, &work);
     }
     GP_TRY(s);
     int32_t limit = cache_limit();
@@ -441,7 +441,7 @@ gp_status_t gp_fft_on(const gp_backend_i *be, int32_t kind, const gp_array_t *in
         s = cache_get(be, &l, stream, &plan, &cached);
     if (s == GP_OK) {
         s = be->fft_exec(plan, &l, kind == GP_FFT_INVERSE || kind == GP_FFT_C2R,
-                         gp_array_data(src), gp_array_data(dst), stream);
+                         gp_array_data(src), gp_array_data(dst));
         if (!cached)
             be->fft_destroy(plan);
     }

@@ -27,8 +27,10 @@ static const double TWO_PI = 6.283185307179586476925286766559;
 static int live_plans, plans_made, execs, bad_imag_ends;
 static gp_fft_layout_t last_layout;
 
-static gp_status_t model_plan(const gp_fft_layout_t *l, void **plan, int64_t *work)
+static gp_status_t model_plan(const gp_fft_layout_t *l, void *stream, void **plan,
+                              int64_t *work)
 {
+    (void)stream;
     gp_fft_layout_t *p = malloc(sizeof *p);
     if (!p)
         return gp_set_error(GP_ERR_NOMEM, "model plan");
@@ -88,7 +90,7 @@ static void store(void *p, int32_t dtype, int64_t i, cplx v)
 }
 
 static gp_status_t model_exec(void *plan, const gp_fft_layout_t *l, int32_t inverse,
-                              const void *in, void *out, void *stream)
+                              const void *in, void *out)
 {
     const gp_fft_layout_t *p = plan;
     if (memcmp(p, l, sizeof *l))
