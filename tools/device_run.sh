@@ -30,6 +30,9 @@
 # run). Each stage stops at its time limit (SIGINT first, so pytest still
 # reports); logs, junit XML and the bench's results go to $OUT, packed into
 # logs.tar as each stage ends (the machine brings back a few files only).
+# SUITE_ARGS and BENCH_ARGS are split at spaces and passed on as they are:
+# BENCH_ARGS='--only random(|cumsum' (quotes inside would reach the bench
+# as part of the text, and then no workload's name contains it).
 set -u
 ROOT=$(pwd)
 # with the modules' bytecode compiled, as a user's pip install leaves them:
