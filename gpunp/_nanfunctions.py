@@ -117,7 +117,9 @@ def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True
 
 def _nan_arg(a, axis, out, keepdims, maximum):
     a = _array(a)
-    filled, mask = _replaced(a, extreme_value(a.dtype, not maximum))
+    # NumPy fills with inf or -inf, inf+0j for complex (nan+nanj and inf+0j tie
+    # at the first)
+    filled, mask = _replaced(a, -numpy.inf if maximum else numpy.inf)
     if mask is not None and mask.size and bool(_any(_all(mask, axis=axis))):
         raise ValueError("All-NaN slice encountered")
     return (_argmax if maximum else _argmin)(filled, axis=axis, out=out, keepdims=keepdims)
@@ -194,9 +196,10 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     if a.dtype.kind not in "fc":
-        if where is True and mean is None:
-            return _var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
-        a = a.astype(dtype or numpy.float64)  # numpy.var's where=: the same path
+        # no NaN to ignore: NumPy's var itself, whose slice with no more than
+        # ddof values divides by zero (inf) where this path gives NaN
+        return _var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                    where=where, mean=mean)
     filled, mask = _replaced(a, 0, where)
     o = _single_out(out, "nanvar")
     _check_inexact(dtype, o)
