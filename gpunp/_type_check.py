@@ -96,9 +96,11 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
     for p in parts:
-        copyto(p, nan, casting="unsafe", where=_isnan(p))
-        copyto(p, big, casting="unsafe", where=isposinf(p))
-        copyto(p, small, casting="unsafe", where=isneginf(p))
+        # the masks of the input, as NumPy's: a `nan` that overflows the dtype
+        # (1e300 in float16) stays inf
+        masks = _isnan(p), isposinf(p), isneginf(p)
+        for value, mask in zip((nan, big, small), masks):
+            copyto(p, value, casting="unsafe", where=mask)
     return a
 
 
