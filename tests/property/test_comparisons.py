@@ -94,7 +94,18 @@ def test_round_matches_numpy(data):
     else:
         calls = (lambda: getattr(np, fn)(x, dec), lambda: getattr(gp, fn)(g, dec))
     got, want = same_outcome(*calls)
-    if want is not None:
+    if want is not None and x.dtype.kind in "iu" and dec < 0:
+        # NumPy rounds integers in float64 and casts back: a result past the
+        # dtype's range is its float-to-int overflow, which its SIMD and
+        # scalar loops answer differently (uint32 4294967295 to -1 decimals
+        # is 4 for 3 elements, 0 for 4); compare the values that fit
+        info = np.iinfo(x.dtype)
+        exact = np.round(x.astype(np.float64), dec)
+        fits = (exact >= info.min) & (exact <= info.max)
+        g_h, w_h = np.asarray(got.get()), np.asarray(want)
+        assert g_h.dtype == w_h.dtype and g_h.shape == w_h.shape
+        np.testing.assert_array_equal(g_h[fits], w_h[fits])
+    elif want is not None:
         assert_same(got, want)
         w = np.asarray(want)
         if w.dtype.kind == "f":  # the signs of zeros too
