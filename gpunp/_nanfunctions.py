@@ -188,8 +188,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
            correction=None):
     """Variance ignoring NaNs (numpy.nanvar): ddof/correction, dtype, out,
-    keepdims, where, mean; a slice with no more than ddof values gives NaN and
-    a RuntimeWarning."""
+    keepdims, where, mean; a float slice with no more than ddof values gives
+    NaN and a RuntimeWarning (an integer one is numpy.var's, as in NumPy)."""
     a = _array(a)
     if correction is not None:
         if ddof != 0:

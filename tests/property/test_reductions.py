@@ -717,7 +717,6 @@ def test_float16_mean_casts_each_element_first(dt):
         check_exact(gp.mean(gp.asarray(x), axis=axis, dtype=np.float16), want)
 
 
-
 @pytest.mark.parametrize("name, values, want", [
     # NumPy's float16 arithmetic loops reduce in float32 ...
     ("subtract", [1, 2**-12, 2**-12], 1 - 2**-11),
