@@ -174,6 +174,16 @@ typedef struct gp_backend_i {
     gp_status_t (*solver)(const gp_solver_call_t *c, void *stream);
     /* whether the library has `routine` (optional: every routine) */
     bool (*solver_has)(int32_t routine);
+    /* Solves A X = B in place from the left for `batch` systems: A n x n
+     * triangular (`upper`, or lower; `unit`: its diagonal read as ones), B
+     * n x k, both column-major, in `dtype` (float32/64, complex64/128). With
+     * batch 1, `a` and `b` are the matrices; with more, device arrays of the
+     * batch's matrix pointers. Optional (NULL where the backend has no BLAS
+     * solve; the engine's getrs then calls the solver library's).
+     * GP_ERR_UNSUPPORTED when a size does not fit the library's int. */
+    gp_status_t (*trsm)(int32_t dtype, int32_t upper, int32_t unit, int64_t n, int64_t k,
+                        const void *a, int64_t lda, void *b, int64_t ldb, int64_t batch,
+                        void *stream);
     /* An FFT plan for `l` on the current device that runs on `stream`, whose
      * work area the library allocates; `*work` is its size in bytes.
      * Optional (with fft_exec and fft_destroy): NULL where the backend has

@@ -100,7 +100,8 @@ int32_t gp_ufunc_id(const char *name);
 enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM = 4,
        GP_FAMILY_RANDOM = 5,
        GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7,
-       GP_FAMILY_SEARCH = 8, GP_FAMILY_SORT = 9 /* sort.c */ };
+       GP_FAMILY_SEARCH = 8, GP_FAMILY_SORT = 9 /* sort.c */,
+       GP_FAMILY_SOLVER = 10 /* solver.c */ };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -330,6 +331,11 @@ gp_status_t gp_copy_into(gp_array_t *dst, const gp_array_t *src);
 
 /* A new contiguous (C or F) copy, possibly cast. */
 gp_status_t gp_copy_new(const gp_array_t *a, int32_t dtype, int32_t order, gp_array_t **out);
+
+/* gp_solver_run on the solver slots of `be` (the engine's C test of its
+ * getrs gives it a backend whose trsm solves on the host). */
+gp_status_t gp_solver_run_on(const gp_backend_i *be, int32_t routine, int32_t flags,
+                             int32_t nargs, gp_array_t *const *args);
 
 /* gp_fft on the FFT slots of `be` (the engine's C test gives it a backend
  * whose slots compute from the layout on the host). */

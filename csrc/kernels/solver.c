@@ -9,6 +9,7 @@
  * which it must do anyway since every routine overwrites its input, so no
  * routine here needs a transpose flag for C-ordered data.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,129 @@ static gp_status_t no_solver(const gp_backend_i *be)
                             : " (gpunp.linalg computes through NumPy there)");
 }
 
+/* ---- getrs: the pivots' row interchanges, then two triangular solves ----------------- */
+
+/* cuSOLVER's getrs took 1.18 ms for one right-hand side of order 4096 on the
+ * H200, where the rows gathered by the pivots' permutation and two cuBLAS
+ * trsm took 0.59 ms on the same factors (docs/performance.md): the engine
+ * does the interchanges itself where the backend has a trsm. A block takes a
+ * matrix's GETRS_COLS columns; its first thread composes the pivots into a
+ * permutation in shared memory, one swap after another as LAPACK applies
+ * them, then the block gathers its columns' rows into a staging copy in the
+ * workspace and writes them back. The permutation holds up to
+ * 2^GETRS_CAP_LOG2 rows; larger matrices take the library's getrs. */
+#define GETRS_COLS 8
+#define GETRS_CAP_LOG2 13
+
+typedef struct {
+    uint8_t family;   /* GP_FAMILY_SOLVER */
+    uint8_t size;     /* bytes of an element: 4, 8, 16 */
+    uint8_t cap_log2; /* the permutation's capacity, 2^cap_log2 rows */
+} getrs_spec_t;
+
+static gp_status_t gen_lu_rows(const void *spec, char *name, size_t name_size, gp_str_t *s)
+{
+    const getrs_spec_t *sp = spec;
+    snprintf(name, name_size, "gpk_lu_rows_e%d_c%d", sp->size, sp->cap_log2);
+    gp_str_printf(s, "/* LU row interchanges */\n"
+                     "typedef struct { GPK_ALIGN(16) unsigned long long w[2]; } gpk_e16;\n"
+                     "typedef %s gpk_e;\n",
+                  sp->size == 4 ? "unsigned int" : sp->size == 8 ? "unsigned long long"
+                                                                  : "gpk_e16");
+    gp_str_puts(s, "struct gpk_params {\n  gpk_index n, k, blocks_per, blocks, a_stride, b_stride;\n"
+                   "  const long long *ipiv;\n  char *a;\n  char *b;\n  char *work;\n"
+                   "  char **aptr;\n  char **bptr;\n};\n");
+    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n  GPK_SHARED int perm[%d];\n", name,
+                  1 << sp->cap_log2);
+    /* a loop over the blocks, as the host runs one block for the grid */
+    gp_str_printf(
+        s,
+        "for (gpk_index blk = GPK_BLOCK_ID; blk < p.blocks; blk += GPK_NUM_BLOCKS) {\n"
+        "  const gpk_index m = blk / p.blocks_per, c0 = blk %% p.blocks_per * %d;\n"
+        "  const gpk_index c1 = c0 + %d < p.k ? c0 + %d : p.k;\n"
+        "  const long long *ip = p.ipiv + m * p.n;\n"
+        "  GPK_SYNC();\n"
+        "  for (gpk_index i = GPK_THREAD_ID; i < p.n; i += GPK_BLOCK_SIZE) perm[i] = (int)i;\n"
+        "  GPK_SYNC();\n"
+        "  if (GPK_THREAD_ID == 0) {\n"
+        "#ifndef GPK_HOST\n#pragma unroll 8\n#endif\n"
+        "    for (gpk_index i = 0; i < p.n; ++i) {\n"
+        "      long long j = ip[i] - 1; /* LAPACK's rows count from 1 */\n"
+        "      if (j < i || j >= p.n) j = i; /* not a pivot of getrf's */\n"
+        "      const int t = perm[i];\n      perm[i] = perm[j];\n      perm[j] = t;\n    }\n"
+        "    if (c0 == 0 && p.aptr) {\n"
+        "      p.aptr[m] = p.a + m * p.a_stride;\n      p.bptr[m] = p.b + m * p.b_stride;\n"
+        "    }\n  }\n  GPK_SYNC();\n"
+        "  gpk_e *b = (gpk_e *)(p.b + m * p.b_stride), *w = (gpk_e *)(p.work + m * p.b_stride);\n"
+        "  const gpk_index count = (c1 - c0) * p.n;\n"
+        "  for (gpk_index e = GPK_THREAD_ID; e < count; e += GPK_BLOCK_SIZE) {\n"
+        "    const gpk_index col = (c0 + e / p.n) * p.n, i = e %% p.n;\n"
+        "    w[col + i] = b[col + perm[i]];\n  }\n  GPK_SYNC();\n"
+        "  for (gpk_index e = GPK_THREAD_ID; e < count; e += GPK_BLOCK_SIZE) {\n"
+        "    const gpk_index col = (c0 + e / p.n) * p.n, i = e %% p.n;\n"
+        "    b[col + i] = w[col + i];\n  }\n}\n}\n",
+        GETRS_COLS, GETRS_COLS, GETRS_COLS);
+    return GP_OK;
+}
+
+/* Whether GETRS runs as gp_getrs does: no transpose, the backend's trsm, a
+ * permutation that fits, a grid that fits. */
+static bool getrs_own(const gp_backend_i *be, const gp_solver_call_t *c)
+{
+    int64_t blocks = c->batch * ((c->k + GETRS_COLS - 1) / GETRS_COLS);
+    return be->trsm && !(c->flags & (GP_SOLVER_TRANS_T | GP_SOLVER_TRANS_C)) &&
+           c->n <= ((int64_t)1 << GETRS_CAP_LOG2) && blocks <= 0x7fffffff;
+}
+
+/* GETRS as the row interchanges (gen_lu_rows) and the solves with L (unit
+ * diagonal) and U. The workspace holds the staging copy of B and, for a
+ * batch, the arrays of matrix pointers the batched trsm reads. */
+static gp_status_t gp_getrs(const gp_backend_i *be, const gp_solver_call_t *c, void *stream)
+{
+    int64_t n = c->n, k = c->k, batch = c->batch;
+    int64_t stage = (batch * c->bstride[2] + 15) / 16 * 16;
+    int64_t bytes = stage + (batch > 1 ? 2 * batch * (int64_t)sizeof(void *) : 0);
+    gp_array_t *ws = NULL;
+    GP_TRY(gp_array_empty(GP_UINT8, 1, &bytes, GP_ORDER_C, &ws));
+    char *work = gp_array_data(ws);
+    char **aptr = batch > 1 ? (char **)(work + stage) : NULL, **bptr = aptr ? aptr + batch : NULL;
+
+    getrs_spec_t sp = {GP_FAMILY_SOLVER, (uint8_t)gp_dtype_size(c->dtype), 8};
+    while (((int64_t)1 << sp.cap_log2) < n)
+        ++sp.cap_log2;
+    const gp_kernel_t *kern;
+    gp_status_t s = gp_kernel_get(&sp, sizeof sp, gen_lu_rows, &sp, &kern);
+    if (s == GP_OK) {
+        int64_t per = (k + GETRS_COLS - 1) / GETRS_COLS;
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, n);
+        gp_params_index(&p, k);
+        gp_params_index(&p, per);
+        gp_params_index(&p, batch * per);
+        gp_params_index(&p, c->bstride[0]);
+        gp_params_index(&p, c->bstride[2]);
+        gp_params_ptr(&p, c->ptr[1]);
+        gp_params_ptr(&p, c->ptr[0]);
+        gp_params_ptr(&p, c->ptr[2]);
+        gp_params_ptr(&p, work);
+        gp_params_ptr(&p, aptr);
+        gp_params_ptr(&p, bptr);
+        gp_launch_t cfg = {(uint32_t)(batch * per), 256, 0};
+        s = gp_launch(kern, &cfg, &p);
+    }
+    const void *a = aptr ? (const void *)aptr : c->ptr[0];
+    void *b = bptr ? (void *)bptr : c->ptr[2];
+    if (s == GP_OK)
+        s = be->trsm(c->dtype, 0, 1, n, k, a, n, b, n, batch, stream);
+    if (s == GP_OK)
+        s = be->trsm(c->dtype, 1, 0, n, k, a, n, b, n, batch, stream);
+    if (s == GP_OK) /* getrs's info is 0 but for bad arguments, which check_call refused */
+        s = be->memset8(c->ptr[3], 0, (size_t)batch * sizeof(int32_t), stream);
+    gp_array_release(ws); /* back to the pool ordered on the stream */
+    return s;
+}
+
 GP_API gp_status_t gp_solver_available(int32_t routine, int32_t *out)
 {
     if (!out)
@@ -232,10 +356,16 @@ GP_API gp_status_t gp_solver_available(int32_t routine, int32_t *out)
 GP_API gp_status_t gp_solver_run(int32_t routine, int32_t flags, int32_t nargs,
                                  gp_array_t *const *args)
 {
-    gp_solver_call_t c;
-    GP_TRY(check_call(routine, flags, nargs, args, &c));
     const gp_backend_i *be;
     GP_TRY(gp_backend(&be));
+    return gp_solver_run_on(be, routine, flags, nargs, args);
+}
+
+gp_status_t gp_solver_run_on(const gp_backend_i *be, int32_t routine, int32_t flags,
+                             int32_t nargs, gp_array_t *const *args)
+{
+    gp_solver_call_t c;
+    GP_TRY(check_call(routine, flags, nargs, args, &c));
     if (!be->solver)
         return no_solver(be);
     if (be->solver_has && !be->solver_has(routine))
@@ -249,6 +379,8 @@ GP_API gp_status_t gp_solver_run(int32_t routine, int32_t flags, int32_t nargs,
          * quick return; an empty array's data pointer may be NULL) */
         return be->memset8(c.ptr[nargs - 1], 0, (size_t)c.batch * sizeof(int32_t), stream);
     }
+    if (routine == GP_SOLVER_GETRS && getrs_own(be, &c))
+        return gp_getrs(be, &c, stream);
     size_t dev = 0, host = 0;
     GP_TRY(be->solver_workspace(&c, &dev, &host));
     gp_array_t *ws = NULL;

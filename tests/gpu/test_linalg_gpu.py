@@ -11,6 +11,7 @@ import scipy.linalg
 import gpunp as gp
 import gpunp.linalg as gla
 from gpunp import cuda
+from gpunp._lib import lib
 from gpunp.linalg import _device
 
 RNG = np.random.default_rng(8)
@@ -29,6 +30,26 @@ def test_getrf_matches_lapack():
     lu, piv = scipy.linalg.lu_factor(a)
     np.testing.assert_allclose(f.get(), lu, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(ipiv.get(), piv + 1)  # 1-based, as LAPACK's
+    assert int(info.get()) == 0
+
+
+@pytest.mark.parametrize("n, k, trans", [(1, 1, 0), (513, 1, 0), (1000, 9, 0), (700, 700, 0),
+                                         (8193, 2, 0), (1, 1, 1), (300, 5, 1)])
+def test_getrs_matches_lapack(n, k, trans):
+    """The engine's getrs (its row interchanges, then cuBLAS's trsm; the
+    library's beyond 8192 rows and for a transposed solve) against LAPACK's
+    on the same factors."""
+    a = RNG.standard_normal((n, n))
+    b = RNG.standard_normal((n, k))
+    f = _device.fortran_copy(gp.asarray(a), np.float64)
+    ipiv = gp.empty(n, np.int64)
+    info = gp.empty((), np.int32)
+    _device.run(_device.GETRF, 0, f, ipiv, info)
+    x = _device.fortran_copy(gp.asarray(b), np.float64)
+    info[...] = -1
+    _device.run(_device.GETRS, lib.GP_SOLVER_TRANS_T if trans else 0, f, ipiv, x, info)
+    want = scipy.linalg.lu_solve((f.get(), ipiv.get() - 1), b, trans=trans)
+    np.testing.assert_allclose(x.get(), want, rtol=0, atol=1e-9 * np.abs(want).max())
     assert int(info.get()) == 0
 
 

@@ -172,6 +172,25 @@ enum {
                       sc, batch, compute)                                              \
     blas.GemmStridedBatchedEx(h, ta, tb, m, n, k, alpha, a, type, lda, sa, b, type, ldb, sb, \
                               beta, c, type, ldc, sc, batch, compute, GPU_BLAS_GEMM_DEFAULT)
+/* Triangular solves from the left, per type (S, D, C, Z; their typed
+ * pointers written void * here): the engine's getrs (csrc/kernels/solver.c)
+ * is its own row interchange kernel and two of these. The enums are
+ * cublas_api.h's. */
+#define GPU_BLAS_HAS_TRSM 1
+enum {
+    GPU_BLAS_SIDE_LEFT = 0,
+    GPU_BLAS_FILL_LOWER = 0,
+    GPU_BLAS_FILL_UPPER = 1,
+    GPU_BLAS_DIAG_NON_UNIT = 0,
+    GPU_BLAS_DIAG_UNIT = 1
+};
+#define GPU_BLAS_SDCZ(r) "cublasS" r, "cublasD" r, "cublasC" r, "cublasZ" r
+#define GPU_BLAS_TYPED_API(X)                                                              \
+    X(Trsm, (gpuBlasHandle, int, int, int, int, int, int, const void *, const void *, int,   \
+             void *, int), GPU_BLAS_SDCZ("trsm_v2"))                                       \
+    X(TrsmBatched, (gpuBlasHandle, int, int, int, int, int, int, const void *,              \
+                    const void *const *, int, void *const *, int, int),                    \
+      GPU_BLAS_SDCZ("trsmBatched"))
 
 /* Dense solvers: cuSOLVER's dense API, loaded at first use. The 64-bit
  * generic routines (cusolverDnX*) take cudaDataType codes, the same values

@@ -177,6 +177,11 @@ enum {
                               beta, c, type, ldc, sc, c, type, ldc, sc, batch, compute,   \
                               GPU_BLAS_GEMM_STANDARD, 0, 0)
 
+/* No triangular solves: only the engine's getrs uses them, and it needs
+ * the dense solvers. */
+#define GPU_BLAS_HAS_TRSM 0
+#define GPU_BLAS_TYPED_API(X)
+
 /* Dense solvers: rocSOLVER is not wired yet (see the top of this file). */
 #define GPU_HAS_SOLVER 0
 
