@@ -94,8 +94,16 @@ def _unique_rows(ar: ndarray, axis: int, return_index, return_inverse, return_co
         mask[:1] = True
         s = rows
     else:
-        # the first column is the most significant key: lexsort's last
-        perm = lexsort([rows[:, j] for j in range(width - 1, -1, -1)])
+        # the first column is the most significant key: lexsort's last.
+        # NumPy compares the float16 fields of its structured rows with NaN
+        # before every number (float32 and wider fields put it last, as
+        # sort does): a key of its own ahead of the column's
+        keys = []
+        for j in range(width - 1, -1, -1):
+            keys.append(rows[:, j])
+            if rows.dtype == numpy.float16:
+                keys.append(gp.logical_not(gp.isnan(rows[:, j])))
+        perm = lexsort(keys)
         s = gp.take(rows, perm, axis=0)
         mask = gp.empty(n, dtype=bool)
         if n:

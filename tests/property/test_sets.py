@@ -136,3 +136,15 @@ def test_unique_large_and_protocol():
     y = rng.integers(0, 3, (2000, 3))
     _assert_results(gp.unique(gp.asarray(y), axis=0, return_counts=True),
                     np.unique(y, axis=0, return_counts=True))
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64])
+def test_unique_rows_order_nan_as_numpy(dt):
+    """NumPy orders float16 rows with NaN before every number and wider
+    floats with NaN last (its structured compare by field type)."""
+    x = np.array([[1, np.nan], [np.nan, 1], [np.inf, 0], [np.nan, np.inf], [-np.inf, 2],
+                  [np.nan, np.nan], [1, np.nan]], dt)
+    for rows in (x, x[:, :1], x[::-1]):
+        _assert_results(gp.unique(gp.asarray(rows), axis=0, return_index=True,
+                                  return_counts=True),
+                        np.unique(rows, axis=0, return_index=True, return_counts=True))
