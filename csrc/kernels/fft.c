@@ -422,8 +422,11 @@ gp_status_t gp_fft_on(const gp_backend_i *be, int32_t kind, const gp_array_t *in
     gp_array_t *dst = res, *tin = NULL, *tout = NULL;
     gp_fft_layout_t l;
     gp_status_t s = GP_OK;
-    /* cuFFT's C2R overwrites its input */
-    if (kind == GP_FFT_C2R || !layout_of(kind, src, dst, naxes, axes, &l)) {
+    /* cuFFT's C2R overwrites its input; its R2C refused (status 4, an
+     * invalid value) real input that was not aligned to the complex type,
+     * as a view starting at an odd element is */
+    bool aligned = (uintptr_t)gp_array_data(in) % (uintptr_t)gp_dtype_size(odt) == 0;
+    if (kind == GP_FFT_C2R || !aligned || !layout_of(kind, src, dst, naxes, axes, &l)) {
         s = canonical_array(in, in->dtype, in->ndim, NULL, naxes, axes, &tin);
         src = tin;
         if (s == GP_OK && kind == GP_FFT_C2R)

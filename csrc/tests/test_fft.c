@@ -95,9 +95,13 @@ static gp_status_t model_exec(void *plan, const gp_fft_layout_t *l, int32_t inve
     const gp_fft_layout_t *p = plan;
     if (memcmp(p, l, sizeof *l))
         return gp_set_error(GP_ERR_MISUSE, "model: a plan run with another layout");
+    bool dbl = l->dtype == GP_COMPLEX128;
+    /* cuFFT's R2C refused real input not aligned to the complex type */
+    uintptr_t unit = dbl ? 16 : 8;
+    if ((uintptr_t)in % unit || (uintptr_t)out % unit)
+        return gp_set_error(GP_ERR_VALUE, "model: data not aligned to the complex type");
     last_layout = *l;
     execs++;
-    bool dbl = l->dtype == GP_COMPLEX128;
     int32_t cdt = l->dtype, rdt = dbl ? GP_FLOAT64 : GP_FLOAT32;
     int32_t idt = l->kind == GP_FFT_R2C ? rdt : cdt, odt = l->kind == GP_FFT_C2R ? rdt : cdt;
     int64_t iext[3], oext[3], total = 1;
@@ -411,6 +415,23 @@ static void test_real_transforms(void)
     check_transform(r, GP_FFT_C2R, 1, ax0, 9, 1e-5);
     gp_array_release(r);
     gp_array_release(a);
+
+    /* R2C of real input starting at an odd element: copied to an aligned buffer */
+    int64_t r1[] = {9};
+    static const int32_t reals[] = {GP_FLOAT32, GP_FLOAT64};
+    for (int k = 0; k < 2; ++k) {
+        a = make(reals[k], 1, r1);
+        gp_index_item_t item;
+        memset(&item, 0, sizeof item);
+        item.kind = GP_INDEX_SLICE;
+        item.present = GP_SLICE_START;
+        item.start = 1;
+        r = NULL;
+        CHECK_OK(gp_array_index(a, 1, &item, &r));
+        check_transform(r, GP_FFT_R2C, 1, ax0, 0, 1e-5);
+        gp_array_release(r);
+        gp_array_release(a);
+    }
 }
 
 static void test_one_point_transforms(void)

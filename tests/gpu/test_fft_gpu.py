@@ -153,3 +153,19 @@ def test_one_point_transforms_are_the_identity(dt):
         got = gp_fn(gp.asarray(x), **kw)
         assert got.dtype == want.dtype and got.shape == want.shape, np_fn.__name__
         np.testing.assert_allclose(got.get(), want, rtol=1e-6, err_msg=np_fn.__name__)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("start", [1, 2, 3])
+def test_rfft_of_views_at_any_element(dt, start):
+    """cuFFT's R2C refused real input not aligned to the complex type (a
+    view starting at an odd element): such input is copied first."""
+    h = np.random.default_rng(start).standard_normal((5, 40)).astype(dt)
+    g = gp.asarray(h)
+    for index in ((slice(None), slice(start, None)), (slice(start, None),),
+                  (slice(None), slice(start, 3 * start + 4, 2))):
+        for axis in (-1, 0):
+            want = np.fft.rfft(h[index], axis=axis)
+            got = gp.fft.rfft(g[index], axis=axis)
+            assert got.dtype == want.dtype
+            _close(got, want, dt)
