@@ -268,14 +268,19 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         # every element is a sum of no terms; summing a factor early would
         # give 0 * NaN instead
         return _finish(zeros(shape, work), out, order)
+    # labels of one operand alone are summed before any product: with
+    # optimize NumPy sums them in the operand's own dtype before it promotes
+    # (int8 100 + 100 wraps to -56, bool terms are or'ed, whatever dtype=
+    # says), without it in the computation's dtype
+    own = optimize not in (False, None)
     terms = []
     for o, ls in zip(ops, labels):
-        a, ls = _diagonals(o.astype(work, copy=False), ls)
+        a, ls = _diagonals(o if own else o.astype(work, copy=False), ls)
         terms.append([a, ls])
-    # labels of one operand alone are summed before any product
     for t in terms:
         elsewhere = {x for u in terms if u is not t for x in u[1]} | set(out_labels)
         t[0], t[1] = _sum_away(t[0], t[1], elsewhere)
+        t[0] = t[0].astype(work, copy=False)
     for step in path:
         group = [terms[k] for k in sorted(step)]
         terms = [t for k, t in enumerate(terms) if k not in step]

@@ -329,3 +329,20 @@ def test_numpy_functions_route_to_gpunp():
     assert isinstance(np.einsum("ij->ji", a), gp.ndarray)
     assert isinstance(np.kron(a, a), gp.ndarray)
     assert isinstance(np.block([[a, a]]), gp.ndarray)
+
+
+@pytest.mark.parametrize("optimize", [False, True])
+def test_lone_labels_summed_in_the_operands_dtype_with_optimize(optimize):
+    """With optimize NumPy sums a label only one operand has in that operand's
+    dtype before it promotes (int8 wraps, bool terms are or'ed); without it
+    in the computation's dtype (a Hypothesis find on the H200)."""
+    cases = [(",caab", np.array(1, np.int8), np.ones((1, 2, 2, 1), bool)),
+             ("i,->", np.array([100, 100], np.int8), np.array(1.0)),
+             ("ii,", np.full((2, 2), 100, np.int8), np.array(1.0)),
+             ("ij,j", np.ones((2, 2), bool), np.array([1, 1], np.int8))]
+    for spec, x, y in cases:
+        want = np.einsum(spec, x, y, optimize=optimize)
+        assert_same(gp.einsum(spec, gp.asarray(x), gp.asarray(y), optimize=optimize), want)
+    want = np.einsum("i,->", cases[1][1], cases[1][2], optimize=optimize, dtype=np.float64)
+    assert_same(gp.einsum("i,->", gp.asarray(cases[1][1]), gp.asarray(cases[1][2]),
+                          optimize=optimize, dtype=np.float64), want)
