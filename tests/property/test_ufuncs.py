@@ -96,7 +96,7 @@ ZERO_SIGN_FREE = {"fmax", "fmin"}
 def rtol_for(name, *dts, args=None):
     """None for an exact comparison, else the relative tolerance: that of the
     coarsest float involved, as rounding there dominates. A complex power
-    computes exp(y log x) in its own precision, whose rounding error grows
+    (power and float_power alike) computes exp(y log x) in its own precision, whose rounding error grows
     with |y log x| (float32 (0.5+1j) ** 153 is off by 1.6e-5 in gpunp and
     1.4e-5 in NumPy, both correct to their precision): with the operands
     `args` the tolerance grows by that factor."""
@@ -109,7 +109,7 @@ def rtol_for(name, *dts, args=None):
     if name in exact:
         return None
     rtol = max(tolerance(d) for d in inexact)
-    if name == "power" and complex_ and args is not None and len(args) == 2:
+    if name in ("power", "float_power") and complex_ and args is not None and len(args) == 2:
         with np.errstate(all="ignore"):
             x, y = (np.asarray(a).astype(np.complex128) for a in args)
             w = np.abs(y * np.log(x)).ravel()
