@@ -80,9 +80,10 @@ def _convert(k):
 
 
 def _plan(a: ndarray, key):
-    """(view, arrays, axes, positions): the basic view of `a` with a full
-    axis at each advanced item, the device index arrays, the axes of `a`
-    they index (for messages), and the view's axis of each."""
+    """(view, arrays, axes, positions, adjacent): the basic view of `a` with
+    a full axis at each advanced item, the device index arrays, the axes of
+    `a` they index (for messages), the view's axis of each, and whether the
+    advanced items are adjacent (the index dims then stay in their place)."""
     if type(key) is not tuple:
         key = (key,)
     items = [_convert(k) for k in key]
@@ -100,7 +101,15 @@ def _plan(a: ndarray, key):
                          f"{consumed} were indexed")
     basic, arrays, axes, positions = [], [], [], []
     dim = vdim = 0
+    # NumPy puts the index dims first when anything but advanced items lies
+    # between two of them, an Ellipsis of no dims included
+    advanced_seen = gap = split = False
     for kind, k in items:
+        if kind != "basic" or not (k is None or k is Ellipsis or isinstance(k, slice)):
+            split |= gap
+            advanced_seen = True
+        elif advanced_seen:
+            gap = True
         if kind == "basic":
             if k is None:
                 basic.append(None)
@@ -160,10 +169,10 @@ def _plan(a: ndarray, key):
             dim += k.ndim
             vdim += k.ndim
     view = a[tuple(basic)]
-    return view, arrays, axes, positions
+    return view, arrays, axes, positions, not split
 
 
-def _layout(view: ndarray, arrays, positions):
+def _layout(view: ndarray, arrays, positions, adjacent):
     """(source, shape, perm): the view transposed so that the indexed axes
     lead, the result's shape in NumPy's placement, and the permutation of
     the result's axes that gives the (index shape + other axes) order."""
@@ -176,7 +185,6 @@ def _layout(view: ndarray, arrays, positions):
     rest = [d for d in range(view.ndim) if d not in positions]
     src = view.transpose(positions + rest) if positions != list(range(len(positions))) \
         else view
-    adjacent = all(q == p + 1 for p, q in zip(positions, positions[1:]))
     at = positions[0] if adjacent else 0
     rshape = [view.shape[d] for d in rest]
     shape = tuple(rshape[:at]) + tuple(bshape) + tuple(rshape[at:])
@@ -202,10 +210,10 @@ def getitem(a: ndarray, key) -> ndarray:
     if (isinstance(key, ndarray) and key.dtype == numpy.bool_ and key.ndim
             and key.shape == a.shape):
         return _masked(a, key)
-    view, arrays, axes, positions = _plan(a, key)
+    view, arrays, axes, positions, adjacent = _plan(a, key)
     if not arrays:  # 0-d integer arrays only: a basic index
         return view
-    src, gshape, shape, perm, at = _layout(view, arrays, positions)
+    src, gshape, shape, perm, at = _layout(view, arrays, positions, adjacent)
     from gpunp._creation import empty
     out = empty(gshape, a.dtype)
     check(lib.gp_array_gather(src._h, len(arrays), _handles(arrays),
@@ -230,11 +238,11 @@ def _values(value, dtype) -> ndarray:
 
 
 def setitem(a: ndarray, key, value) -> None:
-    view, arrays, axes, positions = _plan(a, key)
+    view, arrays, axes, positions, adjacent = _plan(a, key)
     if not arrays:  # 0-d integer arrays only: a basic index
         view[...] = value
         return
-    src, gshape, shape, perm, at = _layout(view, arrays, positions)
+    src, gshape, shape, perm, at = _layout(view, arrays, positions, adjacent)
     v = _values(value, a.dtype)
     # NumPy drops leading axes of length one the result lacks
     while v.ndim > len(shape) and v.shape[0] == 1:

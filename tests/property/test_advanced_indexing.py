@@ -23,7 +23,8 @@ from hypothesis import given, strategies as st
 import gpunp as gp
 
 from .outcome import host, quiet, same_outcome
-from .strategies import INT_DTYPES, device_arrays as _device_arrays, dtypes, elements, shapes
+from .strategies import (INT_DTYPES, assert_same, device_arrays as _device_arrays, dtypes,
+                         elements, shapes)
 
 HOST = gp.backend() == "host"
 
@@ -563,3 +564,20 @@ def test_masks_across_tiles(n, density):
     g2 = gp.asarray(h2)
     assert np.array_equal(g2[g2 > 0].get(), h2[h2 > 0])
     assert np.array_equal(gp.argwhere(g2).get(), np.argwhere(h2))
+
+
+@pytest.mark.parametrize("idx", [(slice(None), [0], Ellipsis, [0]), (slice(None), [0], [0]),
+                                 (slice(None), [0], [0], Ellipsis), (Ellipsis, [0], [0]),
+                                 (False, Ellipsis, [0]), (slice(None), False, [0]),
+                                 ([1], None, [0]), (0, slice(None), [1]), ([0], 1)])
+def test_index_dims_first_when_anything_separates_advanced_items(idx):
+    """NumPy moves the index dims first when a slice, None or an Ellipsis
+    (even one of no dims) lies between advanced items (a host Hypothesis find:
+    a[None, False, ..., [0], [0]] of a (0, 0) array)."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    g = gp.asarray(x)
+    assert_same(g[idx], x[idx])
+    h = x.copy()
+    h[idx] += 1.0
+    g[idx] += 1.0
+    assert_same(g, h)
