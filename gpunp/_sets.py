@@ -172,10 +172,20 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
         # NumPy's table is indexed by value - min in the test's dtype, and
         # refuses a range that overflows it (bools count as uint8)
         t = test.astype(numpy.uint8) if test.dtype.kind == "b" else test
-        if int(t.max().item()) - int(t.min().item()) > numpy.iinfo(t.dtype).max:
+        span = int(t.max().item()) - int(t.min().item())
+        if span > numpy.iinfo(t.dtype).max:
             raise RuntimeError("You have specified kind='table', but the range of values in "
                                "`ar2` or `ar1` exceed the maximum integer of the datatype. "
                                "Please set `kind` to None or 'sort'.")
+        # a table asks for span + 1 bools: NumPy's errors where it cannot
+        # have them (gpunp's answer comes from the sorted test elements, but
+        # kind='table' asks for a table's memory)
+        if span + 1 > numpy.iinfo(numpy.intp).max:
+            raise ValueError("Maximum allowed dimension exceeded")
+        from gpunp.cuda import Device
+        if span + 1 > Device().mem_info[1]:
+            raise MemoryError(f"Unable to allocate a table of {span + 1} bools for "
+                              "kind='table'")
     dt = numpy.promote_types(element.dtype, test.dtype)
     if test.size == 0:
         found = gp.zeros(element.shape, dtype=bool)

@@ -148,3 +148,15 @@ def test_unique_rows_order_nan_as_numpy(dt):
         _assert_results(gp.unique(gp.asarray(rows), axis=0, return_index=True,
                                   return_counts=True),
                         np.unique(rows, axis=0, return_index=True, return_counts=True))
+
+
+@pytest.mark.parametrize("test", [[2**63 - 1, 1], [-2**63, -1], [0, 10**12], [3, 5]])
+def test_isin_table_errors_as_numpy(test):
+    """kind='table' asks for a table of range + 1 bools: NumPy's ValueError
+    past the largest dimension, its MemoryError past what memory holds (a
+    host Hypothesis find, seed 7003)."""
+    x, t = np.array([7, 3], np.int64), np.array(test, np.int64)
+    got, want = same_outcome(lambda: np.isin(x, t, kind="table"),
+                             lambda: gp.isin(gp.asarray(x), gp.asarray(t), kind="table"))
+    if want is not None:
+        assert_same(got, want)
