@@ -89,6 +89,14 @@ def test_isin_matches_numpy(data):
         g2 = gp.asarray(x2)
     kw = {"invert": data.draw(st.booleans(), label="invert"),
           "kind": data.draw(st.sampled_from([None, "sort", "table", "x"]), label="kind")}
+    if kw["kind"] == "table" and x2.size and x2.dtype.kind in "iu":
+        # NumPy's table holds range + 1 bools: past 64 MiB and short of the
+        # 4 EiB no machine has, whether NumPy gets it follows the host's
+        # memory (MemoryError here, a 931 GiB table on the H200's host, or
+        # the process killed), so such ranges are searched by sort
+        span = int(x2.max()) - int(x2.min()) + 1
+        if 2**26 < span < 2**62:
+            kw["kind"] = "sort"
     got, want = same_outcome(lambda: np.isin(x1, x2, **kw), lambda: gp.isin(g1, g2, **kw))
     if want is not None:
         assert_same(got, want)
