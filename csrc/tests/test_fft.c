@@ -17,6 +17,7 @@
 
 #include "../kernels/kernels.h"
 #include "gp_test.h"
+#include "gp_test_elems.h"
 
 typedef double complex cplx;
 
@@ -68,27 +69,6 @@ static bool next_index(int32_t rank, const int64_t *ext, int64_t *x)
     return false;
 }
 
-static cplx load(const void *p, int32_t dtype, int64_t i)
-{
-    switch (dtype) {
-    case GP_FLOAT32: return ((const float *)p)[i];
-    case GP_FLOAT64: return ((const double *)p)[i];
-    case GP_COMPLEX64: return ((const float complex *)p)[i];
-    default: return ((const cplx *)p)[i];
-    }
-}
-
-static void store(void *p, int32_t dtype, int64_t i, cplx v)
-{
-    switch (dtype) {
-    case GP_INT32: ((int32_t *)p)[i] = (int32_t)creal(v); break;
-    case GP_FLOAT32: ((float *)p)[i] = (float)creal(v); break;
-    case GP_FLOAT64: ((double *)p)[i] = creal(v); break;
-    case GP_COMPLEX64: ((float complex *)p)[i] = (float complex)v; break;
-    default: ((cplx *)p)[i] = v; break;
-    }
-}
-
 static gp_status_t model_exec(void *plan, const gp_fft_layout_t *l, int32_t inverse,
                               const void *in, void *out)
 {
@@ -125,7 +105,7 @@ static gp_status_t model_exec(void *plan, const gp_fft_layout_t *l, int32_t inve
             int64_t lin = 0;
             for (int32_t k = 0; k <= r; ++k)
                 lin = lin * l->n[k] + x[k];
-            full[lin] = load(in, idt, at(l, 0, b, x));
+            full[lin] = elem_load(in, idt, at(l, 0, b, x));
         } while (next_index(l->rank, iext, x));
         if (l->kind == GP_FFT_C2R) {
             int64_t n = l->n[0];
@@ -150,7 +130,7 @@ static gp_status_t model_exec(void *plan, const gp_fft_layout_t *l, int32_t inve
                 acc += full[li] * cexp(sign * TWO_PI * I * ph);
                 (void)lin;
             } while (next_index(l->rank, ext, y));
-            store(out, odt, at(l, 1, b, x), acc);
+            elem_store(out, odt, at(l, 1, b, x), acc);
         } while (next_index(l->rank, oext, x));
     }
     free(full);
@@ -159,7 +139,7 @@ static gp_status_t model_exec(void *plan, const gp_fft_layout_t *l, int32_t inve
         int64_t x[3] = {0, 0, 0};
         for (int64_t b = 0; b < l->batch; ++b)
             do
-                store((void *)in, idt, at(l, 0, b, x), 1e30);
+                elem_store((void *)in, idt, at(l, 0, b, x), 1e30);
             while (next_index(l->rank, iext, x));
     }
     return GP_OK;
@@ -178,7 +158,7 @@ static gp_array_t *make(int32_t dtype, int32_t ndim, const int64_t *shape)
     int32_t esz = dtype == GP_COMPLEX128 ? 16 : dtype == GP_COMPLEX64 || dtype == GP_FLOAT64 ? 8 : 4;
     void *buf = calloc((size_t)(n ? n : 1), (size_t)esz);
     for (int64_t i = 0; i < n; ++i)
-        store(buf, dtype, i, cos(0.7 * (double)i) + I * sin(1.3 * (double)i + 0.2));
+        elem_store(buf, dtype, i, cos(0.7 * (double)i) + I * sin(1.3 * (double)i + 0.2));
     gp_array_t *a = NULL;
     CHECK_OK(gp_array_from_host(buf, n * esz, dtype, ndim, shape, NULL, &a));
     free(buf);
@@ -194,7 +174,7 @@ static cplx *values(const gp_array_t *a, int64_t *n)
     cplx *v = malloc((size_t)(info.size ? info.size : 1) * sizeof *v);
     *n = gather(a, raw);
     for (int64_t i = 0; i < *n; ++i)
-        v[i] = load(raw, info.dtype, i);
+        v[i] = elem_load(raw, info.dtype, i);
     free(raw);
     return v;
 }

@@ -18,31 +18,12 @@
 
 #include "../kernels/kernels.h"
 #include "gp_test.h"
+#include "gp_test_elems.h"
 
 typedef double complex cplx;
 
 static gp_backend_i model;
 static int trsm_calls;
-
-static cplx get(int32_t dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case GP_FLOAT32: return ((const float *)p)[i];
-    case GP_FLOAT64: return ((const double *)p)[i];
-    case GP_COMPLEX64: return ((const float complex *)p)[i];
-    default: return ((const cplx *)p)[i];
-    }
-}
-
-static void put(int32_t dt, void *p, int64_t i, cplx v)
-{
-    switch (dt) {
-    case GP_FLOAT32: ((float *)p)[i] = (float)creal(v); break;
-    case GP_FLOAT64: ((double *)p)[i] = creal(v); break;
-    case GP_COMPLEX64: ((float complex *)p)[i] = (float complex)v; break;
-    default: ((cplx *)p)[i] = v; break;
-    }
-}
 
 /* One triangular solve from the left, column-major, computed in double. */
 static void solve_one(int32_t dt, int upper, int unit, int64_t n, int64_t k, const void *a,
@@ -51,12 +32,12 @@ static void solve_one(int32_t dt, int upper, int unit, int64_t n, int64_t k, con
     for (int64_t j = 0; j < k; ++j)
         for (int64_t s = 0; s < n; ++s) {
             int64_t i = upper ? n - 1 - s : s;
-            cplx v = get(dt, b, i + j * ldb);
+            cplx v = elem_load(b, dt, i + j * ldb);
             for (int64_t t = 0; t < s; ++t) {
                 int64_t r = upper ? n - 1 - t : t;
-                v -= get(dt, a, i + r * lda) * get(dt, b, r + j * ldb);
+                v -= elem_load(a, dt, i + r * lda) * elem_load(b, dt, r + j * ldb);
             }
-            put(dt, b, i + j * ldb, unit ? v : v / get(dt, a, i + i * lda));
+            elem_store(b, dt, i + j * ldb, unit ? v : v / elem_load(a, dt, i + i * lda));
         }
 }
 
@@ -109,12 +90,7 @@ static gp_array_t *matrices(int32_t dt, int64_t batch, int64_t rows, int64_t col
     return a;
 }
 
-static void *data(gp_array_t *a)
-{
-    gp_array_info_t info;
-    gp_array_get_info(a, &info);
-    return (void *)(uintptr_t)info.data;
-}
+static void *data(const gp_array_t *a) { return (void *)(uintptr_t)data_of(a); }
 
 /* One case: LU factors (partial pivoting, LAPACK's 1-based pivots) of a
  * random matrix for each of `batch`, a random B, the engine's getrs
@@ -136,35 +112,36 @@ static void check_case(int32_t dt, int64_t n, int64_t k, int64_t batch)
     for (int64_t m = 0; m < batch; ++m) {
         char *a = fd + m * n * n * es;
         for (int64_t e = 0; e < n * n; ++e)
-            put(dt, a, e, uniform() + (cx ? I * uniform() : 0));
+            elem_store(a, dt, e, uniform() + (cx ? I * uniform() : 0));
         for (int64_t j = 0; j < n; ++j) { /* LU in place, in the dtype's precision */
             int64_t p = j;
             for (int64_t i = j + 1; i < n; ++i)
-                if (cabs(get(dt, a, i + j * n)) > cabs(get(dt, a, p + j * n)))
+                if (cabs(elem_load(a, dt, i + j * n)) > cabs(elem_load(a, dt, p + j * n)))
                     p = i;
             pd[m * n + j] = p + 1;
             for (int64_t c = 0; c < n; ++c) {
-                cplx t = get(dt, a, j + c * n);
-                put(dt, a, j + c * n, get(dt, a, p + c * n));
-                put(dt, a, p + c * n, t);
+                cplx t = elem_load(a, dt, j + c * n);
+                elem_store(a, dt, j + c * n, elem_load(a, dt, p + c * n));
+                elem_store(a, dt, p + c * n, t);
             }
             for (int64_t i = j + 1; i < n; ++i) {
-                cplx l = get(dt, a, i + j * n) / get(dt, a, j + j * n);
-                put(dt, a, i + j * n, l);
+                cplx l = elem_load(a, dt, i + j * n) / elem_load(a, dt, j + j * n);
+                elem_store(a, dt, i + j * n, l);
                 for (int64_t c = j + 1; c < n; ++c)
-                    put(dt, a, i + c * n, get(dt, a, i + c * n) - l * get(dt, a, j + c * n));
+                    elem_store(a, dt, i + c * n,
+                               elem_load(a, dt, i + c * n) - l * elem_load(a, dt, j + c * n));
             }
         }
         char *bm = bd + m * n * k * es, *w = want + m * n * k * es;
         for (int64_t e = 0; e < n * k; ++e)
-            put(dt, bm, e, uniform() + (cx ? I * uniform() : 0));
+            elem_store(bm, dt, e, uniform() + (cx ? I * uniform() : 0));
         memcpy(w, bm, (size_t)(n * k * es));
         for (int64_t i = 0; i < n; ++i) /* LAPACK's laswp */
             for (int64_t c = 0; c < k; ++c) {
                 int64_t p = pd[m * n + i] - 1;
-                cplx t = get(dt, w, i + c * n);
-                put(dt, w, i + c * n, get(dt, w, p + c * n));
-                put(dt, w, p + c * n, t);
+                cplx t = elem_load(w, dt, i + c * n);
+                elem_store(w, dt, i + c * n, elem_load(w, dt, p + c * n));
+                elem_store(w, dt, p + c * n, t);
             }
         solve_one(dt, 0, 1, n, k, a, n, w, n);
         solve_one(dt, 1, 0, n, k, a, n, w, n);
@@ -176,7 +153,7 @@ static void check_case(int32_t dt, int64_t n, int64_t k, int64_t batch)
         CHECK_EQ(trsm_calls - calls, 2);
         int bad = 0;
         for (int64_t e = 0; e < batch * n * k; ++e)
-            bad += get(dt, bd, e) != get(dt, want, e);
+            bad += elem_load(bd, dt, e) != elem_load(want, dt, e);
         if (!CHECK_EQ(bad, 0))
             fprintf(stderr, "    %s n=%lld k=%lld batch=%lld\n", gp_dtypes[dt].name,
                     (long long)n, (long long)k, (long long)batch);
