@@ -129,11 +129,15 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """numpy.unique. The values come sorted whatever `sorted` says (NumPy
     allows any order when it is False)."""
     ar = _array(ar)
-    if axis is None:
-        ret = _unique1d(ar, return_index, return_inverse, return_counts, equal_nan, ar.shape)
-    else:
+    if axis is not None:
         from gpunp._lib import normalize_axis
         axis = normalize_axis(operator.index(axis), ar.ndim)
+    if axis is None or ar.ndim == 1:
+        # NumPy's rows of a 1-d array are its elements, compared as they are
+        # without an axis: equal_nan holds there (complex64 [nan+nanj,
+        # nan+nanj] with axis=0 is one value)
+        ret = _unique1d(ar, return_index, return_inverse, return_counts, equal_nan, ar.shape)
+    else:
         ret = _unique_rows(ar, axis, return_index, return_inverse, return_counts)
     return ret[0] if len(ret) == 1 else ret
 

@@ -158,6 +158,22 @@ def test_unique_rows_order_nan_as_numpy(dt):
                         np.unique(rows, axis=0, return_index=True, return_counts=True))
 
 
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.complex64, np.complex128])
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_1d_axis_as_without(dt, equal_nan):
+    """A 1-d array's rows are its elements, compared as without an axis:
+    NumPy keeps one NaN there under equal_nan (complex64 [nan+nanj,
+    nan+nanj] with axis=0 was two rows in gpunp; H200 suite at 0163edc)."""
+    x = np.array([np.nan, 1, np.nan, -np.inf, 1, np.nan], dt)
+    if dt in (np.complex64, np.complex128):
+        x[1] = complex(np.nan, 2)
+    for axis in (0, -1):
+        _assert_results(gp.unique(gp.asarray(x), axis=axis, equal_nan=equal_nan,
+                                  return_index=True, return_inverse=True, return_counts=True),
+                        np.unique(x, axis=axis, equal_nan=equal_nan, return_index=True,
+                                  return_inverse=True, return_counts=True), inverse_at=2)
+
+
 @pytest.mark.parametrize("test", [[2**63 - 1, 1], [-2**63, -1], [2**62, 1], [3, 5]])
 def test_isin_table_errors_as_numpy(test):
     """kind='table' asks for a table of range + 1 bools: NumPy's ValueError
