@@ -241,6 +241,14 @@ def test_at_matches_numpy(name, data):
         return
     assert fn(*args_g) is None
     loop_dts = [dt] + ([] if other is None else [np.asarray(other[1]).dtype])
+    try:
+        # the loop's own dtypes: float_power.at of int16 computes in float64,
+        # where the GPU's pow may round 2873 ** 1 a unit below, and the cast
+        # back truncates to 2872 (H200 suite at 0163edc)
+        loop_dts += [d for d in ref.resolve_dtypes(tuple(loop_dts) + (None,) * ref.nout)
+                     if d is not None]
+    except (TypeError, ValueError):
+        pass
     undefined, by_loop = _replay_at(ref, h, index, None if other is None else other[1])
     if dt.kind == "c" or (dt.kind == "f" and name in ("power", "float_power")):
         # NumPy's at calls its loop on one element at a time, where complex
