@@ -250,6 +250,7 @@ GP_API gp_status_t gp_stream_destroy(gp_stream_t *s)
         /* blocks cached for this stream outlive it: wait for its work, then
          * hand them to the default stream (a new stream may reuse the handle) */
         st = b->stream_synchronize(s->native);
+        gp_zeroed_forget(s->device, s->native, false);
         gp_pool_forget_stream(s->device, s->native);
         gp_status_t d = b->stream_destroy(s->native);
         if (st == GP_OK)

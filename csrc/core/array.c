@@ -106,13 +106,15 @@ static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *s
     return GP_OK;
 }
 
-gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                   const int64_t *strides, gp_array_t **out)
+typedef gp_status_t (*buffer_alloc_fn)(size_t nbytes, gp_buffer_t **out);
+
+static gp_status_t alloc_strided(buffer_alloc_fn alloc, int32_t dtype, int32_t ndim,
+                                 const int64_t *shape, const int64_t *strides, gp_array_t **out)
 {
     int64_t nbytes;
     GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
     gp_buffer_t *buf;
-    GP_TRY(gp_buffer_alloc((size_t)nbytes, &buf));
+    GP_TRY(alloc((size_t)nbytes, &buf));
     gp_array_t *a = gp_array_wrap(buf, dtype, ndim, shape, strides, 0, 1);
     if (!a) {
         gp_buffer_release(buf);
@@ -123,9 +125,15 @@ gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *s
     return GP_OK;
 }
 
-gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t n,
-                                const int64_t *const *like_strides, int32_t order,
-                                gp_array_t **out)
+gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
+                                   const int64_t *strides, gp_array_t **out)
+{
+    return alloc_strided(gp_buffer_alloc, dtype, ndim, shape, strides, out);
+}
+
+static gp_status_t alloc_like(buffer_alloc_fn alloc, int32_t dtype, int32_t ndim,
+                              const int64_t *shape, int32_t n, const int64_t *const *like_strides,
+                              int32_t order, gp_array_t **out)
 {
     int64_t strides[GP_MAXDIM];
     if (!gp_dtype_valid(dtype))
@@ -145,20 +153,39 @@ gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shap
     if (gp_shape_size(ndim, shape) == 0) /* NumPy 2 gives new empty arrays zero strides */
         for (int32_t k = 0; k < ndim; ++k)
             strides[k] = 0;
-    return gp_array_alloc_strided(dtype, ndim, shape, strides, out);
+    return alloc_strided(alloc, dtype, ndim, shape, strides, out);
+}
+
+gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t n,
+                                const int64_t *const *like_strides, int32_t order,
+                                gp_array_t **out)
+{
+    return alloc_like(gp_buffer_alloc, dtype, ndim, shape, n, like_strides, order, out);
+}
+
+static gp_status_t new_array(buffer_alloc_fn alloc, const char *who, int32_t dtype,
+                             int32_t ndim, const int64_t *shape, int32_t order, gp_array_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "%s: out is NULL", who);
+    *out = NULL;
+    if (order != GP_ORDER_C && order != GP_ORDER_F)
+        return gp_set_error(GP_ERR_VALUE, "only 'C' or 'F' order is permitted");
+    int64_t nbytes; /* before the strides are laid out from ndim and shape */
+    GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
+    return alloc_like(alloc, dtype, ndim, shape, 0, NULL, order, out);
 }
 
 GP_API gp_status_t gp_array_empty(int32_t dtype, int32_t ndim, const int64_t *shape,
                                   int32_t order, gp_array_t **out)
 {
-    if (!out)
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_empty: out is NULL");
-    *out = NULL;
-    if (order != GP_ORDER_C && order != GP_ORDER_F)
-        return gp_set_error(GP_ERR_VALUE, "only 'C' or 'F' order is permitted");
-    int64_t nbytes;
-    GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
-    return gp_array_alloc_like(dtype, ndim, shape, 0, NULL, order, out);
+    return new_array(gp_buffer_alloc, "gp_array_empty", dtype, ndim, shape, order, out);
+}
+
+GP_API gp_status_t gp_array_zeros(int32_t dtype, int32_t ndim, const int64_t *shape,
+                                  int32_t order, gp_array_t **out)
+{
+    return new_array(gp_buffer_alloc_zeroed, "gp_array_zeros", dtype, ndim, shape, order, out);
 }
 
 GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,

@@ -183,25 +183,6 @@ GP_API gp_status_t gp_array_full(int32_t dtype, int32_t ndim, const int64_t *sha
     return s;
 }
 
-GP_API gp_status_t gp_array_zeros(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t order,
-                                  gp_array_t **out)
-{
-    if (!out)
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_zeros: out is NULL");
-    *out = NULL;
-    GP_TRY(gp_array_empty(dtype, ndim, shape, order, out));
-    const gp_backend_i *be;
-    gp_status_t s = gp_backend(&be);
-    int64_t n = (*out)->size * gp_dtype_size(dtype);
-    if (s == GP_OK && n > 0)
-        s = be->memset8(gp_array_data(*out), 0, (size_t)n, gp_current_stream());
-    if (s != GP_OK) {
-        gp_array_release(*out);
-        *out = NULL;
-    }
-    return s;
-}
-
 /* ---- reshape -------------------------------------------------------------- */
 
 /* Strides that view `a`'s memory with `shape` read in C order, if any. */

@@ -5,6 +5,7 @@
  * the driver's stream-ordered pool (GPUNP_ALLOCATOR=driver), which
  * bench/ measures against it. The host backend allocates directly.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,114 @@ void gp_buffer_release(gp_buffer_t *b)
     free(b);
 }
 
+/* ---- zeroed buffers ------------------------------------------------------------ */
+
+/* A small zeros() would pay a memset call per array, which costs more than
+ * the allocation (1.3-1.9 us on the H200 against 0.7). Small zeroed buffers
+ * are carved instead from a slab that one memset zeroed: each piece holds a
+ * reference on the slab, which goes back to the pool with its last piece. A
+ * slab serves one device and the stream its memset was queued on (only
+ * there is that memset ordered before the pieces' use), and never a stream
+ * being captured: a graph must zero its buffers at every replay. */
+enum { SLAB_BYTES = 256 << 10, PIECE_MAX = 16 << 10, PIECE_ALIGN = 512 };
+
+static pthread_mutex_t slab_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    gp_buffer_t *buf; /* the slab being carved, or NULL */
+    void *stream;     /* the stream its memset was queued on */
+    size_t used;      /* bytes handed out from its start */
+} slabs[64];
+
+static void piece_gone(void *slab) { gp_buffer_release(slab); }
+
+/* Lock held. */
+static void retire(int32_t dev)
+{
+    gp_buffer_release(slabs[dev].buf);
+    slabs[dev].buf = NULL;
+}
+
+void gp_zeroed_forget(int32_t dev, void *stream, bool any_stream)
+{
+    if (dev < 0 || dev >= 64)
+        return;
+    pthread_mutex_lock(&slab_lock);
+    if (slabs[dev].buf && (any_stream || slabs[dev].stream == stream))
+        retire(dev);
+    pthread_mutex_unlock(&slab_lock);
+}
+
+static gp_status_t zeroed_alone(const gp_backend_i *be, size_t nbytes, void *stream,
+                                gp_buffer_t **out)
+{
+    GP_TRY(gp_buffer_alloc(nbytes, out));
+    gp_status_t s = nbytes ? be->memset8((*out)->ptr, 0, nbytes, stream) : GP_OK;
+    if (s != GP_OK) {
+        gp_buffer_release(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
+gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nbytes,
+                                gp_buffer_t **out)
+{
+    *out = NULL;
+    int32_t dev = gp_current_device(), capturing = 0;
+    size_t n = (nbytes + PIECE_ALIGN - 1) & ~(size_t)(PIECE_ALIGN - 1);
+    if (!be->pooled || nbytes == 0 || n > PIECE_MAX || dev < 0 || dev >= 64)
+        return zeroed_alone(be, nbytes, stream, out);
+    if (be->stream_capturing && (be->stream_capturing(stream, &capturing) != GP_OK || capturing)) {
+        gp_clear_error();
+        return zeroed_alone(be, nbytes, stream, out);
+    }
+    gp_buffer_t *piece = malloc(sizeof *piece);
+    if (!piece)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
+    pthread_mutex_lock(&slab_lock);
+    gp_buffer_t *slab = slabs[dev].buf;
+    if (!slab || slabs[dev].stream != stream || slabs[dev].used + n > SLAB_BYTES) {
+        if (slab)
+            retire(dev);
+        gp_status_t s = gp_buffer_alloc(SLAB_BYTES, &slab);
+        if (s == GP_OK && (s = be->memset8(slab->ptr, 0, SLAB_BYTES, stream)) != GP_OK)
+            gp_buffer_release(slab);
+        if (s != GP_OK) {
+            pthread_mutex_unlock(&slab_lock);
+            free(piece);
+            if (GP_PRIMARY(s) != GP_ERR_NOMEM)
+                return s;
+            /* the device may still hold the piece alone */
+            gp_clear_error();
+            return zeroed_alone(be, nbytes, stream, out);
+        }
+        slabs[dev].buf = slab;
+        slabs[dev].stream = stream;
+        slabs[dev].used = 0;
+    }
+    gp_buffer_retain(slab);
+    piece->ptr = (char *)slab->ptr + slabs[dev].used;
+    slabs[dev].used += n;
+    pthread_mutex_unlock(&slab_lock);
+    piece->magic = GP_BUFFER_MAGIC;
+    atomic_init(&piece->refs, 1);
+    piece->size = nbytes;
+    piece->device = dev;
+    piece->stream = stream;
+    piece->deleter = piece_gone;
+    piece->deleter_ctx = slab;
+    *out = piece;
+    return GP_OK;
+}
+
+gp_status_t gp_buffer_alloc_zeroed(size_t nbytes, gp_buffer_t **out)
+{
+    const gp_backend_i *be;
+    *out = NULL;
+    GP_TRY(gp_backend(&be));
+    return gp_buffer_zeroed_on(be, gp_current_stream(), nbytes, out);
+}
+
 /* ---- the public memory API ---------------------------------------------------- */
 
 /* Runs `fn` with `dev` as this thread's current device. */
@@ -104,6 +213,7 @@ static gp_status_t on_device(int32_t dev, gp_status_t (*fn)(const gp_backend_i *
 
 static gp_status_t free_all(const gp_backend_i *be, int32_t dev)
 {
+    gp_zeroed_forget(dev, NULL, true);
     if (!be->pooled || allocator(be) == ALLOC_DRIVER)
         return GP_OK;
     return gp_pool_free_all(be, dev);

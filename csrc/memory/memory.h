@@ -13,6 +13,16 @@
  * released and the allocation retried). */
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out);
 
+/* The same, its bytes zeroed in stream order; a small one is a piece of a
+ * slab zeroed at once (memory.c). _on takes the backend and the current
+ * stream, for tests. */
+gp_status_t gp_buffer_alloc_zeroed(size_t nbytes, gp_buffer_t **out);
+gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nbytes,
+                                gp_buffer_t **out);
+/* Stops carving device dev's slab if it serves `stream` (or any stream):
+ * before the stream is destroyed, or the pool's cache released. */
+void gp_zeroed_forget(int32_t dev, void *stream, bool any_stream);
+
 /* Copies of n bytes between host memory (pageable or not) and the current
  * device, ordered on `stream`, as the backend's memcpy_htod (returns once
  * `src` may be reused) and memcpy_dtoh (returns once `dst` holds the data):
