@@ -85,3 +85,40 @@ def test_no_memory_growth_over_ten_thousand_iterations(pool):
     cuda.Device().synchronize()
     assert pool.used_bytes() == used0
     assert pool.total_bytes() == total0
+
+
+def test_small_zeros_are_zero_whatever_their_memory_held(pool):
+    """Small zeros are pieces of a slab one memset zeroed (memory.c): each
+    is zero on the default stream and on others, however the pieces and
+    blocks before it were written, and keeps its values while others come
+    and go."""
+    streams = (cuda.Stream.null, cuda.Stream(non_blocking=True), cuda.Stream())
+    kept = []
+    for i in range(400):
+        with streams[i % 3]:
+            n = 1 + (i * 37) % 4100  # up to 16400 bytes: past the largest piece too
+            z = gp.zeros(n, np.float32)
+            assert not z.get().any(), (i, n)
+            z += i + 1  # written before it goes back
+            if i % 9 == 0:
+                kept.append((i + 1, z))
+    for v, z in kept:
+        np.testing.assert_array_equal(z.get(), np.full(z.size, v, np.float32))
+
+
+def test_zeros_in_a_graph_are_zeroed_at_every_replay():
+    s = cuda.Stream(non_blocking=True)
+    with s:
+        a = gp.ones(100, np.float32)
+        z = gp.zeros(100, np.float32)
+        z += a
+        out = z * 1  # kernels compiled before the capture
+        s.begin_capture()
+        z = gp.zeros(100, np.float32)
+        z += a
+        out = z * 1
+        g = s.end_capture()
+        for _ in range(3):
+            g.launch(s)
+    s.synchronize()
+    np.testing.assert_array_equal(out.get(), np.ones(100, np.float32))
