@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../backend/backend.h"
+#include "../memory/memory.h"
 #include "../third_party/dlpack/dlpack.h"
 #include "core.h"
 
@@ -41,14 +42,8 @@ static gp_status_t wrap_external(uintptr_t base, int32_t dtype, int32_t ndim, co
     gp_buffer_t *b = malloc(sizeof *b);
     if (!b)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
-    b->magic = GP_BUFFER_MAGIC;
-    atomic_init(&b->refs, 1);
-    b->ptr = (void *)(base + (uintptr_t)lo);
-    b->size = (size_t)(hi - lo);
-    b->device = device;
-    b->stream = NULL;
-    b->deleter = deleter;
-    b->deleter_ctx = ctx;
+    gp_buffer_init(b, (void *)(base + (uintptr_t)lo), (size_t)(hi - lo), device, NULL, deleter,
+                   ctx);
     gp_array_t *a = gp_array_wrap(b, dtype, ndim, shape, strides, -lo, !readonly);
     if (!a) {
         b->deleter = no_free; /* the caller still owns the memory */

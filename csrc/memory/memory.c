@@ -26,6 +26,19 @@ static int allocator(const gp_backend_i *be)
 
 static atomic_llong driver_used[64];
 
+void gp_buffer_init(gp_buffer_t *b, void *ptr, size_t size, int32_t dev, void *stream,
+                    void (*deleter)(void *), void *ctx)
+{
+    b->magic = GP_BUFFER_MAGIC;
+    atomic_init(&b->refs, 1);
+    b->ptr = ptr;
+    b->size = size;
+    b->device = dev;
+    b->stream = stream;
+    b->deleter = deleter;
+    b->deleter_ctx = ctx;
+}
+
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
 {
     *out = NULL;
@@ -50,14 +63,7 @@ gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
     }
     if (be->pooled && allocator(be) == ALLOC_DRIVER)
         atomic_fetch_add(&driver_used[dev & 63], (long long)n);
-    b->magic = GP_BUFFER_MAGIC;
-    atomic_init(&b->refs, 1);
-    b->ptr = p;
-    b->size = nbytes;
-    b->device = dev;
-    b->stream = stream;
-    b->deleter = NULL;
-    b->deleter_ctx = NULL;
+    gp_buffer_init(b, p, nbytes, dev, stream, NULL, NULL);
     *out = b;
     return GP_OK;
 }
@@ -170,16 +176,10 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
         slabs[dev].used = 0;
     }
     gp_buffer_retain(slab);
-    piece->ptr = (char *)slab->ptr + slabs[dev].used;
+    gp_buffer_init(piece, (char *)slab->ptr + slabs[dev].used, nbytes, dev, stream, piece_gone,
+                slab);
     slabs[dev].used += n;
     pthread_mutex_unlock(&slab_lock);
-    piece->magic = GP_BUFFER_MAGIC;
-    atomic_init(&piece->refs, 1);
-    piece->size = nbytes;
-    piece->device = dev;
-    piece->stream = stream;
-    piece->deleter = piece_gone;
-    piece->deleter_ctx = slab;
     *out = piece;
     return GP_OK;
 }
@@ -282,14 +282,8 @@ GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size)
     gp_buffer_t *heap = malloc(sizeof *heap);
     if (!heap)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory");
-    heap->magic = GP_BUFFER_MAGIC;
-    atomic_init(&heap->refs, 1);
-    heap->ptr = (void *)(uintptr_t)ptr;
-    heap->size = (size_t)size;
-    heap->device = gp_current_device();
-    heap->stream = gp_current_stream();
-    heap->deleter = NULL;
-    heap->deleter_ctx = NULL;
+    gp_buffer_init(heap, (void *)(uintptr_t)ptr, (size_t)size, gp_current_device(),
+                gp_current_stream(), NULL, NULL);
     gp_buffer_release(heap);
     return GP_OK;
 }

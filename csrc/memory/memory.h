@@ -13,6 +13,11 @@
  * released and the allocation retried). */
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out);
 
+/* Fills a descriptor of `size` bytes at `ptr` with one reference;
+ * `deleter(ctx)` frees the memory where the engine's allocator does not. */
+void gp_buffer_init(gp_buffer_t *b, void *ptr, size_t size, int32_t dev, void *stream,
+                    void (*deleter)(void *), void *ctx);
+
 /* The same, its bytes zeroed in stream order; a small one is a piece of a
  * slab zeroed at once (memory.c). _on takes the backend and the current
  * stream, for tests. */
