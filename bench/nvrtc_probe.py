@@ -19,6 +19,20 @@ from pathlib import Path
 
 PRELUDE = Path(__file__).resolve().parent.parent / "csrc" / "kernels" / "prelude"
 
+# the generated kernel's opening: its name, parameters and macros
+TANH = """\
+/* elementwise tanh */
+#define F(n) gpk_##n##_f32
+typedef int gpk_idx;
+struct gpk_params {
+  gpk_index n;
+  const gpk_f32 *GPK_RESTRICT p0;
+  gpk_f32 *GPK_RESTRICT p1;
+};
+GPK_KERNEL(gpk_tanh_f32_f32_c41, struct gpk_params)
+{
+"""
+
 BODIES = {
     "empty": """\
 struct gpk_params { gpk_index n; };
@@ -26,36 +40,7 @@ GPK_KERNEL(gpk_empty, struct gpk_params)
 {
 }
 """,
-    "neg_scalar": """\
-/* elementwise tanh */
-#define F(n) gpk_##n##_f32
-typedef int gpk_idx;
-struct gpk_params {
-  gpk_index n;
-  const gpk_f32 *GPK_RESTRICT p0;
-  gpk_f32 *GPK_RESTRICT p1;
-};
-GPK_KERNEL(gpk_tanh_f32_f32_c41, struct gpk_params)
-{
-GPK_GRID_LOOP(gpk_idx, i, p.n) {
-const gpk_f32 x0 = (*(const gpk_f32 *)(p.p0 + i));
-gpk_f32 y0;
-y0 = -x0;
-*(gpk_f32 *)(p.p1 + i) = y0;
-}
-}
-""",
-    "tanh_scalar": """\
-/* elementwise tanh */
-#define F(n) gpk_##n##_f32
-typedef int gpk_idx;
-struct gpk_params {
-  gpk_index n;
-  const gpk_f32 *GPK_RESTRICT p0;
-  gpk_f32 *GPK_RESTRICT p1;
-};
-GPK_KERNEL(gpk_tanh_f32_f32_c41, struct gpk_params)
-{
+    "tanh_scalar": TANH + """\
 GPK_GRID_LOOP(gpk_idx, i, p.n) {
 const gpk_f32 x0 = (*(const gpk_f32 *)(p.p0 + i));
 gpk_f32 y0;
@@ -64,17 +49,7 @@ y0 = F(tanh)(x0);
 }
 }
 """,
-    "tanh_vec": """\
-/* elementwise tanh */
-#define F(n) gpk_##n##_f32
-typedef int gpk_idx;
-struct gpk_params {
-  gpk_index n;
-  const gpk_f32 *GPK_RESTRICT p0;
-  gpk_f32 *GPK_RESTRICT p1;
-};
-GPK_KERNEL(gpk_tanh_f32_f32_c41, struct gpk_params)
-{
+    "tanh_vec": TANH + """\
 typedef struct { GPK_ALIGN(16) gpk_f32 v[4]; } gpk_vec0;
 typedef struct { GPK_ALIGN(16) gpk_f32 v[4]; } gpk_vec1;
 const gpk_idx nv = (gpk_idx)(p.n / 4);
@@ -135,7 +110,8 @@ def sources() -> dict:
     prelude = "\n".join((PRELUDE / f"{f}.h").read_text() for f in ("cuda", "gpu"))
     common = (PRELUDE / "common.h").read_text()
     out = dict(RAW)
-    for k, body in BODIES.items():
+    bodies = dict(BODIES, neg_scalar=BODIES["tanh_scalar"].replace("F(tanh)(x0)", "-x0"))
+    for k, body in sorted(bodies.items(), key=lambda kv: list(NAMES).index(kv[0])):
         out[NAMES[k]] = prelude + "\n" + common + "\n" + body
     return out
 
