@@ -188,16 +188,28 @@ GP_API gp_status_t gp_array_zeros(int32_t dtype, int32_t ndim, const int64_t *sh
     return new_array(gp_buffer_alloc_zeroed, "gp_array_zeros", dtype, ndim, shape, order, out);
 }
 
-GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,
-                                       gp_array_t **out)
+static gp_status_t new_like(buffer_alloc_fn alloc, const char *who, const gp_array_t *a,
+                            int32_t dtype, int32_t order, gp_array_t **out)
 {
     if (!out)
-        return gp_set_error(GP_ERR_MISUSE, "gp_array_empty_like: out is NULL");
+        return gp_set_error(GP_ERR_MISUSE, "%s: out is NULL", who);
     *out = NULL;
     GP_CHECK_ARRAY(a);
     GP_TRY(gp_like_order(a, &order));
     const int64_t *lp[1] = {a->strides};
-    return gp_array_alloc_like(dtype, a->ndim, a->shape, 1, lp, order, out);
+    return alloc_like(alloc, dtype, a->ndim, a->shape, 1, lp, order, out);
+}
+
+GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32_t order,
+                                       gp_array_t **out)
+{
+    return new_like(gp_buffer_alloc, "gp_array_empty_like", a, dtype, order, out);
+}
+
+GP_API gp_status_t gp_array_zeros_like(const gp_array_t *a, int32_t dtype, int32_t order,
+                                       gp_array_t **out)
+{
+    return new_like(gp_buffer_alloc_zeroed, "gp_array_zeros_like", a, dtype, order, out);
 }
 
 gp_status_t gp_like_order(const gp_array_t *a, int32_t *order)

@@ -93,6 +93,10 @@ GP_API gp_status_t gp_array_empty_like(const gp_array_t *a, int32_t dtype, int32
 GP_API gp_status_t gp_array_zeros(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t order,
                                   gp_array_t **out);
 
+/* gp_array_empty_like's array, zeroed (numpy.zeros_like). */
+GP_API gp_status_t gp_array_zeros_like(const gp_array_t *a, int32_t dtype, int32_t order,
+                                       gp_array_t **out);
+
 /* A new array filled with `value` cast to `dtype` (zeros, ones, full).
  * A weak integer that does not fit `dtype` gives GP_ERR_OVERFLOW. */
 GP_API gp_status_t gp_array_full(int32_t dtype, int32_t ndim, const int64_t *shape,

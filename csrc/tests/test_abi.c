@@ -40,6 +40,7 @@ static const gp_index_item_t ITEM0 = {GP_INDEX_INT, 0, 0, 0, 0};
 static const gp_scalar_t ONE = {GP_INT64, 1, 1, 0.0, 0.0};
 
 BAD_CALL(c_empty_like, gp_array_empty_like(bad, GP_INT8, GP_ORDER_C, out))
+BAD_CALL(c_zeros_like, gp_array_zeros_like(bad, GP_INT8, GP_ORDER_C, out))
 BAD_CALL(c_to_host, gp_array_to_host(bad, (char[64]){0}, 8, GP_ORDER_C))
 BAD_CALL(c_retain, gp_array_retain(bad))
 BAD_CALL(c_release, gp_array_release(bad))
@@ -96,6 +97,7 @@ static const struct {
     int flags;
 } BAD_CALLS[] = {
     {"gp_array_empty_like", c_empty_like, SETS_OUT},
+    {"gp_array_zeros_like", c_zeros_like, SETS_OUT},
     {"gp_array_to_host", c_to_host, 0},
     {"gp_array_retain", c_retain, 0},
     {"gp_array_release", c_release, NULL_IS_VALID},
@@ -221,6 +223,8 @@ static const int32_t DT2[2] = {GP_INT8, GP_INT8};
 NULL_CALL(n_empty, gp_array_empty(GP_INT8, 1, S2, GP_ORDER_C, NULL))
 NULL_CALL(n_empty_shape, gp_array_empty(GP_INT8, 1, NULL, GP_ORDER_C, &(gp_array_t *){NULL}))
 NULL_CALL(n_empty_like, gp_array_empty_like(good, GP_INT8, GP_ORDER_C, NULL))
+NULL_CALL(n_zeros_like, gp_array_zeros_like(good, GP_INT8, GP_ORDER_C, NULL))
+NULL_CALL(n_zeros, gp_array_zeros(GP_INT8, 1, S2, GP_ORDER_C, NULL))
 NULL_CALL(n_full, gp_array_full(GP_INT8, 1, S2, GP_ORDER_C, &ONE, NULL))
 NULL_CALL(n_full_value, gp_array_full(GP_INT8, 1, S2, GP_ORDER_C, NULL, &(gp_array_t *){NULL}))
 NULL_CALL(n_from_host, gp_array_from_host((char[8]){0}, 8, GP_INT32, 1, S2, NULL, NULL))
@@ -295,6 +299,8 @@ static const struct {
     {"gp_array_empty out", n_empty},
     {"gp_array_empty shape", n_empty_shape},
     {"gp_array_empty_like out", n_empty_like},
+    {"gp_array_zeros_like out", n_zeros_like},
+    {"gp_array_zeros out", n_zeros},
     {"gp_array_full out", n_full},
     {"gp_array_full value", n_full_value},
     {"gp_array_from_host out", n_from_host},

@@ -204,6 +204,22 @@ static void test_zeros_through_the_api(void)
     CHECK_OK(gp_array_get_info(z, &info));
     CHECK_EQ(info.strides[0], 8);
     CHECK_EQ(info.strides[1], 24);
+    /* zeros_like follows the prototype's axis order (K) or the order asked for */
+    gp_array_t *zk = NULL, *zc = NULL;
+    if (CHECK_OK(gp_array_zeros_like(z, GP_INT16, GP_ORDER_K, &zk)) &&
+        CHECK_OK(gp_array_zeros_like(z, GP_INT16, GP_ORDER_C, &zc))) {
+        int16_t w[15];
+        CHECK_EQ(gather(zk, w), 15);
+        for (int k = 0; k < 15; ++k)
+            CHECK(w[k] == 0);
+        CHECK_OK(gp_array_get_info(zk, &info));
+        CHECK(info.dtype == GP_INT16 && info.strides[0] == 2 && info.strides[1] == 6);
+        CHECK_OK(gp_array_get_info(zc, &info));
+        CHECK(info.strides[0] == 10 && info.strides[1] == 2);
+    }
+    gp_array_release(zk);
+    gp_array_release(zc);
+    CHECK_STATUS(gp_array_zeros_like(z, GP_FLOAT64, 77, &zk), GP_ERR_VALUE);
     gp_array_release(z);
     CHECK_STATUS(gp_array_zeros(GP_FLOAT64, 2, shape, GP_ORDER_K, &z), GP_ERR_VALUE);
     int64_t bad[1] = {-1};
