@@ -119,6 +119,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
     a scalar. Data from the host is copied to the current device."""
     if like is not None and not isinstance(like, ndarray):
         raise TypeError("like= must be a gpunp.ndarray")
+    order = chr(_lib.order_code(order))  # checked as NumPy does, and one capital letter
     if isinstance(obj, ndarray):
         a = obj
         if dtype is not None and _lib.dtype_code(dtype) != _lib.dtype_code(a.dtype):
@@ -270,6 +271,9 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 
 
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None) -> ndarray:
+    if device is None and shape is None and isinstance(a, ndarray):
+        return _new(lib.gp_array_zeros_like, a._h,
+                    _lib.dtype_code(a.dtype if dtype is None else dtype), _lib.order_code(order))
     return full_like(a, 0, dtype, order, subok, shape, device=device)
 
 

@@ -157,9 +157,14 @@ def casting_code(casting: str) -> int:
 def order_code(order, allowed: str = "CFAK") -> int:
     if order is None:
         order = "K"
-    o = order.upper() if isinstance(order, str) and len(order) == 1 else None
+    if isinstance(order, bytes):  # NumPy takes b'C' too
+        order = order.decode("latin-1")
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    o = order.upper() if len(order) == 1 else None
     if o is None or o not in allowed:
-        opts = ", ".join(f"'{c}'" for c in allowed)
+        opts = [f"'{c}'" for c in allowed]
+        opts = opts[0] if len(opts) == 1 else ", ".join(opts[:-1]) + ", or " + opts[-1]
         raise ValueError(f"order must be one of {opts} (got {order!r})")
     return ord(o)
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import gpunp as gp
+from property.outcome import same_outcome
 from property.strategies import ALL_DTYPES, assert_same
 
 
@@ -127,6 +128,38 @@ def test_like_functions_follow_the_prototypes_layout(fn):
             assert_same(got, want)
     assert_same(gp.full_like(proto, 5, dtype=np.float16), np.full_like(proto_np, 5, np.float16))
     assert gp.zeros_like(proto, shape=(5,)).shape == (5,)
+
+
+def test_zeros_like_of_views_and_dtypes():
+    base = np.arange(60, dtype=np.float64).reshape(3, 4, 5)
+    views = (lambda x: x[::-1, :, ::2], lambda x: x[:, 1], lambda x: x.T,
+             lambda x: x[..., None, 2], lambda x: x[:0])
+    for view in views:
+        proto_np, proto = view(base), view(gp.asarray(base))
+        for dt in (None, np.int8, np.complex64, bool):
+            for order in ("K", "C", "F", "A"):
+                got, want = gp.zeros_like(proto, dt, order), np.zeros_like(proto_np, dt, order)
+                assert got.strides == want.strides, (want.shape, dt, order)
+                assert_same(got, want)
+
+
+@pytest.mark.parametrize("order", ["X", "CF", 3, b"F", b"Z", None, "k", "f", "A"])
+def test_order_arguments_as_numpy(order):
+    """NumPy takes a one-letter str or bytes (any case) or None; another
+    letter is a ValueError, another type a TypeError. (asarray of a gpunp
+    array ignored the order it was given but 'C' and 'F', so 'f' and b'F'
+    did not make a copy, and 'X' or 3 went unchecked.)"""
+    h = np.arange(6.0).reshape(2, 3)
+    a = gp.asarray(h)
+    calls = [(lambda m, x: m.zeros_like(x, order=order)),
+             (lambda m, x: m.zeros_like(m.empty_like(x, order=order))),  # its layout
+             (lambda m, x: x.copy(order=order)), (lambda m, x: x.astype(np.float32, order=order)),
+             (lambda m, x: x.ravel(order=order)), (lambda m, x: m.asarray(x, order=order))]
+    for call in calls:
+        got, want = same_outcome(lambda: call(np, h), lambda: call(gp, a))
+        if want is not None:
+            assert got.strides == want.strides
+            assert_same(got, want)
 
 
 ARANGE_CASES = [
