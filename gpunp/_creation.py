@@ -58,7 +58,7 @@ _C = ord("C")
 
 
 def _order_cf(order) -> int:
-    return _C if order == "C" else _lib.order_code(order, "CF")
+    return _C if order == "C" else _lib.order_code(order, "CF", "C")
 
 
 # ---- from data ---------------------------------------------------------------------
@@ -232,7 +232,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     s = ffi.new("gp_scalar_t *")
     _lib.put_scalar(s, fill_value)
     return _new(lib.gp_array_full, _lib.dtype_code(dtype), len(shp), shp,
-                _lib.order_code(order, "CF"), s)
+                _lib.order_code(order, "CF", "C"), s)
 
 
 def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
@@ -257,7 +257,8 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
         dtype = prototype.dtype
     if shape is not None:
         shp = _shape_tuple(shape)
-        o = order if order in ("C", "F") else (
+        o = chr(_lib.order_code(order))
+        o = o if o in ("C", "F") else (
             "F" if prototype.flags.f_contiguous and not prototype.flags.c_contiguous else "C")
         return empty(shp, dtype, o)
     return _new(lib.gp_array_empty_like, prototype._h, _lib.dtype_code(dtype),

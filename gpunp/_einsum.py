@@ -14,6 +14,7 @@ import warnings
 
 import numpy
 
+from gpunp import _lib
 from gpunp._creation import zeros
 from gpunp._joining import concatenate
 from gpunp._matrices import diagonal
@@ -244,8 +245,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     if not ops:
         raise ValueError("must specify the einstein sum subscripts string and at least "
                          "one operand")
-    if order not in ("K", "A", "C", "F", "k", "a", "c", "f"):
-        raise ValueError("order must be one of 'C', 'F', 'A', or 'K'")
+    _lib.order_code(order)  # NumPy's checks; einsum's layout is its own
     ops = [_array(o) for o in ops]
     if out is not None and not isinstance(out, ndarray):
         raise TypeError("einsum: out must be a gpunp array")

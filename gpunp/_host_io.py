@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy
 
+from gpunp import _lib
 from gpunp._ndarray import ndarray
 
 
@@ -149,6 +150,7 @@ def _tobytes(self, order="C") -> bytes:
     """The raw bytes of the elements in `order`, from one host copy ('A':
     Fortran order for an array that is Fortran- and not C-contiguous, as
     NumPy decides it from the array itself, not from the copy)."""
+    order = chr(_lib.order_code(order, "CFAK", "C"))
     if order == "A":
         f = self.flags
         order = "F" if f.f_contiguous and not f.c_contiguous else "C"

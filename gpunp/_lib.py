@@ -154,9 +154,11 @@ def casting_code(casting: str) -> int:
             "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'") from None
 
 
-def order_code(order, allowed: str = "CFAK") -> int:
+def order_code(order, allowed: str = "CFAK", none: str = "K") -> int:
+    """The engine code of a NumPy order argument; None is `none` (K for
+    what defaults to K, C for what defaults to C, as in NumPy)."""
     if order is None:
-        order = "K"
+        order = none
     if isinstance(order, bytes):  # NumPy takes b'C' too
         order = order.decode("latin-1")
     if not isinstance(order, str):

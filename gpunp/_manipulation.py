@@ -33,7 +33,7 @@ def squeeze(a, axis=None) -> ndarray:
 
 
 def copy(a, order="K", subok=False) -> ndarray:
-    return _array(a).copy(order)
+    return _array(a).copy("K" if order is None else order)
 
 
 def astype(x, dtype, /, *, copy=True, device=None) -> ndarray:

@@ -177,8 +177,7 @@ def ix_(*args) -> tuple:
 
 def _order_strides(dims, order) -> list:
     """The element strides of an array of `dims` in order C or F."""
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = chr(_lib.order_code(order, "CF", "C"))
     walk = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
     strides, step = [0] * len(dims), 1
     for d in walk:

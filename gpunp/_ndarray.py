@@ -129,7 +129,7 @@ class ndarray:
         shp = _shape_tuple(shape)
         out = ffi.new("gp_array_t **")
         check(lib.gp_array_empty(_lib.dtype_code(dtype), len(shp), shp,
-                                 _lib.order_code(order, "CF"), out))
+                                 _lib.order_code(order, "CF", "C"), out))
         self._h = out[0]
         self._base = None
         self._info = None
@@ -260,7 +260,7 @@ class ndarray:
 
     def get(self, stream=None, order="C", out=None) -> numpy.ndarray:
         """A NumPy copy of the array, in host memory."""
-        o = _lib.order_code(order, "CFAK")
+        o = _lib.order_code(order, "CFAK", "C")
         if o == ord("A") or o == ord("K"):
             o = ord("F") if (self.flags.f_contiguous and not self.flags.c_contiguous) else ord("C")
         if out is not None:
@@ -378,7 +378,8 @@ class ndarray:
 
     def copy(self, order="C") -> "ndarray":
         out = ffi.new("gp_array_t **")
-        check(lib.gp_array_copy(self._h, _lib.order_code(order), out))
+        # the method reads None as C (numpy.copy, a function, as K)
+        check(lib.gp_array_copy(self._h, _lib.order_code(order, "CFAK", "C"), out))
         return _wrap(out[0])
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> "ndarray":
@@ -407,6 +408,7 @@ class ndarray:
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
         shp = _reshape_tuple(shape)
+        order = chr(_lib.order_code(order, "CFA", "C"))
         if copy:
             # order A reads in Fortran order only a Fortran-contiguous array
             if order == "A":
@@ -414,7 +416,7 @@ class ndarray:
                 order = "F" if f.f_contiguous and not f.c_contiguous else "C"
             return self.copy(order).reshape(shp, order=order)
         out = ffi.new("gp_array_t **")
-        check(lib.gp_array_reshape(self._h, len(shp), shp, _lib.order_code(order, "CFA"), out))
+        check(lib.gp_array_reshape(self._h, len(shp), shp, ord(order), out))
         r = _wrap(out[0])
         if self.size and not lib_may_share(r, self):
             if copy is False:
@@ -453,7 +455,7 @@ class ndarray:
     def ravel(self, order="C") -> "ndarray":
         # NumPy's rule: a view only of memory that is contiguous in the order
         # asked (K: in memory order, without reversed axes), else a copy
-        o = chr(_lib.order_code(order))
+        o = chr(_lib.order_code(order, "CFAK", "C"))
         f = self.flags
         if o == "A":
             o = "F" if f.f_contiguous and not f.c_contiguous else "C"
@@ -470,7 +472,7 @@ class ndarray:
         return v.flatten("C")
 
     def flatten(self, order="C") -> "ndarray":
-        o = chr(_lib.order_code(order))
+        o = chr(_lib.order_code(order, "CFAK", "C"))
         if o == "A":
             f = self.flags
             o = "F" if f.f_contiguous and not f.c_contiguous else "C"

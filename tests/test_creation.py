@@ -146,20 +146,46 @@ def test_zeros_like_of_views_and_dtypes():
 @pytest.mark.parametrize("order", ["X", "CF", 3, b"F", b"Z", None, "k", "f", "A"])
 def test_order_arguments_as_numpy(order):
     """NumPy takes a one-letter str or bytes (any case) or None; another
-    letter is a ValueError, another type a TypeError. (asarray of a gpunp
-    array ignored the order it was given but 'C' and 'F', so 'f' and b'F'
-    did not make a copy, and 'X' or 3 went unchecked.)"""
+    letter is a ValueError, another type a TypeError; None is C where the
+    default is C (reshape, ravel, the copy method, zeros) and K where it is
+    K. (Before: asarray of a gpunp array honoured only 'C' and 'F', so 'f'
+    and b'F' made no copy and 'X' or 3 went unchecked; tobytes('a') gave C
+    bytes of an F array; None was K everywhere, or refused.)"""
     h = np.arange(6.0).reshape(2, 3)
     a = gp.asarray(h)
     calls = [(lambda m, x: m.zeros_like(x, order=order)),
              (lambda m, x: m.zeros_like(m.empty_like(x, order=order))),  # its layout
              (lambda m, x: x.copy(order=order)), (lambda m, x: x.astype(np.float32, order=order)),
-             (lambda m, x: x.ravel(order=order)), (lambda m, x: m.asarray(x, order=order))]
-    for call in calls:
-        got, want = same_outcome(lambda: call(np, h), lambda: call(gp, a))
+             (lambda m, x: x.ravel(order=order)), (lambda m, x: m.asarray(x, order=order)),
+             (lambda m, x: m.zeros_like(m.empty_like(x, shape=(3, 2), order=order))),
+             (lambda m, x: m.einsum("ij->ij", x, order=order)),
+             (lambda m, x: m.copy(x, order=order)), (lambda m, x: x.flatten(order=order)),
+             (lambda m, x: m.ravel(x, order=order)), (lambda m, x: x.reshape(3, 2, order=order)),
+             (lambda m, x: x.reshape(3, 2, order=order, copy=True)),
+             (lambda m, x: m.zeros_like(m.empty((3, 2), order=order))),
+             (lambda m, x: m.zeros((3, 2), order=order)),
+             (lambda m, x: m.ones((3, 2), order=order)),
+             (lambda m, x: m.full((3, 2), 7, order=order))]
+    for h_ in (h, np.asfortranarray(h)):
+        for call in calls:
+            got, want = same_outcome(lambda: call(np, h_), lambda: call(gp, gp.asarray(h_)))
+            if want is not None:
+                assert got.strides == want.strides
+                assert_same(got, want)
+        got, want = same_outcome(lambda: h_.tobytes(order=order),
+                                 lambda: gp.asarray(h_).tobytes(order=order))
+        assert got == want
+    idx = ([0, 1, 1], [2, 0, 1])
+    if order not in (None, "k", "A"):  # None, K and A are not index orders
+        got, want = same_outcome(lambda: np.ravel_multi_index(idx, (2, 3), order=order),
+                                 lambda: gp.ravel_multi_index(gp.asarray(idx), (2, 3),
+                                                              order=order))
         if want is not None:
-            assert got.strides == want.strides
             assert_same(got, want)
+        got, want = same_outcome(lambda: np.unravel_index(4, (2, 3), order=order),
+                                 lambda: gp.unravel_index(4, (2, 3), order=order))
+        if want is not None:
+            assert [int(g) for g in got] == [int(w) for w in want]
 
 
 ARANGE_CASES = [
