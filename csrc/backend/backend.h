@@ -134,6 +134,10 @@ typedef struct gp_backend_i {
     const char *prelude;                         /* prepended to every kernel */
     const char *(*compiler_id)(void);            /* compiler + version + target */
     gp_status_t (*compile)(const char *source, gp_blob_t *out); /* caller frees data */
+    /* the same in less time, to slower code: a kernel's first call runs it
+     * while `compile` makes the lasting one on a thread of the kernel cache
+     * (optional: NULL where each kernel is compiled once) */
+    gp_status_t (*compile_quick)(const char *source, gp_blob_t *out);
     gp_status_t (*module_load)(const gp_blob_t *image, void **module);
     gp_status_t (*module_function)(void *module, const char *name, void **fn);
     gp_status_t (*launch)(void *fn, const gp_launch_t *cfg, const void *params,

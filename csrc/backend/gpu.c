@@ -496,6 +496,18 @@ static gp_status_t gpu_compile(const char *source, gp_blob_t *out)
     return GPU_RTC_COMPILE(source, p->target, out);
 }
 
+#ifdef GPU_RTC_COMPILE_QUICK
+static gp_status_t gpu_compile_quick(const char *source, gp_blob_t *out)
+{
+    const gp_device_props_t *p;
+    GP_TRY(gp_backend_props(&p));
+    return GPU_RTC_COMPILE_QUICK(source, p->target, out);
+}
+#define GPU_COMPILE_QUICK gpu_compile_quick
+#else
+#define GPU_COMPILE_QUICK NULL
+#endif
+
 /* An image for the other vendor's devices is refused by name, where the
  * driver would only call it invalid: ELF objects carry their machine
  * (e_machine, little-endian at byte 18), PTX is text. */
@@ -1399,6 +1411,7 @@ const gp_backend_i GPU_BACKEND = {
     .prelude = GPU_PRELUDE,
     .compiler_id = gpu_compiler_id,
     .compile = gpu_compile,
+    .compile_quick = GPU_COMPILE_QUICK,
     .module_load = gpu_module_load,
     .module_function = gpu_module_function,
     .launch = gpu_launch,

@@ -175,6 +175,15 @@ static int vector_width(const gp_array_t *const *arr, int nop, int64_t n)
     return 1;
 }
 
+/* The elementwise kernel of `ctx` as one scalar loop: the same parameters,
+ * and right for any grid (its loop strides over the grid). */
+static gp_status_t gen_ew_scalar(const void *ctx, char *name, size_t name_size, gp_str_t *body)
+{
+    gp_ew_spec_t sp = *(const gp_ew_spec_t *)ctx;
+    sp.vec = sp.unroll = 1;
+    return gp_gen_ew(&sp, name, name_size, body);
+}
+
 gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const int8_t *loop,
                       const gp_operand_t *in, gp_array_t *const *out, const gp_array_t *where)
 {
@@ -241,8 +250,10 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
                it.strides[0][0] == gp_dtype_size(arr[0]->dtype) && it.shape[0] >= 32 &&
                it.shape[1] >= 32;
 
+    /* a vector loop's first call may run one scalar loop, compiled quickly */
     const gp_kernel_t *kern;
-    GP_TRY(gp_kernel_get(&sp, sizeof sp, gp_gen_ew, &sp, &kern));
+    GP_TRY(sp.vec > 1 ? gp_kernel_get_quick(&sp, sizeof sp, gp_gen_ew, gen_ew_scalar, &sp, &kern)
+                      : gp_kernel_get(&sp, sizeof sp, gp_gen_ew, &sp, &kern));
 
     gp_params_t p;
     gp_params_init(&p);

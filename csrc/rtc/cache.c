@@ -255,7 +255,6 @@ GP_API gp_status_t gp_cache_forget_loaded(void)
     return GP_OK;
 }
 
-/* Compiles (or fetches from disk) and loads the kernel; lock held. */
 /* Every complex helper's name and type ends in c64 or c128, so a body that
  * never spells one needs none of that precision's helpers (complex64's
  * inverse trigonometric functions are complex128's, rounded). */
@@ -307,71 +306,255 @@ static void kernel_ident(gp_str_t *ident, const char *cid, const char *prelude,
     gp_kernel_source(ident, prelude, body, len);
 }
 
-static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, const void *ctx,
-                         gp_kernel_t *out)
-{
+/* A kernel's generated source, its identity text and its disk entry. */
+typedef struct {
+    char name[128];
     gp_str_t body, ident;
-    gp_str_init(&body);
-    gp_str_init(&ident);
-    gp_blob_t img = {NULL, 0};
-    char name[128] = "";
-    gp_status_t s = gen(ctx, name, sizeof name, &body);
-    if (s == GP_OK && body.failed)
-        s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
-    if (s != GP_OK)
-        goto done;
-
-    const char *cid = be->compiler_id();
-    if (!cid) {
-        s = gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
-        goto done;
-    }
-    size_t src_at;
-    kernel_ident(&ident, cid, be->prelude, body.data, body.len, &src_at);
-    if (ident.failed) {
-        s = gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", name);
-        goto done;
-    }
-
-    const gp_device_props_t *props;
-    s = gp_backend_props(&props);
-    if (s != GP_OK)
-        goto done;
+    size_t src_at; /* where the compiler's source starts in ident */
     char path[4400];
-    entry_path(be->name, props->target, &ident, path, sizeof path);
+} kernel_text_t;
+
+static void text_free(kernel_text_t *t)
+{
+    gp_str_free(&t->body);
+    gp_str_free(&t->ident);
+}
+
+static gp_status_t make_text(const gp_backend_i *be, gp_kernel_gen_fn gen, const void *ctx,
+                             kernel_text_t *t)
+{
+    t->name[0] = t->path[0] = '\0';
+    gp_str_init(&t->body);
+    gp_str_init(&t->ident);
+    GP_TRY(gen(ctx, t->name, sizeof t->name, &t->body));
+    if (t->body.failed)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", t->name);
+    const char *cid = be->compiler_id();
+    if (!cid)
+        return gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
+    kernel_ident(&t->ident, cid, be->prelude, t->body.data, t->body.len, &t->src_at);
+    if (t->ident.failed)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", t->name);
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    entry_path(be->name, props->target, &t->ident, t->path, sizeof t->path);
+    return GP_OK;
+}
+
+static gp_status_t load(const gp_backend_i *be, const gp_blob_t *img, const char *name,
+                        void **fn)
+{
+    void *module;
+    GP_TRY(be->module_load(img, &module));
+    return be->module_function(module, name, fn);
+}
+
+/* ---- quick first compiles -------------------------------------------------------- */
+
+/* A kernel compiled quickly serves its first calls while its twin, the
+ * kernel itself, is compiled here on one thread of the cache's own and
+ * stored on disk; the first call that finds the twin compiled loads it in
+ * the kernel's place (loading needs the caller's device). At exit the
+ * thread compiles what is still queued, so that the next process finds
+ * every kernel on disk; in a forked child the thread is gone and kernels
+ * keep their quick code. */
+typedef struct gp_twin {
+    const gp_backend_i *be;
+    int32_t device; /* whose target it is compiled for */
+    kernel_text_t text;
+    gp_blob_t img;
+    gp_status_t status;
+    atomic_int done;
+    struct gp_twin *next; /* the thread's queue */
+} twin_t;
+
+static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t qcond = PTHREAD_COND_INITIALIZER;
+static twin_t *qhead, *qtail;
+static bool compiling, stopping;
+static pthread_t compiler;
+
+static void *compile_twins(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&qlock);
+    for (;;) {
+        while (!qhead && !stopping)
+            pthread_cond_wait(&qcond, &qlock);
+        if (!qhead)
+            break; /* stopping, and every queued twin compiled */
+        twin_t *t = qhead;
+        qhead = t->next;
+        if (!qhead)
+            qtail = NULL;
+        pthread_mutex_unlock(&qlock);
+        t->status = t->device == gp_current_device() ? GP_OK : gp_device_set(t->device);
+        if (t->status == GP_OK)
+            t->status = t->be->compile(t->text.ident.data + t->text.src_at, &t->img);
+        if (t->status == GP_OK && t->text.path[0])
+            store_entry(t->text.path, &t->text.ident, &t->img);
+        atomic_store_explicit(&t->done, 1, memory_order_release);
+        pthread_mutex_lock(&qlock);
+    }
+    pthread_mutex_unlock(&qlock);
+    return NULL;
+}
+
+static void stop_compiling(void)
+{
+    pthread_mutex_lock(&qlock);
+    bool running = compiling;
+    stopping = true;
+    pthread_cond_signal(&qcond);
+    pthread_mutex_unlock(&qlock);
+    if (running)
+        pthread_join(compiler, NULL);
+}
+
+static void forget_compiler_in_child(void)
+{
+    pthread_mutex_init(&qlock, NULL);
+    pthread_cond_init(&qcond, NULL);
+    compiling = false;
+    stopping = true; /* the child compiles every kernel in the caller's thread */
+    for (twin_t *t = qhead; t; t = t->next) {
+        t->status = GP_ERR_BACKEND;
+        atomic_store_explicit(&t->done, 1, memory_order_release);
+    }
+    qhead = qtail = NULL;
+}
+
+static void at_exit_and_fork(void)
+{
+    atexit(stop_compiling);
+    pthread_atfork(NULL, NULL, forget_compiler_in_child);
+}
+
+/* Queues `t` for the thread (started on first use); false where there is
+ * no thread (at exit, in a forked child, or none could start). */
+static bool queue_twin(twin_t *t)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, at_exit_and_fork);
+    pthread_mutex_lock(&qlock);
+    if (!compiling && !stopping)
+        compiling = pthread_create(&compiler, NULL, compile_twins, NULL) == 0;
+    bool ok = compiling && !stopping;
+    if (ok) {
+        t->next = NULL;
+        if (qtail)
+            qtail->next = t;
+        else
+            qhead = t;
+        qtail = t;
+        pthread_cond_signal(&qcond);
+    }
+    pthread_mutex_unlock(&qlock);
+    return ok;
+}
+
+/* Puts a compiled twin in its kernel's place; lock held. */
+static void take_twin(gp_kernel_t *k)
+{
+    twin_t *t = k->up;
+    if (!atomic_load_explicit(&t->done, memory_order_acquire))
+        return;
+    k->up = NULL;
+    void *fn;
+    if (t->status == GP_OK && load(t->be, &t->img, t->text.name, &fn) == GP_OK)
+        atomic_store_explicit(&k->fn, fn, memory_order_release);
+    else
+        gp_clear_error(); /* the quick kernel stays: it computes the same */
+    free(t->img.data);
+    text_free(&t->text);
+    free(t);
+}
+
+/* The quick kernel of `quick` in k's place and its twin, `full`'s kernel,
+ * queued (taking full's text); false where that cannot be (the caller
+ * compiles `full` itself). */
+static bool build_quick(const gp_backend_i *be, kernel_text_t *full, gp_kernel_gen_fn quick,
+                        const void *ctx, gp_kernel_t *k)
+{
+    twin_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return false;
+    kernel_text_t q;
+    gp_blob_t img = {NULL, 0};
+    void *fn = NULL;
+    double t0 = now_seconds();
+    bool ok = make_text(be, quick, ctx, &q) == GP_OK &&
+              be->compile_quick(q.ident.data + q.src_at, &img) == GP_OK &&
+              load(be, &img, q.name, &fn) == GP_OK;
+    stats.compile_seconds += now_seconds() - t0;
+    if (ok) {
+        ++stats.compiles;
+        log_source(&q.body);
+        log_source(&full->body);
+        t->be = be;
+        t->device = gp_current_device();
+        t->text = *full; /* the twin owns the text from here */
+        atomic_init(&t->done, 0);
+        atomic_store_explicit(&k->fn, fn, memory_order_release);
+        k->up = t;
+        if (!queue_twin(t)) {
+            k->up = NULL;
+            *full = t->text;
+            ok = false;
+        }
+    }
+    if (!ok) {
+        gp_clear_error();
+        free(t);
+    }
+    free(img.data);
+    text_free(&q);
+    return ok;
+}
+
+/* Compiles (or fetches from disk) and loads the kernel; lock held. */
+static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel_gen_fn quick,
+                         const void *ctx, gp_kernel_t *out)
+{
+    kernel_text_t t;
+    gp_blob_t img = {NULL, 0};
+    out->up = NULL;
+    gp_status_t s = make_text(be, gen, ctx, &t);
+    if (s != GP_OK)
+        goto done;
     bool rejected = false;
-    if (path[0] && load_entry(path, &ident, &img, &rejected)) {
+    if (t.path[0] && load_entry(t.path, &t.ident, &img, &rejected)) {
         ++stats.disk_hits;
     } else {
         if (rejected)
             ++stats.disk_rejects;
+        if (quick && be->compile_quick && build_quick(be, &t, quick, ctx, out))
+            goto done; /* the text is the twin's */
         double t0 = now_seconds();
-        s = be->compile(ident.data + src_at, &img);
+        s = be->compile(t.ident.data + t.src_at, &img);
         stats.compile_seconds += now_seconds() - t0;
         if (s != GP_OK)
             goto done;
         ++stats.compiles;
-        if (path[0])
-            store_entry(path, &ident, &img);
+        if (t.path[0])
+            store_entry(t.path, &t.ident, &img);
     }
-    void *module;
-    s = be->module_load(&img, &module);
-    if (s == GP_OK)
-        s = be->module_function(module, name, &out->fn);
+    void *fn = NULL;
+    s = load(be, &img, t.name, &fn);
+    atomic_store_explicit(&out->fn, fn, memory_order_release);
     if (s == GP_OK) /* what built here must build on every backend: tools/check_kernels.py */
-        log_source(&body);
+        log_source(&t.body);
 done:
     free(img.data);
-    gp_str_free(&body);
-    gp_str_free(&ident);
+    if (!out->up)
+        text_free(&t);
     return s;
 }
 
-gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen, const void *ctx,
-                          const gp_kernel_t **out)
+static gp_status_t get_kernel(const gp_backend_i *be, const void *key, size_t key_len,
+                              gp_kernel_gen_fn gen, gp_kernel_gen_fn quick, const void *ctx,
+                              const gp_kernel_t **out)
 {
-    const gp_backend_i *be;
-    GP_TRY(gp_backend(&be));
     uint64_t h = gp_fnv1a(GP_FNV_SEED, key, key_len);
     pthread_mutex_lock(&lock);
     gp_status_t s = GP_OK;
@@ -382,6 +565,8 @@ gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen,
     slot_t *slot = find_slot(slots, nslots, h, key, key_len);
     if (slot->key) {
         ++stats.memory_hits;
+        if (slot->kernel->up)
+            take_twin(slot->kernel);
         *out = slot->kernel;
         goto unlock;
     }
@@ -393,7 +578,7 @@ gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen,
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
         goto unlock;
     }
-    s = build(be, gen, ctx, k);
+    s = build(be, gen, quick, ctx, k);
     if (s != GP_OK) {
         free(k);
         free(kcopy);
@@ -409,6 +594,30 @@ gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen,
 unlock:
     pthread_mutex_unlock(&lock);
     return s;
+}
+
+gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen, const void *ctx,
+                          const gp_kernel_t **out)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return get_kernel(be, key, key_len, gen, NULL, ctx, out);
+}
+
+gp_status_t gp_kernel_get_quick(const void *key, size_t key_len, gp_kernel_gen_fn gen,
+                                gp_kernel_gen_fn quick, const void *ctx,
+                                const gp_kernel_t **out)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return get_kernel(be, key, key_len, gen, quick, ctx, out);
+}
+
+gp_status_t gp_kernel_get_quick_on(const gp_backend_i *be, const void *key, size_t key_len,
+                                   gp_kernel_gen_fn gen, gp_kernel_gen_fn quick,
+                                   const void *ctx, const gp_kernel_t **out)
+{
+    return get_kernel(be, key, key_len, gen, quick, ctx, out);
 }
 
 /* ---- users' modules ------------------------------------------------------------------ */

@@ -263,8 +263,11 @@ static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
 /* A generated kernel: the target and the vendor's fixed options. A source
  * that includes CUB's headers is compiled with CCCL's folder (and the one
  * above it when that holds CCCL's nv/, as in the wheel) and without NVRTC
- * 13's -minimal, since CUB needs the runtime's types. */
-static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch, gp_blob_t *out)
+ * 13's -minimal, since CUB needs the runtime's types. `quick`: NVRTC's
+ * fastest compile (-Ofc=max), for a kernel that serves until its optimised
+ * twin is compiled (cache.c). */
+static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch, bool quick,
+                                  gp_blob_t *out)
 {
     out->data = NULL; /* the caller frees it whatever happens */
     out->size = 0;
@@ -295,7 +298,9 @@ static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch
         }
     } else if (c->fast) {
         opts[n++] = c->fast_option;
-        if (c->fast_compile[0])
+        if (quick)
+            opts[n++] = "-Ofc=max";
+        else if (c->fast_compile[0])
             opts[n++] = c->fast_compile;
     }
     return compile(c, source, arch, n, opts, 0, NULL, out, NULL);
@@ -329,7 +334,7 @@ static gp_status_t check(rtc_t *c, const char *vendor_prelude, const char *sourc
         return gp_set_error(GP_ERR_NOMEM, "out of host memory");
     }
     gp_blob_t img;
-    gp_status_t s = compile_kernel(c, full.data, arch, &img);
+    gp_status_t s = compile_kernel(c, full.data, arch, false, &img);
     free(img.data);
     gp_str_free(&full);
     return s;
@@ -341,7 +346,12 @@ const char *gp_nvrtc_id(void) { return ready(&nvrtc) == GP_OK ? nvrtc.ident : NU
 
 gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out)
 {
-    return compile_kernel(&nvrtc, source, arch, out);
+    return compile_kernel(&nvrtc, source, arch, false, out);
+}
+
+gp_status_t gp_nvrtc_compile_quick(const char *source, const char *arch, gp_blob_t *out)
+{
+    return compile_kernel(&nvrtc, source, arch, true, out);
 }
 
 gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t nopts,
@@ -364,7 +374,7 @@ const char *gp_hiprtc_id(void) { return ready(&hiprtc) == GP_OK ? hiprtc.ident :
 
 gp_status_t gp_hiprtc_compile(const char *source, const char *arch, gp_blob_t *out)
 {
-    return compile_kernel(&hiprtc, source, arch, out);
+    return compile_kernel(&hiprtc, source, arch, false, out);
 }
 
 gp_status_t gp_hiprtc_compile_user(const char *source, const char *arch, int32_t nopts,

@@ -329,6 +329,9 @@ enum {
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))
+/* NVRTC's -Ofc=max for a kernel's first calls (hip.h has no such level:
+ * HIP compiles each kernel once) */
+#define GPU_RTC_COMPILE_QUICK(src, target, out) gp_nvrtc_compile_quick((src), (target), (out))
 #define GPU_RTC_COMPILE_USER gp_nvrtc_compile_user
 #define GPU_RTC_ID() gp_nvrtc_id()
 #define GPU_TARGET_FORMAT "sm_%d%d"
