@@ -118,14 +118,15 @@ static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const i
     }
     if (nidx == 0)
         goto done;
+    bool check_only = n == 0;
+    if (check_only && mode != GP_TAKE_RAISE)
+        goto done; /* nothing to move, nothing that can fail: NumPy's clip gives the
+                      empty result even from an empty axis (its wrap loops forever) */
     for (int32_t j = 0; j < k && mode != GP_TAKE_RAISE; ++j)
         if (a->shape[j] == 0) {
             s = gp_set_error(GP_ERR_INDEX, "cannot do a non-empty take from an empty axes.");
             goto done;
         }
-    bool check_only = n == 0;
-    if (check_only && mode != GP_TAKE_RAISE)
-        goto done; /* nothing to move, nothing that can fail */
 
     gp_gather_spec_t sp;
     memset(&sp, 0, sizeof sp);
