@@ -252,8 +252,8 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
 
     /* a vector loop's first call may run one scalar loop, compiled quickly */
     const gp_kernel_t *kern;
-    GP_TRY(sp.vec > 1 ? gp_kernel_get_quick(&sp, sizeof sp, gp_gen_ew, gen_ew_scalar, &sp, &kern)
-                      : gp_kernel_get(&sp, sizeof sp, gp_gen_ew, &sp, &kern));
+    GP_TRY(gp_kernel_get_quick(&sp, sizeof sp, gp_gen_ew, sp.vec > 1 ? gen_ew_scalar : NULL, &sp,
+                               &kern));
 
     gp_params_t p;
     gp_params_init(&p);

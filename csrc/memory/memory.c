@@ -177,7 +177,7 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
     }
     gp_buffer_retain(slab);
     gp_buffer_init(piece, (char *)slab->ptr + slabs[dev].used, nbytes, dev, stream, piece_gone,
-                slab);
+                   slab);
     slabs[dev].used += n;
     pthread_mutex_unlock(&slab_lock);
     *out = piece;
@@ -283,7 +283,7 @@ GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size)
     if (!heap)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory");
     gp_buffer_init(heap, (void *)(uintptr_t)ptr, (size_t)size, gp_current_device(),
-                gp_current_stream(), NULL, NULL);
+                   gp_current_stream(), NULL, NULL);
     gp_buffer_release(heap);
     return GP_OK;
 }

@@ -38,8 +38,8 @@ void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size
 gp_status_t gp_kernel_get(const void *key, size_t key_len, gp_kernel_gen_fn gen, const void *ctx,
                           const gp_kernel_t **out);
 
-/* The same where `quick(ctx, ...)` writes a simpler kernel with the same
- * name-independent parameters and launch (a scalar loop for a vector loop):
+/* The same where `quick(ctx, ...)` (may be NULL) writes a simpler kernel
+ * with the same parameters and launch (a scalar loop for a vector loop):
  * on a backend with compile_quick, a kernel found nowhere on disk is that
  * one, compiled quickly, until `gen`'s is compiled on the cache's thread
  * and stored. _on takes the backend, for tests. */
