@@ -299,7 +299,9 @@ def _svd_jacobi(a, t, result_t, full_matrices: bool, compute_uv: bool):
     run(GESVDJ, FULL if full else 0, f, s, u, v, info)
     if failed(info):
         return None
-    s = _result(s, real_dtype(result_t))
+    # gesvdj can give a zero singular value as -0.0, which turns 1 / s and
+    # cond's s_max / s_min into -inf
+    s = _result(abs(s), real_dtype(result_t))
     if not compute_uv:
         return s
     if full and not full_matrices:
@@ -330,7 +332,7 @@ def _svd_qr(a, t, result_t, full_matrices: bool, compute_uv: bool):
     run(GESVD, flags, f, s, u, vt, info)
     if failed(info):
         raise LinAlgError("SVD did not converge")
-    s = _result(s, real_dtype(result_t))
+    s = _result(abs(s), real_dtype(result_t))  # no -0.0, as in _svd_jacobi
     if not compute_uv:
         return s
     if not tall:

@@ -146,6 +146,19 @@ def test_both_svd_drivers_factor_a(shape, dt, full):
                                    atol=tol * scale)
 
 
+@pytest.mark.parametrize("driver", ["_svd_jacobi", "_svd_qr"])
+def test_zero_singular_values_are_positive_zeros(driver):
+    """A rank-deficient batch (the H200 suite's cond case: gesvdj gave -0.0,
+    and cond -inf where NumPy gives inf)."""
+    h = np.array([[[0, 1, 1]] * 4] * 2 + [[[0, 1, 0], [0, 0, 1], [0, 1, 1], [0, 1, 1]]],
+                 dtype=np.float64)
+    h = np.concatenate([h, RNG.integers(0, 2, (200, 4, 3)).astype(np.float64)])
+    s = getattr(_device, driver)(gp.asarray(h), np.float64, np.float64, False, False).get()
+    assert not np.signbit(s).any()
+    np.testing.assert_allclose(s, np.linalg.svd(h, compute_uv=False), atol=1e-12)
+    assert (gla.cond(gp.asarray(h[:3])).get() > 1e6).all()
+
+
 @pytest.mark.parametrize("shape", [(2000, 3, 3), (50, 32, 32), (2, 33, 33)])
 @pytest.mark.parametrize("dt", [np.float32, np.complex128])
 @pytest.mark.parametrize("uplo", ["L", "U"])
