@@ -61,6 +61,9 @@ def main() -> int:
     ap.add_argument("--only", default="")
     ap.add_argument("--libs", default="gpunp,cupy,torch,numpy")
     ap.add_argument("--out", default="bench/results")
+    ap.add_argument("--passes", type=int, default=3,
+                    help="per-call rows: the best of this many passes, the later ones "
+                         "after every other row")
     args = ap.parse_args()
     only = [t for t in args.only.split("|") if t]
 
@@ -74,6 +77,7 @@ def main() -> int:
         first_call = W.first_call_ms({})
     libs = L.available(args.libs.split(","))
     rows = []
+    per_call = []
     for w in W.workloads(args.quick):
         if not wanted(w.name):
             continue
@@ -90,12 +94,27 @@ def main() -> int:
             if v is not None:
                 row["values"][lib.name] = v
         rows.append(row)
+        if w.unit == "us":
+            per_call.append((w, row))
         print(report.line(row), flush=True)
         for lib in libs:  # release memory between workloads
             if lib.name == "cupy":
                 lib.xp.get_default_memory_pool().free_all_blocks()
             if lib.name == "torch":
                 lib.xp.cuda.empty_cache()
+    # the lent machine's CPU has slow spells, seconds to minutes long, that
+    # doubled every library's per-call times in some runs: those rows are
+    # measured again after the rest, and each keeps its best
+    for _ in range(args.passes - 1):
+        for w, row in per_call:
+            for lib in libs:
+                if lib.name in row["values"]:
+                    v = measure(w, lib)
+                    row["values"][lib.name] = min(row["values"][lib.name], v or float("inf"))
+    if per_call and args.passes > 1:
+        print(f"per-call rows, best of {args.passes} passes:")
+        for _, row in per_call:
+            print(report.line(row), flush=True)
     if first_call is not None:
         cold, warm, compiling, floor = first_call
         for label, v in (("cold cache", cold), ("warm cache", warm),
@@ -129,7 +148,7 @@ def main() -> int:
             "numpy": np.__version__, "gpunp": gpunp.__version__, "backend": gpunp.backend(),
             "device": gpunp._config.config("device_name"),
             "libs": {lib.name: getattr(lib.xp, "__version__", "?") for lib in libs},
-            "quick": args.quick}
+            "quick": args.quick, "per_call_passes": args.passes}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))

@@ -38,7 +38,10 @@ def markdown(meta, rows) -> str:
     out = [f"Measured {meta['date']} on {meta['device']} ({meta['backend']} backend); "
            f"Python {meta['python']}, NumPy {meta['numpy']}, "
            + ", ".join(f"{k} {v}" for k, v in meta["libs"].items()) + ".", "",
-           "Ratios: how many times better gpunp is (above 1: gpunp is faster).", "",
+           "Ratios: how many times better gpunp is (above 1: gpunp is faster)."
+           + (f" Per-call rows: the best of {meta['per_call_passes']} passes through them, "
+              "the later ones after every other row." if meta.get("per_call_passes", 1) > 1
+              else ""), "",
            "| workload | gpunp | CuPy | PyTorch | NumPy | vs CuPy | vs PyTorch |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
