@@ -621,6 +621,19 @@ def test_matrix_and_vector_norm(data, keepdims):
 @given(data=st.data(), power=st.integers(-3, 7))
 def test_matrix_power(road_name, data, power):
     g, h = data.draw(matrices(max_side=3, kinds=["random", "singular"]))
+    zero_line = h.size and (np.all(h == 0, axis=-1).any() or np.all(h == 0, axis=-2).any())
+    if power < 0 and h.size and not zero_line and _cond(h) * _eps(h.dtype) > 1e-3:
+        # singular to rounding (random rows that happen to be dependent, as
+        # [-0.75, 1.5, -1.5] and [0.5, -1, 1] on the H200): whether a pivot
+        # of the LU is exactly zero (LinAlgError) or a residue (an inverse
+        # of 1e16, all noise) depends on the order of its operations, in
+        # NumPy's LAPACK as in cuSOLVER (docs/differences.md)
+        with road(road_name):
+            try:
+                gla.matrix_power(g, power)
+            except gla.LinAlgError:
+                pass
+        return
     with road(road_name):
         got, want = same_outcome(lambda: np.linalg.matrix_power(h, power),
                                  lambda: gla.matrix_power(g, power))
