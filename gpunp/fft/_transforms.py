@@ -193,8 +193,25 @@ def _check_out_shape(out, ndim, axis, n_out):
         raise ValueError("output array has wrong shape.")
 
 
+#: fft and ifft calls without out= whose n is the axis' length, by
+#: direction, shape, dtype, axis and norm: the plan's axis, factor and
+#: dtype their checks gave (as _ND_CALLS for the n-dimensional ones)
+_ONE_CALLS: dict = {}
+
+
 def _raw_fft(a: ndarray, n, axis, is_real, is_forward, norm, out=None) -> ndarray:
     """One pass of NumPy's _raw_fft on the device."""
+    key = None
+    if out is None and not is_real and type(n) is int and type(axis) is int:
+        key = (is_forward, a.shape, a.dtype, n, axis, norm)
+        try:
+            hit = _ONE_CALLS.get(key)
+        except TypeError:  # an unhashable argument: the checks will say
+            key = hit = None
+        if hit is not None:
+            ax, fct, cdt = hit
+            x = a if a.dtype == cdt else a.astype(cdt)
+            return _scale(_engine(_FORWARD if is_forward else _INVERSE, x, [ax]), fct)
     if n < 1:
         raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
     fct = _factor(norm, n, a.dtype, is_forward)
@@ -216,6 +233,10 @@ def _raw_fft(a: ndarray, n, axis, is_real, is_forward, norm, out=None) -> ndarra
     else:
         x = _fit(a if a.dtype == cdt else a.astype(cdt), axis, n)
         r = _engine(_FORWARD if is_forward else _INVERSE, x, [axis])
+        if key is not None and a.shape[axis] == n and a.size:
+            if len(_ONE_CALLS) >= 4096:
+                _ONE_CALLS.clear()
+            _ONE_CALLS[key] = (axis, fct, cdt)
     return _deliver(_scale(r, fct), out, out_dtype)
 
 

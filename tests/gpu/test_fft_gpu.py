@@ -171,10 +171,10 @@ def test_rfft_of_views_at_any_element(dt, start):
             _close(got, want, dt)
 
 
-@pytest.mark.parametrize("name", ["fft2", "ifft2", "fftn", "ifftn"])
+@pytest.mark.parametrize("name", ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn"])
 @pytest.mark.parametrize("dt", [np.float32, np.complex64, np.complex128])
 def test_repeated_calls_and_outputs(name, dt):
-    """A call's second time skips its checks (_ND_CALLS); out= of the
+    """A call's second time skips its checks (_ONE_CALLS, _ND_CALLS); out= of the
     result's shape and dtype takes the fused transform, another dtype goes
     pass by pass, and out= may be the input: each as NumPy."""
     rng = np.random.default_rng(3)
