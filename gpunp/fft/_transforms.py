@@ -193,21 +193,35 @@ def _check_out_shape(out, ndim, axis, n_out):
         raise ValueError("output array has wrong shape.")
 
 
+class _Calls(dict):
+    """Calls whose checks passed, by their arguments, with what the checks
+    worked out: a repeated call skips them (cleared when it holds 4096)."""
+
+    def find(self, key):
+        """(key, what was kept), or (None, None) where an argument is not
+        hashable (the checks will say what is wrong with it)."""
+        try:
+            return key, self.get(key)
+        except TypeError:
+            return None, None
+
+    def keep(self, key, value):
+        if key is not None:
+            if len(self) >= 4096:
+                self.clear()
+            self[key] = value
+
+
 #: fft and ifft calls without out= whose n is the axis' length, by
-#: direction, shape, dtype, axis and norm: the plan's axis, factor and
-#: dtype their checks gave (as _ND_CALLS for the n-dimensional ones)
-_ONE_CALLS: dict = {}
+#: direction, shape, dtype, axis and norm: the plan's axis, factor and dtype
+_ONE_CALLS = _Calls()
 
 
 def _raw_fft(a: ndarray, n, axis, is_real, is_forward, norm, out=None) -> ndarray:
     """One pass of NumPy's _raw_fft on the device."""
     key = None
     if out is None and not is_real and type(n) is int and type(axis) is int:
-        key = (is_forward, a.shape, a.dtype, n, axis, norm)
-        try:
-            hit = _ONE_CALLS.get(key)
-        except TypeError:  # an unhashable argument: the checks will say
-            key = hit = None
+        key, hit = _ONE_CALLS.find((is_forward, a.shape, a.dtype, n, axis, norm))
         if hit is not None:
             ax, fct, cdt = hit
             x = a if a.dtype == cdt else a.astype(cdt)
@@ -233,10 +247,8 @@ def _raw_fft(a: ndarray, n, axis, is_real, is_forward, norm, out=None) -> ndarra
     else:
         x = _fit(a if a.dtype == cdt else a.astype(cdt), axis, n)
         r = _engine(_FORWARD if is_forward else _INVERSE, x, [axis])
-        if key is not None and a.shape[axis] == n and a.size:
-            if len(_ONE_CALLS) >= 4096:
-                _ONE_CALLS.clear()
-            _ONE_CALLS[key] = (axis, fct, cdt)
+        if a.shape[axis] == n and a.size:
+            _ONE_CALLS.keep(key, (axis, fct, cdt))
     return _deliver(_scale(r, fct), out, out_dtype)
 
 
@@ -358,8 +370,9 @@ def _passes_valid(a, s, axes, norm, order):
     return done if len(set(done)) == len(done) else None
 
 
-def _fused_c2c(x: ndarray, axes, forward, groups=None) -> ndarray:
-    for group in groups or _groups(axes):
+def _fused_c2c(x: ndarray, groups, forward) -> ndarray:
+    """x transformed over each group that _groups gave, one plan a group."""
+    for group in groups:
         x = _engine(_FORWARD if forward else _INVERSE, x, group)
     return x
 
@@ -379,7 +392,7 @@ def _nd_start(name, a, s, axes, out, invreal=0):
 #: that _fftnd worked out for them: fft2's Python before gp_fft took 10.7 µs
 #: on the development machine, 2.3 with this (on the H200 gpunp's whole
 #: call of a small fft2 took 14-19 µs, PyTorch's 12.7)
-_ND_CALLS: dict = {}
+_ND_CALLS = _Calls()
 
 
 def _fftnd(name, a, s, axes, norm, out):
@@ -387,15 +400,11 @@ def _fftnd(name, a, s, axes, norm, out):
     key = None
     if s is None and out is None and (axes is None or type(axes) is tuple):
         a = _asarray(a)
-        key = (name, a.shape, a.dtype, axes, norm)
-        try:
-            hit = _ND_CALLS.get(key)
-        except TypeError:  # an unhashable norm or axis: the checks will say
-            key = hit = None
+        key, hit = _ND_CALLS.find((name, a.shape, a.dtype, axes, norm))
         if hit is not None:
             groups, fct, cdt = hit
             x = a if a.dtype == cdt else a.astype(cdt)
-            return _scale(_fused_c2c(x, None, forward, groups), fct)
+            return _scale(_fused_c2c(x, groups, forward), fct)
     a, s, axes, out = _nd_start(name, a, s, axes, out)
     one = fft if forward else ifft
     ax = _passes_valid(a, s, axes, norm, reversed(range(len(axes))))
@@ -418,11 +427,9 @@ def _fftnd(name, a, s, axes, norm, out):
         fct *= _factor(norm, n, dt, forward)
         dt = x.dtype
         x = _fit(x, axis, n)
-    r = _scale(_fused_c2c(x, ax, forward), fct)
-    if key is not None:
-        if len(_ND_CALLS) >= 4096:
-            _ND_CALLS.clear()
-        _ND_CALLS[key] = (_groups(ax), fct, cdt)
+    groups = _groups(ax)
+    r = _scale(_fused_c2c(x, groups, forward), fct)
+    _ND_CALLS.keep(key, (groups, fct, cdt))
     if out is None:
         return r
     from gpunp._shaping import copyto
@@ -455,7 +462,7 @@ def _rfftnd(name, a, s, axes, norm, out):
     rest = [v for v in others if v not in first]
     x = _engine(_R2C, x, first + [ax[-1]])
     if rest:
-        x = _fused_c2c(x, rest, True)
+        x = _fused_c2c(x, _groups(rest), True)
     return _scale(x, fct)
 
 
@@ -479,7 +486,7 @@ def _irfftnd(name, a, s, axes, norm, out):
         fct *= _factor(norm, n, dt, False)
         dt = cdt
         x = _fit(x, axis, n)
-    x = _fused_c2c(x, ax[:-1], False)
+    x = _fused_c2c(x, _groups(ax[:-1]), False)
     last = ax[-1]
     fct *= _factor(norm, s[-1], cdt, False)
     x = _engine(_C2R, _fit(x, last, s[-1] // 2 + 1), [last], s[-1])
