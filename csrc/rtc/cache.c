@@ -374,6 +374,35 @@ static twin_t *qhead, *qtail;
 static bool compiling, stopping;
 static pthread_t compiler;
 
+/* A twin starts only once the callers' own compiles have paused for
+ * TWIN_QUIET seconds. NVRTC serializes part of two compiles in one process
+ * (an empty kernel took 44 ms alone, 86-103 ms when started within 10 ms
+ * of another thread's compile), and first calls come in bursts (a
+ * script's first pass over its code), so a twin started between two of
+ * them would double the second one's wait. */
+#define TWIN_QUIET 0.05
+static atomic_int fg_compiling;
+static atomic_llong fg_ended_ns; /* when the last one ended */
+
+static void foreground_compile(bool starts)
+{
+    if (starts) {
+        atomic_fetch_add(&fg_compiling, 1);
+        return;
+    }
+    atomic_store(&fg_ended_ns, (long long)(now_seconds() * 1e9));
+    atomic_fetch_sub(&fg_compiling, 1);
+}
+
+/* Seconds until the callers' compiles have paused long enough (0: now). */
+static double twin_wait(void)
+{
+    if (atomic_load(&fg_compiling) > 0)
+        return TWIN_QUIET;
+    double left = 1e-9 * (double)atomic_load(&fg_ended_ns) + TWIN_QUIET - now_seconds();
+    return left > 0 ? left : 0;
+}
+
 static void *compile_twins(void *arg)
 {
     (void)arg;
@@ -383,6 +412,14 @@ static void *compile_twins(void *arg)
             pthread_cond_wait(&qcond, &qlock);
         if (!qhead)
             break; /* stopping, and every queued twin compiled */
+        double wait = stopping ? 0 : twin_wait();
+        if (wait > 0) {
+            pthread_mutex_unlock(&qlock);
+            long long ns = (long long)(wait * 1e9) + 1;
+            nanosleep(&(struct timespec){ns / 1000000000, ns % 1000000000}, NULL);
+            pthread_mutex_lock(&qlock);
+            continue;
+        }
         twin_t *t = qhead;
         qhead = t->next;
         if (!qhead)
@@ -483,9 +520,11 @@ static bool build_quick(const gp_backend_i *be, kernel_text_t *full, gp_kernel_g
     gp_blob_t img = {NULL, 0};
     void *fn = NULL;
     double t0 = now_seconds();
+    foreground_compile(true);
     bool ok = make_text(be, quick, ctx, &q) == GP_OK &&
               be->compile_quick(q.ident.data + q.src_at, &img) == GP_OK &&
               load(be, &img, q.name, &fn) == GP_OK;
+    foreground_compile(false);
     stats.compile_seconds += now_seconds() - t0;
     if (ok) {
         ++stats.compiles;
@@ -531,7 +570,9 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
         if (quick && be->compile_quick && build_quick(be, &t, quick, ctx, out))
             goto done; /* the text is the twin's */
         double t0 = now_seconds();
+        foreground_compile(true);
         s = be->compile(t.ident.data + t.src_at, &img);
+        foreground_compile(false);
         stats.compile_seconds += now_seconds() - t0;
         if (s != GP_OK)
             goto done;

@@ -38,12 +38,32 @@ static gp_status_t model_compile(const char *source, gp_blob_t *out)
     return host->compile(source, out);
 }
 
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The last quick compile: when it started and ended; with hold_quick > 0 it
+ * lasts that much longer, and full_after_hold is full_compiles at its end. */
+static double quick_started, quick_ended, hold_quick;
+static int full_after_hold;
+
 static gp_status_t model_compile_quick(const char *source, gp_blob_t *out)
 {
+    quick_started = seconds();
     atomic_fetch_add(&quick_compiles, 1);
     if (fail_quick)
         return gp_set_error(GP_ERR_COMPILE, "the model's quick compile fails");
-    return host->compile(source, out);
+    if (hold_quick > 0) {
+        long long ns = (long long)(hold_quick * 1e9);
+        nanosleep(&(struct timespec){ns / 1000000000, ns % 1000000000}, NULL);
+        full_after_hold = atomic_load(&full_compiles);
+    }
+    gp_status_t s = host->compile(source, out);
+    quick_ended = seconds();
+    return s;
 }
 
 static void set_gate(int open)
@@ -199,6 +219,25 @@ static void test_many_kernels_at_once(void)
     }
 }
 
+static void test_a_twin_waits_while_callers_compile(void)
+{
+    /* the cache's TWIN_QUIET: no twin starts until the callers' compiles
+     * have paused that long */
+    const double quiet = 0.05;
+    set_gate(0);
+    int before = atomic_load(&full_compiles);
+    const gp_kernel_t *a = get(&model, 20);
+    double a_ended = quick_ended;
+    hold_quick = 3 * quiet; /* the next first call compiles for longer than that */
+    const gp_kernel_t *b = get(&model, 21);
+    hold_quick = 0;
+    if (CHECK(a != NULL && b != NULL) && quick_started - a_ended < quiet)
+        CHECK_EQ(full_after_hold, before); /* a's twin waited through b's compile */
+    set_gate(1);
+    CHECK(wait_for_full(20) == a && wait_for_full(21) == b);
+    CHECK_EQ(atomic_load(&full_compiles), before + 2);
+}
+
 /* Run as a process of its own (argv[1] "exit"): queues twins and exits at
  * once; the parent then finds them all on disk. */
 static int queue_and_exit(void)
@@ -239,6 +278,7 @@ int main(int argc, char **argv)
         RUN(test_the_quick_kernel_serves_until_its_twin_is_compiled);
         RUN(test_without_a_quick_compile_the_kernel_is_compiled_at_once);
         RUN(test_many_kernels_at_once);
+        RUN(test_a_twin_waits_while_callers_compile);
         check_state.test = "test_twins_queued_at_exit_are_compiled";
         test_twins_queued_at_exit_are_compiled(argv[0]);
     }
