@@ -125,7 +125,7 @@ class ndarray:
 
     def __init__(self, shape, dtype=float, order="C"):
         from gpunp._creation import _shape_tuple
-        self._h = None
+        self._h = ffi.NULL
         shp = _shape_tuple(shape)
         out = ffi.new("gp_array_t **")
         check(lib.gp_array_empty(_lib.dtype_code(dtype), len(shp), shp,
@@ -135,7 +135,10 @@ class ndarray:
         self._info = None
 
     def __del__(self, _release=_release):
-        _release(self._h)  # None (a failed constructor) is NULL: a no-op
+        try:
+            _release(self._h)  # NULL after a failed constructor: a no-op
+        except AttributeError:  # made by __new__ alone, never given a handle
+            pass
 
     # ---- metadata ---------------------------------------------------------
 

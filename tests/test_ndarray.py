@@ -121,6 +121,22 @@ def test_ndarray_constructor_and_copy_protocols():
     assert_same(pickle.loads(pickle.dumps(g)), h)
 
 
+def test_failed_constructions_leave_nothing_to_release(monkeypatch):
+    # an array whose construction failed is still finalized: that must not
+    # raise (Python would print "Exception ignored in __del__")
+    import gc
+    import sys
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    for args, err in [(((-1,),), ValueError), (((2,), "bogus"), TypeError),
+                      (((2,), "f4", 123), TypeError)]:
+        with pytest.raises(err):
+            gp.ndarray(*args)
+    gp.ndarray.__new__(gp.ndarray)
+    gc.collect()
+    assert [u.exc_value for u in seen] == []
+
+
 def test_item_tolist_and_scalar_conversions():
     g, h = pair((2, 3), np.float64)
     assert g.tolist() == h.tolist()
