@@ -47,7 +47,9 @@ def diff(a, n=1, axis=-1, prepend=_NO_VALUE, append=_NO_VALUE) -> ndarray:
                         axis=axis)
     op = UFUNCS["not_equal"] if a.dtype == numpy.bool_ else UFUNCS["subtract"]
     hi, lo = _shifted(a.ndim, axis, slice(1, None)), _shifted(a.ndim, axis, slice(None, -1))
-    for _ in range(n):
+    # past the axis' length every difference is empty, of the same dtype:
+    # NumPy goes on n times (forever, for n = 2**62)
+    for _ in range(min(n, max(a.shape[axis], 1))):
         a = op(a[hi], a[lo])
     return a
 

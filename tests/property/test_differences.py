@@ -98,6 +98,32 @@ def test_gradient_matches_numpy(data):
         assert_same(a, b, rtol=16 * eps, atol=64 * eps * top)
 
 
+def test_diff_stops_once_the_axis_is_empty(monkeypatch):
+    # NumPy takes all n differences (for ever, for n = 2**62); past the
+    # axis' length they are all empty and of the same dtype
+    from gpunp._ufunc import UFUNCS
+    calls = []
+
+    def counted(name):
+        op = UFUNCS[name]
+
+        def run(*args, **kwargs):
+            calls.append(name)
+            assert len(calls) <= 10, "diff went on past the empty axis"
+            return op(*args, **kwargs)
+        return run
+
+    for name in ("subtract", "not_equal"):
+        monkeypatch.setitem(UFUNCS, name, counted(name))
+    h = np.arange(6.0).reshape(2, 3)
+    assert_same(gp.diff(gp.asarray(h), n=2**62, axis=1), np.diff(h, n=5, axis=1))
+    b = np.array([[True, False]])
+    assert_same(gp.diff(gp.asarray(b), n=10**9), np.diff(b, n=4))
+    e = np.zeros((2, 0), np.int8)
+    assert_same(gp.diff(gp.asarray(e), n=2**40), np.diff(e, n=3))
+    assert len(calls) == 3 + 2 + 1
+
+
 def test_diff_errors():
     with pytest.raises(ValueError):
         gp.diff(gp.asarray(np.float64(1.0)))
