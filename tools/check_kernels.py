@@ -63,16 +63,16 @@ def compile_one(src: str, arch: str, into_cache: bool) -> str | None:
 def check(paths: list[str], arch: str, into_cache: bool) -> list[tuple[str, str]]:
     """The failures among `paths`: (path, error) pairs."""
     sources = [Path(p).read_text() for p in paths]
-    if len(paths) > 1 and compile_one(batch_source(sources), arch, False) is None:
+    batch_err = compile_one(batch_source(sources), arch, False) if len(paths) > 1 else None
+    if len(paths) > 1 and batch_err is None:
         return []
     failures = []
     for path, src in zip(paths, sources):
         err = compile_one(src, arch, into_cache)
         if err:
             failures.append((path, err))
-    if len(paths) > 1 and not failures:
-        err = compile_one(batch_source(sources), arch, False)
-        failures.append((f"the batch of {', '.join(paths)} (each compiles alone)", err or ""))
+    if batch_err and not failures:
+        failures.append((f"the batch of {', '.join(paths)} (each compiles alone)", batch_err))
     return failures
 
 
