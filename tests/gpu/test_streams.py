@@ -87,6 +87,7 @@ def test_work_on_more_streams_than_a_thread_keeps_launch_graphs_for():
             with s:
                 xs[k] += k + 1
         with cuda.Stream(non_blocking=True) as t:  # a stream that lives for one op
+            t.wait_event(streams[0].record())  # xs[0] is written on streams[0]
             extra = xs[0] * 2
         t.synchronize()
         assert extra[5].item() == 2.0 * (r + 1)
