@@ -1,6 +1,6 @@
 /* gpunp kernel prelude: common to every backend.
  *
- * Included after the backend's prelude (which defines GPK_FN, the kernel
+ * Included after the backend's prelude (which defines GPK_HELPER, the kernel
  * macros and the half conversions). Everything here is valid C11 and CUDA
  * C++, so the generated kernels and these helpers are one source for every
  * backend. Semantics follow NumPy's loops; where NumPy leaves a result to the
@@ -30,10 +30,10 @@ typedef struct gpk_c128 { double re; double im; } gpk_c128;
 #define GPK_REAL2(X) X(pow) X(atan2) X(fmod) X(copysign) X(nextafter)       \
     X(fmax) X(fmin)
 
-#define GPK_DEF1_F32(fn) GPK_FN float gpk_##fn##_f32(float x) { return fn##f(x); }
-#define GPK_DEF1_F64(fn) GPK_FN double gpk_##fn##_f64(double x) { return fn(x); }
-#define GPK_DEF2_F32(fn) GPK_FN float gpk_##fn##_f32(float x, float y) { return fn##f(x, y); }
-#define GPK_DEF2_F64(fn) GPK_FN double gpk_##fn##_f64(double x, double y) { return fn(x, y); }
+#define GPK_DEF1_F32(fn) GPK_HELPER float gpk_##fn##_f32(float x) { return fn##f(x); }
+#define GPK_DEF1_F64(fn) GPK_HELPER double gpk_##fn##_f64(double x) { return fn(x); }
+#define GPK_DEF2_F32(fn) GPK_HELPER float gpk_##fn##_f32(float x, float y) { return fn##f(x, y); }
+#define GPK_DEF2_F64(fn) GPK_HELPER double gpk_##fn##_f64(double x, double y) { return fn(x, y); }
 GPK_REAL1(GPK_DEF1_F32)
 GPK_REAL1(GPK_DEF1_F64)
 GPK_REAL2(GPK_DEF2_F32)
@@ -45,13 +45,13 @@ GPK_REAL2(GPK_DEF2_F64)
  * correctly: the square root of the rounded sum of squares, less the error
  * of that sum, found exactly with fma (Borges's correction). One ulp off
  * near 1 is a relative error of 1e-6 in log1p(1e-5j)'s real part. */
-GPK_FN float gpk_hypot_f32(float x, float y)
+GPK_HELPER float gpk_hypot_f32(float x, float y)
 {
     if (isinf(x) || isinf(y)) return INFINITY;
     double a = x, b = y;
     return (float)sqrt(a * a + b * b);
 }
-GPK_FN double gpk_hypot_f64(double x, double y)
+GPK_HELPER double gpk_hypot_f64(double x, double y)
 {
     x = fabs(x), y = fabs(y);
     if (isinf(x) || isinf(y)) return INFINITY;
@@ -68,39 +68,39 @@ GPK_FN double gpk_hypot_f64(double x, double y)
     double e = fma(-y, y, hh - xx) + fma(h, h, -hh) - fma(x, x, -xx);
     return (h - e / (2 * h)) * s;
 }
-GPK_FN float gpk_fma_f32(float x, float y, float z) { return fmaf(x, y, z); }
-GPK_FN double gpk_fma_f64(double x, double y, double z) { return fma(x, y, z); }
+GPK_HELPER float gpk_fma_f32(float x, float y, float z) { return fmaf(x, y, z); }
+GPK_HELPER double gpk_fma_f64(double x, double y, double z) { return fma(x, y, z); }
 
 /* ---- float -> integer conversions --------------------------------------
  * Out of range and NaN give what x86-64's truncating conversions give
  * (NumPy's results on that platform): the "integer indefinite" value of the
  * 32- or 64-bit conversion, truncated to the target width. */
-GPK_FN gpk_i64 gpk_f2i64(double x)
+GPK_HELPER gpk_i64 gpk_f2i64(double x)
 {
     return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (gpk_i64)x
                                                                        : (gpk_i64)(-9223372036854775807LL - 1);
 }
-GPK_FN gpk_i32 gpk_f2i32(double x)
+GPK_HELPER gpk_i32 gpk_f2i32(double x)
 {
     return (x > -2147483649.0 && x < 2147483648.0) ? (gpk_i32)x : (gpk_i32)(-2147483647 - 1);
 }
-GPK_FN gpk_u64 gpk_f2u64(double x)
+GPK_HELPER gpk_u64 gpk_f2u64(double x)
 {
     if (x < 9223372036854775808.0)
         return (gpk_u64)gpk_f2i64(x);
     return (gpk_u64)gpk_f2i64(x - 9223372036854775808.0) ^ 0x8000000000000000ULL;
 }
-GPK_FN gpk_i8 gpk_f2i8(double x) { return (gpk_i8)gpk_f2i32(x); }
-GPK_FN gpk_u8 gpk_f2u8(double x) { return (gpk_u8)gpk_f2i32(x); }
-GPK_FN gpk_i16 gpk_f2i16(double x) { return (gpk_i16)gpk_f2i32(x); }
-GPK_FN gpk_u16 gpk_f2u16(double x) { return (gpk_u16)gpk_f2i32(x); }
-GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
+GPK_HELPER gpk_i8 gpk_f2i8(double x) { return (gpk_i8)gpk_f2i32(x); }
+GPK_HELPER gpk_u8 gpk_f2u8(double x) { return (gpk_u8)gpk_f2i32(x); }
+GPK_HELPER gpk_i16 gpk_f2i16(double x) { return (gpk_i16)gpk_f2i32(x); }
+GPK_HELPER gpk_u16 gpk_f2u16(double x) { return (gpk_u16)gpk_f2i32(x); }
+GPK_HELPER gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
 
 /* ---- integer helpers ----------------------------------------------------
  * Division by zero gives 0 and MIN / -1 wraps, as NumPy's integer loops;
  * shifts by the width or more give 0 (or -1 for a negative right shift). */
 #define GPK_SINT(S, T, BITS)                                                   \
-    GPK_FN T gpk_floordiv_##S(T a, T b)                                        \
+    GPK_HELPER T gpk_floordiv_##S(T a, T b)                                        \
     {                                                                          \
         if (b == 0) return 0;                                                  \
         if (b == -1) return (T)(0ULL - (gpk_u64)a);                            \
@@ -108,25 +108,25 @@ GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
         if ((T)(a % b) != 0 && ((a < 0) != (b < 0))) q = (T)(q - 1);           \
         return q;                                                              \
     }                                                                          \
-    GPK_FN T gpk_remainder_##S(T a, T b)                                       \
+    GPK_HELPER T gpk_remainder_##S(T a, T b)                                       \
     {                                                                          \
         if (b == 0 || b == -1) return 0;                                       \
         T r = (T)(a % b);                                                      \
         if (r != 0 && ((r < 0) != (b < 0))) r = (T)(r + b);                    \
         return r;                                                              \
     }                                                                          \
-    GPK_FN T gpk_power_##S(T a, T b)                                           \
+    GPK_HELPER T gpk_power_##S(T a, T b)                                           \
     {                                                                          \
         gpk_u64 r = 1, x = (gpk_u64)(gpk_i64)a, e = (gpk_u64)(gpk_i64)b;        \
         if (b < 0) return (T)(a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0)); \
         while (e) { if (e & 1) r *= x; x *= x; e >>= 1; }                       \
         return (T)r;                                                           \
     }                                                                          \
-    GPK_FN T gpk_lshift_##S(T a, T b)                                          \
+    GPK_HELPER T gpk_lshift_##S(T a, T b)                                          \
     {                                                                          \
         return (gpk_u64)(gpk_i64)b < (BITS) ? (T)((gpk_u64)(gpk_i64)a << b) : (T)0; \
     }                                                                          \
-    GPK_FN T gpk_rshift_##S(T a, T b)                                          \
+    GPK_HELPER T gpk_rshift_##S(T a, T b)                                          \
     {                                                                          \
         return (gpk_u64)(gpk_i64)b < (BITS) ? (T)(a >> b) : (T)(a < 0 ? -1 : 0); \
     }                                                                          \
@@ -134,41 +134,41 @@ GPK_FN gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
      * ptxas keeps them: after a plain neg.s16 or abs.s16 of -32768 it      \
      * leaves +32768 in the 32-bit register and drops the sign extension    \
      * that a wider output needs (seen with CUDA 13.0, sm_90) */            \
-    GPK_FN T gpk_neg_##S(T a)                                                  \
+    GPK_HELPER T gpk_neg_##S(T a)                                                  \
     {                                                                          \
         if (BITS < 32) return (T)(a == (T)((gpk_u64)1 << (BITS - 1)) ? (int)a : -(int)a); \
         return (T)(0ULL - (gpk_u64)a);                                         \
     }                                                                          \
-    GPK_FN T gpk_abs_##S(T a)                                                  \
+    GPK_HELPER T gpk_abs_##S(T a)                                                  \
     {                                                                          \
         if (BITS < 32) return (T)(a < 0 ? -(int)a : (int)a);                   \
         return (T)(a < 0 ? 0ULL - (gpk_u64)a : (gpk_u64)a);                    \
     }                                                                          \
-    GPK_FN T gpk_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }                \
+    GPK_HELPER T gpk_sign_##S(T a) { return (T)((a > 0) - (a < 0)); }                \
     /* NumPy's loop converts 1.0 / a to T; for a == 0 that is what x86-64 \
      * makes of inf: the most negative int32/int64, 0 in the narrower     \
      * types (they convert through int32) */                             \
-    GPK_FN T gpk_reciprocal_##S(T a)                                           \
+    GPK_HELPER T gpk_reciprocal_##S(T a)                                           \
     {                                                                          \
         if (a == 0) return BITS < 32 ? (T)0 : (T)((gpk_u64)1 << (BITS - 1));   \
         return (a == 1 || a == -1) ? a : (T)0;                                 \
     }
 
 #define GPK_UINT(S, T, BITS)                                                   \
-    GPK_FN T gpk_neg_##S(T a) { return (T)-a; }                                \
-    GPK_FN T gpk_floordiv_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \
-    GPK_FN T gpk_remainder_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); } \
-    GPK_FN T gpk_power_##S(T a, T b)                                           \
+    GPK_HELPER T gpk_neg_##S(T a) { return (T)-a; }                                \
+    GPK_HELPER T gpk_floordiv_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a / b); } \
+    GPK_HELPER T gpk_remainder_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); } \
+    GPK_HELPER T gpk_power_##S(T a, T b)                                           \
     {                                                                          \
         gpk_u64 r = 1, x = (gpk_u64)a, e = (gpk_u64)b;                          \
         while (e) { if (e & 1) r *= x; x *= x; e >>= 1; }                       \
         return (T)r;                                                           \
     }                                                                          \
-    GPK_FN T gpk_lshift_##S(T a, T b) { return b < (BITS) ? (T)((gpk_u64)a << b) : (T)0; } \
-    GPK_FN T gpk_rshift_##S(T a, T b) { return b < (BITS) ? (T)(a >> b) : (T)0; } \
-    GPK_FN T gpk_abs_##S(T a) { return a; }                                    \
-    GPK_FN T gpk_sign_##S(T a) { return (T)(a > 0); }                          \
-    GPK_FN T gpk_reciprocal_##S(T a) { return (T)(a == 1); }
+    GPK_HELPER T gpk_lshift_##S(T a, T b) { return b < (BITS) ? (T)((gpk_u64)a << b) : (T)0; } \
+    GPK_HELPER T gpk_rshift_##S(T a, T b) { return b < (BITS) ? (T)(a >> b) : (T)0; } \
+    GPK_HELPER T gpk_abs_##S(T a) { return a; }                                    \
+    GPK_HELPER T gpk_sign_##S(T a) { return (T)(a > 0); }                          \
+    GPK_HELPER T gpk_reciprocal_##S(T a) { return (T)(a == 1); }
 
 GPK_SINT(i8, gpk_i8, 8)
 GPK_SINT(i16, gpk_i16, 16)
@@ -184,12 +184,12 @@ GPK_UINT(u64, gpk_u64, 64)
  * MIN % -1. gcd and lcm of |a| and |b| in unsigned arithmetic, cast back
  * (so gcd(INT_MIN, 0) is INT_MIN, as NumPy's npy_gcd gives); lcm wraps like
  * NumPy's a / gcd * b. bitwise_count counts the bits of |a|. */
-GPK_FN gpk_u64 gpk_ugcd(gpk_u64 a, gpk_u64 b)
+GPK_HELPER gpk_u64 gpk_ugcd(gpk_u64 a, gpk_u64 b)
 {
     while (b) { gpk_u64 t = a % b; a = b; b = t; }
     return a;
 }
-GPK_FN gpk_u8 gpk_popcount(gpk_u64 v)
+GPK_HELPER gpk_u8 gpk_popcount(gpk_u64 v)
 {
     v = v - ((v >> 1) & 0x5555555555555555ULL);
     v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
@@ -198,28 +198,28 @@ GPK_FN gpk_u8 gpk_popcount(gpk_u64 v)
 }
 
 #define GPK_SINT2(S, T)                                                                      \
-    GPK_FN gpk_u64 gpk_uabs_##S(T a)                                                         \
+    GPK_HELPER gpk_u64 gpk_uabs_##S(T a)                                                         \
     {                                                                                        \
         return a < 0 ? 0ULL - (gpk_u64)(gpk_i64)a : (gpk_u64)(gpk_i64)a;                     \
     }                                                                                        \
-    GPK_FN T gpk_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? (T)0 : (T)(a % b); }      \
-    GPK_FN T gpk_gcd_##S(T a, T b) { return (T)gpk_ugcd(gpk_uabs_##S(a), gpk_uabs_##S(b)); } \
-    GPK_FN T gpk_lcm_##S(T a, T b)                                                           \
+    GPK_HELPER T gpk_fmod_##S(T a, T b) { return (b == 0 || b == -1) ? (T)0 : (T)(a % b); }      \
+    GPK_HELPER T gpk_gcd_##S(T a, T b) { return (T)gpk_ugcd(gpk_uabs_##S(a), gpk_uabs_##S(b)); } \
+    GPK_HELPER T gpk_lcm_##S(T a, T b)                                                           \
     {                                                                                        \
         gpk_u64 x = gpk_uabs_##S(a), y = gpk_uabs_##S(b), g = gpk_ugcd(x, y);                \
         return g == 0 ? (T)0 : (T)(x / g * y);                                               \
     }                                                                                        \
-    GPK_FN gpk_u8 gpk_bitwise_count_##S(T a) { return gpk_popcount(gpk_uabs_##S(a)); }
+    GPK_HELPER gpk_u8 gpk_bitwise_count_##S(T a) { return gpk_popcount(gpk_uabs_##S(a)); }
 
 #define GPK_UINT2(S, T)                                                           \
-    GPK_FN T gpk_fmod_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }        \
-    GPK_FN T gpk_gcd_##S(T a, T b) { return (T)gpk_ugcd(a, b); }                  \
-    GPK_FN T gpk_lcm_##S(T a, T b)                                                \
+    GPK_HELPER T gpk_fmod_##S(T a, T b) { return b == 0 ? (T)0 : (T)(a % b); }        \
+    GPK_HELPER T gpk_gcd_##S(T a, T b) { return (T)gpk_ugcd(a, b); }                  \
+    GPK_HELPER T gpk_lcm_##S(T a, T b)                                                \
     {                                                                             \
         gpk_u64 g = gpk_ugcd(a, b);                                               \
         return g == 0 ? (T)0 : (T)((gpk_u64)a / g * (gpk_u64)b);                  \
     }                                                                             \
-    GPK_FN gpk_u8 gpk_bitwise_count_##S(T a) { return gpk_popcount((gpk_u64)a); }
+    GPK_HELPER gpk_u8 gpk_bitwise_count_##S(T a) { return gpk_popcount((gpk_u64)a); }
 
 GPK_SINT2(i8, gpk_i8)
 GPK_SINT2(i16, gpk_i16)
@@ -232,7 +232,7 @@ GPK_UINT2(u64, gpk_u64)
 
 /* ---- real float helpers (NumPy's npy_divmod conventions) -------------- */
 #define GPK_REAL(S, T)                                                         \
-    GPK_FN T gpk_floordiv_##S(T a, T b)                                        \
+    GPK_HELPER T gpk_floordiv_##S(T a, T b)                                        \
     {                                                                          \
         if (b == 0) return a / b;                                              \
         T mod = gpk_fmod_##S(a, b);                                            \
@@ -247,7 +247,7 @@ GPK_UINT2(u64, gpk_u64)
         }                                                                      \
         return gpk_copysign_##S((T)0, a / b);                                  \
     }                                                                          \
-    GPK_FN T gpk_remainder_##S(T a, T b)                                       \
+    GPK_HELPER T gpk_remainder_##S(T a, T b)                                       \
     {                                                                          \
         T mod = gpk_fmod_##S(a, b);                                            \
         if (b == 0) return mod;                                                \
@@ -258,16 +258,16 @@ GPK_UINT2(u64, gpk_u64)
         }                                                                      \
         return mod;                                                            \
     }                                                                          \
-    GPK_FN T gpk_sign_##S(T a)                                                 \
+    GPK_HELPER T gpk_sign_##S(T a)                                                 \
     {                                                                          \
         return a > 0 ? (T)1 : (a < 0 ? (T)-1 : (a == 0 ? (T)0 : a));           \
     }                                                                          \
     /* NaN propagates; of equal values (0.0 and -0.0) the second wins */     \
-    GPK_FN T gpk_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; }   \
-    GPK_FN T gpk_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }   \
-    GPK_FN T gpk_abs_##S(T a) { return gpk_fabs_##S(a); }                      \
-    GPK_FN T gpk_power_##S(T a, T b) { return gpk_pow_##S(a, b); }             \
-    GPK_FN T gpk_reciprocal_##S(T a) { return (T)1 / a; }
+    GPK_HELPER T gpk_maximum_##S(T a, T b) { return (a > b || a != a) ? a : b; }   \
+    GPK_HELPER T gpk_minimum_##S(T a, T b) { return (a < b || a != a) ? a : b; }   \
+    GPK_HELPER T gpk_abs_##S(T a) { return gpk_fabs_##S(a); }                      \
+    GPK_HELPER T gpk_power_##S(T a, T b) { return gpk_pow_##S(a, b); }             \
+    GPK_HELPER T gpk_reciprocal_##S(T a) { return (T)1 / a; }
 
 GPK_REAL(f32, float)
 GPK_REAL(f64, double)
@@ -276,13 +276,13 @@ GPK_REAL(f64, double)
 #define GPK_LIBM_f64(fn) fn
 #define GPK_REALX(S, T)                                                                                \
     /* NumPy's npy_heaviside: NaN for NaN, h0 at zero */                                            \
-    GPK_FN T gpk_heaviside_##S(T x, T h0)                                                           \
+    GPK_HELPER T gpk_heaviside_##S(T x, T h0)                                                           \
     {                                                                                               \
         return x != x ? (T)NAN : (x == 0 ? h0 : (x < 0 ? (T)0 : (T)1));                             \
     }                                                                                               \
     /* npy_logaddexp, npy_logaddexp2: equal arguments (infinities of one                            \
      * sign) first, then the larger plus log1p of the smaller's share */                            \
-    GPK_FN T gpk_logaddexp_##S(T x, T y)                                                            \
+    GPK_HELPER T gpk_logaddexp_##S(T x, T y)                                                            \
     {                                                                                               \
         if (x == y) return x + (T)0.693147180559945309417232121458176568;                           \
         T t = x - y;                                                                                \
@@ -290,7 +290,7 @@ GPK_REAL(f64, double)
         if (t <= 0) return y + gpk_log1p_##S(gpk_exp_##S(t));                                       \
         return t;                                                                                   \
     }                                                                                               \
-    GPK_FN T gpk_logaddexp2_##S(T x, T y)                                                           \
+    GPK_HELPER T gpk_logaddexp2_##S(T x, T y)                                                           \
     {                                                                                               \
         const T log2e = (T)1.442695040888963407359924681001892137;                                  \
         if (x == y) return x + 1;                                                                   \
@@ -301,27 +301,27 @@ GPK_REAL(f64, double)
     }                                                                                               \
     /* npy_spacing: the gap to the next value away from zero (from +0 for                           \
      * both zeros); NaN for infinities */                                                           \
-    GPK_FN T gpk_spacing_##S(T x)                                                                   \
+    GPK_HELPER T gpk_spacing_##S(T x)                                                                   \
     {                                                                                               \
         if (isinf(x)) return (T)NAN;                                                                \
         return gpk_nextafter_##S(x, x < 0 ? -(T)INFINITY : (T)INFINITY) - x;                        \
     }                                                                                               \
-    GPK_FN int gpk_signbit_##S(T x) { return gpk_copysign_##S((T)1, x) < 0; }                       \
-    GPK_FN T gpk_deg2rad_##S(T x) { return x * ((T)3.14159265358979323846 / (T)180); }              \
-    GPK_FN T gpk_rad2deg_##S(T x) { return x * ((T)180 / (T)3.14159265358979323846); }              \
+    GPK_HELPER int gpk_signbit_##S(T x) { return gpk_copysign_##S((T)1, x) < 0; }                       \
+    GPK_HELPER T gpk_deg2rad_##S(T x) { return x * ((T)3.14159265358979323846 / (T)180); }              \
+    GPK_HELPER T gpk_rad2deg_##S(T x) { return x * ((T)180 / (T)3.14159265358979323846); }              \
     /* frexp of 0, inf and NaN: the value itself and exponent 0 */                                  \
-    GPK_FN T gpk_frexp_##S(T x, int *e)                                                             \
+    GPK_HELPER T gpk_frexp_##S(T x, int *e)                                                             \
     {                                                                                               \
         if (x == 0 || !isfinite(x)) { *e = 0; return x + x; }                                       \
         return GPK_LIBM_##S(frexp)(x, e);                                                           \
     }                                                                                               \
-    GPK_FN T gpk_modf_##S(T x, T *ip)                                                               \
+    GPK_HELPER T gpk_modf_##S(T x, T *ip)                                                               \
     {                                                                                               \
         if (isinf(x)) { *ip = x; return gpk_copysign_##S((T)0, x); }                                \
         return GPK_LIBM_##S(modf)(x, ip);                                                           \
     }                                                                                               \
     /* NumPy's int64 exponent loops clamp the exponent to int's range */                            \
-    GPK_FN T gpk_ldexp_##S(T x, long long e)                                                        \
+    GPK_HELPER T gpk_ldexp_##S(T x, long long e)                                                        \
     {                                                                                               \
         int k = e > 2147483647LL ? 2147483647 : (e < -2147483647LL - 1 ? -2147483647 - 1 : (int)e); \
         return GPK_LIBM_##S(ldexp)(x, k);                                                           \
@@ -335,7 +335,7 @@ GPK_REALX(f64, double)
  * and y, as C's, from 2.5 on (`equal_gives_y`: nextafter(0.0, -0.0) is 0.0,
  * then -0.0); spacing is never negative. Arguments and results are float16
  * values held in float. */
-GPK_FN float gpk_nextafter_h(float xf, float yf, int equal_gives_y)
+GPK_HELPER float gpk_nextafter_h(float xf, float yf, int equal_gives_y)
 {
     gpk_f16 x = gpk_f32_to_f16(xf), y = gpk_f32_to_f16(yf), r;
     if (xf != xf || yf != yf) r = 0x7e00u;
@@ -345,7 +345,7 @@ GPK_FN float gpk_nextafter_h(float xf, float yf, int equal_gives_y)
     else r = (gpk_f16)((!(y & 0x8000u) || (x & 0x7fffu) > (y & 0x7fffu)) ? x - 1 : x + 1);
     return gpk_f16_to_f32(r);
 }
-GPK_FN float gpk_spacing_h(float xf)
+GPK_HELPER float gpk_spacing_h(float xf)
 {
     gpk_f16 h = gpk_f32_to_f16(xf), e = (gpk_f16)(h & 0x7c00u), m = (gpk_f16)(h & 0x03ffu), r;
     if (e == 0x7c00u) r = 0x7e00u;
@@ -363,10 +363,10 @@ GPK_FN float gpk_spacing_h(float xf)
  * product from overflowing to inf - inf = NaN), Smith's division. The
  * elementary functions follow C99 Annex G for infinities and NaNs. */
 #define GPK_COMPLEX(S, CT, T, R)                                               \
-    GPK_FN CT gpk_make_##S(T re, T im) { CT z; z.re = re; z.im = im; return z; } \
-    GPK_FN CT gpk_add_##S(CT a, CT b) { return gpk_make_##S(a.re + b.re, a.im + b.im); } \
-    GPK_FN CT gpk_sub_##S(CT a, CT b) { return gpk_make_##S(a.re - b.re, a.im - b.im); } \
-    GPK_FN CT gpk_mul_##S(CT a, CT b)                                          \
+    GPK_HELPER CT gpk_make_##S(T re, T im) { CT z; z.re = re; z.im = im; return z; } \
+    GPK_HELPER CT gpk_add_##S(CT a, CT b) { return gpk_make_##S(a.re + b.re, a.im + b.im); } \
+    GPK_HELPER CT gpk_sub_##S(CT a, CT b) { return gpk_make_##S(a.re - b.re, a.im - b.im); } \
+    GPK_HELPER CT gpk_mul_##S(CT a, CT b)                                          \
     {                                                                          \
         return gpk_make_##S(gpk_fma_##R(a.re, b.re, -(a.im * b.im)),            \
                             gpk_fma_##R(a.re, b.im, a.im * b.re));              \
@@ -374,7 +374,7 @@ GPK_FN float gpk_spacing_h(float xf)
     /* C99 Annex G's product (G.5.1): where the plain one is NaN in both */    \
     /* parts but a factor is infinite (or a part overflowed), the result is */ \
     /* an infinity; what the C library's cpow multiplies with */              \
-    GPK_FN CT gpk_mulg_##S(CT z, CT w)                                         \
+    GPK_HELPER CT gpk_mulg_##S(CT z, CT w)                                         \
     {                                                                          \
         T a = z.re, b = z.im, c = w.re, d = w.im;                              \
         T ac = a * c, bd = b * d, ad = a * d, bc = b * c;                      \
@@ -408,7 +408,7 @@ GPK_FN float gpk_spacing_h(float xf)
         }                                                                      \
         return gpk_make_##S(x, y);                                             \
     }                                                                          \
-    GPK_FN CT gpk_div_##S(CT a, CT b)                                          \
+    GPK_HELPER CT gpk_div_##S(CT a, CT b)                                          \
     {                                                                          \
         T abr = gpk_fabs_##R(b.re), abi = gpk_fabs_##R(b.im);                    \
         if (abr >= abi) {                                                      \
@@ -422,7 +422,7 @@ GPK_FN float gpk_spacing_h(float xf)
     }                                                                          \
     /* NumPy's loop: Smith's division of 1 by a, which gives NaN (not inf) */ \
     /* for a = 0 */                                                           \
-    GPK_FN CT gpk_reciprocal_##S(CT a)                                         \
+    GPK_HELPER CT gpk_reciprocal_##S(CT a)                                         \
     {                                                                          \
         if (gpk_fabs_##R(a.im) <= gpk_fabs_##R(a.re)) {                          \
             T r = a.im / a.re, d = a.re + a.im * r;                            \
@@ -431,51 +431,51 @@ GPK_FN float gpk_spacing_h(float xf)
         T r = a.re / a.im, d = a.re * r + a.im;                                \
         return gpk_make_##S(r / d, (T)-1 / d);                                  \
     }                                                                          \
-    GPK_FN CT gpk_neg_##S(CT a) { return gpk_make_##S(-a.re, -a.im); }          \
-    GPK_FN CT gpk_conj_##S(CT a) { return gpk_make_##S(a.re, -a.im); }          \
-    GPK_FN T gpk_abs_##S(CT a) { return gpk_hypot_##R(a.re, a.im); }            \
-    GPK_FN int gpk_isnan_##S(CT a) { return a.re != a.re || a.im != a.im; }     \
-    GPK_FN int gpk_nonzero_##S(CT a) { return a.re != 0 || a.im != 0; }         \
-    GPK_FN int gpk_eq_##S(CT a, CT b) { return a.re == b.re && a.im == b.im; }   \
-    GPK_FN int gpk_ne_##S(CT a, CT b) { return !(a.re == b.re && a.im == b.im); } \
+    GPK_HELPER CT gpk_neg_##S(CT a) { return gpk_make_##S(-a.re, -a.im); }          \
+    GPK_HELPER CT gpk_conj_##S(CT a) { return gpk_make_##S(a.re, -a.im); }          \
+    GPK_HELPER T gpk_abs_##S(CT a) { return gpk_hypot_##R(a.re, a.im); }            \
+    GPK_HELPER int gpk_isnan_##S(CT a) { return a.re != a.re || a.im != a.im; }     \
+    GPK_HELPER int gpk_nonzero_##S(CT a) { return a.re != 0 || a.im != 0; }         \
+    GPK_HELPER int gpk_eq_##S(CT a, CT b) { return a.re == b.re && a.im == b.im; }   \
+    GPK_HELPER int gpk_ne_##S(CT a, CT b) { return !(a.re == b.re && a.im == b.im); } \
     /* NumPy's lexicographic order: a NaN in an imaginary part leaves the */ \
     /* real parts unordered too */                                            \
-    GPK_FN int gpk_lt_##S(CT a, CT b)                                          \
+    GPK_HELPER int gpk_lt_##S(CT a, CT b)                                          \
     {                                                                          \
         return (a.re < b.re && a.im == a.im && b.im == b.im) ||                 \
                (a.re == b.re && a.im < b.im);                                   \
     }                                                                          \
-    GPK_FN int gpk_le_##S(CT a, CT b)                                          \
+    GPK_HELPER int gpk_le_##S(CT a, CT b)                                          \
     {                                                                          \
         return (a.re < b.re && a.im == a.im && b.im == b.im) ||                 \
                (a.re == b.re && a.im <= b.im);                                  \
     }                                                                          \
-    GPK_FN int gpk_gt_##S(CT a, CT b) { return gpk_lt_##S(b, a); }              \
-    GPK_FN int gpk_ge_##S(CT a, CT b) { return gpk_le_##S(b, a); }              \
+    GPK_HELPER int gpk_gt_##S(CT a, CT b) { return gpk_lt_##S(b, a); }              \
+    GPK_HELPER int gpk_ge_##S(CT a, CT b) { return gpk_le_##S(b, a); }              \
     /* NumPy's ordering for maximum/minimum: NaN in the first wins, then */    \
     /* NaN in the second. */                                                   \
-    GPK_FN int gpk_cge_##S(CT a, CT b)                                         \
+    GPK_HELPER int gpk_cge_##S(CT a, CT b)                                         \
     {                                                                          \
         return (a.re > b.re && a.im == a.im && b.im == b.im) ||                 \
                (a.re == b.re && a.im >= b.im);                                  \
     }                                                                          \
-    GPK_FN int gpk_cle_##S(CT a, CT b)                                         \
+    GPK_HELPER int gpk_cle_##S(CT a, CT b)                                         \
     {                                                                          \
         return (a.re < b.re && a.im == a.im && b.im == b.im) ||                 \
                (a.re == b.re && a.im <= b.im);                                  \
     }                                                                          \
-    GPK_FN CT gpk_maximum_##S(CT a, CT b)                                      \
+    GPK_HELPER CT gpk_maximum_##S(CT a, CT b)                                      \
     {                                                                          \
         return (gpk_isnan_##S(a) || gpk_cge_##S(a, b)) ? a : b;                  \
     }                                                                          \
-    GPK_FN CT gpk_minimum_##S(CT a, CT b)                                      \
+    GPK_HELPER CT gpk_minimum_##S(CT a, CT b)                                      \
     {                                                                          \
         return (gpk_isnan_##S(a) || gpk_cle_##S(a, b)) ? a : b;                  \
     }                                                                          \
     /* z / |z| (NumPy 2): one infinite part gives its direction, whatever */ \
     /* the other (even NaN, as |z| is then inf); two infinite parts have */   \
     /* no direction (NaN) */                                                  \
-    GPK_FN CT gpk_sign_##S(CT a)                                               \
+    GPK_HELPER CT gpk_sign_##S(CT a)                                               \
     {                                                                          \
         T n = gpk_abs_##S(a), q = (T)NAN;                                       \
         if (n != n) return gpk_make_##S(q, q);                                  \
@@ -487,7 +487,7 @@ GPK_FN float gpk_spacing_h(float xf)
         if (n == 0) return gpk_make_##S((T)0, (T)0);                            \
         return gpk_make_##S(a.re / n, a.im / n);                                \
     }                                                                          \
-    GPK_FN CT gpk_exp_##S(CT z)                                                \
+    GPK_HELPER CT gpk_exp_##S(CT z)                                                \
     {                                                                          \
         T x = z.re, y = z.im;                                                  \
         if (isfinite(x)) {                                                     \
@@ -516,7 +516,7 @@ GPK_FN float gpk_spacing_h(float xf)
         if (y == 0) return gpk_make_##S(x, y);                                 \
         return gpk_make_##S(x, x);                                             \
     }                                                                          \
-    GPK_FN CT gpk_log_##S(CT z)                                                \
+    GPK_HELPER CT gpk_log_##S(CT z)                                                \
     {                                                                          \
         T ax = gpk_fabs_##R(z.re), ay = gpk_fabs_##R(z.im), re;                  \
         if (ax < ay) { T t = ax; ax = ay; ay = t; }                            \
@@ -538,7 +538,7 @@ GPK_FN float gpk_spacing_h(float xf)
         }                                                                      \
         return gpk_make_##S(re, gpk_atan2_##R(z.im, z.re));                     \
     }                                                                          \
-    GPK_FN CT gpk_sqrt_##S(CT z)                                               \
+    GPK_HELPER CT gpk_sqrt_##S(CT z)                                               \
     {                                                                          \
         T x = z.re, y = z.im;                                                  \
         if (x == 0 && y == 0) return gpk_make_##S((T)0, y);                    \
@@ -565,7 +565,7 @@ GPK_FN float gpk_spacing_h(float xf)
         if (x >= 0) return gpk_make_##S(t, y / (2 * t));                       \
         return gpk_make_##S(gpk_fabs_##R(y) / (2 * t), gpk_copysign_##R(t, y));   \
     }                                                                          \
-    GPK_FN CT gpk_tanh_##S(CT z)                                               \
+    GPK_HELPER CT gpk_tanh_##S(CT z)                                               \
     {                                                                          \
         T x = z.re, y = z.im;                                                  \
         if (!isfinite(x)) {                                                    \
@@ -590,15 +590,15 @@ GPK_FN float gpk_spacing_h(float xf)
     /* sinh(z), cosh(z); sin(z) = -i sinh(iz), cos(z) = cosh(iz). Past */    \
     /* where cosh(x) overflows, sinh(x) cos(y) may not: e^|x|/2 is then */     \
     /* applied in two halves */                                                \
-    GPK_FN int gpk_chbig_##S(T x) { return gpk_fabs_##R(x) > (T)(sizeof(T) == 4 ? 88 : 709); } \
-    GPK_FN CT gpk_chscaled_##S(T x, T a, T b)                                  \
+    GPK_HELPER int gpk_chbig_##S(T x) { return gpk_fabs_##R(x) > (T)(sizeof(T) == 4 ? 88 : 709); } \
+    GPK_HELPER CT gpk_chscaled_##S(T x, T a, T b)                                  \
     {                                                                          \
         /* (sinh(x) a, cosh(x) b) for large |x|: both are +-e^|x| / 2 */      \
         T h = gpk_exp_##R(gpk_fabs_##R(x) * (T)0.5);                             \
         return gpk_make_##S(gpk_copysign_##R((T)1, x) * ((T)0.5 * h * a) * h,  \
                             ((T)0.5 * h * b) * h);                             \
     }                                                                          \
-    GPK_FN CT gpk_sinh_##S(CT z)                                               \
+    GPK_HELPER CT gpk_sinh_##S(CT z)                                               \
     {                                                                          \
         T x = z.re, y = z.im;                                                  \
         if (isfinite(x) && isfinite(y)) {                                      \
@@ -615,7 +615,7 @@ GPK_FN float gpk_spacing_h(float xf)
         if (isinf(x)) return gpk_make_##S(x, y - y);                           \
         return gpk_make_##S((T)NAN, (T)NAN);                                   \
     }                                                                          \
-    GPK_FN CT gpk_cosh_##S(CT z)                                               \
+    GPK_HELPER CT gpk_cosh_##S(CT z)                                               \
     {                                                                          \
         T x = z.re, y = z.im;                                                  \
         if (isfinite(x) && isfinite(y)) {                                      \
@@ -636,23 +636,23 @@ GPK_FN float gpk_spacing_h(float xf)
         if (isinf(x)) return gpk_make_##S(x * x, y - y);                       \
         return gpk_make_##S((T)NAN, (T)NAN);                                   \
     }                                                                          \
-    GPK_FN CT gpk_sin_##S(CT z)                                                \
+    GPK_HELPER CT gpk_sin_##S(CT z)                                                \
     {                                                                          \
         CT w = gpk_sinh_##S(gpk_make_##S(-z.im, z.re));                         \
         return gpk_make_##S(w.im, -w.re);                                      \
     }                                                                          \
-    GPK_FN CT gpk_cos_##S(CT z) { return gpk_cosh_##S(gpk_make_##S(-z.im, z.re)); } \
-    GPK_FN CT gpk_tan_##S(CT z)                                                \
+    GPK_HELPER CT gpk_cos_##S(CT z) { return gpk_cosh_##S(gpk_make_##S(-z.im, z.re)); } \
+    GPK_HELPER CT gpk_tan_##S(CT z)                                                \
     {                                                                          \
         CT w = gpk_tanh_##S(gpk_make_##S(-z.im, z.re));                         \
         return gpk_make_##S(w.im, -w.re);                                      \
     }                                                                          \
     /* the plain product, as NumPy's scalar cpow multiplies */                \
-    GPK_FN CT gpk_mulp_##S(CT a, CT b)                                         \
+    GPK_HELPER CT gpk_mulp_##S(CT a, CT b)                                         \
     {                                                                          \
         return gpk_make_##S(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); \
     }                                                                          \
-    GPK_FN CT gpk_power_##S(CT a, CT b)                                        \
+    GPK_HELPER CT gpk_power_##S(CT a, CT b)                                        \
     {                                                                          \
         if (b.re == 0 && b.im == 0) return gpk_make_##S((T)1, (T)0);           \
         if (a.re == 0 && a.im == 0) {                                          \
@@ -679,7 +679,7 @@ GPK_FN float gpk_spacing_h(float xf)
         /* the C library's cpow: exp(b log a) with Annex G's product */        \
         return gpk_exp_##S(gpk_mulg_##S(b, gpk_log_##S(a)));                    \
     }                                                                          \
-    GPK_FN CT gpk_square_##S(CT a) { return gpk_mul_##S(a, a); }
+    GPK_HELPER CT gpk_square_##S(CT a) { return gpk_mul_##S(a, a); }
 
 /* Parsing these is half of NVRTC's time for a kernel, so a precision's
  * helpers are instantiated only in kernels that name its type
@@ -711,7 +711,7 @@ typedef struct gpk_philox { gpk_u32 c[4]; gpk_u32 k[2]; } gpk_philox;
 
 /* Philox4x32-10 of counter `c` under key (k0, k1) (Random123's
  * philox4x32_R(10, c, k)). */
-GPK_FN gpk_u32x4 gpk_philox4x32_10(gpk_u32x4 c, gpk_u32 k0, gpk_u32 k1)
+GPK_HELPER gpk_u32x4 gpk_philox4x32_10(gpk_u32x4 c, gpk_u32 k0, gpk_u32 k1)
 {
     for (int r = 0; r < 10; ++r) {
         if (r) {
@@ -731,7 +731,7 @@ GPK_FN gpk_u32x4 gpk_philox4x32_10(gpk_u32x4 c, gpk_u32 k0, gpk_u32 k1)
 
 /* The words of block `j` of a stream (counter words 0-2 advanced by j, with
  * carry), for attempt `attempt`. */
-GPK_FN gpk_u32x4 gpk_philox_block(gpk_philox g, gpk_u64 j, gpk_u32 attempt)
+GPK_HELPER gpk_u32x4 gpk_philox_block(gpk_philox g, gpk_u64 j, gpk_u32 attempt)
 {
     gpk_u64 lo = (((gpk_u64)g.c[1] << 32) | g.c[0]) + j;
     gpk_u32x4 c;
@@ -743,23 +743,23 @@ GPK_FN gpk_u32x4 gpk_philox_block(gpk_philox g, gpk_u64 j, gpk_u32 attempt)
 }
 
 /* Two words as one 64-bit integer, the first the low half. */
-GPK_FN gpk_u64 gpk_rng_u64(gpk_u32 lo, gpk_u32 hi) { return ((gpk_u64)hi << 32) | lo; }
+GPK_HELPER gpk_u64 gpk_rng_u64(gpk_u32 lo, gpk_u32 hi) { return ((gpk_u64)hi << 32) | lo; }
 
 /* Uniform doubles from the top 53 bits of a 64-bit word: in [0, 1) and in
  * (0, 1]; from the top 24 bits of a 32-bit word, in [0, 1) (a float32
  * value). All exact. */
-GPK_FN double gpk_rng_unit53(gpk_u64 x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
-GPK_FN double gpk_rng_unit53_open0(gpk_u64 x)
+GPK_HELPER double gpk_rng_unit53(gpk_u64 x) { return (double)(x >> 11) * (1.0 / 9007199254740992.0); }
+GPK_HELPER double gpk_rng_unit53_open0(gpk_u64 x)
 {
     return ((double)(x >> 11) + 1.0) * (1.0 / 9007199254740992.0);
 }
-GPK_FN double gpk_rng_unit24(gpk_u32 w) { return (double)(w >> 8) * (1.0 / 16777216.0); }
+GPK_HELPER double gpk_rng_unit24(gpk_u32 w) { return (double)(w >> 8) * (1.0 / 16777216.0); }
 
 /* A value in [0, range1] from word `w` (Lemire's nearly divisionless
  * method, unbiased): a rejected word is replaced by word `e` of the block
  * of the next attempt (counter word 3 + 1, + 2, ...), so every element
  * depends only on its own block. */
-GPK_FN gpk_u32 gpk_rng_bounded32(gpk_philox g, gpk_u64 j, int e, gpk_u32 w, gpk_u32 range1)
+GPK_HELPER gpk_u32 gpk_rng_bounded32(gpk_philox g, gpk_u64 j, int e, gpk_u32 w, gpk_u32 range1)
 {
     if (range1 == 0xffffffffu)
         return w;
@@ -774,7 +774,7 @@ GPK_FN gpk_u32 gpk_rng_bounded32(gpk_philox g, gpk_u64 j, int e, gpk_u32 w, gpk_
 }
 
 /* The 128-bit product of a and b: the low half returned, the high in *hi. */
-GPK_FN gpk_u64 gpk_mul64(gpk_u64 a, gpk_u64 b, gpk_u64 *hi)
+GPK_HELPER gpk_u64 gpk_mul64(gpk_u64 a, gpk_u64 b, gpk_u64 *hi)
 {
     gpk_u64 a0 = (gpk_u32)a, a1 = a >> 32, b0 = (gpk_u32)b, b1 = b >> 32;
     gpk_u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
@@ -784,7 +784,7 @@ GPK_FN gpk_u64 gpk_mul64(gpk_u64 a, gpk_u64 b, gpk_u64 *hi)
 }
 
 /* The same for 64-bit ranges: words 2e and 2e+1 of the block. */
-GPK_FN gpk_u64 gpk_rng_bounded64(gpk_philox g, gpk_u64 j, int e, gpk_u64 x, gpk_u64 range1)
+GPK_HELPER gpk_u64 gpk_rng_bounded64(gpk_philox g, gpk_u64 j, int e, gpk_u64 x, gpk_u64 range1)
 {
     if (range1 == ~0ULL)
         return x;
@@ -801,13 +801,13 @@ GPK_FN gpk_u64 gpk_rng_bounded64(gpk_philox g, gpk_u64 j, int e, gpk_u64 x, gpk_
 
 /* The bits of a double (a float) and back. */
 #define GPK_BIT_CASTS(S, T, U)                                                     \
-    GPK_FN U gpk_##S##_bits(T x)                                                   \
+    GPK_HELPER U gpk_##S##_bits(T x)                                                   \
     {                                                                              \
         union { T f; U u; } v;                                                     \
         v.f = x;                                                                   \
         return v.u;                                                                \
     }                                                                              \
-    GPK_FN T gpk_##S##_from_bits(U u)                                              \
+    GPK_HELPER T gpk_##S##_from_bits(U u)                                              \
     {                                                                              \
         union { T f; U u; } v;                                                     \
         v.u = u;                                                                   \
@@ -821,7 +821,7 @@ GPK_BIT_CASTS(f32, float, gpk_u32)
  * log(1 + f) = 2 atanh(s), s = f / (2 + f), by fdlibm's e_log.c polynomial
  * in s^2 (its coefficients; error below 1 ulp), ln 2 split in two parts so
  * that k ln 2 is exact. */
-GPK_FN double gpk_rng_log(double x)
+GPK_HELPER double gpk_rng_log(double x)
 {
     const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
     const double lg1 = 6.666666666666735130e-01, lg2 = 3.999999999940941908e-01,
@@ -848,7 +848,7 @@ GPK_FN double gpk_rng_log(double x)
 
 /* sin and cos on [0, pi/4] (fdlibm's k_sin.c and k_cos.c polynomials, as
  * musl arranges the cosine; errors below 1 ulp). */
-GPK_FN double gpk_rng_ksin(double x)
+GPK_HELPER double gpk_rng_ksin(double x)
 {
     const double s1 = -1.66666666666666324348e-01, s2 = 8.33333333332248946124e-03,
                  s3 = -1.98412698298579493134e-04, s4 = 2.75573137070700676789e-06,
@@ -857,7 +857,7 @@ GPK_FN double gpk_rng_ksin(double x)
     double r = s2 + z * (s3 + z * (s4 + z * (s5 + z * s6)));
     return x + v * (s1 + z * r);
 }
-GPK_FN double gpk_rng_kcos(double x)
+GPK_HELPER double gpk_rng_kcos(double x)
 {
     const double c1 = 4.16666666666666019037e-02, c2 = -1.38888888888741095749e-03,
                  c3 = 2.48015872894767294178e-05, c4 = -2.75573143513906633035e-07,
@@ -877,7 +877,7 @@ typedef struct gpk_f32x2 { float v[2]; } gpk_f32x2;
 /* sin and cos of 2 pi u (v[0], v[1]) from those of the octant's angle:
  * the reflection undone (swap), then quadrant q's signs */
 #define GPK_RNG_UNFOLD(S, T, PAIR)                                                 \
-    GPK_FN PAIR gpk_rng_unfold_##S(T sn, T cs, int q, int swap)                    \
+    GPK_HELPER PAIR gpk_rng_unfold_##S(T sn, T cs, int q, int swap)                    \
     {                                                                              \
         if (swap) {                                                                \
             T tmp = sn;                                                            \
@@ -892,7 +892,7 @@ typedef struct gpk_f32x2 { float v[2]; } gpk_f32x2;
 GPK_RNG_UNFOLD(f64, double, gpk_f64x2)
 GPK_RNG_UNFOLD(f32, float, gpk_f32x2)
 
-GPK_FN gpk_f64x2 gpk_rng_sincos2pi(double u)
+GPK_HELPER gpk_f64x2 gpk_rng_sincos2pi(double u)
 {
     const double pio2 = 1.57079632679489661923;
     double t = 4.0 * u;
@@ -910,7 +910,7 @@ GPK_FN gpk_f64x2 gpk_rng_sincos2pi(double u)
  * first guess, Newton steps, and a last step from the exact residual
  * x - y*y (Dekker's product, no FMA). Correctly rounded but for rare
  * near-halfway cases, and the same everywhere. */
-GPK_FN double gpk_rng_sqrt(double x)
+GPK_HELPER double gpk_rng_sqrt(double x)
 {
     if (!(x > 0.0) || x == INFINITY)
         return x == x && x >= 0.0 ? x : NAN; /* 0, inf; NaN for negatives and NaN */
@@ -938,7 +938,7 @@ GPK_FN double gpk_rng_sqrt(double x)
 /* A word as a float32 in (0, 1]: w 2^-32 + 2^-33, w rounded to 24 bits
  * first; the smallest is 2^-33, so normals reach 6.7 (a 24-bit uniform
  * would stop them at 5.8). */
-GPK_FN float gpk_rng_unit32_open0(gpk_u32 w)
+GPK_HELPER float gpk_rng_unit32_open0(gpk_u32 w)
 {
     return (float)w * 2.3283064365386963e-10f + 1.1641532182693481e-10f;
 }
@@ -946,7 +946,7 @@ GPK_FN float gpk_rng_unit32_open0(gpk_u32 w)
 /* log of a positive normal float: the same reduction as gpk_rng_log, to
  * 1 + f in [sqrt(2)/2, sqrt(2)), and log(1 + f) = 2 atanh(s) from the series
  * in s^2 to s^9 (|s| < 0.172: the next term is below 2^-27 relative). */
-GPK_FN float gpk_rng_logf(float x)
+GPK_HELPER float gpk_rng_logf(float x)
 {
     const float ln2_hi = 6.9313812256e-01f, ln2_lo = 9.0580006145e-06f;
     gpk_u32 b = gpk_f32_bits(x);
@@ -968,7 +968,7 @@ GPK_FN float gpk_rng_logf(float x)
 /* sin(2 pi u) and cos(2 pi u): the octant reduction of gpk_rng_sincos2pi,
  * exact in float too, then the Taylor polynomials on [0, pi/4] to x^11
  * and x^12 (each next term is below 2^-30). */
-GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
+GPK_HELPER gpk_f32x2 gpk_rng_sincos2pif(float u)
 {
     float t = 4.0f * u;
     int q = (int)t;
@@ -991,9 +991,9 @@ GPK_FN gpk_f32x2 gpk_rng_sincos2pif(float u)
  * between them says so (a midpoint has 25 bits, its square 50: exact in a
  * double). */
 #if defined(GPK_HOST) || defined(GPK_CUDA)
-GPK_FN float gpk_rng_sqrtf(float x) { return x > 0.0f ? sqrtf(x) : 0.0f; }
+GPK_HELPER float gpk_rng_sqrtf(float x) { return x > 0.0f ? sqrtf(x) : 0.0f; }
 #else
-GPK_FN float gpk_rng_sqrtf(float x)
+GPK_HELPER float gpk_rng_sqrtf(float x)
 {
     if (!(x > 0.0f))
         return 0.0f;
@@ -1013,43 +1013,43 @@ GPK_FN float gpk_rng_sqrtf(float x)
     /* NumPy's own formulas (funcs.inc.src): exp2 is exp(z ln 2), log2 and                         \
      * log10 scale log, log1p is log|1 + z| + i arg(1 + z), expm1 has a                            \
      * real part expm1(x) cos(y) - 2 sin^2(y/2) */                                                 \
-    GPK_FN CT gpk_exp2_##S(CT z)                                                                   \
+    GPK_HELPER CT gpk_exp2_##S(CT z)                                                                   \
     {                                                                                              \
         const T ln2 = (T)0.693147180559945309417232121458176568;                                   \
         return gpk_exp_##S(gpk_make_##S(z.re * ln2, z.im * ln2));                                  \
     }                                                                                              \
-    GPK_FN CT gpk_expm1_##S(CT z)                                                                  \
+    GPK_HELPER CT gpk_expm1_##S(CT z)                                                                  \
     {                                                                                              \
         T a = gpk_sin_##R(z.im / 2);                                                               \
         return gpk_make_##S(gpk_expm1_##R(z.re) * gpk_cos_##R(z.im) - 2 * a * a,                   \
                             gpk_exp_##R(z.re) * gpk_sin_##R(z.im));                                \
     }                                                                                              \
-    GPK_FN CT gpk_log1p_##S(CT z)                                                                  \
+    GPK_HELPER CT gpk_log1p_##S(CT z)                                                                  \
     {                                                                                              \
         T l = gpk_hypot_##R(z.re + 1, z.im);                                                       \
         return gpk_make_##S(gpk_log_##R(l), gpk_atan2_##R(z.im, z.re + 1));                        \
     }                                                                                              \
     /* log(z) / log(b): the logarithm's parts times k = 1 / log(b) */                              \
-    GPK_FN CT gpk_logscaled_##S(CT z, T k)                                                         \
+    GPK_HELPER CT gpk_logscaled_##S(CT z, T k)                                                         \
     {                                                                                              \
         CT l = gpk_log_##S(z);                                                                     \
         return gpk_make_##S(l.re * k, l.im * k);                                                   \
     }                                                                                              \
-    GPK_FN CT gpk_log10_##S(CT z)                                                                  \
+    GPK_HELPER CT gpk_log10_##S(CT z)                                                                  \
     {                                                                                              \
         return gpk_logscaled_##S(z, (T)0.434294481903251827651128918916605082);                    \
     }                                                                                              \
-    GPK_FN CT gpk_log2_##S(CT z)                                                                   \
+    GPK_HELPER CT gpk_log2_##S(CT z)                                                                   \
     {                                                                                              \
         return gpk_logscaled_##S(z, (T)1.442695040888963407359924681001892137);                    \
     }                                                                                              \
-    GPK_FN CT gpk_rint_##S(CT z) { return gpk_make_##S(gpk_rint_##R(z.re), gpk_rint_##R(z.im)); }  \
+    GPK_HELPER CT gpk_rint_##S(CT z) { return gpk_make_##S(gpk_rint_##R(z.re), gpk_rint_##R(z.im)); }  \
     /* NaN-ignoring extrema (NumPy): the first unless the second is the                            \
      * larger (smaller) or the first is NaN */                                                     \
-    GPK_FN CT gpk_fmax_##S(CT a, CT b) { return (gpk_isnan_##S(b) || gpk_cge_##S(a, b)) ? a : b; } \
-    GPK_FN CT gpk_fmin_##S(CT a, CT b) { return (gpk_isnan_##S(b) || gpk_cle_##S(a, b)) ? a : b; } \
-    GPK_FN int gpk_isinf_##S(CT a) { return isinf(a.re) || isinf(a.im); }                          \
-    GPK_FN int gpk_isfinite_##S(CT a) { return isfinite(a.re) && isfinite(a.im); }
+    GPK_HELPER CT gpk_fmax_##S(CT a, CT b) { return (gpk_isnan_##S(b) || gpk_cge_##S(a, b)) ? a : b; } \
+    GPK_HELPER CT gpk_fmin_##S(CT a, CT b) { return (gpk_isnan_##S(b) || gpk_cle_##S(a, b)) ? a : b; } \
+    GPK_HELPER int gpk_isinf_##S(CT a) { return isinf(a.re) || isinf(a.im); }                          \
+    GPK_HELPER int gpk_isfinite_##S(CT a) { return isfinite(a.re) && isfinite(a.im); }
 
 #ifdef GPK_WITH_C64
 GPK_COMPLEX2(c64, gpk_c64, float, f32)
@@ -1065,7 +1065,7 @@ GPK_COMPLEX2(c128, gpk_c128, double, f64)
  * libraries NumPy calls implement them (npy_casinh... are glibc's on
  * Linux). Double precision; complex64 is computed in it and rounded once.
  * asin, atan and acosh follow from asinh, atanh and acos. */
-GPK_FN double gpk_cat_half(double a, double b, double h)
+GPK_HELPER double gpk_cat_half(double a, double b, double h)
 {
     /* (h - b) / 2 where h = hypot(a, b), without cancellation */
     if (b < 0) return (h - b) / 2;
@@ -1075,7 +1075,7 @@ GPK_FN double gpk_cat_half(double a, double b, double h)
 /* For x, y >= 0, A = (|z + i| + |z - i|) / 2: *rx = log(A + sqrt(A^2 - 1))
  * = Re asinh(x + iy); Im asinh is asin(*B) when *b_ok, else
  * atan2(*ny, *sq) */
-GPK_FN void gpk_cat_work(double x, double y, double *rx, int *b_ok, double *B, double *sq,
+GPK_HELPER void gpk_cat_work(double x, double y, double *rx, int *b_ok, double *B, double *sq,
                          double *ny)
 {
     const double eps = 0x1p-52;
@@ -1123,13 +1123,13 @@ GPK_FN void gpk_cat_work(double x, double y, double *rx, int *b_ok, double *B, d
     }
 }
 /* log|z| for |z| past 2^52 (or infinite), |x| and |y| given */
-GPK_FN double gpk_cat_loglarge(double ax, double ay)
+GPK_HELPER double gpk_cat_loglarge(double ax, double ay)
 {
     double a = ax > ay ? ax : ay, b = ax > ay ? ay : ax;
     if (isinf(a)) return a;
     return log(a) + 0.5 * log1p((b / a) * (b / a));
 }
-GPK_FN gpk_c128 gpk_asinh_c128(gpk_c128 z)
+GPK_HELPER gpk_c128 gpk_asinh_c128(gpk_c128 z)
 {
     double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y), rx, ry, B, sq, ny;
     int ok;
@@ -1147,7 +1147,7 @@ GPK_FN gpk_c128 gpk_asinh_c128(gpk_c128 z)
     ry = ok ? asin(B) : atan2(ny, sq);
     return gpk_make_c128(copysign(rx, x), copysign(ry, y));
 }
-GPK_FN gpk_c128 gpk_acos_c128(gpk_c128 z)
+GPK_HELPER gpk_c128 gpk_acos_c128(gpk_c128 z)
 {
     const double pio2 = 1.57079632679489661923;
     double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y), rx, ry, B, sq, nx;
@@ -1169,7 +1169,7 @@ GPK_FN gpk_c128 gpk_acos_c128(gpk_c128 z)
     else rx = atan2(sq, sx ? -nx : nx);
     return gpk_make_c128(rx, sy ? ry : -ry);
 }
-GPK_FN gpk_c128 gpk_acosh_c128(gpk_c128 z)
+GPK_HELPER gpk_c128 gpk_acosh_c128(gpk_c128 z)
 {
     gpk_c128 w = gpk_acos_c128(z);
     double rx = w.re, ry = w.im;
@@ -1181,7 +1181,7 @@ GPK_FN gpk_c128 gpk_acosh_c128(gpk_c128 z)
     return gpk_make_c128(fabs(ry), copysign(rx, z.im));
 }
 /* Re(1 / z) = x / (x^2 + y^2) without overflow */
-GPK_FN double gpk_cat_rerecip(double x, double y)
+GPK_HELPER double gpk_cat_rerecip(double x, double y)
 {
     double ax = fabs(x), ay = fabs(y);
     if (isinf(ax)) return 1 / x;
@@ -1189,7 +1189,7 @@ GPK_FN double gpk_cat_rerecip(double x, double y)
     double m = ax > ay ? ax : ay, xs = x / m, ys = y / m;
     return xs / (xs * xs + ys * ys) / m;
 }
-GPK_FN gpk_c128 gpk_atanh_c128(gpk_c128 z)
+GPK_HELPER gpk_c128 gpk_atanh_c128(gpk_c128 z)
 {
     const double pio2 = 1.57079632679489661923, eps = 0x1p-52;
     double x = z.re, y = z.im, ax = fabs(x), ay = fabs(y), rx, ry, d;
@@ -1218,19 +1218,19 @@ GPK_FN gpk_c128 gpk_atanh_c128(gpk_c128 z)
 /* asin(z) = -i asinh(iz) and atan(z) = -i atanh(iz): both are odd and
  * commute with conjugation, so they are asinh and atanh of z with its
  * parts swapped, swapped back */
-GPK_FN gpk_c128 gpk_asin_c128(gpk_c128 z)
+GPK_HELPER gpk_c128 gpk_asin_c128(gpk_c128 z)
 {
     gpk_c128 w = gpk_asinh_c128(gpk_make_c128(z.im, z.re));
     return gpk_make_c128(w.im, w.re);
 }
-GPK_FN gpk_c128 gpk_atan_c128(gpk_c128 z)
+GPK_HELPER gpk_c128 gpk_atan_c128(gpk_c128 z)
 {
     gpk_c128 w = gpk_atanh_c128(gpk_make_c128(z.im, z.re));
     return gpk_make_c128(w.im, w.re);
 }
 #ifdef GPK_WITH_C64
 #define GPK_C64_VIA_C128(fn)                                                   \
-    GPK_FN gpk_c64 gpk_##fn##_c64(gpk_c64 z)                                   \
+    GPK_HELPER gpk_c64 gpk_##fn##_c64(gpk_c64 z)                                   \
     {                                                                          \
         gpk_c128 w = gpk_##fn##_c128(gpk_make_c128(z.re, z.im));               \
         return gpk_make_c64((float)w.re, (float)w.im);                         \

@@ -187,18 +187,18 @@ GPK_FN unsigned int gpk_tile_peek(const unsigned long long *st, const T *agg, co
 /* The scatter-add's addition into memory: atomic, in no fixed order (a
  * float sum rounds by the order the threads arrive in; integers are exact,
  * signed ones added as their two's-complement bits). */
-GPK_FN void gpk_atomic_add(long long *p, long long v)
+GPK_HELPER void gpk_atomic_add(long long *p, long long v)
 {
     atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
-GPK_FN void gpk_atomic_add(unsigned long long *p, unsigned long long v) { atomicAdd(p, v); }
-GPK_FN void gpk_atomic_add(int *p, int v) { atomicAdd(p, v); }
-GPK_FN void gpk_atomic_add(unsigned int *p, unsigned int v) { atomicAdd(p, v); }
-GPK_FN void gpk_atomic_add(float *p, float v) { atomicAdd(p, v); }
-GPK_FN void gpk_atomic_add(double *p, double v) { atomicAdd(p, v); }
+GPK_HELPER void gpk_atomic_add(unsigned long long *p, unsigned long long v) { atomicAdd(p, v); }
+GPK_HELPER void gpk_atomic_add(int *p, int v) { atomicAdd(p, v); }
+GPK_HELPER void gpk_atomic_add(unsigned int *p, unsigned int v) { atomicAdd(p, v); }
+GPK_HELPER void gpk_atomic_add(float *p, float v) { atomicAdd(p, v); }
+GPK_HELPER void gpk_atomic_add(double *p, double v) { atomicAdd(p, v); }
 #define GPK_ATOMIC_ADD(ptr, v) gpk_atomic_add((ptr), (v))
 
-GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)
+GPK_HELPER void gpk_index_error(long long *rec, long long v, long long axis, long long n)
 {
     if (atomicCAS((unsigned long long *)rec, 0ull, 1ull) == 0ull) {
         rec[1] = v;

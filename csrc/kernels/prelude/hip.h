@@ -5,6 +5,8 @@
  * (gfx9), 32 on RDNA (gfx10 and later), as the compiler's target says. */
 #define GPK_HIP 1
 #define GPK_FN static __device__ inline __attribute__((always_inline))
+/* helpers built only where called, as in cuda.h */
+#define GPK_HELPER template <int = 0> __device__ inline __attribute__((always_inline))
 #define GPK_WARP __AMDGCN_WAVEFRONT_SIZE
 
 #define NAN __builtin_nanf("")
@@ -24,8 +26,8 @@
  * conversions, round to nearest even). */
 typedef unsigned short gpk_f16;
 
-GPK_FN float gpk_f16_to_f32(gpk_f16 h) { return (float)__builtin_bit_cast(_Float16, h); }
+GPK_HELPER float gpk_f16_to_f32(gpk_f16 h) { return (float)__builtin_bit_cast(_Float16, h); }
 
-GPK_FN gpk_f16 gpk_f32_to_f16(float f) { return __builtin_bit_cast(gpk_f16, (_Float16)f); }
+GPK_HELPER gpk_f16 gpk_f32_to_f16(float f) { return __builtin_bit_cast(gpk_f16, (_Float16)f); }
 
-GPK_FN gpk_f16 gpk_f64_to_f16(double d) { return __builtin_bit_cast(gpk_f16, (_Float16)d); }
+GPK_HELPER gpk_f16 gpk_f64_to_f16(double d) { return __builtin_bit_cast(gpk_f16, (_Float16)d); }

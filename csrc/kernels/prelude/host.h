@@ -7,6 +7,7 @@
 
 #define GPK_HOST 1
 #define GPK_FN static inline
+#define GPK_HELPER static inline
 #define GPK_RESTRICT restrict
 #define GPK_ALIGN(n) _Alignas(n)
 
@@ -66,7 +67,7 @@ typedef long long gpk_index;
 /* IEEE half <-> float conversions, round to nearest even. */
 typedef unsigned short gpk_f16;
 
-GPK_FN float gpk_f16_to_f32(gpk_f16 h)
+GPK_HELPER float gpk_f16_to_f32(gpk_f16 h)
 {
     unsigned int sign = (unsigned int)(h & 0x8000u) << 16;
     unsigned int exp = (h >> 10) & 0x1fu;
@@ -93,7 +94,7 @@ GPK_FN float gpk_f16_to_f32(gpk_f16 h)
 }
 
 /* Rounds the double `x` to half directly (no double rounding through float). */
-GPK_FN gpk_f16 gpk_f64_to_f16(double x)
+GPK_HELPER gpk_f16 gpk_f64_to_f16(double x)
 {
     union { double d; unsigned long long u; } v;
     v.d = x;
@@ -135,7 +136,7 @@ GPK_FN gpk_f16 gpk_f64_to_f16(double x)
     return (gpk_f16)(sign | r);
 }
 
-GPK_FN gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }
+GPK_HELPER gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }
 
 /* The scatter-add's addition into memory: one thread, a plain add (signed
  * integers wrap: the host compiles with -fwrapv). */
@@ -143,7 +144,7 @@ GPK_FN gpk_f16 gpk_f32_to_f16(float x) { return gpk_f64_to_f16((double)x); }
 
 /* Claims the error record (errrec.c) for the first bad index of a launch;
  * a host launch is one thread, so no atomics are needed. */
-GPK_FN void gpk_index_error(long long *rec, long long v, long long axis, long long n)
+GPK_HELPER void gpk_index_error(long long *rec, long long v, long long axis, long long n)
 {
     if (!rec[0]) {
         rec[0] = 1;

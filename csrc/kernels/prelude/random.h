@@ -24,7 +24,7 @@ typedef struct gpk_rng {
     double spare;
 } gpk_rng;
 
-GPK_FN void gpk_rng_init(gpk_rng *s, gpk_philox g, gpk_u64 j)
+GPK_HELPER void gpk_rng_init(gpk_rng *s, gpk_philox g, gpk_u64 j)
 {
     s->g = g;
     s->j = j;
@@ -35,7 +35,7 @@ GPK_FN void gpk_rng_init(gpk_rng *s, gpk_philox g, gpk_u64 j)
     s->spare = 0.0;
 }
 
-GPK_FN gpk_u64 gpk_rng_next64(gpk_rng *s)
+GPK_HELPER gpk_u64 gpk_rng_next64(gpk_rng *s)
 {
     if (s->k == 2) {
         s->x = gpk_philox_block(s->g, s->j, ++s->attempt);
@@ -48,12 +48,12 @@ GPK_FN gpk_u64 gpk_rng_next64(gpk_rng *s)
 }
 
 /* Uniform doubles in [0, 1) and in (0, 1]. */
-GPK_FN double gpk_rng_next_double(gpk_rng *s) { return gpk_rng_unit53(gpk_rng_next64(s)); }
-GPK_FN double gpk_rng_next_open0(gpk_rng *s) { return gpk_rng_unit53_open0(gpk_rng_next64(s)); }
+GPK_HELPER double gpk_rng_next_double(gpk_rng *s) { return gpk_rng_unit53(gpk_rng_next64(s)); }
+GPK_HELPER double gpk_rng_next_open0(gpk_rng *s) { return gpk_rng_unit53_open0(gpk_rng_next64(s)); }
 
 /* A uniform integer in [0, range1] (Lemire's method, unbiased; a rejected
  * number is replaced by the stream's next). */
-GPK_FN gpk_u64 gpk_rng_next_bounded(gpk_rng *s, gpk_u64 range1)
+GPK_HELPER gpk_u64 gpk_rng_next_bounded(gpk_rng *s, gpk_u64 range1)
 {
     gpk_u64 x = gpk_rng_next64(s);
     if (range1 == ~0ULL)
@@ -71,7 +71,7 @@ GPK_FN gpk_u64 gpk_rng_next_bounded(gpk_rng *s, gpk_u64 range1)
 
 /* log of any double: 0 gives -inf, +inf itself, negatives and NaN a NaN;
  * subnormals are scaled into the normals first. */
-GPK_FN double gpk_rng_logx(double x)
+GPK_HELPER double gpk_rng_logx(double x)
 {
     if (!(x > 0.0))
         return x == 0.0 ? -INFINITY : NAN;
@@ -86,7 +86,7 @@ GPK_FN double gpk_rng_logx(double x)
  * fdlibm's e_exp.c rational form (its coefficients; error below 1 ulp),
  * then the exponent k put in by bits, in two steps where 2^k alone would
  * not be a normal double. */
-GPK_FN double gpk_rng_exp(double x)
+GPK_HELPER double gpk_rng_exp(double x)
 {
     const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10,
                  inv_ln2 = 1.44269504088896338700e+00;
@@ -115,7 +115,7 @@ GPK_FN double gpk_rng_exp(double x)
 /* log(1 + x) and e^x - 1 accurate near 0 (Goldberg's and Kahan's
  * corrections of the rounded 1 + x and e^x: the ratio cancels their
  * rounding errors). */
-GPK_FN double gpk_rng_log1p(double x)
+GPK_HELPER double gpk_rng_log1p(double x)
 {
     double u = 1.0 + x;
     if (u == 1.0)
@@ -125,7 +125,7 @@ GPK_FN double gpk_rng_log1p(double x)
     return gpk_rng_log(u) * (x / (u - 1.0));
 }
 
-GPK_FN double gpk_rng_expm1(double x)
+GPK_HELPER double gpk_rng_expm1(double x)
 {
     double u = gpk_rng_exp(x);
     if (u == 1.0)
@@ -138,7 +138,7 @@ GPK_FN double gpk_rng_expm1(double x)
 
 /* x^y for x >= 0: e^(y log x) (the generators' arguments keep y log x
  * moderate, where this loses few bits). */
-GPK_FN double gpk_rng_pow(double x, double y)
+GPK_HELPER double gpk_rng_pow(double x, double y)
 {
     if (y == 0.0)
         return 1.0;
@@ -149,7 +149,7 @@ GPK_FN double gpk_rng_pow(double x, double y)
 
 /* arctan (fdlibm's s_atan.c: its reduction by breakpoints 7/16, 11/16,
  * 19/16, 39/16 and its polynomial), and arccos on [-1, 1] from it. */
-GPK_FN double gpk_rng_atan(double x)
+GPK_HELPER double gpk_rng_atan(double x)
 {
     const double hi0 = 4.63647609000806093515e-01, hi1 = 7.85398163397448278999e-01,
                  hi2 = 9.82793723247329054082e-01, hi3 = 1.57079632679489655800e+00;
@@ -189,7 +189,7 @@ GPK_FN double gpk_rng_atan(double x)
     return x < 0.0 ? -r : r;
 }
 
-GPK_FN double gpk_rng_acos(double w)
+GPK_HELPER double gpk_rng_acos(double w)
 {
     return 2.0 * gpk_rng_atan(gpk_rng_sqrt((1.0 - w) / (1.0 + w)));
 }
@@ -197,7 +197,7 @@ GPK_FN double gpk_rng_acos(double w)
 /* log Gamma(x) for x >= 1 (the samplers' arguments, counts + 1): Stirling's
  * series with ten terms B_2k / (2k (2k - 1) x^(2k-1)) at x + n >= 7, less
  * the logs of x, x + 1, ..., x + n - 1. */
-GPK_FN double gpk_rng_lgamma(double x)
+GPK_HELPER double gpk_rng_lgamma(double x)
 {
     const double b1 = 1.0 / 12.0, b2 = -1.0 / 360.0, b3 = 1.0 / 1260.0, b4 = -1.0 / 1680.0,
                  b5 = 1.0 / 1188.0, b6 = -691.0 / 360360.0, b7 = 1.0 / 156.0,
@@ -219,11 +219,11 @@ GPK_FN double gpk_rng_lgamma(double x)
 
 /* ---- continuous distributions --------------------------------------------- */
 
-GPK_FN double gpk_rng_std_exp(gpk_rng *s) { return 0.0 - gpk_rng_log(gpk_rng_next_open0(s)); }
+GPK_HELPER double gpk_rng_std_exp(gpk_rng *s) { return 0.0 - gpk_rng_log(gpk_rng_next_open0(s)); }
 
 /* Box-Muller of two uniforms (as GP_RANDOM_NORMAL: r cos first, r sin
  * kept for the next call). */
-GPK_FN double gpk_rng_std_normal(gpk_rng *s)
+GPK_HELPER double gpk_rng_std_normal(gpk_rng *s)
 {
     if (s->has_spare) {
         s->has_spare = 0;
@@ -238,7 +238,7 @@ GPK_FN double gpk_rng_std_normal(gpk_rng *s)
 
 /* Marsaglia and Tsang's gamma for shape a >= 1 (ACM TOMS 26, 2000):
  * d (1 + c z)^3, z normal, accepted by the squeeze or by the log test. */
-GPK_FN double gpk_rng_gamma_mt(gpk_rng *s, double a)
+GPK_HELPER double gpk_rng_gamma_mt(gpk_rng *s, double a)
 {
     double d = a - 1.0 / 3.0, c = 1.0 / gpk_rng_sqrt(9.0 * d);
     for (;;) {
@@ -258,7 +258,7 @@ GPK_FN double gpk_rng_gamma_mt(gpk_rng *s, double a)
 
 /* Gamma of shape a (scale 1): a < 1 by the boost G(a + 1) u^(1/a); NaN for
  * a NaN shape, 0 for shape 0. */
-GPK_FN double gpk_rng_std_gamma(gpk_rng *s, double a)
+GPK_HELPER double gpk_rng_std_gamma(gpk_rng *s, double a)
 {
     if (a != a)
         return a;
@@ -275,7 +275,7 @@ GPK_FN double gpk_rng_std_gamma(gpk_rng *s, double a)
 
 /* Beta(a, b): Johnk's algorithm when both are at most 1 (in logs where
  * the powers underflow), else G(a) / (G(a) + G(b)). */
-GPK_FN double gpk_rng_beta(gpk_rng *s, double a, double b)
+GPK_HELPER double gpk_rng_beta(gpk_rng *s, double a, double b)
 {
     if (a != a || b != b)
         return a + b;
@@ -297,21 +297,21 @@ GPK_FN double gpk_rng_beta(gpk_rng *s, double a, double b)
     return x / (x + y);
 }
 
-GPK_FN double gpk_rng_chisquare(gpk_rng *s, double df) { return 2.0 * gpk_rng_std_gamma(s, df / 2.0); }
+GPK_HELPER double gpk_rng_chisquare(gpk_rng *s, double df) { return 2.0 * gpk_rng_std_gamma(s, df / 2.0); }
 
-GPK_FN double gpk_rng_standard_t(gpk_rng *s, double df)
+GPK_HELPER double gpk_rng_standard_t(gpk_rng *s, double df)
 {
     double z = gpk_rng_std_normal(s), g = gpk_rng_std_gamma(s, df / 2.0);
     return gpk_rng_sqrt(df / 2.0) * z / gpk_rng_sqrt(g);
 }
 
-GPK_FN double gpk_rng_cauchy(gpk_rng *s)
+GPK_HELPER double gpk_rng_cauchy(gpk_rng *s)
 {
     double a = gpk_rng_std_normal(s);
     return a / gpk_rng_std_normal(s);
 }
 
-GPK_FN double gpk_rng_laplace(gpk_rng *s, double loc, double scale)
+GPK_HELPER double gpk_rng_laplace(gpk_rng *s, double loc, double scale)
 {
     for (;;) {
         double u = gpk_rng_next_double(s);
@@ -322,7 +322,7 @@ GPK_FN double gpk_rng_laplace(gpk_rng *s, double loc, double scale)
     }
 }
 
-GPK_FN double gpk_rng_logistic(gpk_rng *s, double loc, double scale)
+GPK_HELPER double gpk_rng_logistic(gpk_rng *s, double loc, double scale)
 {
     for (;;) {
         double u = gpk_rng_next_double(s);
@@ -331,7 +331,7 @@ GPK_FN double gpk_rng_logistic(gpk_rng *s, double loc, double scale)
     }
 }
 
-GPK_FN double gpk_rng_gumbel(gpk_rng *s, double loc, double scale)
+GPK_HELPER double gpk_rng_gumbel(gpk_rng *s, double loc, double scale)
 {
     for (;;) {
         double u = 1.0 - gpk_rng_next_double(s);
@@ -340,33 +340,33 @@ GPK_FN double gpk_rng_gumbel(gpk_rng *s, double loc, double scale)
     }
 }
 
-GPK_FN double gpk_rng_weibull(gpk_rng *s, double a)
+GPK_HELPER double gpk_rng_weibull(gpk_rng *s, double a)
 {
     if (a == 0.0)
         return 0.0;
     return gpk_rng_pow(gpk_rng_std_exp(s), 1.0 / a);
 }
 
-GPK_FN double gpk_rng_pareto(gpk_rng *s, double a) { return gpk_rng_expm1(gpk_rng_std_exp(s) / a); }
+GPK_HELPER double gpk_rng_pareto(gpk_rng *s, double a) { return gpk_rng_expm1(gpk_rng_std_exp(s) / a); }
 
-GPK_FN double gpk_rng_power(gpk_rng *s, double a)
+GPK_HELPER double gpk_rng_power(gpk_rng *s, double a)
 {
     return gpk_rng_pow(0.0 - gpk_rng_expm1(0.0 - gpk_rng_std_exp(s)), 1.0 / a);
 }
 
-GPK_FN double gpk_rng_rayleigh(gpk_rng *s, double scale)
+GPK_HELPER double gpk_rng_rayleigh(gpk_rng *s, double scale)
 {
     return scale * gpk_rng_sqrt(2.0 * gpk_rng_std_exp(s));
 }
 
-GPK_FN double gpk_rng_lognormal(gpk_rng *s, double mean, double sigma)
+GPK_HELPER double gpk_rng_lognormal(gpk_rng *s, double mean, double sigma)
 {
     return gpk_rng_exp(mean + sigma * gpk_rng_std_normal(s));
 }
 
 /* Wald (inverse Gaussian): Michael, Schucany and Haas's transformation of
  * a chi-square(1), a uniform choosing between its two roots. */
-GPK_FN double gpk_rng_wald(gpk_rng *s, double mean, double scale)
+GPK_HELPER double gpk_rng_wald(gpk_rng *s, double mean, double scale)
 {
     double mu_2l = mean / (2.0 * scale), y = gpk_rng_std_normal(s);
     y = mean * y * y;
@@ -375,7 +375,7 @@ GPK_FN double gpk_rng_wald(gpk_rng *s, double mean, double scale)
     return u <= mean / (mean + x) ? x : mean * mean / x;
 }
 
-GPK_FN double gpk_rng_triangular(gpk_rng *s, double left, double mode, double right)
+GPK_HELPER double gpk_rng_triangular(gpk_rng *s, double left, double mode, double right)
 {
     double base = right - left, lbase = mode - left, ratio = lbase / base;
     double u = gpk_rng_next_double(s);
@@ -386,7 +386,7 @@ GPK_FN double gpk_rng_triangular(gpk_rng *s, double left, double mode, double ri
 
 /* von Mises (Best and Fisher, 1979); a wrapped normal for kappa > 1e6,
  * the uniform angle for kappa < 1e-8; the result in [-pi, pi]. */
-GPK_FN double gpk_rng_vonmises(gpk_rng *s, double mu, double kappa)
+GPK_HELPER double gpk_rng_vonmises(gpk_rng *s, double mu, double kappa)
 {
     const double pi = 3.14159265358979323846;
     if (mu != mu || kappa != kappa)
@@ -428,7 +428,7 @@ GPK_FN double gpk_rng_vonmises(gpk_rng *s, double mu, double kappa)
 
 /* Poisson: inversion by products of uniforms for lam < 10, else Hormann's
  * PTRS (transformed rejection with squeeze, 1993). */
-GPK_FN double gpk_rng_poisson(gpk_rng *s, double lam)
+GPK_HELPER double gpk_rng_poisson(gpk_rng *s, double lam)
 {
     if (!(lam > 0.0))
         return 0.0;
@@ -461,7 +461,7 @@ GPK_FN double gpk_rng_poisson(gpk_rng *s, double lam)
 
 /* Noncentral chi-square: a central one of df - 1 plus a normal of mean
  * sqrt(nonc) squared; for df <= 1 a Poisson mixture of central ones. */
-GPK_FN double gpk_rng_noncentral_chisquare(gpk_rng *s, double df, double nonc)
+GPK_HELPER double gpk_rng_noncentral_chisquare(gpk_rng *s, double df, double nonc)
 {
     if (nonc != nonc || df != df)
         return nonc + df;
@@ -476,13 +476,13 @@ GPK_FN double gpk_rng_noncentral_chisquare(gpk_rng *s, double df, double nonc)
     return gpk_rng_chisquare(s, df + 2.0 * i);
 }
 
-GPK_FN double gpk_rng_f(gpk_rng *s, double dfnum, double dfden)
+GPK_HELPER double gpk_rng_f(gpk_rng *s, double dfnum, double dfden)
 {
     double num = gpk_rng_chisquare(s, dfnum) * dfden, den = gpk_rng_chisquare(s, dfden) * dfnum;
     return num / den;
 }
 
-GPK_FN double gpk_rng_noncentral_f(gpk_rng *s, double dfnum, double dfden, double nonc)
+GPK_HELPER double gpk_rng_noncentral_f(gpk_rng *s, double dfnum, double dfden, double nonc)
 {
     double t = gpk_rng_noncentral_chisquare(s, dfnum, nonc) * dfden;
     return t / (gpk_rng_chisquare(s, dfden) * dfnum);
@@ -490,7 +490,7 @@ GPK_FN double gpk_rng_noncentral_f(gpk_rng *s, double dfnum, double dfden, doubl
 
 /* Binomial(n, p) for p <= 1/2: inversion for n p <= 30, else Hormann's
  * BTRS (transformed rejection, 1993); p > 1/2 as n - Binomial(n, 1 - p). */
-GPK_FN double gpk_rng_binomial_lo(gpk_rng *s, double n, double p)
+GPK_HELPER double gpk_rng_binomial_lo(gpk_rng *s, double n, double p)
 {
     double q = 1.0 - p, np = n * p;
     if (np <= 30.0) {
@@ -527,7 +527,7 @@ GPK_FN double gpk_rng_binomial_lo(gpk_rng *s, double n, double p)
     }
 }
 
-GPK_FN double gpk_rng_binomial(gpk_rng *s, double n, double p)
+GPK_HELPER double gpk_rng_binomial(gpk_rng *s, double n, double p)
 {
     if (n == 0.0 || p == 0.0)
         return 0.0;
@@ -538,7 +538,7 @@ GPK_FN double gpk_rng_binomial(gpk_rng *s, double n, double p)
     return gpk_rng_binomial_lo(s, n, p);
 }
 
-GPK_FN double gpk_rng_geometric(gpk_rng *s, double p)
+GPK_HELPER double gpk_rng_geometric(gpk_rng *s, double p)
 {
     if (p == 1.0)
         return 1.0;
@@ -546,7 +546,7 @@ GPK_FN double gpk_rng_geometric(gpk_rng *s, double p)
     return x < 1.0 ? 1.0 : x;
 }
 
-GPK_FN double gpk_rng_negative_binomial(gpk_rng *s, double n, double p)
+GPK_HELPER double gpk_rng_negative_binomial(gpk_rng *s, double n, double p)
 {
     double y = gpk_rng_std_gamma(s, n) * ((1.0 - p) / p);
     return gpk_rng_poisson(s, y);
@@ -555,7 +555,7 @@ GPK_FN double gpk_rng_negative_binomial(gpk_rng *s, double n, double p)
 /* Hypergeometric: draws from the urn, one bounded integer each, for
  * samples below 10 (of the smaller of sample and its complement), else
  * Stadlober's ratio of uniforms (HRUA, 1989) on the mode's log-probability. */
-GPK_FN double gpk_rng_hypergeometric(gpk_rng *s, double good, double bad, double sample)
+GPK_HELPER double gpk_rng_hypergeometric(gpk_rng *s, double good, double bad, double sample)
 {
     double total = good + bad;
     double m = sample < total - sample ? sample : total - sample;
@@ -607,7 +607,7 @@ GPK_FN double gpk_rng_hypergeometric(gpk_rng *s, double good, double bad, double
 }
 
 /* Logarithmic series (Kemp's second accelerated generator, 1981). */
-GPK_FN double gpk_rng_logseries(gpk_rng *s, double p)
+GPK_HELPER double gpk_rng_logseries(gpk_rng *s, double p)
 {
     double r = gpk_rng_log1p(0.0 - p);
     for (;;) {
@@ -627,7 +627,7 @@ GPK_FN double gpk_rng_logseries(gpk_rng *s, double p)
 
 /* Zipf (Devroye's rejection from the Pareto, as NumPy); 1 where a is so
  * large that 2^(a - 1) overflows (every other value is below 2^-1024). */
-GPK_FN double gpk_rng_zipf(gpk_rng *s, double a)
+GPK_HELPER double gpk_rng_zipf(gpk_rng *s, double a)
 {
     double am1 = a - 1.0;
     if (am1 >= 1024.0)
@@ -648,7 +648,7 @@ GPK_FN double gpk_rng_zipf(gpk_rng *s, double a)
 
 /* Dirichlet(alpha): k gammas over their sum, or, when every alpha is below
  * 0.1 (where the gammas underflow to 0), breaking the stick with betas. */
-GPK_FN void gpk_rng_dirichlet_row(gpk_rng *s, const double *alpha, gpk_index k, double *out)
+GPK_HELPER void gpk_rng_dirichlet_row(gpk_rng *s, const double *alpha, gpk_index k, double *out)
 {
     double amax = 0.0, asum = 0.0;
     for (gpk_index i = 0; i < k; ++i) {
@@ -676,7 +676,7 @@ GPK_FN void gpk_rng_dirichlet_row(gpk_rng *s, const double *alpha, gpk_index k, 
 }
 
 /* Multinomial(n, pvals): a binomial per category of what remains. */
-GPK_FN void gpk_rng_multinomial_row(gpk_rng *s, gpk_i64 n, const double *pvals, gpk_index k,
+GPK_HELPER void gpk_rng_multinomial_row(gpk_rng *s, gpk_i64 n, const double *pvals, gpk_index k,
                                     gpk_i64 *out)
 {
     double rest_p = 1.0;
@@ -697,7 +697,7 @@ GPK_FN void gpk_rng_multinomial_row(gpk_rng *s, gpk_i64 n, const double *pvals, 
 
 /* Multivariate hypergeometric: a hypergeometric per color of what remains
  * (NumPy's "marginals"). */
-GPK_FN void gpk_rng_mvhypergeometric_row(gpk_rng *s, gpk_i64 nsample, const double *colors,
+GPK_HELPER void gpk_rng_mvhypergeometric_row(gpk_rng *s, gpk_i64 nsample, const double *colors,
                                          gpk_index k, gpk_i64 *out)
 {
     double total = 0.0, rest = (double)nsample;
@@ -714,7 +714,7 @@ GPK_FN void gpk_rng_mvhypergeometric_row(gpk_rng *s, gpk_i64 nsample, const doub
 }
 
 /* A count as int64: NumPy's INT64_MAX for the geometric's values past it. */
-GPK_FN gpk_i64 gpk_rng_count(double x)
+GPK_HELPER gpk_i64 gpk_rng_count(double x)
 {
     return x >= 9223372036854775807.0 ? 9223372036854775807LL : (gpk_i64)x;
 }
