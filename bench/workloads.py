@@ -434,7 +434,10 @@ def first_call_ms(env, repeats: int = 3) -> tuple:
     cold, warm, compiling, floor = [], [], [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as d:
-            e = dict(os.environ, GPUNP_CACHE_DIR=d, **env)
+            # NVRTC 12.9 and later keep their output in the driver's cache
+            # (~/.nv/ComputeCache, shared by processes) and run only their
+            # front end for a source met before: a cold call gets an empty one
+            e = dict(os.environ, GPUNP_CACHE_DIR=d, CUDA_CACHE_PATH=os.path.join(d, "nv"), **env)
             t, c = run(_FIRST_CALL, e, d)
             cold.append(t)
             compiling.append(c)
