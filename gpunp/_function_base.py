@@ -69,8 +69,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     from gpunp._differences import diff
     y = _array(y)
     nd = y.ndim
-    lo, hi = [slice(None)] * nd, [slice(None)] * nd
-    lo[axis], hi[axis] = slice(None, -1), slice(1, None)
+    # the spacing first, as NumPy does: a 0-d x is diff's ValueError before
+    # a 0-d y is an IndexError of its axis
     if x is None:
         d = dx
     else:
@@ -82,6 +82,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             d = d.reshape(shape)
         else:
             d = diff(x, axis=axis)
+    lo, hi = [slice(None)] * nd, [slice(None)] * nd
+    lo[axis], hi[axis] = slice(None, -1), slice(1, None)
     return ((y[tuple(hi)] + y[tuple(lo)]) * d / 2.0).sum(axis)
 
 

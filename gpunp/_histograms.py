@@ -349,7 +349,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
             # NumPy adds the weights' int64 running sum into bool counts
             raise TypeError("Cannot cast ufunc 'add' output from dtype('int64') to "
                             "dtype('bool') with casting rule 'same_kind'")
-        nb = len(edges) - 1
+        nb = max(len(edges) - 1, 0)  # no edges: no bins, as with one edge
         idx = _sequence_bin(a, edges)
         n = _weighted_counts(idx, nb + 1, weights, ntype, False)[:nb]
     if density:
@@ -442,6 +442,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """Two-dimensional histogram (numpy.histogram2d): (counts, x edges, y edges)."""
+    # NumPy's first check: a scalar or 0-d array, having no len(), is a TypeError
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
     try:
         n = len(bins)
     except TypeError:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import operator
+
+from gpunp._lib import _numpy_version, normalize_axis
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import _array
 
@@ -55,4 +59,24 @@ def ndim(a) -> int:
 
 def size(a, axis=None) -> int:
     a = _array(a)
-    return a.size if axis is None else a.shape[axis]
+    if axis is None:
+        return a.size
+    if _numpy_version() < 20400:
+        return a.shape[axis]  # NumPy before 2.4 reads one axis off the shape
+    # NumPy 2.4 takes an axis or a sequence of axes, each read as a C int
+    # (OverflowError past it) before its bounds are checked (AxisError)
+    try:
+        axes = [operator.index(axis)]
+    except TypeError:
+        axes = axis  # a sequence; anything else is a TypeError when iterated
+    axes = [normalize_axis(_c_int(ax), a.ndim) for ax in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    return math.prod(a.shape[ax] for ax in axes)
+
+
+def _c_int(axis) -> int:
+    axis = operator.index(axis)
+    if not -2**31 <= axis < 2**31:
+        raise OverflowError("Python int too large to convert to C int")
+    return axis

@@ -26,8 +26,11 @@ _ALL = slice(None)
 # ---- splitting ------------------------------------------------------------------------
 
 def array_split(ary, indices_or_sections, axis=0) -> list:
+    # NumPy measures an array along `axis` (IndexError out of range) and
+    # anything else by len(): a scalar is its TypeError, and a nested list
+    # counts its outer length whatever the axis
+    total = ary.shape[axis] if hasattr(ary, "shape") else len(ary)
     ary = _array(ary)
-    total = ary.shape[axis]  # NumPy's IndexError for an axis out of range
     try:
         sections = len(indices_or_sections) + 1
         points = [0] + list(indices_or_sections) + [total]
@@ -46,7 +49,9 @@ def split(ary, indices_or_sections, axis=0) -> list:
     try:
         len(indices_or_sections)
     except TypeError:
-        if _array(ary).shape[axis] % indices_or_sections:
+        # NumPy reads the argument's own shape, converting nothing: a list or
+        # a scalar has none (AttributeError), a 0-d array too few axes
+        if ary.shape[axis] % indices_or_sections:
             raise ValueError("array split does not result in an equal division") from None
     return array_split(ary, indices_or_sections, axis)
 

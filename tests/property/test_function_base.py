@@ -74,6 +74,18 @@ def test_trapezoid_matches_numpy(data):
         _close(got, want, scale)
 
 
+@pytest.mark.parametrize("y", [-1, 2.5, [1.0, 2.0, 4.0]])
+@pytest.mark.parametrize("x", [None, -1, [1.0, 3.0], [1.0, 2.0, 5.0], [[1.0, 2.0, 5.0]]])
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_trapezoid_of_0d_samples_matches_numpy(y, x, axis):
+    """NumPy takes the spacing before y's axis: a 0-d x is diff's ValueError
+    even where a 0-d y would be an IndexError."""
+    got, want = same_outcome(quieted(lambda: np.trapezoid(y, x, axis=axis)),
+                             quieted(lambda: gp.trapezoid(y, x, axis=axis)))
+    if want is not None:
+        _close(got, want)
+
+
 @pytest.mark.parametrize("name", ["bartlett", "blackman", "hamming", "hanning"])
 @pytest.mark.parametrize("M", [-2, 0, 1, 2, 3, 8, 51, np.int32(6), 5.0])
 def test_windows_match_numpy(name, M):

@@ -73,7 +73,7 @@ def _bins(data, x):
         return data.draw(st.integers(-1, 12), label="bins")
     if kind == "estimator":
         return data.draw(st.sampled_from(_ESTIMATORS), label="bins")
-    edges = data.draw(st.lists(st.floats(-20, 20, width=32), min_size=1, max_size=8),
+    edges = data.draw(st.lists(st.floats(-20, 20, width=32), max_size=8),
                       label="edges")
     if data.draw(st.booleans(), label="sorted"):
         edges = sorted(edges)
@@ -158,6 +158,39 @@ def test_histogramdd_matches_numpy(how, data):
     if kw["density"] and w.size and np.isfinite(w).any():
         tol = max(tol, 8 * max(n, 1) * 2.3e-16 * float(np.abs(w[np.isfinite(w)]).max()))
     assert_same(hg, hw, rtol=1e-12, atol=tol)
+
+
+@pytest.mark.parametrize("bins", [(), [], np.array([], np.int64), np.array([], np.float32), [5.0]],
+                         ids=["tuple", "list", "int64", "float32", "one edge"])
+@pytest.mark.parametrize("a", [[1.0, 2.0, 3.0], [3, 1, 2], [True, False, True], []])
+@pytest.mark.parametrize("kw", [{}, {"density": True}, {"weights": [1.0, 2.0, 3.0]},
+                                {"weights": [1, 2, 3]}, {"weights": [1j, 2, 3]}])
+def test_histogram_with_no_bins_matches_numpy(bins, a, kw):
+    """No edges at all are no bins, as one edge: empty counts in NumPy's dtype."""
+    if "weights" in kw and len(kw["weights"]) != len(a):
+        kw = {"weights": kw["weights"][:len(a)]}
+    gkw = {k: gp.asarray(v) for k, v in kw.items() if k == "weights"}
+    gkw.update((k, v) for k, v in kw.items() if k != "weights")
+    got, want = same_outcome(lambda: np.histogram(np.asarray(a), bins=bins, **kw),
+                             lambda: gp.histogram(gp.asarray(a), bins=bins, **gkw))
+    if want is not None:
+        assert_same(got[0], want[0])
+        assert_same(got[1], want[1])
+
+
+@pytest.mark.parametrize("x, y", [(-1, -1), (np.float64(2.0), np.float64(2.0)),
+                                  ("0-d", "0-d"), ([1.0, 2.0], 3.0), ([1.0, 2.0], [1.0, 2.0, 3.0]),
+                                  ([1.0, 2.0, 4.0], [3.0, 1.0, 2.0])])
+def test_histogram2d_of_scalars_and_unequal_lengths_matches_numpy(x, y):
+    """NumPy first compares len(x) with len(y): a scalar or a 0-d array, which
+    has none, is a TypeError, unequal lengths a ValueError."""
+    def args(m):
+        return [m.asarray(2.0) if isinstance(v, str) else v for v in (x, y)]
+    got, want = same_outcome(lambda: np.histogram2d(*args(np)),
+                             lambda: gp.histogram2d(*args(gp)))
+    if want is not None:
+        for g, w in zip(got, want):
+            assert_same(g, w)
 
 
 def test_bincount_errors_and_routing():

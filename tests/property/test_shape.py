@@ -343,6 +343,20 @@ def test_metadata(data):
     assert g.flags.writeable
 
 
+@pytest.mark.parametrize("a", [3, 2**62, [[1, 2, 3]], (2, 3, 4)], ids=["3", "2**62", "list", "3d"])
+@pytest.mark.parametrize("axis", [0, 1, -1, 5, 2**31 - 1, 2**31, -2**31 - 1, 2**62, np.int64(1),
+                                  True, (), (0, 2), [1, 0], (1, 1), (0, 2**62), 1.0])
+def test_size_along_axes_matches_numpy(a, axis):
+    """size's axis as the running NumPy reads it: from 2.4 several axes,
+    each a C int (OverflowError past it) within the dimensions (AxisError)."""
+    h = g = a
+    if isinstance(a, tuple):  # an array of that shape
+        h, g = np.ones(a), gp.ones(a)
+    got, want = same_outcome(lambda: np.size(h, axis), lambda: gp.size(g, axis))
+    if want is not None:
+        assert got == want
+
+
 @given(data=st.data())
 def test_strides_of_new_arrays(data):
     """Arrays gpunp makes as NumPy makes them have NumPy's strides: asarray

@@ -70,6 +70,26 @@ def test_split_and_array_split_match_numpy(data):
                lambda: getattr(gp, name)(g, how, axis=axis), many=True)
 
 
+# what is not an array goes to NumPy and gpunp as it is; a 0-d array as each's own
+_SPLIT_ARGUMENTS = {"int": 3, "float": -1.5, "numpy scalar": np.float64(3), "0-d array": None,
+                    "list": [1, 2, 3], "nested list": [[1, 2, 3], [4, 5, 6]]}
+
+
+@pytest.mark.parametrize("name", ["split", "array_split"])
+@pytest.mark.parametrize("arg", list(_SPLIT_ARGUMENTS))
+@pytest.mark.parametrize("how", [1, 3, [1]])
+@pytest.mark.parametrize("axis", [0, 1, 5])
+def test_split_of_scalars_lists_and_0d_arrays_matches_numpy(name, arg, how, axis):
+    """NumPy measures an array by its shape and anything else by len(): a
+    scalar is an AttributeError in split (for a number of sections), a
+    TypeError in array_split, a 0-d array an IndexError in both."""
+    h = g = _SPLIT_ARGUMENTS[arg]
+    if arg == "0-d array":
+        h, g = np.asarray(3.0), gp.asarray(3.0)
+    _check(lambda: getattr(np, name)(h, how, axis=axis),
+           lambda: getattr(gp, name)(g, how, axis=axis), many=True)
+
+
 @pytest.mark.parametrize("name", ["hsplit", "vsplit", "dsplit"])
 @given(data=st.data())
 def test_hsplit_vsplit_dsplit_match_numpy(name, data):
