@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rtc/rtc.h"
 #include "gp_test.h"
 
 static int32_t ADD, MAXIMUM;
@@ -383,6 +384,39 @@ static int remove_entry(const char *path, const struct stat *sb, int type, struc
     return remove(path);
 }
 
+/* A body gets only the common prelude's sections it names: a helper's text
+ * is in the source or not, whatever the preprocessor would do with it. */
+static void test_prelude_sections(void)
+{
+    static const struct {
+        const char *body, *has[3], *lacks[4];
+    } cases[] = {
+        {"y0 = F(tanh)(x0);", {"GPK_REAL1(X)", "gpk_f2i64"},
+         {"GPK_SINT(S", "gpk_heaviside_", "gpk_philox4x32_10", "GPK_COMPLEX(S"}},
+        {"#define F(n) gpk_##n##_i32\ny0 = F(floordiv)(x0, x1);", {"GPK_SINT(S", "gpk_heaviside_"},
+         {"gpk_philox4x32_10", "GPK_COMPLEX(S"}},
+        {"const gpk_u32x4 x = gpk_philox_block(p.g, j, 0u);", {"gpk_philox4x32_10"},
+         {"GPK_SINT(S", "gpk_heaviside_", "GPK_COMPLEX(S"}},
+        {"gpk_c64 z;", {"GPK_COMPLEX(c64", "gpk_cat_half", "GPK_C64_VIA_C128(asin)"},
+         {"gpk_philox4x32_10", "GPK_SINT(S"}},
+        {"gpk_c128 z;", {"GPK_COMPLEX(c128", "gpk_cat_half"}, {"gpk_philox4x32_10"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gp_str_t src;
+        gp_str_init(&src);
+        gp_kernel_source(&src, "", cases[i].body, strlen(cases[i].body));
+        if (!CHECK(!src.failed && src.data))
+            continue;
+        for (int k = 0; k < 3 && cases[i].has[k]; ++k)
+            if (!CHECK(strstr(src.data, cases[i].has[k]) != NULL))
+                fprintf(stderr, "    body %s: no %s\n", cases[i].body, cases[i].has[k]);
+        for (int k = 0; k < 4 && cases[i].lacks[k]; ++k)
+            if (!CHECK(strstr(src.data, cases[i].lacks[k]) == NULL))
+                fprintf(stderr, "    body %s: has %s\n", cases[i].body, cases[i].lacks[k]);
+        gp_str_free(&src);
+    }
+}
+
 int main(void)
 {
     char dir[] = "/tmp/gpunp-test-cache-XXXXXX";
@@ -401,6 +435,7 @@ int main(void)
         RUN(test_accumulate_mean_argmax);
         RUN(test_copies);
         RUN(test_arange);
+        RUN(test_prelude_sections);
     }
     CHECK_EQ(nftw(dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
     return check_summary("test_kernels");

@@ -5,7 +5,11 @@
  * C++, so the generated kernels and these helpers are one source for every
  * backend. Semantics follow NumPy's loops; where NumPy leaves a result to the
  * platform (a float out of an integer type's range), the choice made here is
- * documented in docs/differences.md and is the same on every backend. */
+ * documented in docs/differences.md and is the same on every backend.
+ *
+ * A section inside #ifdef GPK_WITH_<NAME> reaches only the kernels whose
+ * body spells one of its words (the table of gp_kernel_source, rtc/cache.c):
+ * a new helper in such a section needs its name among that section's words. */
 
 /* ---- storage types ---------------------------------------------------- */
 typedef unsigned char gpk_b;
@@ -96,6 +100,7 @@ GPK_HELPER gpk_i16 gpk_f2i16(double x) { return (gpk_i16)gpk_f2i32(x); }
 GPK_HELPER gpk_u16 gpk_f2u16(double x) { return (gpk_u16)gpk_f2i32(x); }
 GPK_HELPER gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
 
+#ifdef GPK_WITH_INT
 /* ---- integer helpers ----------------------------------------------------
  * Division by zero gives 0 and MIN / -1 wraps, as NumPy's integer loops;
  * shifts by the width or more give 0 (or -1 for a negative right shift). */
@@ -229,7 +234,9 @@ GPK_UINT2(u8, gpk_u8)
 GPK_UINT2(u16, gpk_u16)
 GPK_UINT2(u32, gpk_u32)
 GPK_UINT2(u64, gpk_u64)
+#endif /* GPK_WITH_INT */
 
+#ifdef GPK_WITH_REAL
 /* ---- real float helpers (NumPy's npy_divmod conventions) -------------- */
 #define GPK_REAL(S, T)                                                         \
     GPK_HELPER T gpk_floordiv_##S(T a, T b)                                        \
@@ -356,7 +363,9 @@ GPK_HELPER float gpk_spacing_h(float xf)
         r = (gpk_f16)(e > 0x2800u ? e - 0x2800u : (e > 0x0400u ? 1u << ((e >> 10) - 1) : 1u));
     return gpk_f16_to_f32(r);
 }
+#endif /* GPK_WITH_REAL */
 
+#ifdef GPK_WITH_C128 /* defined with GPK_WITH_C64 too (cache.c) */
 /* ---- complex ------------------------------------------------------------
  * Arithmetic as NumPy's loops: products with one fused multiply-add per part
  * (NumPy's SIMD loops on x86-64 with FMA and on aarch64; it keeps a finite
@@ -682,15 +691,14 @@ GPK_HELPER float gpk_spacing_h(float xf)
     GPK_HELPER CT gpk_square_##S(CT a) { return gpk_mul_##S(a, a); }
 
 /* Parsing these is half of NVRTC's time for a kernel, so a precision's
- * helpers are instantiated only in kernels that name its type
- * (gp_kernel_source defines GPK_WITH_C64/GPK_WITH_C128). */
+ * helpers are instantiated only in kernels that name its type. */
 #ifdef GPK_WITH_C64
 GPK_COMPLEX(c64, gpk_c64, float, f32)
 #endif
-#ifdef GPK_WITH_C128
 GPK_COMPLEX(c128, gpk_c128, double, f64)
-#endif
+#endif /* GPK_WITH_C128 */
 
+#ifdef GPK_WITH_RNG
 /* ---- random numbers: Philox4x32-10 and exact transformations -------------
  * A counter-based generator (Salmon et al., "Parallel random numbers: as
  * easy as 1, 2, 3", SC'11): a block of four 32-bit words is a pure function
@@ -1008,7 +1016,9 @@ GPK_HELPER float gpk_rng_sqrtf(float x)
     return lo * lo > (double)x ? down : y;
 }
 #endif
+#endif /* GPK_WITH_RNG */
 
+#ifdef GPK_WITH_C128
 #define GPK_COMPLEX2(S, CT, T, R)                                                                  \
     /* NumPy's own formulas (funcs.inc.src): exp2 is exp(z ln 2), log2 and                         \
      * log10 scale log, log1p is log|1 + z| + i arg(1 + z), expm1 has a                            \
@@ -1054,11 +1064,8 @@ GPK_HELPER float gpk_rng_sqrtf(float x)
 #ifdef GPK_WITH_C64
 GPK_COMPLEX2(c64, gpk_c64, float, f32)
 #endif
-#ifdef GPK_WITH_C128
 GPK_COMPLEX2(c128, gpk_c128, double, f64)
-#endif
 
-#ifdef GPK_WITH_C128
 /* ---- complex inverse trigonometric and hyperbolic functions -------------
  * Hull, Fairgrieve and Tang's algorithm (ACM TOMS 23(3), 1997) for asinh
  * and acos, Kahan's for atanh, with C99 Annex G's special values, as the C
@@ -1242,4 +1249,4 @@ GPK_C64_VIA_C128(atanh)
 GPK_C64_VIA_C128(asin)
 GPK_C64_VIA_C128(atan)
 #endif
-#endif
+#endif /* GPK_WITH_C128 */
