@@ -39,6 +39,12 @@ def show_config(file=None) -> None:
         print(f"{k:<{width}}  {v}", file=file)
 
 
+def finish_compiles() -> None:
+    """Waits until the kernels first compiled quickly have their optimised
+    code compiled (in the background); each takes it at its next call."""
+    check(lib.gp_cache_finish_compiles())
+
+
 def cache_stats() -> dict:
     """Counters of the kernel cache since the process started."""
     s = ffi.new("gp_cache_stats_t *")

@@ -164,6 +164,16 @@ def test_memory_cache_counts_hits():
     assert after["memory_hits"] >= before["memory_hits"] + 2
 
 
+def test_finish_compiles_returns_and_kernels_still_compute():
+    a = gp.arange(4096, dtype=np.float32)
+    r = gp.cosh(a / 4096)
+    _config.finish_compiles()
+    _config.finish_compiles()  # nothing queued
+    np.testing.assert_allclose(gp.cosh(a / 4096).get(), r.get())
+    np.testing.assert_allclose(r.get(), np.cosh(np.arange(4096, dtype=np.float32) / 4096),
+                               rtol=1e-6)
+
+
 def test_host_compiler_failure_is_a_clear_error(tmp_path):
     r = run("import gpunp\ntry:\n    gpunp.arange(3) + 1\nexcept Exception as e:\n"
             "    print(type(e).__name__, e)",

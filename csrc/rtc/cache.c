@@ -426,7 +426,9 @@ typedef struct gp_twin {
 
 static pthread_mutex_t qlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t qcond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t qdone = PTHREAD_COND_INITIALIZER; /* a twin compiled */
 static twin_t *qhead, *qtail;
+static int64_t queued; /* twins queued and not yet compiled */
 static bool compiling, stopping;
 static pthread_t compiler;
 
@@ -488,9 +490,20 @@ static void *compile_twins(void *arg)
             store_entry(t->text.path, &t->text.ident, &t->img);
         atomic_store_explicit(&t->done, 1, memory_order_release);
         pthread_mutex_lock(&qlock);
+        --queued;
+        pthread_cond_broadcast(&qdone);
     }
     pthread_mutex_unlock(&qlock);
     return NULL;
+}
+
+GP_API gp_status_t gp_cache_finish_compiles(void)
+{
+    pthread_mutex_lock(&qlock);
+    while (queued > 0 && compiling)
+        pthread_cond_wait(&qdone, &qlock);
+    pthread_mutex_unlock(&qlock);
+    return GP_OK;
 }
 
 static void stop_compiling(void)
@@ -508,6 +521,8 @@ static void forget_compiler_in_child(void)
 {
     pthread_mutex_init(&qlock, NULL);
     pthread_cond_init(&qcond, NULL);
+    pthread_cond_init(&qdone, NULL);
+    queued = 0;
     compiling = false;
     stopping = true; /* the child compiles every kernel in the caller's thread */
     for (twin_t *t = qhead; t; t = t->next) {
@@ -540,6 +555,7 @@ static bool queue_twin(twin_t *t)
         else
             qhead = t;
         qtail = t;
+        ++queued;
         pthread_cond_signal(&qcond);
     }
     pthread_mutex_unlock(&qlock);

@@ -238,6 +238,43 @@ static void test_a_twin_waits_while_callers_compile(void)
     CHECK_EQ(atomic_load(&full_compiles), before + 2);
 }
 
+static void *open_gate_later(void *arg)
+{
+    (void)arg;
+    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    set_gate(1);
+    return NULL;
+}
+
+static void test_finish_compiles_waits_for_every_twin(void)
+{
+    set_gate(0);
+    int before = atomic_load(&full_compiles);
+    const gp_kernel_t *k[3];
+    for (int i = 0; i < 3; ++i) {
+        k[i] = get(&model, 30 + i);
+        if (!CHECK(k[i] != NULL && run(k[i]) == 1.0)) {
+            set_gate(1);
+            return;
+        }
+    }
+    pthread_t opener;
+    double t0 = seconds();
+    if (!CHECK_EQ(pthread_create(&opener, NULL, open_gate_later, NULL), 0)) {
+        set_gate(1);
+        return;
+    }
+    CHECK_OK(gp_cache_finish_compiles());
+    CHECK(seconds() - t0 >= 0.1); /* it waited for the gate */
+    CHECK_EQ(atomic_load(&full_compiles), before + 3);
+    for (int i = 0; i < 3; ++i) /* each takes its twin at the next call */
+        CHECK(get(&model, 30 + i) == k[i] && k[i]->up == NULL && run(k[i]) == 2.0);
+    pthread_join(opener, NULL);
+    t0 = seconds();
+    CHECK_OK(gp_cache_finish_compiles()); /* nothing queued */
+    CHECK(seconds() - t0 < 0.05);
+}
+
 /* Run as a process of its own (argv[1] "exit"): queues twins and exits at
  * once; the parent then finds them all on disk. */
 static int queue_and_exit(void)
@@ -279,6 +316,7 @@ int main(int argc, char **argv)
         RUN(test_without_a_quick_compile_the_kernel_is_compiled_at_once);
         RUN(test_many_kernels_at_once);
         RUN(test_a_twin_waits_while_callers_compile);
+        RUN(test_finish_compiles_waits_for_every_twin);
         check_state.test = "test_twins_queued_at_exit_are_compiled";
         test_twins_queued_at_exit_are_compiled(argv[0]);
     }

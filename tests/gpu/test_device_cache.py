@@ -60,3 +60,23 @@ def test_a_cache_prepared_without_the_device_leaves_nothing_to_compile(tmp_path)
     again = run({"GPUNP_CACHE_DIR": str(cache)})
     assert first["compiles"] >= 2
     assert again["compiles"] == 0 and again["disk_hits"] == first["compiles"]
+
+
+FINISH = """
+import sys, numpy, gpunp
+from pathlib import Path
+a = gpunp.asarray(numpy.arange(1 << 16, dtype=numpy.float32))
+gpunp.arcsinh(a).get()  # a vector loop: its first calls run a quick scalar loop
+gpunp._config.finish_compiles()
+stored = [p for p in Path(sys.argv[1]).glob("cuda-*/*.gpk") if b"gpk_arcsinh" in p.read_bytes()]
+print(len(stored))
+"""
+
+
+def test_finish_compiles_waits_for_the_twin_on_disk(tmp_path):
+    """The optimised twin of a quickly compiled kernel is stored on disk when
+    compiled: after finish_compiles it is there."""
+    r = subprocess.run([sys.executable, "-c", FINISH, str(tmp_path)], capture_output=True,
+                       text=True, env=dict(os.environ, GPUNP_CACHE_DIR=str(tmp_path)),
+                       cwd=tempfile.gettempdir(), check=True)
+    assert int(r.stdout.split()[-1]) >= 1
