@@ -4,8 +4,7 @@ fresh process, so the defaults come from measurements:
     python -m bench.tune [launch|reduction|scan|allocator|transfer|sort|svd|compile ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
-GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows, and
-(the group "waves") from 32 to 1024 against those, the reductions and cumsum;
+GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
 GPUNP_TUNE_SCAN_CUB (CUDA's scans of contiguous lines by CUB's agent, 1,
@@ -105,8 +104,6 @@ def probe(env, names):
 GROUPS = {
     "launch": ([{"GPUNP_TUNE_UNROLL": str(u), "GPUNP_TUNE_WAVES": str(w)}
                 for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
-    "waves": ([{"GPUNP_TUNE_WAVES": str(w)} for w in (32, 64, 128, 256, 1024)],
-              BANDWIDTH + REDUCTIONS + SCANS[:1]),
     "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
     "scan": ([{"GPUNP_TUNE_SCAN_CUB": "0", "GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")]
              + [{"GPUNP_TUNE_SCAN_CUB_THREADS": str(t), "GPUNP_TUNE_SCAN_CUB_ITEMS": str(i)}

