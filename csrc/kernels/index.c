@@ -140,7 +140,7 @@ static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const i
     sp.dt = (uint8_t)a->dtype;
     sp.val_dt = (uint8_t)(values ? vals->dtype : a->dtype);
     int64_t limit = (int64_t)1 << 31;
-    bool small = (check_only ? nidx : n) < limit &&
+    bool small = (check_only ? nidx : n) < GP_IDX32_ITEMS &&
                  span_of(a->ndim, a->shape, a->strides, gp_dtype_size(a->dtype)) < limit &&
                  (check_only || span_of(nd, vals->shape, vals->strides,
                                         gp_dtype_size(vals->dtype)) < limit);
@@ -321,8 +321,8 @@ GP_API gp_status_t gp_array_nonzero(const gp_array_t *a, gp_array_t **out)
         sp.stage = GP_NZ_COORDS;
         sp.ndim = (uint8_t)nd;
         /* 64-bit divisions are slow on a GPU: coordinates of an array under
-         * 2^31 elements are computed in int */
-        sp.idx32 = n < ((int64_t)1 << 31);
+         * 2^30 elements are computed in int */
+        sp.idx32 = n < GP_IDX32_ITEMS;
         gp_params_t p;
         gp_params_init(&p);
         gp_params_index(&p, n);

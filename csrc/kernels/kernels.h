@@ -312,6 +312,12 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
 /* A grid for `n` items of work on the current device: `block` threads each. */
 gp_launch_t gp_grid_for(int64_t n, uint32_t block);
 
+/* The most items a kernel may count with int indices: a grid-stride loop's
+ * index steps past n by up to a grid's threads before it stops, and that
+ * must not overflow an int (gp_grid_for's grids have at most as many
+ * threads as this). */
+#define GP_IDX32_ITEMS ((int64_t)1 << 30)
+
 /* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
 int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0 */
 int gp_tune_scan_cub(void); /* GPUNP_TUNE_SCAN_CUB (launch.c), 1 unless set to 0 */

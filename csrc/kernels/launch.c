@@ -131,6 +131,8 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block)
         block = (uint32_t)p->max_threads_per_block;
     int64_t blocks = (n + block - 1) / block;
     int64_t cap = (int64_t)p->multiprocessors * p->max_blocks_per_sm * tuning()->waves;
+    if (cap > GP_IDX32_ITEMS / block)
+        cap = GP_IDX32_ITEMS / block;
     if (blocks > cap)
         blocks = cap;
     cfg.grid = (uint32_t)(blocks > 0 ? blocks : 1);
@@ -220,7 +222,7 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     sp.nout = (uint8_t)nout;
     sp.has_where = where != NULL;
     bool contig = it.ndim == 1;
-    bool small = o0->size < ((int64_t)1 << 31);
+    bool small = o0->size < GP_IDX32_ITEMS;
     for (int k = 0; k < nop; ++k) {
         int32_t ldt = k < nin + nout ? loop[k] : GP_BOOL;
         sp.loop[k] = (uint8_t)ldt;
