@@ -32,10 +32,14 @@ NAMES = sorted(UFUNCS)
 
 def _log1p(*args, **kwargs):
     """np.log1p, except where a complex z is finite and NumPy's real part is
-    infinite: NumPy 2.5 gives inf + 1.05e-08j for log1p(1.8e308 + 1.9e300j),
+    +inf: NumPy 2.5 gives inf + 1.05e-08j for log1p(1.8e308 + 1.9e300j),
     whose value is 709.78 + 1.05e-08j (NumPy 2.4's, and gpunp's); there the
-    reference is log|1 + z| + i arg(1 + z) from real functions, exact
-    enough where |z| is that large."""
+    reference is NumPy 2.4's formula, log|1 + z| + i arg(1 + z) from real
+    functions in z's own precision, exact enough where |z| is that large
+    (and as infinite as NumPy 2.4's where |1 + z| overflows: 3.4e38 +
+    3.4e38j in complex64; mended in float64 it was finite, which neither
+    NumPy nor gpunp gives). -inf is the pole at z = -1, right as NumPy gives
+    it: mending it there lost the sign of -1 - 0j's zero."""
     r = np.log1p(*args, **kwargs)
     z = np.asarray(args[0])
     res = np.asarray(r[0] if isinstance(r, tuple) else r)
@@ -43,13 +47,15 @@ def _log1p(*args, **kwargs):
         return r
     zb = np.broadcast_to(z, res.shape)
     with np.errstate(all="ignore"):
-        bad = np.isfinite(zb) & np.isinf(res.real)
+        bad = np.isfinite(zb) & np.isposinf(res.real)
         if "where" in kwargs:
             bad &= np.broadcast_to(kwargs["where"], res.shape)
         if not bad.any():
             return r
-        re, im = 1 + zb.real.astype(np.float64), zb.imag.astype(np.float64)
-        fixed = (np.log(np.hypot(re, im)) + 1j * np.arctan2(im, re)).astype(res.dtype)
+        re, im = 1 + zb.real, zb.imag
+        # parts set one by one: 1j * arctan2(...) would turn -0.0 into +0.0
+        fixed = np.empty(res.shape, res.dtype)
+        fixed.real, fixed.imag = np.log(np.hypot(re, im)), np.arctan2(im, re)
     if res.ndim == 0:
         return res.dtype.type(fixed)
     out = r[0] if isinstance(r, tuple) else r
@@ -1042,3 +1048,17 @@ def test_python_scalars_beside_small_ints_in_float_ufuncs(name, dt, scalar):
     for args_h, args_g in (((h, scalar), (gp.asarray(h), scalar)),
                            ((scalar, h), (scalar, gp.asarray(h)))):
         check(name, lambda: UFUNCS[name](*args_g), getattr(np, name), args_h, dt)
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_log1p_pole_keeps_the_sign_of_zero(dt):
+    """log1p(-1 -+ 0j) is -inf -+ 0j (arg(+0 -+ 0j)), with the reference the
+    property tests use: its mend of NumPy 2.5's overflow once took the pole
+    for one and made NumPy's -inf - 0j into -inf + 0j (the H200 suite at
+    6605251)."""
+    z = np.array([-1, -1], dt)
+    z.imag = [-0.0, 0.0]
+    with np.errstate(divide="ignore"):
+        want = numpy_ufunc("log1p")(z)
+        assert_matches(gp.log1p(gp.asarray(z)), want, rtol_for("log1p", z.dtype))
+    assert np.signbit(want.imag).tolist() == [True, False]
