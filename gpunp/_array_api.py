@@ -13,6 +13,7 @@ import contextlib
 import numpy
 from numpy import isdtype  # noqa: F401 - dtypes are NumPy's, so are their kinds
 
+from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
@@ -156,6 +157,7 @@ def vecdot(x1, x2, /, *, axis=-1) -> ndarray:
     x1, x2 = _array(x1), _array(x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: both inputs need at least one dimension")
+    axis = _lib.c_int(axis, ValueError)  # NumPy's vecdot is a gufunc: its axis= reading
     x1, x2 = moveaxis(x1, axis, -1), moveaxis(x2, axis, -1)
     if x1.shape[-1] != x2.shape[-1]:
         raise ValueError(f"vecdot: the vectors' lengths differ ({x1.shape[-1]} and "
@@ -174,8 +176,7 @@ def _cumulative(uf, x, axis, dtype, out, include_initial) -> ndarray:
             raise ValueError("For arrays which have more than one dimension ``axis`` "
                              "argument is required.")
         axis = 0
-    from gpunp import _lib
-    axis = _lib.normalize_axis(axis, x.ndim)
+    axis = _lib.normalize_axis(axis, x.ndim, ValueError)  # as ufunc.accumulate reads it
     head = (slice(None),) * axis
     if include_initial:
         if out is None:

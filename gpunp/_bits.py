@@ -8,8 +8,8 @@ from __future__ import annotations
 import operator
 
 import numpy
-from numpy.lib.array_utils import normalize_axis_index
 
+from gpunp import _lib
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
 
@@ -35,7 +35,7 @@ def _along(a: ndarray, axis):
     if axis is None or a.ndim == 0:
         a = a.reshape(-1)
         axis = 0 if axis is None else axis
-    axis = normalize_axis_index(operator.index(axis), a.ndim)
+    axis = _lib.normalize_axis(axis, a.ndim, ValueError)
     return a.swapaxes(axis, -1), axis
 
 

@@ -142,6 +142,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _array(a), _array(b)
+    if a.ndim < 1 or b.ndim < 1:  # before NumPy reads the axes
+        raise ValueError("At least one array has zero dimension")
     a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"

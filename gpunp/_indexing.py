@@ -335,7 +335,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     else:
         if a.ndim == 0:
             a = a.reshape(1)  # NumPy takes a 0-d array's axis 0 as of length 1
-        axis = _lib.normalize_axis(axis, a.ndim)
+        axis = _lib.normalize_axis(axis, a.ndim, ValueError)
     from gpunp._creation import empty
     if out is None and a.ndim == 1:
         # the common call (bench/'s take row is timed with the GPU waiting

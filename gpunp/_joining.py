@@ -71,6 +71,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
+    if axis is not None:
+        axis = _lib.c_int(axis, ValueError)  # NumPy reads it before it looks at the arrays
     if axis is None:
         arrays = [a.ravel() for a in arrays]
         axis = 0

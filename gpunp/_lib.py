@@ -45,25 +45,47 @@ def _axis_error(msg: str) -> Exception:
     return numpy.exceptions.AxisError(msg)
 
 
-def normalize_axis(axis, ndim: int) -> int:
+def c_int(value, error=OverflowError) -> int:
+    """An integer argument (an axis) as NumPy reads it into a C int. Past
+    one NumPy raises one of two errors, by how the function reads it, and
+    the caller names which: OverflowError where it is parsed as a C
+    argument (normalize_axis_index, so every axis NumPy checks in Python;
+    swapaxes, sort...); ValueError where PyArray_PyIntAsInt reads it (ufunc
+    reductions, take, concatenate...), which also refuses bools and, as it
+    reads an int64 first, raises OverflowError past that."""
+    if error is ValueError and isinstance(value, bool):
+        raise TypeError("an integer is required for the axis")
+    v = operator.index(value)
+    if -(1 << 31) <= v < (1 << 31):
+        return v
+    if error is ValueError and -(1 << 63) <= v < (1 << 63):
+        raise ValueError("integer won't fit into a C int")
+    raise OverflowError("Python int too large to convert to C int")
+
+
+def normalize_axis(axis, ndim: int, error=OverflowError) -> int:
     """`axis` of an array of `ndim` dimensions as 0..ndim-1; NumPy's AxisError
-    out of range."""
-    a = operator.index(axis)
+    out of range, after c_int's `error` past a C int."""
+    # c_int up front only where it refuses what is in range (a bool)
+    a = operator.index(axis) if error is OverflowError else c_int(axis, error)
     if not -ndim <= a < ndim:
+        c_int(a, error)  # NumPy reads the int before it checks the bounds
         raise _axis_error(f"axis {a} is out of bounds for array of dimension {ndim}")
     return a % ndim
 
 
-def normalize_axis_tuple(axis, ndim: int, argname=None, allow_duplicate=False) -> tuple:
+def normalize_axis_tuple(axis, ndim: int, argname=None, allow_duplicate=False,
+                         error=OverflowError) -> tuple:
     """An int or a sequence of axes as a tuple of 0..ndim-1 (numpy's
-    normalize_axis_tuple): AxisError out of range, ValueError if repeated."""
+    normalize_axis_tuple): AxisError out of range, ValueError if repeated,
+    c_int's `error` past a C int."""
     if type(axis) not in (tuple, list):
         try:
             axis = [operator.index(axis)]
         except TypeError:
             pass
     try:
-        axes = tuple(normalize_axis(a, ndim) for a in axis)
+        axes = tuple(normalize_axis(a, ndim, error) for a in axis)
     except numpy.exceptions.AxisError as e:
         raise _axis_error(f"{argname}: {e}" if argname else str(e)) from None
     if not allow_duplicate and len(set(axes)) != len(axes):

@@ -69,14 +69,7 @@ def size(a, axis=None) -> int:
         axes = [operator.index(axis)]
     except TypeError:
         axes = axis  # a sequence; anything else is a TypeError when iterated
-    axes = [normalize_axis(_c_int(ax), a.ndim) for ax in axes]
+    axes = [normalize_axis(ax, a.ndim) for ax in axes]
     if len(set(axes)) != len(axes):
         raise ValueError("repeated axis")
     return math.prod(a.shape[ax] for ax in axes)
-
-
-def _c_int(axis) -> int:
-    axis = operator.index(axis)
-    if not -2**31 <= axis < 2**31:
-        raise OverflowError("Python int too large to convert to C int")
-    return axis

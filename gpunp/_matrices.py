@@ -46,12 +46,14 @@ def _diagonal_view(a: ndarray, offset: int, ax1: int, ax2: int) -> ndarray:
 def diagonal(a, offset=0, axis1=0, axis2=1) -> ndarray:
     """A read-only view of the diagonal (numpy.diagonal)."""
     a = _array(a)
+    # NumPy reads the three as C ints (OverflowError) before it looks at a
+    offset, axis1, axis2 = _lib.c_int(offset), _lib.c_int(axis1), _lib.c_int(axis2)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     ax1, ax2 = _lib.normalize_axis(axis1, a.ndim), _lib.normalize_axis(axis2, a.ndim)
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
-    v = _diagonal_view(a, operator.index(offset), ax1, ax2)
+    v = _diagonal_view(a, offset, ax1, ax2)
     lib.gp_array_set_readonly(v._h)
     return v
 

@@ -80,7 +80,8 @@ def _nan_extreme(a, axis, out, keepdims, initial, where, maximum):
     a = _array(a)
     o = _single_out(out, "nanmax" if maximum else "nanmin")
     if axis is not None and not (a.ndim == 0 and axis in (0, -1)):
-        _lib.normalize_axis_tuple(axis, a.ndim)  # NumPy checks the axes first
+        # NumPy checks the axes first, as its fmin.reduce reads them
+        _lib.normalize_axis_tuple(axis, a.ndim, error=ValueError)
     if where is not True and initial is _NO_VALUE:
         raise ValueError(f"reduction operation '{name}' does not have an identity, so to use "
                          f"a where mask one has to specify 'initial'")

@@ -442,7 +442,9 @@ class ndarray:
 
     def swapaxes(self, axis1, axis2) -> "ndarray":
         n = self.ndim
-        a1, a2 = _lib.normalize_axis(axis1, n), _lib.normalize_axis(axis2, n)
+        # NumPy reads both as C ints (OverflowError) before it checks either
+        a1, a2 = _lib.c_int(axis1), _lib.c_int(axis2)
+        a1, a2 = _lib.normalize_axis(a1, n), _lib.normalize_axis(a2, n)
         axes = list(range(n))
         axes[a1], axes[a2] = axes[a2], axes[a1]
         return self.transpose(axes)
@@ -489,9 +491,9 @@ class ndarray:
             check(lib.gp_array_squeeze(self._h, 0, ffi.NULL, out))
             return _wrap(out[0], self)
         if isinstance(axis, tuple):
-            ax = [operator.index(a) for a in axis]
+            ax = [_lib.c_int(a, ValueError) for a in axis]
         else:
-            ax = [operator.index(axis)]
+            ax = [_lib.c_int(axis, ValueError)]
             # NumPy lets a 0-d array take the single axis 0 or -1 (backwards
             # compatibility): nothing to squeeze
             if self.ndim == 0 and ax[0] in (0, -1):

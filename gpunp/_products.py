@@ -81,11 +81,13 @@ def tensordot(a, b, axes=2):
         ax_b = [ax_b] if isinstance(ax_b, int) else list(ax_b)
     if len(ax_a) != len(ax_b):
         raise ValueError("shape-mismatch for sum")
-    ax_a = [x % a.ndim if a.ndim else x for x in ax_a]
-    ax_b = [x % b.ndim if b.ndim else x for x in ax_b]
+    # read off the shapes as NumPy reads them: an axis out of range (huge
+    # or not) is the tuple's IndexError, never wrapped around
     for i, j in zip(ax_a, ax_b):
         if a.shape[i] != b.shape[j]:
             raise ValueError("shape-mismatch for sum")
+    ax_a = [x % a.ndim for x in ax_a]
+    ax_b = [x % b.ndim for x in ax_b]
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [j for j in range(b.ndim) if j not in ax_b]
     k = 1

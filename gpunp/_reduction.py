@@ -3,7 +3,6 @@ argmin/argmax — as functions and as ndarray methods."""
 
 from __future__ import annotations
 
-import operator
 import warnings
 
 import numpy
@@ -14,30 +13,20 @@ from gpunp._ndarray import _wrap, ndarray
 from gpunp._ufunc import UFUNCS, _NO_VALUE, _array, _masked, _reduce_call, _single_out, where_mask
 
 _NULL = ffi.NULL
-_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
-
-
-def _axis_int(axis, ndim) -> int:
-    # NumPy refuses bools here although they are ints
-    if isinstance(axis, bool):
-        raise TypeError("an integer is required for the axis")
-    a = operator.index(axis)
-    if not _INT32_MIN <= a <= _INT32_MAX:
-        raise _lib._axis_error(f"axis {a} is out of bounds for array of dimension {ndim}")
-    return a
 
 
 def _axes(axis, ndim, scalar_axis_ok=True):
     """(naxes, axes) for the engine: None is every axis, a tuple those axes
     (the empty tuple none). A 0-d array also takes the single int axis 0 or
     -1 as every axis: NumPy keeps that for backwards compatibility (not in
-    mean)."""
+    mean). Each axis is read as NumPy's ufunc reductions read it."""
     if axis is None:
         return 0, _NULL
     if isinstance(axis, tuple):
-        ax = [_axis_int(a, ndim) for a in axis]
+        # NumPy checks each axis' bounds before it reads the next
+        ax = [_lib.normalize_axis(a, ndim, ValueError) for a in axis]
         return len(ax), ffi.new("int32_t[]", ax) if ax else ffi.new("int32_t[1]")
-    a = _axis_int(axis, ndim)
+    a = _lib.c_int(axis, ValueError)
     if ndim == 0 and scalar_axis_ok and a in (0, -1):
         return 0, _NULL
     return 1, ffi.new("int32_t[1]", [a])
@@ -94,6 +83,11 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     float64, float16 in float32."""
     a = _array(a)
     o = _single_out(out, "mean")
+    if axis is not None and where is True:
+        # NumPy's mean counts the elements first, reading each axis as a C
+        # argument (OverflowError past a C int), and then sums (bools
+        # refused); with where= it counts with a sum
+        _lib.normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
     naxes, axes = _axes(axis, a.ndim, scalar_axis_ok=False)
     if where is not True:
         return _masked_mean(a, axis, dtype, o, keepdims, where)
@@ -143,7 +137,7 @@ def _arg(maximum):
         if axis is None:
             ax = lib.GP_AXIS_NONE
         else:
-            ax = _axis_int(axis, a.ndim)
+            ax = _lib.c_int(axis, ValueError)
             if ax == lib.GP_AXIS_NONE:
                 raise _lib._axis_error(
                     f"axis {ax} is out of bounds for array of dimension {a.ndim}")
@@ -170,10 +164,10 @@ def _cumulative(ufunc_name, public_name, doc):
             axis = 0  # already flat: no view to make (a row of bench/ times this call)
         elif axis is None or a.ndim == 0:  # NumPy takes a 0-d array's axis 0 as the flat one
             if axis is not None:
-                _lib.normalize_axis(_axis_int(axis, 1), 1)
+                _lib.normalize_axis(axis, 1, ValueError)
             a, axis = a.reshape(-1), 0
         else:
-            axis = _lib.normalize_axis(_axis_int(axis, a.ndim), a.ndim)
+            axis = _lib.normalize_axis(axis, a.ndim, ValueError)
         return accumulate(a, axis=axis, dtype=dtype, out=out)
     cumulative.__name__ = public_name
     cumulative.__doc__ = doc

@@ -91,7 +91,7 @@ def repeat(a, repeats, axis=None) -> ndarray:
     a = _array(a)
     if axis is None or a.ndim == 0:
         a = a.ravel()
-    ax = _lib.normalize_axis(0 if axis is None else axis, a.ndim)
+    ax = _lib.normalize_axis(0 if axis is None else axis, a.ndim, ValueError)
     counts = numpy.array(repeats.get() if isinstance(repeats, ndarray) else repeats,
                          dtype=numpy.intp)
     if counts.ndim > 1:

@@ -95,17 +95,13 @@ def _check_order(order) -> None:
 
 
 def _sorted(a: ndarray, axis, indices: bool) -> ndarray:
-    ax = lib.GP_AXIS_NONE if axis is None else _axis_int(axis)
+    """The sort along `axis`, an int the caller read as its NumPy function
+    reads it (c_int's two kinds of error), or None."""
+    # normalized here, as an axis that happens to equal GP_AXIS_NONE is no None
+    ax = lib.GP_AXIS_NONE if axis is None else _lib.normalize_axis(axis, a.ndim)
     out = ffi.new("gp_array_t **")
     check(lib.gp_array_sort(a._h, ax, 1 if indices else 0, out))
     return _wrap(out[0])
-
-
-def _axis_int(axis) -> int:
-    import operator
-    ax = operator.index(axis)
-    # beyond int32: out of range for any array, and NumPy's AxisError
-    return ax if -2**31 < ax < 2**31 else 2**31 - 1
 
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False) -> ndarray:
@@ -114,6 +110,8 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False) ->
     _check_kind(kind, stable)
     _check_order(order)
     a = _array(a)
+    if axis is not None:
+        axis = _lib.c_int(axis)  # NumPy's sort and argsort read it differently
     return _descending(a, axis, False) if descending else _sorted(a, axis, False)
 
 
@@ -123,6 +121,8 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     _check_kind(kind, stable)
     _check_order(order)
     a = _array(a)
+    if axis is not None:
+        axis = _lib.c_int(axis, ValueError)
     if a.ndim == 0:
         a = a.reshape(1)  # NumPy sorts a 0-d array as a 1-d one
     return _descending(a, axis, True) if descending else _sorted(a, axis, True)
@@ -136,7 +136,7 @@ def _descending(a, axis, indices):
         a, axis = a.reshape(-1), -1
     if a.ndim == 0:
         return _sorted(a, axis, indices)
-    axis = _lib.normalize_axis(_axis_int(axis), a.ndim)
+    axis = _lib.normalize_axis(axis, a.ndim)
     r = _sorted(flip(a, axis), axis, indices)
     if indices:
         r = (a.shape[axis] - 1) - r
@@ -144,7 +144,7 @@ def _descending(a, axis, indices):
 
 
 def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None) -> None:
-    axis = _axis_int(axis)  # the method takes no axis=None (NumPy's TypeError)
+    axis = _lib.c_int(axis)  # the method takes no axis=None (NumPy's TypeError)
     _check_kind(kind, stable)
     _check_order(order)
     if not self.flags.writeable:
@@ -163,9 +163,8 @@ ndarray.argsort = _argsort_method
 def lexsort(keys, axis=-1) -> ndarray:
     """numpy.lexsort: indices sorting by the last key, then the one before...
     as successive stable argsorts, from the first key to the last."""
-    import operator
     from gpunp._indexing import take_along_axis
-    axis = operator.index(axis)
+    axis = _lib.c_int(axis)
     if isinstance(keys, ndarray) and keys.ndim == 0:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     keys = [_array(k) for k in keys]
@@ -175,8 +174,8 @@ def lexsort(keys, axis=-1) -> ndarray:
     if any(k.shape != shape for k in keys):
         raise ValueError("all keys need to be the same shape")
     if len(shape) == 0:
-        # NumPy gives the index 0 of the one element
-        _axis_int(axis)
+        # NumPy gives the index 0 of the one element, as of a 1-d array
+        _lib.normalize_axis(axis, 1)
         return argsort(keys[0])[0]
     order = argsort(keys[0], axis=axis)
     for k in keys[1:]:
@@ -217,8 +216,7 @@ def _partition(a, kth, axis, kind, order, indices: bool) -> ndarray:
         axis = -1
     if indices and a.ndim == 0:
         a = a.reshape(1)
-    from gpunp._lib import normalize_axis
-    ax = normalize_axis(_axis_int(axis), a.ndim)
+    ax = _lib.normalize_axis(axis, a.ndim, ValueError if indices else OverflowError)
     _check_kth(kth, a.shape[ax], a.size)
     # a full sort satisfies the partition contract for every kth at once
     return _sorted(a, ax, indices)
@@ -236,7 +234,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None) -> ndarray:
 
 
 def _partition_method(self, kth, axis=-1, kind="introselect", order=None) -> None:
-    axis = _axis_int(axis)
+    axis = _lib.c_int(axis)
     if not self.flags.writeable:
         raise ValueError("assignment destination is read-only")
     self[...] = _partition(self, kth, axis, kind, order, False)

@@ -4,7 +4,6 @@ ndarray operators built on them, and ``__array_ufunc__`` (NEP 13)."""
 from __future__ import annotations
 
 import math
-import operator
 
 import numpy
 
@@ -57,13 +56,14 @@ def _operand(op, x, keep):
 
 
 def _axes(axis, ndim):
-    """(naxes, axes cdata or NULL) for an axis argument (None: every axis)."""
+    """(naxes, axes cdata or NULL) for an axis argument (None: every axis),
+    each axis read as NumPy's ufunc methods read it."""
     if axis is None:
         return 0, _NULL
     if isinstance(axis, tuple):
-        ax = [operator.index(a) for a in axis]
+        ax = [_lib.normalize_axis(a, ndim, ValueError) for a in axis]  # one by one, as NumPy
         return len(ax), ffi.new("int32_t[]", ax) if ax else ffi.new("int32_t[1]")
-    return 1, ffi.new("int32_t[1]", [operator.index(axis)])
+    return 1, ffi.new("int32_t[1]", [_lib.c_int(axis, ValueError)])
 
 
 def _reduce_call(uid, a, o, naxes, axes, keepdims, dtype, initial):
@@ -325,7 +325,7 @@ class ufunc:
         if isinstance(axis, bool):
             raise TypeError("an integer is required")
         if a.ndim == 0 and axis is not None and not isinstance(axis, tuple) and \
-                operator.index(axis) in (0, -1):
+                _lib.c_int(axis, ValueError) in (0, -1):
             axis = None
         naxes, axes = _axes(axis, a.ndim)
         return _reduce_call(self._id, a, o, naxes, axes, keepdims, dtype, initial)
@@ -336,7 +336,7 @@ class ufunc:
         if isinstance(axis, bool):
             raise TypeError("an integer is required")
         if a.ndim == 0:
-            raise TypeError("cannot accumulate on a scalar")
+            _ufunc_methods.refuse_scalar(axis, "accumulate")
         if isinstance(axis, tuple) and len(axis) == 1:
             axis = axis[0]
         if axis is None or isinstance(axis, tuple):
@@ -346,7 +346,7 @@ class ufunc:
         res = ffi.new("gp_array_t **")
         if o is not None:
             res[0] = o._h
-        check(lib.gp_ufunc_accumulate(self._id, a._h, operator.index(axis),
+        check(lib.gp_ufunc_accumulate(self._id, a._h, _lib.c_int(axis, ValueError),
                                       -1 if dtype is None else _lib.dtype_code(dtype), res))
         return o if o is not None else _wrap(res[0])
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy
 
+from gpunp import _lib
 from gpunp._ndarray import ndarray
 
 
@@ -30,6 +31,16 @@ def _host_index(x):
     if isinstance(x, list):
         return [_host_index(v) for v in x] if any(isinstance(v, ndarray) for v in x) else x
     return x
+
+
+def refuse_scalar(axis, method):
+    """NumPy's errors for accumulate or reduceat of a 0-d array: it reads
+    and checks the axes first (against no dimensions, but for the int 0 or
+    -1 a 0-d array keeps), then refuses the scalar."""
+    if axis is not None and (isinstance(axis, tuple) or
+                             _lib.c_int(axis, ValueError) not in (0, -1)):
+        _lib.normalize_axis_tuple(axis, 0, error=ValueError)
+    raise TypeError(f"cannot {method} on a scalar")
 
 
 def outer(uf, a, b, **kwargs):
@@ -54,9 +65,8 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         raise ValueError("reduceat only supported for functions returning a single value")
     a = _device(array)
     if a.ndim == 0:
-        raise TypeError("cannot reduceat on a scalar")
-    from gpunp import _lib
-    ax = _lib.normalize_axis(axis, a.ndim)
+        refuse_scalar(axis, "reduceat")
+    ax = _lib.normalize_axis(axis, a.ndim, ValueError)
     idx = numpy.asarray(_host_index(indices))
     if idx.ndim != 1:
         raise ValueError("object too deep for desired array" if idx.ndim > 1

@@ -261,7 +261,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
             raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
         axis = (axis,)
     if len(axis) == 1:
-        ax = _lib.normalize_axis(axis[0], nd)
+        ax = _lib.normalize_axis(axis[0], nd, ValueError)  # NumPy's reduction reads it
         if ord == numpy.inf:
             return gpunp.max(abs(x), axis=ax, keepdims=keepdims, initial=0)
         if ord == -numpy.inf:
@@ -489,6 +489,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("vecdot: Input operand 0 does not have enough dimensions (has 0, "
                          "gufunc core with signature (n),(n)->() requires 1)")
+    axis = _lib.c_int(axis, ValueError)  # as NumPy's gufunc reads axis=
     a, b = gpunp.moveaxis(a, axis, -1), gpunp.moveaxis(b, axis, -1)
     if a.shape[-1] != b.shape[-1]:
         raise ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with "

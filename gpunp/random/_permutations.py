@@ -20,20 +20,13 @@ import operator
 
 import numpy
 
+from gpunp._lib import normalize_axis
 from gpunp._ndarray import ndarray
 
 
 def _perm_keys(bg, shape):
     """Random uint64 keys of `shape` (two words of a counter block each)."""
     return bg.random_raw(shape)
-
-
-def _normalize_axis(axis, ndim):
-    from numpy.exceptions import AxisError
-    axis = operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise AxisError(axis, ndim)
-    return axis % ndim
 
 
 class Permutations:
@@ -53,9 +46,7 @@ class Permutations:
                 raise ValueError("negative dimensions are not allowed")
             return self._permutation_index(n)
         a = gpunp.asarray(x)
-        if a.ndim == 0:
-            raise numpy.exceptions.AxisError("x must be an integer or at least 1-dimensional")
-        ax = _normalize_axis(axis, a.ndim)
+        ax = normalize_axis(axis, a.ndim)  # NumPy's AxisError for a 0-d x too
         return gpunp.take(a, self._permutation_index(a.shape[ax]), axis=ax)
 
     def shuffle(self, x, axis=0) -> None:
@@ -68,7 +59,7 @@ class Permutations:
             raise TypeError("shuffle: x must be at least 1-dimensional")
         if not x.flags.writeable:
             raise ValueError("array is read-only")
-        ax = _normalize_axis(axis, x.ndim)
+        ax = normalize_axis(axis, x.ndim)
         x[...] = gpunp.take(x, self._permutation_index(x.shape[ax]), axis=ax)
 
     def permuted(self, x, axis=None, out=None) -> ndarray:
@@ -85,7 +76,7 @@ class Permutations:
             flat = a.reshape(-1)
             r = gpunp.take(flat, self._permutation_index(flat.size)).reshape(a.shape)
         else:
-            ax = _normalize_axis(axis, a.ndim)
+            ax = normalize_axis(axis, a.ndim)
             order = gpunp.argsort(_perm_keys(self._bit_generator, a.shape), axis=ax,
                                   kind="stable")
             r = gpunp.take_along_axis(a, order, axis=ax)
@@ -111,8 +102,8 @@ class Permutations:
                 raise ValueError("a must be a sequence or an integer, not <class 'numpy.ndarray'>"
                                  if isinstance(a, numpy.ndarray) else
                                  f"a must be a sequence or an integer, not {type(a)}")
-            axis = _normalize_axis(axis, arr.ndim)
-            pop = arr.shape[axis]
+            pop = arr.shape[axis]  # NumPy's IndexError out of range (huge or not)
+            axis = normalize_axis(axis, arr.ndim)
         shape = _shape(size)
         k = int(numpy.prod(shape, dtype=numpy.int64))
         if pop <= 0 and k > 0 or pop < 0:
