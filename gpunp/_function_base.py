@@ -138,7 +138,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of 3-vectors along the given axes (numpy.cross);
     2-vectors, which NumPy 2 deprecates, are refused."""
     from gpunp._shaping import moveaxis
-    from gpunp.linalg import cross as _cross3
+    from gpunp.linalg._linalg import cross_last
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _array(a), _array(b)
@@ -151,8 +151,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.shape[-1] == 2 or b.shape[-1] == 2:
         raise ValueError("arrays of 2-dimensional vectors are not supported (NumPy 2 "
                          "deprecates them): use 3-dimensional vectors")
-    c = _cross3(a, b, axis=-1)
-    return moveaxis(c, -1, axisc)
+    return moveaxis(cross_last(a, b), -1, axisc)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):

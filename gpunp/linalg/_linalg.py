@@ -458,14 +458,22 @@ def multi_dot(arrays, *, out=None):
 
 def cross(x1, x2, /, *, axis=-1):
     a, b = _array(x1), _array(x2)
+    if _lib._numpy_version() >= 20500:
+        # NumPy 2.5's linalg.cross is numpy.cross, which reads the axis
+        # before it looks at the vectors' length
+        return gpunp.cross(a, b, axis=axis)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they "
                          f"are {a.shape[axis]} and {b.shape[axis]} dimensional instead.")
     a, b = gpunp.moveaxis(a, axis, -1), gpunp.moveaxis(b, axis, -1)
+    return gpunp.moveaxis(cross_last(a, b), -1, axis)
+
+
+def cross_last(a, b):
+    """The cross products of the 3-vectors along a's and b's last axes."""
     a0, a1, a2 = (a[..., i] for i in range(3))
     b0, b1, b2 = (b[..., i] for i in range(3))
-    c = gpunp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-    return gpunp.moveaxis(c, -1, axis)
+    return gpunp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
 
 
 def outer(x1, x2, /):
