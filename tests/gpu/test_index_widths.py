@@ -27,7 +27,7 @@ def test_elementwise_scalar_loop(ones):
     np.testing.assert_array_equal(out[-5:].get(), [2, 2, 0, 2, 2])
 
 
-def test_nonzero(ones):
+def test_nonzero():
     x = gp.zeros(N, dtype=bool)
     x[[3, N - 2 ** 19, N - 1]] = True
     (idx,) = gp.nonzero(x)
