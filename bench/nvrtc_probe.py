@@ -9,11 +9,19 @@ prelude; with the prelude (csrc/kernels/prelude, as the engine prepends it
 to a float32 kernel), an empty kernel, scalar loops of a negation and of
 tanh, and the engine's generated tanh kernel of float32 (the body of
 `ed3ed63`, from GPUNP_KERNEL_LOG: a 4-wide vector loop and a scalar tail).
-Timed in one process after a warm-up compile, medians of five.
+Timed in one process after a warm-up compile, medians of five; a second
+table splits each time into NVRTC's own phases (its `--time` report: the
+C++ front end, the NVVM optimizer, PTX to cubin) and the driver's load (for
+PTX, its translation to the device's code). Run it with the driver's cache
+off (CUDA_CACHE_DISABLE=1): NVRTC 12.9 and later keep their output there and
+would run only their front end for a source met before.
 """
 
 import ctypes
+import csv
+import os
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -130,41 +138,59 @@ def libraries():
     return path, nv, cu
 
 
-def compile_ms(nv, cu, src: bytes, arch: bytes, ptx: bool, extra) -> float:
+def compile_ms(nv, cu, src: bytes, arch: bytes, ptx: bool, extra) -> tuple:
+    """Compile and load time (ms) and its parts: NVRTC's phases as its
+    `--time` report names them, and "load" (the driver's part)."""
     prog = ctypes.c_void_p()
+    fd, report = tempfile.mkstemp(suffix=".csv")
+    os.close(fd)
     t = time.perf_counter()
     assert nv.nvrtcCreateProgram(ctypes.byref(prog), src, b"k.cu", 0, None, None) == 0
-    opts = OPTIONS + [arch] + extra
+    opts = OPTIONS + [arch] + extra + [b"--time=" + report.encode()]
     assert nv.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts)) == 0
     n = ctypes.c_size_t()
     size, get = (nv.nvrtcGetPTXSize, nv.nvrtcGetPTX) if ptx else (nv.nvrtcGetCUBINSize, nv.nvrtcGetCUBIN)
     assert size(prog, ctypes.byref(n)) == 0
     image = ctypes.create_string_buffer(n.value)
     assert get(prog, image) == 0
+    loading = time.perf_counter()
     mod = ctypes.c_void_p()
     assert cu.cuModuleLoadData(ctypes.byref(mod), image) == 0
-    dt = time.perf_counter() - t
+    end = time.perf_counter()
     cu.cuModuleUnload(mod)
     nv.nvrtcDestroyProgram(ctypes.byref(prog))
-    return dt * 1e3
+    with open(report) as f:
+        rows = list(csv.reader(f, skipinitialspace=True))  # no header in a file that existed
+    os.unlink(report)
+    parts = {r[1]: float(r[2]) for r in rows if len(r) >= 4 and r[3] == "ms" and r[2].isdigit()}
+    parts["load"] = (end - loading) * 1e3
+    return (end - t) * 1e3, parts
 
 
 def main() -> None:
     path, nv, cu = libraries()
     srcs = {k: v.encode() for k, v in sources().items()}
     compile_ms(nv, cu, srcs["empty kernel, no prelude"], b"-arch=sm_90", False, [])
-    times = {}
+    times, parts = {}, {}
     for _ in range(5):
         for name, src in srcs.items():
             for v, (arch, ptx, extra) in VARIANTS.items():
-                times.setdefault(name, {}).setdefault(v, []).append(
-                    compile_ms(nv, cu, src, arch, ptx, extra))
+                total, split = compile_ms(nv, cu, src, arch, ptx, extra)
+                times.setdefault(name, {}).setdefault(v, []).append(total)
+                for phase, ms in split.items():
+                    parts.setdefault((name, v), {}).setdefault(phase, []).append(ms)
     print(f"NVRTC: {path}")
     print("| source | " + " | ".join(VARIANTS) + " |")
     print("| --- |" + " --- |" * len(VARIANTS))
     for name, per in times.items():
         print(f"| {name} | " + " | ".join(f"{statistics.median(per[v]):.1f} ms" for v in VARIANTS)
               + " |")
+    phases = list(dict.fromkeys(p for split in parts.values() for p in split))
+    print("\n| source | variant | " + " | ".join(phases) + " |")
+    print("| --- | --- |" + " --- |" * len(phases))
+    for (name, v), split in parts.items():
+        print(f"| {name} | {v} | " + " | ".join(
+            f"{statistics.median(split[p]):.1f}" if p in split else "-" for p in phases) + " |")
 
 
 if __name__ == "__main__":

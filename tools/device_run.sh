@@ -21,7 +21,8 @@
 #
 # Stages: suite (the whole test suite, 16 workers, Hypothesis profile
 # `device`), aat (the array API test suite), bench (python -m bench), first
-# (the bench's first-call and import rows alone), tune
+# (the bench's first-call and import rows alone), profile (NVRTC's phases
+# and -X importtime: where the first call's and the import's time go), tune
 # (python -m bench.tune $TUNE), ncu
 # (Nsight Compute counters of bench/profile.py's workloads, NCU="a|b" to
 # pick them by name prefix), save
@@ -108,6 +109,14 @@ run_name='__main__', alter_sys=True)" "$n" > "$OUT/ncu_$i.csv" 2> "$OUT/ncu_$i.e
 print('first call cold/warm/compiler/NVRTC floor ms', W.first_call_ms({})); \
 print('import gpunp ms', W.import_ms('gpunp'), 'after numpy', W.import_ms('gpunp', after='numpy'), \
 'numpy', W.import_ms('numpy'))" 2>&1 | tail -3) ;;
+  profile)
+    # where a cold first call's and an import's time go on this host: NVRTC's
+    # phases (bench/nvrtc_probe.py, the driver's cache off) and -X importtime
+    (cd /tmp && CUDA_CACHE_DISABLE=1 timeout 120 python3 -c "import runpy, sys; \
+sys.path.append('$ROOT'); runpy.run_module('bench.nvrtc_probe', run_name='__main__', alter_sys=True)" \
+      > "$OUT/nvrtc_probe.log" 2>&1; echo "nvrtc_probe rc=$?"; cat "$OUT/nvrtc_probe.log"
+     python3 -X importtime -c "import gpunp" 2> "$OUT/importtime.log"
+     echo "importtime (us, cumulative): $(grep -E '\| +(numpy|gpunp|site)$' "$OUT/importtime.log" | tr -s ' ' | tr '\n' ';')") ;;
   save)
     tar -C "$C" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cache."
     echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
