@@ -70,3 +70,67 @@ def test_bad_dtype_codes_are_type_errors():
     assert lib.gp_array_empty(99, 1, [3], ord("C"), out) & 0xFF == lib.GP_ERR_TYPE
     with pytest.raises(TypeError):
         _lib.dtype_code("U5")
+
+
+def _build_ffi():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "build_ffi", Path(__file__).resolve().parent.parent / "build_ffi.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_only_the_descriptor_calls_keep_the_gil(tmp_path):
+    """build_ffi.keep_gil takes cffi's release of the GIL out of exactly the
+    KEEP_GIL wrappers: every other engine call (launches, compiles, copies,
+    synchronizations) still lets other Python threads run while it waits."""
+    cffi = pytest.importorskip("cffi")
+    b = _build_ffi()
+    f = cffi.FFI()
+    f.cdef(b.cdef())
+    f.set_source(b.MODULE, '#include "gpunp.h"', py_limited_api=True)
+    f.emit_c_code(str(tmp_path / "m.c"))
+    emitted = (tmp_path / "m.c").read_text()
+    src = b.keep_gil(emitted)
+    wrappers = dict(re.findall(r"\n_cffi_f_(gp_\w+)\(PyObject \*self.*?\n(.*?)\n}\n", src, re.S))
+    assert set(b.KEEP_GIL) < set(wrappers) == declared_functions()
+    for name, body in wrappers.items():
+        assert ("Py_BEGIN_ALLOW_THREADS" in body) == (name not in b.KEEP_GIL), name
+        assert "{ result = %s(" % name in body or "{ %s(" % name in body, name
+    with pytest.raises(RuntimeError, match="gp_no_such_call"):
+        b.KEEP_GIL += ("gp_no_such_call",)
+        b.keep_gil(emitted)
+
+
+_COMPILING = """
+import threading, time, numpy, gpunp
+seen, stop = [], threading.Event()
+def tick():
+    while not stop.is_set():
+        seen.append(time.perf_counter())
+        time.sleep(0.001)
+t = threading.Thread(target=tick)
+a = gpunp.asarray(numpy.linspace(0.1, 0.9, 100))
+t.start()
+time.sleep(0.05)
+t0 = time.perf_counter()
+gpunp.arctanh(a).get()  # a kernel compiled in this call: the cache is empty
+t1 = time.perf_counter()
+stop.set()
+t.join()
+print(t1 - t0, sum(t0 < s < t1 for s in seen))
+"""
+
+
+def test_a_compiling_call_lets_other_threads_run(tmp_path):
+    """The GIL is free while the engine compiles a new kernel: a Python
+    thread ticking every millisecond keeps ticking through the call."""
+    import os
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", _COMPILING], capture_output=True, text=True,
+                       env=dict(os.environ, GPUNP_CACHE_DIR=str(tmp_path)), cwd=tmp_path,
+                       check=True)
+    took, ticks = r.stdout.split()
+    assert float(took) > 0.01 and int(ticks) >= 3, r.stdout
