@@ -4,7 +4,7 @@
 #
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 \
 #       --implementation cp --platform manylinux2014_x86_64 -d .whl \
-#       cffi ndindex pytest-json-report pytest-metadata
+#       cffi pycparser ndindex pytest-json-report pytest-metadata pytest-timeout
 #   rm -f .whl/gpunp-*.whl; pip wheel --no-deps -w .whl .; git rev-parse HEAD > .whl/COMMIT
 #   # optional: .whl/aat, a checkout of data-apis/array-api-tests with its
 #   # array-api submodule; .whl/kcache/cache.*, a kernel cache saved by `save`
