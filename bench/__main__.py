@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -37,6 +38,12 @@ def best_seconds(lib: L.Lib, fn, warmup=2, repeats=5) -> float:
     return best
 
 
+def rate(w: W.Workload, ms: float) -> float:
+    if w.unit == "ms":  # a factorization: its time, not a rate
+        return ms
+    return w.amount(w.size) / (ms * 1e-3) / 1e12
+
+
 def measure(w: W.Workload, lib: L.Lib):
     fn = w.make(lib, w.size)
     if fn is None:
@@ -46,13 +53,47 @@ def measure(w: W.Workload, lib: L.Lib):
     if w.unit == "GB/s":
         return w.amount(w.size) / best_seconds(lib, fn) / 1e9
     if not lib.gpu:  # NumPy: seconds per call on the big rows
-        ms = lib.time_ms(fn, warmup=1, repeats=3)
-    else:
-        ms = lib.time_ms(fn, repeats={"TFLOP/s": 10, "ms": 5}.get(w.unit, 20))
-    if w.unit == "ms":  # a factorization: its time, not a rate
-        return ms
-    scale = 1e12
-    return w.amount(w.size) / (ms * 1e-3) / scale
+        return rate(w, lib.time_ms(fn, warmup=1, repeats=3))
+    return rate(w, lib.time_ms(fn, repeats={"TFLOP/s": 10, "ms": 5}.get(w.unit, 20)))
+
+
+ROUNDS = 5
+
+
+def measure_in_turns(w: W.Workload, libs: list) -> dict:
+    """Device time of `w` for each GPU library, in ROUNDS rounds that time
+    every library in turn; each library's median over all its repeats. The
+    device's clocks and temperature drift over a row, and a library timed in
+    a block of its own met a spell of its own: float16's matmul was 0.97x
+    PyTorch's in one run and 1.01-1.02x in three others (docs/performance.md)."""
+    fns, times = {}, {}
+    for lib in libs:
+        try:
+            fn = w.make(lib, w.size)
+            if fn is None:
+                continue
+            fn()
+            lib.settle()
+            for _ in range(3):
+                fn()
+            lib.sync()
+        except Exception as e:
+            print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+            continue
+        fns[lib], times[lib] = fn, []
+    per_round = max(1, {"TFLOP/s": 10, "ms": 5}.get(w.unit, 20) // ROUNDS)
+    for _ in range(ROUNDS):
+        for lib, fn in list(fns.items()):
+            try:
+                for _ in range(per_round):
+                    start, stop = lib.events()
+                    start()
+                    fn()
+                    times[lib].append(stop())
+            except Exception as e:
+                print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+                del fns[lib], times[lib]
+    return {lib.name: rate(w, statistics.median(t)) for lib, t in times.items()}
 
 
 def main() -> int:
@@ -83,8 +124,10 @@ def main() -> int:
             continue
         row = {"workload": w.name, "unit": w.unit, "higher_is_better": w.higher_is_better,
                "values": {}}
+        gpus = [lib for lib in libs if lib.gpu] if w.unit not in ("us", "GB/s") else []
+        row["values"].update(measure_in_turns(w, gpus) if gpus else {})
         for lib in libs:
-            if w.gpu_only and not lib.gpu:
+            if (w.gpu_only and not lib.gpu) or lib in gpus:
                 continue
             try:
                 v = measure(w, lib)
