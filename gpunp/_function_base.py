@@ -12,6 +12,7 @@ import warnings
 
 import numpy
 
+from gpunp import _lib
 from gpunp._creation import arange, asarray, ascontiguousarray, asfortranarray, empty, ones
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
@@ -136,7 +137,7 @@ def sort_complex(a):
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of 3-vectors along the given axes (numpy.cross);
-    2-vectors, which NumPy 2 deprecates, are refused."""
+    2-vectors, which NumPy 2 deprecates and NumPy 2.5 removes, are refused."""
     from gpunp._shaping import moveaxis
     from gpunp.linalg._linalg import cross_last
     if axis is not None:
@@ -145,6 +146,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.ndim < 1 or b.ndim < 1:  # before NumPy reads the axes
         raise ValueError("At least one array has zero dimension")
     a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    if _lib._numpy_version() >= 20500 and (a.shape[-1] != 3 or b.shape[-1] != 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 3)")
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"
                          "(dimension must be 2 or 3)")

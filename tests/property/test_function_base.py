@@ -7,6 +7,7 @@ NumPy's errors."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import given, strategies as st
 
 import gpunp as gp
 
-from .outcome import quieted, same_outcome
+from .outcome import quiet, quieted, same_outcome
 from .strategies import assert_same, bounded_values, device_arrays, dtypes, shapes, tolerance
 
 
@@ -115,6 +116,27 @@ def test_cross_matches_numpy(data):
                              quieted(lambda: gp.cross(ga, gb, **kw)))
     if want is not None:
         _close(got, want, scale=1e3)
+
+
+@pytest.mark.parametrize("sizes", [(4, 3), (3, 4), (2, 3), (2, 2)])
+def test_cross_refuses_as_the_running_numpy_does(sizes):
+    """The vectors' lengths NumPy refuses, with NumPy's message: 2 or 3
+    before NumPy 2.5, 3 from it (2-vectors, deprecated in NumPy 2, are gone
+    there; gpunp refuses them under every NumPy)."""
+    a, b = np.ones(sizes[0]), np.ones(sizes[1])
+    with quiet():
+        warnings.simplefilter("error", DeprecationWarning)
+        try:
+            np.cross(a, b)
+        except DeprecationWarning:
+            with pytest.raises(ValueError, match="2-dimensional vectors are not supported"):
+                gp.cross(gp.asarray(a), gp.asarray(b))
+            return
+        except ValueError as e:
+            want = str(e)
+    with pytest.raises(ValueError) as got:
+        gp.cross(gp.asarray(a), gp.asarray(b))
+    assert str(got.value) == want
 
 
 def test_conversions():
