@@ -45,11 +45,12 @@ LIBS = ["-lm", "-ldl", "-pthread"]
 # Engine calls that keep the GIL. cffi lets go of it around every call and
 # takes it back after, which costs about 50 ns a call: a tenth of `a[1:]`
 # (a slice and, when the view dies, a release). These calls only make,
-# read or drop array descriptors: they never wait on the device, never
-# compile and never hold a lock across a wait. No engine code calls back
+# read or drop array descriptors: they never compile and never hold a lock
+# across a wait. Releasing an array's last reference to its memory returns
+# it to the pool (or, without the pool, to the driver's stream-ordered
+# free); only when the pool has no host memory left to record the block
+# does it synchronize the device and free it. No engine code calls back
 # into Python, so holding the GIL cannot deadlock against another thread.
-# Releasing an array's last reference to its memory returns it to the pool
-# (or, without the pool, to the driver's stream-ordered free).
 KEEP_GIL = (
     "gp_errcode", "gp_errmsg", "gp_array_retain", "gp_array_release", "gp_array_get_info",
     "gp_array_may_share_memory", "gp_array_transpose", "gp_array_index", "gp_array_slice",
