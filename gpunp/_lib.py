@@ -195,17 +195,20 @@ def order_code(order, allowed: str = "CFAK", none: str = "K") -> int:
 
 # ---- out-pointers -------------------------------------------------------------
 
-_tls = threading.local()
+class _Cells(threading.local):
+    """Each thread's cells; a thread's first use makes them (__init__)."""
+
+    def __init__(self):
+        self.out = ffi.new("gp_array_t **")
+
+
+_tls = _Cells()  # the hot paths read _tls.out directly, saving out_cell()'s call
 
 
 def out_cell():
     """This thread's `gp_array_t **` for an engine call's result: read it
     right after the call (nothing else on the thread can run in between)."""
-    try:
-        return _tls.out
-    except AttributeError:
-        cell = _tls.out = ffi.new("gp_array_t **")
-        return cell
+    return _tls.out
 
 
 # ---- scalars ------------------------------------------------------------------

@@ -514,10 +514,7 @@ class ndarray:
     # ---- indexing -------------------------------------------------------------
 
     def __getitem__(self, key) -> "ndarray":
-        try:  # _lib.out_cell() inline: this is a per-call row of bench/
-            out = _tls.out
-        except AttributeError:
-            out = _lib.out_cell()
+        out = _tls.out  # _lib.out_cell() inline: this is a per-call row of bench/
         if type(key) is slice:
             # the common slice, without building an index item (and with
             # the checks of small ints inline: this is a per-call row of bench/)

@@ -408,17 +408,14 @@ def _binary(uf, reflected):
     structs."""
     uid = uf._id
     call_aa, call_as = lib.gp_ufunc_call_aa, lib.gp_ufunc_call_as
-    out_cell, tls, is_scalar, put = _lib.out_cell, _lib._tls, _lib.is_scalar, _lib.put_scalar
+    tls, is_scalar, put = _lib._tls, _lib.is_scalar, _lib.put_scalar
     F64, I64 = _lib.FLOAT64, _lib.INT64
     imin, imax = -(1 << 63), (1 << 63) - 1
     new = object.__new__
 
     def op(self, other):
         t = type(other)
-        try:  # out_cell() and _wrap() inline: these are per-call rows of bench/
-            out = tls.out
-        except AttributeError:
-            out = out_cell()
+        out = tls.out  # out_cell() and _wrap() inline: these are per-call rows of bench/
         if t is ndarray:
             s = call_aa(uid, other._h, self._h, out) if reflected else \
                 call_aa(uid, self._h, other._h, out)
@@ -454,14 +451,11 @@ def _inplace(uf):
 
 
 def _unary(uid):
-    call_a, out_cell, tls = lib.gp_ufunc_call_a, _lib.out_cell, _lib._tls
+    call_a, tls = lib.gp_ufunc_call_a, _lib._tls
     new = object.__new__
 
     def op(self):
-        try:
-            out = tls.out
-        except AttributeError:
-            out = out_cell()
+        out = tls.out
         s = call_a(uid, self._h, out)
         if s:
             raise _lib.error(s)
