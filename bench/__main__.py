@@ -44,6 +44,11 @@ def rate(w: W.Workload, ms: float) -> float:
     return w.amount(w.size) / (ms * 1e-3) / 1e12
 
 
+def repeats(w: W.Workload) -> int:
+    """Timed calls of a GPU-time row, per library."""
+    return {"TFLOP/s": 10, "ms": 5}.get(w.unit, 20)
+
+
 def measure(w: W.Workload, lib: L.Lib):
     fn = w.make(lib, w.size)
     if fn is None:
@@ -54,7 +59,7 @@ def measure(w: W.Workload, lib: L.Lib):
         return w.amount(w.size) / best_seconds(lib, fn) / 1e9
     if not lib.gpu:  # NumPy: seconds per call on the big rows
         return rate(w, lib.time_ms(fn, warmup=1, repeats=3))
-    return rate(w, lib.time_ms(fn, repeats={"TFLOP/s": 10, "ms": 5}.get(w.unit, 20)))
+    return rate(w, lib.time_ms(fn, repeats=repeats(w)))
 
 
 ROUNDS = 5
@@ -72,24 +77,16 @@ def measure_in_turns(w: W.Workload, libs: list) -> dict:
             fn = w.make(lib, w.size)
             if fn is None:
                 continue
-            fn()
-            lib.settle()
-            for _ in range(3):
-                fn()
-            lib.sync()
+            lib.warm_up(fn)
         except Exception as e:
             print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         fns[lib], times[lib] = fn, []
-    per_round = max(1, {"TFLOP/s": 10, "ms": 5}.get(w.unit, 20) // ROUNDS)
+    per_round = max(1, repeats(w) // ROUNDS)
     for _ in range(ROUNDS):
         for lib, fn in list(fns.items()):
             try:
-                for _ in range(per_round):
-                    start, stop = lib.events()
-                    start()
-                    fn()
-                    times[lib].append(stop())
+                times[lib] += [lib.device_ms(fn) for _ in range(per_round)]
             except Exception as e:
                 print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
                 del fns[lib], times[lib]

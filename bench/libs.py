@@ -30,20 +30,26 @@ class Lib:
         """A pair of callables (record_start, elapsed_ms_since_start)."""
         raise NotImplementedError
 
-    def time_ms(self, fn, warmup=3, repeats=20) -> float:
-        """Median device time of fn() in milliseconds."""
+    def warm_up(self, fn, warmup=3) -> None:
+        """fn() in its steady state from here on: its first call, whatever
+        the library still does for it after, then `warmup` more calls."""
         fn()
         self.settle()
         for _ in range(warmup):
             fn()
         self.sync()
-        times = []
-        for _ in range(repeats):
-            start, stop = self.events()
-            start()
-            fn()
-            times.append(stop())
-        return statistics.median(times)
+
+    def device_ms(self, fn) -> float:
+        """The device time of one fn() in milliseconds."""
+        start, stop = self.events()
+        start()
+        fn()
+        return stop()
+
+    def time_ms(self, fn, warmup=3, repeats=20) -> float:
+        """Median device time of fn() in milliseconds."""
+        self.warm_up(fn, warmup)
+        return statistics.median(self.device_ms(fn) for _ in range(repeats))
 
     def overhead_us(self, fn, calls=20000) -> float:
         """Wall time per call of fn() in microseconds (CPU overhead)."""
