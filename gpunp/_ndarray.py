@@ -79,6 +79,17 @@ def _item_index(i) -> int:
     return operator.index(i)
 
 
+def _permutation_axis(a) -> int:
+    """An axis of transpose's permutation, as NumPy reads it (an intp, bools
+    refused)."""
+    if isinstance(a, (bool, numpy.bool_)):
+        raise TypeError("an integer is required")
+    v = operator.index(a)
+    if not _INT64_MIN <= v <= _INT64_MAX:
+        raise ValueError("Maximum allowed dimension exceeded")
+    return v
+
+
 def _clamp(v: int) -> int:
     return _INT64_MIN if v < _INT64_MIN else _INT64_MAX if v > _INT64_MAX else v
 
@@ -435,8 +446,15 @@ class ndarray:
             return _wrap(out[0], self)
         if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = axes[0]
-        ax = [operator.index(a) for a in axes]
-        # an explicit empty permutation only fits a 0-d array
+        ax = [_permutation_axis(a) for a in axes]
+        nd = self.ndim
+        if len(ax) != nd:  # an explicit empty permutation only fits a 0-d array
+            raise ValueError("axes don't match array")
+        for a in ax:
+            # NumPy casts these to a C int unchecked (2**40 + 1 is axis 1):
+            # out of range here, as they are
+            if not -(1 << 31) <= a < 1 << 31:
+                raise _lib._axis_error(f"axis {a} is out of bounds for array of dimension {nd}")
         check(lib.gp_array_transpose(self._h, len(ax), ffi.new("int32_t[]", ax or [0]), out))
         return _wrap(out[0], self)
 

@@ -200,6 +200,35 @@ def test_transpose(data):
     check_values(g.T, x.T)
 
 
+# axes NumPy reads as an intp: bools refused, past int64 refused, a count
+# that does not match the array's refused before any axis is looked at
+TRANSPOSE_AS_NUMPY = [(True, False), (np.True_, 0), (1.0, 0), (1, 2**63), (1, -2**63 - 1),
+                      (0, 1, 2**63), (0, 1, 2**40), (0,), ()]
+
+
+@pytest.mark.parametrize("axes", TRANSPOSE_AS_NUMPY, ids=repr)
+def test_transpose_refuses_axes_as_numpy_does(axes):
+    x = np.zeros((2, 3))
+    g = gp.asarray(x)
+    for numpy_call, gpunp_call in [(lambda: np.transpose(x, axes), lambda: gp.transpose(g, axes)),
+                                   (lambda: x.transpose(axes), lambda: g.transpose(axes)),
+                                   (lambda: x.transpose(*axes), lambda: g.transpose(*axes))]:
+        got, want = same_outcome(numpy_call, gpunp_call)
+        if want is not None:  # transpose(*()) is the plain reversal
+            check_values(got, want)
+
+
+@pytest.mark.parametrize("axis", [2**31, 2**40 + 1, -2**40, 2**63 - 1], ids=repr)
+def test_transpose_huge_axis_is_out_of_bounds(axis):
+    # NumPy casts an intp axis to a C int unchecked, so that 2**40 + 1 is
+    # axis 1 there; gpunp calls it out of bounds rather than permute wrongly
+    g = gp.zeros((2, 3))
+    for call in (lambda: gp.transpose(g, (0, axis)), lambda: g.transpose(axis, 0),
+                 lambda: gp.permute_dims(g, [axis, 1])):
+        with pytest.raises(np.exceptions.AxisError, match=f"axis {axis} is out of bounds"):
+            call()
+
+
 @given(data=st.data())
 def test_swapaxes(data):
     g, x = data.draw(arrays(), label="pair")
