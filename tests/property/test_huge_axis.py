@@ -6,8 +6,8 @@ int64); which one depends on the function, so each call is asked of NumPy
 itself. Axes just inside a C int stay NumPy's AxisError.
 
 Left out: transpose (and ndarray.transpose), whose axes NumPy 2.4 casts
-from int64 to a C int without a check, so that 2**40 + 2 is the axis 2;
-and -2**31, which functions reading the axis with PyArray_AxisConverter
+from int64 to a C int without a check, so that 2**40 + 2 is the axis 2
+(gpunp raises AxisError: test_shape.py); and -2**31, which functions reading the axis with PyArray_AxisConverter
 take for axis=None (NPY_RAVEL_AXIS) while the others raise AxisError."""
 
 from __future__ import annotations
