@@ -5,6 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 BUILD  := build
 KLOG   := $(BUILD)/kernel-sources
+CLOG   := $(BUILD)/kernel-sources-c
 CC     ?= cc
 PYTHONS ?= 3.10 3.11 3.12 3.13
 PYENV_ROOT ?= $(HOME)/.pyenv
@@ -32,7 +33,9 @@ demo: $(VENV)/.installed
 
 test: test-c test-py check-nvrtc check-hiprtc
 
-# C unit tests of the core, linked against the engine's sources.
+# C unit tests of the core, linked against the engine's sources; the kernels
+# they generate are kept in $(CLOG) (among them the split reductions' stages,
+# which the Python suite on the host backend never plans).
 $(BUILD)/preludes.c: $(wildcard csrc/kernels/prelude/*.h) build_ffi.py
 	mkdir -p $(BUILD)
 	$(PYTHON) build_ffi.py --preludes $@
@@ -42,7 +45,8 @@ $(BUILD)/test_%: csrc/tests/test_%.c $(ENGINE_SRC) $(ENGINE_HDR) $(BUILD)/prelud
 	  -pthread -Icsrc/include -o $@ $< $(ENGINE_SRC) $(BUILD)/preludes.c -lm -ldl
 
 test-c: $(C_TESTS)
-	@for t in $(C_TESTS); do echo "== $$t"; GPUNP_BACKEND=host $$t || exit 1; done
+	rm -rf $(CLOG)
+	@for t in $(C_TESTS); do echo "== $$t"; GPUNP_KERNEL_LOG=$(CURDIR)/$(CLOG) GPUNP_BACKEND=host $$t || exit 1; done
 
 # The Python suite, a pytest-xdist worker per core (on a 2-core machine
 # 1055 s, against 1691 s in one process); every kernel source it generates
@@ -51,14 +55,14 @@ test-py: $(VENV)/.installed rocm-runtime
 	rm -rf $(KLOG)
 	GPUNP_KERNEL_LOG=$(CURDIR)/$(KLOG) $(VENV)/bin/pytest -q -n auto tests
 
-# Every kernel the test run generated must compile with NVRTC for sm_90,
+# Every kernel the test runs generated must compile with NVRTC for sm_90,
 # and with hiprtc for a CDNA (wavefronts of 64) and an RDNA (32) target.
 check-nvrtc: $(VENV)/.installed
-	$(PY) tools/check_kernels.py --arch sm_90 $(KLOG)
+	$(PY) tools/check_kernels.py --arch sm_90 $(KLOG) $(CLOG)
 
 check-hiprtc: $(VENV)/.installed rocm-runtime
-	$(PY) tools/check_kernels.py --arch gfx90a $(KLOG)
-	$(PY) tools/check_kernels.py --arch gfx1030 $(KLOG)
+	$(PY) tools/check_kernels.py --arch gfx90a $(KLOG) $(CLOG)
+	$(PY) tools/check_kernels.py --arch gfx1030 $(KLOG) $(CLOG)
 
 # ROCm 5.2's HIP runtime and hiprtc, from Debian: enough to compile for AMD
 # targets on a machine without an AMD GPU.

@@ -3,7 +3,7 @@ NVRTC for a CUDA architecture or hiprtc for an AMD one, so a kernel that
 would not compile for a GPU cannot hide behind a green host run. Needs the
 compiler, not a GPU.
 
-    python tools/check_kernels.py --arch sm_90 build/kernel-sources
+    python tools/check_kernels.py --arch sm_90 build/kernel-sources build/kernel-sources-c
     python tools/check_kernels.py --arch gfx90a build/kernel-sources
 
 Generated sources are compiled in batches: one translation unit holds many
@@ -82,13 +82,14 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--into-cache", action="store_true",
                     help="store each CUDA image in the disk cache too")
-    ap.add_argument("folder")
+    ap.add_argument("folders", nargs="+", metavar="folder")
     args = ap.parse_args()
     if args.into_cache and args.arch.startswith("gfx"):
         ap.error("--into-cache fills the CUDA backend's cache; hiprtc images are not stored")
-    files = sorted(str(p) for p in Path(args.folder).glob("*.cu"))
+    files = sorted(str(p) for f in args.folders for p in Path(f).glob("*.cu"))
     if not files:
-        print(f"no kernel sources in {args.folder}: was the suite run with GPUNP_KERNEL_LOG?")
+        print(f"no kernel sources in {' '.join(args.folders)}: was the suite run with "
+              "GPUNP_KERNEL_LOG?")
         return 1
     size = 1 if args.into_cache else BATCH
     together = [p for p in files if batchable(Path(p).read_text())]

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../backend/backend.h"
 #include "../rtc/rtc.h"
 #include "gp_test.h"
 
@@ -304,6 +305,97 @@ done:
     gp_array_release(am);
 }
 
+/* Long reductions split over parts, as on a GPU: the host's properties are
+ * made those of a small GPU (8 multiprocessors of 256 threads), so that the
+ * engine plans partial and combining stages, which the host backend then
+ * runs with its one thread a block. Small integers keep every float sum
+ * exact, whatever the order of its additions. */
+static float split_value(int64_t k, int64_t m) { return (float)((k * 31 + m * 17) % 1009 % 7) - 3.0f; }
+
+static gp_array_t *split_input(int64_t K, int64_t M)
+{
+    float *v = malloc((size_t)(K * M) * sizeof *v);
+    if (!CHECK(v != NULL))
+        return NULL;
+    for (int64_t k = 0; k < K; ++k)
+        for (int64_t m = 0; m < M; ++m)
+            v[k * M + m] = split_value(k, m);
+    const int64_t shape[2] = {K, M};
+    gp_array_t *a = make(GP_FLOAT32, 2, shape, v);
+    free(v);
+    return a;
+}
+
+/* Whether `a` holds the n values of `want` (`dtype` float32 or int64). */
+static int holds_n(const gp_array_t *a, int32_t dtype, const void *want, int64_t n)
+{
+    size_t nbytes = (size_t)n * (dtype == GP_INT64 ? 8 : 4);
+    gp_array_info_t info;
+    void *got = malloc(nbytes);
+    int ok = got && a && gp_array_get_info(a, &info) == GP_OK && info.dtype == dtype &&
+             info.nbytes == (int64_t)nbytes &&
+             gp_array_to_host(a, got, (int64_t)nbytes, GP_ORDER_C) == GP_OK &&
+             memcmp(got, want, nbytes) == 0;
+    free(got);
+    return ok;
+}
+
+/* sum along axis 0 of K x M, and argmax along it (float32) */
+static void check_split_axis0(int64_t K, int64_t M)
+{
+    gp_array_t *a = split_input(K, M), *sum = NULL, *am = NULL;
+    float *ws = malloc((size_t)M * sizeof *ws);
+    int64_t *wa = malloc((size_t)M * sizeof *wa);
+    if (!a || !CHECK(ws && wa))
+        goto done;
+    for (int64_t m = 0; m < M; ++m) {
+        double t = 0;
+        wa[m] = 0;
+        for (int64_t k = 0; k < K; ++k) {
+            t += split_value(k, m);
+            if (split_value(k, m) > split_value(wa[m], m))
+                wa[m] = k;
+        }
+        ws[m] = (float)t;
+    }
+    static const int32_t axis0[1] = {0};
+    if (CHECK_OK(gp_ufunc_reduce(ADD, a, 1, axis0, 0, -1, NULL, &sum)))
+        CHECK(holds_n(sum, GP_FLOAT32, ws, M));
+    if (CHECK_OK(gp_array_argextreme(a, 1, 0, 0, &am)))
+        CHECK(holds_n(am, GP_INT64, wa, M));
+done:
+    free(ws);
+    free(wa);
+    gp_array_release(a);
+    gp_array_release(sum);
+    gp_array_release(am);
+}
+
+static void test_split_reductions(void)
+{
+    const gp_device_props_t *p;
+    if (!CHECK_OK(gp_backend_props(&p)))
+        return;
+    gp_device_props_t *props = (gp_device_props_t *)p, host = *p;
+    props->multiprocessors = 8;
+    props->max_threads_per_block = 256;
+    /* outer: 64 parts, combined a thread an output from a part-major temporary */
+    check_split_axis0(8192, 64);
+    /* outer: 128 parts, combined a block an output */
+    check_split_axis0(16384, 16);
+    /* one output: 64 parts of a block each */
+    gp_array_t *a = split_input(65536, 1), *all = NULL;
+    double t = 0;
+    for (int64_t k = 0; k < 65536; ++k)
+        t += split_value(k, 0);
+    const float w_all = (float)t;
+    if (a && CHECK_OK(gp_ufunc_reduce(ADD, a, 0, NULL, 0, -1, NULL, &all)))
+        CHECK(holds_n(all, GP_FLOAT32, &w_all, 1));
+    gp_array_release(a);
+    gp_array_release(all);
+    *props = host;
+}
+
 /* ---- copies, casts and fills ---------------------------------------------------- */
 
 static void test_copies(void)
@@ -433,6 +525,7 @@ int main(void)
         RUN(test_add_layouts);
         RUN(test_reduce);
         RUN(test_accumulate_mean_argmax);
+        RUN(test_split_reductions);
         RUN(test_copies);
         RUN(test_arange);
         RUN(test_prelude_sections);
