@@ -506,24 +506,24 @@ static void neutral_expr(int neutral, int32_t dt, char *out)
     }
 }
 
-/* A combining thread's partials, COMBINE_BATCH loads in flight at once, and
- * the opening of the loop over the rest. The partials are the thread's
- * whole work, so it waits on memory once a batch. Left to `#pragma unroll`,
- * NVRTC 13's sm_90 code issued four loads before their additions with an
- * unroll of 4, and two with 8 or more: the 33 partials an output of
- * sum(axis=0) of 16384x16384 float32 on the H200 waited nine times; in
- * batches, three. */
-#define COMBINE_BATCH 16
-static void emit_combine_batches(gp_str_t *s, int nred, const char *elem)
+/* The opening of the loop over the rest of a thread's run [kb, ke) of the
+ * reduced elements, after batches of `n`: each batch loads its elements
+ * (`load`, of `type`, from offset `ro`) before `use` combines v_[b_] in
+ * order, so that a thread waits on memory once a batch. Left to `#pragma
+ * unroll`, NVRTC 13's sm_90 code kept two or four loads in flight: an
+ * output's 33 partials of sum(axis=0) of 16384x16384 float32 on the H200
+ * waited nine times (four at a time), and the 16-byte reads of its first
+ * stage two at a time. */
+static void emit_batches(gp_str_t *s, int nred, int n, const char *type, const char *load,
+                         const char *use)
 {
     const char *roffs[1] = {"ro"}, *rstr[1] = {"rin"};
-    gp_str_printf(s, "gpk_idx k = kb;\nfor (; k + %d <= ke; k += %d) {\ngpk_acc v_[%d];\n"
-                     "GPK_UNROLL\nfor (int j = 0; j < %d; ++j) {\ngpk_idx ro = 0;\n",
-                  COMBINE_BATCH, COMBINE_BATCH, COMBINE_BATCH, COMBINE_BATCH);
-    emit_decompose(s, "k + (gpk_idx)j", nred, "rshape", 1, roffs, rstr);
-    gp_str_printf(s, "v_[j] = %s;\n}\nGPK_UNROLL\nfor (int j = 0; j < %d; ++j) "
-                     "acc = gpk_combine(acc, v_[j]);\n}\nfor (; k < ke; ++k) {\n",
-                  elem, COMBINE_BATCH);
+    gp_str_printf(s, "gpk_idx k = kb;\nfor (; k + %d <= ke; k += %d) {\n%s v_[%d];\n"
+                     "GPK_UNROLL\nfor (int b_ = 0; b_ < %d; ++b_) {\ngpk_idx ro = 0;\n",
+                  n, n, type, n, n);
+    emit_decompose(s, "k + (gpk_idx)b_", nred, "rshape", 1, roffs, rstr);
+    gp_str_printf(s, "v_[b_] = %s;\n}\nGPK_UNROLL\nfor (int b_ = 0; b_ < %d; ++b_) {\n%s\n}\n}\n"
+                  "for (; k < ke; ++k) {\n", load, n, use);
 }
 
 gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t *s)
@@ -654,9 +654,15 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         }
         gp_str_puts(s, "for (gpk_idx k = k0; k < ke; ++k) {\n");
     } else if (lanes > 1) {
-        gp_str_printf(s, "gpk_acc accv[%d];\nfor (int j = 0; j < %d; ++j) accv[j] = %s;\n"
-                         "#pragma unroll 4\nfor (gpk_idx k = kb; k < ke; ++k) {\n"
-                         "gpk_idx ro = 0;\n", lanes, lanes, neutral);
+        /* 16-byte reads, four a batch (a thread's run is K / S long) */
+        char use[EXPR_MAX];
+        put(use, "const gpk_rvec r = v_[b_];\n"
+                 "for (int j = 0; j < %d; ++j) accv[j] = gpk_combine(accv[j], %s);",
+            lanes, velem);
+        gp_str_printf(s, "gpk_acc accv[%d];\nfor (int j = 0; j < %d; ++j) accv[j] = %s;\n",
+                      lanes, lanes, neutral);
+        emit_batches(s, sp->nred, 4, "gpk_rvec", "*(const gpk_rvec *)(p.in + ib + ro)", use);
+        gp_str_puts(s, "gpk_idx ro = 0;\n");
         emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
         gp_str_printf(s, "const gpk_rvec r = *(const gpk_rvec *)(p.in + ib + ro);\n"
                          "for (int j = 0; j < %d; ++j) accv[j] = gpk_combine(accv[j], %s);\n}\n"
@@ -680,8 +686,8 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         } else if (bpo)
             gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID; k < ke; "
                            "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
-        else if (sp->stage == GP_STAGE_COMBINE)
-            emit_combine_batches(s, sp->nred, elem);
+        else if (sp->stage == GP_STAGE_COMBINE) /* the partials, 16 a batch */
+            emit_batches(s, sp->nred, 16, "gpk_acc", elem, "acc = gpk_combine(acc, v_[b_]);");
         else
             gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb; k < ke; ++k) {\n");
     }
