@@ -735,3 +735,15 @@ def test_float16_reductions_round_where_numpy_rounds(name, values, want):
         assert np.isinf(got) or np.isnan(got)
     else:
         assert got == np.float16(want)
+
+
+def test_float16_sum_keeps_float32_along_any_axis():
+    """gpunp adds float16 in float32 along any axis (docs/differences.md):
+    [60000, 60000, -60000] down a column is 60000, as along a row. NumPy
+    rounds every step along an outer axis and gives inf there."""
+    col = np.array([60000, 60000, -60000], np.float16)
+    x = np.stack([col, col], axis=1)
+    check_exact(gp.sum(gp.asarray(x), axis=0), np.full(2, 60000, np.float16))
+    check_exact(gp.sum(gp.asarray(x.T.copy()), axis=1), np.full(2, 60000, np.float16))
+    check_exact(gp.prod(gp.asarray(np.stack([np.array([300, 300, 0], np.float16)] * 2, axis=1)),
+                        axis=0), np.zeros(2, np.float16))
