@@ -9,6 +9,7 @@ import builtins
 import numpy
 
 from gpunp import _lib
+from gpunp._dtypes import result_type
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import UFUNCS, _array
 
@@ -106,18 +107,19 @@ def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_N
     a = _array(a)
     lo, hi = (v if v is None or _lib.is_scalar(v) else _array(v) for v in (a_min, a_max))
     lo, hi = _drop_unreachable(a, lo, hi)
-    if lo is None and hi is None:
-        r = UFUNCS["positive"](a) if a.dtype != numpy.bool_ else a.copy()
-        if out is None:
-            return r
-        from gpunp._shaping import copyto
-        copyto(out, r, casting=kwargs.get("casting", "same_kind"))
-        return out
+    if lo is None and hi is None:  # NumPy's positive, with its keywords (bool has no loop)
+        return UFUNCS["positive"](a, out=out, **kwargs)
     if hi is None:
         return UFUNCS["maximum"](a, lo, out=out, **kwargs)
     if lo is None:
         return UFUNCS["minimum"](a, hi, out=out, **kwargs)
-    return UFUNCS["minimum"](UFUNCS["maximum"](a, lo), hi, out=out, **kwargs)
+    # NumPy's clip is one ufunc, whose loop all three operands resolve: an
+    # int8 array with 128 and 0.0 is clipped in float64, where maximum(a,
+    # 128) alone would overflow int8
+    inner = {k: kwargs[k] for k in ("dtype", "casting") if k in kwargs}
+    if "dtype" not in inner and "signature" not in kwargs:
+        inner["dtype"] = result_type(a, lo, hi)
+    return UFUNCS["minimum"](UFUNCS["maximum"](a, lo, **inner), hi, out=out, **kwargs)
 
 
 def _rint(y: ndarray) -> ndarray:

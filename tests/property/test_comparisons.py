@@ -6,6 +6,7 @@ sign. These are exact: the same comparisons and roundings as NumPy's."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 import gpunp as gp
@@ -70,6 +71,27 @@ def test_clip_matches_numpy(data):
     else:
         calls = (lambda: np.clip(x, nlo, nhi), lambda: gp.clip(g, glo, ghi))
     got, want = same_outcome(*calls)
+    if want is not None:
+        assert_same(got, want)
+
+
+@pytest.mark.parametrize("lo, hi, kw", [
+    (128, 0.0, {}),                 # the three resolve float64; maximum(int8, 128) alone overflows
+    (0.0, 128, {}),
+    (128, 300, {}),                 # int8 all through: NumPy's OverflowError
+    (1, np.float32(2.5), {}),
+    (-129, 300, {"dtype": np.float64}),  # both bounds dropped: positive with the keywords
+    (-129, None, {"dtype": np.int16, "casting": "unsafe"}),
+    (1, 2, {"dtype": np.float32}),
+    (None, None, {}),
+], ids=repr)
+def test_clip_resolves_one_loop_for_its_three_operands(lo, hi, kw):
+    """A failing example of test_clip_matches_numpy (int8 -128 clipped to
+    [128, 0.0]) and its neighbours: NumPy's clip is one ufunc of three
+    operands."""
+    x = np.array([-128, 5, 127], np.int8)
+    g = gp.asarray(x)
+    got, want = same_outcome(lambda: np.clip(x, lo, hi, **kw), lambda: gp.clip(g, lo, hi, **kw))
     if want is not None:
         assert_same(got, want)
 
