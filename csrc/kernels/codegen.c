@@ -718,10 +718,17 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         if (arg) {
             emit_store(s, GP_INT64, GP_INT64, "p.out + ob", "acc.i");
         } else if (sp->kind == GP_RED_MEAN) {
-            if (gp_dtype_kind(ld) == GP_KIND_COMPLEX)
-                put(e, "F(make)(acc.re / p.count, acc.im / p.count)");
-            else
-                put(e, "(gpk_acc)(acc / (gpk_acc)p.count)");
+            /* NumPy divides the sum by an intp count: in float64, or by
+             * Smith's complex128 division (in which an infinite part makes
+             * the other NaN: 0-infj over 2 is nan-infj), rounded back */
+            if (gp_dtype_kind(ld) == GP_KIND_COMPLEX) {
+                char z[EXPR_MAX], q[EXPR_MAX];
+                cast_expr(ld, GP_COMPLEX128, "acc", z);
+                put(q, "gpk_div_c128(%s, gpk_make_c128((gpk_f64)p.count, (gpk_f64)0))", z);
+                cast_expr(GP_COMPLEX128, ld, q, e);
+            } else {
+                put(e, "(gpk_acc)((gpk_f64)acc / (gpk_f64)p.count)");
+            }
             emit_store(s, sp->out_dt, ld, "p.out + ob", e);
         } else {
             emit_store(s, sp->out_dt, ld, "p.out + ob", "acc");

@@ -597,8 +597,9 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
 
 /* numpy.mean's two steps, for results the fused kernel does not give: the
  * sum in `sum_dt` (-1: resolved with the output) written into *out (cast
- * unsafely), then divided in place by the number of elements in float64 (or
- * the output's inexact dtype), cast back unsafely. */
+ * unsafely), then divided in place by the number of elements (an int64, as
+ * NumPy's intp: in float64 or complex128 for smaller dtypes), cast back
+ * unsafely. */
 static gp_status_t mean_in_steps(const gp_array_t *a, int32_t naxes, const int32_t *axes,
                                  int32_t keepdims, int32_t sum_dt, int64_t count,
                                  gp_array_t **out)
@@ -608,8 +609,8 @@ static gp_status_t mean_in_steps(const gp_array_t *a, int32_t naxes, const int32
     gp_operand_t ops[2];
     memset(ops, 0, sizeof ops);
     ops[0].array = *out;
-    ops[1].scalar.dtype = GP_INT64;
-    ops[1].scalar.weak = 1;
+    ops[1].scalar.dtype = GP_INT64; /* NumPy's intp count, not weak: complex64 divides in
+                                       complex128 */
     ops[1].scalar.i = count;
     gp_array_t *res[1] = {*out};
     gp_status_t s = gp_ufunc_call(gp_ufunc_id("true_divide"), ops, res, NULL, NULL,
