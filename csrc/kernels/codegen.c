@@ -654,21 +654,21 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         }
         gp_str_puts(s, "for (gpk_idx k = k0; k < ke; ++k) {\n");
     } else if (lanes > 1) {
-        /* 16-byte reads, four a batch (a thread's run is K / S long) */
-        char use[EXPR_MAX];
-        put(use, "const gpk_rvec r = v_[b_];\n"
-                 "for (int j = 0; j < %d; ++j) accv[j] = gpk_combine(accv[j], %s);",
+        /* 16-byte reads, four a batch (a thread's run is K / S long); the
+         * rest one at a time, each vector `r` combined by lanes */
+        char lanes_of_r[EXPR_MAX], use[EXPR_MAX];
+        put(lanes_of_r, "for (int j = 0; j < %d; ++j) accv[j] = gpk_combine(accv[j], %s);",
             lanes, velem);
+        put(use, "const gpk_rvec r = v_[b_];\n%s", lanes_of_r);
         gp_str_printf(s, "gpk_acc accv[%d];\nfor (int j = 0; j < %d; ++j) accv[j] = %s;\n",
                       lanes, lanes, neutral);
         emit_batches(s, sp->nred, 4, "gpk_rvec", "*(const gpk_rvec *)(p.in + ib + ro)", use);
         gp_str_puts(s, "gpk_idx ro = 0;\n");
         emit_decompose(s, "k", sp->nred, "rshape", 1, roffs, rstr);
-        gp_str_printf(s, "const gpk_rvec r = *(const gpk_rvec *)(p.in + ib + ro);\n"
-                         "for (int j = 0; j < %d; ++j) accv[j] = gpk_combine(accv[j], %s);\n}\n"
+        gp_str_printf(s, "const gpk_rvec r = *(const gpk_rvec *)(p.in + ib + ro);\n%s\n}\n"
                          "for (int j = 0; j < %d; ++j) {\ngpk_acc acc = accv[j];\n"
                          "const gpk_idx obl = ob + (gpk_idx)j * (gpk_idx)p.kout[%d];\n",
-                      lanes, velem, lanes, sp->nkeep - 1);
+                      lanes_of_r, lanes, sp->nkeep - 1);
     } else {
         gp_str_printf(s, "gpk_acc acc = %s;\n", neutral);
         if (sp->vec > 1) {
