@@ -6,6 +6,7 @@ another order than NumPy's pairwise sums."""
 
 from __future__ import annotations
 
+import warnings
 
 import numpy as np
 import pytest
@@ -128,6 +129,25 @@ def _small(dt):
     return bounded_values(dt, 100)
 
 
+def _no_degrees_of_freedom(call) -> bool:
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", RuntimeWarning)
+        call()
+    return any("Degrees of freedom <= 0" in str(w.message) for w in seen)
+
+
+def _assert_scaled_by_infinity(got, want):
+    """With no degrees of freedom cov scales the products by 1/0 = inf, so
+    every element is infinite or NaN, and which one a mathematically zero
+    product (a Hermitian diagonal's imaginary part, a zero covariance) gives
+    follows its round-off: NumPy's BLAS leaves 0 there, a sum in another
+    order a tiny remainder. Only the values' being non-finite is NumPy's."""
+    g = got.get()
+    assert g.dtype == want.dtype and g.shape == want.shape
+    assert not np.isfinite(want).any()
+    assert not np.isfinite(g).any(), g
+
+
 @pytest.mark.parametrize("name", ["cov", "corrcoef"])
 @given(data=st.data())
 def test_cov_corrcoef_match_numpy(name, data):
@@ -155,8 +175,25 @@ def test_cov_corrcoef_match_numpy(name, data):
                              _quiet(lambda: getattr(gp, name)(g, **gkw)))
     if want is None:
         return
+    if name == "cov" and _no_degrees_of_freedom(lambda: np.cov(x, **kw)):
+        _assert_scaled_by_infinity(got, want)
+        return
     w = np.asarray(want)
     eps = float(np.finfo(w.dtype).eps)
     n = max(x.size, 1)
     assert_same(got, want, rtol=64 * n * eps, atol=64 * n * eps * (1.0 if name == "corrcoef"
                                                                    else 1e4))
+
+
+def test_cov_without_degrees_of_freedom_is_infinite_or_nan():
+    """A random seed's example: NumPy's BLAS left the diagonal's imaginary
+    part 0 (inf * 0 = NaN), gpunp's sum a 1.9e-17 (inf); with one degree of
+    freedom more the same products match NumPy within round-off."""
+    m = np.zeros((4, 4), np.complex64)
+    m[3, 3] = 1 + 1j
+    aw = np.array([0, 0, 1, 2])
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        got = gp.cov(gp.asarray(m), aweights=gp.asarray(aw), ddof=2)
+    _assert_scaled_by_infinity(got, _quiet(lambda: np.cov(m, aweights=aw, ddof=2))())
+    assert_same(gp.cov(gp.asarray(m), aweights=gp.asarray(aw), ddof=0),
+                np.cov(m, aweights=aw, ddof=0), rtol=1e-12, atol=1e-15)
