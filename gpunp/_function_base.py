@@ -147,8 +147,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         raise ValueError("At least one array has zero dimension")
     a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
     if _lib._numpy_version() >= 20500 and (a.shape[-1] != 3 or b.shape[-1] != 3):
-        raise ValueError("incompatible dimensions for cross product\n"
-                         "(dimension must be 3)")
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
+                         f"but they are {a.shape[-1]} and {b.shape[-1]} dimensional instead.")
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n"
                          "(dimension must be 2 or 3)")
