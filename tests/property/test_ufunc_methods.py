@@ -295,7 +295,7 @@ def _replay_at(ref, h, index, other):
     loop takes an exponent of 0.5 as a scalar and computes sqrt): (where a loop result is cast to
     h's integer dtype in a way C leaves undefined, the replayed result).
     Undefined casts are NaN, infinities, out of range: arcsin.at of uint64
-    gives NaN, which NumPy's cast makes 2**63 and a GPU's 0."""
+    gives NaN, whose cast to an integer C leaves to the platform."""
     cur = h.copy().reshape(-1)
     bad = np.zeros(h.size, bool)
     pos = np.arange(h.size).reshape(h.shape)[index]

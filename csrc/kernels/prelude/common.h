@@ -90,7 +90,9 @@ GPK_HELPER gpk_i32 gpk_f2i32(double x)
 }
 GPK_HELPER gpk_u64 gpk_f2u64(double x)
 {
-    if (x < 9223372036854775808.0)
+    /* x86-64 branches on x >= 2**63, so NaN takes the signed conversion
+     * (INT64_MIN, i.e. 2**63), as NumPy's cast there gives */
+    if (!(x >= 9223372036854775808.0))
         return (gpk_u64)gpk_f2i64(x);
     return (gpk_u64)gpk_f2i64(x - 9223372036854775808.0) ^ 0x8000000000000000ULL;
 }
