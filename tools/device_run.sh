@@ -44,12 +44,13 @@ python3 -m pip install -q --no-index --no-deps --no-cache-dir --upgrade \
 export PYTHONPATH=/tmp/site GPUNP_BACKEND=cuda PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
 echo "commit $(cat .whl/COMMIT)"
 C=${HOME:-/root}/.cache/gpunp
+compiler() { python3 -c "from gpunp import _config; print(_config.config('compiler'))"; }
+# only a carried cache is checked: a machine kept warm from an earlier call
+# also holds the suite's host-backend entries (made by gcc), which would send
+# every later stage to /usr/local/cuda's NVRTC
 if ls .whl/kcache/cache.* >/dev/null 2>&1; then
   mkdir -p "$C" && cat .whl/kcache/cache.* | xz -d -T16 | tar -x -C "$C" && echo "restored the kernel cache"
-fi
-compiler() { python3 -c "from gpunp import _config; print(_config.config('compiler'))"; }
-entry=$(find "$C" -name '*.gpk' 2>/dev/null | head -1)
-if [ -n "$entry" ]; then
+  entry=$(find "$C" -name '*.gpk' 2>/dev/null | head -1)
   # an entry's identity text starts 32 bytes in, with the compiler's line
   made_by=$(tail -c +33 "$entry" | head -1)
   if [ "$(compiler)" != "$made_by" ] && [ -d /usr/local/cuda/lib64 ]; then
