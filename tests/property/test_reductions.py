@@ -545,7 +545,13 @@ def test_cumsum_and_cumprod(name, ufunc, how, data):
     got, want = same_outcome(lambda: call(x), lambda: call(g))
     if want is None:
         return
-    axis = kw.get("axis")
+    check_running(got, want, x, kw.get("axis"), ufunc)
+
+
+def check_running(got, want, x, axis, ufunc):
+    """gpunp's running sums (`ufunc` "add") or products ("multiply") of `x`
+    along `axis` (None: the flattened array) against exact ones, in the
+    dtype of NumPy's result `want`."""
     flat = x.reshape(-1) if axis is None or x.ndim == 0 else x
     fold = accumulate_fold(0 if axis is None or x.ndim == 0 else axis)
     loop = np.asarray(want).dtype
