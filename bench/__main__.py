@@ -93,6 +93,17 @@ def measure_in_turns(w: W.Workload, libs: list) -> dict:
     return {lib.name: rate(w, statistics.median(t)) for lib, t in times.items()}
 
 
+def _host_cpu() -> str:
+    """The host's processor: the per-call rows time the CPU, and the lent
+    GPU machines differ in theirs."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            names = [ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")]
+        return f"{names[0]}, {len(names)} logical CPUs" if names else platform.processor()
+    except OSError:
+        return platform.processor() or "?"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -186,7 +197,7 @@ def main() -> int:
     import gpunp
     meta = {"date": time.strftime("%Y-%m-%d %H:%M"), "python": platform.python_version(),
             "numpy": np.__version__, "gpunp": gpunp.__version__, "backend": gpunp.backend(),
-            "device": gpunp._config.config("device_name"),
+            "device": gpunp._config.config("device_name"), "host_cpu": _host_cpu(),
             "libs": {lib.name: getattr(lib.xp, "__version__", "?") for lib in libs},
             "quick": args.quick, "per_call_passes": args.passes}
     out = Path(args.out)

@@ -35,7 +35,8 @@ def line(row) -> str:
 
 
 def markdown(meta, rows) -> str:
-    out = [f"Measured {meta['date']} on {meta['device']} ({meta['backend']} backend); "
+    host = f", host {meta['host_cpu']}" if meta.get("host_cpu") else ""
+    out = [f"Measured {meta['date']} on {meta['device']} ({meta['backend']} backend{host}); "
            f"Python {meta['python']}, NumPy {meta['numpy']}, "
            + ", ".join(f"{k} {v}" for k, v in meta["libs"].items()) + ".", "",
            "Ratios: how many times better gpunp is (above 1: gpunp is faster)."
