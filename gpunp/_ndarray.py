@@ -94,17 +94,32 @@ def _clamp(v: int) -> int:
     return _INT64_MIN if v < _INT64_MIN else _INT64_MAX if v > _INT64_MAX else v
 
 
+def _slice_index(v) -> int:
+    """A slice's bound, clamped to int64 (the engine clamps it further to
+    the axis, as `slice.indices` does); what is not an integer gets
+    Python's error, which NumPy raises too."""
+    try:
+        return _clamp(operator.index(v))
+    except TypeError:
+        raise TypeError("slice indices must be integers or None or have an __index__ "
+                        "method") from None
+
+
 def _fill_slice(item, s: slice) -> None:
+    """Python reads a slice's step first, then its start and stop: the
+    first of them in error is the one reported."""
     present = 0
+    if s.step is not None:
+        item.step = _slice_index(s.step)
+        if item.step == 0:
+            raise ValueError("slice step cannot be zero")
+        present |= 4
     if s.start is not None:
-        item.start = _clamp(_index_int(s.start))
+        item.start = _slice_index(s.start)
         present |= 1
     if s.stop is not None:
-        item.stop = _clamp(_index_int(s.stop))
+        item.stop = _slice_index(s.stop)
         present |= 2
-    if s.step is not None:
-        item.step = _clamp(_index_int(s.step))
-        present |= 4
     item.present = present
 
 
@@ -534,28 +549,32 @@ class ndarray:
     def __getitem__(self, key) -> "ndarray":
         out = _tls.out  # _lib.out_cell() inline: this is a per-call row of bench/
         if type(key) is slice:
-            # the common slice, without building an index item (and with
-            # the checks of small ints inline: this is a per-call row of bench/)
+            # the common slice, without building an index item; cffi
+            # refuses an int past int64 (OverflowError), clamped then
             start, stop, step, present = key.start, key.stop, key.step, 0
             if start is None:
                 start = 0
             else:
-                if type(start) is not int or not _INT64_MIN <= start <= _INT64_MAX:
-                    start = _clamp(_index_int(start))
                 present = 1
+                if type(start) is not int:
+                    return self[key, ]  # the checked way, in NumPy's order
             if stop is None:
                 stop = 0
             else:
-                if type(stop) is not int or not _INT64_MIN <= stop <= _INT64_MAX:
-                    stop = _clamp(_index_int(stop))
                 present |= 2
+                if type(stop) is not int:
+                    return self[key, ]  # the checked way, in NumPy's order
             if step is None:
                 step = 1
             else:
-                if type(step) is not int or not _INT64_MIN <= step <= _INT64_MAX:
-                    step = _clamp(_index_int(step))
                 present |= 4
-            s = lib.gp_array_slice(self._h, present, start, stop, step, out)
+                if type(step) is not int:
+                    return self[key, ]  # the checked way, in NumPy's order
+            try:
+                s = lib.gp_array_slice(self._h, present, start, stop, step, out)
+            except OverflowError:
+                s = lib.gp_array_slice(self._h, present, _clamp(start), _clamp(stop),
+                                       _clamp(step), out)
             if s:
                 raise _lib.error(s)
             a = _new(ndarray)
@@ -563,7 +582,14 @@ class ndarray:
             a._base = self if self._base is None else self._base
             a._info = None
             return a
-        items = _index_items(key)
+        try:
+            items = _index_items(key)
+        except _SliceBoundError as e:
+            # NumPy counts the indices and checks the items before a slice's
+            # bad bound first: their errors come before its own
+            check(lib.gp_array_index(self._h, len(e.items), e.items, out))
+            lib.gp_array_release(out[0])
+            raise e.error from None
         if items is None:  # integer or boolean arrays: a gather
             from gpunp._indexing import getitem
             return getitem(self, key)
@@ -637,27 +663,57 @@ def lib_may_share(a: ndarray, b: ndarray) -> bool:
     return bool(r[0])
 
 
+class _SliceBoundError(Exception):
+    """A slice's bound is no integer (`error`); `items` is the index with
+    that slice and every int or slice after it made full slices (each
+    still takes one axis)."""
+
+    def __init__(self, error, items):
+        self.error, self.items = error, items
+
+
 def _index_items(key):
     if type(key) is not tuple:
         key = (key,)
     items = ffi.new("gp_index_item_t[]", len(key))
-    for it, k in zip(items, key):
+    for j, (it, k) in enumerate(zip(items, key)):
         if k is None:
             it.kind = lib.GP_INDEX_NEWAXIS
         elif k is Ellipsis:
             it.kind = lib.GP_INDEX_ELLIPSIS
         elif isinstance(k, slice):
             it.kind = lib.GP_INDEX_SLICE
-            _fill_slice(it, k)
+            try:
+                _fill_slice(it, k)
+            except (TypeError, ValueError) as e:
+                if any(isinstance(x, (bool, numpy.bool_, ndarray, list, tuple, numpy.ndarray))
+                       for x in key):
+                    return None  # advanced indexing, which checks the slices itself
+                rest = tuple(x if x is None or x is Ellipsis else _taking_an_axis(x)
+                             for x in key[j + 1:])
+                raise _SliceBoundError(e, _index_items(key[:j] + (slice(None),) + rest)) from None
         elif isinstance(k, (bool, numpy.bool_, ndarray, list, tuple, numpy.ndarray)):
             return None  # advanced indexing (gpunp._indexing)
         else:
             it.kind = lib.GP_INDEX_INT
-            v = _index_int(k)
-            if not _INT64_MIN <= v <= _INT64_MAX:
-                raise IndexError(f"index {v} is out of bounds")
-            it.start = v
+            it.start = _index_int_item(k)
     return items
+
+
+def _taking_an_axis(k) -> slice:
+    """A full slice in place of the int or slice `k`, once an int is read."""
+    if not isinstance(k, slice):
+        _index_int_item(k)
+    return slice(None)
+
+
+def _index_int_item(k) -> int:
+    """An integer index as NumPy reads it before any item is applied: what
+    is no integer, or one past int64, is refused then."""
+    v = _index_int(k)
+    if not _INT64_MIN <= v <= _INT64_MAX:
+        raise IndexError(f"index {v} is out of bounds")
+    return v
 
 
 _new = object.__new__
