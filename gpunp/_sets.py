@@ -32,17 +32,20 @@ def _gp():
 def _run_starts(s: ndarray, equal_nan: bool) -> ndarray:
     """The mask of the elements of the sorted 1-d `s` that start a run of
     equal ones; with `equal_nan` every NaN (any NaN part of a complex)
-    belongs to one run, as NumPy's unique counts them (they sort last)."""
+    belongs to one run, as NumPy's unique counts them. One comparison pass
+    and a bisection: the NaNs sort last, each unequal to the one before
+    it, and complex(-inf, nan) sorts before every complex with a NaN part
+    and after every other."""
     gp = _gp()
     mask = gp.empty(s.shape, dtype=bool)
     if s.size == 0:
         return mask
     mask[:1] = True
-    differs = gp.not_equal(s[1:], s[:-1])
+    gp.not_equal(s[1:], s[:-1], out=mask[1:])
     if equal_nan and s.dtype.kind in "fc":
-        differs = gp.logical_and(differs, gp.logical_not(
-            gp.logical_and(gp.not_equal(s[1:], s[1:]), gp.not_equal(s[:-1], s[:-1]))))
-    mask[1:] = differs
+        first_nan = numpy.asarray(complex(-numpy.inf, numpy.nan) if s.dtype.kind == "c"
+                                  else numpy.nan, dtype=s.dtype)
+        mask[int(searchsorted(s, first_nan).item()) + 1:] = False
     return mask
 
 

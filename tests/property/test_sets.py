@@ -146,6 +146,29 @@ def test_unique_large_and_protocol():
                     np.unique(y, axis=0, return_counts=True))
 
 
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64,
+                                np.complex128])
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_runs_of_nan_as_numpy(dt, equal_nan):
+    """Every NaN, and every complex with a NaN part (in the real, the
+    imaginary or both, beside infinities and signed zeros), in one run
+    under equal_nan (gpunp finds where that run starts by bisection), each
+    its own otherwise; arrays of only NaNs, of one NaN, of none."""
+    rng = np.random.default_rng(5)
+    parts = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 2.0])
+    for n in (1, 2, 7, 50, 400):
+        x = rng.choice(parts, n).astype(dt)
+        if x.dtype.kind == "c":
+            x.imag = rng.choice(parts, n)
+        cases = [x, np.full(n, np.nan, dt), x[np.isnan(x)], x[~np.isnan(x)]]
+        for c in cases:
+            _assert_results(
+                gp.unique(gp.asarray(c), return_index=True, return_inverse=True,
+                          return_counts=True, equal_nan=equal_nan),
+                np.unique(c, return_index=True, return_inverse=True, return_counts=True,
+                          equal_nan=equal_nan), inverse_at=2)
+
+
 @pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64])
 def test_unique_rows_order_nan_as_numpy(dt):
     """NumPy orders float16 rows with NaN before every number and wider
