@@ -94,6 +94,14 @@ def _clamp(v: int) -> int:
     return _INT64_MIN if v < _INT64_MIN else _INT64_MAX if v > _INT64_MAX else v
 
 
+def _as_index(v):
+    """operator.index(v), or None where v is no integer."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        return None
+
+
 def _slice_index(v) -> int:
     """A slice's bound, clamped to int64 (the engine clamps it further to
     the axis, as `slice.indices` does); what is not an integer gets
@@ -556,20 +564,20 @@ class ndarray:
                 start = 0
             else:
                 present = 1
-                if type(start) is not int:
-                    return self[key, ]  # the checked way, in NumPy's order
+                if type(start) is not int and (start := _as_index(start)) is None:
+                    return self[key, ]  # refused, in NumPy's order
             if stop is None:
                 stop = 0
             else:
                 present |= 2
-                if type(stop) is not int:
-                    return self[key, ]  # the checked way, in NumPy's order
+                if type(stop) is not int and (stop := _as_index(stop)) is None:
+                    return self[key, ]  # refused, in NumPy's order
             if step is None:
                 step = 1
             else:
                 present |= 4
-                if type(step) is not int:
-                    return self[key, ]  # the checked way, in NumPy's order
+                if type(step) is not int and (step := _as_index(step)) is None:
+                    return self[key, ]  # refused, in NumPy's order
             try:
                 s = lib.gp_array_slice(self._h, present, start, stop, step, out)
             except OverflowError:
