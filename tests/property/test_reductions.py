@@ -223,6 +223,8 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None, stepwis
     with quiet():
         mag = np.abs(v)
         logs = np.log2(np.where((mag > 0) & np.isfinite(mag), mag, 1.0))
+        # a finite complex whose magnitude overflows (max - max j) is big
+        logs = np.where(np.isfinite(v) & np.isinf(mag), np.inf, logs)
         big = fold(np.maximum(logs, 0), np.add)
         small = fold(np.minimum(logs, 0), np.add)
         ref = fold(v, np.multiply)
@@ -237,7 +239,8 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None, stepwis
             init = np.broadcast_to(np.asarray(initial, dtype=v.dtype), np.shape(ref))
             ref = np.where(count == 0, init, ref * init)
             m = np.abs(init)
-            big = big + np.log2(np.where((m > 0) & np.isfinite(m), np.maximum(m, 1), 1))
+            big = big + np.where(np.isfinite(init) & np.isinf(m), np.inf,
+                                 np.log2(np.where((m > 0) & np.isfinite(m), np.maximum(m, 1), 1)))
             small = small + np.log2(np.where((m > 0) & np.isfinite(m), np.minimum(m, 1), 1))
             absprod = absprod * np.where(np.isfinite(m), m, 0)
             has_inf = has_inf | np.isinf(init)
