@@ -460,7 +460,7 @@ def _import_env() -> dict:
     return env
 
 
-def _run(code: str, **kw) -> subprocess.CompletedProcess:
+def _run_with_bytecode(code: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], check=True, cwd=tempfile.gettempdir(),
                           env=_import_env(), **kw)
 
@@ -469,7 +469,7 @@ def _wall_ms(code: str) -> float:
     best = float("inf")
     for _ in range(5):
         t = time.perf_counter()
-        _run(code)
+        _run_with_bytecode(code)
         best = min(best, time.perf_counter() - t)
     return best * 1e3
 
@@ -481,12 +481,12 @@ def import_ms(module="gpunp", after="") -> float:
     NumPy's apart: a difference of two process times, each best of five,
     came out negative on the H200). A first, untimed import writes the
     bytecode (_import_env)."""
-    _run(f"import {after or 'sys'}, {module}")
+    _run_with_bytecode(f"import {after or 'sys'}, {module}")
     if not after:
         return _wall_ms(f"import {module}") - _wall_ms("pass")
     code = (f"import time, {after}; t = time.perf_counter(); import {module}; "
             "print(time.perf_counter() - t)")
-    return min(float(_run(code, capture_output=True, text=True).stdout.split()[-1])
+    return min(float(_run_with_bytecode(code, capture_output=True, text=True).stdout.split()[-1])
                for _ in range(5)) * 1e3
 
 

@@ -106,11 +106,10 @@ def _slice_index(v) -> int:
     """A slice's bound, clamped to int64 (the engine clamps it further to
     the axis, as `slice.indices` does); what is not an integer gets
     Python's error, which NumPy raises too."""
-    try:
-        return _clamp(operator.index(v))
-    except TypeError:
-        raise TypeError("slice indices must be integers or None or have an __index__ "
-                        "method") from None
+    i = _as_index(v)
+    if i is None:
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
+    return _clamp(i)
 
 
 def _fill_slice(item, s: slice) -> None:
@@ -680,6 +679,10 @@ class _SliceBoundError(Exception):
         self.error, self.items = error, items
 
 
+# the items that make a key advanced indexing (gpunp._indexing)
+_ADVANCED_ITEMS = (bool, numpy.bool_, ndarray, list, tuple, numpy.ndarray)
+
+
 def _index_items(key):
     if type(key) is not tuple:
         key = (key,)
@@ -694,13 +697,12 @@ def _index_items(key):
             try:
                 _fill_slice(it, k)
             except (TypeError, ValueError) as e:
-                if any(isinstance(x, (bool, numpy.bool_, ndarray, list, tuple, numpy.ndarray))
-                       for x in key):
+                if any(isinstance(x, _ADVANCED_ITEMS) for x in key):
                     return None  # advanced indexing, which checks the slices itself
                 rest = tuple(x if x is None or x is Ellipsis else _taking_an_axis(x)
                              for x in key[j + 1:])
                 raise _SliceBoundError(e, _index_items(key[:j] + (slice(None),) + rest)) from None
-        elif isinstance(k, (bool, numpy.bool_, ndarray, list, tuple, numpy.ndarray)):
+        elif isinstance(k, _ADVANCED_ITEMS):
             return None  # advanced indexing (gpunp._indexing)
         else:
             it.kind = lib.GP_INDEX_INT

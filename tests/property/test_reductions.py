@@ -210,6 +210,15 @@ def check_sum(got, want, values, fold, res_dt, initial=None, divide=False, skip=
                       f"{name} part of the sum")
 
 
+def _log2_magnitudes(v):
+    """log2 of each factor's magnitude: 0 for a zero or a non-finite factor
+    (the product's checks treat those apart), infinite for a finite complex
+    whose magnitude overflows (max - max j), which is big."""
+    mag = np.abs(v)
+    logs = np.log2(np.where((mag > 0) & np.isfinite(mag), mag, 1.0))
+    return np.where(np.isfinite(v) & np.isinf(mag), np.inf, logs)
+
+
 def check_prod(got, want, values, fold, res_dt, initial=None, skip=None, stepwise=False):
     """gpunp's product of `values` against the exact one, within a bound
     relative to the product of the magnitudes."""
@@ -222,9 +231,7 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None, stepwis
     v = values.astype(_wide(values.dtype))
     with quiet():
         mag = np.abs(v)
-        logs = np.log2(np.where((mag > 0) & np.isfinite(mag), mag, 1.0))
-        # a finite complex whose magnitude overflows (max - max j) is big
-        logs = np.where(np.isfinite(v) & np.isinf(mag), np.inf, logs)
+        logs = _log2_magnitudes(v)
         big = fold(np.maximum(logs, 0), np.add)
         small = fold(np.minimum(logs, 0), np.add)
         ref = fold(v, np.multiply)
@@ -239,9 +246,9 @@ def check_prod(got, want, values, fold, res_dt, initial=None, skip=None, stepwis
             init = np.broadcast_to(np.asarray(initial, dtype=v.dtype), np.shape(ref))
             ref = np.where(count == 0, init, ref * init)
             m = np.abs(init)
-            big = big + np.where(np.isfinite(init) & np.isinf(m), np.inf,
-                                 np.log2(np.where((m > 0) & np.isfinite(m), np.maximum(m, 1), 1)))
-            small = small + np.log2(np.where((m > 0) & np.isfinite(m), np.minimum(m, 1), 1))
+            init_logs = _log2_magnitudes(init)
+            big = big + np.maximum(init_logs, 0)
+            small = small + np.minimum(init_logs, 0)
             absprod = absprod * np.where(np.isfinite(m), m, 0)
             has_inf = has_inf | np.isinf(init)
             has_zero = has_zero | (init == 0)
