@@ -13,17 +13,14 @@ indexed dimensions in place (adjacent advanced indices)."""
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _wrap, ndarray
+from gpunp._ndarray import (_BAD_INDEX, _INT64_MAX, _INT64_MIN, _ONE_ELLIPSIS, _index_int_item,
+                            _wrap, ndarray)
 
 _MODES = {"raise": lib.GP_TAKE_RAISE, "wrap": lib.GP_TAKE_WRAP, "clip": lib.GP_TAKE_CLIP}
-_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
-              "integer or boolean arrays are valid indices")
 _INTP = numpy.dtype(numpy.intp)
 
 
@@ -67,16 +64,10 @@ def _convert(k):
             return "bool", k
         if kind in "iu":
             if k.ndim == 0:
-                return "basic", int(k)
+                return "basic", _index_int_item(int(k))
             return "int", k
         raise IndexError(_BAD_INDEX)
-    try:
-        v = operator.index(k)
-    except TypeError:
-        raise IndexError(_BAD_INDEX) from None
-    if not _INT64_MIN <= v <= _INT64_MAX:
-        raise IndexError(f"index {v} is out of bounds")
-    return "basic", v
+    return "basic", _index_int_item(k)
 
 
 def _plan(a: ndarray, key):
@@ -86,9 +77,11 @@ def _plan(a: ndarray, key):
     advanced items are adjacent (the index dims then stay in their place)."""
     if type(key) is not tuple:
         key = (key,)
-    items = [_convert(k) for k in key]
-    if sum(1 for kind, k in items if kind == "basic" and k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
+    items = []
+    for k in key:  # NumPy refuses a second ellipsis before it reads the items after it
+        if k is Ellipsis and any(j is Ellipsis for _, j in items):
+            raise IndexError(_ONE_ELLIPSIS)
+        items.append(_convert(k))
     consumed = 0
     for kind, k in items:
         if kind == "bool":

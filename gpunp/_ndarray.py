@@ -53,13 +53,16 @@ class _Flags:
         return isinstance(other, _Flags) and other._f == self._f
 
 
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+              "integer or boolean arrays are valid indices")
+_ONE_ELLIPSIS = "an index can only have a single ellipsis ('...')"
+
+
 def _index_int(i) -> int:
     try:
         return operator.index(i)
     except TypeError:
-        raise IndexError(
-            "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
-            "integer or boolean arrays are valid indices") from None
+        raise IndexError(_BAD_INDEX) from None
 
 
 def _reshape_tuple(shape) -> tuple:
@@ -687,10 +690,14 @@ def _index_items(key):
     if type(key) is not tuple:
         key = (key,)
     items = ffi.new("gp_index_item_t[]", len(key))
+    ellipsis = False
     for j, (it, k) in enumerate(zip(items, key)):
         if k is None:
             it.kind = lib.GP_INDEX_NEWAXIS
         elif k is Ellipsis:
+            if ellipsis:  # NumPy refuses it here, before reading the items after it
+                raise IndexError(_ONE_ELLIPSIS)
+            ellipsis = True
             it.kind = lib.GP_INDEX_ELLIPSIS
         elif isinstance(k, slice):
             it.kind = lib.GP_INDEX_SLICE
@@ -699,8 +706,7 @@ def _index_items(key):
             except (TypeError, ValueError) as e:
                 if any(isinstance(x, _ADVANCED_ITEMS) for x in key):
                     return None  # advanced indexing, which checks the slices itself
-                rest = tuple(x if x is None or x is Ellipsis else _taking_an_axis(x)
-                             for x in key[j + 1:])
+                rest = _taking_axes(key[j + 1:], ellipsis)
                 raise _SliceBoundError(e, _index_items(key[:j] + (slice(None),) + rest)) from None
         elif isinstance(k, _ADVANCED_ITEMS):
             return None  # advanced indexing (gpunp._indexing)
@@ -710,19 +716,33 @@ def _index_items(key):
     return items
 
 
-def _taking_an_axis(k) -> slice:
-    """A full slice in place of the int or slice `k`, once an int is read."""
-    if not isinstance(k, slice):
-        _index_int_item(k)
-    return slice(None)
+def _taking_axes(key: tuple, ellipsis: bool) -> tuple:
+    """The items after a slice with a bad bound, read as NumPy reads them
+    before it finds that bound: a second ellipsis is refused, and each int
+    (once read) or slice becomes a full slice, which still takes its axis."""
+    out = []
+    for k in key:
+        if k is Ellipsis:
+            if ellipsis:
+                raise IndexError(_ONE_ELLIPSIS)
+            ellipsis = True
+        elif k is not None:
+            if not isinstance(k, slice):
+                _index_int_item(k)
+            k = slice(None)
+        out.append(k)
+    return tuple(out)
 
 
 def _index_int_item(k) -> int:
     """An integer index as NumPy reads it before any item is applied: what
-    is no integer, or one past int64, is refused then."""
+    is no integer, or one past int64, is refused then: NumPy reads one that
+    fits uint64 as such an array and overflows converting it to intp."""
     v = _index_int(k)
     if not _INT64_MIN <= v <= _INT64_MAX:
-        raise IndexError(f"index {v} is out of bounds")
+        if _INT64_MAX < v <= _UINT64_MAX:
+            raise OverflowError("Python int too large to convert to C long")
+        raise IndexError(_BAD_INDEX)
     return v
 
 

@@ -37,7 +37,7 @@ def ints_for(n):
     """An integer index for an axis of length n: in bounds (negative too),
     rarely out of bounds, or huge."""
     inside = st.integers(-n, n - 1) if n else st.nothing()
-    outside = st.sampled_from([n, -n - 1, BIG, -BIG - 1, 2**80])
+    outside = st.sampled_from([n, -n - 1, BIG, -BIG - 1, 2**63, 2**64 - 1, -2**63 - 1, 2**80])
     return st.one_of(inside, inside, inside, outside) if n else outside
 
 
@@ -165,6 +165,9 @@ def test_getitem_is_a_view(data):
     ((slice(None, None, 0),), ValueError),
     ((0.5,), IndexError),
     (("a",), IndexError),
+    ((2**63,), OverflowError),        # past int64, in uint64: NumPy's conversion overflows
+    ((0, 2**64), IndexError),         # past uint64: no index
+    ((-2**63 - 1, 0), IndexError),
     (slice(1.0, None), TypeError),          # Python's error for a slice's bound
     ((0, slice(None, Decimal(2))), TypeError),
 ])
