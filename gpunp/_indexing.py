@@ -288,23 +288,20 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return found.sum(axis=axis, dtype=_INTP, keepdims=keepdims)
 
 
-def _index_array(indices) -> ndarray:
-    """Indices for take/put: NumPy casts them to intp under 'same_kind'."""
-    if isinstance(indices, ndarray):
-        idx = indices
-    else:
-        host = numpy.asarray(indices)
-        if host.dtype.kind not in "biu" and not (host.size == 0 and host.dtype.kind == "f"
-                                                 and not isinstance(indices, numpy.ndarray)):
-            raise TypeError(f"Cannot cast array data from {host.dtype!r} to {_INTP!r} according "
-                            "to the rule 'safe'")
-        idx = _upload(host.astype(_INTP) if host.dtype.kind in "bf" else host)
-    if idx.dtype.kind == "b":
-        idx = idx.astype(_INTP)
-    elif idx.dtype.kind not in "iu":
-        raise TypeError(f"Cannot cast array data from {idx.dtype!r} to {_INTP!r} according to "
-                        "the rule 'safe'")
-    return idx
+def _index_array(indices, casting: str) -> ndarray:
+    """Indices for take (`casting` 'same_kind') and put ('safe'), as NumPy
+    converts them to intp: an array under the rule, anything else as if
+    assigned (a float truncates, an int past int64 overflows)."""
+    if not isinstance(indices, (ndarray, numpy.ndarray)):
+        from gpunp._creation import _contains_device_arrays, _to_host_nested
+        if _contains_device_arrays(indices):  # a list of device arrays
+            indices = _to_host_nested(indices)
+        return _upload(numpy.asarray(indices, dtype=_INTP))
+    if not numpy.can_cast(indices.dtype, _INTP, casting):
+        raise TypeError(f"Cannot cast array data from {indices.dtype!r} to {_INTP!r} according "
+                        f"to the rule {casting!r}")
+    idx = indices if isinstance(indices, ndarray) else _upload(indices)
+    return idx.astype(_INTP) if idx.dtype.kind == "b" else idx
 
 
 def _mode(mode) -> int:
@@ -321,7 +318,7 @@ _AXIS0 = ffi.new("int32_t[]", [0])
 def take(a, indices, axis=None, out=None, mode="raise"):
     a = _array(a)
     m = _mode(mode)
-    idx = _index_array(indices)
+    idx = _index_array(indices, "same_kind")
     if axis is None:
         a = a if a.ndim == 1 else a.ravel()
         axis = 0
@@ -374,7 +371,7 @@ def put(a, ind, v, mode="raise") -> None:
     if not isinstance(a, ndarray):
         raise TypeError(f"argument 1 must be gpunp.ndarray, not {type(a).__name__}")
     m = _mode(mode)
-    idx = _index_array(ind).ravel()
+    idx = _index_array(ind, "safe").ravel()
     if idx.size == 0:
         return
     vals = _values(v, a.dtype).ravel()
