@@ -12,17 +12,20 @@ import numpy
 
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _wrap, ndarray
+from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _wrap, ndarray
 from gpunp._array_api import device_of
 
 _MAXDIM = lib.GP_MAXDIM
 
 
-def _shape_tuple(shape, allow_unknown=False) -> tuple:
+_MAX_LEN = 1 << 62  # the engine's largest byte count, so also its longest axis
+
+
+def _shape_tuple(shape) -> tuple:
     """A shape argument (an int or a sequence of ints) as a tuple of ints."""
     if type(shape) is tuple and len(shape) <= _MAXDIM:
         for s in shape:  # the common case, without raising and catching below
-            if type(s) is not int or not 0 <= s <= (1 << 62):
+            if type(s) is not int or not 0 <= s <= _MAX_LEN:
                 break
         else:
             return shape
@@ -37,10 +40,13 @@ def _shape_tuple(shape, allow_unknown=False) -> tuple:
     if len(shp) > _MAXDIM:
         raise ValueError(f"maximum supported dimension for an ndarray is currently {_MAXDIM}, "
                          f"found {len(shp)}")
+    for s in shp:  # NumPy reads every length as an intp first
+        if not _INT64_MIN <= s <= _INT64_MAX:
+            raise ValueError("Maximum allowed dimension exceeded")
     for s in shp:
-        if s < 0 and not (allow_unknown and s == -1):
+        if s < 0:
             raise ValueError("negative dimensions are not allowed")
-        if s > (1 << 62):
+        if s > _MAX_LEN:
             raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
                              "than the maximum possible size.")
     return shp
@@ -211,7 +217,7 @@ def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     if device is not None:
         with device_of(device):
             return empty(shape, dtype, order)
-    shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
+    shp = (shape,) if type(shape) is int and 0 <= shape <= _MAX_LEN else _shape_tuple(shape)
     return _new(lib.gp_array_empty, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
@@ -239,7 +245,7 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     if device is not None:
         with device_of(device):
             return zeros(shape, dtype, order)
-    shp = (shape,) if type(shape) is int and shape >= 0 else _shape_tuple(shape)
+    shp = (shape,) if type(shape) is int and 0 <= shape <= _MAX_LEN else _shape_tuple(shape)
     return _new(lib.gp_array_zeros, _lib.dtype_code(dtype), len(shp), shp, _order_cf(order))
 
 
@@ -320,6 +326,8 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -
         except OverflowError:
             raise ValueError("arange: cannot compute length") from None
     n = max(int(n), 0)
+    if n > _INT64_MAX:
+        raise ValueError("Maximum allowed size exceeded")
     if dt == numpy.bool_:
         if n > 2:
             raise TypeError("arange() is only supported for booleans when the result has at "

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy
 
+from gpunp._ndarray import _as_intp
+
 
 class flatiter:
     """The flat iterator of an array (`a.flat`): ``len``, iteration in C
@@ -42,6 +44,8 @@ class flatiter:
                 raise IndexError("too many indices for flat iterator: flat iterator is "
                                  f"1-dimensional, but {len(key)} were indexed")
             key = key[0] if key else Ellipsis
+        if isinstance(key, (int, numpy.integer)) and not isinstance(key, bool):
+            _as_intp(key)  # NumPy's flat reads an integer key as an intp
         return key
 
     def __getitem__(self, key):

@@ -67,19 +67,33 @@ def _index_int(i) -> int:
 
 def _reshape_tuple(shape) -> tuple:
     """A new shape as ints; NumPy takes any negative length as the unknown
-    one (not only -1)."""
+    one (not only -1), and no length past int64."""
     try:
         shp = (operator.index(shape),)
     except TypeError:
         shp = tuple(operator.index(n) for n in shape)
-    return tuple(-1 if n < 0 else _clamp(n) for n in shp)
+    for n in shp:
+        if not _INT64_MIN <= n <= _INT64_MAX:
+            raise ValueError("Maximum allowed dimension exceeded")
+    return tuple(-1 if n < 0 else n for n in shp)
+
+
+_TOO_LARGE = "Python int too large to convert to C long"
+
+
+def _as_intp(i) -> int:
+    """An integer argument as NumPy reads it into an intp."""
+    v = operator.index(i)
+    if not _INT64_MIN <= v <= _INT64_MAX:
+        raise OverflowError(_TOO_LARGE)
+    return v
 
 
 def _item_index(i) -> int:
     # NumPy refuses bools as item() indices although they are ints
     if isinstance(i, (bool, numpy.bool_)):
         raise TypeError("an integer is required")
-    return operator.index(i)
+    return _as_intp(i)
 
 
 def _permutation_axis(a) -> int:
@@ -194,8 +208,7 @@ class ndarray:
 
     @shape.setter
     def shape(self, value):
-        from gpunp._creation import _shape_tuple
-        shp = _shape_tuple(value, allow_unknown=True)
+        shp = _reshape_tuple(value)
         out = ffi.new("gp_array_t **")
         check(lib.gp_array_reshape(self._h, len(shp), shp, ord("C"), out))
         new = _wrap(out[0])
@@ -741,7 +754,7 @@ def _index_int_item(k) -> int:
     v = _index_int(k)
     if not _INT64_MIN <= v <= _INT64_MAX:
         if _INT64_MAX < v <= _UINT64_MAX:
-            raise OverflowError("Python int too large to convert to C long")
+            raise OverflowError(_TOO_LARGE)
         raise IndexError(_BAD_INDEX)
     return v
 

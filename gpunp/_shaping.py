@@ -16,7 +16,7 @@ from gpunp._creation import _new, empty, empty_like, full, zeros_like
 from gpunp._dtypes import can_cast, result_type
 from gpunp._joining import concatenate
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import ndarray
+from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _as_intp, ndarray
 from gpunp._ufunc import UFUNCS, _array
 
 _REVERSE = slice(None, None, -1)
@@ -140,8 +140,9 @@ def tile(A, reps) -> ndarray:
     shape_out = tuple(s * t for s, t in zip(c.shape, tup))
     if c.size == 0:
         return c.reshape(shape_out)
-    if any(t < 0 for t in tup):
-        raise ValueError("negative dimensions are not allowed")
+    for t in tup:  # NumPy repeats by each as an intp
+        if _as_intp(t) < 0:
+            raise ValueError("negative dimensions are not allowed")
     # the result, seen with an axis of repetitions before each axis of A,
     # is A broadcast along those axes
     out = empty(shape_out, c.dtype)
@@ -289,11 +290,15 @@ def rollaxis(a, axis, start=0) -> ndarray:
 
 def _shape_arg(shape) -> tuple:
     try:
-        return tuple(operator.index(n) for n in shape)
+        shp = tuple(operator.index(n) for n in shape)
     except TypeError:
         if hasattr(shape, "__iter__"):
             raise
-        return (operator.index(shape),)
+        shp = (operator.index(shape),)
+    for n in shp:
+        if not _INT64_MIN <= n <= _INT64_MAX:
+            raise ValueError("Maximum allowed dimension exceeded")
+    return shp
 
 
 def broadcast_to(array, shape, subok=False) -> ndarray:
