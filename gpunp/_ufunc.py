@@ -412,6 +412,9 @@ def _binary(uf, reflected):
     F64, I64 = _lib.FLOAT64, _lib.INT64
     imin, imax = -(1 << 63), (1 << 63) - 1
     new = object.__new__
+    # what == and != give for an operand NumPy compares as an object (None, a
+    # string): no element equals it
+    unequal = {"equal": False, "not_equal": True}.get(uf.__name__)
 
     def op(self, other):
         t = type(other)
@@ -431,6 +434,12 @@ def _binary(uf, reflected):
             sc = ffi.new("gp_scalar_t *")
             put(sc, other)
             s = call_as(uid, self._h, sc.dtype, sc.weak, sc.i, sc.re, sc.im, reflected, out)
+        elif t is list or t is tuple:  # NumPy's array-likes: arrays, never weak scalars
+            from gpunp._creation import asarray
+            return op(self, asarray(other))
+        elif unequal is not None and (other is None or t is str):
+            from gpunp._creation import full
+            return full(self.shape, unequal)
         else:
             return NotImplemented
         if s:
@@ -444,7 +453,7 @@ def _binary(uf, reflected):
 
 def _inplace(uf):
     def op(self, other):
-        if not (isinstance(other, ndarray) or _lib.is_scalar(other)):
+        if not (isinstance(other, (ndarray, list, tuple)) or _lib.is_scalar(other)):
             return NotImplemented
         return uf(self, other, out=self)
     return op
@@ -540,6 +549,19 @@ def _attach_operators():
         return fast(self, out=self) if fast is not None else ipow2(self, other)
     ndarray.__pow__, ndarray.__ipow__ = __pow__, __ipow__
     ndarray.__hash__ = None
+
+    dm = UFUNCS["divmod"]
+
+    def __divmod__(self, other):
+        if not (isinstance(other, (ndarray, list, tuple)) or _lib.is_scalar(other)):
+            return NotImplemented
+        return dm(self, other)
+
+    def __rdivmod__(self, other):
+        if not (isinstance(other, (list, tuple)) or _lib.is_scalar(other)):
+            return NotImplemented
+        return dm(other, self)
+    ndarray.__divmod__, ndarray.__rdivmod__ = __divmod__, __rdivmod__
 
 
 _attach_operators()

@@ -12,6 +12,7 @@ NumPy's `ufunc.types`, never from a hand-written list of ufuncs."""
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import platform
 import warnings
@@ -24,6 +25,7 @@ from hypothesis.extra import numpy as hnp
 import gpunp as gp
 from gpunp._ufunc import UFUNCS
 
+from property.outcome import host, same_outcome
 from property.strategies import (
     ALL_DTYPES, broadcastable_shapes, device_arrays, dtypes, elements, python_scalars,
     tolerance)
@@ -338,6 +340,8 @@ def _dt(x):
     stand-in (its value never sets the precision)."""
     if isinstance(x, (gp.ndarray, np.ndarray, np.generic)):
         return x.dtype
+    if isinstance(x, list):
+        return np.asarray(x).dtype
     return np.dtype(type(x)) if not isinstance(x, bool) else np.dtype(bool)
 
 
@@ -756,7 +760,7 @@ def test_out_overlapping_an_input(name, data):
 BINARY_OPERATORS = [operator.add, operator.sub, operator.mul, operator.truediv,
                     operator.floordiv, operator.mod, operator.pow, operator.and_, operator.or_,
                     operator.xor, operator.lshift, operator.rshift, operator.lt, operator.le,
-                    operator.gt, operator.ge, operator.eq, operator.ne]
+                    operator.gt, operator.ge, operator.eq, operator.ne, divmod]
 INPLACE_OPERATORS = [operator.iadd, operator.isub, operator.imul, operator.itruediv,
                      operator.ifloordiv, operator.imod, operator.ipow, operator.iand,
                      operator.ior, operator.ixor, operator.ilshift, operator.irshift]
@@ -771,16 +775,22 @@ _OPERATOR_UFUNC = {operator.add: "add", operator.sub: "subtract", operator.mul: 
                    operator.lt: "less", operator.le: "less_equal", operator.gt: "greater",
                    operator.ge: "greater_equal", operator.eq: "equal", operator.ne: "not_equal",
                    operator.neg: "negative", operator.pos: "positive", abs: "absolute",
-                   operator.invert: "invert"}
+                   operator.invert: "invert", divmod: "divmod"}
 _OPERATOR_UFUNC.update({i: _OPERATOR_UFUNC[b] for i, b in zip(
     INPLACE_OPERATORS, BINARY_OPERATORS)})
 
 
 def operands(data, dt, shape, label):
-    """An array, a Python scalar or a NumPy scalar, as (gpunp, NumPy) operands."""
-    kind = data.draw(st.sampled_from(["array", "python", "numpy"]), label=f"{label} kind")
-    if kind == "array":
-        return data.draw(device_arrays(dt, shape), label=label)
+    """An array, a Python scalar, a NumPy scalar or a (nested) list, as
+    (gpunp, NumPy) operands; NumPy's operand for a list is the array it
+    makes of it (an array's dtype, never a weak scalar's)."""
+    kind = data.draw(st.sampled_from(["array", "python", "numpy", "list"]), label=f"{label} kind")
+    if kind in ("array", "list"):
+        g, h = data.draw(device_arrays(dt, shape), label=label)
+        if kind == "array":
+            return g, h
+        lst = h.tolist() if h.ndim else [h.tolist()]
+        return lst, np.asarray(lst)
     s = data.draw(python_scalars() if kind == "python" else numpy_scalars(), label=label)
     return s, s
 
@@ -799,6 +809,28 @@ def test_binary_operators_match_numpy(op, data):
         gargs, hargs = (g, go), (h, ho)
     check(_OPERATOR_UFUNC[op], lambda: op(*gargs), numpy_pow if op is operator.pow else op,
           hargs, dt, _dt(go))
+
+
+@pytest.mark.parametrize("other", [None, "x", "", object(), [0, 1, 2], (0, 1, 5), [[0], [1]], [1, 2]],
+                         ids=lambda v: "object()" if type(v) is object else repr(v))
+@pytest.mark.parametrize("op", [operator.eq, operator.ne, operator.lt, operator.add],
+                         ids=lambda f: f.__name__)
+def test_operators_with_objects_match_numpy(op, other):
+    """== and != compare each element with an object NumPy cannot convert
+    (None, a string): never equal; a list or tuple is an array. A bare
+    object() stays Python's: NumPy's object loop calls its __eq__, which
+    gpunp leaves to Python (identity)."""
+    x = np.arange(3)
+    g = gp.asarray(x)
+    for gargs, hargs in (((g, other), (x, other)), ((other, g), (other, x))):
+        if type(other) is object:
+            with pytest.raises(TypeError) if op in (operator.lt, operator.add) else \
+                    contextlib.nullcontext():
+                assert op(*gargs) is (op is operator.ne)
+            continue
+        got, want = same_outcome(lambda: op(*hargs), lambda: op(*gargs))
+        if want is not None:
+            np.testing.assert_array_equal(host(got), want, strict=True)
 
 
 @pytest.mark.parametrize("op", INPLACE_OPERATORS, ids=lambda f: f.__name__)
