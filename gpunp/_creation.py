@@ -12,7 +12,7 @@ import numpy
 
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _wrap, ndarray
+from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _no_bool, _wrap, ndarray
 from gpunp._array_api import device_of
 
 _MAXDIM = lib.GP_MAXDIM
@@ -29,14 +29,15 @@ def _shape_tuple(shape) -> tuple:
                 break
         else:
             return shape
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")
     try:
-        shp = (operator.index(shape),)
+        shp = (_no_bool(shape),)
     except TypeError:
-        try:
-            shp = tuple(operator.index(s) for s in shape)
-        except TypeError:
-            raise TypeError(
-                f"'{type(shape).__name__}' object cannot be interpreted as an integer") from None
+        if not hasattr(shape, "__iter__"):
+            raise TypeError("expected a sequence of integers or a single integer, "
+                            f"got '{shape!r}'") from None
+        shp = tuple(_no_bool(s) for s in shape)
     if len(shp) > _MAXDIM:
         raise ValueError(f"maximum supported dimension for an ndarray is currently {_MAXDIM}, "
                          f"found {len(shp)}")
@@ -467,10 +468,9 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> nd
     if device is not None:
         with device_of(device):
             return eye(N, M, k, dtype, order)
-    N = operator.index(N)
-    M = N if M is None else operator.index(M)
+    a = zeros((N, N if M is None else M), dtype, order)  # which reads N and M, as NumPy's
+    N, M = a.shape
     k = operator.index(k)
-    a = zeros((N, M), dtype, order)
     n = min(N, M - k) if k >= 0 else min(N + k, M)
     if n > 0:
         s0, s1 = a.strides

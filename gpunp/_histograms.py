@@ -19,7 +19,7 @@ import warnings
 import numpy
 
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _as_intp, ndarray
+from gpunp._ndarray import _intp_arg, ndarray
 from gpunp._ufunc import UFUNCS, _array
 
 _INTP = numpy.dtype(numpy.intp)
@@ -62,7 +62,7 @@ def bincount(x, weights=None, minlength=0) -> ndarray:
                         f"the rule 'safe'")
     if minlength is None:
         raise TypeError("use 0 instead of None for minlength")
-    minlength = _as_intp(minlength)
+    minlength = _intp_arg(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     if x.size == 0:  # NumPy looks at neither the weights nor their length then

@@ -69,13 +69,20 @@ def _reshape_tuple(shape) -> tuple:
     """A new shape as ints; NumPy takes any negative length as the unknown
     one (not only -1), and no length past int64."""
     try:
-        shp = (operator.index(shape),)
+        shp = (_no_bool(shape),)
     except TypeError:
-        shp = tuple(operator.index(n) for n in shape)
+        shp = tuple(_no_bool(n) for n in shape)
     for n in shp:
         if not _INT64_MIN <= n <= _INT64_MAX:
             raise ValueError("Maximum allowed dimension exceeded")
     return tuple(-1 if n < 0 else n for n in shp)
+
+
+def _no_bool(n) -> int:
+    """operator.index(n), refusing bools as NumPy's intp converter does."""
+    if isinstance(n, (bool, numpy.bool_)):
+        raise TypeError("an integer is required")
+    return operator.index(n)
 
 
 _TOO_LARGE = "Python int too large to convert to C long"
@@ -89,11 +96,10 @@ def _as_intp(i) -> int:
     return v
 
 
-def _item_index(i) -> int:
-    # NumPy refuses bools as item() indices although they are ints
-    if isinstance(i, (bool, numpy.bool_)):
-        raise TypeError("an integer is required")
-    return _as_intp(i)
+def _intp_arg(i) -> int:
+    """An integer argument as NumPy's intp converter reads it: no bool
+    (although it is an int), and no int past int64."""
+    return _as_intp(_no_bool(i))
 
 
 def _permutation_axis(a) -> int:
@@ -348,7 +354,7 @@ class ndarray:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
             return self.get().item()
-        idx = tuple(_item_index(a) for a in args)
+        idx = tuple(_intp_arg(a) for a in args)
         if len(idx) == 1:
             # one int is a position in the flattened (C order) array
             i, n = idx[0], self.size
@@ -459,7 +465,7 @@ class ndarray:
     def reshape(self, *shape, order="C", copy=None) -> "ndarray":
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        shp = _reshape_tuple(shape)
+        shp = self.shape if shape is None else _reshape_tuple(shape)  # None: NumPy's no change
         order = chr(_lib.order_code(order, "CFA", "C"))
         if copy:
             # order A reads in Fortran order only a Fortran-contiguous array

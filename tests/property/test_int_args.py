@@ -1,6 +1,7 @@
 """An integer index, length or count past int64 (2**63, 2**64 - 1, 2**64,
--2**63 - 1, 2**100...) raises the error the running NumPy raises for the
-same call, and never wraps into a valid one. NumPy reads such an argument as
+-2**63 - 1, 2**100...), a bool, or no integer at all, raises the error the
+running NumPy raises for the same call (or gives its result), and never
+wraps into a valid one. NumPy reads such an argument as
 an intp: an index overflows its C long (OverflowError), a length is beyond
 the "Maximum allowed dimension" (ValueError), and a basic index refuses an
 int that does not even fit uint64 ("only integers, slices...", IndexError).
@@ -11,7 +12,10 @@ Left out, where NumPy wraps the integer instead of refusing it:
   arange makes an empty array (linspace then fails writing its last sample,
   IndexError); gpunp refuses the length as NumPy does past uint64;
 - tile by np.uint64(2**63): NumPy's repeat casts the count to intp, a
-  negative one (ValueError); gpunp overflows as for the Python int."""
+  negative one (ValueError); gpunp overflows as for the Python int.
+And the values that are no int for flat[...] and tile: NumPy's flat reads a
+float or a string key with int() (flat[2.5] is flat[2]) and tile multiplies
+by its counts (np.True_ counts 1); gpunp refuses them."""
 
 from __future__ import annotations
 
@@ -23,10 +27,12 @@ import gpunp as gp
 from .outcome import host, same_outcome
 
 HUGE = [2**63, 2**64 - 1, 2**64, -2**63 - 1, 2**100, -2**100, np.uint64(2**63)]
+# and what is no int to NumPy's intp converter, or a bool, which it refuses
+VALUES = HUGE + [True, np.True_, 2.5, None, "2", np.int8(2)]
 
 
 def _ids(v):
-    return f"{type(v).__name__}({v})"
+    return repr(v)
 
 
 def _set(a, key, value):
@@ -87,6 +93,8 @@ CALLS = {
 
 def _numpy_wraps(name, value) -> bool:
     """The module docstring's cases left out."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        return name.startswith(("flat", "tile"))
     if name == "arange":  # a negative length wraps too
         return -2**64 <= value < 2**64
     if name == "linspace":
@@ -96,8 +104,8 @@ def _numpy_wraps(name, value) -> bool:
 
 @pytest.mark.parametrize("name, value", [
     pytest.param(name, v, id=f"{name}-{_ids(v)}")
-    for name in CALLS for v in HUGE if not _numpy_wraps(name, v)])
-def test_huge_int_raises_like_numpy(name, value):
+    for name in CALLS for v in VALUES if not _numpy_wraps(name, v)])
+def test_int_argument_as_numpy(name, value):
     call = CALLS[name]
     got, want = same_outcome(lambda: call(np, value), lambda: call(gp, value))
     if want is not None:
