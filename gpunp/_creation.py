@@ -234,6 +234,15 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
             return a
         fill_value = fill_value.get().reshape(()).item() if dtype is not None else \
             fill_value.get().reshape(())[()]
+    elif not _lib.is_scalar(fill_value):  # an array-like, cast unsafely as NumPy's copyto
+        host = numpy.asarray(fill_value)
+        if dtype is not None:
+            host = host.astype(dtype)
+        if host.size != 1:
+            a = empty(shp, host.dtype, order)
+            a[...] = asarray(host)
+            return a
+        fill_value = host.reshape(())[()]
     if dtype is None:
         dtype = numpy.asarray(fill_value).dtype
     s = ffi.new("gp_scalar_t *")
@@ -274,7 +283,10 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     res = empty_like(a, dtype, order, subok, shape, device=device)
-    res.fill(fill_value)
+    if isinstance(fill_value, ndarray) or _lib.is_scalar(fill_value):
+        res.fill(fill_value)
+    else:  # an array-like, cast unsafely and broadcast as NumPy's copyto
+        res[...] = asarray(numpy.asarray(fill_value).astype(res.dtype))
     return res
 
 
@@ -314,13 +326,17 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -
         step = 1
     if step == 0:
         raise ZeroDivisionError("division by zero")
-    # NumPy's arange takes the default dtype of the values' kinds (int64,
-    # float64, complex128), whatever their NumPy scalar types
+    # NumPy's arange promotes the values' dtypes with intp's: int8 values
+    # give int64, float16 ones float64, uint64 ones (or an int past int64)
+    # float64
     dt = numpy.dtype(dtype) if dtype is not None else numpy.result_type(
-        *(v.item() if isinstance(v, numpy.generic) else v for v in (start, stop, step)))
+        numpy.intp, *(numpy.asarray(v).dtype for v in (start, stop, step)))
     _lib.dtype_code(dt)
+    if dt.kind != "c" and complex in (type(start), type(stop), type(step)):
+        raise TypeError("must be real number, not complex")  # NumPy's, for a Python complex
     if isinstance(start, complex) or isinstance(stop, complex) or isinstance(step, complex):
-        n = math.ceil(complex((stop - start) / step).real)
+        q = complex((stop - start) / step)  # as many as both parts allow, as NumPy counts
+        n = min(math.ceil(q.real), math.ceil(q.imag))
     else:
         try:
             n = math.ceil((stop - start) / step)

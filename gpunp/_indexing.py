@@ -460,6 +460,8 @@ def where(condition, x=None, y=None):
     from gpunp._creation import empty
     from gpunp._dtypes import result_type
     from gpunp._shaping import broadcast_shapes, copyto
+    from gpunp._creation import asarray
+    x, y = (asarray(v) if isinstance(v, (list, tuple)) else v for v in (x, y))  # array-likes
     cond = _array(condition)
     if cond.dtype.kind != "b":
         from gpunp._ufunc import UFUNCS

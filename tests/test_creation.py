@@ -191,6 +191,11 @@ def test_order_arguments_as_numpy(order):
 ARANGE_CASES = [
     (5,), (2, 9), (2, 9, 3), (9, 2, -2), (0.5, 3, 0.25), (1, 0), (-3.5, 4.25, 0.75),
     (10, -10, -3), (0, 1, 0.1), (3, 1), (1e10, 1e10 + 5),
+    # NumPy scalars promote with intp (uint64 gives float64), an int past
+    # int64 is a uint64; a complex range is as long as both parts allow
+    (np.uint64(5),), (np.uint64(1), np.uint64(5)), (np.int8(1), np.int8(5)), (np.uint8(5),),
+    (np.float16(1), np.float16(3)), (2**63, 2**63 + 3), (np.complex64(3),), (0, 3 + 3j),
+    (0, 3 + 3j, 1 + 1j), (1j, 3 + 5j), (0, 4.5 + 2.5j), (2 + 0j,),
 ]
 
 
@@ -206,6 +211,28 @@ def test_arange(args, dtype):
             gp.arange(*args, dtype=dtype)
         return
     assert_same(gp.arange(*args, dtype=dtype), want)
+
+
+@pytest.mark.parametrize("fill", [[1, 2, 3], (1.5, 2, 3), [2], [[1], [2]], [1, 2], "2", [300],
+                                  [[1, 2, 3]], None], ids=repr)
+@pytest.mark.parametrize("dtype", [None, np.uint8, np.float32])
+@pytest.mark.parametrize("fn", ["full", "full_like"])
+def test_full_of_an_array_like(fn, dtype, fill):
+    """NumPy's full and full_like copy an array-like fill value in with
+    unsafe casting and broadcasting (a string is parsed for a number)."""
+    if fn == "full" and dtype is None and (fill is None or isinstance(fill, str)):
+        with pytest.raises(TypeError):  # NumPy's object or string array: no gpunp dtype
+            gp.full((2, 3), fill)
+        return
+    if fn == "full":
+        got, want = same_outcome(lambda: np.full((2, 3), fill, dtype),
+                                 lambda: gp.full((2, 3), fill, dtype))
+    else:
+        x = np.arange(3.0)
+        got, want = same_outcome(lambda: np.full_like(x, fill, dtype),
+                                 lambda: gp.full_like(gp.asarray(x), fill, dtype))
+    if want is not None:
+        assert_same(got, want)
 
 
 def test_arange_errors_and_bool():

@@ -493,11 +493,14 @@ def test_where(data):
     dy = data.draw(dtypes(), label="y dtype")
     gx, hx = data.draw(device_arrays(dx, shape[data.draw(st.integers(0, len(shape))):]),
                        label="x")
-    if data.draw(st.booleans()):
+    kind = data.draw(st.sampled_from(["scalar", "array", "list"]), label="y kind")
+    if kind == "scalar":
         hy = gy = data.draw(st.one_of(st.integers(-100, 100), st.floats(-10, 10), st.booleans()),
                             label="y scalar")
     else:
         gy, hy = data.draw(device_arrays(dy, shape), label="y")
+        if kind == "list":  # an array-like both take as NumPy makes it an array
+            gy = hy = hy.tolist()
     got, want = same_outcome(lambda: np.where(c[1], hx, hy), lambda: gp.where(c[0], gx, gy))
     if want is not None:
         np.testing.assert_array_equal(host(got), want, strict=True)
