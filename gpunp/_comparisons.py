@@ -136,11 +136,22 @@ def _rint(y: ndarray) -> ndarray:
     return where(_isfinite(y), r, y)
 
 
+def _power_of_ten(n: int) -> float:
+    """10**n as NumPy's round makes its factor: exact to 1e9, then products
+    by ten (which round differently from 10.0**n past 1e22), inf past 1e308."""
+    if n < 9:
+        return 10.0 ** n
+    f = 1e9
+    for _ in range(min(n - 9, 400)):  # inf long before the 400th
+        f *= 10.0
+    return f
+
+
 def _round_real(x: ndarray, decimals: int) -> ndarray:
     if decimals >= 0:
-        f = 10.0 ** decimals
+        f = _power_of_ten(decimals)
         return UFUNCS["true_divide"](_rint(x * f), f, dtype=x.dtype, casting="unsafe")
-    f = 10.0 ** -decimals
+    f = _power_of_ten(-decimals)
     return UFUNCS["multiply"](_rint(x / f), f, dtype=x.dtype, casting="unsafe")
 
 
@@ -149,7 +160,9 @@ def round(a, decimals=0, out=None):  # noqa: A001 - NumPy's name
     integers are returned unchanged for decimals >= 0; complex numbers
     round each part."""
     a = _array(a)
-    decimals = int(decimals)
+    decimals = _lib.c_int(decimals)  # a C int argument, no float
+    if decimals == -(1 << 31):
+        decimals = -((1 << 31) - 1)  # NumPy negates INT_MIN into INT_MAX
     if a.dtype.kind == "b":
         # NumPy rounds bools by the float16 loop of rint; other decimals
         # scale them into a bool output, which its casting refuses

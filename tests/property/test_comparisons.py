@@ -109,7 +109,11 @@ def test_round_matches_numpy(data):
         vals = st.builds(complex, f, f) if dt.kind == "c" else f
     g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape"), values=vals),
                      label="a")
-    dec = data.draw(st.integers(-3, 3), label="decimals")
+    # and NumPy's factors past 1e22 (products by ten), overflowing ones,
+    # C int bounds, and what is no C int
+    dec = data.draw(st.one_of(st.integers(-3, 3), st.sampled_from(
+        [22, 23, 24, 30, 308, 309, 400, -23, -24, -309, -400, 2**31 - 1, -2**31, 2**31, 2**63,
+         2.0, np.True_, None])), label="decimals")
     fn = data.draw(st.sampled_from(["round", "around", "method"]), label="how")
     if fn == "method":
         calls = (lambda: x.round(dec), lambda: g.round(dec))
