@@ -9,7 +9,6 @@ because it hands out host scalars."""
 from __future__ import annotations
 
 import math
-import operator
 
 import numpy
 
@@ -36,7 +35,7 @@ def tril_indices(n, k=0, m=None) -> tuple:
 
 def triu_indices(n, k=0, m=None) -> tuple:
     # the upper triangle from k on is what the lower one to k - 1 leaves out
-    return nonzero(UFUNCS["logical_not"](tri(n, m, k=operator.index(k) - 1, dtype=bool)))
+    return nonzero(UFUNCS["logical_not"](tri(n, m, k=k - 1, dtype=bool)))
 
 
 def _square_2d(arr) -> ndarray:

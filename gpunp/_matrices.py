@@ -6,8 +6,6 @@ every backend runs them."""
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
 from gpunp import _lib
@@ -64,11 +62,10 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 def diag(v, k=0) -> ndarray:
     v = _array(v)
-    k = operator.index(k)
     if v.ndim == 1:
         n = v.shape[0] + abs(k)
-        res = zeros((n, n), v.dtype)
-        _diagonal_view(res, k, 0, 1)[...] = v
+        res = zeros((n, n), v.dtype)  # which refuses a float k, as NumPy's
+        _diagonal_view(res, int(k), 0, 1)[...] = v
         return res
     if v.ndim == 2:
         return diagonal(v, k)
@@ -82,9 +79,9 @@ def diagflat(v, k=0) -> ndarray:
 # ---- triangles and Vandermonde matrices --------------------------------------------------
 
 def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
-    # N and M may be floats (NumPy's arange of them counts the rows)
+    # N, M and k may be floats: NumPy's integer aranges of them count the
+    # rows and truncate the columns' start
     M = N if M is None else M
-    k = operator.index(k)
     rows = arange(N, dtype=numpy.int64).reshape(-1, 1)
     cols = arange(-k, M - k, dtype=numpy.int64)
     return UFUNCS["greater_equal"](rows, cols).astype(dtype, copy=False)
@@ -92,7 +89,7 @@ def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
 
 def _triangle(m, k, lower) -> ndarray:
     m = _array(m)
-    mask = tri(*m.shape[-2:], k=operator.index(k) - (not lower), dtype=bool)
+    mask = tri(*m.shape[-2:], k=k if lower else k - 1, dtype=bool)
     if not lower:
         mask = UFUNCS["logical_not"](mask)
     res = zeros(broadcast_shapes(mask.shape, m.shape), m.dtype)
