@@ -6,9 +6,15 @@ positions, as NumPy does."""
 
 from __future__ import annotations
 
+import math
+
 import numpy
 
-from gpunp._ndarray import _as_intp
+from gpunp._ndarray import _BAD_INDEX, _as_intp, ndarray
+
+_TOO_MANY = "too many indices for flat iterator: flat iterator is 1-dimensional"
+_NO_BOOLS = ("boolean indices for iterators are not supported because of previous behavior "
+             "that was confusing (valid boolean indices are expected to work in the future)")
 
 
 class flatiter:
@@ -39,12 +45,25 @@ class flatiter:
 
     @staticmethod
     def _key(key):
+        """The key of the flattened array that NumPy's flat iterator reads
+        `key` as. A bool mask must be a 1-d array; a bool alone (which NumPy
+        2.4 refuses as np.bool_ and deprecates as a Python bool) and a list
+        of bools (which NumPy 2.4 refuses) are refused."""
         if isinstance(key, tuple):
             if len(key) > 1:
-                raise IndexError("too many indices for flat iterator: flat iterator is "
-                                 f"1-dimensional, but {len(key)} were indexed")
+                raise IndexError(f"{_TOO_MANY}, but {len(key)} were indexed")
             key = key[0] if key else Ellipsis
-        if isinstance(key, (int, numpy.integer)) and not isinstance(key, bool):
+        if key is None:
+            raise IndexError(_BAD_INDEX)
+        if isinstance(key, (ndarray, numpy.ndarray)) and key.dtype == numpy.bool_:
+            if key.ndim > 1:
+                raise IndexError(f"{_TOO_MANY}, but {key.ndim} were indexed")
+            if key.ndim == 0:
+                raise IndexError(_NO_BOOLS)
+        if isinstance(key, (bool, numpy.bool_)) or (type(key) is list and key and all(
+                isinstance(k, (bool, numpy.bool_)) for k in key)):
+            raise IndexError(_NO_BOOLS)
+        if isinstance(key, (int, numpy.integer)):
             _as_intp(key)  # NumPy's flat reads an integer key as an intp
         return key
 
@@ -54,12 +73,15 @@ class flatiter:
     def __setitem__(self, key, value) -> None:
         from gpunp._creation import arange, asarray
         a = self._base
+        if type(key) is tuple and not key:
+            raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
         key = self._key(key)
         single = isinstance(key, (int, numpy.integer)) and not isinstance(key, bool)
-        # how many positions the key names (what they hold does not matter:
-        # the write below checks the key itself, so on a GPU a bad index is
+        # the positions the key names (what they hold does not matter: the
+        # write below checks the key itself, so on a GPU a bad index is
         # skipped and reported at the next synchronisation, as for a[idx] = v)
-        n = arange(a.size)[key].size
+        shape = arange(a.size)[key].shape
+        n = math.prod(shape)
         v = asarray(value)
         # one element takes a scalar; NumPy converts an array there as a
         # Python scalar, which only a bool's truth value does for a 1-element one
@@ -70,8 +92,7 @@ class flatiter:
             return
         if v.size != n:
             v = v[arange(n) % v.size]
-        if single:
-            v = v.reshape(())
+        v = v.reshape(shape)
         if a.flags.c_contiguous:
             a.reshape(-1)[key] = v
         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 import gpunp as gp
@@ -25,7 +26,10 @@ def _pair(data):
 
 def _keys(n, unique=False):
     """Keys of a flattened array of n elements: an int (rarely out of
-    bounds), a slice, `...`, an int list or array, a boolean mask."""
+    bounds), a slice, `...`, an int list or array (2-d too), a boolean mask;
+    and what NumPy's flat refuses: a mask of another size or of 2
+    dimensions, None. (A bool alone and a list of bools are
+    test_flat_refuses_bools'.)"""
     ints = st.integers(-n, n - 1) if n else st.nothing()
     some = st.lists(ints, max_size=6, unique_by=(lambda i: i % n) if unique else None) if n \
         else st.just([])
@@ -36,7 +40,9 @@ def _keys(n, unique=False):
                   st.sampled_from([None, 1, 2, -1, -3])),
         st.just(Ellipsis),
         some, some.map(lambda v: np.array(v, dtype=np.int64)),
-        st.lists(st.booleans(), min_size=n, max_size=n).map(lambda v: np.array(v, dtype=bool)))
+        some.map(lambda v: np.array(v, dtype=np.int64).reshape(-1, 1)),
+        st.lists(st.booleans(), min_size=n, max_size=n).map(lambda v: np.array(v, dtype=bool)),
+        st.sampled_from([None, (), (None,), np.ones(n + 1, bool), np.ones((1, n), bool)]))
 
 
 @given(data=st.data())
@@ -68,6 +74,20 @@ def test_flat_writes_match_numpy(data):
         g.flat[key] = gp.asarray(v)
     same_outcome(numpy_write, gpunp_write)
     assert_same(g, h)
+
+
+@pytest.mark.parametrize("key", [True, False, np.True_, (True,), np.array(True),
+                                 [True, False, True]], ids=repr)
+def test_flat_refuses_bools(key):
+    """NumPy 2.4 refuses np.bool_ and a list of bools as flat iterator keys
+    and deprecates a Python bool; which it accepts varies with its version,
+    so gpunp refuses all of them (docs/differences.md)."""
+    g = gp.arange(3.0)
+    with pytest.raises(IndexError):
+        g.flat[key]
+    with pytest.raises(IndexError):
+        g.flat[key] = 1.0
+    assert_same(g, np.arange(3.0))
 
 
 @given(data=st.data())
