@@ -331,7 +331,6 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -
     # float64
     dt = numpy.dtype(dtype) if dtype is not None else numpy.result_type(
         numpy.intp, *(numpy.asarray(v).dtype for v in (start, stop, step)))
-    _lib.dtype_code(dt)
     if dt.kind != "c" and complex in (type(start), type(stop), type(step)):
         raise TypeError("must be real number, not complex")  # NumPy's, for a Python complex
     if isinstance(start, complex) or isinstance(stop, complex) or isinstance(step, complex):
@@ -345,6 +344,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -
     n = max(int(n), 0)
     if n > _INT64_MAX:
         raise ValueError("Maximum allowed size exceeded")
+    _lib.dtype_code(dt)  # after the length, as NumPy (an int past uint64 is its object)
     if dt == numpy.bool_:
         if n > 2:
             raise TypeError("arange() is only supported for booleans when the result has at "
