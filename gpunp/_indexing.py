@@ -516,14 +516,14 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(choicelist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    from gpunp._creation import empty
+    from gpunp._creation import asarray, empty
     from gpunp._dtypes import result_type
     from gpunp._shaping import broadcast_shapes, copyto
     conds = [_array(c) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    choices = [c if isinstance(c, ndarray) else c for c in choicelist]
+    choices = [asarray(c) if isinstance(c, (list, tuple)) else c for c in choicelist]
     dt = result_type(*choices, default)
     shapes = [c.shape for c in conds] + [numpy.shape(c) if not isinstance(c, ndarray)
                                          else c.shape for c in choices]

@@ -589,8 +589,12 @@ def test_select_choose(data):
     k = data.draw(st.integers(1, 3), label="choices")
     conds = [data.draw(device_arrays(np.bool_, shape), label="cond") for _ in range(k)]
     choices = [data.draw(device_arrays(dt, shape), label="choice") for _ in range(k)]
-    got = gp.select([c[0] for c in conds], [c[0] for c in choices], default=0)
-    want = np.select([c[1] for c in conds], [c[1] for c in choices], default=0)
+    # a choice may come as a list, which NumPy makes an array of
+    lists = [bool(shape) and data.draw(st.booleans(), label="as a list") for _ in range(k)]
+    got = gp.select([c[0] for c in conds],
+                    [c[1].tolist() if li else c[0] for c, li in zip(choices, lists)], default=0)
+    want = np.select([c[1] for c in conds],
+                     [c[1].tolist() if li else c[1] for c, li in zip(choices, lists)], default=0)
     np.testing.assert_array_equal(host(got), want, strict=True)
     mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]), label="mode")
     a = np.array(data.draw(st.lists(st.integers(-1, k), min_size=int(np.prod(shape)),
