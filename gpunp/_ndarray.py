@@ -4,6 +4,7 @@ them (``_ufunc``, ``_reduction``), from tables."""
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy
@@ -392,6 +393,21 @@ class ndarray:
 
     def __complex__(self):
         return complex(self._scalar_value())
+
+    # Python's round() and math.trunc() of a 0-d array are those of the
+    # NumPy scalar it stands for (docs/differences.md); NumPy's arrays have none
+    def __round__(self, ndigits=None):
+        if self.ndim != 0:
+            raise TypeError("type ndarray doesn't define __round__ method")
+        if ndigits is None:
+            return round(self.get()[()])
+        from gpunp._creation import asarray
+        return asarray(round(self.get()[()], ndigits))
+
+    def __trunc__(self):
+        if self.ndim != 0:
+            raise TypeError("type ndarray doesn't define __trunc__ method")
+        return math.trunc(self.get()[()])
 
     def __index__(self):
         if self.ndim != 0 or self.dtype.kind not in "iu":

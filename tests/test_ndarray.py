@@ -1,12 +1,14 @@
 """The ndarray object: metadata, printing, conversions, copies."""
 
 import copy
+import math
 import pickle
 
 import numpy as np
 import pytest
 
 import gpunp as gp
+from property.outcome import same_outcome
 from property.strategies import ALL_DTYPES, assert_same
 
 
@@ -204,3 +206,23 @@ def test_masks_across_tiles(n, p):
         np.testing.assert_array_equal(got.get(), want)
     # a mask read in place at an odd offset
     np.testing.assert_array_equal(g[1:][gm[:-1]].get(), x[1:][m[:-1]])
+
+
+@pytest.mark.parametrize("value", [np.float64(2.5), np.float32(3.5), np.float16(-2.5), np.int64(7),
+                                   np.int8(-3), np.uint64(2**64 - 1), np.bool_(True),
+                                   np.complex128(1 + 2j), np.float64(np.nan), np.float64(1e300),
+                                   np.float32(1.23456)], ids=repr)
+@pytest.mark.parametrize("call", [lambda x: round(x), lambda x: round(x, 1), lambda x: round(x, -1),
+                                  lambda x: math.trunc(x)], ids=["round", "round1", "round-1", "trunc"])
+def test_round_and_trunc_of_a_0d_array_as_numpy_scalar(value, call):
+    """A 0-d array stands for NumPy's scalar: Python's round() and
+    math.trunc() give what they give for that scalar (an int, or the
+    dtype's value); NumPy's arrays, and gpunp's of any other shape, have
+    neither."""
+    got, want = same_outcome(lambda: call(value), lambda: call(gp.asarray(value)))
+    if want is not None:
+        got = got.get()[()] if isinstance(got, gp.ndarray) else got
+        assert type(got) is type(want) and repr(got) == repr(want)
+    for arr in (np.arange(3.0), gp.arange(3.0)):
+        with pytest.raises(TypeError):
+            call(arr)
