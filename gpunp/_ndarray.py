@@ -473,7 +473,7 @@ class ndarray:
         s = ffi.new("gp_scalar_t *")
         if isinstance(value, ndarray):
             value = value.item()
-        _lib.put_scalar(s, value)
+        _lib.put_scalar(s, _element_value(value, self.dtype))  # as NumPy stores one element
         check(lib.gp_array_fill(self._h, s))
 
     # ---- shape ---------------------------------------------------------------

@@ -226,3 +226,17 @@ def test_round_and_trunc_of_a_0d_array_as_numpy_scalar(value, call):
     for arr in (np.arange(3.0), gp.arange(3.0)):
         with pytest.raises(TypeError):
             call(arr)
+
+
+@pytest.mark.parametrize("value", ["3", "x", "1.5", b"3", "1e3", "nan", "1+2j", "False", "", None,
+                                   np.str_("4"), 300, -129, 2**64, 1.7, np.float32(2.5), np.nan,
+                                   1 + 2j, [1], np.int64(-1), np.float16(0.1)], ids=repr)
+@pytest.mark.parametrize("dt", [np.int64, np.int8, np.uint8, np.float64, np.complex128, np.bool_],
+                         ids=str)
+def test_fill_converts_as_numpy_stores_an_element(dt, value):
+    """fill(v) converts v as NumPy stores one element: strings parsed, Python
+    ints out of range and NaN into integers refused, NumPy scalars cast."""
+    x = np.zeros(3, dt)
+    g = gp.asarray(x)
+    same_outcome(lambda: x.fill(value), lambda: g.fill(value))
+    assert_same(g, x)
