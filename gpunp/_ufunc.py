@@ -191,6 +191,8 @@ class ufunc:
     """An elementwise operation of the engine's op table, with NumPy's ufunc
     interface: ``__call__``, ``reduce``, ``accumulate``, ``resolve_dtypes``."""
 
+    signature = None  # NumPy's, for an elementwise ufunc (a gufunc's core dimensions)
+
     def __init__(self, uid: int):
         info = ffi.new("gp_ufunc_info_t *")
         check(lib.gp_ufunc_get_info(uid, info))
@@ -403,18 +405,18 @@ def _array(a) -> ndarray:
 
 # ---- operators ----------------------------------------------------------------------
 
-def _binary(uf, reflected):
-    """The operator's fast path: one engine call without building operand
-    structs."""
+def _binary(uf, reflected, operator=False):
+    """The operator's fast path (and the plain ufunc call's): one engine
+    call without building operand structs."""
     uid = uf._id
     call_aa, call_as = lib.gp_ufunc_call_aa, lib.gp_ufunc_call_as
     tls, is_scalar, put = _lib._tls, _lib.is_scalar, _lib.put_scalar
     F64, I64 = _lib.FLOAT64, _lib.INT64
     imin, imax = -(1 << 63), (1 << 63) - 1
     new = object.__new__
-    # what == and != give for an operand NumPy compares as an object (None, a
-    # string): no element equals it
-    unequal = {"equal": False, "not_equal": True}.get(uf.__name__)
+    # what the operators == and != give for an operand NumPy compares as an
+    # object (None, a string): no element equals it (its ufuncs refuse those)
+    unequal = {"equal": False, "not_equal": True}.get(uf.__name__) if operator else None
 
     def op(self, other):
         t = type(other)
@@ -517,7 +519,7 @@ def _attach_operators():
         setattr(ndarray, f"__r{dunder}__", _binary(uf, True))
         setattr(ndarray, f"__i{dunder}__", _inplace(uf))
     for name, dunder in _COMPARISONS.items():
-        setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name], False))
+        setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name], False, operator=True))
     for name, dunder in _UNARY_OPERATORS.items():
         setattr(ndarray, f"__{dunder}__", _unary(UFUNCS[name]._id))
     pow2, ipow2 = ndarray.__pow__, ndarray.__ipow__
