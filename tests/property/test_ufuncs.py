@@ -831,6 +831,9 @@ def test_operators_with_objects_match_numpy(op, other):
         got, want = same_outcome(lambda: op(*hargs), lambda: op(*gargs))
         if want is not None:
             np.testing.assert_array_equal(host(got), want, strict=True)
+    if isinstance(other, str):  # the ufuncs themselves have no loop for a string
+        name = _OPERATOR_UFUNC[op]
+        same_outcome(lambda: getattr(np, name)(x, other), lambda: getattr(gp, name)(g, other))
 
 
 @pytest.mark.parametrize("op", INPLACE_OPERATORS, ids=lambda f: f.__name__)
