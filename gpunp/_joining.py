@@ -17,6 +17,10 @@ from gpunp._ufunc import _array
 def _sequence(arrays, what) -> list:
     if isinstance(arrays, ndarray):
         return [arrays[k] for k in range(len(arrays))] if arrays.ndim else [arrays]
+    if not hasattr(arrays, "__getitem__"):  # a generator or iterator, which NumPy refuses
+        raise TypeError("The first input argument needs to be a sequence" if what == "concatenate"
+                        else 'arrays to stack must be passed as a "sequence" type such as list '
+                             'or tuple.')
     try:
         out = [_array(a) for a in arrays]
     except TypeError:

@@ -145,3 +145,14 @@ def test_joining_errors_and_dispatch():
     assert isinstance(np.stack([a, a]), gp.ndarray)
     # a gpunp array is a sequence of its rows
     assert gp.concatenate(gp.asarray(np.arange(6).reshape(2, 3))).tolist() == list(range(6))
+
+
+@pytest.mark.parametrize("name", ["concatenate", "stack", "vstack", "hstack", "dstack",
+                                  "column_stack"])
+def test_joining_refuses_a_generator(name):
+    """NumPy takes the arrays as a sequence, never as an iterator."""
+    x = np.arange(3)
+    g = gp.asarray(x)
+    same_outcome(lambda: getattr(np, name)(a for a in [x, x]),
+                 lambda: getattr(gp, name)(a for a in [g, g]))
+    assert_same(getattr(gp, name)([g, g]), getattr(np, name)([x, x]))
