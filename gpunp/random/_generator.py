@@ -325,6 +325,8 @@ class Generator(Distributions, Permutations):
                 ok = numpy.isfinite(d)
             if not ok:
                 raise OverflowError("high - low range exceeds valid bounds")
+            if bool((d < 0).any() if isinstance(d, ndarray) else d < 0):
+                raise ValueError("high - low < 0")
             return a, d
         return self._affine(lib.GP_RANDOM_UNIFORM, low, high, size, span, "uniform")
 

@@ -15,7 +15,7 @@ import gpunp as gp
 
 from .strategies import broadcastable_shapes, device_arrays
 
-# (method, the range of each parameter's values: valid for NumPy)
+# (method, the range of each parameter's values: valid for NumPy, but for uniform's)
 METHODS = [
     ("gamma", [(0.05, 20.0), (0.1, 5.0)]),
     ("beta", [(0.05, 5.0), (0.05, 5.0)]),
@@ -27,6 +27,7 @@ METHODS = [
     ("negative_binomial", [(0.5, 50.0), (0.05, 1.0)]),
     ("hypergeometric", [(0, 40), (0, 40), (0, 0)]),  # nsample drawn below ngood + nbad
     ("zipf", [(1.1, 5.0)]),
+    ("uniform", [(-5.0, 5.0), (-5.0, 5.0)]),  # high below low raises NumPy's ValueError
 ]
 
 
