@@ -1152,6 +1152,11 @@ def test_permutation_shuffle_permuted():
         g.shuffle(np.arange(5))
     with pytest.raises(np.exceptions.AxisError):
         g.permutation(gp.arange(5), axis=1)
+    # an int x is arange(x), as NumPy's: a bool counts, a negative is empty
+    for x in (-1, 0, True, np.int8(3)):
+        want = np.random.default_rng(0).permutation(x)
+        got = g.permutation(x)
+        assert got.shape == want.shape and got.dtype == want.dtype
     counts = np.zeros(6, np.int64)
     index = {perm: i for i, perm in enumerate(itertools.permutations(range(3)))}
     for _ in range(1200):

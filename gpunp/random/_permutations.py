@@ -40,11 +40,8 @@ class Permutations:
         """A permuted arange(x) for an integer x, else a permuted copy of
         the array x along `axis`."""
         import gpunp
-        if isinstance(x, (int, numpy.integer)) and not isinstance(x, (bool, numpy.bool_)):
-            n = operator.index(x)
-            if n < 0:
-                raise ValueError("negative dimensions are not allowed")
-            return self._permutation_index(n)
+        if isinstance(x, (int, numpy.integer)):  # True too, and arange(-1) is empty
+            return self._permutation_index(max(operator.index(x), 0))
         a = gpunp.asarray(x)
         ax = normalize_axis(axis, a.ndim)  # NumPy's AxisError for a 0-d x too
         return gpunp.take(a, self._permutation_index(a.shape[ax]), axis=ax)
