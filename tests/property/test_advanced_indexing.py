@@ -589,8 +589,10 @@ def test_select_choose(data):
     k = data.draw(st.integers(1, 3), label="choices")
     conds = [data.draw(device_arrays(np.bool_, shape), label="cond") for _ in range(k)]
     choices = [data.draw(device_arrays(dt, shape), label="choice") for _ in range(k)]
-    # a choice may come as a list, which NumPy makes an array of
-    lists = [bool(shape) and data.draw(st.booleans(), label="as a list") for _ in range(k)]
+    # a choice may come as a list, which NumPy makes an array of (a list: not
+    # of a 0-d array, a scalar; not an empty one, which loses the shape)
+    lists = [c[1].ndim > 0 and c[1].size > 0 and data.draw(st.booleans(), label="as a list")
+             for c in choices]
     got = gp.select([c[0] for c in conds],
                     [c[1].tolist() if li else c[0] for c, li in zip(choices, lists)], default=0)
     want = np.select([c[1] for c in conds],

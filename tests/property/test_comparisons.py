@@ -134,8 +134,9 @@ def test_round_matches_numpy(data):
     elif want is not None:
         assert_same(got, want)
         w = np.asarray(want)
-        if w.dtype.kind == "f":  # the signs of zeros too
-            np.testing.assert_array_equal(np.signbit(got.get()), np.signbit(w))
+        if w.dtype.kind == "f":  # the signs of zeros too (a NaN's is the platform's)
+            zero = w == 0
+            np.testing.assert_array_equal(np.signbit(got.get())[zero], np.signbit(w)[zero])
 
 
 def test_routing():
