@@ -12,7 +12,7 @@ import numpy
 
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _no_bool, _wrap, ndarray
+from gpunp._ndarray import _INT64_MAX, _intp_dims, _no_bool, _wrap, ndarray
 from gpunp._array_api import device_of
 
 _MAXDIM = lib.GP_MAXDIM
@@ -41,10 +41,7 @@ def _shape_tuple(shape) -> tuple:
     if len(shp) > _MAXDIM:
         raise ValueError(f"maximum supported dimension for an ndarray is currently {_MAXDIM}, "
                          f"found {len(shp)}")
-    for s in shp:  # NumPy reads every length as an intp first
-        if not _INT64_MIN <= s <= _INT64_MAX:
-            raise ValueError("Maximum allowed dimension exceeded")
-    for s in shp:
+    for s in _intp_dims(shp):
         if s < 0:
             raise ValueError("negative dimensions are not allowed")
         if s > _MAX_LEN:

@@ -73,10 +73,7 @@ def _reshape_tuple(shape) -> tuple:
         shp = (_no_bool(shape),)
     except TypeError:
         shp = tuple(_no_bool(n) for n in shape)
-    for n in shp:
-        if not _INT64_MIN <= n <= _INT64_MAX:
-            raise ValueError("Maximum allowed dimension exceeded")
-    return tuple(-1 if n < 0 else n for n in shp)
+    return tuple(-1 if n < 0 else n for n in _intp_dims(shp))
 
 
 def _no_bool(n) -> int:
@@ -84,6 +81,15 @@ def _no_bool(n) -> int:
     if isinstance(n, (bool, numpy.bool_)):
         raise TypeError("an integer is required")
     return operator.index(n)
+
+
+def _intp_dims(shp: tuple) -> tuple:
+    """Lengths or axes as NumPy reads them into intps: one past int64 is
+    refused before anything else is checked."""
+    for n in shp:
+        if not _INT64_MIN <= n <= _INT64_MAX:
+            raise ValueError("Maximum allowed dimension exceeded")
+    return shp
 
 
 _TOO_LARGE = "Python int too large to convert to C long"
@@ -106,12 +112,7 @@ def _intp_arg(i) -> int:
 def _permutation_axis(a) -> int:
     """An axis of transpose's permutation, as NumPy reads it (an intp, bools
     refused)."""
-    if isinstance(a, (bool, numpy.bool_)):
-        raise TypeError("an integer is required")
-    v = operator.index(a)
-    if not _INT64_MIN <= v <= _INT64_MAX:
-        raise ValueError("Maximum allowed dimension exceeded")
-    return v
+    return _intp_dims((_no_bool(a),))[0]
 
 
 def _clamp(v: int) -> int:

@@ -16,7 +16,7 @@ from gpunp._creation import _new, empty, empty_like, full, zeros_like
 from gpunp._dtypes import can_cast, result_type
 from gpunp._joining import concatenate
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _INT64_MAX, _INT64_MIN, _as_intp, _no_bool, ndarray
+from gpunp._ndarray import _as_intp, _intp_dims, _no_bool, ndarray
 from gpunp._ufunc import UFUNCS, _array
 
 _REVERSE = slice(None, None, -1)
@@ -295,10 +295,7 @@ def _shape_arg(shape) -> tuple:
         if hasattr(shape, "__iter__"):
             raise
         shp = (_no_bool(shape),)
-    for n in shp:
-        if not _INT64_MIN <= n <= _INT64_MAX:
-            raise ValueError("Maximum allowed dimension exceeded")
-    return shp
+    return _intp_dims(shp)
 
 
 def broadcast_to(array, shape, subok=False) -> ndarray:
