@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import operator
+import types
 
 import numpy
 
@@ -425,6 +426,17 @@ class ndarray:
         if not self.shape:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
+
+    def __contains__(self, value):
+        # NumPy's rule, any element equal after broadcasting; Python's own
+        # fallback would iterate rows and ask each row's truth
+        return bool((self == value).any())
+
+    def __class_getitem__(cls, item):
+        # annotations such as ndarray[Any, dtype[float32]], as NumPy's allow
+        if isinstance(item, tuple) and len(item) > 2:
+            raise TypeError("Too many arguments for gpunp.ndarray")
+        return types.GenericAlias(cls, item)
 
     def __repr__(self):
         return repr(self.get())

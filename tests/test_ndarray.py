@@ -186,6 +186,15 @@ def test_arrays_are_unhashable():
         hash(gp.zeros(2))
 
 
+def test_subscripted_in_annotations_as_numpys():
+    alias = gp.ndarray[int, np.dtype[np.float32]]
+    assert alias.__origin__ is gp.ndarray and alias.__args__ == (int, np.dtype[np.float32])
+    assert gp.ndarray[int].__args__ == (int,)
+    for module in (np, gp):
+        with pytest.raises(TypeError):
+            module.ndarray[int, int, int]
+
+
 @pytest.mark.parametrize("n", [4095, 4097, 3 * 4096 + 33, (1 << 18) + 5])
 @pytest.mark.parametrize("p", [0.0, 0.02, 0.5, 1.0])
 def test_masks_across_tiles(n, p):

@@ -363,6 +363,22 @@ def test_len_iter_tolist(data):
     assert _same_nested(g.tolist(), x.tolist())
 
 
+@given(data=st.data())
+def test_in_matches_numpy(data):
+    """`v in a` is NumPy's `(a == v).any()`: v broadcasts against a (a row
+    of a 2-d array, or a shape that does not broadcast), and not Python's
+    iteration, which asks each row for its truth."""
+    dt = data.draw(dtypes(), label="dtype")
+    g, x = data.draw(device_arrays(dt, data.draw(shapes(), label="shape")), label="arrays")
+    picks = [elements(dt), st.sampled_from([0, 1, -1, 2.5, float("nan"), None, "x", [0, 1]])]
+    if x.size:
+        picks.append(st.sampled_from(list(x.flat)))
+        picks.append(st.just(x[(0,) * (x.ndim - 1)].tolist()))
+    value = data.draw(st.one_of(picks), label="value")
+    got, want = same_outcome(lambda: value in x, lambda: value in g)
+    assert got is want
+
+
 def _same_nested(a, b):
     if isinstance(b, list):
         return isinstance(a, list) and len(a) == len(b) and all(map(_same_nested, a, b))
