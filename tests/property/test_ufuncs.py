@@ -38,7 +38,7 @@ def _log1p(*args, **kwargs):
     +inf: NumPy 2.5 gives inf + 1.05e-08j for log1p(1.8e308 + 1.9e300j),
     whose value is 709.78 + 1.05e-08j (NumPy 2.4's, and gpunp's); there the
     reference is NumPy 2.4's formula, log|1 + z| + i arg(1 + z) from real
-    functions in z's own precision, exact enough where |z| is that large
+    functions in the loop's precision, exact enough where |z| is that large
     (and as infinite as NumPy 2.4's where |1 + z| overflows: 3.4e38 +
     3.4e38j in complex64; mended in float64 it was finite, which neither
     NumPy nor gpunp gives). -inf is the pole at z = -1, right as NumPy gives
@@ -46,10 +46,15 @@ def _log1p(*args, **kwargs):
     r = np.log1p(*args, **kwargs)
     z = np.asarray(args[0])
     res = np.asarray(r[0] if isinstance(r, tuple) else r)
-    if z.dtype.kind != "c" or res.dtype.kind != "c":
+    sig = kwargs.get("signature")
+    loop = np.dtype(kwargs["dtype"] if kwargs.get("dtype") is not None else
+                    sig[0] if isinstance(sig, tuple) and sig[0] is not None else z.dtype)
+    if loop.kind != "c" or res.dtype.kind != "c":
         return r
-    zb = np.broadcast_to(z, res.shape)
     with np.errstate(all="ignore"):
+        # z as the loop reads it: complex128's 3.4028236e38j is infinite in
+        # a complex64 loop, and so is its log1p
+        zb = np.broadcast_to(z, res.shape).astype(loop)
         bad = np.isfinite(zb) & np.isposinf(res.real)
         if "where" in kwargs:
             bad &= np.broadcast_to(kwargs["where"], res.shape)
@@ -1116,3 +1121,17 @@ def test_log1p_pole_keeps_the_sign_of_zero(dt):
         want = numpy_ufunc("log1p")(z)
         assert_matches(gp.log1p(gp.asarray(z)), want, rtol_for("log1p", z.dtype))
     assert np.signbit(want.imag).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("kw", [{"dtype": np.complex64}, {"signature": (np.complex64, None)}])
+def test_log1p_reference_reads_z_as_the_loop_does(kw):
+    """complex128 z just above float32's largest value is infinite in a
+    complex64 loop, and NumPy's log1p there is inf + pi/2 j, as gpunp's: the
+    reference's mend took z as finite in complex128 and made it 88.7 + pi/2 j
+    (the H100 suite at 2ef528e)."""
+    big = float(np.finfo(np.float32).max) + 2.0**103  # half an ulp: rounds to inf
+    z = np.array([complex(0, big), complex(0, np.nextafter(big, 0)), 1e38 + 1e38j])
+    with np.errstate(over="ignore"):
+        want = numpy_ufunc("log1p")(z, **kw)
+        assert_matches(gp.log1p(gp.asarray(z), **kw), want, rtol_for("log1p", np.complex64))
+    assert np.isposinf(want.real).tolist() == [True, False, False]
