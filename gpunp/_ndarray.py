@@ -432,6 +432,9 @@ class ndarray:
         # fallback would iterate rows and ask each row's truth
         return bool((self == value).any())
 
+    def __delitem__(self, key):
+        raise ValueError("cannot delete array elements")
+
     def __class_getitem__(cls, item):
         # annotations such as ndarray[Any, dtype[float32]], as NumPy's allow
         if isinstance(item, tuple) and len(item) > 2:

@@ -186,6 +186,13 @@ def test_arrays_are_unhashable():
         hash(gp.zeros(2))
 
 
+def test_del_of_elements_is_numpys_error():
+    for module in (np, gp):
+        a = module.arange(3)
+        with pytest.raises(ValueError, match="cannot delete array elements"):
+            del a[0]
+
+
 def test_subscripted_in_annotations_as_numpys():
     alias = gp.ndarray[int, np.dtype[np.float32]]
     assert alias.__origin__ is gp.ndarray and alias.__args__ == (int, np.dtype[np.float32])
