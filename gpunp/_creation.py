@@ -499,12 +499,23 @@ def identity(n, dtype=float, *, like=None) -> ndarray:
 
 # ---- views with another dtype --------------------------------------------------------------
 
+def _strided_view(a: ndarray, dt, shape: tuple, strides: tuple, offset: int) -> ndarray:
+    """A view of a's buffer as `dt` (None: a's dtype) with byte strides,
+    `offset` bytes after a's first element. One whose elements would be
+    misaligned for their dtype is refused, where NumPy makes it: a GPU faults
+    on a misaligned load, and the fault ends the process's use of the device."""
+    code = -1 if dt is None else _lib.dtype_code(dt)
+    v = _new(lib.gp_array_as_strided, a._h, code, len(shape), shape, strides, offset)
+    v._base = a if a._base is None else a._base
+    if not v.flags.aligned:
+        raise ValueError(f"the view's {v.dtype} elements would not be aligned to "
+                         f"{v.dtype.alignment} bytes, which a device cannot load")
+    return v
+
+
 def _as_strided_view(a: ndarray, dt: numpy.dtype, offset: int) -> ndarray:
     """A view of `a` as `dt` with a's shape and strides, `offset` bytes in."""
-    v = _new(lib.gp_array_as_strided, a._h, _lib.dtype_code(dt), a.ndim, a.shape, a.strides,
-             offset)
-    v._base = a if a._base is None else a._base
-    return v
+    return _strided_view(a, dt, a.shape, a.strides, offset)
 
 
 def _view_dtype(a: ndarray, dt: numpy.dtype) -> ndarray:
@@ -521,6 +532,4 @@ def _view_dtype(a: ndarray, dt: numpy.dtype) -> ndarray:
                          "total size in bytes of the last axis of the array.")
     shape = a.shape[:-1] + (a.shape[-1] * old // dt.itemsize,)
     strides = a.strides[:-1] + (dt.itemsize,)
-    v = _new(lib.gp_array_as_strided, a._h, _lib.dtype_code(dt), len(shape), shape, strides, 0)
-    v._base = a if a._base is None else a._base
-    return v
+    return _strided_view(a, dt, shape, strides, 0)

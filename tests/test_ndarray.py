@@ -186,6 +186,20 @@ def test_arrays_are_unhashable():
         hash(gp.zeros(2))
 
 
+def test_misaligned_views_are_refused():
+    """NumPy makes an unaligned float32 view of int8[1:]; a GPU would fault
+    loading it, so gpunp refuses (docs/differences.md); aligned offsets work."""
+    b = gp.arange(17, dtype=np.int8)
+    with pytest.raises(ValueError, match="aligned"):
+        b[1:].view(np.float32)
+    h = np.arange(17, dtype=np.int8)
+    np.testing.assert_array_equal(b[4:12].view(np.float32).get(), h[4:12].view(np.float32))
+    assert b[4:12].view(np.float32).flags.aligned
+    c = gp.arange(6, dtype=np.float32)[1:5]  # complex64 aligns to 4 bytes
+    np.testing.assert_array_equal(c.view(np.complex64).get(),
+                                  np.arange(6, dtype=np.float32)[1:5].view(np.complex64))
+
+
 def test_del_of_elements_is_numpys_error():
     for module in (np, gp):
         a = module.arange(3)
