@@ -102,6 +102,8 @@ def _table() -> dict:
         import gpunp.fft
         for name in FFT_FUNCTIONS:
             _TABLE[getattr(numpy.fft, name)] = getattr(gpunp.fft, name)
+        from gpunp.lib import stride_tricks
+        _TABLE[numpy.lib.stride_tricks.sliding_window_view] = stride_tricks.sliding_window_view
     return _TABLE
 
 
