@@ -160,7 +160,7 @@ csingle, cdouble = complex64, complex128
 def __getattr__(name):
     # gpunp.testing loads numpy.testing (a third of the import time), so it
     # is loaded at first use
-    if name in ("testing", "random", "linalg", "fft", "emath", "lib"):
+    if name in ("testing", "random", "linalg", "fft", "emath", "lib", "typing"):
         # gpunp.random (and NumPy's numpy.random.SeedSequence) at first use too
         import importlib
         return importlib.import_module("gpunp." + name)

@@ -214,6 +214,12 @@ def test_subscripted_in_annotations_as_numpys():
     for module in (np, gp):
         with pytest.raises(TypeError):
             module.ndarray[int, int, int]
+    # numpy.typing's names, NDArray over gpunp's ndarray
+    assert sorted(gp.typing.__all__) == sorted(np.typing.__all__)
+    nd = gp.typing.NDArray[np.float64]
+    assert nd.__origin__ is gp.ndarray
+    assert nd.__args__[1:] == np.typing.NDArray[np.float64].__args__[1:]
+    assert gp.typing.ArrayLike is np.typing.ArrayLike
 
 
 @pytest.mark.parametrize("n", [4095, 4097, 3 * 4096 + 33, (1 << 18) + 5])
