@@ -485,6 +485,21 @@ class ndarray:
                                   _lib.casting_code(casting), out))
         return _wrap(out[0])
 
+    def byteswap(self, inplace=False) -> "ndarray":
+        """Each element's bytes reversed (each part's, for complex), as
+        NumPy's: a strided reversal of a copy seen as bytes."""
+        dt = self.dtype
+        part = dt.itemsize // 2 if dt.kind == "c" else dt.itemsize
+        if part == 1:
+            return self if inplace else self.copy()
+        n = self.size
+        b = self.copy().reshape(-1).view(numpy.uint8).reshape(n, dt.itemsize // part, part)
+        swapped = b[..., ::-1].copy().reshape(n, dt.itemsize).view(dt).reshape(self.shape)
+        if not inplace:
+            return swapped
+        self[...] = swapped
+        return self
+
     def fill(self, value) -> None:
         s = ffi.new("gp_scalar_t *")
         if isinstance(value, ndarray):
