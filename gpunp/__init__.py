@@ -129,7 +129,7 @@ from numpy import (  # noqa: E402
 )
 from numpy import (  # noqa: E402
     byte, ubyte, short, ushort, intc, uintc, long, ulong, longlong, ulonglong, uint,
-    True_, False_, little_endian, typecodes,
+    True_, False_, little_endian, typecodes, ScalarType, sctypeDict, dtypes,
 )
 # NumPy's other scalar types, for dtype tests (`issubdtype(x.dtype, str_)`):
 # gpunp holds no arrays of them, and refuses to make one with TypeError
