@@ -73,12 +73,11 @@ def test_as_strided_reads_and_writes_as_numpy(data):
     steps = tuple(data.draw(st.integers(0, 3)) for _ in range(nd))
     reach = sum((n - 1) * s for n, s in zip(shape, steps)) if all(shape) else 0
     start = data.draw(st.integers(0, max(0, x.size - 1 - reach)), label="start")
+    strides = tuple(s * dt.itemsize for s in steps)
     if reach + start >= x.size:  # NumPy would read past the buffer
-        strides = tuple(s * dt.itemsize for s in steps)
         with pytest.raises(ValueError, match="outside"):
             gp_st.as_strided(g[start:], shape, strides)
         return
-    strides = tuple(s * dt.itemsize for s in steps)
     writeable = data.draw(st.booleans(), label="writeable")
     want = np_st.as_strided(x[start:], shape, strides, writeable=writeable)
     got = gp_st.as_strided(g[start:], shape, strides, writeable=writeable)
