@@ -72,9 +72,13 @@ rocm-runtime:
 	@dpkg -s $(ROCM_DEBS) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(ROCM_DEBS); }
 
-wheel:
-	rm -rf dist
-	$(PYTHON) -m pip wheel --no-deps -w dist .
+# PACK_ARCHS="sm_80 sm_90": the wheel ships a kernel pack for those CUDA
+# architectures (tools/kernel_pack.py), compiled from this tree's kernels
+PACK_ARCHS ?=
+wheel: $(if $(PACK_ARCHS),$(VENV)/.installed)
+	rm -rf dist $(BUILD)/kernel-pack
+	$(if $(PACK_ARCHS),$(PY) tools/kernel_pack.py $(foreach a,$(PACK_ARCHS),--arch $(a)) $(BUILD)/kernel-pack)
+	$(if $(PACK_ARCHS),GPUNP_BUILD_PACK=$(BUILD)/kernel-pack) $(PYTHON) -m pip wheel --no-deps -w dist .
 
 # The one abi3 wheel, installed into a fresh venv of each Python and tested.
 test-abi3: wheel

@@ -1,8 +1,12 @@
 """Hatchling build hook: compiles the engine (build_ffi.py) into the wheel and
-tags the wheel for the stable ABI of CPython 3.10+ on this platform."""
+tags the wheel for the stable ABI of CPython 3.10+ on this platform. With
+GPUNP_BUILD_PACK naming a kernel pack made from this tree
+(tools/kernel_pack.py, `make wheel PACK_ARCHS=sm_90`), the wheel ships it as
+gpunp/_kernels, where the engine looks."""
 
 from __future__ import annotations
 
+import os
 import sys
 import sysconfig
 from pathlib import Path
@@ -19,6 +23,11 @@ class CustomBuildHook(BuildHookInterface):
 
         so = build_ffi.build(Path(self.directory) / "engine-build")
         build_data["force_include"][str(so)] = f"gpunp/{so.name}"
+        pack = os.environ.get("GPUNP_BUILD_PACK")
+        if pack:
+            if not any(Path(pack).glob("cuda-*/*.gpk")):
+                raise RuntimeError(f"GPUNP_BUILD_PACK={pack} holds no kernel pack")
+            build_data["force_include"][str(Path(pack).resolve())] = "gpunp/_kernels"
         build_data["pure_python"] = False
         plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")
         build_data["tag"] = f"cp310-abi3-{plat}"

@@ -167,10 +167,11 @@ def main() -> int:
         for _, row in per_call:
             print(report.line(row), flush=True)
     if first_call is not None:
-        cold, warm, compiling, floor = first_call
+        cold, warm, compiling, floor, packed = first_call
         for label, v in (("cold cache", cold), ("warm cache", warm),
                          ("cold cache, of which in the compiler", compiling),
-                         ("NVRTC's time for an empty kernel (its floor)", floor)):
+                         ("NVRTC's time for an empty kernel (its floor)", floor),
+                         ("cold cache, served by the wheel's kernel pack", packed)):
             rows.append({"workload": f"first call of a new elementwise kernel, {label}",
                          "unit": "ms", "higher_is_better": False, "values": {"gpunp": v}})
             print(report.line(rows[-1]), flush=True)

@@ -78,7 +78,7 @@ if "sort check" in names:
         res[f"{what} ms"] = best_seconds(lib, lambda: f(d), warmup=1) * 1e3
         del d
 if "first call" in names:
-    cold, warm, compiling, floor = W.first_call_ms({})
+    cold, warm, compiling, floor, _ = W.first_call_ms({})
     res.update({"first call cold ms": cold, "of which compiling ms": compiling,
                 "NVRTC floor ms": floor})
 print(json.dumps(res))

@@ -393,10 +393,12 @@ import time, numpy, gpunp
 from gpunp._config import cache_stats
 a = gpunp.asarray(numpy.arange(1000, dtype=numpy.float32))
 (a + 1).sum().item()
-s = cache_stats()["compile_seconds"]
+s = cache_stats()
 t = time.perf_counter()
 gpunp.tanh(a).get()
-print(time.perf_counter() - t, cache_stats()["compile_seconds"] - s)
+t = time.perf_counter() - t
+e = cache_stats()
+print(t, e["compile_seconds"] - s["compile_seconds"], e["pack_hits"] - s["pack_hits"])
 """
 
 # NVRTC's floor on this host: an empty kernel with the engine's options, in a
@@ -426,25 +428,32 @@ def first_call_ms(env, repeats: int = 3) -> tuple:
     libraries from disk, which is not the cache's cost), of the cold
     call's time inside the compiler, and of NVRTC's time for an empty kernel
     with the engine's options (the compiler's floor on that host, whatever
-    the prelude)."""
+    the prelude). These run without the kernel pack, which would serve the
+    kernel; the fifth is the same cold call with the installed wheel's pack
+    (NaN where the pack did not serve it: no pack for this target, or one
+    made by another NVRTC)."""
     def run(code, e, d):
         out = subprocess.run([sys.executable, "-c", code], env=e, cwd=d,
                              capture_output=True, text=True, check=True).stdout.split()
         return [float(x) * 1e3 for x in out]
-    cold, warm, compiling, floor = [], [], [], []
+    cold, warm, compiling, floor, packed = [], [], [], [], []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as d:
             # NVRTC 12.9 and later keep their output in the driver's cache
             # (~/.nv/ComputeCache, shared by processes) and run only their
             # front end for a source met before: a cold call gets an empty one
             e = dict(os.environ, GPUNP_CACHE_DIR=d, CUDA_CACHE_PATH=os.path.join(d, "nv"), **env)
-            t, c = run(_FIRST_CALL, e, d)
+            with_pack = dict(e, GPUNP_CACHE_DIR=os.path.join(d, "p"))
+            e["GPUNP_KERNEL_PACK"] = ""
+            t, c, _ = run(_FIRST_CALL, e, d)
             cold.append(t)
             compiling.append(c)
             warm.append(run(_FIRST_CALL, e, d)[0])
             floor.append(run(_FLOOR, e, d)[0])
+            t, _, hits = run(_FIRST_CALL, with_pack, d)
+            packed.append(t if hits > 0 else float("nan"))
     return (statistics.median(cold), statistics.median(warm), statistics.median(compiling),
-            statistics.median(floor))
+            statistics.median(floor), statistics.median(packed))
 
 
 @functools.lru_cache(maxsize=None)

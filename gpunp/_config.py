@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy
 
@@ -31,12 +32,26 @@ def show_config(file=None) -> None:
         ("compiler", config("compiler")),
         ("cache_dir", config("cache_dir") or "(disk cache off)"),
         ("kernel_log", config("kernel_log") or "(off)"),
+        ("kernel_pack", _pack_text()),
         ("python", sys.version.split()[0]),
         ("numpy", numpy.__version__),
     ]
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}", file=file)
+
+
+def _pack_text() -> str:
+    """The kernel pack's folder and the targets it holds kernels for."""
+    d = config("kernel_pack")
+    if not d:
+        return "(none)"
+    try:
+        held = sorted(f"{p.name} ({sum(1 for _ in p.glob('*.gpk'))})" for p in Path(d).iterdir()
+                      if p.is_dir())
+    except OSError:
+        held = []
+    return f"{d}: {', '.join(held)}" if held else f"{d} (absent or empty)"
 
 
 def finish_compiles() -> None:
@@ -50,4 +65,5 @@ def cache_stats() -> dict:
     s = ffi.new("gp_cache_stats_t *")
     check(lib.gp_cache_get_stats(s))
     return {"memory_hits": s.memory_hits, "disk_hits": s.disk_hits, "compiles": s.compiles,
-            "disk_rejects": s.disk_rejects, "compile_seconds": s.compile_seconds}
+            "disk_rejects": s.disk_rejects, "compile_seconds": s.compile_seconds,
+            "pack_hits": s.pack_hits}

@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -106,8 +107,11 @@ KERNEL_USE = ("import gpunp, numpy, json\n"
 
 
 def _stats(env):
+    """The kernel cache's counters of a new process running KERNEL_USE; without
+    a kernel pack unless `env` names one (an installed wheel's would serve
+    the kernels these tests see compiled)."""
     import json
-    return json.loads(run(KERNEL_USE, env=env).stdout)
+    return json.loads(run(KERNEL_USE, env={"GPUNP_KERNEL_PACK": ""} | env).stdout)
 
 
 def test_disk_cache_is_reused_by_a_new_process_and_survives_damage(tmp_path):
@@ -145,6 +149,56 @@ def test_an_unwritable_cache_directory_falls_back_to_memory(tmp_path):
     blocker.write_text("not a directory")
     r = _stats({"GPUNP_CACHE_DIR": str(blocker / "cache")})
     assert r["r"] == 145.0 and r["disk_hits"] == 0
+
+
+PACK = """
+import sys
+from pathlib import Path
+from gpunp import _config
+from gpunp._lib import ffi, lib
+for f in sorted(Path({log!r}).glob("*.cu")):
+    if lib.gp_rtc_pack(_config.config("backend").encode(), f.read_bytes(),
+                       _config.config("target").encode(), {pack!r}.encode()):
+        sys.exit(ffi.string(lib.gp_errmsg()).decode())
+"""
+
+
+def test_a_kernel_pack_serves_kernels_before_the_compiler(tmp_path):
+    """Kernels packed ahead of time (tools/kernel_pack.py, from the sources a
+    run logged) are loaded with nothing compiled and nothing added to the
+    disk cache; a damaged pack entry is compiled instead; an empty
+    GPUNP_KERNEL_PACK turns the pack off."""
+    log, pack = tmp_path / "log", tmp_path / "pack"
+    first = _stats({"GPUNP_CACHE_DIR": str(tmp_path / "c1"), "GPUNP_KERNEL_LOG": str(log)})
+    assert first["r"] == 145.0 and first["compiles"] >= 3 and first["pack_hits"] == 0
+    run(PACK.format(log=str(log), pack=str(pack)))
+    entries = sorted(pack.rglob("*.gpk"))
+    assert entries and all(p.parent.parent == pack for p in entries)
+    packed = _stats({"GPUNP_CACHE_DIR": str(tmp_path / "c2"), "GPUNP_KERNEL_PACK": str(pack)})
+    assert packed["r"] == 145.0 and packed["compiles"] == 0 and packed["disk_hits"] == 0
+    assert packed["pack_hits"] >= 3
+    assert not list((tmp_path / "c2").rglob("*.gpk"))
+    for p in entries:  # a flipped byte of each image
+        data = bytearray(p.read_bytes())
+        data[-10] ^= 0xFF
+        p.write_bytes(bytes(data))
+    damaged = _stats({"GPUNP_CACHE_DIR": str(tmp_path / "c3"), "GPUNP_KERNEL_PACK": str(pack)})
+    assert damaged["r"] == 145.0 and damaged["pack_hits"] == 0
+    assert damaged["disk_rejects"] == packed["pack_hits"] and damaged["compiles"] >= 3
+    off = _stats({"GPUNP_CACHE_DIR": str(tmp_path / "c4")})
+    assert off["pack_hits"] == 0 and off["disk_rejects"] == 0 and off["compiles"] >= 3
+
+
+def test_the_kernel_pack_is_looked_for_beside_the_engine():
+    code = ("import gpunp, gpunp._engine as e\n"
+            "print(gpunp._config.config('kernel_pack'))\nprint(e.__file__)")
+    env = {k: v for k, v in os.environ.items() if k != "GPUNP_KERNEL_PACK"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=NEUTRAL, check=True)
+    pack, engine = r.stdout.splitlines()
+    assert Path(pack) == Path(engine).parent / "_kernels"
+    assert run("import gpunp; print(gpunp._config.config('kernel_pack'))",
+               env={"GPUNP_KERNEL_PACK": ""}).stdout == "\n"
 
 
 def test_kernel_log_records_generated_sources(tmp_path):

@@ -20,6 +20,8 @@ disk cache (GPUNP_CACHE_DIR) where the CUDA backend on such a device looks
 for it, so a GPU machine can start with this machine's compiles: the entries
 hold for the same NVRTC major.minor there (`gpunp.show_config()`). Those are
 compiled one source at a time, since the cache holds one image per source.
+With --into-pack DIR they go to a kernel pack in DIR instead
+(tools/kernel_pack.py).
 """
 
 from __future__ import annotations
@@ -49,18 +51,23 @@ def batch_source(sources: list[str]) -> str:
     return "".join(parts)
 
 
-def compile_one(src: str, arch: str, into_cache: bool) -> str | None:
+def compile_one(src: str, arch: str, into_cache: bool, pack: str | None = None) -> str | None:
     from gpunp._lib import ffi, lib
     if arch.startswith("gfx"):
-        compile_for = lib.gp_rtc_check_hip
+        status = lib.gp_rtc_check_hip(src.encode(), arch.encode())
+    elif pack:
+        status = lib.gp_rtc_pack(b"cuda", src.encode(), arch.encode(), pack.encode())
+    elif into_cache:
+        status = lib.gp_rtc_precompile_cuda(src.encode(), arch.encode())
     else:
-        compile_for = lib.gp_rtc_precompile_cuda if into_cache else lib.gp_rtc_check_cuda
-    if compile_for(src.encode(), arch.encode()):
+        status = lib.gp_rtc_check_cuda(src.encode(), arch.encode())
+    if status:
         return ffi.string(lib.gp_errmsg()).decode(errors="replace")
     return None
 
 
-def check(paths: list[str], arch: str, into_cache: bool) -> list[tuple[str, str]]:
+def check(paths: list[str], arch: str, into_cache: bool,
+          pack: str | None = None) -> list[tuple[str, str]]:
     """The failures among `paths`: (path, error) pairs."""
     sources = [Path(p).read_text() for p in paths]
     batch_err = compile_one(batch_source(sources), arch, False) if len(paths) > 1 else None
@@ -68,7 +75,7 @@ def check(paths: list[str], arch: str, into_cache: bool) -> list[tuple[str, str]
         return []
     failures = []
     for path, src in zip(paths, sources):
-        err = compile_one(src, arch, into_cache)
+        err = compile_one(src, arch, into_cache, pack)
         if err:
             failures.append((path, err))
     if batch_err and not failures:
@@ -82,10 +89,14 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--into-cache", action="store_true",
                     help="store each CUDA image in the disk cache too")
+    ap.add_argument("--into-pack", metavar="DIR",
+                    help="store each CUDA image in the kernel pack in DIR")
     ap.add_argument("folders", nargs="+", metavar="folder")
     args = ap.parse_args()
-    if args.into_cache and args.arch.startswith("gfx"):
-        ap.error("--into-cache fills the CUDA backend's cache; hiprtc images are not stored")
+    if (args.into_cache or args.into_pack) and args.arch.startswith("gfx"):
+        ap.error("--into-cache and --into-pack store CUDA images; hiprtc images are not stored")
+    pack = str(Path(args.into_pack).resolve()) if args.into_pack else None
+    args.into_cache = args.into_cache or bool(pack)
     files = sorted(str(p) for f in args.folders for p in Path(f).glob("*.cu"))
     if not files:
         print(f"no kernel sources in {' '.join(args.folders)}: was the suite run with "
@@ -98,7 +109,7 @@ def main() -> int:
     failures = []
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
         for found in pool.map(check, jobs, [args.arch] * len(jobs),
-                              [args.into_cache] * len(jobs)):
+                              [args.into_cache] * len(jobs), [pack] * len(jobs)):
             failures += found
     for path, err in failures:
         print(f"--- {path}\n{err}\n")

@@ -6,6 +6,8 @@
 #       --implementation cp --platform manylinux2014_x86_64 -d .whl \
 #       cffi pycparser ndindex pytest-json-report pytest-metadata pytest-timeout
 #   rm -f .whl/gpunp-*.whl; pip wheel --no-deps -w .whl .; git rev-parse HEAD > .whl/COMMIT
+#   # (with a kernel pack for the device: `make wheel PACK_ARCHS=sm_90`, then
+#   # dist/gpunp-*.whl into .whl)
 #   # optional: .whl/aat, a checkout of data-apis/array-api-tests with its
 #   # array-api submodule; .whl/kcache/cache.*, a kernel cache saved by `save`
 #   # or made here without a GPU from a host run's kernel log (`make test-py`):
@@ -23,7 +25,8 @@
 # `device`), aat (the array API test suite), bench (python -m bench), first
 # (the bench's first-call and import rows alone), profile (NVRTC's phases
 # and -X importtime: where the first call's and the import's time go), tune
-# (python -m bench.tune $TUNE), ncu
+# (python -m bench.tune $TUNE), pack (how many of tools/kernel_pack.py's
+# workload's kernels the wheel's kernel pack serves here), ncu
 # (Nsight Compute counters of bench/profile.py's workloads, NCU="a|b" to
 # pick them by name prefix), save
 # (the kernel cache, compressed, into $OUT: carried back as .whl/kcache, it
@@ -110,6 +113,8 @@ run_name='__main__', alter_sys=True)" "$n" > "$OUT/ncu_$i.csv" 2> "$OUT/ncu_$i.e
 print('first call cold/warm/compiler/NVRTC floor ms', W.first_call_ms({})); \
 print('import gpunp ms', W.import_ms('gpunp'), 'after numpy', W.import_ms('gpunp', after='numpy'), \
 'numpy', W.import_ms('numpy'))" 2>&1 | tail -3) ;;
+  pack)
+    (cd /tmp && timeout 300 python3 "$ROOT/tools/kernel_pack.py" --coverage 2>&1 | tail -3) ;;
   profile)
     # where a cold first call's and an import's time go on this host: NVRTC's
     # phases (bench/nvrtc_probe.py, the driver's cache off) and -X importtime

@@ -151,6 +151,10 @@ GP_API gp_status_t gp_runtime_config(const char *key, const char **out)
         *out = gp_kernel_log_dir();
         return GP_OK;
     }
+    if (strcmp(key, "kernel_pack") == 0) {
+        *out = gp_kernel_pack_dir();
+        return GP_OK;
+    }
     const gp_backend_i *b;
     GP_TRY(gp_backend(&b));
     if (strcmp(key, "backend") == 0) {

@@ -29,7 +29,7 @@ GP_API gp_status_t gp_runtime_init(const char *name);
 
 /* A configuration value as static or engine-owned text, valid for the life
  * of the process. Keys: "backend", "compiler", "cache_dir", "target",
- * "device_name", "kernel_log". Starts the backend if needed. GP_ERR_VALUE
+ * "device_name", "kernel_log", "kernel_pack". Starts the backend if needed. GP_ERR_VALUE
  * for an unknown key. */
 GP_API gp_status_t gp_runtime_config(const char *key, const char **out);
 
@@ -173,6 +173,7 @@ typedef struct gp_cache_stats {
     int64_t compiles;      /* kernels compiled */
     int64_t disk_rejects;  /* damaged or mismatched disk entries recompiled */
     double compile_seconds;/* wall time spent compiling */
+    int64_t pack_hits;     /* kernels loaded from the kernel pack (built with the wheel) */
 } gp_cache_stats_t;
 
 GP_API gp_status_t gp_cache_get_stats(gp_cache_stats_t *out);
@@ -204,6 +205,15 @@ GP_API gp_status_t gp_rtc_check_hip(const char *source, const char *arch);
  * GPUNP_KERNEL_LOG kept). The entry is valid for the same NVRTC version
  * there. GP_ERR_IO when the disk cache is off; errors as gp_rtc_check_cuda. */
 GP_API gp_status_t gp_rtc_precompile_cuda(const char *source, const char *arch);
+
+/* A generated `source` compiled for `backend` ("cuda", or "host" with the
+ * host's C compiler) and `target` ("sm_90"; the host's is gp_runtime_config
+ * "target") into the kernel pack in folder `dir` (made if needed): the pack
+ * a wheel ships beside the engine (tools/kernel_pack.py), read after the
+ * disk cache. Its entries name the prelude by a hash, which keeps them a
+ * third of a disk entry's size. */
+GP_API gp_status_t gp_rtc_pack(const char *backend, const char *source, const char *target,
+                               const char *dir);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /*
- * cache.c - the kernel cache: in memory (a hash table of loaded kernels) and
- * on disk (one file per compiled image).
+ * cache.c - the kernel cache: in memory (a hash table of loaded kernels), on
+ * disk (one file per compiled image) and in the kernel pack (entries of the
+ * same form compiled when the wheel was built, read-only, beside the engine).
  *
  * A disk entry holds the full text that determined it (compiler identity,
  * options, target and source) beside the image and a checksum of the image.
@@ -10,6 +11,7 @@
  * renamed into place, so readers never see a partial entry.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 static char cache_dir[4096];
 static char log_dir[4096];
+static char pack_dir[4096];
 
 static bool mkdirs(const char *path)
 {
@@ -60,6 +63,17 @@ static void read_config(void)
     d = getenv("GPUNP_KERNEL_LOG");
     if (d && *d && mkdirs(d))
         snprintf(log_dir, sizeof log_dir, "%s", d);
+    /* The pack ships in the folder `_kernels` beside the engine's library,
+     * so an installed wheel finds it wherever it is installed;
+     * GPUNP_KERNEL_PACK names another folder, or none when empty (to time
+     * or test the compiler's path) */
+    Dl_info self;
+    if ((d = getenv("GPUNP_KERNEL_PACK")))
+        snprintf(pack_dir, sizeof pack_dir, "%s", d);
+    else if (dladdr((void *)read_config, &self) && self.dli_fname &&
+             strrchr(self.dli_fname, '/'))
+        snprintf(pack_dir, sizeof pack_dir, "%.*s/_kernels",
+                 (int)(strrchr(self.dli_fname, '/') - self.dli_fname), self.dli_fname);
 }
 
 const char *gp_cache_dir(void)
@@ -72,6 +86,12 @@ const char *gp_kernel_log_dir(void)
 {
     pthread_once(&config_once, read_config);
     return log_dir;
+}
+
+const char *gp_kernel_pack_dir(void)
+{
+    pthread_once(&config_once, read_config);
+    return pack_dir;
 }
 
 /* ---- statistics -------------------------------------------------------------- */
@@ -336,20 +356,27 @@ void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size
     gp_str_putn(out, body, len);
 }
 
-/* Where the disk entry of `ident` lives for backend `be_name` on `target`
- * ("" when the disk cache is off or its folder cannot be made). */
-static void entry_path(const char *be_name, const char *target, const gp_str_t *ident,
-                       char *path, size_t n)
+/* Where the entry of `ident` lives in folder `dir` for backend `be_name` on
+ * `target` ("" when `dir` is "" or, with `make`, its subfolder cannot be
+ * made). */
+static void entry_path_in(const char *dir, bool make, const char *be_name, const char *target,
+                          const gp_str_t *ident, char *path, size_t n)
 {
     path[0] = '\0';
-    const char *dir = gp_cache_dir();
     if (!dir[0])
         return;
     char sub[4200];
     snprintf(sub, sizeof sub, "%s/%s-%s", dir, be_name, target);
-    if (mkdirs(sub))
+    if (!make || mkdirs(sub))
         snprintf(path, n, "%s/%016llx.gpk", sub,
                  (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident->data, ident->len));
+}
+
+/* Where the disk cache's entry of `ident` lives ("" when the cache is off). */
+static void entry_path(const char *be_name, const char *target, const gp_str_t *ident,
+                       char *path, size_t n)
+{
+    entry_path_in(gp_cache_dir(), true, be_name, target, ident, path, n);
 }
 
 /* A generated kernel's identity text: the compiler's identity `cid`, then
@@ -360,6 +387,21 @@ static void kernel_ident(gp_str_t *ident, const char *cid, const char *prelude,
     gp_str_printf(ident, "%s\n", cid);
     *src_at = ident->len;
     gp_kernel_source(ident, prelude, body, len);
+}
+
+/* A kernel's identity in the pack: the compiler's identity, a hash of the
+ * whole source the compiler was given and the generated body. The prelude,
+ * which every entry would repeat (21 of a typical entry's 30 kB), is the
+ * one built into the same wheel; the hash still tells a pack built from
+ * another prelude apart. */
+static void pack_ident(gp_str_t *out, const gp_str_t *ident, size_t src_at, const char *body,
+                       size_t len)
+{
+    gp_str_putn(out, ident->data, src_at);
+    gp_str_printf(out, "source %016llx\n",
+                  (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident->data + src_at,
+                                               ident->len - src_at));
+    gp_str_putn(out, body, len);
 }
 
 /* A kernel's generated source, its identity text and its disk entry. */
@@ -623,12 +665,43 @@ static bool build_quick(const gp_backend_i *be, kernel_text_t *full, gp_kernel_g
     return ok;
 }
 
-/* Compiles (or fetches from disk) and loads the kernel; lock held. */
+/* t's kernel loaded from the pack, where the pack holds it for this target
+ * and the driver loads it (one older than the compiler that made the pack
+ * may not: the kernel is compiled then). */
+static bool load_packed(const gp_backend_i *be, const kernel_text_t *t, void **fn)
+{
+    const char *dir = gp_kernel_pack_dir();
+    const gp_device_props_t *props;
+    if (!dir[0] || gp_backend_props(&props) != GP_OK) {
+        gp_clear_error();
+        return false;
+    }
+    gp_str_t ident;
+    gp_str_init(&ident);
+    pack_ident(&ident, &t->ident, t->src_at, t->body.data, t->body.len);
+    char path[4400];
+    entry_path_in(dir, false, be->name, props->target, &ident, path, sizeof path);
+    gp_blob_t img = {NULL, 0};
+    bool rejected = false;
+    bool ok = !ident.failed && load_entry(path, &ident, &img, &rejected) &&
+              load(be, &img, t->name, fn) == GP_OK;
+    if (rejected)
+        ++stats.disk_rejects;
+    if (!ok)
+        gp_clear_error();
+    free(img.data);
+    gp_str_free(&ident);
+    return ok;
+}
+
+/* Compiles (or fetches from disk or the pack) and loads the kernel; lock
+ * held. */
 static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel_gen_fn quick,
                          const void *ctx, gp_kernel_t *out)
 {
     kernel_text_t t;
     gp_blob_t img = {NULL, 0};
+    void *fn = NULL;
     out->up = NULL;
     gp_status_t s = make_text(be, gen, ctx, &t);
     if (s != GP_OK)
@@ -639,6 +712,10 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
     } else {
         if (rejected)
             ++stats.disk_rejects;
+        if (load_packed(be, &t, &fn)) {
+            ++stats.pack_hits;
+            goto loaded;
+        }
         if (quick && be->compile_quick && build_quick(be, &t, quick, ctx, out))
             goto done; /* the text is the twin's */
         double t0 = now_seconds();
@@ -652,8 +729,8 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
         if (t.path[0])
             store_entry(t.path, &t.ident, &img);
     }
-    void *fn = NULL;
     s = load(be, &img, t.name, &fn);
+loaded:
     atomic_store_explicit(&out->fn, fn, memory_order_release);
     if (s == GP_OK) /* what built here must build on every backend: tools/check_kernels.py */
         log_source(&t.body);
@@ -874,32 +951,69 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
 
 /* ---- a cache prepared without the device ------------------------------------------- */
 
+/* Compiles generated `source` for backend `be_name` ("cuda" or "host") and
+ * `target` into the disk cache, or where `pack_dir` is given, into that
+ * kernel pack. */
+static gp_status_t precompile(const char *be_name, const char *source, const char *target,
+                              const char *pack_dir)
+{
+    bool cuda = strcmp(be_name, GP_CUDA_BACKEND_NAME) == 0;
+    if (!cuda && strcmp(be_name, "host") != 0)
+        return gp_set_error(GP_ERR_VALUE, "kernels are packed for the cuda and host backends, "
+                                          "not '%s'", be_name);
+    const char *id = cuda ? gp_nvrtc_id() : gp_cc_id();
+    if (!id)
+        return gp_errcode() ? gp_errcode() : GP_ERR_NOT_FOUND_LIBRARY;
+    char cid[512];
+    if (cuda)
+        snprintf(cid, sizeof cid, GP_GPU_COMPILER_ID, id, target);
+    else
+        snprintf(cid, sizeof cid, "%s", id);
+    gp_str_t ident, packed;
+    gp_str_init(&ident);
+    gp_str_init(&packed);
+    size_t src_at;
+    kernel_ident(&ident, cid, cuda ? gp_prelude_cuda : gp_prelude_host, source, strlen(source),
+                 &src_at);
+    if (pack_dir)
+        pack_ident(&packed, &ident, src_at, source, strlen(source));
+    const gp_str_t *key = pack_dir ? &packed : &ident;
+    gp_status_t s = GP_OK;
+    char path[4400] = "";
+    if (ident.failed || packed.failed)
+        s = gp_set_error(GP_ERR_NOMEM, "out of host memory");
+    else if (pack_dir)
+        entry_path_in(pack_dir, true, be_name, target, key, path, sizeof path);
+    else
+        entry_path(be_name, target, key, path, sizeof path);
+    if (s == GP_OK && !path[0])
+        s = pack_dir ? gp_set_error(GP_ERR_IO, "cannot make the folder of the kernel pack in "
+                                               "'%s'", pack_dir)
+                     : gp_set_error(GP_ERR_IO, "the disk cache is off: no writable "
+                                               "GPUNP_CACHE_DIR, XDG_CACHE_HOME or HOME");
+    gp_blob_t img = {NULL, 0};
+    if (s == GP_OK)
+        s = cuda ? gp_nvrtc_compile(ident.data + src_at, target, &img)
+                 : gp_cc_compile(ident.data + src_at, &img);
+    if (s == GP_OK)
+        store_entry(path, key, &img);
+    free(img.data);
+    gp_str_free(&ident);
+    gp_str_free(&packed);
+    return s;
+}
+
 GP_API gp_status_t gp_rtc_precompile_cuda(const char *source, const char *arch)
 {
     if (!source || !arch)
         return gp_set_error(GP_ERR_MISUSE, "gp_rtc_precompile_cuda: NULL argument");
-    const char *rtc = gp_nvrtc_id();
-    if (!rtc)
-        return gp_errcode() ? gp_errcode() : GP_ERR_NOT_FOUND_LIBRARY;
-    char cid[512];
-    snprintf(cid, sizeof cid, GP_GPU_COMPILER_ID, rtc, arch);
-    gp_str_t ident;
-    gp_str_init(&ident);
-    size_t src_at;
-    kernel_ident(&ident, cid, gp_prelude_cuda, source, strlen(source), &src_at);
-    if (ident.failed) {
-        gp_str_free(&ident);
-        return gp_set_error(GP_ERR_NOMEM, "out of host memory");
-    }
-    char path[4400];
-    entry_path(GP_CUDA_BACKEND_NAME, arch, &ident, path, sizeof path);
-    gp_blob_t img = {NULL, 0};
-    gp_status_t s = path[0] ? gp_nvrtc_compile(ident.data + src_at, arch, &img)
-                            : gp_set_error(GP_ERR_IO, "the disk cache is off: no writable "
-                                                      "GPUNP_CACHE_DIR, XDG_CACHE_HOME or HOME");
-    if (s == GP_OK)
-        store_entry(path, &ident, &img);
-    free(img.data);
-    gp_str_free(&ident);
-    return s;
+    return precompile(GP_CUDA_BACKEND_NAME, source, arch, NULL);
+}
+
+GP_API gp_status_t gp_rtc_pack(const char *backend, const char *source, const char *target,
+                               const char *dir)
+{
+    if (!backend || !source || !target || !dir || !dir[0])
+        return gp_set_error(GP_ERR_MISUSE, "gp_rtc_pack: NULL or empty argument");
+    return precompile(backend, source, target, dir);
 }

@@ -58,11 +58,12 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
                                int32_t nnames, const char *const *names, void **module,
                                char **lowered);
 
-/* The disk cache directory ("" when the disk cache is off), and the
- * directory where generated sources are logged (GPUNP_KERNEL_LOG; "" when
- * not logging). */
+/* The disk cache directory ("" when the disk cache is off), the directory
+ * where generated sources are logged (GPUNP_KERNEL_LOG; "" when not
+ * logging), and the kernel pack's (read-only; "" for none). */
 const char *gp_cache_dir(void);
 const char *gp_kernel_log_dir(void);
+const char *gp_kernel_pack_dir(void);
 
 /* ---- compilers ----------------------------------------------------------- */
 

@@ -20,7 +20,8 @@ print(json.dumps({"first": first, **gpunp._config.cache_stats()}))
 
 
 def run(env):
-    e = dict(os.environ, **env)
+    # without an installed wheel's kernel pack, which would serve tan's kernel
+    e = dict(os.environ, GPUNP_KERNEL_PACK="", **env)
     r = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True, env=e,
                        cwd=tempfile.gettempdir(), check=True)
     return json.loads(r.stdout)
@@ -77,6 +78,7 @@ def test_finish_compiles_waits_for_the_twin_on_disk(tmp_path):
     """The optimised twin of a quickly compiled kernel is stored on disk when
     compiled: after finish_compiles it is there."""
     r = subprocess.run([sys.executable, "-c", FINISH, str(tmp_path)], capture_output=True,
-                       text=True, env=dict(os.environ, GPUNP_CACHE_DIR=str(tmp_path)),
+                       text=True, env=dict(os.environ, GPUNP_CACHE_DIR=str(tmp_path),
+                                           GPUNP_KERNEL_PACK=""),
                        cwd=tempfile.gettempdir(), check=True)
     assert int(r.stdout.split()[-1]) >= 1
