@@ -1,12 +1,14 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune [launch|ew|reduction|scan|allocator|transfer|sort|svd|compile ...]
+    python -m bench.tune [launch|ew|copy|reduction|scan|allocator|transfer|sort|svd|compile ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_EW_WAVES (the same for the elementwise runner alone) against
 the bandwidth and transpose rows;
+GPUNP_TUNE_COPY_KERNEL (a dense copy by the elementwise copy kernel, 1, or
+the driver's device-to-device copy, 0) against the copy row;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
 GPUNP_TUNE_SCAN_CUB (CUDA's scans of contiguous lines by CUB's agent, 1,
@@ -108,6 +110,7 @@ GROUPS = {
                 for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
     "ew": ([{"GPUNP_TUNE_EW_WAVES": str(w)} for w in (32, 128, 512, 4096)],
            BANDWIDTH + ["transpose copy, 16384x16384 float32"]),
+    "copy": ([{"GPUNP_TUNE_COPY_KERNEL": k} for k in ("0", "1")], BANDWIDTH[2:3]),
     "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
     "scan": ([{"GPUNP_TUNE_SCAN_CUB": "0", "GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")]
              + [{"GPUNP_TUNE_SCAN_CUB_THREADS": str(t), "GPUNP_TUNE_SCAN_CUB_ITEMS": str(i)}
