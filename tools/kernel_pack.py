@@ -3,8 +3,8 @@ make (every ufunc loop of the common dtypes on contiguous operands, with a
 Python scalar on either side too; casts between those dtypes; transposed
 copies), compiled ahead of time with NVRTC for the CUDA architectures named,
 so that such a call on a fresh installation loads its kernel instead of
-waiting for the compiler (NVRTC's fixed cost alone is 22-40 ms a kernel on
-the H200's hosts: docs/performance.md). Needs NVRTC, not a GPU.
+waiting for the compiler (NVRTC's fixed cost alone was 22-40 ms a kernel on
+the lent H100s' and H200s' hosts: docs/performance.md). Needs NVRTC, not a GPU.
 
     python tools/kernel_pack.py --arch sm_90 --arch sm_80 OUT
     python tools/kernel_pack.py --coverage    # on a GPU, with gpunp installed
@@ -13,8 +13,10 @@ the H200's hosts: docs/performance.md). Needs NVRTC, not a GPU.
 disk cache and prints the kernel cache's counters: how many of its kernels
 the pack served (pack_hits) and how many were compiled.
 
-OUT gets one folder per target, `cuda-sm_90/`, of pack entries (the engine looks in `gpunp/_kernels`, beside its library: hatch_build.py puts the
-pack there when GPUNP_PACK_ARCHS is set). Their sources come from running
+OUT gets one folder per target, `cuda-sm_90/`, of pack entries. The engine
+looks for them in `gpunp/_kernels`, beside its library, where hatch_build.py
+puts the folder that GPUNP_BUILD_PACK names (`make wheel PACK_ARCHS=sm_90`
+does both). Their sources come from running
 the workload below on the host backend with GPUNP_KERNEL_LOG: elementwise
 kernels do not depend on the device, so the CUDA backend generates the same
 text and finds the entry. An entry holds only for the NVRTC major.minor that
