@@ -96,13 +96,12 @@ def main() -> int:
     if (args.into_cache or args.into_pack) and args.arch.startswith("gfx"):
         ap.error("--into-cache and --into-pack store CUDA images; hiprtc images are not stored")
     pack = str(Path(args.into_pack).resolve()) if args.into_pack else None
-    args.into_cache = args.into_cache or bool(pack)
     files = sorted(str(p) for f in args.folders for p in Path(f).glob("*.cu"))
     if not files:
         print(f"no kernel sources in {' '.join(args.folders)}: was the suite run with "
               "GPUNP_KERNEL_LOG?")
         return 1
-    size = 1 if args.into_cache else BATCH
+    size = 1 if args.into_cache or pack else BATCH
     together = [p for p in files if batchable(Path(p).read_text())]
     alone = sorted(set(files) - set(together))
     jobs = [[p] for p in alone] + [together[k:k + size] for k in range(0, len(together), size)]

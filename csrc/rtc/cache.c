@@ -982,10 +982,9 @@ static gp_status_t precompile(const char *be_name, const char *source, const cha
     char path[4400] = "";
     if (ident.failed || packed.failed)
         s = gp_set_error(GP_ERR_NOMEM, "out of host memory");
-    else if (pack_dir)
-        entry_path_in(pack_dir, true, be_name, target, key, path, sizeof path);
     else
-        entry_path(be_name, target, key, path, sizeof path);
+        entry_path_in(pack_dir ? pack_dir : gp_cache_dir(), true, be_name, target, key, path,
+                      sizeof path);
     if (s == GP_OK && !path[0])
         s = pack_dir ? gp_set_error(GP_ERR_IO, "cannot make the folder of the kernel pack in "
                                                "'%s'", pack_dir)
