@@ -8,7 +8,7 @@ GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
 GPUNP_TUNE_EW_WAVES (the same for the elementwise runner alone) against
 the bandwidth and transpose rows;
 GPUNP_TUNE_COPY_KERNEL (a dense copy by the elementwise copy kernel, 1, or
-the driver's device-to-device copy, 0) against the copy row;
+the driver's device-to-device copy, 0) against the copy rows;
 GPUNP_TUNE_RED_SPLIT (how far long reductions are split) against the
 reduction rows;
 GPUNP_TUNE_SCAN_CUB (CUDA's scans of contiguous lines by CUB's agent, 1,
@@ -110,7 +110,8 @@ GROUPS = {
                 for u, w in itertools.product((1, 2), (1, 32))], BANDWIDTH),
     "ew": ([{"GPUNP_TUNE_EW_WAVES": str(w)} for w in (32, 128, 512, 4096)],
            BANDWIDTH + ["transpose copy, 16384x16384 float32"]),
-    "copy": ([{"GPUNP_TUNE_COPY_KERNEL": k} for k in ("0", "1")], BANDWIDTH[2:3]),
+    "copy": ([{"GPUNP_TUNE_COPY_KERNEL": k} for k in ("0", "1")],
+             BANDWIDTH[2:3] + ["a.copy(), 1 float32, per call", "a.copy(), 1000 float32, per call"]),
     "reduction": ([{"GPUNP_TUNE_RED_SPLIT": str(k)} for k in (1, 4, 16)], REDUCTIONS),
     "scan": ([{"GPUNP_TUNE_SCAN_CUB": "0", "GPUNP_TUNE_SCAN_VEC": v} for v in ("0", "1")]
              + [{"GPUNP_TUNE_SCAN_CUB_THREADS": str(t), "GPUNP_TUNE_SCAN_CUB_ITEMS": str(i)}

@@ -307,7 +307,7 @@ def bytes_moved(arrays, itemsize=4):
 OVERHEAD = [
     ("a + b", _binary_add), ("a.sum()", _sum), ("sin(a)", _sin), ("a[1:]", _slice),
     ("zeros(n)", _zeros), ("a * 2.0", _mul_scalar), ("np.add(a, b)", _np_add),
-    ("np.sum(a)", _np_sum),
+    ("np.sum(a)", _np_sum), ("a.copy()", _copy),
 ]
 
 
