@@ -323,7 +323,7 @@ int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0
 int gp_tune_scan_cub(void); /* GPUNP_TUNE_SCAN_CUB (launch.c), 1 unless set to 0 */
 int gp_tune_scan_cub_threads(void); /* GPUNP_TUNE_SCAN_CUB_THREADS, 0: the default */
 int gp_tune_scan_cub_items(void);   /* GPUNP_TUNE_SCAN_CUB_ITEMS, 0: the default */
-int gp_tune_copy_kernel(void); /* GPUNP_TUNE_COPY_KERNEL (launch.c), 0 unless set to 1 */
+int gp_tune_copy_kernel(void); /* GPUNP_TUNE_COPY_KERNEL (launch.c), 1 unless set to 0 */
 int gp_tune_red_split(void);
 
 /* ---- operations used across the layer ---------------------------------- */

@@ -67,10 +67,10 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
  * GPUNP_TUNE_SCAN_CUB=0, CUDA's contiguous scans by the engine's own tiles
  * rather than CUB's agent; GPUNP_TUNE_SCAN_CUB_THREADS and _ITEMS, that
  * agent's block and nominal items a thread (0: gp_scan_cub_shape's);
- * GPUNP_TUNE_COPY_KERNEL=1, copies between equal dense layouts by the
- * elementwise copy kernel rather than the driver's device-to-device copy
- * (which trailed gpunp's elementwise kernels in an H200 run: 4.09 against
- * exp's 4.21 TB/s; bench/tune.py copy measures the two). */
+ * GPUNP_TUNE_COPY_KERNEL=0, copies between equal dense layouts by the
+ * driver's device-to-device copy rather than the elementwise copy kernel
+ * (the driver's copy trailed gpunp's elementwise kernels in an H200 run:
+ * 4.09 against exp's 4.21 TB/s; bench/tune.py copy measures the two). */
 typedef struct {
     int unroll;
     int waves;
@@ -101,7 +101,7 @@ static const tuning_t *tuning(void)
         t.scan_cub = knob("GPUNP_TUNE_SCAN_CUB", 1, 0, 1);
         t.scan_cub_threads = knob("GPUNP_TUNE_SCAN_CUB_THREADS", 0, 0, 1024) / 32 * 32;
         t.scan_cub_items = knob("GPUNP_TUNE_SCAN_CUB_ITEMS", 0, 0, 64) / 2 * 2;
-        t.copy_kernel = knob("GPUNP_TUNE_COPY_KERNEL", 0, 0, 1);
+        t.copy_kernel = knob("GPUNP_TUNE_COPY_KERNEL", 1, 0, 1);
         t.unroll = knob("GPUNP_TUNE_UNROLL", 1, 1, 8);
     }
     return &t;
