@@ -113,6 +113,43 @@ def _cond(h) -> float:
     return float(np.max(c))
 
 
+def _zero_line(h) -> np.ndarray:
+    """Per matrix: whether a row or a column is all zeros (an exactly zero
+    pivot in every LU)."""
+    return (np.any(np.all(h == 0, axis=-1), axis=-1) |
+            np.any(np.all(h == 0, axis=-2), axis=-1))
+
+
+def _lu_outcome(numpy_call, gpunp_call, h):
+    """same_outcome for a routine that raises LinAlgError at an exactly zero
+    LU pivot, but where no matrix has a zero row or column and one is
+    singular to rounding (condition number past 1 / (50 n eps)), rounding
+    decides whether a pivot comes out exactly zero: on the H200 cuSOLVER's
+    LU of [[3, 3], [1, 1]] found none where LAPACK's did (1 - (1/3)*3 is 0
+    with the product rounded, 2**-54 with a fused multiply-add). There a
+    LinAlgError on either side alone is no mismatch (docs/differences.md)
+    and (None, None) is returned for it."""
+    n = h.shape[-1]
+    if (h.size == 0 or _zero_line(h).any()
+            or _cond(h) * 50 * n * np.finfo(np.float64).eps < 1):
+        return same_outcome(numpy_call, gpunp_call)
+    try:
+        with quiet():
+            numpy_call()
+    except np.linalg.LinAlgError:
+        try:
+            host(gpunp_call())
+        except np.linalg.LinAlgError:
+            pass
+        return None, None
+    except Exception:  # noqa: BLE001 - any other error is compared as everywhere
+        pass
+    try:
+        return same_outcome(numpy_call, gpunp_call)
+    except np.linalg.LinAlgError:
+        return None, None
+
+
 def _fro(x, axis=(-2, -1)):
     x = np.asarray(x)
     return np.sqrt(np.sum(np.abs(x.astype(np.complex128)) ** 2, axis=axis))
@@ -179,7 +216,7 @@ def test_solve(road_name, data):
     hb = _any_array(data, bshape)
     gb = gp.asarray(hb)
     with road(road_name):
-        got, want = same_outcome(lambda: np.linalg.solve(h, hb), lambda: gla.solve(g, gb))
+        got, want = _lu_outcome(lambda: np.linalg.solve(h, hb), lambda: gla.solve(g, gb), h)
     if want is None:
         return
     x, w = _same_type(got, want)
@@ -202,7 +239,7 @@ def test_solve(road_name, data):
 def test_inv(road_name, data):
     g, h = data.draw(matrices())
     with road(road_name):
-        got, want = same_outcome(lambda: np.linalg.inv(h), lambda: gla.inv(g))
+        got, want = _lu_outcome(lambda: np.linalg.inv(h), lambda: gla.inv(g), h)
     if want is None:
         return
     x, w = _same_type(got, want)
@@ -240,8 +277,7 @@ def test_det_slogdet(road_name, data):
     # in cuSOLVER's (on the H200, [[3, -3], [1, -1]] gave sign -1): such a
     # determinant is within the factorization's rounding of zero
     # (docs/differences.md); a zero row or column is exactly singular to both
-    zero_line = (np.any(np.all(h == 0, axis=-1), axis=-1) |
-                 np.any(np.all(h == 0, axis=-2), axis=-1))
+    zero_line = _zero_line(h)
     with quiet():
         residue = np.exp(logdet[0]) <= 50 * max(n, 1) * eps * bound
     exact = singular & (zero_line | ~residue)
