@@ -69,8 +69,9 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
  * agent's block and nominal items a thread (0: gp_scan_cub_shape's);
  * GPUNP_TUNE_COPY_KERNEL=0, copies between equal dense layouts by the
  * driver's device-to-device copy rather than the elementwise copy kernel
- * (the driver's copy trailed gpunp's elementwise kernels in an H200 run:
- * 4.09 against exp's 4.21 TB/s; bench/tune.py copy measures the two). */
+ * (the two move the same bytes per second on the H200 and H100, but the
+ * driver's call costs the host 1.5 to 2.6 times the kernel's launch:
+ * docs/performance.md; bench/tune.py copy measures the two). */
 typedef struct {
     int unroll;
     int waves;
