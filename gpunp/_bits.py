@@ -5,8 +5,6 @@ groups of eight along the axis (weights 128..1 for big-endian bit order,
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
 from gpunp import _lib
@@ -76,7 +74,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big") -> ndarray:
     if count is not None:
         if isinstance(count, (bool, numpy.bool_)):
             raise TypeError("an integer is required")
-        count = operator.index(count)
+        count = _lib.index(count)
         if count < 0:
             if -count > n:
                 raise ValueError("-count larger than number of elements")

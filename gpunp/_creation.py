@@ -6,7 +6,6 @@ and numerical ranges (``arange``, ``linspace``, ``logspace``, ``geomspace``,
 from __future__ import annotations
 
 import math
-import operator
 
 import numpy
 
@@ -407,7 +406,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
              device=None):
     """`num` evenly spaced samples over [start, stop], as numpy.linspace
     computes them (scalars, or arrays whose samples run along `axis`)."""
-    num = operator.index(num)
+    num = _lib.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     with device_of(device):
@@ -483,7 +482,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> nd
             return eye(N, M, k, dtype, order)
     a = zeros((N, N if M is None else M), dtype, order)  # which reads N and M, as NumPy's
     N, M = a.shape
-    k = operator.index(k)
+    k = _lib.index(k)
     n = min(N, M - k) if k >= 0 else min(N + k, M)
     if n > 0:
         s0, s1 = a.strides

@@ -8,7 +8,6 @@ shapes and dtypes reach NumPy (einsum_path's stand-ins)."""
 
 from __future__ import annotations
 
-import operator
 import string
 import warnings
 
@@ -35,7 +34,7 @@ def _sublist_term(sub) -> str:
             out.append("...")
             continue
         try:
-            k = operator.index(x)
+            k = _lib.index(x)
         except TypeError:
             raise TypeError("each subscript must be either an integer or an ellipsis") \
                 from None
@@ -269,10 +268,11 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         # give 0 * NaN instead
         return _finish(zeros(shape, work), out, order)
     # labels of one operand alone are summed before any product: with
-    # optimize NumPy sums them in the operand's own dtype before it promotes
-    # (int8 100 + 100 wraps to -56, bool terms are or'ed, whatever dtype=
-    # says), without it in the computation's dtype
-    own = optimize not in (False, None)
+    # optimize NumPy 2.4 and later sum them in the operand's own dtype before
+    # they promote (int8 100 + 100 wraps to -56, bool terms are or'ed,
+    # whatever dtype= says); without it, and in any case before 2.4, in the
+    # computation's dtype
+    own = optimize not in (False, None) and _lib._numpy_version() >= 20400
     terms = []
     for o, ls in zip(ops, labels):
         a, ls = _diagonals(o if own else o.astype(work, copy=False), ls)

@@ -10,9 +10,11 @@ import math
 
 import numpy
 
+from gpunp._lib import _numpy_version
 from gpunp._ndarray import _BAD_INDEX, _as_intp, ndarray
 
 _TOO_MANY = "too many indices for flat iterator: flat iterator is 1-dimensional"
+_NO_INDEX = "each index entry must be either a slice, an integer, Ellipsis, or newaxis"
 _NO_BOOLS = ("boolean indices for iterators are not supported because of previous behavior "
              "that was confusing (valid boolean indices are expected to work in the future)")
 
@@ -44,11 +46,16 @@ class flatiter:
         return self._base.ravel().copy()
 
     @staticmethod
-    def _key(key):
-        """The key of the flattened array that NumPy's flat iterator reads
-        `key` as. A bool mask must be a 1-d array; a bool alone (which NumPy
-        2.4 refuses as np.bool_ and deprecates as a Python bool) and a list
-        of bools (which NumPy 2.4 refuses) are refused."""
+    def _key(key, size: int, setting: bool = False):
+        """The key of the flattened array (of `size` elements) that NumPy's
+        flat iterator reads `key` as, for a read or (`setting`) a write. A
+        bool mask must be a 1-d array; a bool alone (which NumPy 2.4 refuses
+        as np.bool_ and deprecates as a Python bool) and a list of bools
+        (which NumPy 2.4 refuses) are refused. Where NumPy 2.4's rewritten
+        flat iterator raises IndexError for a mask of more dimensions or
+        elements and OverflowError for an integer past int64, an older NumPy
+        raises ValueError and IndexError, and so does gpunp under it."""
+        old = _numpy_version() < 20400
         if isinstance(key, tuple):
             if len(key) > 1:
                 raise IndexError(f"{_TOO_MANY}, but {len(key)} were indexed")
@@ -57,25 +64,38 @@ class flatiter:
             raise IndexError(_BAD_INDEX)
         if isinstance(key, (ndarray, numpy.ndarray)) and key.dtype == numpy.bool_:
             if key.ndim > 1:
+                if old:
+                    raise ValueError("boolean index array should have 1 dimension")
                 raise IndexError(f"{_TOO_MANY}, but {key.ndim} were indexed")
             if key.ndim == 0:
                 raise IndexError(_NO_BOOLS)
+            if old and key.shape[0] > size:
+                raise ValueError("boolean index array has too many values" if setting
+                                 else "too many boolean indices")
         if isinstance(key, (bool, numpy.bool_)) or (type(key) is list and key and all(
                 isinstance(k, (bool, numpy.bool_)) for k in key)):
             raise IndexError(_NO_BOOLS)
         if isinstance(key, (int, numpy.integer)):
-            _as_intp(key)  # NumPy's flat reads an integer key as an intp
+            try:
+                _as_intp(key)  # NumPy's flat reads an integer key as an intp
+            except OverflowError:
+                if not old:
+                    raise
+                # before 2.4 NumPy's flat took one past int64 for no index at all
+                raise IndexError("unsupported iterator index" if setting else _NO_INDEX) from None
         return key
 
     def __getitem__(self, key):
-        return self._base.ravel()[self._key(key)]
+        if type(key) is tuple and not key and _numpy_version() < 20400:
+            return self._base  # NumPy before 2.4 answers flat[()] with the array itself
+        return self._base.ravel()[self._key(key, self._base.size)]
 
     def __setitem__(self, key, value) -> None:
         from gpunp._creation import arange, asarray
         a = self._base
         if type(key) is tuple and not key:
             raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
-        key = self._key(key)
+        key = self._key(key, a.size, setting=True)
         single = isinstance(key, (int, numpy.integer)) and not isinstance(key, bool)
         # the positions the key names (what they hold does not matter: the
         # write below checks the key itself, so on a GPU a bad index is

@@ -13,11 +13,11 @@ from device reductions (moments, extremes, quartiles)."""
 from __future__ import annotations
 
 import builtins
-import operator
 import warnings
 
 import numpy
 
+from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _intp_arg, ndarray
 from gpunp._ufunc import UFUNCS, _array
@@ -248,7 +248,7 @@ def _edges(a: ndarray, stand, bins, range, weights):
         bins = n_equal
     elif numpy.ndim(bins) == 0:
         try:
-            n_equal = operator.index(bins)
+            n_equal = _lib.index(bins)
         except TypeError:
             pass  # NumPy's own error below
     edges = numpy.histogram_bin_edges(stand, bins=bins, range=range)
@@ -401,7 +401,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             stand = numpy.empty(0, sample.dtype) if not N else numpy.array([lo[i], hi[i]])
             first, last = _outer_edges(stand, range[i])
             try:
-                n = operator.index(b)
+                n = _lib.index(b)
             except TypeError as e:
                 raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from e
             edges[i] = numpy.linspace(first, last, n + 1)

@@ -45,6 +45,16 @@ def _axis_error(msg: str) -> Exception:
     return numpy.exceptions.AxisError(msg)
 
 
+def index(value) -> int:
+    """operator.index(value) as NumPy 2.3 and later read an integer
+    argument: a NumPy bool is none (TypeError) where NumPy 2.2 only
+    deprecates it and reads 0 or 1, whatever NumPy runs; a Python bool is
+    0 or 1 in every version."""
+    if isinstance(value, numpy.bool_):
+        raise TypeError("'numpy.bool' object cannot be interpreted as an integer")
+    return operator.index(value)
+
+
 def c_int(value, error=OverflowError) -> int:
     """An integer argument (an axis) as NumPy reads it into a C int. Past
     one NumPy raises one of two errors, by how the function reads it, and
@@ -55,7 +65,7 @@ def c_int(value, error=OverflowError) -> int:
     reads an int64 first, raises OverflowError past that."""
     if error is ValueError and isinstance(value, bool):
         raise TypeError("an integer is required for the axis")
-    v = operator.index(value)
+    v = index(value)
     if -(1 << 31) <= v < (1 << 31):
         return v
     if error is ValueError and -(1 << 63) <= v < (1 << 63):
@@ -67,7 +77,7 @@ def normalize_axis(axis, ndim: int, error=OverflowError) -> int:
     """`axis` of an array of `ndim` dimensions as 0..ndim-1; NumPy's AxisError
     out of range, after c_int's `error` past a C int."""
     # c_int up front only where it refuses what is in range (a bool)
-    a = operator.index(axis) if error is OverflowError else c_int(axis, error)
+    a = index(axis) if error is OverflowError else c_int(axis, error)
     if not -ndim <= a < ndim:
         c_int(a, error)  # NumPy reads the int before it checks the bounds
         raise _axis_error(f"axis {a} is out of bounds for array of dimension {ndim}")
@@ -81,7 +91,7 @@ def normalize_axis_tuple(axis, ndim: int, argname=None, allow_duplicate=False,
     c_int's `error` past a C int."""
     if type(axis) not in (tuple, list):
         try:
-            axis = [operator.index(axis)]
+            axis = [index(axis)]
         except TypeError:
             pass
     try:

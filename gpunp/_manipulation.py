@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import math
-import operator
 
-from gpunp._lib import _numpy_version, normalize_axis
+from gpunp._lib import _numpy_version, index, normalize_axis
 from gpunp._ndarray import ndarray
 from gpunp._ufunc import _array
 
@@ -66,7 +65,7 @@ def size(a, axis=None) -> int:
     # NumPy 2.4 takes an axis or a sequence of axes, each read as a C int
     # (OverflowError past it) before its bounds are checked (AxisError)
     try:
-        axes = [operator.index(axis)]
+        axes = [index(axis)]
     except TypeError:
         axes = axis  # a sequence; anything else is a TypeError when iterated
     axes = [normalize_axis(ax, a.ndim) for ax in axes]

@@ -6,8 +6,6 @@ every backend runs them."""
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
 from gpunp import _lib
@@ -67,7 +65,7 @@ def diag(v, k=0) -> ndarray:
     if v.ndim == 1:
         n = v.shape[0] + abs(k)
         res = zeros((n, n), v.dtype)  # which refuses a float k, as NumPy's
-        _diagonal_view(res, operator.index(k), 0, 1)[...] = v  # no np.True_, as NumPy's slice
+        _diagonal_view(res, _lib.index(k), 0, 1)[...] = v  # no np.True_, as NumPy's slice
         return res
     if v.ndim == 2:
         return diagonal(v, k)
@@ -84,7 +82,7 @@ def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
     # N and M may be floats (NumPy's arange of them counts the rows); k is
     # an integer (NumPy 2.4 also truncated a float k, which 2.5 deprecates)
     M = N if M is None else M
-    k = operator.index(k)
+    k = _lib.index(k)
     rows = arange(N, dtype=numpy.int64).reshape(-1, 1)
     cols = arange(-k, M - k, dtype=numpy.int64)
     return UFUNCS["greater_equal"](rows, cols).astype(dtype, copy=False)

@@ -62,7 +62,7 @@ _ONE_ELLIPSIS = "an index can only have a single ellipsis ('...')"
 
 def _index_int(i) -> int:
     try:
-        return operator.index(i)
+        return _lib.index(i)
     except TypeError:
         raise IndexError(_BAD_INDEX) from None
 
@@ -98,7 +98,7 @@ _TOO_LARGE = "Python int too large to convert to C long"
 
 def _as_intp(i) -> int:
     """An integer argument as NumPy reads it into an intp."""
-    v = operator.index(i)
+    v = _lib.index(i)
     if not _INT64_MIN <= v <= _INT64_MAX:
         raise OverflowError(_TOO_LARGE)
     return v
@@ -121,9 +121,9 @@ def _clamp(v: int) -> int:
 
 
 def _as_index(v):
-    """operator.index(v), or None where v is no integer."""
+    """_lib.index(v), or None where v is no integer."""
     try:
-        return operator.index(v)
+        return _lib.index(v)
     except TypeError:
         return None
 
@@ -397,10 +397,13 @@ class ndarray:
         return complex(self._scalar_value())
 
     # Python's round() and math.trunc() of a 0-d array are those of the
-    # NumPy scalar it stands for (docs/differences.md); NumPy's arrays have none
+    # NumPy scalar it stands for (docs/differences.md); NumPy's arrays have
+    # none, nor have its complex scalars since 2.3 (2.2 deprecates theirs)
     def __round__(self, ndigits=None):
         if self.ndim != 0:
             raise TypeError("type ndarray doesn't define __round__ method")
+        if self.dtype.kind == "c":
+            raise TypeError(f"type numpy.{self.dtype.name} doesn't define __round__ method")
         if ndigits is None:
             return round(self.get()[()])
         from gpunp._creation import asarray

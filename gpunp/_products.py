@@ -3,10 +3,9 @@ vdot, inner, outer, tensordot."""
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
+from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
 from gpunp._ufunc import UFUNCS, _array, _single_out
@@ -73,7 +72,7 @@ def tensordot(a, b, axes=2):
     product of the operands reshaped."""
     a, b = _array(a), _array(b)
     try:
-        n = operator.index(axes)
+        n = _lib.index(axes)
         ax_a, ax_b = list(range(a.ndim - n, a.ndim)), list(range(n))
     except TypeError:
         ax_a, ax_b = axes

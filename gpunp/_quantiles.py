@@ -220,8 +220,8 @@ def _q_array(q, percent: bool):
     if isinstance(q, ndarray):
         q = q.get()
     weak = type(q) in (int, float)
-    q = numpy.true_divide(q, 100, out=...) if percent else numpy.asanyarray(q)
-    q = numpy.asanyarray(q)
+    # an array next (NumPy 2.2's ufuncs have no out=..., which asks for one)
+    q = numpy.asanyarray(numpy.true_divide(q, 100) if percent else q)
     ok = bool(q.size == 0 or (q.min() >= 0 and q.max() <= 1))
     if not ok:
         raise ValueError("Percentiles must be in the range [0, 100]" if percent else

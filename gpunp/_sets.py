@@ -10,7 +10,6 @@ results come back to the host, where a boolean mask selects."""
 
 from __future__ import annotations
 
-import operator
 from collections import namedtuple
 
 import numpy
@@ -133,8 +132,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     allows any order when it is False)."""
     ar = _array(ar)
     if axis is not None:
-        from gpunp._lib import normalize_axis
-        axis = normalize_axis(operator.index(axis), ar.ndim)
+        from gpunp._lib import index, normalize_axis
+        axis = normalize_axis(index(axis), ar.ndim)
     if axis is None or ar.ndim == 1:
         # NumPy's rows of a 1-d array are its elements, compared as they are
         # without an axis: equal_nan holds there (complex64 [nan+nanj,

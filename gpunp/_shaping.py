@@ -7,7 +7,6 @@ kernels do the work on every backend."""
 from __future__ import annotations
 
 import itertools
-import operator
 
 import numpy
 
@@ -136,7 +135,7 @@ def tile(A, reps) -> ndarray:
         c = c.reshape((1,) * (d - c.ndim) + c.shape)
     if all(x == 1 for x in tup):
         return c.copy("K")
-    tup = (1,) * (c.ndim - d) + tuple(operator.index(t) for t in tup)
+    tup = (1,) * (c.ndim - d) + tuple(_lib.index(t) for t in tup)
     shape_out = tuple(s * t for s, t in zip(c.shape, tup))
     if c.size == 0:
         return c.reshape(shape_out)
@@ -270,7 +269,7 @@ def rollaxis(a, axis, start=0) -> ndarray:
     a = _array(a)
     n = a.ndim
     axis = _lib.normalize_axis(axis, n)
-    start = operator.index(start)
+    start = _lib.index(start)
     if start < 0:
         start += n
     if not 0 <= start < n + 1:

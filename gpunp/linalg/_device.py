@@ -19,6 +19,7 @@ import functools
 import numpy
 
 import gpunp
+from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp.linalg._common import (
     EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult, complex_dtype, conj,
@@ -102,6 +103,11 @@ def solve(a, b, t, result_t):
                          f"core dimension 0, with gufunc signature {sig} (size "
                          f"{bm.shape[-2]} is different from {n})")
     batch = gpunp.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
+    if bm.size == 0 and _lib._numpy_version() < 20400:
+        # NumPy before 2.4 answers an empty b without factoring a, so a
+        # singular a raises nothing there
+        x = gpunp.empty(batch + bm.shape[-2:], result_t)
+        return x[..., 0] if vector else x
     # the factors' info is read once, after the solve is queued behind them:
     # reading it between would leave the device idle while the host waits
     f, ipiv, info = lu(gpunp.broadcast_to(a, batch + (n, n)), t, raise_singular=False)

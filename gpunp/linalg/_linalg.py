@@ -11,8 +11,6 @@ operations the same way on every backend, following NumPy's definitions.
 
 from __future__ import annotations
 
-import operator
-
 import numpy
 
 import gpunp
@@ -162,6 +160,13 @@ def lstsq(a, b, rcond=None):
 _NO_VALUE = numpy._NoValue
 
 
+def _of_nothing(since: int) -> dict:
+    """initial=0 for a max that may be over nothing, where the running NumPy
+    gives 0 there (from version `since`); before, NumPy's max of nothing
+    raises ValueError, and so does gpunp's."""
+    return {"initial": 0} if _lib._numpy_version() >= since else {}
+
+
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     a = _array(a)
     if on_host():
@@ -201,7 +206,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
             rtol = max(A.shape[-2:]) * numpy.finfo(S.dtype).eps
         else:
             rtol = _array(rtol)[..., None]
-        tol = gpunp.max(S, axis=-1, keepdims=True, initial=0) * rtol
+        tol = gpunp.max(S, axis=-1, keepdims=True, **_of_nothing(20400)) * rtol
     else:
         tol = _array(tol)[..., None]
     return gpunp.count_nonzero(S > tol, axis=-1)
@@ -263,7 +268,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if len(axis) == 1:
         ax = _lib.normalize_axis(axis[0], nd, ValueError)  # NumPy's reduction reads it
         if ord == numpy.inf:
-            return gpunp.max(abs(x), axis=ax, keepdims=keepdims, initial=0)
+            return gpunp.max(abs(x), axis=ax, keepdims=keepdims, **_of_nothing(20300))
         if ord == -numpy.inf:
             return gpunp.min(abs(x), axis=ax, keepdims=keepdims)
         if ord == 0:
@@ -283,18 +288,18 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if row == col:
         raise ValueError("Duplicate axes given.")
     if ord == 2:
-        ret = _svd_norm(x, row, col, gpunp.max, initial=0)
+        ret = _svd_norm(x, row, col, gpunp.max, **_of_nothing(20300))
     elif ord == -2:
         ret = _svd_norm(x, row, col, gpunp.min)
     elif ord in (1, -1):
         c = col - 1 if col > row else col
         red = gpunp.max if ord == 1 else gpunp.min
-        kw = {"initial": 0} if ord == 1 else {}
+        kw = _of_nothing(20300) if ord == 1 else {}
         ret = red(gpunp.sum(abs(x), axis=row), axis=c, **kw)
     elif ord in (numpy.inf, -numpy.inf):
         r = row - 1 if row > col else row
         red = gpunp.max if ord == numpy.inf else gpunp.min
-        kw = {"initial": 0} if ord == numpy.inf else {}
+        kw = _of_nothing(20300) if ord == numpy.inf else {}
         ret = red(gpunp.sum(abs(x), axis=col), axis=r, **kw)
     elif ord in (None, "fro", "f"):
         ret = gpunp.sqrt(_sqnorm_sum(x, (row, col)))
@@ -343,7 +348,7 @@ def matrix_power(a, n):
     a = _array(a)
     assert_stacked_square(a)
     try:
-        n = operator.index(n)
+        n = _lib.index(n)
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
     if n == 0:

@@ -60,15 +60,17 @@ def same_outcome(numpy_call, gpunp_call):
     error and (None, None) is returned; otherwise (gpunp's result, NumPy's).
 
     What an older NumPy only deprecates (int() of a 1-element 1-d array,
-    assigning a 1-element array to one element: NumPy 2.2, the newest for
-    Python 3.10) gpunp refuses, as the NumPy that ended the deprecation does."""
+    assigning a 1-element array to one element, a NumPy bool as an integer
+    argument: TypeError or ValueError; an out-of-bounds index where the
+    result is empty: IndexError; all in NumPy 2.2, the newest for Python
+    3.10) gpunp refuses, as the NumPy that ended the deprecation does."""
     gpunp_call = _synchronized(gpunp_call)
     with quiet():
         warnings.simplefilter("error", DeprecationWarning)
         try:
             want = numpy_call()
         except DeprecationWarning:
-            with pytest.raises((TypeError, ValueError)):
+            with pytest.raises((TypeError, ValueError, IndexError)):
                 gpunp_call()
             return None, None
         except Exception as exc:  # noqa: BLE001 - any NumPy error is the reference

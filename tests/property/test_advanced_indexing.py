@@ -11,6 +11,7 @@ the host through GPUNP_INDEX_CHECK=deferred."""
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -177,7 +178,8 @@ def test_getitem_full_mask(data):
 @given(data=st.data())
 def test_getitem_out_of_bounds(data):
     """Every out-of-bounds index raises IndexError, also through a 1-element
-    subspace or an empty one."""
+    subspace or an empty one (where NumPy before 2.3 only deprecates it when
+    the result is empty)."""
     shape = data.draw(shapes(min_dims=1), label="shape")
     g, x = data.draw(device_arrays(np.float32, shape), label="arrays")
     n = shape[0]
@@ -185,8 +187,12 @@ def test_getitem_out_of_bounds(data):
     dt = data.draw(st.sampled_from([d for d in INT_DTYPES
                                     if np.iinfo(d).min <= bad <= np.iinfo(d).max]))
     idx = np.array([0 if n else bad, bad], dtype=dt) if n else np.array([bad], dtype=dt)
-    with pytest.raises(IndexError):
-        x[idx]
+    if math.prod(shape[1:]) == 0 and np.lib.NumpyVersion(np.__version__) < "2.3.0":
+        with pytest.warns(DeprecationWarning, match="Out of bound index"):
+            x[idx]
+    else:
+        with pytest.raises(IndexError):
+            x[idx]
     with pytest.raises(IndexError, match="out of bounds"):
         g[gp.asarray(idx)]
         gp.cuda.Device().synchronize()  # a GPU reports it here

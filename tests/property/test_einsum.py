@@ -343,9 +343,10 @@ def test_numpy_functions_route_to_gpunp():
 
 @pytest.mark.parametrize("optimize", [False, True])
 def test_lone_labels_summed_in_the_operands_dtype_with_optimize(optimize):
-    """With optimize NumPy sums a label only one operand has in that operand's
-    dtype before it promotes (int8 wraps, bool terms are or'ed); without it
-    in the computation's dtype (a Hypothesis find on the H200)."""
+    """With optimize NumPy 2.4 and later sum a label only one operand has in
+    that operand's dtype before they promote (int8 wraps, bool terms are
+    or'ed); without it, and in NumPy 2.2 and 2.3 with it too, in the
+    computation's dtype (a Hypothesis find on the H200)."""
     cases = [(",caab", np.array(1, np.int8), np.ones((1, 2, 2, 1), bool)),
              ("i,->", np.array([100, 100], np.int8), np.array(1.0)),
              ("ii,", np.full((2, 2), 100, np.int8), np.array(1.0)),

@@ -471,7 +471,12 @@ def test_svd(road_name, data, full, uv, hermitian):
     (u, _), (vh, _) = _same_type(got.U, want.U), _same_type(got.Vh, want.Vh)
     if u.size:
         assert np.all(_fro(_ct(_mat(u)) @ _mat(u) - np.eye(u.shape[-1])) <= tol * max(m, 1))
-    if vh.size:
+    if vh.size and hermitian and road_name == "native" and \
+            np.lib.NumpyVersion(np.__version__) < "2.4.0":
+        # NumPy before 2.4 scales Vh's rows by the signs of the eigenvalues,
+        # 0 for a zero one (2.4 takes 1 there); the host's answer is NumPy's
+        np.testing.assert_array_equal(vh, want.Vh)
+    elif vh.size:
         assert np.all(_fro(_mat(vh) @ _ct(_mat(vh)) - np.eye(vh.shape[-2])) <= tol * max(n, 1))
     if h.size:
         # hermitian=True reads the lower triangle only, as NumPy's eigh
@@ -583,6 +588,13 @@ def test_cond(road_name, data, p):
         got, want = same_outcome(lambda: np.linalg.cond(h, p), lambda: gla.cond(g, p))
     if want is None:
         return
+    if road_name == "device" and np.iscomplexobj(want) and \
+            np.lib.NumpyVersion(np.__version__) < "2.3.0":
+        # NumPy before 2.3 answers a singular complex matrix (p not 2 or -2)
+        # with a complex inf+0j; 2.3 with the real inf, which gpunp's own
+        # solver gives (on the host gpunp answers with NumPy's)
+        assert np.all(np.imag(want) == 0)
+        want = np.real(want)
     c, w = _same_type(got, want)
     big = w > 1e10
     # past 1e10 a condition number is all rounding; both must see it as huge
