@@ -267,6 +267,14 @@ static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
     return s;
 }
 
+/* How hard a generated kernel is compiled: for its launches (FULL), for its
+ * first calls until its optimised twin is compiled (QUICK, below), or only
+ * to learn whether it compiles (CHECK, gp_rtc_check_*: the compiler's least
+ * optimisation to the target's machine code, NVRTC's -Ofc=max and hiprtc's
+ * -O0, a third of the full compile's time on the CI machine; every stage from
+ * parsing to the machine code still runs). */
+typedef enum { FULL, QUICK, CHECK } effort_t;
+
 /* A generated kernel: the target and the vendor's fixed options. A source
  * that includes CUB's headers is compiled with CCCL's folder (and the one
  * above it when that holds CCCL's nv/, as in the wheel) and without NVRTC
@@ -276,9 +284,10 @@ static gp_status_t find_cccl(rtc_t *c, char *found, size_t n)
  * architecture, which the driver translates as it loads it: on the H200's
  * host that took a new tanh kernel's compile and load from 52 to 42 ms
  * (medians of 7), NVRTC's own PTX-to-cubin step being the slower. */
-static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch, bool quick,
-                                  gp_blob_t *out)
+static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch,
+                                  effort_t effort, gp_blob_t *out)
 {
+    bool quick = effort == QUICK;
     out->data = NULL; /* the caller frees it whatever happens */
     out->size = 0;
     bool ptx = quick && c == &nvrtc && strncmp(arch, "sm_", 3) == 0;
@@ -310,11 +319,13 @@ static gp_status_t compile_kernel(rtc_t *c, const char *source, const char *arch
         }
     } else if (c->fast) {
         opts[n++] = c->fast_option;
-        if (quick)
+        if (effort != FULL)
             opts[n++] = "-Ofc=max";
         else if (c->fast_compile[0])
             opts[n++] = c->fast_compile;
     }
+    if (effort == CHECK && c == &hiprtc)
+        opts[n++] = "-O0";
     return compile(c, source, arch, n, opts, 0, NULL, ptx, out, NULL);
 }
 
@@ -346,7 +357,7 @@ static gp_status_t check(rtc_t *c, const char *vendor_prelude, const char *sourc
         return gp_set_error(GP_ERR_NOMEM, "out of host memory");
     }
     gp_blob_t img;
-    gp_status_t s = compile_kernel(c, full.data, arch, false, &img);
+    gp_status_t s = compile_kernel(c, full.data, arch, CHECK, &img);
     free(img.data);
     gp_str_free(&full);
     return s;
@@ -358,12 +369,12 @@ const char *gp_nvrtc_id(void) { return ready(&nvrtc) == GP_OK ? nvrtc.ident : NU
 
 gp_status_t gp_nvrtc_compile(const char *source, const char *arch, gp_blob_t *out)
 {
-    return compile_kernel(&nvrtc, source, arch, false, out);
+    return compile_kernel(&nvrtc, source, arch, FULL, out);
 }
 
 gp_status_t gp_nvrtc_compile_quick(const char *source, const char *arch, gp_blob_t *out)
 {
-    return compile_kernel(&nvrtc, source, arch, true, out);
+    return compile_kernel(&nvrtc, source, arch, QUICK, out);
 }
 
 gp_status_t gp_nvrtc_compile_user(const char *source, const char *arch, int32_t nopts,
@@ -386,7 +397,7 @@ const char *gp_hiprtc_id(void) { return ready(&hiprtc) == GP_OK ? hiprtc.ident :
 
 gp_status_t gp_hiprtc_compile(const char *source, const char *arch, gp_blob_t *out)
 {
-    return compile_kernel(&hiprtc, source, arch, false, out);
+    return compile_kernel(&hiprtc, source, arch, FULL, out);
 }
 
 gp_status_t gp_hiprtc_compile_user(const char *source, const char *arch, int32_t nopts,
