@@ -6,6 +6,8 @@ holds the same values."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -36,6 +38,11 @@ def _special_floats(dt):
             float(fi.tiny), float(fi.eps), 0.5, 2.0]
 
 
+# Strategies are built once for each set of arguments and shared: Hypothesis
+# validates a new strategy object and works out its properties on its first
+# draw, which was a fifth of a property test's time where every draw of an
+# array built its strategies anew.
+@functools.lru_cache(maxsize=None)
 def elements(dt: np.dtype, specials: bool = True, finite: bool = False):
     """Element values of `dt`: any value, with its special cases drawn often."""
     dt = np.dtype(dt)
@@ -80,8 +87,20 @@ def bounded_values(dt, bound=100.0, specials=()):
 
 def numpy_arrays(dt, shape, specials=True, finite=False, values=None):
     """NumPy arrays of `dt` and `shape`: elements from `values` if given."""
-    return hnp.arrays(np.dtype(dt), shape,
+    return _numpy_arrays(np.dtype(dt), tuple(shape) if not isinstance(shape, int) else shape,
+                         specials, finite, values)
+
+
+@functools.lru_cache(maxsize=4096)
+def _numpy_arrays(dt, shape, specials, finite, values):
+    return hnp.arrays(dt, shape,
                       elements=values if values is not None else elements(dt, specials, finite))
+
+
+_LAYOUT = st.integers(0, 3)
+_ORDER = st.sampled_from("CF")
+_STEP = st.sampled_from([1, 2, -1, -2])
+_PAD = st.integers(0, 1)
 
 
 @st.composite
@@ -94,23 +113,23 @@ def device_arrays(draw, dt, shape, specials=True, finite=False, layouts=True, va
     dt = np.dtype(dt)
     shape = tuple(shape)
     nd = len(shape)
-    if not layouts or draw(st.integers(0, 3)) == 0:
+    if not layouts or draw(_LAYOUT) == 0:
         host = draw(numpy_arrays(dt, shape, specials, finite, values))
-        order = draw(st.sampled_from("CF"))
+        order = draw(_ORDER)
         host = np.asarray(host, order=order)
         return gp.asarray(host), host
     # a larger base array, viewed with steps (possibly negative) and a
     # permutation of the axes
     perm = draw(st.permutations(range(nd))) if nd > 1 else list(range(nd))
-    steps = [draw(st.sampled_from([1, 2, -1, -2])) for _ in range(nd)]
+    steps = [draw(_STEP) for _ in range(nd)]
     base_shape = [0] * nd
     for k in range(nd):
         target = shape[perm[k]]
-        base_shape[k] = max(target * abs(steps[k]) + draw(st.integers(0, 1)), 0)
+        base_shape[k] = max(target * abs(steps[k]) + draw(_PAD), 0)
     base = draw(numpy_arrays(dt, tuple(base_shape), specials, finite, values))
     index = tuple(slice(None, shape[perm[k]] * abs(steps[k]), steps[k]) if steps[k] > 0
                   else slice(None, None, steps[k]) for k in range(nd))
-    gbase = gp.asarray(np.asarray(base, order=draw(st.sampled_from("CF"))))
+    gbase = gp.asarray(np.asarray(base, order=draw(_ORDER)))
     hview = base[index]
     gview = gbase[index]
     # trim the reversed axes to the target length
