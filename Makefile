@@ -20,18 +20,42 @@ C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.
 
 all: $(VENV)/.installed
 
-# A virtual environment with gpunp built from this tree and its test tools.
-$(VENV)/.installed: pyproject.toml build_ffi.py hatch_build.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
+# The wheel of this tree, built once: the development venv and the abi3
+# checks' venvs install the same file.
+WHEEL_DIR := $(BUILD)/wheel
+$(WHEEL_DIR)/.built: pyproject.toml build_ffi.py hatch_build.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
+	rm -rf $(WHEEL_DIR)
+	$(PYTHON) -m pip wheel -q --no-deps -w $(WHEEL_DIR) .
+	touch $@
+
+# A virtual environment with that wheel and the test tools. Its engine is
+# also copied beside the sources (gpunp/_engine.abi3.so, ignored by git), so
+# that Python started in the repository root, where the source tree shadows
+# the installed package, imports a working gpunp of the same tree.
+$(VENV)/.installed: $(WHEEL_DIR)/.built
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q numpy cffi pytest pytest-xdist hypothesis scipy
-	$(PY) -m pip install -q --force-reinstall --no-deps .
+	$(PY) -m pip install -q --force-reinstall --no-deps $(WHEEL_DIR)/gpunp-*.whl
+	cp "$$(cd / && $(abspath $(PY)) -c 'import gpunp._engine as e; print(e.__file__)')" gpunp/
 	touch $@
 
 demo: $(VENV)/.installed
 	$(PY) examples/seed.py
 
-test: test-c test-py check-nvrtc check-hiprtc
+# Every check, one stage after another, with a table of where the time went
+# at the end (tools/stages.py). The set-up makes the abi3 stages' venvs too,
+# beside the development one (pip waits on the network more than on the
+# cores); those stages run the first test of each file and every
+# ABI3_ONE_IN-th after it, from the kernel cache the Python suite filled.
+ABI3_PYTHONS := 3.10 3.13
+ABI3_ONE_IN ?= 6
+test:
+	@$(PYTHON) tools/stages.py \
+	  "set-up=all rocm-runtime $(foreach v,$(ABI3_PYTHONS),$(BUILD)/venv-$(v)/.installed)" \
+	  "C tests=test-c" "Python suite=test-py" \
+	  "NVRTC sm_90=check-nvrtc" "hiprtc gfx90a=check-hiprtc-gfx90a" "hiprtc gfx1030=check-hiprtc-gfx1030" \
+	  $(foreach v,$(ABI3_PYTHONS),"abi3 Python $(v)=abi3-$(v) ONE_IN=$(ABI3_ONE_IN)")
 
 # C unit tests of the core, linked against the engine's sources; the kernels
 # they generate are kept in $(CLOG) (among them the split reductions' stages,
@@ -40,9 +64,21 @@ $(BUILD)/preludes.c: $(wildcard csrc/kernels/prelude/*.h) build_ffi.py
 	mkdir -p $(BUILD)
 	$(PYTHON) build_ffi.py --preludes $@
 
-$(BUILD)/test_%: csrc/tests/test_%.c $(ENGINE_SRC) $(ENGINE_HDR) $(BUILD)/preludes.c
-	$(CC) -std=c11 -g -O1 -Wall -Wextra -Werror=implicit-function-declaration -Wno-unused-parameter -Wno-missing-field-initializers \
-	  -pthread -Icsrc/include -o $@ $< $(ENGINE_SRC) $(BUILD)/preludes.c -lm -ldl
+# The engine is compiled once, a object per source, into a static library
+# that every C test program links (each used to compile all of it again).
+C_FLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror=implicit-function-declaration -Wno-unused-parameter \
+           -Wno-missing-field-initializers -pthread -Icsrc/include
+ENGINE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(ENGINE_SRC)) $(BUILD)/obj/preludes.o
+$(BUILD)/obj/%.o: %.c $(ENGINE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(C_FLAGS) -c -o $@ $<
+$(BUILD)/obj/preludes.o: $(BUILD)/preludes.c
+	$(CC) $(C_FLAGS) -c -o $@ $<
+$(BUILD)/libengine.a: $(ENGINE_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/test_%: csrc/tests/test_%.c csrc/tests/*.h $(BUILD)/libengine.a
+	$(CC) $(C_FLAGS) -o $@ $< -Wl,--whole-archive $(BUILD)/libengine.a -Wl,--no-whole-archive -lm -ldl
 
 test-c: $(C_TESTS)
 	rm -rf $(CLOG)
@@ -60,9 +96,10 @@ test-py: $(VENV)/.installed rocm-runtime
 check-nvrtc: $(VENV)/.installed
 	$(PY) tools/check_kernels.py --arch sm_90 $(KLOG) $(CLOG)
 
-check-hiprtc: $(VENV)/.installed rocm-runtime
-	$(PY) tools/check_kernels.py --arch gfx90a $(KLOG) $(CLOG)
-	$(PY) tools/check_kernels.py --arch gfx1030 $(KLOG) $(CLOG)
+check-hiprtc: check-hiprtc-gfx90a check-hiprtc-gfx1030
+
+check-hiprtc-%: $(VENV)/.installed rocm-runtime
+	$(PY) tools/check_kernels.py --arch $* $(KLOG) $(CLOG)
 
 # ROCm 5.2's HIP runtime and hiprtc, from Debian: enough to compile for AMD
 # targets on a machine without an AMD GPU.
@@ -80,15 +117,25 @@ wheel: $(if $(PACK_ARCHS),$(VENV)/.installed)
 	$(if $(PACK_ARCHS),$(PY) tools/kernel_pack.py $(foreach a,$(PACK_ARCHS),--arch $(a)) $(BUILD)/kernel-pack)
 	$(if $(PACK_ARCHS),GPUNP_BUILD_PACK=$(BUILD)/kernel-pack) $(PYTHON) -m pip wheel --no-deps -w dist .
 
-# The one abi3 wheel, installed into a fresh venv of each Python and tested.
-test-abi3: wheel
-	@for v in $(PYTHONS); do \
-	  py=$$(ls -d $(PYENV_ROOT)/versions/$$v.*/bin/python3 | tail -1); \
-	  echo "== Python $$v ($$py)"; \
-	  rm -rf $(BUILD)/venv-$$v && $$py -m venv $(BUILD)/venv-$$v && \
-	  $(BUILD)/venv-$$v/bin/pip install -q numpy cffi pytest hypothesis scipy dist/*.whl && \
-	  $(BUILD)/venv-$$v/bin/pytest -q tests || exit 1; \
-	done
+# The abi3 wheel in a fresh venv of each Python (pyenv's), with the newest
+# NumPy and SciPy that pip finds for it, running the suite (ONE_IN=K: the
+# first test of each file and every K-th after it).
+test-abi3: $(foreach v,$(PYTHONS),abi3-$(v))
+.PRECIOUS: $(BUILD)/venv-%/.installed
+
+abi3-%: $(BUILD)/venv-%/.installed
+	$(BUILD)/venv-$*/bin/pytest -q -n auto $(if $(ONE_IN),--one-in=$(ONE_IN)) tests
+
+$(BUILD)/venv-%/.installed: $(WHEEL_DIR)/.built
+	@py=$$(ls -d $(PYENV_ROOT)/versions/$*.*/bin/python3 2>/dev/null | sort -V | tail -1); \
+	if [ -z "$$py" ] && command -v pyenv >/dev/null; then \
+	  pyenv install -s $* && py=$$(ls -d $(PYENV_ROOT)/versions/$*.*/bin/python3 | sort -V | tail -1); fi; \
+	test -n "$$py" || { echo "no Python $* in $(PYENV_ROOT)/versions: install it (pyenv install $*)"; exit 1; }; \
+	rm -rf $(BUILD)/venv-$* && $$py -m venv $(BUILD)/venv-$* && \
+	$(BUILD)/venv-$*/bin/pip install -q numpy cffi pytest pytest-xdist hypothesis scipy $(WHEEL_DIR)/gpunp-*.whl && \
+	(cd / && $(abspath $(BUILD))/venv-$*/bin/python -c "import sys, numpy, scipy, gpunp; \
+	  print('Python', sys.version.split()[0], 'NumPy', numpy.__version__, 'SciPy', scipy.__version__, \
+	        'gpunp from', gpunp.__file__)") && touch $@
 
 # The whole suite on a CUDA GPU (run it where one is present).
 test-gpu: $(VENV)/.installed

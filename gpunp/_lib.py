@@ -11,7 +11,18 @@ import threading
 
 import numpy
 
-from gpunp._engine import ffi, lib
+try:
+    from gpunp._engine import ffi, lib
+except ModuleNotFoundError as e:
+    import os
+    _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if e.name != "gpunp._engine" or not os.path.exists(os.path.join(_root, "build_ffi.py")):
+        raise
+    # NumPy's way: a source tree without its compiled part says what to do
+    raise ImportError(
+        f"gpunp was imported from its source tree ({_root}), whose engine is not built: "
+        "run `make` there (it builds the engine beside the sources too), or start Python "
+        "in another folder to import the installed gpunp") from None
 
 
 def _numpy_version() -> int:
