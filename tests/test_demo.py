@@ -1,5 +1,6 @@
 """`make demo`'s script prints exactly the seed example's two arrays."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,10 @@ def test_a_source_tree_without_its_engine_says_what_to_do(tmp_path):
     root = Path(__file__).resolve().parent.parent
     shutil.copytree(root / "gpunp", tmp_path / "gpunp", ignore=shutil.ignore_patterns("*.so"))
     (tmp_path / "build_ffi.py").write_text("")
-    r = subprocess.run([sys.executable, "-c", "import gpunp"], cwd=tmp_path,
+    # the folder Python starts in leads sys.path, as it does unless
+    # PYTHONSAFEPATH is set (tools/device_run.sh sets it)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    r = subprocess.run([sys.executable, "-c", "import gpunp"], cwd=tmp_path, env=env,
                        capture_output=True, text=True)
     assert r.returncode == 1
     assert "ImportError: gpunp was imported from its source tree" in r.stderr
