@@ -84,9 +84,9 @@ test-c: $(C_TESTS)
 	rm -rf $(CLOG)
 	@for t in $(C_TESTS); do echo "== $$t"; GPUNP_KERNEL_LOG=$(CURDIR)/$(CLOG) GPUNP_BACKEND=host $$t || exit 1; done
 
-# The Python suite, a pytest-xdist worker per core (on a 2-core machine
-# 1055 s, against 1691 s in one process); every kernel source it generates
-# is kept in $(KLOG).
+# The Python suite, a pytest-xdist worker per core (on the 2-core CI
+# machine with an empty kernel cache, 736 s, about half of it compiling
+# kernels); every kernel source it generates is kept in $(KLOG).
 test-py: $(VENV)/.installed rocm-runtime
 	rm -rf $(KLOG)
 	GPUNP_KERNEL_LOG=$(CURDIR)/$(KLOG) $(VENV)/bin/pytest -q -n auto tests
