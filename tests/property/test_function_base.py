@@ -31,7 +31,9 @@ def test_sinc_matches_numpy(data):
     g, x = data.draw(device_arrays(dt, data.draw(shapes(0, 3), label="shape")), label="arrays")
     got, want = same_outcome(quieted(lambda: np.sinc(x)), quieted(lambda: gp.sinc(g)))
     if want is not None:
-        _close(got, want)
+        # sinc(0) is 1; NumPy 2.2 gave float16's NaN there (its stand-in for
+        # 0, 1e-20, is 0 in float16), later releases 1 (docs/differences.md)
+        _close(got, np.where((x == 0) & np.isnan(want), want.dtype.type(1), want))
 
 
 @given(data=st.data())
