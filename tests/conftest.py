@@ -20,9 +20,9 @@ settings.register_profile("gpunp", deadline=None)
 # CI (CI=true) draws the same examples on every run, derived from each
 # test, so that whether a submission lands does not depend on the draw;
 # every other run searches anew, and what it finds is a bug to fix. CI's
-# fixed draw is 50 examples a test, not Hypothesis's 100: drawing the
-# examples was about half of a cold CI run on its 2 cores, and the cold
-# run must stay within 35 minutes (the new search is the other runs' work).
+# fixed draw is 50 examples a test, not Hypothesis's 100: drawing them was
+# most of the suite's time besides compiling kernels, and a cold CI run on
+# its 2 cores must stay within 35 minutes (searching is the other runs' work).
 settings.register_profile("ci", parent=settings.get_profile("gpunp"), derandomize=True,
                           max_examples=50)
 # The GPU machine's time is lent by the half hour: `--hypothesis-profile=device`
@@ -56,7 +56,6 @@ def pytest_report_header(config):
             f"gpunp backend: {gpunp.backend()}"]
 
 
-
 def pytest_addoption(parser):
     parser.addoption(
         "--one-in", type=int, default=1, metavar="K",
@@ -88,7 +87,7 @@ def _add_cache_stats(stats: dict) -> None:
 
 
 def pytest_sessionfinish(session):
-    stats = gpunp._config.cache_stats()  # noqa: SLF001
+    stats = gpunp._config.cache_stats()
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: its controller adds it up
         workeroutput["gpunp_cache_stats"] = stats

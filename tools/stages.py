@@ -53,12 +53,12 @@ def run(label: str, argv: list[str]) -> tuple[int, float, str]:
     t0 = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             errors="replace", bufsize=1)
-    tail: list[str] = []
+    lines: list[str] = []
     for line in proc.stdout:
         sys.stdout.write(line)
-        tail.append(line)
+        lines.append(line)
     rc = proc.wait()
-    return rc, time.monotonic() - t0, summarise(tail)
+    return rc, time.monotonic() - t0, summarise(lines)
 
 
 def main(args: list[str]) -> int:
