@@ -6,6 +6,7 @@ Everything else in the package reaches the engine through this module.
 
 from __future__ import annotations
 
+import functools
 import operator
 import threading
 
@@ -25,6 +26,7 @@ except ModuleNotFoundError as e:
         "in another folder to import the installed gpunp") from None
 
 
+@functools.cache  # read on paths as hot as a.flat[k]: parsed once
 def _numpy_version() -> int:
     """The running NumPy's version as major * 10000 + minor * 100 + patch:
     the kernels follow its per-element rules where releases differ."""
