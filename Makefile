@@ -60,7 +60,7 @@ test:
 # C unit tests of the core, linked against the engine's sources; the kernels
 # they generate are kept in $(CLOG) (among them the split reductions' stages,
 # which the Python suite on the host backend never plans).
-$(BUILD)/preludes.c: $(wildcard csrc/kernels/prelude/*.h) build_ffi.py
+$(BUILD)/preludes.c: $(wildcard csrc/prelude/*.h) build_ffi.py
 	mkdir -p $(BUILD)
 	$(PYTHON) build_ffi.py --preludes $@
 

@@ -96,7 +96,7 @@ class Gpunp(_CupyApi):
 
     def settle(self):
         # a new kernel's first calls run a scalar loop compiled quickly while
-        # the kernel itself compiles on the cache's thread (rtc/cache.c)
+        # the kernel itself compiles on the cache's thread (cache/cache.c)
         from gpunp._config import finish_compiles
         finish_compiles()
 

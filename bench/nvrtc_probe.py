@@ -5,7 +5,7 @@ docs/performance.md. Needs a CUDA device (the PTX rows load modules).
     CUDA_CACHE_DISABLE=1 GPUNP_BACKEND=cuda python -m bench.nvrtc_probe
 
 The sources: an empty kernel and a one-line tanhf loop without gpunp's
-prelude; with the prelude (csrc/kernels/prelude, as the engine prepends it
+prelude; with the prelude (csrc/prelude, as the engine prepends it
 to a float32 kernel), an empty kernel, scalar loops of a negation and of
 tanh, and the engine's generated tanh kernel of float32 (the body of
 `ed3ed63`, from GPUNP_KERNEL_LOG: a 4-wide vector loop and a scalar tail).

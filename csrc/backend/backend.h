@@ -12,16 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/core.h"
+#include "../rtc/rtc.h"
 
 /* DLPack device types, reused as backend identities. */
 enum { GP_DL_CPU = 1, GP_DL_CUDA = 2, GP_DL_ROCM = 10 };
-
-/* A compiled kernel image (host: a shared object; CUDA: a cubin). */
-typedef struct gp_blob {
-    void *data;
-    size_t size;
-} gp_blob_t;
 
 /* Launch geometry. */
 typedef struct gp_launch {
@@ -200,7 +194,8 @@ typedef struct gp_backend_i {
     gp_status_t (*fft_destroy)(void *plan);
 } gp_backend_i;
 
-/* The running backend (started on first use; see gp_runtime_init). Never
+/* The running backend (started on first use by gp_runtime_init, which is
+ * here too: choosing the backend is this layer's first service). Never
  * NULL on GP_OK. */
 gp_status_t gp_backend(const gp_backend_i **out);
 
@@ -214,6 +209,20 @@ gp_status_t gp_backend_props(const gp_device_props_t **out);
  * object, NULL for the default stream). */
 int32_t gp_current_device(void);
 void *gp_current_stream(void);
+
+/* A stream handle of the ABI (gp_runtime.h): the backend's stream and the
+ * device it belongs to. Made and destroyed by the runtime API
+ * (runtime/runtime.c); made current here (backend.c). */
+#define GP_STREAM_MAGIC 0x47505374u /* "GPSt" */
+struct gp_stream {
+    uint32_t magic;
+    int32_t device;
+    void *native;
+};
+static inline bool gp_stream_ok(const gp_stream_t *s)
+{
+    return s && s->magic == GP_STREAM_MAGIC;
+}
 
 extern const gp_backend_i gp_backend_host;
 extern const gp_backend_i gp_backend_cuda;
@@ -238,12 +247,5 @@ gp_status_t gp_errrec_launched(void);
  * it holds into GP_ERR_INDEX ("index 10 is out of bounds for axis 0 with
  * size 5"), clearing it. Costs nothing when no launch is pending. */
 gp_status_t gp_errrec_check(void *stream, bool all_streams);
-
-/* Text of the embedded preludes (generated from csrc/kernels/prelude/). */
-extern const char gp_prelude_common[];
-extern const char gp_prelude_host[];
-extern const char gp_prelude_cuda[];
-extern const char gp_prelude_hip[];
-extern const char gp_prelude_random[]; /* the distributions (random.c's kernels) */
 
 #endif /* GP_BACKEND_H */

@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../rtc/rtc.h"
 #include "backend.h"
 
 /* Arrays are aligned as a GPU allocation is, so vector paths see the same

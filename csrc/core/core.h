@@ -1,6 +1,7 @@
 /*
  * core.h - internal declarations of the core layer: errors, the dtype table,
- * the array descriptor, shapes, strides and iteration plans. Not API.
+ * shapes, strides, iteration plans and text; finding libraries is dl.h.
+ * Nothing here touches a device. Not API.
  */
 #ifndef GP_CORE_H
 #define GP_CORE_H
@@ -22,6 +23,9 @@ gp_status_t gp_set_error(gp_status_t code, const char *fmt, ...)
 /* Clears this thread's last error (called at the start of API functions
  * whose callers read gp_errmsg only on failure; kept cheap). */
 void gp_clear_error(void);
+
+/* The magic number a destroyed handle is left with (misuse detection). */
+#define GP_DEAD_MAGIC 0xdeadbeefu
 
 #define GP_TRY(expr)                       \
     do {                                   \
@@ -76,84 +80,6 @@ int32_t gp_scalar_to_compute(const gp_scalar_t *v, int32_t dt, void *dst);
 
 /* Reads one element of dtype `dt` from storage bytes into a scalar. */
 void gp_scalar_from_storage(const void *src, int32_t dt, gp_scalar_t *out);
-
-/* ---- buffers and arrays (array.c) ------------------------------------- */
-
-#define GP_BUFFER_MAGIC 0x47504266u /* "GPBf" */
-#define GP_ARRAY_MAGIC 0x47504172u  /* "GPAr" */
-#define GP_DEAD_MAGIC 0xdeadbeefu
-
-/* A reference-counted allocation on one device. */
-typedef struct gp_buffer {
-    uint32_t magic;
-    atomic_int refs;
-    void *ptr;           /* device address */
-    size_t size;         /* bytes */
-    int32_t device;
-    void *stream;        /* the stream it was allocated on (pools reuse per stream) */
-    /* Who frees the memory: NULL means the engine's allocator. An external
-     * owner (DLPack, __cuda_array_interface__) gives a deleter. */
-    void (*deleter)(void *ctx);
-    void *deleter_ctx;
-} gp_buffer_t;
-
-struct gp_array {
-    uint32_t magic;
-    atomic_int refs;
-    int32_t dtype;
-    int32_t ndim;
-    int32_t flags;
-    int32_t pad_;
-    int64_t size;
-    int64_t offset;      /* bytes from buf->ptr to element 0 */
-    gp_buffer_t *buf;
-    int64_t *shape;      /* point into dims */
-    int64_t *strides;
-    int64_t dims[];      /* shape then strides */
-};
-
-bool gp_array_check(const gp_array_t *a);
-#define GP_CHECK_ARRAY(a)                                                      \
-    do {                                                                      \
-        if (!gp_array_check(a))                                               \
-            return gp_set_error(GP_ERR_MISUSE, "invalid array handle (NULL, " \
-                                               "freed or foreign)");          \
-    } while (0)
-
-static inline char *gp_array_data(const gp_array_t *a)
-{
-    return (char *)a->buf->ptr + a->offset;
-}
-
-/* The order (C, F or K) a new array like `a` takes for NumPy's `order`
- * (A and K resolved against a's layout); GP_ERR_VALUE for an unknown one. */
-gp_status_t gp_like_order(const gp_array_t *a, int32_t *order);
-
-/* A new array descriptor over `buf` (whose reference it takes), computing
- * size and flags. Returns NULL (and sets the error) if out of host memory. */
-gp_array_t *gp_array_wrap(gp_buffer_t *buf, int32_t dtype, int32_t ndim, const int64_t *shape,
-                          const int64_t *strides, int64_t offset, int32_t writeable);
-
-/* A new view of `a`'s buffer (taking a new buffer reference); writeability
- * is inherited. */
-gp_status_t gp_array_new_view(const gp_array_t *a, int32_t ndim, const int64_t *shape,
-                              const int64_t *strides, int64_t offset, gp_array_t **out);
-
-/* A new array with the given shape and explicit strides (a dense layout). */
-gp_status_t gp_array_alloc_strided(int32_t dtype, int32_t ndim, const int64_t *shape,
-                                   const int64_t *strides, gp_array_t **out);
-
-/* A new array of `shape` laid out like `like_strides` would ask (NumPy's
- * order K): axes sorted by the strides of the `n` operand stride lists. */
-gp_status_t gp_array_alloc_like(int32_t dtype, int32_t ndim, const int64_t *shape, int32_t n,
-                                const int64_t *const *like_strides, int32_t order,
-                                gp_array_t **out);
-
-void gp_buffer_release(gp_buffer_t *b);
-void gp_buffer_retain(gp_buffer_t *b);
-
-/* Recomputes the contiguity flags of `a`. */
-void gp_array_update_flags(gp_array_t *a);
 
 /* ---- shapes (shape.c) ------------------------------------------------- */
 

@@ -14,8 +14,8 @@
 /* The kernel prelude, for its conversion helpers. */
 #define GPK_WITH_C64 1
 #define GPK_WITH_C128 1
-#include "../kernels/prelude/host.h"
-#include "../kernels/prelude/common.h"
+#include "../prelude/host.h"
+#include "../prelude/common.h"
 
 const gp_dtype_desc_t gp_dtypes[GP_NDTYPES] = {
     [GP_BOOL] = {GP_KIND_BOOL, 1, 1, '?', "bool", "b", "gpk_b", GP_BOOL},

@@ -900,7 +900,7 @@ static void emit_scan_tiles(gp_str_t *s, const gp_scan_spec_t *sp, const char *n
  * 16, 2.93 with 256 x 24); 8 bytes keep CUB's, not measured here. */
 void gp_scan_cub_shape(int32_t loop_dt, int *threads, int *items)
 {
-    int t = gp_tune_scan_cub_threads(), i = gp_tune_scan_cub_items();
+    int t = gp_tuning()->scan_cub_threads, i = gp_tuning()->scan_cub_items;
     bool wide = gp_compute_size(loop_dt) == 8;
     *threads = t ? t : wide ? 224 : 128;
     *items = i ? i : wide ? 24 : 32;

@@ -32,7 +32,7 @@ gp_status_t gp_copy_into(gp_array_t *dst, const gp_array_t *src)
 {
     if (dst->size == 0)
         return GP_OK;
-    if (same_dense_layout(dst, src) && !gp_tune_copy_kernel()) {
+    if (same_dense_layout(dst, src) && !gp_tuning()->copy_kernel) {
         const gp_backend_i *be;
         GP_TRY(gp_backend(&be));
         return be->memcpy_dtod(gp_array_data(dst), gp_array_data(src),

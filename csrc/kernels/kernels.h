@@ -5,8 +5,8 @@
 #ifndef GP_KERNELS_H
 #define GP_KERNELS_H
 
-#include "../backend/backend.h"
-#include "../rtc/rtc.h"
+#include "../array/array.h"
+#include "../cache/cache.h"
 
 /* ---- the op table (optable.c) ----------------------------------------- */
 
@@ -318,13 +318,40 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block);
  * threads as this). */
 #define GP_IDX32_ITEMS ((int64_t)1 << 30)
 
-/* GPUNP_TUNE_RED_SPLIT (launch.c): the factor on a long reduction's split. */
-int gp_tune_scan_vec(void); /* GPUNP_TUNE_SCAN_VEC (launch.c), 1 unless set to 0 */
-int gp_tune_scan_cub(void); /* GPUNP_TUNE_SCAN_CUB (launch.c), 1 unless set to 0 */
-int gp_tune_scan_cub_threads(void); /* GPUNP_TUNE_SCAN_CUB_THREADS, 0: the default */
-int gp_tune_scan_cub_items(void);   /* GPUNP_TUNE_SCAN_CUB_ITEMS, 0: the default */
-int gp_tune_copy_kernel(void); /* GPUNP_TUNE_COPY_KERNEL (launch.c), 1 unless set to 0 */
-int gp_tune_red_split(void);
+/* ---- tuning knobs (tune.c) ------------------------------------------------ */
+
+/* Launch shapes the benchmarks tune (bench/tune.py): GPUNP_TUNE_UNROLL,
+ * vector accesses per thread per iteration; GPUNP_TUNE_WAVES, resident grids
+ * per launch at most for every grid-stride kernel but the elementwise
+ * runner's (random numbers lost 15% with 128: docs/performance.md);
+ * GPUNP_TUNE_EW_WAVES, the same for the elementwise runner, whose streams
+ * of one read and one write reach more of the DRAM with more blocks in
+ * flight (128: exp 4.04 -> 4.20 TB/s on the H200); GPUNP_TUNE_RED_SPLIT, how many
+ * times more blocks a long reduction is split over than fill the device;
+ * GPUNP_TUNE_SCAN_VEC=0, single-pass scans of contiguous lines without
+ * 16-byte vectors (the path before them, for bench/tune.py scan);
+ * GPUNP_TUNE_SCAN_CUB=0, CUDA's contiguous scans by the engine's own tiles
+ * rather than CUB's agent; GPUNP_TUNE_SCAN_CUB_THREADS and _ITEMS, that
+ * agent's block and nominal items a thread (0: gp_scan_cub_shape's);
+ * GPUNP_TUNE_COPY_KERNEL=0, copies between equal dense layouts by the
+ * driver's device-to-device copy rather than the elementwise copy kernel
+ * (the two move the same bytes per second on the H200 and H100, but the
+ * driver's call costs the host 1.5 to 2.6 times the kernel's launch:
+ * docs/performance.md; bench/tune.py copy measures the two). */
+typedef struct gp_tuning {
+    int unroll;
+    int waves;
+    int ew_waves;
+    int red_split;
+    int scan_vec;
+    int scan_cub;
+    int scan_cub_threads;
+    int scan_cub_items;
+    int copy_kernel;
+} gp_tuning_t;
+
+/* The knobs, read from the environment on first use. */
+const gp_tuning_t *gp_tuning(void);
 
 /* ---- operations used across the layer ---------------------------------- */
 

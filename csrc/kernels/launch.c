@@ -54,90 +54,6 @@ gp_status_t gp_launch(const gp_kernel_t *k, const gp_launch_t *cfg, gp_params_t 
     return be->launch(k->fn, cfg, params->data, n, gp_current_stream());
 }
 
-/* Launch shapes the benchmarks tune (bench/tune.py): GPUNP_TUNE_UNROLL,
- * vector accesses per thread per iteration; GPUNP_TUNE_WAVES, resident grids
- * per launch at most for every grid-stride kernel but the elementwise
- * runner's (random numbers lost 15% with 128: docs/performance.md);
- * GPUNP_TUNE_EW_WAVES, the same for the elementwise runner, whose streams
- * of one read and one write reach more of the DRAM with more blocks in
- * flight (128: exp 4.04 -> 4.20 TB/s on the H200); GPUNP_TUNE_RED_SPLIT, how many
- * times more blocks a long reduction is split over than fill the device;
- * GPUNP_TUNE_SCAN_VEC=0, single-pass scans of contiguous lines without
- * 16-byte vectors (the path before them, for bench/tune.py scan);
- * GPUNP_TUNE_SCAN_CUB=0, CUDA's contiguous scans by the engine's own tiles
- * rather than CUB's agent; GPUNP_TUNE_SCAN_CUB_THREADS and _ITEMS, that
- * agent's block and nominal items a thread (0: gp_scan_cub_shape's);
- * GPUNP_TUNE_COPY_KERNEL=0, copies between equal dense layouts by the
- * driver's device-to-device copy rather than the elementwise copy kernel
- * (the two move the same bytes per second on the H200 and H100, but the
- * driver's call costs the host 1.5 to 2.6 times the kernel's launch:
- * docs/performance.md; bench/tune.py copy measures the two). */
-typedef struct {
-    int unroll;
-    int waves;
-    int ew_waves;
-    int red_split;
-    int scan_vec;
-    int scan_cub;
-    int scan_cub_threads;
-    int scan_cub_items;
-    int copy_kernel;
-} tuning_t;
-
-static int knob(const char *name, int dflt, int lo, int hi)
-{
-    const char *v = getenv(name);
-    int x = v ? atoi(v) : dflt;
-    return x >= lo && x <= hi ? x : dflt;
-}
-
-static const tuning_t *tuning(void)
-{
-    static tuning_t t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    if (!t.unroll) {
-        t.waves = knob("GPUNP_TUNE_WAVES", 32, 1, 4096);
-        t.ew_waves = knob("GPUNP_TUNE_EW_WAVES", 128, 1, 4096);
-        t.red_split = knob("GPUNP_TUNE_RED_SPLIT", 1, 1, 64);
-        t.scan_vec = knob("GPUNP_TUNE_SCAN_VEC", 1, 0, 1);
-        t.scan_cub = knob("GPUNP_TUNE_SCAN_CUB", 1, 0, 1);
-        t.scan_cub_threads = knob("GPUNP_TUNE_SCAN_CUB_THREADS", 0, 0, 1024) / 32 * 32;
-        t.scan_cub_items = knob("GPUNP_TUNE_SCAN_CUB_ITEMS", 0, 0, 64) / 2 * 2;
-        t.copy_kernel = knob("GPUNP_TUNE_COPY_KERNEL", 1, 0, 1);
-        t.unroll = knob("GPUNP_TUNE_UNROLL", 1, 1, 8);
-    }
-    return &t;
-}
-
-int gp_tune_copy_kernel(void)
-{
-    return tuning()->copy_kernel;
-}
-
-int gp_tune_scan_vec(void)
-{
-    return tuning()->scan_vec;
-}
-
-int gp_tune_scan_cub(void)
-{
-    return tuning()->scan_cub;
-}
-
-int gp_tune_scan_cub_threads(void)
-{
-    return tuning()->scan_cub_threads;
-}
-
-int gp_tune_scan_cub_items(void)
-{
-    return tuning()->scan_cub_items;
-}
-
-int gp_tune_red_split(void)
-{
-    return tuning()->red_split;
-}
-
 /* A grid of `block`-thread blocks for n threads, at most `waves` grids
  * resident at once (grid-stride loops cover the rest). */
 static gp_launch_t grid_capped(int64_t n, uint32_t block, int waves)
@@ -161,7 +77,7 @@ static gp_launch_t grid_capped(int64_t n, uint32_t block, int waves)
 
 gp_launch_t gp_grid_for(int64_t n, uint32_t block)
 {
-    return grid_capped(n, block, tuning()->waves);
+    return grid_capped(n, block, gp_tuning()->waves);
 }
 
 /* ---- the elementwise runner -------------------------------------------------- */
@@ -268,7 +184,7 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     sp.ndim = contig ? 0 : (uint8_t)it.ndim;
     sp.idx32 = small;
     sp.vec = contig && !where ? (uint8_t)vector_width(arr, nop, o0->size) : 1;
-    sp.unroll = sp.vec > 1 ? (uint8_t)tuning()->unroll : 1;
+    sp.unroll = sp.vec > 1 ? (uint8_t)gp_tuning()->unroll : 1;
     /* a unary op between transposed 2-d layouts (a.T.copy(), exp(a.T)):
      * the output steps by its itemsize along dim 1, the input along dim 0 */
     sp.tiled = !contig && nin == 1 && nout == 1 && !where && arr[0] && it.ndim == 2 &&
@@ -301,6 +217,6 @@ gp_status_t gp_ew_run(const gp_op_t *op, int internal, int32_t op_index, const i
     int64_t threads = sp.tiled ? ((it.shape[0] + 31) / 32) * ((it.shape[1] + 31) / 32) * 256
                       : sp.vec > 1 ? o0->size / sp.vec / sp.unroll
                                    : o0->size;
-    gp_launch_t cfg = grid_capped(threads, 256, tuning()->ew_waves);
+    gp_launch_t cfg = grid_capped(threads, 256, gp_tuning()->ew_waves);
     return gp_launch(kern, &cfg, &p);
 }

@@ -286,7 +286,7 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         (sp->block_per_out ? p.M < 2 * props->multiprocessors : units < gpu_threads)) {
         int64_t want = (sp->block_per_out ? 16 * props->multiprocessors / (p.M ? p.M : 1)
                                           : (int64_t)gpu_threads / (units ? units : 1)) *
-                       gp_tune_red_split();
+                       gp_tuning()->red_split;
         S = want < 1 ? 1 : want;
         /* a part is at least 1024 elements for a block, 128 for a thread */
         int64_t most = p.K / (sp->block_per_out ? 1024 : 128);
@@ -830,7 +830,7 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     for (int32_t j = 0; j < n; ++j)
         aligned = aligned && sin[j] % 16 == 0 && sout[j] % 16 == 0;
     if (lines && gp_dtype_kind(ld[0]) != GP_KIND_COMPLEX && be && strcmp(be->name, "cuda") == 0 &&
-        gp_tune_scan_cub()) {
+        gp_tuning()->scan_cub) {
         int ct, ci;
         gp_scan_cub_shape(ld[0], &ct, &ci);
         gp_scan_spec_t cub = sp;
@@ -845,7 +845,7 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
             words = M * (NT + GP_SCAN_CUB_PAD) * 2 * isz;
         }
     }
-    sp.vec = sp.strategy == GP_SCAN_TILES && lines && aligned && gp_tune_scan_vec()
+    sp.vec = sp.strategy == GP_SCAN_TILES && lines && aligned && gp_tuning()->scan_vec
                  ? (uint8_t)(16 / isz)
                  : 0;
     gp_array_t *part = NULL;

@@ -2,7 +2,7 @@
  * solver.c - dense factorizations (gp_linalg.h): the vendor-neutral routine
  * table, the checks of the arguments' shapes, dtypes and layouts, and the
  * workspace, which comes from the engine's pool; the backend's solver slot
- * (cuSOLVER on CUDA, csrc/backend/gpu.c) does the work.
+ * (cuSOLVER on CUDA, csrc/backend/vendor/solver.c) does the work.
  *
  * The routines take column-major matrices because LAPACK and cuSOLVER do.
  * The Python layer (gpunp/linalg/) copies each input into that layout once,

@@ -7,6 +7,27 @@
 
 #include "../backend/backend.h"
 
+#define GP_BUFFER_MAGIC 0x47504266u /* "GPBf" */
+
+/* A reference-counted allocation on one device. */
+typedef struct gp_buffer {
+    uint32_t magic;
+    atomic_int refs;
+    void *ptr;           /* device address */
+    size_t size;         /* bytes */
+    int32_t device;
+    void *stream;        /* the stream it was allocated on (pools reuse per stream) */
+    /* Who frees the memory: NULL means the engine's allocator. An external
+     * owner (DLPack, __cuda_array_interface__) gives a deleter. */
+    void (*deleter)(void *ctx);
+    void *deleter_ctx;
+} gp_buffer_t;
+
+/* A reference more, or one fewer (the last frees the memory, through the
+ * pool or the owner's deleter). */
+void gp_buffer_retain(gp_buffer_t *b);
+void gp_buffer_release(gp_buffer_t *b);
+
 /* A new buffer of `nbytes` (0 allowed) on the current device and stream,
  * one reference owned by the caller. GP_ERR_NOMEM_DEVICE with the size asked
  * for and what is in use when device memory runs out (after the cache was

@@ -14,7 +14,7 @@
 
 #include <dlfcn.h>
 
-#include "../backend/dl.h"
+#include "../core/dl.h"
 #include "rtc.h"
 
 typedef int rtcResult;

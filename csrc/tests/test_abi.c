@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../backend/dl.h"
-#include "../core/core.h"
+#include "../core/dl.h"
+#include "../array/array.h"
 #include "gp_test.h"
 
 static int32_t ADD; /* ufunc id of "add" */

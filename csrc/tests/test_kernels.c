@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../backend/backend.h"
-#include "../rtc/rtc.h"
+#include "../cache/cache.h"
 #include "gp_test.h"
 
 static int32_t ADD, MAXIMUM;

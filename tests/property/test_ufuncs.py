@@ -357,7 +357,7 @@ _I64_LO, _I64_HI, _I32_LO, _I32_HI = -2.0**63, 2.0**63, -2147483649.0, 214748364
 
 def documented_float_to_int(x, dt) -> np.ndarray:
     """Float (or complex: its real part) to integer dtype `dt` by gpunp's
-    documented rule (csrc/kernels/prelude/common.h: x86-64's truncating
+    documented rule (csrc/prelude/common.h: x86-64's truncating
     conversions), which NumPy leaves to the platform for NaN and values out
     of range: those give the 32- or 64-bit 'integer indefinite' value,
     truncated to the width of `dt`."""

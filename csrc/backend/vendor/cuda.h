@@ -12,6 +12,8 @@
 
 #define GPU_VENDOR GP_CUDA_BACKEND_NAME
 #define GPU_BACKEND gp_backend_cuda
+/* the name of a function the GPU backend's files share, one per vendor */
+#define GPU_SYM(name) gp_cuda_##name
 #define GPU_DL_DEVICE GP_DL_CUDA
 #define GPU_DL_VENDOR GP_VENDOR_CUDA
 #define GPU_DRIVER_WHAT "the CUDA driver (libcuda)"

@@ -25,6 +25,8 @@
 
 #define GPU_VENDOR "hip"
 #define GPU_BACKEND gp_backend_hip
+/* the name of a function the GPU backend's files share, one per vendor */
+#define GPU_SYM(name) gp_hip_##name
 #define GPU_DL_DEVICE GP_DL_ROCM
 #define GPU_DL_VENDOR GP_VENDOR_ROCM
 #define GPU_DRIVER_WHAT "the HIP runtime (libamdhip64)"

@@ -5,10 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backend/backend.h"
-#include "../memory/memory.h"
 #include "../third_party/dlpack/dlpack.h"
-#include "core.h"
+#include "array.h"
 
 static void no_free(void *ctx) { (void)ctx; }
 

@@ -8,9 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backend/backend.h"
-#include "../memory/memory.h"
-#include "core.h"
+#include "array.h"
 
 bool gp_array_check(const gp_array_t *a) { return a && a->magic == GP_ARRAY_MAGIC; }
 

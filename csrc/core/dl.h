@@ -4,7 +4,7 @@
 #ifndef GP_DL_H
 #define GP_DL_H
 
-#include "../core/core.h"
+#include "core.h"
 
 enum gp_vendor { GP_VENDOR_CUDA = 0, GP_VENDOR_ROCM = 1 };
 
@@ -20,6 +20,10 @@ gp_status_t gp_dl_open(const char *what, const char *const *names, int vendor, v
 /* The directories set by gp_runtime_set_library_path, ':'-separated, into
  * buf ("" if none). */
 void gp_dl_library_path(char *buf, size_t n);
+
+/* The first of `candidates` ('\0'-separated names, ending in an empty one)
+ * that `lib` defines, or NULL. */
+void *gp_dl_symbol(void *lib, const char *candidates);
 
 /* The path a handle from gp_dl_open was loaded from ("" if unknown). */
 const char *gp_dl_path(void *lib, char *buf, size_t n);

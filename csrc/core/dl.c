@@ -123,3 +123,13 @@ const char *gp_dl_path(void *lib, char *buf, size_t n)
         snprintf(buf, n, "%s", lm->l_name);
     return buf;
 }
+
+void *gp_dl_symbol(void *lib, const char *candidates)
+{
+    for (const char *s = candidates; *s; s += strlen(s) + 1) {
+        void *f = dlsym(lib, s);
+        if (f)
+            return f;
+    }
+    return NULL;
+}

@@ -8,7 +8,7 @@
  * documented in docs/differences.md and is the same on every backend.
  *
  * A section inside #ifdef GPK_WITH_<NAME> reaches only the kernels whose
- * body spells one of its words (the table of gp_kernel_source, rtc/cache.c):
+ * body spells one of its words (the table of gp_kernel_source, rtc/source.c):
  * a new helper in such a section needs its name among that section's words. */
 
 /* ---- storage types ---------------------------------------------------- */

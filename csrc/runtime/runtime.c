@@ -1,0 +1,303 @@
+/*
+ * runtime.c - the runtime API of gp_runtime.h over the layers below it: the
+ * configuration, devices, streams (whose end returns their cached memory to
+ * the pool), events, copies and foreign streams. The current device and
+ * stream themselves are the backend layer's (backend.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cache/cache.h"
+#include "../memory/memory.h"
+
+#define GP_EVENT_MAGIC 0x47504576u  /* "GPEv" */
+
+struct gp_event {
+    uint32_t magic;
+    int32_t device;
+    int32_t timing;
+    int32_t recorded;
+    void *native;
+};
+
+GP_API gp_status_t gp_runtime_config(const char *key, const char **out)
+{
+    if (!key || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_runtime_config: NULL argument");
+    *out = NULL;
+    if (strcmp(key, "cache_dir") == 0) {
+        *out = gp_cache_dir();
+        return GP_OK;
+    }
+    if (strcmp(key, "kernel_log") == 0) {
+        *out = gp_kernel_log_dir();
+        return GP_OK;
+    }
+    if (strcmp(key, "kernel_pack") == 0) {
+        *out = gp_kernel_pack_dir();
+        return GP_OK;
+    }
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (strcmp(key, "backend") == 0) {
+        *out = b->name;
+    } else if (strcmp(key, "compiler") == 0) {
+        *out = b->compiler_id();
+        if (!*out)
+            return gp_errcode();
+    } else if (strcmp(key, "target") == 0 || strcmp(key, "device_name") == 0) {
+        const gp_device_props_t *p;
+        GP_TRY(gp_backend_props(&p));
+        *out = key[0] == 't' ? p->target : p->name;
+    } else {
+        return gp_set_error(GP_ERR_VALUE, "unknown configuration key '%s'", key);
+    }
+    return GP_OK;
+}
+
+/* ---- devices -------------------------------------------------------------- */
+
+GP_API gp_status_t gp_device_count(int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_device_count: out is NULL");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->device_count(out);
+}
+
+GP_API gp_status_t gp_device_synchronize(void)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    GP_TRY(b->device_synchronize());
+    return gp_errrec_check(gp_current_stream(), true);
+}
+
+/* ---- streams -------------------------------------------------------------- */
+
+GP_API gp_status_t gp_stream_create(int32_t flags, int32_t priority, gp_stream_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_create: out is NULL");
+    *out = NULL;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    gp_stream_t *s = malloc(sizeof *s);
+    if (!s)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for a stream");
+    gp_status_t st = b->stream_create(flags, priority, &s->native);
+    if (st != GP_OK) {
+        free(s);
+        return st;
+    }
+    s->magic = GP_STREAM_MAGIC;
+    s->device = gp_current_device();
+    *out = s;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_stream_destroy(gp_stream_t *s)
+{
+    if (!s)
+        return GP_OK;
+    if (!gp_stream_ok(s))
+        return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
+    const gp_backend_i *b = gp_backend_running();
+    gp_stream_t *cur = NULL;
+    gp_stream_get_current(&cur);
+    if (cur == s)
+        gp_stream_set_current(NULL);
+    gp_status_t st = GP_OK;
+    if (b) {
+        /* blocks cached for this stream outlive it: wait for its work, then
+         * hand them to the default stream (a new stream may reuse the handle) */
+        st = b->stream_synchronize(s->native);
+        gp_zeroed_forget(s->device, s->native, false);
+        gp_pool_forget_stream(s->device, s->native);
+        gp_status_t d = b->stream_destroy(s->native);
+        if (st == GP_OK)
+            st = d;
+    }
+    s->magic = GP_DEAD_MAGIC;
+    free(s);
+    return st;
+}
+
+GP_API gp_status_t gp_stream_synchronize(gp_stream_t *s)
+{
+    if (s && !gp_stream_ok(s))
+        return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    GP_TRY(b->stream_synchronize(s ? s->native : NULL));
+    if (s && s->device != gp_current_device())
+        return GP_OK; /* the record read is for the current device's streams */
+    return gp_errrec_check(s ? s->native : NULL, false);
+}
+
+GP_API gp_status_t gp_stream_query(gp_stream_t *s, int32_t *out)
+{
+    if ((s && !gp_stream_ok(s)) || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_query: invalid argument");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->stream_query(s ? s->native : NULL, out);
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+static bool event_ok(const gp_event_t *e) { return e && e->magic == GP_EVENT_MAGIC; }
+
+GP_API gp_status_t gp_event_create(int32_t timing, gp_event_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_event_create: out is NULL");
+    *out = NULL;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    gp_event_t *e = malloc(sizeof *e);
+    if (!e)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for an event");
+    gp_status_t st = b->event_create(timing, &e->native);
+    if (st != GP_OK) {
+        free(e);
+        return st;
+    }
+    e->magic = GP_EVENT_MAGIC;
+    e->device = gp_current_device();
+    e->timing = timing != 0;
+    e->recorded = 0;
+    *out = e;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_event_destroy(gp_event_t *e)
+{
+    if (!e)
+        return GP_OK;
+    if (!event_ok(e))
+        return gp_set_error(GP_ERR_MISUSE, "invalid event handle");
+    const gp_backend_i *b = gp_backend_running();
+    gp_status_t st = b ? b->event_destroy(e->native) : GP_OK;
+    e->magic = GP_DEAD_MAGIC;
+    free(e);
+    return st;
+}
+
+GP_API gp_status_t gp_event_record(gp_event_t *e, gp_stream_t *s)
+{
+    if (!event_ok(e) || (s && !gp_stream_ok(s)))
+        return gp_set_error(GP_ERR_MISUSE, "gp_event_record: invalid event or stream");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    GP_TRY(b->event_record(e->native, s ? s->native : gp_current_stream()));
+    e->recorded = 1;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_event_synchronize(gp_event_t *e)
+{
+    if (!event_ok(e))
+        return gp_set_error(GP_ERR_MISUSE, "invalid event handle");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->event_synchronize(e->native);
+}
+
+GP_API gp_status_t gp_event_query(gp_event_t *e, int32_t *out)
+{
+    if (!event_ok(e) || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_event_query: invalid argument");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->event_query(e->native, out);
+}
+
+GP_API gp_status_t gp_event_elapsed(gp_event_t *start, gp_event_t *end, float *out)
+{
+    if (!event_ok(start) || !event_ok(end) || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_event_elapsed: invalid argument");
+    if (!start->timing || !end->timing)
+        return gp_set_error(GP_ERR_VALUE, "elapsed time needs events created with timing");
+    if (!start->recorded || !end->recorded)
+        return gp_set_error(GP_ERR_VALUE, "elapsed time needs both events recorded");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->event_elapsed(start->native, end->native, out);
+}
+
+GP_API gp_status_t gp_stream_wait_event(gp_stream_t *s, gp_event_t *e)
+{
+    if ((s && !gp_stream_ok(s)) || !event_ok(e))
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_wait_event: invalid stream or event");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    return b->stream_wait_event(s ? s->native : NULL, e->native);
+}
+
+GP_API gp_status_t gp_memcpy(uint64_t dst, uint64_t src, int64_t n, int32_t kind,
+                             gp_stream_t *s, int32_t sync)
+{
+    if ((s && !gp_stream_ok(s)) || n < 0 || (n > 0 && (!dst || !src)))
+        return gp_set_error(GP_ERR_MISUSE, "gp_memcpy: invalid argument");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    void *st = s ? s->native : gp_current_stream();
+    void *d = (void *)(uintptr_t)dst;
+    const void *src_p = (const void *)(uintptr_t)src;
+    if (n == 0)
+        return GP_OK;
+    switch (kind) {
+    case GP_MEMCPY_HOST_TO_HOST: memmove(d, src_p, (size_t)n); return GP_OK;
+    case GP_MEMCPY_HOST_TO_DEVICE: GP_TRY(b->memcpy_htod(d, src_p, (size_t)n, st)); break;
+    case GP_MEMCPY_DEVICE_TO_HOST: return b->memcpy_dtoh(d, src_p, (size_t)n, st);
+    case GP_MEMCPY_DEVICE_TO_DEVICE: GP_TRY(b->memcpy_dtod(d, src_p, (size_t)n, st)); break;
+    default: return gp_set_error(GP_ERR_VALUE, "invalid memcpy kind %d", kind);
+    }
+    return sync ? b->stream_synchronize(st) : GP_OK;
+}
+
+GP_API gp_status_t gp_device_get_properties(int32_t device, gp_device_properties_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_device_get_properties: out is NULL");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    int32_t n = 0;
+    GP_TRY(b->device_count(&n));
+    if (device < 0 || device >= n)
+        return gp_set_error(GP_ERR_VALUE, "invalid device id %d (there are %d devices)", device, n);
+    gp_device_props_t p;
+    GP_TRY(b->device_props(device, &p));
+    memset(out, 0, sizeof *out);
+    memcpy(out->name, p.name, sizeof out->name);
+    memcpy(out->target, p.target, sizeof out->target);
+    out->total_memory = p.total_memory;
+    out->multiprocessors = p.multiprocessors;
+    out->max_threads_per_block = p.max_threads_per_block;
+    out->warp_size = p.warp_size;
+    out->compute_major = p.compute_major;
+    out->compute_minor = p.compute_minor;
+    return GP_OK;
+}
+
+/* ---- foreign streams -------------------------------------------------------- */
+
+GP_API gp_status_t gp_stream_wait_native(uint64_t native)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->stream_order)
+        return GP_OK;
+    return b->stream_order(gp_current_stream(), (void *)(uintptr_t)native);
+}
+
+GP_API gp_status_t gp_stream_signal_native(uint64_t native)
+{
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->stream_order)
+        return GP_OK;
+    return b->stream_order((void *)(uintptr_t)native, gp_current_stream());
+}
