@@ -15,7 +15,7 @@ ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
+.PHONY: all demo test test-c test-py check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
         array-api-tests coverage clean
 
 all: $(VENV)/.installed
@@ -53,9 +53,14 @@ ABI3_ONE_IN ?= 6
 test:
 	@$(PYTHON) tools/stages.py \
 	  "set-up=all rocm-runtime $(foreach v,$(ABI3_PYTHONS),$(BUILD)/venv-$(v)/.installed)" \
-	  "C tests=test-c" "Python suite=test-py" \
+	  "layers=check-layers" "C tests=test-c" "Python suite=test-py" \
 	  "NVRTC sm_90=check-nvrtc" "hiprtc gfx90a=check-hiprtc-gfx90a" "hiprtc gfx1030=check-hiprtc-gfx1030" \
 	  $(foreach v,$(ABI3_PYTHONS),"abi3 Python $(v)=abi3-$(v) ONE_IN=$(ABI3_ONE_IN)")
+
+# No include, and no symbol of the engine's objects, reaches up the layer
+# map of docs/architecture.md; gpunp/scipy/ imports gpunp's public API only.
+check-layers: $(BUILD)/libengine.a
+	$(PYTHON) tools/layers.py --objects $(BUILD)/obj
 
 # C unit tests of the core, linked against the engine's sources; the kernels
 # they generate are kept in $(CLOG) (among them the split reductions' stages,
