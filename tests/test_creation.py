@@ -1,5 +1,7 @@
 """Array creation against NumPy: from data, from shapes, numerical ranges."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -284,3 +286,22 @@ def test_arange_of_numpy_scalars_takes_the_default_dtypes(args):
 @pytest.mark.parametrize("args", [(3.0,), (2, 3.0), (3.5,), (4, 2.5, 1)])
 def test_tri_counts_float_sides_as_numpy(args):
     np.testing.assert_array_equal(gp.tri(*args).get(), np.tri(*args), strict=True)
+
+
+@pytest.mark.parametrize("shape", [(0, 2**62, 4), (2**62, 4, 0), (2**61, 0, 4), (2**61, 4)])
+@pytest.mark.parametrize("fn", ["empty", "zeros", "ones"])
+def test_too_big_shapes_raise_numpys_value_error(fn, shape):
+    # NumPy bounds the product of the nonzero dimensions times the itemsize,
+    # so a zero dimension does not make (0, 2**62, 4) acceptable
+    with pytest.raises(ValueError) as want:
+        getattr(np, fn)(shape, dtype=np.int8)
+    with pytest.raises(ValueError, match=re.escape(str(want.value))):
+        getattr(gp, fn)(shape, dtype=np.int8)
+
+
+def test_reshape_of_an_empty_array_to_a_too_big_shape():
+    with pytest.raises(ValueError) as want:
+        np.zeros(0, np.int8).reshape(0, 2**62, 4)
+    with pytest.raises(ValueError, match=re.escape(str(want.value))):
+        gp.zeros(0, np.int8).reshape(0, 2**62, 4)
+    assert gp.zeros(0, np.int8).reshape(0, 2**60, 4).shape == (0, 2**60, 4)

@@ -56,9 +56,24 @@ gp_array_t *gp_array_wrap(gp_buffer_t *buf, int32_t dtype, int32_t ndim, const i
     return a;
 }
 
+#define GP_TOO_BIG_MSG \
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+
+/* Whether a view of `shape` fits NumPy's bound (gp_shape_fits), so its size
+ * and byte size are int64's (gp_array_info_t reports both); NumPy's error
+ * if not. */
+static gp_status_t check_view_size(int32_t dtype, int32_t ndim, const int64_t *shape)
+{
+    int64_t nbytes;
+    if (!gp_shape_fits(ndim, shape, gp_dtype_size(dtype), &nbytes))
+        return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
+    return GP_OK;
+}
+
 gp_status_t gp_array_new_view(const gp_array_t *a, int32_t ndim, const int64_t *shape,
                               const int64_t *strides, int64_t offset, gp_array_t **out)
 {
+    GP_TRY(check_view_size(a->dtype, ndim, shape));
     gp_buffer_retain(a->buf);
     gp_array_t *v = gp_array_wrap(a->buf, a->dtype, ndim, shape, strides, offset,
                                   (a->flags & GP_FLAG_WRITEABLE) != 0);
@@ -67,19 +82,6 @@ gp_status_t gp_array_new_view(const gp_array_t *a, int32_t ndim, const int64_t *
         return GP_ERR_NOMEM;
     }
     *out = v;
-    return GP_OK;
-}
-
-#define GP_TOO_BIG_MSG \
-    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
-
-/* Whether a view of `shape` has a size and byte size that int64 holds
- * (gp_array_info_t reports both); NumPy's error if not. */
-static gp_status_t check_view_size(int32_t dtype, int32_t ndim, const int64_t *shape)
-{
-    int64_t size = gp_shape_size(ndim, shape), nbytes;
-    if (size < 0 || __builtin_mul_overflow(size, (int64_t)gp_dtype_size(dtype), &nbytes))
-        return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
     return GP_OK;
 }
 
@@ -97,9 +99,7 @@ static gp_status_t check_new_shape(int32_t dtype, int32_t ndim, const int64_t *s
     for (int32_t k = 0; k < ndim; ++k)
         if (shape[k] < 0)
             return gp_set_error(GP_ERR_VALUE, "negative dimensions are not allowed");
-    int64_t size = gp_shape_size(ndim, shape);
-    if (size < 0 || __builtin_mul_overflow(size, (int64_t)gp_dtype_size(dtype), nbytes) ||
-        *nbytes > ((int64_t)1 << 62))
+    if (!gp_shape_fits(ndim, shape, gp_dtype_size(dtype), nbytes) || *nbytes > ((int64_t)1 << 62))
         return gp_set_error(GP_ERR_VALUE, GP_TOO_BIG_MSG);
     return GP_OK;
 }
@@ -133,9 +133,9 @@ static gp_status_t alloc_like(buffer_alloc_fn alloc, int32_t dtype, int32_t ndim
                               const int64_t *shape, int32_t n, const int64_t *const *like_strides,
                               int32_t order, gp_array_t **out)
 {
-    int64_t strides[GP_MAXDIM];
-    if (!gp_dtype_valid(dtype))
-        return gp_set_error(GP_ERR_TYPE, "invalid dtype code %d", dtype);
+    int64_t strides[GP_MAXDIM], nbytes;
+    /* the strides below are products of the dimensions that the check bounds */
+    GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
     if (order == GP_ORDER_K && n > 0 && ndim > 1) {
         int32_t perm[GP_MAXDIM];
         gp_best_axis_order(ndim, n, like_strides, perm);
@@ -169,8 +169,6 @@ static gp_status_t new_array(buffer_alloc_fn alloc, const char *who, int32_t dty
     *out = NULL;
     if (order != GP_ORDER_C && order != GP_ORDER_F)
         return gp_set_error(GP_ERR_VALUE, "only 'C' or 'F' order is permitted");
-    int64_t nbytes; /* before the strides are laid out from ndim and shape */
-    GP_TRY(check_new_shape(dtype, ndim, shape, &nbytes));
     return alloc_like(alloc, dtype, ndim, shape, 0, NULL, order, out);
 }
 
@@ -607,6 +605,15 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
         }
         if (over || lo < 0 || hi > (int64_t)a->buf->size)
             return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
+        /* kernels load an element as its type, which a GPU requires aligned */
+        int64_t align = gp_dtypes[dtype].alignment;
+        bool misaligned = ((uintptr_t)a->buf->ptr + (uint64_t)start) % (uint64_t)align != 0;
+        for (int32_t k = 0; k < ndim; ++k)
+            misaligned |= shape[k] > 1 && strides[k] % align != 0;
+        if (misaligned)
+            return gp_set_error(GP_ERR_VALUE, "the view's %s elements would not be aligned to "
+                                              "%lld bytes, which a device cannot load",
+                                gp_dtypes[dtype].name, (long long)align);
     }
     gp_buffer_retain(a->buf);
     gp_array_t *v = gp_array_wrap(a->buf, dtype, ndim, shape, strides, start,

@@ -86,6 +86,12 @@ void gp_scalar_from_storage(const void *src, int32_t dt, gp_scalar_t *out);
 /* Number of elements; -1 if the product overflows int64. */
 int64_t gp_shape_size(int32_t ndim, const int64_t *shape);
 
+/* NumPy's bound on an array: the product of its nonzero dimensions times
+ * `itemsize` fits int64 (a zero dimension makes the array empty, but does
+ * not excuse the others: NumPy refuses (0, 2**62, 4) too). The byte size,
+ * 0 for an empty array, into *nbytes. */
+bool gp_shape_fits(int32_t ndim, const int64_t *shape, int64_t itemsize, int64_t *nbytes);
+
 /* C-contiguous (order 'C') or F-contiguous strides for an itemsize. */
 void gp_strides_contiguous(int32_t ndim, const int64_t *shape, int64_t itemsize, int32_t order,
                            int64_t *strides);

@@ -20,6 +20,29 @@ int64_t gp_shape_size(int32_t ndim, const int64_t *shape)
     return overflow ? -1 : n;
 }
 
+bool gp_shape_fits(int32_t ndim, const int64_t *shape, int64_t itemsize, int64_t *nbytes)
+{
+    int64_t n = itemsize;
+    bool empty = false;
+    for (int32_t k = 0; k < ndim; ++k) {
+        if (shape[k] == 0)
+            empty = true;
+        else if (__builtin_mul_overflow(n, shape[k], &n))
+            return false;
+    }
+    *nbytes = empty ? 0 : n;
+    return true;
+}
+
+/* The running product saturates rather than overflows: a shape that does
+ * not fit (gp_shape_fits) is refused by the caller, and until then the
+ * strides are only numbers. */
+static int64_t times_dim(int64_t s, int64_t dim)
+{
+    int64_t r;
+    return __builtin_mul_overflow(s, dim > 0 ? dim : 1, &r) ? INT64_MAX : r;
+}
+
 void gp_strides_contiguous(int32_t ndim, const int64_t *shape, int64_t itemsize, int32_t order,
                            int64_t *strides)
 {
@@ -27,12 +50,12 @@ void gp_strides_contiguous(int32_t ndim, const int64_t *shape, int64_t itemsize,
     if (order == GP_ORDER_F) {
         for (int32_t k = 0; k < ndim; ++k) {
             strides[k] = s;
-            s *= shape[k] > 0 ? shape[k] : 1;
+            s = times_dim(s, shape[k]);
         }
     } else {
         for (int32_t k = ndim - 1; k >= 0; --k) {
             strides[k] = s;
-            s *= shape[k] > 0 ? shape[k] : 1;
+            s = times_dim(s, shape[k]);
         }
     }
 }
@@ -46,9 +69,8 @@ bool gp_is_c_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strid
     int64_t s = itemsize;
     for (int32_t k = ndim - 1; k >= 0; --k) {
         if (shape[k] != 1) {
-            if (strides[k] != s)
+            if (strides[k] != s || __builtin_mul_overflow(s, shape[k], &s))
                 return false;
-            s *= shape[k];
         }
     }
     return true;
@@ -61,9 +83,8 @@ bool gp_is_f_contiguous(int32_t ndim, const int64_t *shape, const int64_t *strid
     int64_t s = itemsize;
     for (int32_t k = 0; k < ndim; ++k) {
         if (shape[k] != 1) {
-            if (strides[k] != s)
+            if (strides[k] != s || __builtin_mul_overflow(s, shape[k], &s))
                 return false;
-            s *= shape[k];
         }
     }
     return true;

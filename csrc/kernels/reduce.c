@@ -533,6 +533,8 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
 {
     const gp_op_t *op;
     GP_TRY(binary_method_args(id, a, out, dtype, "reduce", &op));
+    if (initial && !gp_dtype_valid(initial->dtype))
+        return gp_set_error(GP_ERR_TYPE, "invalid scalar dtype %d", initial->dtype);
     bool mask[GP_MAXDIM];
     GP_TRY(gp_axes_to_mask(naxes, axes, a->ndim, mask));
     int32_t nred = 0;

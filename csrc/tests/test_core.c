@@ -846,6 +846,28 @@ static void test_array_empty(void)
     CHECK_STATUS(gp_array_empty(GP_INT8, 2, big, GP_ORDER_C, &bad), GP_ERR_VALUE);
     static const int64_t big2[1] = {((int64_t)1 << 61) + 1};
     CHECK_STATUS(gp_array_empty(GP_INT64, 1, big2, GP_ORDER_C, &bad), GP_ERR_VALUE);
+    /* NumPy's bound leaves zero dimensions out: a zero does not excuse the
+     * others, in any place, for new arrays and for views */
+    static const int64_t big0[3][3] = {{0, (int64_t)1 << 62, 4}, {(int64_t)1 << 62, 4, 0},
+                                       {(int64_t)1 << 61, 0, 4}};
+    for (int k = 0; k < 3; ++k) {
+        CHECK_ERROR(gp_array_empty(GP_INT8, 3, big0[k], GP_ORDER_C, &bad), GP_ERR_VALUE,
+                    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                    "maximum possible size.");
+        CHECK_STATUS(gp_array_zeros(GP_INT8, 3, big0[k], GP_ORDER_F, &bad), GP_ERR_VALUE);
+        CHECK(bad == NULL);
+    }
+    static const int64_t fit0[3] = {0, (int64_t)1 << 60, 4}; /* 2**62 bytes were it not empty */
+    if (CHECK_OK(gp_array_empty(GP_INT8, 3, fit0, GP_ORDER_C, &e))) {
+        CHECK_OK(gp_array_get_info(e, &info));
+        CHECK_EQ(info.nbytes, 0);
+        gp_array_t *r = NULL;
+        CHECK_ERROR(gp_array_reshape(e, 3, big0[0], GP_ORDER_C, &r), GP_ERR_VALUE,
+                    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                    "maximum possible size.");
+        CHECK(r == NULL);
+        gp_array_release(e);
+    }
     CHECK(bad == NULL);
 done:
     gp_array_release(c);
@@ -1282,6 +1304,13 @@ static void test_as_strided(void)
         {-1, 1, {1}, {0}, INT64_MAX, 0, {0}},
         {-1, 1, {1}, {0}, INT64_MAX - 3, 0, {0}},
         {-1, 1, {1}, {0}, INT64_MIN, 0, {0}},
+        /* an element must start at a multiple of its dtype's alignment */
+        {-1, 1, {2}, {4}, 2, 0, {0}},
+        {-1, 1, {2}, {6}, 0, 0, {0}},
+        {GP_FLOAT64, 1, {2}, {8}, 4, 0, {0}},
+        {GP_FLOAT64, 2, {2, 2}, {16, 12}, 0, 0, {0}},
+        {-1, 2, {1, 2}, {3, 4}, 0, 1, {0, 1}},   /* a length-1 axis steps nowhere */
+        {GP_UINT8, 1, {3}, {3}, 1, 1, {0}},
     };
     for (int k = 0; k < NELEMS(T); ++k) {
         gp_array_t *v = a;

@@ -261,6 +261,13 @@ static void test_reduce(void)
     const int32_t w_init[3] = {10, 10, 10};
     if (CHECK_OK(gp_ufunc_reduce(MAXIMUM, a, 1, axis0, 0, -1, &ten, &init)))
         CHECK(holds(init, GP_INT32, w_init, sizeof w_init));
+    /* an initial value's dtype is checked as every other scalar's */
+    static const int32_t bad_dtypes[3] = {GP_NDTYPES, -1, 100000000};
+    for (int k = 0; k < 3; ++k) {
+        gp_scalar_t odd = {bad_dtypes[k], 1, 10, 0.0, 0.0};
+        CHECK_STATUS(gp_ufunc_reduce(MAXIMUM, a, 1, axis0, 0, -1, &odd, &bad), GP_ERR_TYPE);
+        CHECK(bad == NULL);
+    }
 
     /* empty reductions: the identity, or NumPy's error without one */
     e = iota_i32(2, s03);
