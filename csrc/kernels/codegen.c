@@ -1098,6 +1098,10 @@ gp_status_t gp_gen_gather(const void *vspec, char *name, size_t name_size, gp_st
     gp_str_printf(s, "  const char *ip[%d];\n  %schar *o;\n  %schar *a;\n  long long *rec;\n};\n", k,
                   sp->scatter ? "const " : "", sp->scatter ? "" : "const ");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    /* a checked scatter runs after the pass that checked its indices
+     * (index.c), and writes nothing once the record holds an error */
+    if (sp->scatter && sp->mode == GP_TAKE_RAISE && !sp->check_only)
+        gp_str_puts(s, "if (*(volatile const long long *)p.rec) return;\n");
     gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.n) {\ngpk_idx oo = 0, ao = 0;\n");
     for (int j = 0; j < k; ++j)
         gp_str_printf(s, "gpk_idx io%d = 0;\n", j);

@@ -46,6 +46,77 @@ static gp_status_t broadcast_indices(int32_t k, gp_array_t *const *idx, int32_t 
                                       "together with shapes %s", msg);
 }
 
+/* One launch of the gather family: `scatter` as gp_gather_spec_t's; with
+ * `check_only`, the pass over the `nidx` index positions that checks them and
+ * moves nothing. */
+static gp_status_t launch_pass(gp_array_t *a, int32_t k, const gp_array_t *const *ix,
+                               const int32_t *axes, int32_t mode, int32_t scatter,
+                               bool check_only, int32_t nb, int32_t nr, const int64_t *shape,
+                               int64_t nidx, int64_t n, const gp_array_t *vals)
+{
+    int32_t nd = nb + nr;
+    gp_gather_spec_t sp;
+    memset(&sp, 0, sizeof sp);
+    sp.family = GP_FAMILY_GATHER;
+    sp.scatter = (uint8_t)scatter;
+    sp.mode = (uint8_t)mode;
+    sp.nidx = (uint8_t)k;
+    sp.nb = (uint8_t)nb;
+    sp.nr = (uint8_t)(check_only ? 0 : nr);
+    sp.check_only = check_only;
+    sp.dt = (uint8_t)a->dtype;
+    sp.val_dt = (uint8_t)(scatter ? vals->dtype : a->dtype);
+    int64_t limit = (int64_t)1 << 31;
+    bool small = (check_only ? nidx : n) < GP_IDX32_ITEMS &&
+                 span_of(a->ndim, a->shape, a->strides, gp_dtype_size(a->dtype)) < limit &&
+                 (check_only || span_of(nd, vals->shape, vals->strides,
+                                        gp_dtype_size(vals->dtype)) < limit);
+    for (int32_t j = 0; j < k; ++j) {
+        sp.idx_dt[j] = (uint8_t)ix[j]->dtype;
+        small = small && span_of(ix[j]->ndim, ix[j]->shape, ix[j]->strides,
+                                 gp_dtype_size(ix[j]->dtype)) < limit;
+    }
+    sp.idx32 = small;
+    const gp_kernel_t *kern;
+    GP_TRY(gp_kernel_get(&sp, sizeof sp, gp_gen_gather, &sp, &kern));
+    void *rec;
+    GP_TRY(gp_errrec_get(&rec));
+
+    int32_t ndl = check_only ? nb : nd;
+    gp_params_t p;
+    gp_params_init(&p);
+    gp_params_index(&p, check_only ? nidx : n);
+    if (ndl) {
+        for (int32_t d = 0; d < ndl; ++d)
+            gp_params_index(&p, shape[d]);
+        for (int32_t d = 0; d < ndl; ++d)
+            gp_params_index(&p, check_only ? 0 : vals->shape[d] == 1 ? 0 : vals->strides[d]);
+    }
+    for (int32_t d = 0; d < sp.nr; ++d)
+        gp_params_index(&p, a->shape[k + d] == 1 ? 0 : a->strides[k + d]);
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_index(&p, a->shape[j]);
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_index(&p, a->strides[j]);
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_index(&p, axes ? axes[j] : j);
+    for (int32_t j = 0; j < k && nb; ++j) {
+        int32_t lead = nb - ix[j]->ndim;
+        for (int32_t d = 0; d < nb; ++d) {
+            int32_t dj = d - lead;
+            gp_params_index(&p, dj >= 0 && ix[j]->shape[dj] != 1 ? ix[j]->strides[dj] : 0);
+        }
+    }
+    for (int32_t j = 0; j < k; ++j)
+        gp_params_ptr(&p, gp_array_data(ix[j]));
+    gp_params_ptr(&p, check_only ? NULL : gp_array_data(vals));
+    gp_params_ptr(&p, gp_array_data(a));
+    gp_params_ptr(&p, rec);
+    gp_launch_t cfg = gp_grid_for(check_only ? nidx : n, 256);
+    GP_TRY(gp_launch(kern, &cfg, &p));
+    return mode == GP_TAKE_RAISE ? gp_errrec_launched() : GP_OK;
+}
+
 /* The gather (values NULL, into `out`) or the scatter (from `values`; with
  * `add`, added). */
 static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const int32_t *axes,
@@ -128,71 +199,21 @@ static gp_status_t run(gp_array_t *a, int32_t k, gp_array_t *const *idx, const i
             goto done;
         }
 
-    gp_gather_spec_t sp;
-    memset(&sp, 0, sizeof sp);
-    sp.family = GP_FAMILY_GATHER;
-    sp.scatter = (uint8_t)(add ? 2 : values != NULL);
-    sp.mode = (uint8_t)mode;
-    sp.nidx = (uint8_t)k;
-    sp.nb = (uint8_t)nb;
-    sp.nr = (uint8_t)(check_only ? 0 : nr);
-    sp.check_only = check_only;
-    sp.dt = (uint8_t)a->dtype;
-    sp.val_dt = (uint8_t)(values ? vals->dtype : a->dtype);
-    int64_t limit = (int64_t)1 << 31;
-    bool small = (check_only ? nidx : n) < GP_IDX32_ITEMS &&
-                 span_of(a->ndim, a->shape, a->strides, gp_dtype_size(a->dtype)) < limit &&
-                 (check_only || span_of(nd, vals->shape, vals->strides,
-                                        gp_dtype_size(vals->dtype)) < limit);
-    for (int32_t j = 0; j < k; ++j) {
-        sp.idx_dt[j] = (uint8_t)ix[j]->dtype;
-        small = small && span_of(ix[j]->ndim, ix[j]->shape, ix[j]->strides,
-                                 gp_dtype_size(ix[j]->dtype)) < limit;
+    if (values && mode == GP_TAKE_RAISE && !check_only) {
+        /* all or nothing, as NumPy: every index is checked before any
+         * element moves (the scatter kernel writes nothing once the record
+         * holds an error), and the error is the assignment's own, so a GPU
+         * waits here for the record */
+        s = launch_pass(a, k, ix, axes, mode, 0, true, nb, nr, shape, nidx, n, vals);
+        if (s == GP_OK)
+            s = launch_pass(a, k, ix, axes, mode, add ? 2 : 1, false, nb, nr, shape, nidx, n,
+                            vals);
+        if (s == GP_OK)
+            s = gp_errrec_check(gp_current_stream(), false);
+    } else {
+        s = launch_pass(a, k, ix, axes, mode, add ? 2 : values != NULL, check_only, nb, nr, shape,
+                        nidx, n, vals);
     }
-    sp.idx32 = small;
-    const gp_kernel_t *kern;
-    s = gp_kernel_get(&sp, sizeof sp, gp_gen_gather, &sp, &kern);
-    if (s != GP_OK)
-        goto done;
-    void *rec;
-    s = gp_errrec_get(&rec);
-    if (s != GP_OK)
-        goto done;
-
-    int32_t ndl = check_only ? nb : nd;
-    gp_params_t p;
-    gp_params_init(&p);
-    gp_params_index(&p, check_only ? nidx : n);
-    if (ndl) {
-        for (int32_t d = 0; d < ndl; ++d)
-            gp_params_index(&p, shape[d]);
-        for (int32_t d = 0; d < ndl; ++d)
-            gp_params_index(&p, check_only ? 0 : vals->shape[d] == 1 ? 0 : vals->strides[d]);
-    }
-    for (int32_t d = 0; d < sp.nr; ++d)
-        gp_params_index(&p, a->shape[k + d] == 1 ? 0 : a->strides[k + d]);
-    for (int32_t j = 0; j < k; ++j)
-        gp_params_index(&p, a->shape[j]);
-    for (int32_t j = 0; j < k; ++j)
-        gp_params_index(&p, a->strides[j]);
-    for (int32_t j = 0; j < k; ++j)
-        gp_params_index(&p, axes ? axes[j] : j);
-    for (int32_t j = 0; j < k && nb; ++j) {
-        int32_t lead = nb - ix[j]->ndim;
-        for (int32_t d = 0; d < nb; ++d) {
-            int32_t dj = d - lead;
-            gp_params_index(&p, dj >= 0 && ix[j]->shape[dj] != 1 ? ix[j]->strides[dj] : 0);
-        }
-    }
-    for (int32_t j = 0; j < k; ++j)
-        gp_params_ptr(&p, gp_array_data(ix[j]));
-    gp_params_ptr(&p, check_only ? NULL : gp_array_data(vals));
-    gp_params_ptr(&p, gp_array_data(a));
-    gp_params_ptr(&p, rec);
-    gp_launch_t cfg = gp_grid_for(check_only ? nidx : n, 256);
-    s = gp_launch(kern, &cfg, &p);
-    if (s == GP_OK && mode == GP_TAKE_RAISE)
-        s = gp_errrec_launched();
 done:
     for (int32_t j = 0; j < nowned; ++j)
         gp_array_release(owned[j]);

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -370,6 +371,66 @@ def test_deferred_bounds_check():
                      "after: [4.0, 0.0]",
                      "sync raised: index -6 is out of bounds for axis 0 with size 5",
                      "clean: [2.0]"], r.stdout
+
+
+# ---- all or nothing ----------------------------------------------------------------------------
+
+@given(data=st.data())
+def test_an_assignment_that_raises_writes_nothing(data):
+    """NumPy checks every index before it moves an element: an assignment or
+    put_along_axis that raises IndexError leaves the target as it was."""
+    shape = data.draw(shapes(min_dims=1, max_dims=3, min_side=1), label="shape")
+    x = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    g = gp.asarray(x)
+    n = shape[0]
+    good = data.draw(st.lists(st.integers(-n, n - 1), max_size=6), label="good")
+    bad = data.draw(st.sampled_from([n, n + 3, -n - 1]), label="bad")
+    key = data.draw(st.permutations(good + [bad]), label="key")
+    kind = data.draw(st.sampled_from(["list", "device", "tuple", "along"]), label="kind")
+    if kind == "along":
+        idx = np.zeros((len(key),) + shape[1:], np.int64)
+        idx[:, ...] = np.array(key).reshape((-1,) + (1,) * (len(shape) - 1))
+        f_np = lambda: np.put_along_axis(x, idx, -1, axis=0)
+        f_gp = lambda: gp.put_along_axis(g, gp.asarray(idx), -1, axis=0)
+    else:
+        k_gp = {"list": key, "device": gp.asarray(key),
+                "tuple": (key,) + (0,) * (len(shape) - 1)}[kind]
+        k_np = (key,) + (0,) * (len(shape) - 1) if kind == "tuple" else key
+        f_np = lambda: x.__setitem__(k_np, -1)
+        f_gp = lambda: g.__setitem__(k_gp, -1)
+    with pytest.raises(IndexError) as want:
+        f_np()
+    with pytest.raises(IndexError, match=re.escape(str(want.value))):
+        f_gp()
+    np.testing.assert_array_equal(g.get(), x)
+
+
+def test_deferred_assignment_raises_itself_and_writes_nothing():
+    """As a GPU checks (GPUNP_INDEX_CHECK=deferred): the assignment waits for
+    its indices' check, raises NumPy's IndexError itself, and writes nothing;
+    the scatter-add likewise."""
+    code = textwrap.dedent("""
+        import numpy as np, gpunp as gp
+        a = gp.arange(5.0)
+        for key in ([3, 1, 9, 0], gp.asarray([0, -6])):
+            try:
+                a[key] = 7
+            except IndexError as e:
+                print("raised:", e)
+        try:
+            gp.add.at(a, gp.asarray([1, 5]), 1)
+        except IndexError as e:
+            print("raised:", e)
+        print("a:", a.get().tolist())
+    """)
+    env = dict(os.environ, GPUNP_INDEX_CHECK="deferred", GPUNP_BACKEND="host")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd="/", timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["raised: index 9 is out of bounds for axis 0 with size 5",
+                                     "raised: index -6 is out of bounds for axis 0 with size 5",
+                                     "raised: index 5 is out of bounds for axis 0 with size 5",
+                                     "a: [0.0, 1.0, 2.0, 3.0, 4.0]"], r.stdout
 
 
 # ---- routines ----------------------------------------------------------------------------------
