@@ -71,7 +71,9 @@ GPK_SHFL_FN(gpk_shfl_idx, GPK_SHFL_IDX_WORD)
             gpk_red_[threadIdx.x / GPK_WARP] = (v);                            \
         __syncthreads();                                                       \
         if (threadIdx.x < GPK_WARP) {                                          \
-            T w_ = gpk_red_[threadIdx.x < (unsigned)nw_ ? threadIdx.x : 0];     \
+            /* lanes past the warps keep their own value, which never          \
+             * reaches lane 0, and read no slot lane 0 writes below */         \
+            T w_ = threadIdx.x < (unsigned)nw_ ? gpk_red_[threadIdx.x] : (v);  \
             for (int d_ = GPK_WARP / 2; d_ > 0; d_ >>= 1) {                    \
                 T o_ = gpk_shfl_down(w_, d_);                                  \
                 if ((int)threadIdx.x + d_ < nw_)                               \
@@ -108,7 +110,7 @@ GPK_SHFL_FN(gpk_shfl_idx, GPK_SHFL_IDX_WORD)
             gpk_wscan_[w_] = i_;                                               \
         __syncthreads();                                                       \
         if (w_ == 0) {                                                         \
-            T s_ = gpk_wscan_[l_ < nw_ ? l_ : 0];                              \
+            T s_ = l_ < nw_ ? gpk_wscan_[l_] : i_; /* as the reduce's */       \
             for (int d_ = 1; d_ < GPK_WARP; d_ <<= 1) {                        \
                 T o_ = gpk_shfl_up(s_, d_);                                    \
                 if (l_ >= d_)                                                  \
