@@ -25,8 +25,23 @@ const gp_backend_i *gp_backend_running(void)
     return atomic_load_explicit(&running, memory_order_acquire);
 }
 
+static atomic_int failed;
+static char failed_why[2048];
+
+void gp_backend_fail_all(const char *why)
+{
+    pthread_mutex_lock(&init_lock);
+    if (!atomic_load(&failed)) {
+        snprintf(failed_why, sizeof failed_why, "%s", why);
+        atomic_store_explicit(&failed, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&init_lock);
+}
+
 gp_status_t gp_backend(const gp_backend_i **out)
 {
+    if (atomic_load_explicit(&failed, memory_order_acquire))
+        return gp_set_error(GP_ERR_BACKEND, "%s", failed_why);
     const gp_backend_i *b = gp_backend_running();
     if (!b) {
         GP_TRY(gp_runtime_init(NULL));

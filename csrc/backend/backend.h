@@ -199,6 +199,11 @@ typedef struct gp_backend_i {
  * NULL on GP_OK. */
 gp_status_t gp_backend(const gp_backend_i **out);
 
+/* After a fault that leaves the device unusable (an illegal address in a
+ * kernel), gp_backend fails with `why` from then on: nothing but a new
+ * process recovers the device. The first call's `why` is kept. */
+void gp_backend_fail_all(const char *why);
+
 /* The running backend if started, else NULL (no side effects). */
 const gp_backend_i *gp_backend_running(void);
 

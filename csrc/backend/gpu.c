@@ -40,13 +40,70 @@ static _Thread_local int tls_ctx_device = -1;
 
 /* ---- errors ----------------------------------------------------------------------- */
 
+/* The kernels' names by function handle, for the message of a fault (read
+ * only then), and the last function launched in the process: a fault shows
+ * at a later call, often on another thread, and the last launch is the
+ * first suspect. */
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kernel_name {
+    void *fn;
+    char *name;
+} *names;
+static size_t nnames, names_cap;
+static _Atomic(void *) last_launched;
+
+static void remember_name(void *fn, const char *name)
+{
+    pthread_mutex_lock(&names_lock);
+    /* a function asked for again is known; a handle of an unloaded module
+     * that now names another kernel is named anew */
+    bool known = false;
+    for (size_t i = nnames; !known && i-- > 0;)
+        known = names[i].fn == fn && strcmp(names[i].name, name) == 0;
+    if (!known && nnames == names_cap) {
+        size_t cap = names_cap ? 2 * names_cap : 256;
+        struct kernel_name *grown = realloc(names, cap * sizeof *grown);
+        if (grown)
+            names = grown, names_cap = cap;
+    }
+    size_t len = strlen(name) + 1;
+    char *copy = !known && nnames < names_cap ? malloc(len) : NULL;
+    if (copy) {
+        memcpy(copy, name, len);
+        names[nnames++] = (struct kernel_name){fn, copy};
+    }
+    pthread_mutex_unlock(&names_lock);
+}
+
+static void last_kernel_name(char *out, size_t n)
+{
+    void *fn = atomic_load_explicit(&last_launched, memory_order_relaxed);
+    snprintf(out, n, "%s", fn ? "one of unknown name" : "none");
+    pthread_mutex_lock(&names_lock);
+    for (size_t i = nnames; fn && i-- > 0;) /* the newest naming of the handle */
+        if (names[i].fn == fn) {
+            snprintf(out, n, "%s", names[i].name);
+            break;
+        }
+    pthread_mutex_unlock(&names_lock);
+}
+
 static gp_status_t gpu_fail(gpuResult r, const char *what)
 {
     const char *name = NULL, *text = NULL;
     GPU_ERROR_TEXTS(r, &name, &text);
     gp_status_t code = r == GPU_ERROR_OUT_OF_MEMORY ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND;
-    return gp_set_error(code, "%s failed: %s (%s: %s)", what, text ? text : "", name ? name : "?",
-                        GPU_VENDOR);
+    if (!GPU_STICKY(r))
+        return gp_set_error(code, "%s failed: %s (%s: %s)", what, text ? text : "",
+                            name ? name : "?", GPU_VENDOR);
+    char kernel[512], why[2048];
+    last_kernel_name(kernel, sizeof kernel);
+    snprintf(why, sizeof why, "the device faulted: %s (%s: %s), seen when %s; the last kernel "
+             "launched was %s. The device cannot recover from this fault in this process: "
+             "every later call fails, and a new process is needed to use the GPU again",
+             text ? text : "", name ? name : "?", GPU_VENDOR, what, kernel);
+    gp_backend_fail_all(why);
+    return gp_set_error(code, "%s", why);
 }
 
 #define GPU_CHECK(call, what)                     \
@@ -522,6 +579,7 @@ static gp_status_t gpu_module_function(void *module, const char *name, void **fn
 {
     gpuFunction f;
     GPU_CHECK(api.ModuleGetFunction(&f, (gpuModule)module, name), "finding a kernel");
+    remember_name(f, name);
     *fn = f;
     return GP_OK;
 }
@@ -625,6 +683,7 @@ static gp_status_t launch(gpuFunction fn, const uint32_t grid[3], const uint32_t
                           uint32_t shared_mem, gpuStream stream, void **args)
 {
     GP_TRY(GPU_SYM(ctx_current)());
+    atomic_store_explicit(&last_launched, (void *)fn, memory_order_relaxed);
 #if GPU_LAUNCH_GRAPHS
     if (launch_graphs) {
         gpuKernelNode k = {fn, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]},

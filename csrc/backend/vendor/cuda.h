@@ -44,6 +44,12 @@ typedef struct {
 #define GPU_PTR(p) ((gpuDevicePtr)(uintptr_t)(p))
 #define GPU_VOIDP(d) ((void *)(uintptr_t)(d))
 
+/* Faults that leave the context unusable: an illegal or misaligned address,
+ * an illegal instruction, a trap or assert, a launch that failed or timed
+ * out. Every later call returns them again. */
+#define GPU_STICKY(r) \
+    ((r) == 700 || (r) == 702 || (r) == 710 || ((r) >= 714 && (r) <= 719))
+
 enum {
     GPU_SUCCESS = 0,
     GPU_ERROR_OUT_OF_MEMORY = 2,
