@@ -31,7 +31,9 @@
 # pick them by name prefix), save
 # (the kernel cache, compressed, into $OUT: carried back as .whl/kcache, it
 # spares the next run most of NVRTC's time, which is most of a cold suite
-# run). Each stage stops at its time limit (SIGINT first, so pytest still
+# run), sanitize (compute-sanitizer's memcheck over tests/gpu and racecheck
+# over the reductions and scans: make sanitize-gpu's checks), scatter
+# (bench/scatter_check.py: the checked scatter's cost). Each stage stops at its time limit (SIGINT first, so pytest still
 # reports); logs, junit XML and the bench's results go to $OUT, packed into
 # logs.tar as each stage ends (the machine brings back a few files only).
 # SUITE_ARGS and BENCH_ARGS are split at spaces and passed on as they are:
@@ -132,6 +134,23 @@ sys.path.append('$ROOT'); runpy.run_module('bench.nvrtc_probe', run_name='__main
      echo "bytecode files under the prefix: $(find /tmp/pyc -name '*.pyc' | wc -l)"
      python3 -X importtime -c "import gpunp" 2> "$OUT/importtime_bytecode.log"
      echo "with bytecode, importtime (us, cumulative): $(grep -E '\| +(numpy|gpunp|site)$' "$OUT/importtime_bytecode.log" | tr -s ' ' | tr '\n' ';')") ;;
+  sanitize)
+    # make sanitize-gpu's checks (compute-sanitizer memcheck over tests/gpu,
+    # racecheck over the block reductions and scans), with this machine's
+    # python; SANITIZE_TESTS narrows memcheck's run
+    export PATH="$PATH:/usr/local/cuda/bin"
+    for tool in memcheck racecheck; do
+      tests=${SANITIZE_TESTS:-tests/gpu}
+      [ $tool = racecheck ] && tests="tests/gpu/test_reduction_stages.py tests/test_scans.py"
+      timeout -s INT -k 20 "${SANITIZE_S:-240}" compute-sanitizer --tool $tool \
+        --target-processes all --error-exitcode 3 --print-limit 20 \
+        python3 -m pytest -q -p no:cacheprovider --import-mode=importlib -n "${SANITIZE_NPROC:-8}" \
+        $tests > "$OUT/sanitize_$tool.log" 2>&1
+      echo "$tool rc=$? $(( $(date +%s) - t0 )) s"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Hazard|passed|failed" "$OUT/sanitize_$tool.log" | sort | uniq -c | head -20
+    done ;;
+  scatter)
+    (cd /tmp && timeout 120 python3 "$ROOT/bench/scatter_check.py" 2>&1 | tail -6) ;;
   save)
     tar -C "$C" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cache."
     echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
