@@ -5,8 +5,7 @@ of an NVIDIA or AMD GPU (or of the host, with the host backend). The work is
 done by a C engine; see ``gpunp.show_config()`` for what it runs on.
 """
 
-from __future__ import annotations
-
+import importlib as _importlib
 import os as _os
 import sys as _sys
 
@@ -34,6 +33,7 @@ def _nvidia_wheel_dirs() -> str:
 
 _lib_c.gp_runtime_set_library_path(_nvidia_wheel_dirs().encode())
 
+from gpunp import _ndarray  # noqa: E402
 from gpunp._ndarray import ndarray  # noqa: E402
 from gpunp._flatiter import flatiter  # noqa: E402
 from gpunp._ufunc import ufunc, UFUNCS as _UFUNCS, ALIASES as _ALIASES  # noqa: E402
@@ -43,24 +43,24 @@ globals().update({alias: _UFUNCS[name] for alias, name in _ALIASES.items()})
 
 from gpunp._creation import (  # noqa: E402
     arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, empty,
-    empty_like, eye, frombuffer, fromiter, full, full_like, geomspace, identity, linspace,
-    logspace, ones, ones_like, zeros, zeros_like,
+    empty_like, eye, frombuffer, fromiter, full, full_like, identity, ones, ones_like, zeros,
+    zeros_like,
 )
+from gpunp._ranges import geomspace, linspace, logspace  # noqa: E402
 from gpunp._reduction import (  # noqa: E402
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, max, mean, min, prod, sum,
 )
 from gpunp._manipulation import (  # noqa: E402
-    astype, copy, ndim, permute_dims, ravel, reshape, shape, size, squeeze, swapaxes,
-    transpose,
+    astype, broadcast_arrays, broadcast_shapes, broadcast_to, copy, ndim, permute_dims, ravel,
+    reshape, shape, size, squeeze, swapaxes, transpose,
 )
 from gpunp._dtypes import can_cast, promote_types, result_type  # noqa: E402
 from gpunp._joining import (  # noqa: E402
     atleast_1d, atleast_2d, atleast_3d, column_stack, concatenate, dstack, expand_dims, hstack,
     stack, vstack)
 from gpunp._shaping import (  # noqa: E402
-    append, array_split, broadcast_arrays, broadcast_shapes, broadcast_to, copyto, dsplit, flip,
-    fliplr, flipud, hsplit, moveaxis, repeat, resize, roll, rollaxis, rot90, split, tile,
-    trim_zeros, vsplit)
+    append, array_split, copyto, dsplit, flip, fliplr, flipud, hsplit, moveaxis, repeat, resize,
+    roll, rollaxis, rot90, split, tile, trim_zeros, vsplit)
 from gpunp._matrices import (  # noqa: E402
     diag, diagflat, diagonal, fromfunction, indices, ix_, meshgrid, ravel_multi_index, trace,
     tri, tril, triu, unravel_index, vander)
@@ -114,7 +114,6 @@ from gpunp._special import i0, kaiser  # noqa: E402
 from gpunp._vecmat import matvec, vecmat  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
-from gpunp import _protocols  # noqa: E402,F401
 from gpunp._config import backend, show_config  # noqa: E402
 from gpunp import cuda  # noqa: E402
 from gpunp.cuda import get_default_memory_pool  # noqa: E402
@@ -157,11 +156,23 @@ half, single, double = float16, float32, float64
 csingle, cdouble = complex64, complex128
 
 
+# The methods and operators of ndarray made by the modules above (the tables
+# at the end of gpunp/_ndarray.py)
+_ndarray.attach_methods()
+
+# Submodules loaded at first use (__getattr__), to keep `import gpunp` fast:
+# gpunp.testing loads numpy.testing (a third of the import time), gpunp.random
+# numpy.random, and the others are not needed by the rest of the package.
+_LAZY_SUBMODULES = ("emath", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
+
+# The public names, as numpy.__all__ lists NumPy's: every name above that
+# does not start with an underscore, the submodules loaded at first use, and
+# the two dunders NumPy lists too.
+__all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_LAZY_SUBMODULES)
+                 | {"__version__", "__array_namespace_info__"})
+
+
 def __getattr__(name):
-    # gpunp.testing loads numpy.testing (a third of the import time), so it
-    # is loaded at first use
-    if name in ("testing", "random", "linalg", "fft", "emath", "lib", "typing"):
-        # gpunp.random (and NumPy's numpy.random.SeedSequence) at first use too
-        import importlib
-        return importlib.import_module("gpunp." + name)
+    if name in _LAZY_SUBMODULES:
+        return _importlib.import_module("gpunp." + name)
     raise AttributeError(f"module 'gpunp' has no attribute {name!r}")

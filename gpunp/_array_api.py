@@ -1,45 +1,32 @@
 """The Python array API standard's part of the namespace (2024.12 revision):
 ``__array_namespace_info__``, the array's ``__array_namespace__``,
-``device`` and ``to_device``, the ``device=`` argument of creation functions,
-and the standard's names NumPy 2 has beside its own (``concat``,
-``matrix_transpose``, ``vecdot``, ``unstack``, ``cumulative_sum``,
-``cumulative_prod``, ``isdtype``, ``real``, ``imag``). A device is a ``gpunp.cuda.Device``: the
-standard asks only for equality, and CuPy's users know that object."""
+``device`` and ``to_device`` (the ``device=`` argument of creation functions
+is ``_creation.device_of``), and the standard's names NumPy 2 has beside its
+own (``concat``, ``matrix_transpose``, ``vecdot``, ``unstack``,
+``cumulative_sum``, ``cumulative_prod``, ``isdtype``, ``real``, ``imag``). A
+device is a ``gpunp.cuda.Device``: the standard asks only for equality, and
+CuPy's users know that object."""
 
 from __future__ import annotations
-
-import contextlib
 
 import numpy
 from numpy import isdtype  # noqa: F401 - dtypes are NumPy's, so are their kinds
 
+import gpunp
 from gpunp import _lib
+from gpunp._creation import _NO_DEVICE, _array, asarray, device_of, empty
+from gpunp._joining import concatenate
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._products import matmul
+from gpunp._shaping import moveaxis
+from gpunp._ufunc import UFUNCS
+from gpunp.cuda import Device
 
 __array_api_version__ = "2024.12"
 
 #: the revisions of the standard gpunp answers __array_namespace__ for
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
-
-_NO_DEVICE = contextlib.nullcontext()
-
-
-def device_of(device):
-    """A context manager making `device` current (None: the current device
-    stays); ValueError for anything that is not a gpunp device."""
-    if device is None:
-        return _NO_DEVICE
-    from gpunp.cuda import Device
-    if not isinstance(device, Device):
-        raise ValueError(f"unsupported device {device!r}: gpunp takes a gpunp.cuda.Device "
-                         "(an array's .device, or one of __array_namespace_info__().devices())")
-    count = ffi.new("int32_t *")
-    check(lib.gp_device_count(count))
-    if not 0 <= device.id < count[0]:
-        raise ValueError(f"device {device.id} does not exist: there are {count[0]}")
-    return device
 
 
 # ---- the array's side ------------------------------------------------------------------
@@ -48,7 +35,6 @@ def _array_namespace(self, api_version=None):
     if api_version is not None and api_version not in API_VERSIONS:
         raise ValueError(f"Version {api_version!r} of the Array API is not supported "
                          f"(gpunp supports {', '.join(API_VERSIONS)})")
-    import gpunp
     return gpunp
 
 
@@ -59,13 +45,8 @@ def _to_device(self, device, /, *, stream=None):
         return self
     on = device_of(device)
     host = self.get()
-    from gpunp._creation import asarray
     with on, (stream if stream is not None else _NO_DEVICE):
         return asarray(host)
-
-
-ndarray.__array_namespace__ = _array_namespace
-ndarray.to_device = _to_device
 
 
 # ---- the namespace's inspection object ---------------------------------------------------
@@ -90,11 +71,9 @@ class __array_namespace_info__:  # noqa: N801 - the standard's name (a class, as
                 "max dimensions": int(lib.GP_MAXDIM)}
 
     def default_device(self):
-        from gpunp.cuda import Device
         return Device()
 
     def devices(self) -> list:
-        from gpunp.cuda import Device
         count = ffi.new("int32_t *")
         check(lib.gp_device_count(count))
         return [Device(i) for i in range(count[0])]
@@ -122,7 +101,6 @@ class __array_namespace_info__:  # noqa: N801 - the standard's name (a class, as
 # ---- the standard's functions NumPy 2 has too ------------------------------------------------
 
 def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind") -> ndarray:
-    from gpunp._joining import concatenate
     return concatenate(arrays, axis=axis, out=out, dtype=dtype, casting=casting)
 
 
@@ -137,7 +115,6 @@ def unstack(x, /, *, axis=0) -> tuple:
     x = _array(x)
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    from gpunp._shaping import moveaxis
     return tuple(moveaxis(x, axis, 0))
 
 
@@ -152,8 +129,6 @@ def imag(val) -> ndarray:
 def vecdot(x1, x2, /, *, axis=-1) -> ndarray:
     """The dot products of vectors along `axis` (the first conjugated), the
     other axes broadcast: a batched matrix product of 1-by-n and n-by-1."""
-    from gpunp._products import matmul
-    from gpunp._shaping import moveaxis
     x1, x2 = _array(x1), _array(x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: both inputs need at least one dimension")
@@ -183,7 +158,6 @@ def _cumulative(uf, x, axis, dtype, out, include_initial) -> ndarray:
             res = uf.accumulate(x, axis=axis, dtype=dtype)
             shape = list(res.shape)
             shape[axis] += 1
-            from gpunp._creation import empty
             out = empty(tuple(shape), res.dtype)
             out[head + (slice(1, None),)] = res
         else:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import numpy
 
+import gpunp as gp
 from gpunp import _lib
+from gpunp._creation import _array
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._ufunc import UFUNCS
 
 _U8 = numpy.dtype(numpy.uint8)
 
@@ -39,12 +41,10 @@ def _along(a: ndarray, axis):
 
 def _shifts(big: bool) -> ndarray:
     """Each bit's position in its byte, in the order the bits are laid out."""
-    import gpunp as gp
     return gp.arange(7, -1, -1, dtype=_U8) if big else gp.arange(8, dtype=_U8)
 
 
 def packbits(a, /, axis=None, bitorder="big") -> ndarray:
-    import gpunp as gp
     a = _array(a)
     big = _big(bitorder, True)
     if a.dtype.kind not in "biu":
@@ -62,7 +62,6 @@ def packbits(a, /, axis=None, bitorder="big") -> ndarray:
 
 
 def unpackbits(a, /, axis=None, count=None, bitorder="big") -> ndarray:
-    import gpunp as gp
     a = _array(a)
     big = _big(bitorder, False)
     if a.dtype != _U8:

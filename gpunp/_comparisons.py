@@ -9,9 +9,12 @@ import builtins
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import _array, empty
 from gpunp._dtypes import result_type
+from gpunp._indexing import where
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._shaping import copyto
+from gpunp._ufunc import UFUNCS
 
 _NO_VALUE = numpy._NoValue
 _abs, _less_equal, _equal, _not_equal = (UFUNCS[n] for n in ("absolute", "less_equal", "equal",
@@ -126,7 +129,6 @@ def _rint(y: ndarray) -> ndarray:
     """Round half to even of a real float array: floor, then up where the
     remainder is over a half or a half with an odd floor; infinities and
     NaN as they are, zeros keeping the sign of y."""
-    from gpunp._indexing import where
     fl = UFUNCS["floor_divide"](y, 1)
     frac = y - fl
     odd = _equal(UFUNCS["remainder"](fl, 2), 1)
@@ -176,7 +178,6 @@ def round(a, decimals=0, out=None):  # noqa: A001 - NumPy's name
         else:
             r = _round_real(a.astype(numpy.float64), decimals).astype(a.dtype)
     elif a.dtype.kind == "c":
-        from gpunp._creation import empty
         r = empty(a.shape, a.dtype)
         r.real[...] = _round_real(a.real, decimals)
         r.imag[...] = _round_real(a.imag, decimals)
@@ -184,7 +185,6 @@ def round(a, decimals=0, out=None):  # noqa: A001 - NumPy's name
         r = _round_real(a, decimals)
     if out is None:
         return r
-    from gpunp._shaping import copyto
     copyto(out, r, casting="unsafe")
     return out
 
@@ -199,6 +199,3 @@ def _clip_method(self, min=None, max=None, out=None, **kwargs):
 def _round_method(self, decimals=0, out=None):
     return round(self, decimals, out)
 
-
-ndarray.clip = _clip_method
-ndarray.round = _round_method

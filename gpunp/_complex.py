@@ -5,14 +5,10 @@ from __future__ import annotations
 
 import math
 
+from gpunp._creation import _array
 from gpunp._ndarray import ndarray
-
-
-def _array(x) -> ndarray:
-    if isinstance(x, ndarray):
-        return x
-    from gpunp._ufunc import _as_input
-    return _as_input(x)
+from gpunp._shaping import copyto
+from gpunp._ufunc import UFUNCS
 
 
 def real(val) -> ndarray:
@@ -28,7 +24,6 @@ def imag(val) -> ndarray:
 def angle(z, deg=False) -> ndarray:
     """arctan2(imag, real), in radians or degrees; a real array's imaginary
     part is a Python 0, so its dtype sets the result's (float16 for int8)."""
-    from gpunp._ufunc import UFUNCS
     z = _array(z)
     if z.dtype.kind == "c":
         zimag, zreal = z.imag, z.real
@@ -47,11 +42,7 @@ def _conjugate_method(self, out=None, /):
     if self.dtype.kind != "c":
         if out is None:
             return self
-        from gpunp._shaping import copyto
         copyto(out, self)
         return out
-    from gpunp._ufunc import UFUNCS
     return UFUNCS["conjugate"](self, out=out)
 
-
-ndarray.conj = ndarray.conjugate = _conjugate_method

@@ -1,60 +1,39 @@
 """Array creation: from data (``array``, ``asarray``, ``asnumpy``), from
-shapes (``empty``, ``zeros``, ``ones``, ``full`` and their ``_like`` forms)
-and numerical ranges (``arange``, ``linspace``, ``logspace``, ``geomspace``,
-``eye``, ``identity``)."""
+shapes (``empty``, ``zeros``, ``ones``, ``full`` and their ``_like`` forms),
+``arange``, ``eye``, ``identity``; and what every module above takes from
+here: ``_array`` (an array argument as a gpunp array) and ``device_of`` (the
+``device=`` argument). The ranges made with ufuncs (``linspace``...) are in
+``_ranges``."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy
 
-from gpunp import _lib
+from gpunp import _interop, _lib
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _INT64_MAX, _intp_dims, _no_bool, _wrap, ndarray
-from gpunp._array_api import device_of
+from gpunp._ndarray import (_INT64_MAX, _MAX_LEN, _contains_device_arrays, _from_numpy, _new,
+                            _shape_tuple, _to_host_nested, ndarray)
+from gpunp.cuda import Device
 
-_MAXDIM = lib.GP_MAXDIM
-
-
-_MAX_LEN = 1 << 62  # the engine's largest byte count, so also its longest axis
+_NO_DEVICE = contextlib.nullcontext()
 
 
-def _shape_tuple(shape) -> tuple:
-    """A shape argument (an int or a sequence of ints) as a tuple of ints."""
-    if type(shape) is tuple and len(shape) <= _MAXDIM:
-        for s in shape:  # the common case, without raising and catching below
-            if type(s) is not int or not 0 <= s <= _MAX_LEN:
-                break
-        else:
-            return shape
-    if shape is None:
-        raise TypeError("Use () not None as shape arguments")
-    try:
-        shp = (_no_bool(shape),)
-    except TypeError:
-        if not hasattr(shape, "__iter__"):
-            raise TypeError("expected a sequence of integers or a single integer, "
-                            f"got '{shape!r}'") from None
-        shp = tuple(_no_bool(s) for s in shape)
-    if len(shp) > _MAXDIM:
-        raise ValueError(f"maximum supported dimension for an ndarray is currently {_MAXDIM}, "
-                         f"found {len(shp)}")
-    for s in _intp_dims(shp):
-        if s < 0:
-            raise ValueError("negative dimensions are not allowed")
-        if s > _MAX_LEN:
-            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
-                             "than the maximum possible size.")
-    return shp
-
-
-def _new(fn, *args) -> ndarray:
-    out = _lib.out_cell()
-    s = fn(*args, out)
-    if s:
-        raise _lib.error(s)
-    return _wrap(out[0])
+def device_of(device):
+    """A context manager making `device` current (None: the current device
+    stays); ValueError for anything that is not a gpunp device."""
+    if device is None:
+        return _NO_DEVICE
+    if not isinstance(device, Device):
+        raise ValueError(f"unsupported device {device!r}: gpunp takes a gpunp.cuda.Device "
+                         "(an array's .device, or one of __array_namespace_info__().devices())")
+    count = ffi.new("int32_t *")
+    check(lib.gp_device_count(count))
+    if not 0 <= device.id < count[0]:
+        raise ValueError(f"device {device.id} does not exist: there are {count[0]}")
+    return device
 
 
 _C = ord("C")
@@ -66,44 +45,12 @@ def _order_cf(order) -> int:
 
 # ---- from data ---------------------------------------------------------------------
 
-def _from_numpy(a: numpy.ndarray) -> ndarray:
-    if a.dtype.byteorder not in "=|":
-        a = a.astype(a.dtype.newbyteorder("="))
-    code = _lib.dtype_code(a.dtype)
-    # a dense block in any axis order travels as it is; anything else is
-    # compacted on the host first (keeping the axis order, as order='K')
-    if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
-        a = a.copy(order="K")
-        if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
-            a = numpy.ascontiguousarray(a)
-    # a dense block, walked in memory order, is one buffer
-    buf = ffi.from_buffer(a.ravel(order="K"), require_writable=False) if a.size else ffi.NULL
-    return _new(lib.gp_array_from_host, buf, a.nbytes, code, a.ndim, a.shape, a.strides)
-
-
-def _contains_device_arrays(obj) -> bool:
-    if isinstance(obj, ndarray):
-        return True
-    if isinstance(obj, (list, tuple)):
-        return any(_contains_device_arrays(x) for x in obj)
-    return False
-
-
-def _to_host_nested(obj):
-    if isinstance(obj, ndarray):
-        return obj.get()
-    if isinstance(obj, (list, tuple)):
-        return [_to_host_nested(x) for x in obj]
-    return obj
-
-
 def _foreign_device_array(obj):
     """`obj` as a gpunp array without a copy, if it is another library's
     array in this backend's device memory (__cuda_array_interface__ or
     DLPack); None otherwise."""
     if isinstance(obj, (numpy.ndarray, numpy.generic, list, tuple, int, float, complex)):
         return None
-    from gpunp import _interop
     if _interop._device_type() == _interop.KDL_CPU:
         return None
     if hasattr(type(obj), "__cuda_array_interface__") or hasattr(obj, "__cuda_array_interface__"):
@@ -174,6 +121,18 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
                      copy=None if copy is None else False, order=order or "K")
     return array(a, dtype=dtype, copy=True if copy is None else copy, order=order or "K",
                  like=like)
+
+
+def _as_input(x):
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(
+            "Unsupported type <class 'numpy.ndarray'>: use gpunp.asarray(x) to move it")
+    return asarray(x)
+
+
+def _array(a) -> ndarray:
+    """An array argument: a gpunp array as it is, anything else through asarray."""
+    return a if isinstance(a, ndarray) else _as_input(a)
 
 
 def fromiter(iter, dtype, count=-1, *, like=None) -> ndarray:
@@ -353,129 +312,6 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -
                 _lib.dtype_code(dt))
 
 
-def _is_array_arg(x) -> bool:
-    return isinstance(x, ndarray) or numpy.ndim(x) > 0
-
-
-def _proxy(x):
-    """A host stand-in with x's dtype for NumPy's own dtype rules (a device
-    array as a 0-d array of its dtype: an array is never a weak scalar)."""
-    return numpy.zeros((), x.dtype) if isinstance(x, ndarray) else x
-
-
-def _floor(y: ndarray) -> ndarray:
-    from gpunp._ufunc import UFUNCS
-    fl = UFUNCS.get("floor")
-    # floor division by one is exactly the floor of every finite float
-    return fl(y, out=y) if fl is not None else UFUNCS["floor_divide"](y, 1.0, out=y)
-
-
-def _spaced(y, delta, div):
-    """The samples 0, 1, ... in `y` scaled to steps of delta / div, and the
-    step, as numpy.linspace scales them (divided first where a step would
-    underflow to zero)."""
-    if div <= 0:
-        return y * delta, numpy.nan
-    step = delta / div
-    if bool((step == 0).any()):
-        return (y / div) * delta, step
-    return y * step, step
-
-
-def _linspace_arrays(start, stop, num, endpoint, dtype, axis):
-    """linspace of array start/stop, in numpy.linspace's steps (a new first
-    axis of samples, moved to `axis`)."""
-    from gpunp._shaping import moveaxis
-    from gpunp._ufunc import UFUNCS
-    div = (num - 1) if endpoint else num
-    dt = numpy.linspace(_proxy(start), _proxy(stop), num=0).dtype
-    start, stop = asarray(start), asarray(stop)
-    delta = UFUNCS["subtract"](stop.astype(dt, copy=False), start.astype(dt, copy=False))
-    y, step = _spaced(arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim), delta, div)
-    y = y + start.astype(y.dtype, copy=False)
-    if endpoint and num > 1:
-        y[-1, ...] = stop
-    if axis != 0:
-        y = moveaxis(y, 0, axis)
-    if dtype is not None and numpy.issubdtype(dtype, numpy.integer):
-        y = _floor(y)
-    return y.astype(dt if dtype is None else dtype, copy=False), step
-
-
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
-             device=None):
-    """`num` evenly spaced samples over [start, stop], as numpy.linspace
-    computes them (scalars, or arrays whose samples run along `axis`)."""
-    num = _lib.index(num)
-    if num < 0:
-        raise ValueError(f"Number of samples, {num}, must be non-negative.")
-    with device_of(device):
-        if _is_array_arg(start) or _is_array_arg(stop):
-            y, step = _linspace_arrays(start, stop, num, endpoint, dtype, axis)
-            return (y, step) if retstep else y
-        return _linspace_scalars(start, stop, num, endpoint, retstep, dtype, axis)
-
-
-def _linspace_scalars(start, stop, num, endpoint, retstep, dtype, axis):
-    div = (num - 1) if endpoint else num
-    dt = numpy.result_type(start, stop, float(num))
-    res_dtype = numpy.dtype(dtype) if dtype is not None else dt
-    first, last = numpy.array(start, dtype=dt)[()], numpy.array(stop, dtype=dt)[()]
-    delta = last - first
-    y, step = _spaced(arange(0, num, dtype=dt), delta, div)
-    y += first
-    if endpoint and num > 1:
-        y[-1] = last
-    if axis not in (0, -1):
-        raise numpy.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 1")
-    if res_dtype.kind in "iu":
-        y = _floor(y)
-    y = y.astype(res_dtype, copy=False)
-    return (y, step) if retstep else y
-
-
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0) -> ndarray:
-    """`base` to the powers of linspace(start, stop, ...), as numpy.logspace
-    computes them (scalars or arrays, base too)."""
-    from gpunp._ufunc import UFUNCS
-    if not isinstance(base, (float, int)) and numpy.ndim(base):
-        # every argument gets the dimensions of their broadcast, and base an
-        # axis of length one where the samples go
-        nd = len(numpy.broadcast_shapes(*(numpy.shape(x) for x in (start, stop, base))))
-        start, stop, base = (array(x, copy=None, ndmin=nd) for x in (start, stop, base))
-        from gpunp._joining import expand_dims
-        base = expand_dims(base, axis)
-    y = UFUNCS["power"](base, linspace(start, stop, num=num, endpoint=endpoint, axis=axis))
-    return y if dtype is None else y.astype(dtype, copy=False)
-
-
-def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0) -> ndarray:
-    """A geometric progression from `start` to `stop`, as numpy.geomspace
-    computes it: the endpoints' signs and logarithms are host arithmetic on
-    the (small) start and stop, the samples a logspace on the device."""
-    start = start.get() if isinstance(start, ndarray) else numpy.asarray(start)
-    stop = stop.get() if isinstance(stop, ndarray) else numpy.asarray(stop)
-    if numpy.any(start == 0) or numpy.any(stop == 0):
-        raise ValueError("Geometric sequence cannot include zero")
-    dt = numpy.result_type(start, stop, float(num), numpy.zeros((), dtype))
-    dtype = dt if dtype is None else numpy.dtype(dtype)
-    with numpy.errstate(all="ignore"):
-        start, stop = start.astype(dt), stop.astype(dt)
-        sign = numpy.sign(start)
-        start, stop = start / sign, stop / sign
-        result = logspace(numpy.log10(start), numpy.log10(stop), num=num, endpoint=endpoint,
-                          base=10.0, dtype=dt)
-    if num > 0:
-        result[0] = start
-        if num > 1 and endpoint:
-            result[-1] = stop
-    result *= asarray(sign) if sign.ndim else sign[()]
-    if axis != 0:
-        from gpunp._shaping import moveaxis
-        result = moveaxis(result, 0, axis)
-    return result.astype(dtype, copy=False)
-
-
 def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> ndarray:
     if device is not None:
         with device_of(device):
@@ -494,41 +330,3 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, like=None, device=None) -> nd
 
 def identity(n, dtype=float, *, like=None) -> ndarray:
     return eye(n, dtype=dtype)
-
-
-# ---- views with another dtype --------------------------------------------------------------
-
-def _strided_view(a: ndarray, dt, shape: tuple, strides: tuple, offset: int) -> ndarray:
-    """A view of a's buffer as `dt` (None: a's dtype) with byte strides,
-    `offset` bytes after a's first element. One whose elements would be
-    misaligned for their dtype is refused, where NumPy makes it: a GPU faults
-    on a misaligned load, and the fault ends the process's use of the device."""
-    code = -1 if dt is None else _lib.dtype_code(dt)
-    v = _new(lib.gp_array_as_strided, a._h, code, len(shape), shape, strides, offset)
-    v._base = a if a._base is None else a._base
-    if not v.flags.aligned:
-        raise ValueError(f"the view's {v.dtype} elements would not be aligned to "
-                         f"{v.dtype.alignment} bytes, which a device cannot load")
-    return v
-
-
-def _as_strided_view(a: ndarray, dt: numpy.dtype, offset: int) -> ndarray:
-    """A view of `a` as `dt` with a's shape and strides, `offset` bytes in."""
-    return _strided_view(a, dt, a.shape, a.strides, offset)
-
-
-def _view_dtype(a: ndarray, dt: numpy.dtype) -> ndarray:
-    old = a.itemsize
-    if dt.itemsize == old:
-        return _as_strided_view(a, dt, 0)
-    if a.ndim == 0 or not a.flags.c_contiguous or a.strides[-1] != old:
-        raise ValueError("To change to a dtype of a different size, the last axis must be "
-                         "contiguous")
-    if (a.shape[-1] * old) % dt.itemsize:
-        raise ValueError("When changing to a smaller dtype, its size must be a divisor of "
-                         "the size of original dtype" if dt.itemsize < old else
-                         "When changing to a larger dtype, its size must be a divisor of the "
-                         "total size in bytes of the last axis of the array.")
-    shape = a.shape[:-1] + (a.shape[-1] * old // dt.itemsize,)
-    strides = a.strides[:-1] + (dt.itemsize,)
-    return _strided_view(a, dt, shape, strides, 0)

@@ -7,8 +7,11 @@ from __future__ import annotations
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import _array, empty
+from gpunp._joining import concatenate
+from gpunp._manipulation import broadcast_to
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._ufunc import UFUNCS
 
 _NO_VALUE = numpy._NoValue
 
@@ -22,8 +25,6 @@ def _shifted(nd: int, axis: int, s: slice) -> tuple:
 def diff(a, n=1, axis=-1, prepend=_NO_VALUE, append=_NO_VALUE) -> ndarray:
     """The n-th discrete difference along an axis (numpy.diff); bool arrays
     give not_equal, as NumPy's."""
-    from gpunp._joining import concatenate
-    from gpunp._shaping import broadcast_to
     if n == 0:
         return _array(a)
     if n < 0:
@@ -57,7 +58,6 @@ def diff(a, n=1, axis=-1, prepend=_NO_VALUE, append=_NO_VALUE) -> ndarray:
 def ediff1d(ary, to_end=None, to_begin=None) -> ndarray:
     """Differences of consecutive elements of the flattened array, with
     values before and after (numpy.ediff1d)."""
-    from gpunp._joining import concatenate
     ary = _array(ary).reshape(-1)
     parts = [UFUNCS["subtract"](ary[1:], ary[:-1])]
     for extra, where in ((to_begin, "to_begin"), (to_end, "to_end")):
@@ -104,7 +104,6 @@ def _spacings(f: ndarray, varargs, axes):
 def gradient(f, *varargs, axis=None, edge_order=1):
     """Second-order central differences inside, first- or second-order
     one-sided ones at the edges (numpy.gradient): an array per axis."""
-    from gpunp._creation import empty
     f = _array(f)
     nd = f.ndim
     axes = tuple(range(nd)) if axis is None else _lib.normalize_axis_tuple(axis, nd)

@@ -14,13 +14,13 @@ import warnings
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import zeros
+from gpunp._creation import _array, zeros
 from gpunp._joining import concatenate
 from gpunp._matrices import diagonal
 from gpunp._ndarray import ndarray
 from gpunp._products import matmul
 from gpunp._reduction import sum as _sum
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._ufunc import UFUNCS
 
 _LETTERS = frozenset(string.ascii_letters)
 

@@ -10,6 +10,7 @@ import math
 
 import numpy
 
+from gpunp._creation import arange, asarray
 from gpunp._lib import _numpy_version
 from gpunp._ndarray import _BAD_INDEX, _as_intp, ndarray
 
@@ -91,7 +92,6 @@ class flatiter:
         return self._base.ravel()[self._key(key, self._base.size)]
 
     def __setitem__(self, key, value) -> None:
-        from gpunp._creation import arange, asarray
         a = self._base
         if type(key) is tuple and not key:
             raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
@@ -119,3 +119,16 @@ class flatiter:
             flat = a.ravel()  # a copy
             flat[key] = v
             a[...] = flat.reshape(a.shape)
+
+
+# ndarray.flat (a row of gpunp._ndarray.METHODS)
+def _flat_iterator(self):
+    """A flat iterator over the array (numpy.ndarray.flat)."""
+    return flatiter(self)
+
+
+def _set_flat(self, value) -> None:
+    flatiter(self)[...] = value
+
+
+_flat = property(_flat_iterator, _set_flat)

@@ -13,9 +13,15 @@ import warnings
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import arange, asarray, ascontiguousarray, asfortranarray, empty, ones
+from gpunp._creation import _array, arange, asarray, ascontiguousarray, asfortranarray, empty, ones
+from gpunp._differences import diff
+from gpunp._indexing import where
+from gpunp._joining import stack, vstack
+from gpunp._manipulation import broadcast_shapes
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._shaping import copyto, moveaxis
+from gpunp._sorting import sort
+from gpunp._ufunc import UFUNCS
 
 _sin, _cos, _equal, _isfinite, _absolute, _less, _remainder, _greater = (
     UFUNCS[n] for n in ("sin", "cos", "equal", "isfinite", "absolute", "less", "remainder",
@@ -26,7 +32,6 @@ def sinc(x):
     """sin(pi x) / (pi x), 1 at 0 (numpy.sinc, whose way of reaching 1 it
     takes: pi x replaced where 0 by the dtype's epsilon, 1e-20 for complex
     and integers)."""
-    from gpunp._indexing import where
     y = math.pi * _array(x)
     tiny = numpy.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
     y = where(_equal(y, 0), tiny, y)
@@ -36,8 +41,6 @@ def sinc(x):
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     """Adds multiples of `period` so that no step along `axis` exceeds
     max(discont, period/2) (numpy.unwrap)."""
-    from gpunp._differences import diff
-    from gpunp._shaping import copyto
     p = _array(p)
     dd = diff(p, axis=axis)
     if discont is None:
@@ -67,7 +70,6 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """The integral of y by the trapezoidal rule along `axis`
     (numpy.trapezoid), over sample points `x` or spacing `dx`."""
-    from gpunp._differences import diff
     y = _array(y)
     nd = y.ndim
     # the spacing first, as NumPy does: a 0-d x is diff's ValueError before
@@ -104,7 +106,6 @@ def _window(M, shape):
 # so the host backend's values are NumPy's to the bit
 def bartlett(M):
     """The triangular window (numpy.bartlett)."""
-    from gpunp._indexing import where
     return _window(M, lambda n, m: where(n <= 0, 1 + n / m, 1 - n / m))
 
 
@@ -127,7 +128,6 @@ def blackman(M):
 def sort_complex(a):
     """A sorted copy as complex (numpy.sort_complex): real part first, then
     imaginary; small integers become complex64, the rest complex128."""
-    from gpunp._sorting import sort
     b = sort(_array(a), axis=-1)
     if b.dtype.kind == "c":
         return b
@@ -138,8 +138,6 @@ def sort_complex(a):
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of 3-vectors along the given axes (numpy.cross);
     2-vectors, which NumPy 2 deprecates and NumPy 2.5 removes, are refused."""
-    from gpunp._shaping import moveaxis
-    from gpunp.linalg._linalg import cross_last
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = _array(a), _array(b)
@@ -156,6 +154,14 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         raise ValueError("arrays of 2-dimensional vectors are not supported (NumPy 2 "
                          "deprecates them): use 3-dimensional vectors")
     return moveaxis(cross_last(a, b), -1, axisc)
+
+
+def cross_last(a, b):
+    """The cross products of the 3-vectors along a's and b's last axes
+    (numpy.linalg.cross's too)."""
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
 
 
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
@@ -235,7 +241,6 @@ class broadcast:
         if len(args) > 64:
             raise ValueError(f"Need at most 64 array objects, got {len(args)}")
         self._args = [_array(x) for x in args]
-        from gpunp._shaping import broadcast_shapes
         self.shape = broadcast_shapes(*(x.shape for x in self._args))
         self.nd = self.ndim = len(self.shape)
         self.size = math.prod(self.shape)
@@ -265,7 +270,6 @@ class broadcast:
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     """vstack under its old name, with NumPy's DeprecationWarning."""
-    from gpunp._joining import vstack
     warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
                   DeprecationWarning, stacklevel=2)
     return vstack(tup, dtype=dtype, casting=casting)

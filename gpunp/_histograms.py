@@ -18,9 +18,17 @@ import warnings
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import _array, asarray, zeros
+from gpunp._indexing import take, where
+from gpunp._joining import atleast_2d, stack
 from gpunp._lib import check, ffi, lib
+from gpunp._matrices import ravel_multi_index
+from gpunp._quantiles import percentile
 from gpunp._ndarray import _intp_arg, ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._reduction import max as amax, mean, min as amin
+from gpunp._sorting import searchsorted
+from gpunp._statistics import std
+from gpunp._ufunc import UFUNCS
 
 _INTP = numpy.dtype(numpy.intp)
 _F64 = numpy.dtype(numpy.float64)
@@ -29,7 +37,6 @@ _logical_and, _subtract, _divide = UFUNCS["logical_and"], UFUNCS["subtract"], UF
 
 def scatter_add(target: ndarray, index: ndarray, values) -> None:
     """target[index] += values for every element of `index` (repeats add)."""
-    from gpunp._creation import asarray
     v = values if isinstance(values, ndarray) else asarray(values, dtype=target.dtype)
     idx = ffi.new("gp_array_t *[1]", [index._h])
     check(lib.gp_array_scatter_add(target._h, 1, idx, ffi.new("int32_t[1]", [0]),
@@ -39,7 +46,6 @@ def scatter_add(target: ndarray, index: ndarray, values) -> None:
 def _counts(index: ndarray, length: int, weights=None, dtype=None) -> ndarray:
     """How often each of 0..length-1 occurs in `index` (int64), or the sum
     of the `weights` at its occurrences (in `dtype`: float64 unless given)."""
-    from gpunp._creation import zeros
     if weights is None:
         out = zeros(length, _INTP)
         scatter_add(out, index, 1)
@@ -66,7 +72,6 @@ def bincount(x, weights=None, minlength=0) -> ndarray:
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     if x.size == 0:  # NumPy looks at neither the weights nor their length then
-        from gpunp._creation import zeros
         return zeros(minlength, _INTP)
     if x.dtype != _INTP:
         x = x.astype(_INTP)
@@ -88,8 +93,6 @@ def bincount(x, weights=None, minlength=0) -> ndarray:
 
 def _extremes(a: ndarray):
     """(min, max) of a non-empty array as NumPy scalars: one transfer."""
-    from gpunp._joining import stack
-    from gpunp._reduction import max as amax, min as amin
     h = stack([amin(a), amax(a)]).get()
     return h[0], h[1]
 
@@ -141,8 +144,6 @@ def _host(x):
 def _bin_width(name: str, a: ndarray, range):
     """NumPy's bin-width estimator `name` for non-empty data: its formulas,
     the moments and extremes reduced on the device, the rest host scalars."""
-    from gpunp._reduction import mean
-    from gpunp._statistics import std
     n = a.size
     lo, hi = _extremes(a)
     ptp = _unsigned_span(hi, lo)
@@ -177,10 +178,7 @@ def _bin_width(name: str, a: ndarray, range):
             warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning,
                           stacklevel=4)
         return ptp / nbins
-    import gpunp  # fd and auto: the interquartile range
-    if not hasattr(gpunp, "percentile"):
-        raise NotImplementedError(f"bins={name!r} needs gpunp.percentile, not available yet")
-    q = gpunp.percentile(a, [75, 25]).get()
+    q = percentile(a, [75, 25]).get()  # fd and auto: the interquartile range
     fd = 2.0 * numpy.subtract(q[0], q[1]) * n ** (-1.0 / 3.0)
     if name == "fd":
         return fd
@@ -257,7 +255,6 @@ def _edges(a: ndarray, stand, bins, range, weights):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None) -> ndarray:
     """The bin edges numpy.histogram would use (numpy.histogram_bin_edges)."""
-    from gpunp._creation import asarray
     a, weights = _prepare(a, weights)
     return asarray(_edges(a, _stand_in(a), bins, range, weights)[0])
 
@@ -265,8 +262,6 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None) -> ndarray:
 def _uniform_bin(a: ndarray, edges: numpy.ndarray, first, last, n: int):
     """(bin of each element, kept) for n equal bins: NumPy's arithmetic (a
     scaled index, corrected by one either way against the edges)."""
-    from gpunp._creation import asarray
-    from gpunp._indexing import take, where
     keep = _logical_and(a >= first, a <= last)
     t = a.astype(edges.dtype)
     # values outside the range get bin n (dropped); they are computed as the
@@ -286,15 +281,12 @@ def _uniform_bin(a: ndarray, edges: numpy.ndarray, first, last, n: int):
 def _bin_of(edges: ndarray, x: ndarray):
     """searchsorted(edges, x, 'right'): the number of edges <= x (NaN after
     all)."""
-    from gpunp._sorting import searchsorted
     return searchsorted(edges, x, side="right")
 
 
 def _sequence_bin(a: ndarray, edges: numpy.ndarray):
     """Bin of each element for sorted edges, len(edges) - 1 for the ones
     outside (dropped): edges[i] <= x < edges[i+1], the last bin closed."""
-    from gpunp._creation import asarray, zeros
-    from gpunp._indexing import where
     nb = len(edges) - 1
     if nb < 1:
         return zeros(a.shape, _INTP)  # no bins: everything dropped
@@ -307,7 +299,6 @@ def _weighted_counts(idx, length, weights, ntype, via_float):
     """Counts of `idx` into `length` bins in NumPy's result dtype `ntype`:
     weights summed in float64 (via_float: NumPy's bincount) or in the
     integer type they have."""
-    from gpunp._creation import zeros
     if weights is None:
         return _counts(idx, length)
     if ntype.kind == "c":
@@ -324,7 +315,6 @@ def _weighted_counts(idx, length, weights, ntype, via_float):
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Histogram of the flattened data (numpy.histogram): (counts or
     weighted sums or densities, bin edges)."""
-    from gpunp._creation import asarray
     a, weights = _prepare(a, weights)
     stand = _stand_in(a)
     edges, n_equal = _edges(a, stand, bins, range, weights)
@@ -338,7 +328,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         if a.size and bool(_logical_and(a >= first, a <= last).any()):
             # NumPy counts kept values into bin -1 of no bins
             raise ValueError("'list' argument must have no negative elements")
-        from gpunp._creation import zeros
         return zeros(0, _F64 if density else ntype), asarray(edges)
     if n_equal is not None:
         first, last = _outer_edges(stand, range)
@@ -361,9 +350,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """Multidimensional histogram of (N, D) points (numpy.histogramdd):
     (float64 counts, list of D edge arrays)."""
-    from gpunp._creation import asarray
-    from gpunp._joining import atleast_2d, stack
-    from gpunp._matrices import ravel_multi_index
     if not (isinstance(sample, ndarray) and sample.ndim == 2):
         # NumPy's reading: a sequence of D coordinate arrays, or 1-d data
         s = sample if isinstance(sample, ndarray) else stack([_array(v) for v in sample])
@@ -390,7 +376,6 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         raise ValueError("range argument must have one entry per dimension")
     lo = hi = None
     if N:
-        from gpunp._reduction import max as amax, min as amin
         ext = stack([amin(sample, axis=0), amax(sample, axis=0)]).get()
         lo, hi = ext[0], ext[1]
     for i in builtins.range(D):
@@ -413,7 +398,6 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
         nbin[i] = len(edges[i]) + 1
         dedges[i] = numpy.diff(edges[i])
-    from gpunp._indexing import where
     counts = []
     for i in builtins.range(D):
         col = sample[:, i]

@@ -6,9 +6,13 @@ function called once an element, as NumPy calls it, on host copies)."""
 
 from __future__ import annotations
 
+import os
+import pickle
+
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import array, asarray
 from gpunp._ndarray import ndarray
 
 
@@ -32,7 +36,6 @@ def array_str(a, *args, **kwargs) -> str:
 
 
 def _device(x):
-    from gpunp._creation import asarray
     return asarray(x) if isinstance(x, numpy.ndarray) else x
 
 
@@ -164,14 +167,11 @@ def _tofile(self, fid, sep="", format="%s") -> None:
 
 def _dumps(self) -> bytes:
     """A pickle of the array (loads gives a gpunp array back)."""
-    import pickle
     return pickle.dumps(self, protocol=2)
 
 
 def _dump(self, file) -> None:
     """The pickle of `dumps` into a file or a path."""
-    import os
-    import pickle
     if isinstance(file, (str, bytes, os.PathLike)):
         with open(file, "wb") as f:
             pickle.dump(self, f, protocol=2)
@@ -179,7 +179,7 @@ def _dump(self, file) -> None:
         pickle.dump(self, file, protocol=2)
 
 
-ndarray.tobytes = _tobytes
-ndarray.tofile = _tofile
-ndarray.dumps = _dumps
-ndarray.dump = _dump
+
+# ndarray.__reduce__: a pickle holds a host copy, which loads through gpunp.array
+def _reduce(self):
+    return array, (self.get(),)

@@ -13,11 +13,13 @@ import math
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import arange, array, asarray, linspace, ones, zeros, zeros_like
+from gpunp._creation import arange, array, asarray, ones, zeros, zeros_like
 from gpunp._indexing import _flat_target, _values, nonzero
-from gpunp._joining import concatenate, expand_dims
+from gpunp._joining import concatenate, expand_dims, stack
 from gpunp._matrices import indices, tri
 from gpunp._ndarray import ndarray
+from gpunp._ranges import linspace
+from gpunp._reduction import any as _any
 from gpunp._shaping import copyto, resize
 from gpunp._ufunc import UFUNCS
 
@@ -367,7 +369,6 @@ def _conditions(condlist) -> ndarray:
     list of gpunp arrays."""
     if isinstance(condlist, (list, tuple)) and condlist and all(
             isinstance(c, ndarray) for c in condlist):
-        from gpunp._joining import stack
         return stack([c.astype(bool, copy=False) for c in condlist])
     return asarray(condlist, dtype=bool)
 
@@ -387,7 +388,6 @@ def piecewise(x, condlist, funclist, *args, **kw):
     n = len(conds)
     if n == n2 - 1:
         # the extra function applies where no condition holds
-        from gpunp._reduction import any as _any
         otherwise = UFUNCS["logical_not"](_any(conds, axis=0, keepdims=True))
         conds = concatenate([conds, otherwise], axis=0)
         n += 1

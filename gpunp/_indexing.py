@@ -13,34 +13,29 @@ indexed dimensions in place (adjacent advanced indices)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import arange, asarray, empty
+from gpunp._dtypes import result_type
+from gpunp._joining import stack
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import (_BAD_INDEX, _INT64_MAX, _INT64_MIN, _ONE_ELLIPSIS, _index_int_item,
-                            _wrap, ndarray)
+from gpunp._manipulation import broadcast_arrays, broadcast_shapes, broadcast_to
+from gpunp._ndarray import (_BAD_INDEX, _INT64_MAX, _INT64_MIN, _ONE_ELLIPSIS,
+                            _contains_device_arrays, _element_value, _index_int_item,
+                            _to_host_nested, _wrap, ndarray)
+from gpunp._reduction import any as _any
+from gpunp._shaping import copyto, resize
+from gpunp._ufunc import UFUNCS
 
 _MODES = {"raise": lib.GP_TAKE_RAISE, "wrap": lib.GP_TAKE_WRAP, "clip": lib.GP_TAKE_CLIP}
 _INTP = numpy.dtype(numpy.intp)
 
 
 def _upload(host: numpy.ndarray) -> ndarray:
-    from gpunp._creation import asarray
     return asarray(host)
-
-
-def is_advanced(key) -> bool:
-    """Whether a key has an integer or boolean array (or a bool, or a
-    sequence) among its items: NumPy's advanced indexing."""
-    if type(key) is not tuple:
-        key = (key,)
-    for k in key:
-        if isinstance(k, (bool, numpy.bool_, list, tuple)):
-            return True
-        if isinstance(k, (ndarray, numpy.ndarray)):
-            if k.ndim or k.dtype.kind == "b":
-                return True
-    return False
 
 
 def _convert(k):
@@ -207,7 +202,6 @@ def getitem(a: ndarray, key) -> ndarray:
     if not arrays:  # 0-d integer arrays only: a basic index
         return view
     src, gshape, shape, perm, at = _layout(view, arrays, positions, adjacent)
-    from gpunp._creation import empty
     out = empty(gshape, a.dtype)
     check(lib.gp_array_gather(src._h, len(arrays), _handles(arrays),
                               ffi.new("int32_t[]", axes), lib.GP_TAKE_RAISE, out._h))
@@ -221,12 +215,10 @@ def _values(value, dtype) -> ndarray:
     converts them for an array of `dtype`."""
     if isinstance(value, ndarray):
         return value
-    from gpunp._creation import _contains_device_arrays, _to_host_nested
     if isinstance(value, (list, tuple)) and _contains_device_arrays(value):
         value = _to_host_nested(value)
     if isinstance(value, (list, tuple, numpy.ndarray)):
         return _upload(numpy.asarray(value, dtype=dtype))
-    from gpunp._ndarray import _element_value
     return _upload(numpy.asarray(_element_value(value, dtype), dtype=dtype))
 
 
@@ -245,7 +237,6 @@ def setitem(a: ndarray, key, value) -> None:
     if not ok:
         raise ValueError(f"shape mismatch: value array of shape {vs} could not be broadcast to "
                          f"indexing result of shape {shape}")
-    from gpunp._shaping import broadcast_to
     v = broadcast_to(v, shape)
     if at:
         v = v.transpose(list(numpy.argsort(perm)))
@@ -256,7 +247,6 @@ def setitem(a: ndarray, key, value) -> None:
 # ---- indexing routines -----------------------------------------------------------------------
 
 def _array(x) -> ndarray:
-    from gpunp._creation import asarray
     return x if isinstance(x, ndarray) else asarray(x)
 
 
@@ -282,7 +272,6 @@ def argwhere(a) -> ndarray:
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    from gpunp._ufunc import UFUNCS
     a = _array(a)
     found = UFUNCS["not_equal"](a, 0) if a.dtype.kind != "b" else a
     return found.sum(axis=axis, dtype=_INTP, keepdims=keepdims)
@@ -293,7 +282,6 @@ def _index_array(indices, casting: str) -> ndarray:
     converts them to intp: an array under the rule, anything else as if
     assigned (a float truncates, an int past int64 overflows)."""
     if not isinstance(indices, (ndarray, numpy.ndarray)):
-        from gpunp._creation import _contains_device_arrays, _to_host_nested
         if _contains_device_arrays(indices):  # a list of device arrays
             indices = _to_host_nested(indices)
         return _upload(numpy.asarray(indices, dtype=_INTP))
@@ -326,7 +314,6 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         if a.ndim == 0:
             a = a.reshape(1)  # NumPy takes a 0-d array's axis 0 as of length 1
         axis = _lib.normalize_axis(axis, a.ndim, ValueError)
-    from gpunp._creation import empty
     if out is None and a.ndim == 1:
         # the common call (bench/'s take row is timed with the GPU waiting
         # on this path): one gather into a result of the indices' shape
@@ -349,7 +336,6 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         res = res.transpose(perm).copy()
     assert res.shape == shape
     if out is not None:
-        from gpunp._shaping import copyto
         if not isinstance(out, ndarray):
             raise TypeError("out must be a gpunp.ndarray")
         if out.shape != shape:
@@ -377,7 +363,6 @@ def put(a, ind, v, mode="raise") -> None:
     vals = _values(v, a.dtype).ravel()
     if vals.size == 0:
         return
-    from gpunp._shaping import resize
     if vals.size != idx.size:
         vals = resize(vals, (idx.size,))
     if a.size == 0 and m != lib.GP_TAKE_RAISE:
@@ -392,7 +377,6 @@ def put(a, ind, v, mode="raise") -> None:
 def _along_axis_index(arr: ndarray, indices: ndarray, axis: int) -> tuple:
     """The fancy index of take_along_axis: `indices` on `axis`, aranges
     shaped to broadcast on the other axes (NumPy's own construction)."""
-    from gpunp._creation import arange
     nd = arr.ndim
     shape_ones = (1,) * indices.ndim
     fancy = []
@@ -457,14 +441,9 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    from gpunp._creation import empty
-    from gpunp._dtypes import result_type
-    from gpunp._shaping import broadcast_shapes, copyto
-    from gpunp._creation import asarray
     x, y = (asarray(v) if isinstance(v, (list, tuple)) else v for v in (x, y))  # array-likes
     cond = _array(condition)
     if cond.dtype.kind != "b":
-        from gpunp._ufunc import UFUNCS
         cond = UFUNCS["not_equal"](cond, 0) if cond.dtype.kind != "c" else \
             UFUNCS["not_equal"](cond, 0)
     dt = result_type(x, y)
@@ -484,7 +463,6 @@ def _where_operand(v, dt):
     if isinstance(v, (bool, int, float, complex)) and not (
             type(v) is int and not _INT64_MIN <= v <= _INT64_MAX):
         with numpy.errstate(all="ignore"):
-            import warnings
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return _upload(numpy.where(False, numpy.zeros((), dt), v).astype(dt))
@@ -504,7 +482,6 @@ def place(arr, mask, vals) -> None:
         return
     if vals.size == 0:
         raise ValueError("Cannot insert from an empty array!")
-    from gpunp._shaping import resize
     flat, copied = _flat_target(arr)
     flat[m] = resize(vals, (n,))
     if copied:
@@ -516,9 +493,6 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(choicelist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    from gpunp._creation import asarray, empty
-    from gpunp._dtypes import result_type
-    from gpunp._shaping import broadcast_shapes, copyto
     conds = [_array(c) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype.kind != "b":
@@ -536,8 +510,6 @@ def select(condlist, choicelist, default=0):
 
 
 def choose(a, choices, out=None, mode="raise"):
-    from gpunp._joining import stack
-    from gpunp._shaping import broadcast_arrays
     m = _mode(mode)
     idx = _array(a)
     if idx.dtype.kind not in "biu":
@@ -547,37 +519,35 @@ def choose(a, choices, out=None, mode="raise"):
     if not chs:
         raise ValueError("0-length sequence.")
     n = len(chs)
-    from gpunp._dtypes import result_type
     dt = result_type(*chs)
     parts = broadcast_arrays(idx, *chs)
     idx, chs = parts[0], [c.astype(dt, copy=False) for c in parts[1:]]
     if m == lib.GP_TAKE_WRAP:
         idx = idx.astype(_INTP) % n
     elif m == lib.GP_TAKE_CLIP:
-        from gpunp._ufunc import UFUNCS
         idx = UFUNCS["clip"](idx.astype(_INTP), 0, n - 1) if "clip" in UFUNCS else \
             UFUNCS["minimum"](UFUNCS["maximum"](idx.astype(_INTP), 0), n - 1)
     else:
         idx = idx.astype(_INTP)
-        from gpunp._reduction import any as _any
-        from gpunp._ufunc import UFUNCS
         if idx.size and bool(_any(UFUNCS["logical_or"](UFUNCS["less"](idx, 0),
                                                        UFUNCS["greater_equal"](idx, n)))):
             raise ValueError("invalid entry in choice array")
     stacked = stack(chs)
-    from gpunp._creation import arange
     nd = idx.ndim
     fancy = [idx] + [arange(idx.shape[d]).reshape((1,) * d + (-1,) + (1,) * (nd - d - 1))
                      for d in range(nd)]
     res = stacked[tuple(fancy)]
     if out is not None:
-        from gpunp._shaping import copyto
         copyto(out, res)
         return out
     return res
 
 
 # ---- NumPy's ndarray methods of the same names -----------------------------------------
+# (rows of gpunp._ndarray.METHODS) take, choose and nonzero are the functions,
+# which take the array first as the methods take self; put (NumPy's method
+# names its arguments indices, values) and compress (the array second) need
+# their own
 
 def _put_method(self, indices, values, mode="raise") -> None:
     put(self, indices, values, mode=mode)
@@ -585,13 +555,3 @@ def _put_method(self, indices, values, mode="raise") -> None:
 
 def _compress_method(self, condition, axis=None, out=None):
     return compress(condition, self, axis=axis, out=out)
-
-
-# take, choose and nonzero take the array first, as the methods take self;
-# put (NumPy's method names its arguments indices, values) and compress
-# (the array second) need their own
-ndarray.take = take
-ndarray.choose = choose
-ndarray.nonzero = nonzero
-ndarray.put = _put_method
-ndarray.compress = _compress_method

@@ -9,8 +9,9 @@ import ctypes
 import numpy
 
 from gpunp import _lib
+from gpunp._config import backend
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _wrap, ndarray
+from gpunp._ndarray import _from_numpy, _wrap, ndarray
 
 KDL_CPU, KDL_CUDA, KDL_ROCM = 1, 2, 10
 
@@ -49,7 +50,6 @@ _DESTRUCTOR = ctypes.cast(_capsule_destructor, ctypes.c_void_p)
 # ---- device and streams ----------------------------------------------------------------
 
 def _device_type() -> int:
-    from gpunp._config import backend
     return {"cuda": KDL_CUDA, "hip": KDL_ROCM}.get(backend(), KDL_CPU)
 
 
@@ -103,10 +103,6 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
                              _VERSIONED if versioned else _LEGACY, _DESTRUCTOR)
 
 
-ndarray.__dlpack__ = _dlpack
-ndarray.__dlpack_device__ = _dlpack_device
-
-
 def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     """An array sharing the memory of `x`, any object with ``__dlpack__``
     (a copy only where the memory is on another device, or copy=True)."""
@@ -117,9 +113,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     if theirs[0] != mine:
         if copy is False:
             raise BufferError(f"memory on device {theirs} needs a copy to reach gpunp's")
-        host = numpy.from_dlpack(x)
-        from gpunp._creation import asarray
-        return asarray(host)
+        return _from_numpy(numpy.from_dlpack(x))  # a dtype gpunp lacks: its TypeError
     stream = _current_stream_native() if mine != KDL_CPU else None
     try:
         capsule = x.__dlpack__(stream=stream, max_version=(1, 1))
@@ -154,7 +148,7 @@ def _cai(self) -> dict:
             "stream": _current_stream_native()}
 
 
-ndarray.__cuda_array_interface__ = property(_cai)
+_cuda_array_interface = property(_cai)
 
 
 def from_cuda_array_interface(obj) -> ndarray:

@@ -8,10 +8,9 @@ from __future__ import annotations
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import empty
+from gpunp._creation import _array, empty
 from gpunp._dtypes import can_cast, result_type
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import _array
 
 
 def _sequence(arrays, what) -> list:

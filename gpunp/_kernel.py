@@ -16,6 +16,7 @@ from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._creation import asarray, ascontiguousarray, empty
 from gpunp._ndarray import ndarray
+from gpunp.cuda.stream import _on_stream
 
 # ---- raw modules ------------------------------------------------------------------------
 
@@ -202,9 +203,12 @@ class RawKernel:
                                             int(value)))
 
 
-_ATTRS = {"max_threads_per_block": 0, "shared_size_bytes": 1, "const_size_bytes": 2,
-          "local_size_bytes": 3, "num_regs": 4, "ptx_version": 5, "binary_version": 6,
-          "max_dynamic_shared_size_bytes": 8}
+_ATTRS = {"max_threads_per_block": lib.GP_FUNC_MAX_THREADS_PER_BLOCK,
+          "shared_size_bytes": lib.GP_FUNC_SHARED_SIZE_BYTES,
+          "const_size_bytes": lib.GP_FUNC_CONST_SIZE_BYTES,
+          "local_size_bytes": lib.GP_FUNC_LOCAL_SIZE_BYTES, "num_regs": lib.GP_FUNC_NUM_REGS,
+          "ptx_version": lib.GP_FUNC_PTX_VERSION, "binary_version": lib.GP_FUNC_BINARY_VERSION,
+          "max_dynamic_shared_size_bytes": lib.GP_FUNC_MAX_DYNAMIC_SHARED_SIZE_BYTES}
 
 
 # ---- kernels from expressions --------------------------------------------------------------
@@ -288,7 +292,6 @@ def _types(bound, keep):
 def _stream_ctx(stream):
     if stream is None:
         return contextlib.nullcontext()
-    from gpunp.cuda import _on_stream
     return _on_stream(stream)
 
 

@@ -148,15 +148,23 @@ def check(status: int) -> None:
 
 # ---- dtypes -----------------------------------------------------------------
 
-#: numpy dtype of each engine dtype code
-DTYPES = tuple(numpy.dtype(n) for n in (
-    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-    "uint64", "float16", "float32", "float64", "complex64", "complex128"))
+# the engine's dtype codes (enum gp_dtype in csrc/include/gp_dtype.h)
+BOOL, INT64, UINT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = (
+    lib.GP_BOOL, lib.GP_INT64, lib.GP_UINT64, lib.GP_FLOAT16, lib.GP_FLOAT32, lib.GP_FLOAT64,
+    lib.GP_COMPLEX128)
+_NUMPY_NAMES = {
+    lib.GP_BOOL: "bool", lib.GP_INT8: "int8", lib.GP_UINT8: "uint8", lib.GP_INT16: "int16",
+    lib.GP_UINT16: "uint16", lib.GP_INT32: "int32", lib.GP_UINT32: "uint32",
+    lib.GP_INT64: "int64", lib.GP_UINT64: "uint64", lib.GP_FLOAT16: "float16",
+    lib.GP_FLOAT32: "float32", lib.GP_FLOAT64: "float64", lib.GP_COMPLEX64: "complex64",
+    lib.GP_COMPLEX128: "complex128",
+}
+#: numpy dtype of each engine dtype code (indexed by the code)
+DTYPES = tuple(numpy.dtype(_NUMPY_NAMES[code]) for code in range(lib.GP_NDTYPES))
 _CODES = {dt: code for code, dt in enumerate(DTYPES)}
 
-BOOL, INT64, UINT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = 0, 7, 8, 9, 10, 11, 13
-
-CASTING = {"no": 0, "equiv": 1, "safe": 2, "same_kind": 3, "unsafe": 4}
+CASTING = {"no": lib.GP_CASTING_NO, "equiv": lib.GP_CASTING_EQUIV, "safe": lib.GP_CASTING_SAFE,
+           "same_kind": lib.GP_CASTING_SAME_KIND, "unsafe": lib.GP_CASTING_UNSAFE}
 ORDERS = {"C": ord("C"), "F": ord("F"), "A": ord("A"), "K": ord("K")}
 
 

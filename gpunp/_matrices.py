@@ -9,13 +9,15 @@ from __future__ import annotations
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import _new, arange, empty, zeros
+from gpunp._creation import _array, arange, empty, zeros
 from gpunp._dtypes import promote_types
+from gpunp._indexing import nonzero
 from gpunp._lib import lib
-from gpunp._ndarray import ndarray
+from gpunp._manipulation import _shape_arg, broadcast_arrays, broadcast_shapes
+from gpunp._ndarray import _new, ndarray
 from gpunp._reduction import sum as _sum
-from gpunp._shaping import _shape_arg, broadcast_arrays, broadcast_shapes, copyto
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._shaping import copyto
+from gpunp._ufunc import UFUNCS
 
 _INTP = numpy.dtype(numpy.intp)
 
@@ -169,7 +171,6 @@ def ix_(*args) -> tuple:
         if new.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")
         if new.dtype == numpy.bool_:
-            from gpunp._indexing import nonzero
             new = nonzero(new)[0]  # a mask selects its true positions
         out.append(new.reshape((1,) * k + (new.size,) + (1,) * (nd - k - 1)))
     return tuple(out)
@@ -260,5 +261,3 @@ def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 
 _diagonal_method.__name__, _trace_method.__name__ = "diagonal", "trace"
-ndarray.diagonal = _diagonal_method
-ndarray.trace = _trace_method

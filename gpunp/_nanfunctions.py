@@ -14,13 +14,15 @@ import warnings
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import _array
 from gpunp._indexing import where as _where
 from gpunp._ndarray import ndarray
 from gpunp._reduction import (
     _NO_VALUE, all as _all, any as _any, argmax as _argmax, argmin as _argmin, cumprod as _cumprod,
-    cumsum as _cumsum, max as _max, min as _min, prod as _prod, sum as _sum)
-from gpunp._statistics import var as _var
-from gpunp._ufunc import UFUNCS, _array, _single_out, extreme_value, where_mask
+    cumsum as _cumsum, max as _max, mean, min as _min, prod as _prod, sum as _sum)
+from gpunp._shaping import copyto
+from gpunp._statistics import _reduced_count, var as _var
+from gpunp._ufunc import UFUNCS, _single_out, extreme_value, where_mask
 
 _not_equal, _logical_not, _logical_or = (UFUNCS[n] for n in ("not_equal", "logical_not",
                                                                "logical_or"))
@@ -58,7 +60,6 @@ def _keep_out(r, out):
     """`r` written into `out` (NumPy's functions return their out=)."""
     if out is None or r is out:
         return r
-    from gpunp._shaping import copyto
     copyto(out, r, casting="unsafe")
     return out
 
@@ -169,8 +170,6 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = _array(a)
     if a.dtype.kind not in "fc":
         if where is True:
-            from gpunp._reduction import mean
-            from gpunp._statistics import _reduced_count
             if _reduced_count(a, axis) == 0:
                 warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
             return mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)

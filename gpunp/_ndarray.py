@@ -1,9 +1,17 @@
 """``gpunp.ndarray``: an array in device memory, one engine handle plus cached
-metadata. Operators and reductions are attached by the modules that define
-them (``_ufunc``, ``_reduction``), from tables."""
+metadata. The class body holds what needs only the engine; the methods that
+belong to a chapter of NumPy (reductions, sorting, products...) are made by
+that chapter's module and named in one table at the end of this file
+(``METHODS`` and ``OPERATORS``), which ``gpunp/__init__.py`` attaches once
+every module is imported (``attach_methods``).
+
+Below the class: what every layer above needs to make arrays from engine
+handles, host data and views (``_new``, ``_wrap``, ``_from_numpy``,
+``_strided_view``...)."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import operator
 import types
@@ -12,9 +20,16 @@ import numpy
 
 from gpunp import _lib
 from gpunp._lib import _tls, check, ffi, lib
+from gpunp.cuda import Device
+from gpunp.cuda.stream import _on_stream
 
 _release = lib.gp_array_release
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
+
+
+# the engine's flag bits (enum gp_array_flags in csrc/include/gp_array.h)
+_C, _F, _O, _W, _A = (lib.GP_FLAG_C_CONTIGUOUS, lib.GP_FLAG_F_CONTIGUOUS, lib.GP_FLAG_OWNDATA,
+                      lib.GP_FLAG_WRITEABLE, lib.GP_FLAG_ALIGNED)
 
 
 class _Flags:
@@ -22,9 +37,9 @@ class _Flags:
 
     __slots__ = ("_f",)
 
-    _NAMES = {"C_CONTIGUOUS": 1, "CONTIGUOUS": 1, "C": 1, "F_CONTIGUOUS": 2,
-              "FORTRAN": 2, "F": 2, "OWNDATA": 4, "O": 4, "WRITEABLE": 8, "W": 8,
-              "ALIGNED": 16, "A": 16}
+    _NAMES = {"C_CONTIGUOUS": _C, "CONTIGUOUS": _C, "C": _C, "F_CONTIGUOUS": _F,
+              "FORTRAN": _F, "F": _F, "OWNDATA": _O, "O": _O, "WRITEABLE": _W, "W": _W,
+              "ALIGNED": _A, "A": _A}
 
     def __init__(self, f: int):
         self._f = f
@@ -35,19 +50,19 @@ class _Flags:
         except (KeyError, AttributeError):
             raise KeyError(f"Unknown flag {key!r}") from None
 
-    c_contiguous = property(lambda self: bool(self._f & 1))
-    f_contiguous = property(lambda self: bool(self._f & 2))
+    c_contiguous = property(lambda self: bool(self._f & _C))
+    f_contiguous = property(lambda self: bool(self._f & _F))
     contiguous = c_contiguous
     fortran = f_contiguous
-    owndata = property(lambda self: bool(self._f & 4))
-    writeable = property(lambda self: bool(self._f & 8))
-    aligned = property(lambda self: bool(self._f & 16))
-    forc = property(lambda self: bool(self._f & 3))
-    fnc = property(lambda self: bool(self._f & 2) and not self._f & 1)
+    owndata = property(lambda self: bool(self._f & _O))
+    writeable = property(lambda self: bool(self._f & _W))
+    aligned = property(lambda self: bool(self._f & _A))
+    forc = property(lambda self: bool(self._f & (_C | _F)))
+    fnc = property(lambda self: bool(self._f & _F) and not self._f & _C)
 
     def __repr__(self):
-        names = ("C_CONTIGUOUS", 1), ("F_CONTIGUOUS", 2), ("OWNDATA", 4), ("WRITEABLE", 8), \
-            ("ALIGNED", 16)
+        names = ("C_CONTIGUOUS", _C), ("F_CONTIGUOUS", _F), ("OWNDATA", _O), ("WRITEABLE", _W), \
+            ("ALIGNED", _A)
         return "\n".join(f"  {n} : {bool(self._f & b)}" for n, b in names) + \
             "\n  WRITEBACKIFCOPY : False\n"
 
@@ -65,6 +80,39 @@ def _index_int(i) -> int:
         return _lib.index(i)
     except TypeError:
         raise IndexError(_BAD_INDEX) from None
+
+
+_MAXDIM = lib.GP_MAXDIM
+_MAX_LEN = 1 << 62  # the engine's largest byte count, so also its longest axis
+
+
+def _shape_tuple(shape) -> tuple:
+    """A shape argument (an int or a sequence of ints) as a tuple of ints."""
+    if type(shape) is tuple and len(shape) <= _MAXDIM:
+        for s in shape:  # the common case, without raising and catching below
+            if type(s) is not int or not 0 <= s <= _MAX_LEN:
+                break
+        else:
+            return shape
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")
+    try:
+        shp = (_no_bool(shape),)
+    except TypeError:
+        if not hasattr(shape, "__iter__"):
+            raise TypeError("expected a sequence of integers or a single integer, "
+                            f"got '{shape!r}'") from None
+        shp = tuple(_no_bool(s) for s in shape)
+    if len(shp) > _MAXDIM:
+        raise ValueError(f"maximum supported dimension for an ndarray is currently {_MAXDIM}, "
+                         f"found {len(shp)}")
+    for s in _intp_dims(shp):
+        if s < 0:
+            raise ValueError("negative dimensions are not allowed")
+        if s > _MAX_LEN:
+            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                             "than the maximum possible size.")
+    return shp
 
 
 def _reshape_tuple(shape) -> tuple:
@@ -182,8 +230,10 @@ class ndarray:
     __slots__ = ("_h", "_base", "_info", "__weakref__")
     __array_priority__ = 100.0
 
+    # The methods and operators made in other modules are the rows of
+    # METHODS and OPERATORS, at the end of this file.
+
     def __init__(self, shape, dtype=float, order="C"):
-        from gpunp._creation import _shape_tuple
         self._h = ffi.NULL
         shp = _shape_tuple(shape)
         out = ffi.new("gp_array_t **")
@@ -271,16 +321,6 @@ class ndarray:
         return self._base
 
     @property
-    def flat(self):
-        """A flat iterator over the array (numpy.ndarray.flat)."""
-        from gpunp._flatiter import flatiter
-        return flatiter(self)
-
-    @flat.setter
-    def flat(self, value) -> None:
-        self.flat[...] = value
-
-    @property
     def T(self) -> "ndarray":
         return self.transpose()
 
@@ -296,25 +336,21 @@ class ndarray:
     def real(self) -> "ndarray":
         if self.dtype.kind != "c":
             return self
-        from gpunp._creation import _as_strided_view
         dt = numpy.dtype("f4" if self.dtype == numpy.complex64 else "f8")
         return _as_strided_view(self, dt, 0)
 
     @property
     def imag(self) -> "ndarray":
         if self.dtype.kind != "c":
-            from gpunp._creation import zeros_like
-            z = zeros_like(self)
+            z = _new(lib.gp_array_zeros_like, self._h, _lib.dtype_code(self.dtype), ord("K"))
             lib.gp_array_set_readonly(z._h)
             return z
-        from gpunp._creation import _as_strided_view
         dt = numpy.dtype("f4" if self.dtype == numpy.complex64 else "f8")
         return _as_strided_view(self, dt, dt.itemsize)
 
     @property
     def device(self):
         """The device holding the array's memory (a gpunp.cuda.Device)."""
-        from gpunp.cuda import Device
         return Device(self._raw_info().device_id)
 
     # ---- conversion -------------------------------------------------------
@@ -340,7 +376,6 @@ class ndarray:
             if stream is None:
                 check(lib.gp_array_to_host(self._h, buf, host.nbytes, o))
             else:
-                from gpunp.cuda import _on_stream
                 with _on_stream(stream):
                     check(lib.gp_array_to_host(self._h, buf, host.nbytes, o))
         return host
@@ -406,8 +441,7 @@ class ndarray:
             raise TypeError(f"type numpy.{self.dtype.name} doesn't define __round__ method")
         if ndigits is None:
             return round(self.get()[()])
-        from gpunp._creation import asarray
-        return asarray(round(self.get()[()], ndigits))
+        return _from_numpy(numpy.asarray(round(self.get()[()], ndigits)))
 
     def __trunc__(self):
         if self.ndim != 0:
@@ -462,10 +496,6 @@ class ndarray:
 
     def __deepcopy__(self, memo):
         return self.copy()
-
-    def __reduce__(self):
-        from gpunp._creation import array
-        return array, (self.get(),)
 
     # ---- copies and casts ----------------------------------------------------
 
@@ -620,7 +650,6 @@ class ndarray:
             out = ffi.new("gp_array_t **")
             check(lib.gp_array_index(self._h, 0, ffi.NULL, out))
             return _wrap(out[0], self)
-        from gpunp._creation import _view_dtype
         return _view_dtype(self, numpy.dtype(dtype))
 
     # ---- indexing -------------------------------------------------------------
@@ -656,7 +685,7 @@ class ndarray:
                                        _clamp(step), out)
             if s:
                 raise _lib.error(s)
-            a = _new(ndarray)
+            a = _alloc(ndarray)
             a._h = out[0]
             a._base = self if self._base is None else self._base
             a._info = None
@@ -670,17 +699,14 @@ class ndarray:
             lib.gp_array_release(out[0])
             raise e.error from None
         if items is None:  # integer or boolean arrays: a gather
-            from gpunp._indexing import getitem
-            return getitem(self, key)
+            return self._getitem_advanced(key)
         check(lib.gp_array_index(self._h, len(items), items, out))
         return _wrap(out[0], self)
 
     def __setitem__(self, key, value) -> None:
-        if key is not Ellipsis and type(key) is not slice:
-            from gpunp._indexing import is_advanced, setitem
-            if is_advanced(key):
-                setitem(self, key, value)  # a scatter
-                return
+        if key is not Ellipsis and type(key) is not slice and is_advanced(key):
+            self._setitem_advanced(key, value)  # a scatter
+            return
         view = self[key] if key is not Ellipsis else self
         element = _is_element(key, self.ndim)
         if isinstance(value, ndarray):
@@ -697,7 +723,6 @@ class ndarray:
             _lib.put_scalar(s, _element_value(value, view.dtype))
             check(lib.gp_array_fill(view._h, s))
             return
-        from gpunp._creation import _contains_device_arrays, _to_host_nested, asarray
         if _contains_device_arrays(value):
             value = _to_host_nested(value)
         # NumPy refuses a sequence deeper than the destination, then converts
@@ -706,8 +731,22 @@ class ndarray:
         if not isinstance(value, numpy.ndarray) and numpy.ndim(value) > view.ndim:
             raise ValueError("setting an array element with a sequence. The requested array "
                              f"would exceed the maximum number of dimension of {view.ndim}.")
-        src = asarray(numpy.asarray(value, dtype=view.dtype))
+        src = _from_numpy(numpy.asarray(value, dtype=view.dtype))
         check(lib.gp_array_assign(view._h, src._h, _lib.CASTING["unsafe"]))
+
+
+def is_advanced(key) -> bool:
+    """Whether a key has an integer or boolean array (or a bool, or a
+    sequence) among its items: NumPy's advanced indexing."""
+    if type(key) is not tuple:
+        key = (key,)
+    for k in key:
+        if isinstance(k, (bool, numpy.bool_, list, tuple)):
+            return True
+        if isinstance(k, (ndarray, numpy.ndarray)):
+            if k.ndim or k.dtype.kind == "b":
+                return True
+    return False
 
 
 _NOT_INTEGERS = (slice, type(None), type(Ellipsis), bool, numpy.bool_, list, ndarray,
@@ -815,14 +854,209 @@ def _index_int_item(k) -> int:
     return v
 
 
-_new = object.__new__
+_alloc = object.__new__
 
 
 def _wrap(h, base=None) -> ndarray:
     """An ndarray owning the engine handle `h`; `base` is the array a view was
     made from (numpy's ``.base``: the owner of the memory)."""
-    a = _new(ndarray)
+    a = _alloc(ndarray)
     a._h = h
     a._base = base if base is None or base._base is None else base._base
     a._info = None
     return a
+
+
+def _new(fn, *args) -> ndarray:
+    """The array an engine call `fn(*args, out)` makes."""
+    out = _lib.out_cell()
+    s = fn(*args, out)
+    if s:
+        raise _lib.error(s)
+    return _wrap(out[0])
+
+
+# ---- host data ---------------------------------------------------------------------
+
+def _from_numpy(a: numpy.ndarray) -> ndarray:
+    """A device copy of a NumPy array (of a dtype gpunp has)."""
+    if a.dtype.byteorder not in "=|":
+        a = a.astype(a.dtype.newbyteorder("="))
+    code = _lib.dtype_code(a.dtype)
+    # a dense block in any axis order travels as it is; anything else is
+    # compacted on the host first (keeping the axis order, as order='K')
+    if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
+        a = a.copy(order="K")
+        if not (a.flags.c_contiguous or a.flags.f_contiguous) or any(s < 0 for s in a.strides):
+            a = numpy.ascontiguousarray(a)
+    # a dense block, walked in memory order, is one buffer
+    buf = ffi.from_buffer(a.ravel(order="K"), require_writable=False) if a.size else ffi.NULL
+    return _new(lib.gp_array_from_host, buf, a.nbytes, code, a.ndim, a.shape, a.strides)
+
+
+def _contains_device_arrays(obj) -> bool:
+    if isinstance(obj, ndarray):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_contains_device_arrays(x) for x in obj)
+    return False
+
+
+def _to_host_nested(obj):
+    if isinstance(obj, ndarray):
+        return obj.get()
+    if isinstance(obj, (list, tuple)):
+        return [_to_host_nested(x) for x in obj]
+    return obj
+
+
+# ---- views with another dtype --------------------------------------------------------------
+
+def _strided_view(a: ndarray, dt, shape: tuple, strides: tuple, offset: int) -> ndarray:
+    """A view of a's buffer as `dt` (None: a's dtype) with byte strides,
+    `offset` bytes after a's first element. One whose elements would be
+    misaligned for their dtype is refused, where NumPy makes it: a GPU faults
+    on a misaligned load, and the fault ends the process's use of the device."""
+    code = -1 if dt is None else _lib.dtype_code(dt)
+    v = _new(lib.gp_array_as_strided, a._h, code, len(shape), shape, strides, offset)
+    v._base = a if a._base is None else a._base
+    if not v.flags.aligned:
+        raise ValueError(f"the view's {v.dtype} elements would not be aligned to "
+                         f"{v.dtype.alignment} bytes, which a device cannot load")
+    return v
+
+
+def _as_strided_view(a: ndarray, dt: numpy.dtype, offset: int) -> ndarray:
+    """A view of `a` as `dt` with a's shape and strides, `offset` bytes in."""
+    return _strided_view(a, dt, a.shape, a.strides, offset)
+
+
+def _view_dtype(a: ndarray, dt: numpy.dtype) -> ndarray:
+    old = a.itemsize
+    if dt.itemsize == old:
+        return _as_strided_view(a, dt, 0)
+    if a.ndim == 0 or not a.flags.c_contiguous or a.strides[-1] != old:
+        raise ValueError("To change to a dtype of a different size, the last axis must be "
+                         "contiguous")
+    if (a.shape[-1] * old) % dt.itemsize:
+        raise ValueError("When changing to a smaller dtype, its size must be a divisor of "
+                         "the size of original dtype" if dt.itemsize < old else
+                         "When changing to a larger dtype, its size must be a divisor of the "
+                         "total size in bytes of the last axis of the array.")
+    shape = a.shape[:-1] + (a.shape[-1] * old // dt.itemsize,)
+    strides = a.strides[:-1] + (dt.itemsize,)
+    return _strided_view(a, dt, shape, strides, 0)
+
+
+# ---- the methods and operators made in other modules ----------------------------------------
+
+#: (attribute, module, that module's name for it): ndarray's methods that
+#: belong to a chapter of NumPy, made where that chapter's functions are
+METHODS = (
+    # NumPy's protocols: NEP 13, NEP 18, the array API, DLPack, CUDA
+    ("__array_ufunc__", "gpunp._protocols", "array_ufunc"),
+    ("__array_function__", "gpunp._protocols", "array_function"),
+    ("__array_namespace__", "gpunp._array_api", "_array_namespace"),
+    ("to_device", "gpunp._array_api", "_to_device"),
+    ("__dlpack__", "gpunp._interop", "_dlpack"),
+    ("__dlpack_device__", "gpunp._interop", "_dlpack_device"),
+    ("__cuda_array_interface__", "gpunp._interop", "_cuda_array_interface"),  # a property
+    # operators that are not one ufunc call (the others: OPERATORS)
+    ("__pow__", "gpunp._ufunc", "_pow"),
+    ("__ipow__", "gpunp._ufunc", "_ipow"),
+    ("__divmod__", "gpunp._ufunc", "_divmod"),
+    ("__rdivmod__", "gpunp._ufunc", "_rdivmod"),
+    ("__matmul__", "gpunp._products", "_matmul"),
+    ("__rmatmul__", "gpunp._products", "_rmatmul"),
+    ("__imatmul__", "gpunp._products", "_imatmul"),
+    # indexing: the advanced half of __getitem__ and __setitem__, and flat
+    ("_getitem_advanced", "gpunp._indexing", "getitem"),
+    ("_setitem_advanced", "gpunp._indexing", "setitem"),
+    ("flat", "gpunp._flatiter", "_flat"),  # a property
+    ("take", "gpunp._indexing", "take"),
+    ("put", "gpunp._indexing", "_put_method"),
+    ("choose", "gpunp._indexing", "choose"),
+    ("nonzero", "gpunp._indexing", "nonzero"),
+    ("compress", "gpunp._indexing", "_compress_method"),
+    ("diagonal", "gpunp._matrices", "_diagonal_method"),
+    ("trace", "gpunp._matrices", "_trace_method"),
+    ("repeat", "gpunp._shaping", "_repeat_method"),
+    # reductions, scans and statistics
+    ("sum", "gpunp._reduction", "_sum_method"),
+    ("prod", "gpunp._reduction", "_prod_method"),
+    ("max", "gpunp._reduction", "_max_method"),
+    ("min", "gpunp._reduction", "_min_method"),
+    ("any", "gpunp._reduction", "_any_method"),
+    ("all", "gpunp._reduction", "_all_method"),
+    ("mean", "gpunp._reduction", "_mean_method"),
+    ("argmax", "gpunp._reduction", "_argmax_method"),
+    ("argmin", "gpunp._reduction", "_argmin_method"),
+    ("cumsum", "gpunp._reduction", "_cumsum_method"),
+    ("cumprod", "gpunp._reduction", "_cumprod_method"),
+    ("var", "gpunp._statistics", "_var_method"),
+    ("std", "gpunp._statistics", "_std_method"),
+    # sorting and searching
+    ("sort", "gpunp._sorting", "_sort_method"),
+    ("argsort", "gpunp._sorting", "_argsort_method"),
+    ("partition", "gpunp._sorting", "_partition_method"),
+    ("argpartition", "gpunp._sorting", "_argpartition_method"),
+    ("searchsorted", "gpunp._sorting", "_searchsorted_method"),
+    # elementwise
+    ("clip", "gpunp._comparisons", "_clip_method"),
+    ("round", "gpunp._comparisons", "_round_method"),
+    ("conj", "gpunp._complex", "_conjugate_method"),
+    ("conjugate", "gpunp._complex", "_conjugate_method"),
+    ("dot", "gpunp._products", "_dot_method"),
+    # host bytes and pickles
+    ("tobytes", "gpunp._host_io", "_tobytes"),
+    ("tofile", "gpunp._host_io", "_tofile"),
+    ("dumps", "gpunp._host_io", "_dumps"),
+    ("dump", "gpunp._host_io", "_dump"),
+    ("__reduce__", "gpunp._host_io", "_reduce"),
+)
+
+#: (attribute, ufunc, template): the operators that are one call of a ufunc
+#: of the op table, each made by a template of gpunp._ufunc.OPERATOR_TEMPLATES
+#: (binary: a.op(b); reflected: b.op(a); inplace: out=a; comparison: binary,
+#: with NumPy's == and != of objects no array equals)
+OPERATORS = (
+    ("__add__", "add", "binary"), ("__radd__", "add", "reflected"),
+    ("__iadd__", "add", "inplace"),
+    ("__sub__", "subtract", "binary"), ("__rsub__", "subtract", "reflected"),
+    ("__isub__", "subtract", "inplace"),
+    ("__mul__", "multiply", "binary"), ("__rmul__", "multiply", "reflected"),
+    ("__imul__", "multiply", "inplace"),
+    ("__truediv__", "true_divide", "binary"), ("__rtruediv__", "true_divide", "reflected"),
+    ("__itruediv__", "true_divide", "inplace"),
+    ("__floordiv__", "floor_divide", "binary"), ("__rfloordiv__", "floor_divide", "reflected"),
+    ("__ifloordiv__", "floor_divide", "inplace"),
+    ("__mod__", "remainder", "binary"), ("__rmod__", "remainder", "reflected"),
+    ("__imod__", "remainder", "inplace"),
+    ("__rpow__", "power", "reflected"),  # __pow__ and __ipow__: METHODS
+    ("__and__", "bitwise_and", "binary"), ("__rand__", "bitwise_and", "reflected"),
+    ("__iand__", "bitwise_and", "inplace"),
+    ("__or__", "bitwise_or", "binary"), ("__ror__", "bitwise_or", "reflected"),
+    ("__ior__", "bitwise_or", "inplace"),
+    ("__xor__", "bitwise_xor", "binary"), ("__rxor__", "bitwise_xor", "reflected"),
+    ("__ixor__", "bitwise_xor", "inplace"),
+    ("__lshift__", "left_shift", "binary"), ("__rlshift__", "left_shift", "reflected"),
+    ("__ilshift__", "left_shift", "inplace"),
+    ("__rshift__", "right_shift", "binary"), ("__rrshift__", "right_shift", "reflected"),
+    ("__irshift__", "right_shift", "inplace"),
+    ("__lt__", "less", "comparison"), ("__le__", "less_equal", "comparison"),
+    ("__gt__", "greater", "comparison"), ("__ge__", "greater_equal", "comparison"),
+    ("__eq__", "equal", "comparison"), ("__ne__", "not_equal", "comparison"),
+    ("__neg__", "negative", "unary"), ("__pos__", "positive", "unary"),
+    ("__abs__", "absolute", "unary"), ("__invert__", "invert", "unary"),
+)
+
+
+def attach_methods() -> None:
+    """Sets the rows of METHODS and OPERATORS on ndarray. gpunp/__init__.py
+    calls it once, when every module they name is imported: those modules
+    import this one, for the class, so it cannot import them."""
+    for name, module, attr in METHODS:
+        setattr(ndarray, name, getattr(importlib.import_module(module), attr))
+    ufuncs = importlib.import_module("gpunp._ufunc")
+    for name, uf, template in OPERATORS:
+        setattr(ndarray, name, ufuncs.OPERATOR_TEMPLATES[template](ufuncs.UFUNCS[uf]))

@@ -13,10 +13,13 @@ import operator
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import array, empty, linspace
+from gpunp._creation import _array, array, empty
 from gpunp._ndarray import ndarray
+from gpunp._quantiles import median
+from gpunp._ranges import linspace
 from gpunp._reduction import amax, amin, mean
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._shaping import moveaxis
+from gpunp._ufunc import UFUNCS
 
 _ALL = slice(None)
 _INTP = numpy.dtype(numpy.intp)
@@ -125,16 +128,7 @@ def _ramps(p: ndarray, axis: int, widths, ends) -> tuple:
     return left, right[_at(axis, slice(None, None, -1))]
 
 
-def _median(x, axis, keepdims):
-    import gpunp
-    med = getattr(gpunp, "median", None)
-    if med is None:
-        raise NotImplementedError("pad(mode='median') needs gpunp.median, which this build "
-                                  "of gpunp does not have yet")
-    return med(x, axis=axis, keepdims=keepdims)
-
-
-_STATS = {"maximum": amax, "minimum": amin, "mean": mean, "median": _median}
+_STATS = {"maximum": amax, "minimum": amin, "mean": mean, "median": median}
 
 
 def _stats(p: ndarray, axis: int, widths, lengths, func) -> tuple:
@@ -228,7 +222,6 @@ def pad(array, pad_width, mode="constant", **kwargs) -> ndarray:
     if callable(mode):
         p.fill(0)
         p[inner] = a
-        from gpunp._shaping import moveaxis
         for axis in range(nd):
             view = moveaxis(p, axis, -1)
             for ind in numpy.ndindex(view.shape[:-1]):
@@ -359,7 +352,6 @@ def insert(arr, obj, values, axis=None) -> ndarray:
         index = operator.index(index) + (n if index < 0 else 0)
         vals = array(values, copy=None, ndmin=a.ndim, dtype=a.dtype)
         if indices.ndim == 0:
-            from gpunp._shaping import moveaxis
             vals = moveaxis(vals, 0, axis)
         k = vals.shape[axis]
         shape[axis] += k

@@ -10,13 +10,9 @@ import warnings
 
 import numpy
 
+import gpunp
+from gpunp._creation import _array
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import _array
-
-
-def _gp():
-    import gpunp
-    return gpunp
 
 
 def _coefs(p) -> ndarray:
@@ -32,7 +28,7 @@ def _as_poly(result, *inputs):
 def polyval(p, x) -> ndarray:
     """p[0] * x**(n-1) + ... + p[n-1] by Horner's rule, one device step per
     coefficient; the result starts as zeros_like(x), as NumPy's does."""
-    gp = _gp()
+    gp = gpunp
     p = _coefs(p)
     if isinstance(x, poly1d):
         y = 0  # composition: poly1d arithmetic from here on
@@ -47,7 +43,7 @@ def polyval(p, x) -> ndarray:
 def _aligned(a1, a2):
     """a1 and a2 as 1-d arrays of one length, the shorter padded with
     leading zeros of its own dtype."""
-    gp = _gp()
+    gp = gpunp
     a1, a2 = gp.atleast_1d(_coefs(a1)), gp.atleast_1d(_coefs(a2))
     diff = len(a2) - len(a1)
     if diff > 0:
@@ -70,7 +66,7 @@ def polysub(a1, a2) -> ndarray:
 def _trimmed(c) -> ndarray:
     """The coefficients as poly1d holds them: 1-d, leading zeros dropped,
     [0] for the zero polynomial."""
-    gp = _gp()
+    gp = gpunp
     c = gp.atleast_1d(_coefs(c))
     if c.ndim > 1:
         raise ValueError("Polynomial must be 1d only.")
@@ -81,11 +77,11 @@ def _trimmed(c) -> ndarray:
 
 
 def polymul(a1, a2) -> ndarray:
-    return _as_poly(_gp().convolve(_trimmed(a1), _trimmed(a2)), a1, a2)
+    return _as_poly(gpunp.convolve(_trimmed(a1), _trimmed(a2)), a1, a2)
 
 
 def polyder(p, m=1) -> ndarray:
-    gp = _gp()
+    gp = gpunp
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -97,7 +93,7 @@ def polyder(p, m=1) -> ndarray:
 
 
 def polyint(p, m=1, k=None) -> ndarray:
-    gp = _gp()
+    gp = gpunp
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -116,7 +112,7 @@ def polydiv(u, v):
     """Long division u = q * v + r: one device update of the remainder per
     quotient coefficient; the remainder's leading near-zeros are dropped
     while NumPy's allclose test (a host yes/no) says so."""
-    gp = _gp()
+    gp = gpunp
     truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
     u = gp.atleast_1d(_coefs(u)) + 0.0
     v = gp.atleast_1d(_coefs(v)) + 0.0
@@ -137,7 +133,7 @@ def polydiv(u, v):
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least squares on the Vandermonde matrix with its columns scaled to
     unit norm (NumPy's conditioning step), through gpunp.linalg.lstsq."""
-    gp = _gp()
+    gp = gpunp
     order = int(deg) + 1
     x = _array(x) + 0.0
     y = _array(y) + 0.0
@@ -188,7 +184,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 def roots(p) -> ndarray:
     """The eigenvalues of the companion matrix of p without its leading and
     trailing zeros, then one zero root per trailing zero."""
-    gp = _gp()
+    gp = gpunp
     p = gp.atleast_1d(_coefs(p))
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
@@ -216,7 +212,7 @@ def poly(seq_of_zeros):
     """prod (x - z) over the zeros (or a square matrix's eigenvalues): each
     factor is one shift-and-subtract on the device; real when the zeros are
     closed under conjugation, as NumPy decides."""
-    gp = _gp()
+    gp = gpunp
     z = gp.atleast_1d(_array(seq_of_zeros))
     sh = z.shape
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
@@ -352,7 +348,7 @@ class poly1d:
             return NotImplemented
         if self._coeffs.shape != other._coeffs.shape:
             return False
-        return bool(_gp().all(self._coeffs == other._coeffs))
+        return bool(gpunp.all(self._coeffs == other._coeffs))
 
     def __ne__(self, other):
         if not isinstance(other, poly1d):
@@ -368,7 +364,7 @@ class poly1d:
         if key < 0:
             raise ValueError("Does not support negative powers.")
         if key > self.order:
-            gp = _gp()
+            gp = gpunp
             pad = gp.zeros(key - self.order, self._coeffs.dtype)
             self._coeffs = gp.concatenate((pad, self._coeffs))
         self._coeffs[self.order - key] = val

@@ -3,12 +3,11 @@ vdot, inner, outer, tensordot."""
 
 from __future__ import annotations
 
-import numpy
-
 from gpunp import _lib
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _array, _single_out
+from gpunp._creation import _array
+from gpunp._ufunc import UFUNCS, _single_out
 
 
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
@@ -118,28 +117,8 @@ def _imatmul(self, other):
     return matmul(self, other, out=self)
 
 
-ndarray.__matmul__ = _matmul_op(False)
-ndarray.__rmatmul__ = _matmul_op(True)
-ndarray.__imatmul__ = _imatmul
-ndarray.dot = lambda self, b, out=None: dot(self, b, out=out)
-
-# NumPy's matmul is a (generalized) ufunc: np.matmul(gpunp, gpunp) arrives
-# through __array_ufunc__.
-_elementwise_array_ufunc = ndarray.__array_ufunc__
-_VECDOT = getattr(numpy, "vecdot", None)  # a gufunc too (NumPy 2.0+)
+_matmul, _rmatmul = _matmul_op(False), _matmul_op(True)
 
 
-def _array_ufunc(self, uf, method, *inputs, **kwargs):
-    if uf is numpy.matmul:
-        if method != "__call__" or not all(isinstance(x, ndarray) for x in inputs):
-            return NotImplemented
-        out = kwargs.pop("out", None)
-        return matmul(*inputs, out=out[0] if isinstance(out, tuple) else out, **kwargs)
-    if uf is _VECDOT and method == "__call__" and not kwargs.keys() - {"axis"} and \
-            all(isinstance(x, ndarray) for x in inputs):
-        from gpunp._array_api import vecdot
-        return vecdot(*inputs, **kwargs)
-    return _elementwise_array_ufunc(self, uf, method, *inputs, **kwargs)
-
-
-ndarray.__array_ufunc__ = _array_ufunc
+def _dot_method(self, b, out=None):
+    return dot(self, b, out=out)

@@ -1,120 +1,101 @@
-"""NEP 18: ``__array_function__``. NumPy functions called on gpunp arrays run
-gpunp's function of the same name; a function gpunp lacks raises NumPy's
-TypeError rather than quietly running on the host."""
+"""NumPy's calls on gpunp arrays: NEP 13 (``__array_ufunc__``), NEP 18
+(``__array_function__``) and NEP 35 (``like=``). A NumPy ufunc or function
+runs gpunp's of the same name; one gpunp lacks raises NumPy's TypeError
+rather than quietly running on the host.
+
+The functions routed are not listed by hand: they are every public name of
+``gpunp`` (``gpunp.__all__``), ``gpunp.linalg``, ``gpunp.fft`` and
+``gpunp.lib.stride_tricks`` that is a function in the NumPy module of the
+same place, except where gpunp's object is NumPy's own (the host helpers
+gpunp re-exports, such as ``seterr``). NumPy hands ``__array_function__``
+only its dispatched functions and those taking ``like=``; a routed name of
+another kind (``hamming``, no array argument) is never looked up. Nothing
+of ``numpy.random`` dispatches."""
 
 from __future__ import annotations
 
 import numpy
 
+import gpunp
+from gpunp._array_api import vecdot
 from gpunp._ndarray import ndarray
+from gpunp._products import matmul
+from gpunp._ufunc import array_ufunc as _elementwise_array_ufunc
+from gpunp._vecmat import matvec, vecmat
 
-#: the NumPy functions gpunp implements under the same name
-ARRAY_FUNCTIONS = (
-    "all", "amax", "amin", "angle", "any", "append", "argmax", "argmin", "argwhere", "array_split",
-    "astype", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "broadcast_shapes",
-    "broadcast_to", "can_cast", "choose", "column_stack", "compress", "concatenate", "copy",
-    "copyto", "count_nonzero", "cumprod", "cumsum", "diag", "diagflat", "diagonal", "dot",
-    "dsplit", "dstack", "empty_like", "expand_dims", "extract", "flatnonzero", "flip", "fliplr",
-    "flipud", "fromfunction", "full_like", "geomspace", "hsplit", "hstack", "imag", "indices",
-    "inner", "ix_", "logspace", "matmul", "max", "mean", "meshgrid", "min", "moveaxis", "ndim",
-    "nonzero", "ones_like", "outer", "permute_dims", "place", "prod", "ptp", "put",
-    "put_along_axis", "ravel", "ravel_multi_index", "real", "repeat", "reshape", "resize",
-    "result_type", "roll", "rollaxis", "rot90", "select", "shape", "size", "split", "squeeze",
-    "stack", "std", "sum", "swapaxes", "take", "take_along_axis", "tensordot", "tile", "trace",
-    "transpose", "tri", "tril", "trim_zeros", "triu", "unravel_index", "vander", "var", "vdot",
-    "vsplit", "vstack", "where", "zeros_like",
-    # sorting, searching and sets (gpunp._sorting, gpunp._sets)
-    "argpartition", "argsort", "intersect1d", "isin", "lexsort", "partition", "searchsorted",
-    "setdiff1d", "setxor1d", "sort", "union1d", "unique", "unique_all", "unique_counts",
-    "unique_inverse", "unique_values",
-)
-# statistics (issue 7): the nan-functions, scans and statistics, histograms
-ARRAY_FUNCTIONS += (
-    "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean", "nanmin",
-    "nanprod", "nanstd", "nansum", "nanvar",
-    "bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd",
-    "median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile",
-    "allclose", "around", "array_equal", "array_equiv", "average", "clip", "convolve",
-    "corrcoef", "correlate", "cov", "diff", "digitize", "ediff1d", "gradient", "interp",
-    "isclose", "round",
-)
+# ---- NEP 13 ----------------------------------------------------------------------------
 
-# index tricks (gpunp._index_tricks)
-ARRAY_FUNCTIONS += (
-    "apply_along_axis", "apply_over_axes", "diag_indices_from", "fill_diagonal", "piecewise",
-    "putmask", "tril_indices_from", "triu_indices_from",
-)
-
-#: the numpy.linalg functions gpunp.linalg implements (all of them)
-LINALG_FUNCTIONS = (
-    "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
-    "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose",
-    "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
-    "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
-)
-
-#: the numpy.fft functions, which gpunp.fft implements under the same name
-FFT_FUNCTIONS = (
-    "fft", "fft2", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift", "ihfft",
-    "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftn",
-)
-# padding, inserting and deleting; the creation functions that take like=
-# (NumPy hands them to the like= array's __array_function__); the array API
-# standard's names
-ARRAY_FUNCTIONS += (
-    "delete", "frombuffer", "fromiter", "insert", "linspace", "pad",
-    "concat", "cumulative_prod", "cumulative_sum", "imag", "matrix_transpose", "real",
-    "unstack",
-    "block", "einsum", "einsum_path", "kron",
-)
-
-# type tests and value clean-ups (gpunp._type_check); printing and files
-# (gpunp._host_io)
-ARRAY_FUNCTIONS += (
-    "common_type", "fix", "iscomplex", "iscomplexobj", "isneginf", "isposinf", "isreal",
-    "isrealobj", "min_scalar_type", "nan_to_num", "real_if_close",
-    "array2string", "array_repr", "array_str", "save", "savetxt", "savez", "savez_compressed",
-    # numerical helpers (gpunp._function_base)
-    "cross", "may_share_memory", "shares_memory", "sinc", "sort_complex", "trapezoid",
-    "unwrap", "row_stack",
-)
-
-# polynomials, bits, special functions (gpunp._polynomial, _bits, _special)
-ARRAY_FUNCTIONS += (
-    "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
-    "polyval", "roots", "packbits", "unpackbits", "i0",
-)
-
-_TABLE: dict = {}
+# NumPy's gufuncs that gpunp has, where this NumPy has them (vecdot since
+# 2.0, matvec and vecmat since 2.2). matvec's and vecmat's keywords (out=,
+# axes=) are not taken: they fall through to NotImplemented, NumPy's TypeError.
+_VECDOT = getattr(numpy, "vecdot", None)
+_VECTOR_GUFUNCS = {getattr(numpy, n): f for n, f in (("matvec", matvec), ("vecmat", vecmat))
+                   if hasattr(numpy, n)}
 
 
-def _table() -> dict:
-    if not _TABLE:
-        import gpunp
-        for name in ARRAY_FUNCTIONS:
-            np_fn = getattr(numpy, name, None)
-            gp_fn = getattr(gpunp, name, None)
-            if np_fn is not None and gp_fn is not None:
-                _TABLE[np_fn] = gp_fn
-        from gpunp import linalg
-        for name in LINALG_FUNCTIONS:
-            _TABLE[getattr(numpy.linalg, name)] = getattr(linalg, name)
-        import gpunp.fft
-        for name in FFT_FUNCTIONS:
-            _TABLE[getattr(numpy.fft, name)] = getattr(gpunp.fft, name)
-        from gpunp.lib import stride_tricks
-        _TABLE[numpy.lib.stride_tricks.sliding_window_view] = stride_tricks.sliding_window_view
-    return _TABLE
+# ndarray.__array_ufunc__: NumPy's gufuncs above, else its elementwise ufuncs
+def array_ufunc(self, uf, method, *inputs, **kwargs):
+    f = _VECTOR_GUFUNCS.get(uf)
+    if f is not None and method == "__call__" and not kwargs and \
+            all(isinstance(x, ndarray) for x in inputs):
+        return f(*inputs)
+    if uf is numpy.matmul:
+        if method != "__call__" or not all(isinstance(x, ndarray) for x in inputs):
+            return NotImplemented
+        out = kwargs.pop("out", None)
+        return matmul(*inputs, out=out[0] if isinstance(out, tuple) else out, **kwargs)
+    if uf is _VECDOT and method == "__call__" and not kwargs.keys() - {"axis"} and \
+            all(isinstance(x, ndarray) for x in inputs):
+        return vecdot(*inputs, **kwargs)
+    return _elementwise_array_ufunc(self, uf, method, *inputs, **kwargs)
 
 
-def _array_function(self, func, types, args, kwargs):
-    impl = _table().get(func)
+# ---- NEP 18 and NEP 35 -------------------------------------------------------------------
+
+_ROUTES: dict = {}
+
+
+def _routes_of(mine, theirs) -> dict:
+    """{NumPy's function: gpunp's} for the public names of the gpunp module
+    `mine` that are functions in the NumPy module `theirs`."""
+    routes = {}
+    for name in mine.__all__:
+        # gpunp's object first: a submodule gpunp loads at first use is not
+        # a function, and neither NumPy's nor gpunp's is loaded by asking
+        ours = vars(mine).get(name)
+        if not callable(ours) or isinstance(ours, type):
+            continue
+        np_fn = getattr(theirs, name, None)
+        if not callable(np_fn) or isinstance(np_fn, (type, numpy.ufunc)) or np_fn is ours:
+            continue
+        # a NumPy function of two names (concat is concatenate) runs gpunp's
+        # of its own name
+        if np_fn not in routes or name == np_fn.__name__:
+            routes[np_fn] = ours
+    return routes
+
+
+def routes() -> dict:
+    """{NumPy function: the gpunp function __array_function__ runs for it},
+    made at the first call: gpunp.linalg and gpunp.fft load then, not at
+    ``import gpunp``."""
+    global _ROUTES
+    if not _ROUTES:
+        table = {}
+        for mine, theirs in ((gpunp, numpy), (gpunp.linalg, numpy.linalg),
+                             (gpunp.fft, numpy.fft),
+                             (gpunp.lib.stride_tricks, numpy.lib.stride_tricks)):
+            table.update(_routes_of(mine, theirs))
+        _ROUTES = table
+    return _ROUTES
+
+
+# ndarray.__array_function__
+def array_function(self, func, types, args, kwargs):
+    impl = routes().get(func)
     if impl is None:
         return NotImplemented
     for t in types:
         if not issubclass(t, ndarray):
             return NotImplemented
     return impl(*args, **kwargs)
-
-
-ndarray.__array_function__ = _array_function

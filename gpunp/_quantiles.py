@@ -15,17 +15,22 @@ from __future__ import annotations
 import warnings
 
 import numpy
+from numpy.lib import _function_base_impl
 
 from gpunp import _lib
+from gpunp._creation import _array, asarray
+from gpunp._indexing import take, take_along_axis, where
+from gpunp._joining import stack
+from gpunp._manipulation import broadcast_to
+from gpunp._nanfunctions import nanmean
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array, _single_out
+from gpunp._reduction import any as aany, mean, sum as asum
+from gpunp._shaping import copyto, moveaxis
+from gpunp._sorting import argsort, sort
+from gpunp._statistics import _weights_for
+from gpunp._ufunc import UFUNCS, _single_out
 
 _INTP = numpy.dtype(numpy.intp)
-
-
-def _impl():
-    from numpy.lib import _function_base_impl
-    return _function_base_impl
 
 
 def _along_last(a: ndarray, axis):
@@ -37,7 +42,6 @@ def _along_last(a: ndarray, axis):
     axes = _lib.normalize_axis_tuple(axis, a.ndim)
     if len(axes) == 1:
         return a, axes[0]
-    from gpunp._shaping import moveaxis
     keep = sorted(set(range(a.ndim)) - set(axes))
     m = moveaxis(a, keep, list(range(len(keep))))
     return m.reshape(m.shape[:len(keep)] + (-1,)), len(keep)
@@ -58,15 +62,12 @@ def _finish(r, out, nd, axis, keepdims):
     r = _keepdims(r, nd, axis, keepdims)
     if out is None:
         return r
-    from gpunp._shaping import copyto
     copyto(out, r, casting="unsafe")
     return out
 
 
 def _sorted_first(a: ndarray, axis: int) -> ndarray:
     """a sorted along `axis`, that axis moved first."""
-    from gpunp._shaping import moveaxis
-    from gpunp._sorting import sort
     return moveaxis(sort(a, axis=axis), axis, 0)
 
 
@@ -74,8 +75,6 @@ def _gather(s: ndarray, idx: numpy.ndarray, k, per_slice: bool) -> ndarray:
     """s[idx[j], rest...]: host indices of shape q.shape, the same for every
     slice, or (per_slice) of shape q.shape + rest; a negative one counts
     back from the slice's count of values `k`."""
-    from gpunp._creation import asarray
-    from gpunp._indexing import take, take_along_axis
     idx = numpy.asarray(idx, dtype=_INTP)
     idx = numpy.where(idx < 0, idx + numpy.asarray(k, dtype=_INTP), idx)
     if not per_slice:
@@ -88,7 +87,6 @@ def _gather(s: ndarray, idx: numpy.ndarray, k, per_slice: bool) -> ndarray:
 
 def _upload(h) -> ndarray:
     """A host array (a view or broadcast of a table) as a device array."""
-    from gpunp._creation import asarray
     return asarray(numpy.array(h, order="C"))
 
 
@@ -98,15 +96,12 @@ def _count_values(s: ndarray, skip_nan: bool):
     shape."""
     if not skip_nan or s.dtype.kind not in "fc":
         return s.shape[0], False
-    from gpunp._reduction import sum as asum
     return asum(UFUNCS["equal"](s, s), axis=0, dtype=_INTP).get(), True
 
 
 def _quantile_sorted(s: ndarray, q: numpy.ndarray, method: str, weak_q: bool, skip_nan: bool):
     """The q-quantiles of the sorted slices s[:, ...]: shape q.shape + rest."""
-    from gpunp._creation import asarray
-    from gpunp._indexing import where
-    impl = _impl()
+    impl = _function_base_impl
     props = impl._QuantileMethods.get(method)
     if props is None:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
@@ -175,11 +170,6 @@ def _weighted_inverted_cdf(arr: ndarray, ax: int, w: ndarray, q: numpy.ndarray,
     empirical CDF, and the q-quantile the first element whose CDF reaches q
     (what NumPy's searchsorted finds, as a count of CDF values below q). The
     nan-variants give NaNs no weight; an all-NaN slice is NaN."""
-    from gpunp._creation import asarray
-    from gpunp._indexing import take_along_axis, where
-    from gpunp._reduction import any as aany, sum as asum
-    from gpunp._shaping import moveaxis
-    from gpunp._sorting import argsort
     isnan = UFUNCS["isnan"]
     order = argsort(arr, axis=ax)
     s = moveaxis(take_along_axis(arr, order, axis=ax), ax, 0)
@@ -240,8 +230,6 @@ def _quantile_entry(a, q, axis, out, method, keepdims, weights, percent, skip_na
     if weights is not None:
         if method != "inverted_cdf":
             raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
-        from gpunp._shaping import broadcast_to
-        from gpunp._statistics import _weights_for
         axes = None if axis is None else _lib.normalize_axis_tuple(axis, a.ndim)
         w = broadcast_to(_weights_for(a, _array(weights), axes), a.shape)
         if bool((w < 0).any()):
@@ -251,7 +239,6 @@ def _quantile_entry(a, q, axis, out, method, keepdims, weights, percent, skip_na
         r = _weighted_inverted_cdf(arr, ax, wa, q, skip_nan)
         return _finish(r, o, a.ndim, axis, keepdims)
     if skip_nan and a.size == 0:
-        from gpunp._nanfunctions import nanmean
         return nanmean(a, axis, out=o, keepdims=keepdims)
     arr, ax = _along_last(a, axis)
     r = _quantile_sorted(_sorted_first(arr, ax), q, method, weak, skip_nan)
@@ -283,14 +270,9 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 
 
 def _median_entry(a, axis, out, keepdims, skip_nan):
-    from gpunp._creation import asarray
-    from gpunp._indexing import where
-    from gpunp._joining import stack
-    from gpunp._reduction import mean
     a = _array(a)
     o = _single_out(out, "median")
     if skip_nan and a.size == 0:
-        from gpunp._nanfunctions import nanmean
         return nanmean(a, axis, out=o, keepdims=keepdims)
     arr, ax = _along_last(a, axis)
     if arr.shape[ax] == 0:  # NumPy's mean of no values: NaN

@@ -8,9 +8,11 @@ import warnings
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import _array
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _wrap, ndarray
-from gpunp._ufunc import UFUNCS, _NO_VALUE, _array, _masked, _reduce_call, _single_out, where_mask
+from gpunp._ndarray import _wrap
+from gpunp._shaping import copyto
+from gpunp._ufunc import UFUNCS, _NO_VALUE, _masked, _reduce_call, _single_out, where_mask
 
 _NULL = ffi.NULL
 
@@ -120,7 +122,6 @@ def _masked_mean(a, axis, dtype, out, keepdims, where):
         r = r.astype(res_dt)
     if out is None:
         return r
-    from gpunp._shaping import copyto
     copyto(out, r, casting="unsafe")
     return out
 
@@ -209,10 +210,15 @@ def _full_reduction_method(fn, ufunc_name):
     return method
 
 
-for _name, _fn, _uf in (("sum", sum, "add"), ("prod", prod, "multiply"),
-                        ("max", max, "maximum"), ("min", min, "minimum"),
-                        ("any", any, "logical_or"), ("all", all, "logical_and")):
-    setattr(ndarray, _name, _full_reduction_method(_fn, _uf))
-for _name, _fn in (("mean", mean), ("argmax", argmax), ("argmin", argmin),
-                   ("cumsum", cumsum), ("cumprod", cumprod)):
-    setattr(ndarray, _name, _method(_fn))
+# the rows of gpunp._ndarray.METHODS
+_sum_method = _full_reduction_method(sum, "add")
+_prod_method = _full_reduction_method(prod, "multiply")
+_max_method = _full_reduction_method(max, "maximum")
+_min_method = _full_reduction_method(min, "minimum")
+_any_method = _full_reduction_method(any, "logical_or")
+_all_method = _full_reduction_method(all, "logical_and")
+_mean_method = _method(mean)
+_argmax_method = _method(argmax)
+_argmin_method = _method(argmin)
+_cumsum_method = _method(cumsum)
+_cumprod_method = _method(cumprod)

@@ -14,6 +14,8 @@ from collections import namedtuple
 
 import numpy
 
+import gpunp
+from gpunp._lib import index, normalize_axis
 from gpunp._ndarray import ndarray
 from gpunp._sorting import _array, argsort, lexsort, searchsorted, sort
 
@@ -23,11 +25,6 @@ UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def _gp():
-    import gpunp
-    return gpunp
-
-
 def _run_starts(s: ndarray, equal_nan: bool) -> ndarray:
     """The mask of the elements of the sorted 1-d `s` that start a run of
     equal ones; with `equal_nan` every NaN (any NaN part of a complex)
@@ -35,7 +32,7 @@ def _run_starts(s: ndarray, equal_nan: bool) -> ndarray:
     and a bisection: the NaNs sort last, each unequal to the one before
     it, and complex(-inf, nan) sorts before every complex with a NaN part
     and after every other."""
-    gp = _gp()
+    gp = gpunp
     mask = gp.empty(s.shape, dtype=bool)
     if s.size == 0:
         return mask
@@ -49,7 +46,7 @@ def _run_starts(s: ndarray, equal_nan: bool) -> ndarray:
 
 
 def _counts(mask: ndarray) -> ndarray:
-    gp = _gp()
+    gp = gpunp
     starts = gp.flatnonzero(mask)
     ends = gp.concatenate((starts[1:], gp.asarray([mask.size], dtype=numpy.int64)))
     return ends - starts
@@ -57,7 +54,7 @@ def _counts(mask: ndarray) -> ndarray:
 
 def _unique1d(ar: ndarray, return_index, return_inverse, return_counts, equal_nan,
               inverse_shape):
-    gp = _gp()
+    gp = gpunp
     flat = ar.reshape(-1)
     if return_index or return_inverse:
         perm = argsort(flat)
@@ -81,7 +78,7 @@ def _unique1d(ar: ndarray, return_index, return_inverse, return_counts, equal_na
 def _unique_rows(ar: ndarray, axis: int, return_index, return_inverse, return_counts):
     """unique along `axis`: the sub-arrays compared as NumPy compares its
     structured rows (lexicographically, NaN never equal to NaN)."""
-    gp = _gp()
+    gp = gpunp
     moved = gp.moveaxis(ar, axis, 0)
     rest = moved.shape[1:]
     n = moved.shape[0]
@@ -132,7 +129,6 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     allows any order when it is False)."""
     ar = _array(ar)
     if axis is not None:
-        from gpunp._lib import index, normalize_axis
         axis = normalize_axis(index(axis), ar.ndim)
     if axis is None or ar.ndim == 1:
         # NumPy's rows of a 1-d array are its elements, compared as they are
@@ -167,7 +163,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     """numpy.isin: whether each element is among test_elements, found by
     bisection in the sorted test elements (every kind: 'sort' and 'table'
     give the same answer)."""
-    gp = _gp()
+    gp = gpunp
     element, test = _array(element), _array(test_elements).reshape(-1)
     if kind not in (None, "sort", "table"):
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
@@ -205,7 +201,7 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    gp = _gp()
+    gp = gpunp
     ar1, ar2 = _array(ar1), _array(ar2)
     if not assume_unique:
         if return_indices:
@@ -233,7 +229,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 
 def union1d(ar1, ar2) -> ndarray:
-    gp = _gp()
+    gp = gpunp
     return unique(gp.concatenate((_array(ar1), _array(ar2)), axis=None))
 
 
@@ -247,7 +243,7 @@ def setdiff1d(ar1, ar2, assume_unique=False) -> ndarray:
 
 
 def setxor1d(ar1, ar2, assume_unique=False) -> ndarray:
-    gp = _gp()
+    gp = gpunp
     ar1, ar2 = _array(ar1), _array(ar2)
     if not assume_unique:
         ar1, ar2 = unique(ar1), unique(ar2)

@@ -1,6 +1,6 @@
 """Rearranging arrays (numpy.split and its forms, tile, repeat, flip, roll,
-rot90, moveaxis, rollaxis, broadcast_to/arrays/shapes, append, resize,
-trim_zeros, copyto). Each is a view (slices, reversed slices, transposes,
+rot90, moveaxis, rollaxis, append, resize, trim_zeros, copyto; broadcasting
+is in _manipulation). Each is a view (slices, reversed slices, transposes,
 broadcasts) or copies into slices of a new array, so the engine's copy
 kernels do the work on every backend."""
 
@@ -11,12 +11,12 @@ import itertools
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import _new, empty, empty_like, full, zeros_like
-from gpunp._dtypes import can_cast, result_type
+from gpunp._creation import _array, empty, empty_like, zeros_like
+from gpunp._dtypes import can_cast
 from gpunp._joining import concatenate
 from gpunp._lib import check, ffi, lib
-from gpunp._ndarray import _as_intp, _intp_dims, _no_bool, ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._ndarray import _as_intp, ndarray
+from gpunp._ufunc import UFUNCS
 
 _REVERSE = slice(None, None, -1)
 _ALL = slice(None)
@@ -285,48 +285,6 @@ def rollaxis(a, axis, start=0) -> ndarray:
     return a.transpose(axes)
 
 
-# ---- broadcasting -----------------------------------------------------------------------
-
-def _shape_arg(shape) -> tuple:
-    try:
-        shp = tuple(_no_bool(n) for n in shape)
-    except TypeError:
-        if hasattr(shape, "__iter__"):
-            raise
-        shp = (_no_bool(shape),)
-    return _intp_dims(shp)
-
-
-def broadcast_to(array, shape, subok=False) -> ndarray:
-    a = _array(array)
-    shp = _shape_arg(shape)
-    if any(n < 0 for n in shp):
-        raise ValueError("all elements of broadcast shape must be non-negative")
-    v = _new(lib.gp_array_broadcast_to, a._h, len(shp), shp)
-    v._base = a if a._base is None else a._base
-    return v
-
-
-def broadcast_shapes(*args) -> tuple:
-    shapes = [_shape_arg(s) for s in args]
-    for s in shapes:
-        if any(n < 0 for n in s):
-            raise ValueError("negative dimensions are not allowed")
-    keep = [ffi.new("int64_t[]", list(s) or [0]) for s in shapes]
-    ndims = ffi.new("int32_t[]", [len(s) for s in shapes] or [0])
-    ptrs = ffi.new("int64_t *[]", keep or [ffi.NULL])
-    nd = ffi.new("int32_t *")
-    out = ffi.new("int64_t[]", lib.GP_MAXDIM)
-    check(lib.gp_broadcast_shapes(len(shapes), ndims, ptrs, nd, out))
-    return tuple(out[0:nd[0]])
-
-
-def broadcast_arrays(*args, subok=False) -> tuple:
-    arrays = [_array(a) for a in args]
-    shape = broadcast_shapes(*(a.shape for a in arrays))
-    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
-
-
 # ---- trimming and copying --------------------------------------------------------------
 
 def trim_zeros(filt, trim="fb", axis=None):
@@ -403,4 +361,3 @@ def _repeat_method(self, repeats, axis=None):
 
 
 _repeat_method.__name__ = "repeat"
-ndarray.repeat = _repeat_method

@@ -9,9 +9,16 @@ import functools
 
 import numpy
 
+from gpunp._comparisons import clip
+from gpunp._creation import _array, empty, zeros
+from gpunp._indexing import take, where
+from gpunp._joining import concatenate
 from gpunp._lib import lib
-from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._ndarray import _new, ndarray
+from gpunp._products import matmul
+from gpunp._reduction import any as _any, argmax
+from gpunp._sorting import argsort, searchsorted
+from gpunp._ufunc import UFUNCS
 
 _MODES = {"v": 0, "s": 1, "f": 2}
 _F64, _C128 = numpy.dtype(numpy.float64), numpy.dtype(numpy.complex128)
@@ -41,7 +48,6 @@ def _one_d(x, what) -> ndarray:
 
 def _windows(x: ndarray, m: int, count: int, start: int) -> ndarray:
     """The view x[start + j : start + j + m] for j < count, as rows."""
-    from gpunp._creation import _new
     s = x.strides[0]
     return _new(lib.gp_array_as_strided, x._h, -1, 2, (count, m), (s, s), start * s)
 
@@ -49,9 +55,6 @@ def _windows(x: ndarray, m: int, count: int, start: int) -> ndarray:
 def _correlate_core(x: ndarray, y: ndarray, mode: int) -> ndarray:
     """sum_i x[j + i] * y[i] for len(x) >= len(y), the windows of NumPy's
     modes: valid (inside), same (len(x), centred), full (every overlap)."""
-    from gpunp._creation import zeros
-    from gpunp._joining import concatenate
-    from gpunp._products import matmul
     dt = numpy.result_type(x.dtype, y.dtype)
     x, y = x.astype(dt, copy=False), y.astype(dt, copy=False)
     n1, n2 = len(x), len(y)
@@ -102,8 +105,6 @@ def convolve(a, v, mode="full") -> ndarray:
 def _interp_real(x, xp, fp, j, n, left, right):
     """NumPy's interpolation of real values fp at x (x already float64),
     with j = the index of the interval (searchsorted right - 1)."""
-    from gpunp._comparisons import clip
-    from gpunp._indexing import take, where
     lval = take(fp, 0) if left is None else left
     rval = take(fp, n - 1) if right is None else right
     if n == 1:
@@ -137,8 +138,6 @@ def _interp_allows_no_samples() -> bool:
 def interp(x, xp, fp, left=None, right=None, period=None):
     """One-dimensional piecewise linear interpolation (numpy.interp): float64
     (complex128 for complex fp), left/right values, a period."""
-    from gpunp._joining import concatenate
-    from gpunp._sorting import argsort, searchsorted
     x, xp, fp = _array(x), _array(xp), _array(fp)
     cplx = fp.dtype.kind == "c"
     fp = fp.astype(_C128 if cplx else _F64)
@@ -164,13 +163,11 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         xp = concatenate([xp[-1:] - period, xp, xp[0:1] + period])
         fp = concatenate([fp[-1:], fp, fp[0:1]])
     if x.size == 0:
-        from gpunp._creation import empty
         return empty(x.shape, fp.dtype)
     n = len(xp)
     j = searchsorted(xp, x, side="right") - 1
     if not cplx:
         return _interp_real(x, xp, fp, j, n, left, right)
-    from gpunp._creation import empty
     out = empty(x.shape, _C128)
     lo = None if left is None else complex(left)
     hi = None if right is None else complex(right)
@@ -185,7 +182,6 @@ def _monotonicity(bins: ndarray) -> int:
     """1 for non-decreasing bins, -1 for non-increasing, 0 otherwise, as
     NumPy decides it: the first element unlike the first sets the direction,
     then no step may go against it (a comparison with NaN never does)."""
-    from gpunp._reduction import any as _any, argmax
     if bins.ndim != 1:
         raise ValueError("object too deep for desired array" if bins.ndim > 1 else
                          "object of too small depth for desired array")
@@ -204,7 +200,6 @@ def _monotonicity(bins: ndarray) -> int:
 def digitize(x, bins, right=False) -> ndarray:
     """The index of the bin each value falls in (numpy.digitize), for
     increasing or decreasing bins."""
-    from gpunp._sorting import searchsorted
     x, bins = _array(x), _array(bins)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")

@@ -8,17 +8,21 @@ classes."""
 
 from __future__ import annotations
 
+import operator
+
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import asarray
+from gpunp._indexing import take_along_axis
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
+from gpunp._shaping import flip
 
 _SIDES = {"left": lib.GP_SEARCH_LEFT, "right": lib.GP_SEARCH_RIGHT}
 
 
 def _array(x) -> ndarray:
-    from gpunp._creation import asarray
     return x if isinstance(x, ndarray) else asarray(x)
 
 
@@ -69,7 +73,6 @@ def _searchsorted_method(self, v, side="left", sorter=None):
     return searchsorted(self, v, side=side, sorter=sorter)
 
 
-ndarray.searchsorted = _searchsorted_method
 
 
 # ---- sort, argsort ------------------------------------------------------------------------
@@ -131,7 +134,6 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 def _descending(a, axis, indices):
     """The ascending order reversed (NaNs first), equal elements still in
     their order: the ascending sort of the reversed array, reversed."""
-    from gpunp._shaping import flip
     if axis is None:
         a, axis = a.reshape(-1), -1
     if a.ndim == 0:
@@ -156,14 +158,11 @@ def _argsort_method(self, axis=-1, kind=None, order=None, *, stable=None) -> nda
     return argsort(self, axis, kind, order, stable=stable)
 
 
-ndarray.sort = _sort_method
-ndarray.argsort = _argsort_method
 
 
 def lexsort(keys, axis=-1) -> ndarray:
     """numpy.lexsort: indices sorting by the last key, then the one before...
     as successive stable argsorts, from the first key to the last."""
-    from gpunp._indexing import take_along_axis
     axis = _lib.c_int(axis)
     if isinstance(keys, ndarray) and keys.ndim == 0:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -188,7 +187,6 @@ def lexsort(keys, axis=-1) -> ndarray:
 
 def _check_kth(kth, n: int, size: int) -> None:
     """NumPy's checks of kth (an int or a sequence of ints, each in [-n, n))."""
-    import operator
     host = numpy.asarray(kth.get() if isinstance(kth, ndarray) else kth)
     if host.dtype.kind == "b":
         raise ValueError("Booleans unacceptable as partition index")
@@ -244,5 +242,3 @@ def _argpartition_method(self, kth, axis=-1, kind="introselect", order=None) -> 
     return _partition(self, kth, axis, kind, order, True)
 
 
-ndarray.partition = _partition_method
-ndarray.argpartition = _argpartition_method

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy
 
+import gpunp as gp
+from gpunp._creation import _array
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import _array
 
 # Cephes i0.c: exp(-x) I0(x) on [0, 8]
 _A = (
@@ -48,7 +49,6 @@ def _chebyshev(t: ndarray, coefs) -> ndarray:
 
 
 def i0(x) -> ndarray:
-    import gpunp as gp
     x = _array(x)
     if x.dtype.kind == "c":
         raise TypeError("i0 not supported for complex values")
@@ -67,7 +67,6 @@ def i0(x) -> ndarray:
 
 def kaiser(M, beta) -> ndarray:
     """NumPy's Kaiser window: i0(beta sqrt(1 - ((n - alpha)/alpha)^2)) / i0(beta)."""
-    import gpunp as gp
     values = numpy.array([0.0, M, beta])
     M, beta = values[1], values[2]
     if M == 1:

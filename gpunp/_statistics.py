@@ -10,9 +10,15 @@ import warnings
 import numpy
 
 from gpunp import _lib
+from gpunp._comparisons import clip
+from gpunp._creation import _array, array, asarray, empty
+from gpunp._joining import concatenate
+from gpunp._manipulation import broadcast_to
+from gpunp._matrices import diag
 from gpunp._ndarray import ndarray
-from gpunp._reduction import any as _any, masked_count, max as _max, min as _min, sum as _sum
-from gpunp._ufunc import UFUNCS, _array, _single_out
+from gpunp._products import dot
+from gpunp._reduction import any as _any, masked_count, max as _max, mean, min as _min, sum as _sum
+from gpunp._ufunc import UFUNCS, _single_out
 
 _subtract, _multiply, _add = UFUNCS["subtract"], UFUNCS["multiply"], UFUNCS["add"]
 _divide, _sqrt, _maximum = UFUNCS["true_divide"], UFUNCS["sqrt"], UFUNCS["maximum"]
@@ -88,8 +94,7 @@ def _method(fn):
     return method
 
 
-for _fn in (var, std):
-    setattr(ndarray, _fn.__name__, _method(_fn))
+_var_method, _std_method = _method(var), _method(std)  # rows of gpunp._ndarray.METHODS
 
 
 # ---- weighted means and covariances -------------------------------------------------
@@ -110,8 +115,6 @@ def _weights_for(a: ndarray, w: ndarray, axis):
 def average(a, axis=None, weights=None, returned=False, *, keepdims=numpy._NoValue):
     """Weighted mean over the given axes (numpy.average); with `returned`
     also the sum of the weights."""
-    from gpunp._reduction import mean
-    from gpunp._shaping import broadcast_to
     a = _array(a)
     if axis is not None:
         axis = _lib.normalize_axis_tuple(axis, a.ndim, argname="axis")
@@ -132,7 +135,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=numpy._NoVal
     if not returned:
         return avg
     if numpy.shape(scl) != avg.shape:
-        from gpunp._creation import asarray
         scl = broadcast_to(scl if isinstance(scl, ndarray) else asarray(scl), avg.shape).copy()
     return avg, scl
 
@@ -141,9 +143,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype=None):
     """Covariance matrix of the rows (variables) of m (numpy.cov): bias,
     ddof, frequency and analytic weights, dtype."""
-    from gpunp._creation import array
-    from gpunp._joining import concatenate
-    from gpunp._products import dot
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = _array(m)
@@ -160,7 +159,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
-        from gpunp._creation import empty
         return empty((0, 0))
     if y is not None:
         y = array(y, ndmin=2, dtype=dtype)
@@ -212,8 +210,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """Pearson correlation coefficients (numpy.corrcoef): the covariance
     scaled by the standard deviations, clipped to [-1, 1]."""
-    from gpunp._comparisons import clip
-    from gpunp._matrices import diag
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim < 1:
         return _divide(c, c)

@@ -10,9 +10,12 @@ import warnings
 
 import numpy
 
+from gpunp._creation import _array, zeros
 from gpunp._lib import _numpy_version
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._reduction import all as _all
+from gpunp._shaping import copyto
+from gpunp._ufunc import UFUNCS
 
 _isinf, _signbit, _logical_and, _logical_not = (
     UFUNCS[n] for n in ("isinf", "signbit", "logical_and", "logical_not"))
@@ -40,7 +43,6 @@ def iscomplex(x):
     """Where x has a nonzero imaginary part (numpy.iscomplex)."""
     a = _array(x)
     if a.dtype.kind != "c":
-        from gpunp._creation import zeros
         return zeros(a.shape, bool)
     return _not_equal(a.imag, 0)
 
@@ -90,7 +92,6 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         return a.copy() if copy else a
     if copy and a is x:
         a = a.copy()
-    from gpunp._shaping import copyto
     parts = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
     info = numpy.finfo(parts[0].dtype)
     big = info.max if posinf is None else posinf
@@ -112,7 +113,6 @@ def real_if_close(a, tol=100):
         return a
     if tol > 1:
         tol = numpy.finfo(a.dtype).eps * tol
-    from gpunp._reduction import all as _all
     return a.real if bool(_all(_less(_absolute(a.imag), tol))) else a
 
 

@@ -1,5 +1,6 @@
 """``gpunp.ufunc``: the elementwise operations of the engine's op table, the
-ndarray operators built on them, and ``__array_ufunc__`` (NEP 13)."""
+ndarray operators built on them (the templates of ``_ndarray.OPERATORS``),
+and NEP 13's ``__array_ufunc__`` for NumPy's elementwise ufuncs."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ import math
 import numpy
 
 from gpunp import _lib, _ufunc_methods
+from gpunp._creation import _as_input, asarray, full
 from gpunp._lib import check, ffi, lib
+from gpunp._manipulation import broadcast_to
 from gpunp._ndarray import _wrap, ndarray
 
 _NULL = ffi.NULL
 _SAME_KIND = _lib.CASTING["same_kind"]
 _ORDER_K = ord("K")
 _NO_VALUE = object()
-_IDENTITY = {0: None, 1: 0, 2: 1, 3: -1, 4: False, 5: True, 6: -math.inf}
+_IDENTITY = {lib.GP_IDENTITY_NONE: None, lib.GP_IDENTITY_ZERO: 0, lib.GP_IDENTITY_ONE: 1,
+             lib.GP_IDENTITY_MINUS_ONE: -1, lib.GP_IDENTITY_FALSE: False,
+             lib.GP_IDENTITY_TRUE: True, lib.GP_IDENTITY_MINUS_INF: -math.inf}
 _I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
 # Python types that stand for weak scalars in resolve_dtypes (NumPy takes no
 # `bool` there)
@@ -32,7 +37,6 @@ def _code_and_weak(x):
                     (complex, _lib.COMPLEX128)):
         if isinstance(x, t):
             return code, 1
-    from gpunp._creation import asarray
     return _lib.dtype_code(asarray(x).dtype), 0
 
 
@@ -47,7 +51,6 @@ def _operand(op, x, keep):
             "Unsupported type <class 'numpy.ndarray'>: gpunp does not move NumPy arrays to "
             "the device implicitly; use gpunp.asarray(x)")
     elif isinstance(x, (list, tuple)):
-        from gpunp._creation import asarray
         a = asarray(x)
         keep.append(a)
         op.array = a._h
@@ -94,7 +97,6 @@ def extreme_value(dt: numpy.dtype, largest: bool):
 def where_mask(where, shape):
     """A reduction's where= as a bool gpunp array of the input's `shape`
     (NumPy's rules: an array must be bool and broadcasts to the input)."""
-    from gpunp._shaping import broadcast_to
     if isinstance(where, numpy.ndarray):
         raise TypeError(
             "Unsupported type <class 'numpy.ndarray'>: gpunp does not move NumPy arrays to "
@@ -105,7 +107,6 @@ def where_mask(where, shape):
                             f"dtype('bool') according to the rule 'safe'")
         m = where
     else:
-        from gpunp._creation import asarray
         m = asarray(numpy.asarray(where, dtype=numpy.bool_))  # lists, Python and NumPy scalars
     if m.ndim > len(shape):
         raise ValueError("input operand has more dimensions than allowed by the axis remapping")
@@ -137,8 +138,11 @@ def _masked(ufunc, a, where, dtype, initial):
         fill = ufunc.identity
         if fill == -math.inf and a.dtype.kind not in "fc":  # logaddexp: a float loop
             a = a.astype(numpy.promote_types(a.dtype, numpy.float16))
-    from gpunp._indexing import where as select
-    return select(mask, a, numpy.array(fill).astype(a.dtype)[()])
+    # where(mask, a, fill): the fill, then a masked copy of `a` over it
+    # (maximum(x, x) is x for every dtype, NaN included), as copyto copies
+    out = full(a.shape, numpy.array(fill).astype(a.dtype)[()], a.dtype)
+    UFUNCS["maximum"](a, a, out=out, where=mask, casting="unsafe")
+    return out
 
 
 def _out_tuple(out, nout):
@@ -267,7 +271,6 @@ class ufunc:
                 outp[k] = o._h
         wh = _NULL
         if where is not True:
-            from gpunp._creation import asarray
             w = where if isinstance(where, ndarray) else asarray(where)
             if w.dtype != numpy.bool_:
                 w = w.astype(numpy.bool_, casting="safe")
@@ -390,19 +393,6 @@ class ufunc:
                              casting or "same_kind")
 
 
-def _as_input(x):
-    if isinstance(x, numpy.ndarray):
-        raise TypeError(
-            "Unsupported type <class 'numpy.ndarray'>: use gpunp.asarray(x) to move it")
-    from gpunp._creation import asarray
-    return asarray(x)
-
-
-def _array(a) -> ndarray:
-    """An array argument: a gpunp array as it is, anything else through asarray."""
-    return a if isinstance(a, ndarray) else _as_input(a)
-
-
 # ---- operators ----------------------------------------------------------------------
 
 def _binary(uf, reflected, operator=False):
@@ -437,10 +427,8 @@ def _binary(uf, reflected, operator=False):
             put(sc, other)
             s = call_as(uid, self._h, sc.dtype, sc.weak, sc.i, sc.re, sc.im, reflected, out)
         elif t is list or t is tuple:  # NumPy's array-likes: arrays, never weak scalars
-            from gpunp._creation import asarray
             return op(self, asarray(other))
         elif unequal is not None and (other is None or t is str):
-            from gpunp._creation import full
             return full(self.shape, unequal)
         else:
             return NotImplemented
@@ -502,71 +490,65 @@ def by_name(name: str):
     return u
 
 
-_BINARY_OPERATORS = {
-    "add": "add", "subtract": "sub", "multiply": "mul", "true_divide": "truediv",
-    "floor_divide": "floordiv", "remainder": "mod", "power": "pow", "bitwise_and": "and",
-    "bitwise_or": "or", "bitwise_xor": "xor", "left_shift": "lshift", "right_shift": "rshift",
+#: the templates of gpunp._ndarray.OPERATORS: each makes an operator from a ufunc
+OPERATOR_TEMPLATES = {
+    "binary": lambda uf: _binary(uf, False),
+    "reflected": lambda uf: _binary(uf, True),
+    "inplace": _inplace,
+    "comparison": lambda uf: _binary(uf, False, operator=True),
+    "unary": lambda uf: _unary(uf._id),
 }
-_COMPARISONS = {"less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge",
-                "equal": "eq", "not_equal": "ne"}
-_UNARY_OPERATORS = {"negative": "neg", "positive": "pos", "absolute": "abs", "invert": "invert"}
+_COMPARISONS = {"less", "less_equal", "greater", "greater_equal", "equal", "not_equal"}
+
+# ---- the operators that are more than one ufunc call (gpunp._ndarray.METHODS) -----------
+
+_power, _square, _sqrt, _reciprocal, _dm = (
+    UFUNCS[n] for n in ("power", "square", "sqrt", "reciprocal", "divmod"))
+_pow_op, _ipow_op = _binary(_power, False), _inplace(_power)
 
 
-def _attach_operators():
-    for name, dunder in _BINARY_OPERATORS.items():
-        uf = UFUNCS[name]
-        setattr(ndarray, f"__{dunder}__", _binary(uf, False))
-        setattr(ndarray, f"__r{dunder}__", _binary(uf, True))
-        setattr(ndarray, f"__i{dunder}__", _inplace(uf))
-    for name, dunder in _COMPARISONS.items():
-        setattr(ndarray, f"__{dunder}__", _binary(UFUNCS[name], False, operator=True))
-    for name, dunder in _UNARY_OPERATORS.items():
-        setattr(ndarray, f"__{dunder}__", _unary(UFUNCS[name]._id))
-    pow2, ipow2 = ndarray.__pow__, ndarray.__ipow__
-    square, sqrt, reciprocal = UFUNCS["square"], UFUNCS["sqrt"], UFUNCS["reciprocal"]
-
-    # NumPy's `**` with a Python int 2, or on an inexact array a Python int -1
-    # or float 0.5, calls square, reciprocal or sqrt instead of power; the
-    # results can differ (bool ** 2 is int8, not int64; complex sqrt and
-    # reciprocal round differently from pow)
-    def fast_power(self, other):
-        t = type(other)
-        if t is int and other == 2:
-            return square
-        if self.dtype.kind in "fc":
-            if t is int and other == -1:
-                return reciprocal
-            if t is float and other == 0.5:
-                return sqrt
-        return None
-
-    def __pow__(self, other, mod=None):
-        if mod is not None:
-            return NotImplemented
-        fast = fast_power(self, other)
-        return fast(self) if fast is not None else pow2(self, other)
-
-    def __ipow__(self, other):
-        fast = fast_power(self, other)
-        return fast(self, out=self) if fast is not None else ipow2(self, other)
-    ndarray.__pow__, ndarray.__ipow__ = __pow__, __ipow__
-    ndarray.__hash__ = None
-
-    dm = UFUNCS["divmod"]
-
-    def __divmod__(self, other):
-        if not (isinstance(other, (ndarray, list, tuple)) or _lib.is_scalar(other)):
-            return NotImplemented
-        return dm(self, other)
-
-    def __rdivmod__(self, other):
-        if not (isinstance(other, (list, tuple)) or _lib.is_scalar(other)):
-            return NotImplemented
-        return dm(other, self)
-    ndarray.__divmod__, ndarray.__rdivmod__ = __divmod__, __rdivmod__
+def _fast_power(self, other):
+    """NumPy's `**` with a Python int 2, or on an inexact array a Python int -1
+    or float 0.5, calls square, reciprocal or sqrt instead of power; the
+    results can differ (bool ** 2 is int8, not int64; complex sqrt and
+    reciprocal round differently from pow)."""
+    t = type(other)
+    if t is int and other == 2:
+        return _square
+    if self.dtype.kind in "fc":
+        if t is int and other == -1:
+            return _reciprocal
+        if t is float and other == 0.5:
+            return _sqrt
+    return None
 
 
-_attach_operators()
+def _pow(self, other, mod=None):
+    if mod is not None:
+        return NotImplemented
+    fast = _fast_power(self, other)
+    return fast(self) if fast is not None else _pow_op(self, other)
+
+
+def _ipow(self, other):
+    fast = _fast_power(self, other)
+    return fast(self, out=self) if fast is not None else _ipow_op(self, other)
+
+
+def _divmod(self, other):
+    if not (isinstance(other, (ndarray, list, tuple)) or _lib.is_scalar(other)):
+        return NotImplemented
+    return _dm(self, other)
+
+
+def _rdivmod(self, other):
+    if not (isinstance(other, (list, tuple)) or _lib.is_scalar(other)):
+        return NotImplemented
+    return _dm(other, self)
+
+
+_pow.__name__, _ipow.__name__ = "__pow__", "__ipow__"
+_divmod.__name__, _rdivmod.__name__ = "__divmod__", "__rdivmod__"
 
 
 # ---- NEP 13 ---------------------------------------------------------------------------
@@ -574,7 +556,9 @@ _attach_operators()
 _FROM_NUMPY: dict = {}
 
 
-def _array_ufunc(self, uf, method, *inputs, **kwargs):
+def array_ufunc(self, uf, method, *inputs, **kwargs):
+    """NEP 13 for NumPy's elementwise ufuncs: the gpunp ufunc of the same name
+    (gpunp._protocols.array_ufunc adds NumPy's gufuncs)."""
     mine = _FROM_NUMPY.get(uf)
     if mine is None:
         mine = by_name(uf.__name__)
@@ -608,6 +592,3 @@ def _array_ufunc(self, uf, method, *inputs, **kwargs):
     if method == "at":
         return mine.at(*inputs, **kwargs)
     return NotImplemented
-
-
-ndarray.__array_ufunc__ = _array_ufunc

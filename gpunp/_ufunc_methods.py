@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy
 
 from gpunp import _lib
+from gpunp._creation import asarray, empty, zeros
+from gpunp._manipulation import broadcast_to
 from gpunp._ndarray import ndarray
 
 
 def _device(x):
-    from gpunp._creation import asarray
     return x if isinstance(x, ndarray) else asarray(x)
 
 
@@ -82,7 +83,6 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     def seg(lo, hi):
         return a[(slice(None),) * ax + (slice(lo, hi),)]
 
-    from gpunp._creation import empty, zeros
     shape = a.shape[:ax] + (len(idx),) + a.shape[ax + 1:]
     if out is not None:
         res = out[0] if isinstance(out, tuple) else out
@@ -153,7 +153,6 @@ def _at_operand(uf, a, b, index):
     to NumPy, which gpunp does not have: TypeError, where NumPy's would
     come, before the index is checked if NumPy's ufunc has no object loop,
     else after it."""
-    from gpunp._creation import asarray
     h = numpy.asarray(_host_index(b))
     if h.dtype == object:
         ref = getattr(numpy, uf.__name__, None)
@@ -208,9 +207,7 @@ def at(uf, a, indices, b=None):
         rounds = _rounds(numpy.ravel_multi_index(flatc, a.shape))
     bflat = None
     if b is not None:
-        from gpunp._shaping import broadcast_to
         bflat = broadcast_to(bb, rshape).reshape(-1)
-    from gpunp._creation import empty
     # each round's result goes to a buffer of a's dtype, not over its own
     # operand: a complex comparison written over a complex operand
     # (equal(2+3j, 2, out=x) with x the operand) reads the imaginary part

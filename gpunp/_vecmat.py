@@ -4,10 +4,10 @@ is gpunp.matmul's, broadcasting the leading axes."""
 
 from __future__ import annotations
 
-import numpy
-
+from gpunp._creation import _array
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._products import matmul
+from gpunp._ufunc import UFUNCS
 
 
 def _need(name: str, x: ndarray, nd: int, which: int) -> None:
@@ -20,7 +20,6 @@ def _need(name: str, x: ndarray, nd: int, which: int) -> None:
 
 def matvec(x1, x2, /) -> ndarray:
     """sum_n x1[..., m, n] * x2[..., n]."""
-    from gpunp._products import matmul
     x1, x2 = _array(x1), _array(x2)
     _need("matvec", x1, 2, 0)
     _need("matvec", x2, 1, 1)
@@ -29,29 +28,9 @@ def matvec(x1, x2, /) -> ndarray:
 
 def vecmat(x1, x2, /) -> ndarray:
     """sum_n conj(x1[..., n]) * x2[..., n, m]."""
-    from gpunp._products import matmul
     x1, x2 = _array(x1), _array(x2)
     _need("vecmat", x1, 1, 0)
     _need("vecmat", x2, 2, 1)
     if x1.dtype.kind == "c":
         x1 = UFUNCS["conjugate"](x1)
     return matmul(x1[..., None, :], x2)[..., 0, :]
-
-
-# NumPy's matvec and vecmat are gufuncs: np.matvec(gpunp, gpunp) arrives
-# through __array_ufunc__ (the gufuncs' keywords, out= and axes=, are not
-# taken: they fall through to NotImplemented, NumPy's TypeError)
-_GUFUNCS = {getattr(numpy, n): f for n, f in (("matvec", matvec), ("vecmat", vecmat))
-            if hasattr(numpy, n)}
-_previous_array_ufunc = ndarray.__array_ufunc__
-
-
-def _array_ufunc(self, uf, method, *inputs, **kwargs):
-    f = _GUFUNCS.get(uf)
-    if f is not None and method == "__call__" and not kwargs and \
-            all(isinstance(x, ndarray) for x in inputs):
-        return f(*inputs)
-    return _previous_array_ufunc(self, uf, method, *inputs, **kwargs)
-
-
-ndarray.__array_ufunc__ = _array_ufunc

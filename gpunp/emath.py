@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy
 
-from gpunp._ufunc import UFUNCS, _array
+from gpunp._creation import _array
+from gpunp._type_check import isreal
+from gpunp._ufunc import UFUNCS
 
 __all__ = ["sqrt", "log", "log2", "logn", "log10", "power", "arccos", "arcsin", "arctanh"]
 
@@ -25,7 +27,6 @@ def _complex(a):
 def _real_where(x, outside):
     """Whether any real element (a complex one with no imaginary part too)
     is `outside` the domain."""
-    from gpunp._type_check import isreal
     return bool((isreal(x) & outside(x)).any())
 
 

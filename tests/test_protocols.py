@@ -83,3 +83,18 @@ def test_unimplemented_numpy_function_is_numpys_typeerror(pair):
         np.busday_count(g, g)
     with pytest.raises(TypeError, match="no implementation found"):
         np.is_busday(g)
+
+
+@pytest.mark.parametrize("call", [
+    lambda like: np.array([1, 2], like=like), lambda like: np.asarray([1.5], like=like),
+    lambda like: np.zeros(3, like=like), lambda like: np.ones((2, 2), like=like),
+    lambda like: np.full(2, 7, like=like),
+    lambda like: np.arange(4, like=like), lambda like: np.eye(2, like=like),
+    lambda like: np.identity(2, like=like), lambda like: np.tri(3, like=like),
+])
+def test_like_makes_gpunp_arrays(pair, call):
+    """NEP 35: a creation function with like= a gpunp array runs gpunp's."""
+    g, h = pair
+    got = call(g)
+    assert isinstance(got, gp.ndarray)
+    assert_same(got, call(h))

@@ -4,6 +4,7 @@ CuPy's names, answered by gpunp's engine (on any backend)."""
 from __future__ import annotations
 
 from gpunp._lib import check, ffi, lib
+from gpunp.cuda.stream import Event, Stream
 
 memcpyHostToHost = 0
 memcpyHostToDevice = 1
@@ -95,12 +96,10 @@ def _kind(kind: int) -> int:
 
 
 def streamCreate():
-    from gpunp.cuda import Stream
     return Stream()
 
 
 def streamCreateWithFlags(flags: int):
-    from gpunp.cuda import Stream
     return Stream(non_blocking=bool(flags & 1))
 
 
@@ -113,7 +112,6 @@ def streamSynchronize(stream) -> None:
 
 
 def eventCreate():
-    from gpunp.cuda import Event
     return Event()
 
 

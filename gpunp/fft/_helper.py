@@ -6,6 +6,10 @@ from __future__ import annotations
 import contextlib
 
 import numpy
+from gpunp._creation import arange, asarray
+from gpunp._joining import concatenate
+from gpunp._shaping import roll
+from gpunp.cuda import Device
 
 _INTEGER = (int, numpy.integer)
 
@@ -14,15 +18,12 @@ def _on(device):
     """The block runs with `device` current (None: the current device)."""
     if device is None:
         return contextlib.nullcontext()
-    from gpunp.cuda import Device
     if isinstance(device, Device):
         return device
     raise ValueError(f"gpunp.fft makes its arrays on a gpunp.cuda.Device, not on {device!r}")
 
 
 def _frequencies(n, d, device, last, dtype):
-    from gpunp._creation import arange
-    from gpunp._joining import concatenate
     if not isinstance(n, _INTEGER):
         raise ValueError("n should be an integer")
     val = 1.0 / (n * d)
@@ -62,8 +63,6 @@ def rfftfreq(n, d=1.0, device=None, *, dtype=None):
 
 
 def _shift(x, axes, sign):
-    from gpunp._creation import asarray
-    from gpunp._shaping import roll
     x = asarray(x)
     if axes is None:
         axes = tuple(range(x.ndim))

@@ -16,8 +16,12 @@ import warnings
 
 import numpy
 
+import gpunp
+from gpunp._config import backend
+from gpunp._creation import asarray, zeros
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap, ndarray
+from gpunp._shaping import copyto
 
 _FORWARD, _INVERSE, _R2C, _C2R = (lib.GP_FFT_FORWARD, lib.GP_FFT_INVERSE, lib.GP_FFT_R2C,
                                   lib.GP_FFT_C2R)
@@ -33,14 +37,12 @@ except ImportError:  # pragma: no cover - a NumPy that moved it
 
 @functools.cache
 def _backend() -> str:
-    from gpunp._config import backend
     return backend()
 
 
 def _asarray(a) -> ndarray:
     if isinstance(a, ndarray):
         return a
-    from gpunp._creation import asarray
     return asarray(a)
 
 
@@ -51,8 +53,6 @@ def _check_out(out):
 
 def _on_host(name, a, args, out):
     """numpy.fft.<name> on the host memory of `a` (the host backend)."""
-    from gpunp._creation import asarray
-    from gpunp._shaping import copyto
     view = numpy.from_dlpack(_asarray(a))
     fn = getattr(numpy.fft, name)
     if out is None:
@@ -135,7 +135,6 @@ def _fit(x: ndarray, axis: int, m: int) -> ndarray:
     lead = (slice(None),) * axis
     if k > m:
         return x[lead + (slice(0, m),)]
-    from gpunp._creation import zeros
     shape = list(x.shape)
     shape[axis] = m
     z = zeros(tuple(shape), x.dtype)
@@ -151,14 +150,12 @@ def _engine(kind, x: ndarray, axes, n_last=0) -> ndarray:
 
 def _scale(r: ndarray, fct: float) -> ndarray:
     if fct != 1.0:
-        import gpunp
         gpunp.multiply(r, fct, out=r)
     return r
 
 
 def _negate_imag(r: ndarray) -> ndarray:
     if r.dtype.kind == "c" and r.size:
-        import gpunp
         im = r.imag
         gpunp.negative(im, out=im)
     return r
@@ -183,7 +180,6 @@ def _deliver(r: ndarray, out, out_dtype):
     gufunc call checks it, or cast to NumPy's result dtype."""
     if out is None:
         return r if r.dtype == out_dtype else r.astype(out_dtype)
-    from gpunp._shaping import copyto
     copyto(out, r, casting="same_kind")
     return out
 
@@ -432,7 +428,6 @@ def _fftnd(name, a, s, axes, norm, out):
     _ND_CALLS.keep(key, (groups, fct, cdt))
     if out is None:
         return r
-    from gpunp._shaping import copyto
     copyto(out, r)
     return out
 

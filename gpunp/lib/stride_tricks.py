@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import _strided_view
+from gpunp._creation import _array
 from gpunp._lib import lib
-from gpunp._ndarray import _intp_dims, _no_bool, ndarray
-from gpunp._ufunc import _array
+from gpunp._ndarray import _intp_dims, _no_bool, _strided_view, ndarray
 
 __all__ = ["as_strided", "sliding_window_view"]
 

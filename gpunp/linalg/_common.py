@@ -9,9 +9,9 @@ from typing import NamedTuple
 import numpy
 
 import gpunp
+from gpunp._creation import _array
 from gpunp._lib import ffi
 from gpunp._ndarray import ndarray
-from gpunp._ufunc import _array
 
 #: NumPy's own class, so ``except numpy.linalg.LinAlgError`` catches gpunp's
 LinAlgError = numpy.linalg.LinAlgError

@@ -15,6 +15,7 @@ dtype and made C-contiguous, as NumPy's are.
 from __future__ import annotations
 
 import functools
+import os
 
 import numpy
 
@@ -281,7 +282,6 @@ def svd(a, t, result_t, full_matrices: bool, compute_uv: bool):
 @functools.cache
 def _jacobi_svd() -> bool:
     """GPUNP_TUNE_SVD=gesvd keeps every SVD on gesvd (python -m bench.tune svd)."""
-    import os
     return os.environ.get("GPUNP_TUNE_SVD", "gesvdj") != "gesvd"
 
 

@@ -11,11 +11,14 @@ operations the same way on every backend, following NumPy's definitions.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 import gpunp
 from gpunp import _lib
-from gpunp._ufunc import _array
+from gpunp._creation import _array
+from gpunp._function_base import cross_last
 from gpunp.linalg import _device
 from gpunp.linalg._common import (
     LinAlgError, SVDResult, assert_2d, assert_stacked_2d, assert_stacked_square, common_type,
@@ -65,7 +68,6 @@ def qr(a, mode="reduced"):
     if on_host():
         return numpy_call("qr", a, mode=mode)
     if mode not in ("reduced", "complete", "r", "raw"):
-        import warnings
         if mode in ("f", "full"):
             warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\nFor "
                           "backward compatibility let mode default.", DeprecationWarning,
@@ -472,13 +474,6 @@ def cross(x1, x2, /, *, axis=-1):
                          f"are {a.shape[axis]} and {b.shape[axis]} dimensional instead.")
     a, b = gpunp.moveaxis(a, axis, -1), gpunp.moveaxis(b, axis, -1)
     return gpunp.moveaxis(cross_last(a, b), -1, axis)
-
-
-def cross_last(a, b):
-    """The cross products of the 3-vectors along a's and b's last axes."""
-    a0, a1, a2 = (a[..., i] for i in range(3))
-    b0, b1, b2 = (b[..., i] for i in range(3))
-    return gpunp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
 
 
 def outer(x1, x2, /):

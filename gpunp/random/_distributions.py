@@ -12,10 +12,14 @@ the result's shape.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
+import gpunp
 from gpunp._lib import lib
 from gpunp._ndarray import ndarray
+from gpunp.random._common import _check_out, _empty, _float_dtype, _integer, _shape
 
 _F64 = numpy.dtype(numpy.float64)
 _I64 = numpy.dtype(numpy.int64)
@@ -78,13 +82,10 @@ def _param(x, kind: str):
     a = numpy.asarray(x)
     if a.ndim == 0:
         return a.astype(dt)
-    import gpunp
     return gpunp.asarray(a.astype(dt))
 
 
 def _result_shape(size, arrays) -> tuple:
-    import gpunp
-    from gpunp.random._generator import _shape
     shape = gpunp.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
     if size is None:
         return shape
@@ -103,8 +104,6 @@ class Distributions:
         """A fill of `dist`: `params` are (value, name, kind, constraint)
         with kind 'f' (float64) or 'i' (int64); `row` the last dimension of
         a row distribution (whose parameter `vec` is a float64 array)."""
-        import gpunp
-        from gpunp.random._generator import _check_out, _empty
         vals = []
         for value, name, kind, cons in params:
             v = _param(value, kind)
@@ -134,7 +133,6 @@ class Distributions:
     def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None) -> ndarray:
         """Gamma of scale 1 (Marsaglia and Tsang; shape < 1 by the boost
         G(shape + 1) u^(1/shape)); float32 is the float64 value rounded."""
-        from gpunp.random._generator import _float_dtype
         dt = _float_dtype(dtype, "standard_gamma")
         return self._dist(lib.GP_RANDOM_GAMMA, [(shape, "shape", "f", "nonneg"),
                                                 (1.0, "scale", "f", None)], size, dt, out)
@@ -265,8 +263,6 @@ class Distributions:
     def dirichlet(self, alpha, size=None) -> ndarray:
         """Gammas over their sum; stick-breaking betas when every alpha is
         below 0.1."""
-        import gpunp
-        from gpunp.random._generator import _shape
         a = alpha.get() if isinstance(alpha, ndarray) else numpy.asarray(alpha)
         a = numpy.asarray(a, dtype=_F64)
         if a.ndim != 1:
@@ -281,7 +277,6 @@ class Distributions:
         """A binomial per category of what remains; `n` broadcasts, `pvals`
         is one vector of k probabilities (the last is what the others
         leave)."""
-        import gpunp
         p = pvals.get() if isinstance(pvals, ndarray) else numpy.asarray(pvals)
         p = numpy.asarray(p, dtype=_F64)
         if p.ndim != 1:
@@ -302,8 +297,6 @@ class Distributions:
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
         """A hypergeometric per color of what remains. Both of NumPy's
         methods ('marginals', 'count') give this one stream."""
-        import gpunp
-        from gpunp.random._generator import _integer, _shape
         if method not in ("count", "marginals"):
             raise ValueError('method must be "count" or "marginals".')
         c = colors.get() if isinstance(colors, ndarray) else numpy.asarray(colors)
@@ -335,9 +328,6 @@ class Distributions:
         Cholesky factor, or sqrt(w) U^T of its eigendecomposition. The sum
         over the k columns is k elementwise multiply-adds in a fixed order,
         so the result is the same on every backend."""
-        import warnings
-        import gpunp
-        from gpunp.random._generator import _shape
         if method not in ("svd", "eigh", "cholesky"):
             raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
         m = numpy.asarray(mean.get() if isinstance(mean, ndarray) else mean, dtype=_F64)

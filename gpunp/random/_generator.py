@@ -15,9 +15,10 @@ import operator
 
 import numpy
 
-from gpunp._creation import _shape_tuple
+import gpunp
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import ndarray
+from gpunp.random._common import _F64, _check_out, _empty, _float_dtype, _integer, _shape
 from gpunp.random._distributions import Distributions
 from gpunp.random._permutations import Permutations
 
@@ -27,20 +28,6 @@ SeedSequence = numpy.random.SeedSequence
 _MASK32 = 0xFFFFFFFF
 _MASK64 = (1 << 64) - 1
 _BLOCKS = 1 << 96  # the block index (counter words 0-2) wraps at 2^96
-
-_F32 = numpy.dtype(numpy.float32)
-_F64 = numpy.dtype(numpy.float64)
-
-
-def _shape(size) -> tuple:
-    """NumPy's `size` argument as a shape; () for None."""
-    if size is None:
-        return ()
-    try:
-        return _shape_tuple(size)
-    except TypeError:
-        raise TypeError("expected a sequence of integers or a single integer, "
-                        f"got '{size}'") from None
 
 
 def _is_scalar(x) -> bool:
@@ -187,47 +174,6 @@ class Philox(BitGenerator):
         return f"Philox(key={self.state['state']['key']:#x}, counter={self._counter:#x})"
 
 
-def _empty(shape, dtype) -> ndarray:
-    from gpunp._creation import empty
-    return empty(shape, dtype)
-
-
-def _check_out(out, dtype, size, name: str) -> ndarray:
-    """NumPy's checks of an `out` argument; the array to fill."""
-    if not isinstance(out, ndarray):
-        raise TypeError(f"out must be a gpunp.ndarray, not {type(out).__name__}")
-    f = out.flags
-    if not ((f.c_contiguous or f.f_contiguous) and f.writeable):
-        raise ValueError("Supplied output array must be contiguous, writable, aligned, and in "
-                         "machine byte-order.")
-    if out.dtype != dtype:
-        raise TypeError(f"Supplied output array has the wrong type. Expected {dtype}, got "
-                        f"{out.dtype}")
-    if size is not None and _shape(size) != out.shape:
-        raise ValueError("size must match out.shape when used together")
-    return out
-
-
-def _float_dtype(dtype, name: str) -> numpy.dtype:
-    dt = numpy.dtype(dtype)
-    if dt != _F64 and dt != _F32:
-        raise TypeError(f"Unsupported dtype {dt!r} for {name}")
-    return dt
-
-
-def _integer(x, what: str) -> int:
-    if isinstance(x, ndarray):
-        x = x.get()
-    if numpy.ndim(x) != 0:
-        raise NotImplementedError(f"gpunp.random: array-valued {what} is not supported yet")
-    if isinstance(x, (bool, numpy.bool_)):
-        return int(x)
-    try:
-        return operator.index(x)
-    except TypeError:
-        return int(x)  # a float truncates, as NumPy's conversion does
-
-
 class Generator(Distributions, Permutations):
     """NumPy's ``Generator`` over a :class:`Philox` bit generator; every
     method makes its numbers on the current device with one engine call
@@ -295,7 +241,6 @@ class Generator(Distributions, Permutations):
             fa, fb = shift_scale(_float(a), _float(b))
             out = _empty(_shape(size), _F64)
             return self._bit_generator._fill(out, dist, fa, fb)
-        import gpunp
         a_ = gpunp.asarray(a, dtype=_F64)
         b_ = gpunp.asarray(b, dtype=_F64)
         a_, b_ = shift_scale(a_, b_)

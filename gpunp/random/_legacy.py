@@ -10,6 +10,7 @@ import warnings
 
 import numpy
 
+from gpunp._ndarray import ndarray
 from gpunp.random._generator import BitGenerator, Generator, Philox
 
 
@@ -191,7 +192,6 @@ def random_integers(low, high=None, size=None):
 
 def _plus_one(high):
     # an array bound stays on the device
-    from gpunp._ndarray import ndarray
     return high + 1 if isinstance(high, ndarray) else numpy.asarray(high) + 1
 
 

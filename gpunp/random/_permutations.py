@@ -20,8 +20,10 @@ import operator
 
 import numpy
 
+import gpunp
 from gpunp._lib import normalize_axis
 from gpunp._ndarray import ndarray
+from gpunp.random._common import _shape
 
 
 def _perm_keys(bg, shape):
@@ -33,13 +35,11 @@ class Permutations:
     """permutation, shuffle, permuted and choice (mixed into Generator)."""
 
     def _permutation_index(self, n: int) -> ndarray:
-        import gpunp
         return gpunp.argsort(_perm_keys(self._bit_generator, (n,)), kind="stable")
 
     def permutation(self, x, axis=0) -> ndarray:
         """A permuted arange(x) for an integer x, else a permuted copy of
         the array x along `axis`."""
-        import gpunp
         if isinstance(x, (int, numpy.integer)):  # True too, and arange(-1) is empty
             return self._permutation_index(max(operator.index(x), 0))
         a = gpunp.asarray(x)
@@ -48,7 +48,6 @@ class Permutations:
 
     def shuffle(self, x, axis=0) -> None:
         """Permutes the gpunp array x in place along `axis`."""
-        import gpunp
         if not isinstance(x, ndarray):
             raise TypeError("gpunp.random shuffle: x must be a gpunp.ndarray (shuffling a "
                             f"{type(x).__name__} in place would copy it to the device and back)")
@@ -62,7 +61,6 @@ class Permutations:
     def permuted(self, x, axis=None, out=None) -> ndarray:
         """x with every slice along `axis` (the flattened array for None)
         permuted on its own; into `out` if given."""
-        import gpunp
         a = gpunp.asarray(x)
         if out is not None:
             if not isinstance(out, ndarray):
@@ -87,8 +85,6 @@ class Permutations:
         `axis`: uniform, or with probabilities `p`; with or without
         replacement. `shuffle` is accepted; samples without replacement are
         always in random order."""
-        import gpunp
-        from gpunp.random._generator import _shape
         pop = None
         if isinstance(a, (int, numpy.integer)) and not isinstance(a, (bool, numpy.bool_)):
             pop = operator.index(a)

@@ -1,0 +1,10 @@
+"""``gpunp.scipy.interpolate``: ``scipy.interpolate`` for gpunp arrays, name for name.
+
+It will hold interpolation: splines (fitted on the host where SciPy fits on the
+host, evaluated on the device), polynomial and grid interpolators.
+
+Nothing is implemented yet: the public API is empty, and every name of
+scipy.interpolate raises AttributeError here.
+"""
+
+__all__ = []

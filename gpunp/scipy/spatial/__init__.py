@@ -1,0 +1,10 @@
+"""``gpunp.scipy.spatial``: ``scipy.spatial`` for gpunp arrays, name for name.
+
+It will hold spatial algorithms: distances (scipy.spatial.distance), nearest-
+neighbour search.
+
+Nothing is implemented yet: the public API is empty, and every name of
+scipy.spatial raises AttributeError here.
+"""
+
+__all__ = []
