@@ -165,6 +165,30 @@ static void write_atomic(const char *path, const void *const *parts, const size_
         remove(tmp);
 }
 
+bool gp_cache_entry_image(const void *entry, size_t size, const char *ident, size_t ident_len,
+                          const void **image, size_t *image_len)
+{
+    const char *data = entry;
+    entry_header_t h;
+    if (size < sizeof h)
+        return false;
+    memcpy(&h, data, sizeof h);
+    /* each length is held to what is left of the file before it is used:
+     * a crafted header must not make the comparison or the checksum read
+     * past the entry */
+    size_t left = size - sizeof h;
+    if (memcmp(h.magic, MAGIC, sizeof MAGIC) != 0 || h.ident_len != ident_len ||
+        h.ident_len > left || h.image_len != left - h.ident_len ||
+        memcmp(data + sizeof h, ident, ident_len) != 0)
+        return false;
+    const char *img = data + sizeof h + h.ident_len;
+    if (gp_fnv1a(GP_FNV_SEED, img, h.image_len) != h.image_hash)
+        return false;
+    *image = img;
+    *image_len = h.image_len;
+    return true;
+}
+
 /* The image stored at `path` if its identity text equals `ident`. */
 static bool load_entry(const char *path, const gp_str_t *ident, gp_blob_t *out, bool *rejected)
 {
@@ -173,24 +197,15 @@ static bool load_entry(const char *path, const gp_str_t *ident, gp_blob_t *out, 
     *rejected = false;
     if (!read_file(path, &data, &size))
         return false;
-    entry_header_t h;
-    bool ok = size >= sizeof h;
+    const void *img;
+    size_t len;
+    bool ok = gp_cache_entry_image(data, size, ident->data, ident->len, &img, &len);
     if (ok) {
-        memcpy(&h, data, sizeof h);
-        ok = memcmp(h.magic, MAGIC, sizeof MAGIC) == 0 && h.ident_len == ident->len &&
-             h.image_len == size - sizeof h - h.ident_len && h.ident_len < size &&
-             memcmp(data + sizeof h, ident->data, ident->len) == 0;
-    }
-    if (ok) {
-        const char *img = data + sizeof h + h.ident_len;
-        ok = gp_fnv1a(GP_FNV_SEED, img, h.image_len) == h.image_hash;
+        out->data = malloc(len ? len : 1);
+        ok = out->data != NULL;
         if (ok) {
-            out->data = malloc(h.image_len ? h.image_len : 1);
-            ok = out->data != NULL;
-            if (ok) {
-                memcpy(out->data, img, h.image_len);
-                out->size = h.image_len;
-            }
+            memcpy(out->data, img, len);
+            out->size = len;
         }
     }
     free(data);
