@@ -103,6 +103,92 @@ def copy_cache(warm, dest: Path) -> list:
     return entries
 
 
+# ---- what is loaded ----------------------------------------------------------------------
+
+HOW = ["entry_writable_by_others", "folder_writable_by_group", "cache_writable_by_others",
+       "entry_is_a_symlink", "entry_owned_by_another_user"]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_planted_entry_does_not_run(tmp_path, warm, planted_so, how):
+    """An entry where the victim's would be, with a good checksum and the
+    right identity text, is ignored (and the reason said once) when anyone
+    but the user could have written it: the entry or a folder on the way
+    writable by others, the entry a link, or owned by someone else."""
+    if how == "entry_owned_by_another_user" and os.geteuid() != 0:
+        pytest.skip("only root can give a file to another user")
+    cache = tmp_path / "cache"
+    entries = copy_cache(warm, cache)
+    for p in entries:
+        planted = with_image(p.read_bytes(), planted_so)
+        if how == "entry_is_a_symlink":
+            outside = tmp_path / ("outside-" + p.name)
+            outside.write_bytes(planted)
+            p.unlink()
+            p.symlink_to(outside)
+        else:
+            p.write_bytes(planted)
+            if how == "entry_writable_by_others":
+                p.chmod(0o666)
+            elif how == "entry_owned_by_another_user":
+                os.chown(p, 65534, 65534)
+    if how == "folder_writable_by_group":
+        entries[0].parent.chmod(0o770)
+    elif how == "cache_writable_by_others":
+        cache.chmod(0o777)
+    marker = tmp_path / "marker"
+    s, err = stats({"GPUNP_CACHE_DIR": str(cache)}, marker)
+    assert s["r"] == 145.0 and s["disk_hits"] == 0 and s["compiles"] == len(entries)
+    said = [line for line in err.splitlines() if line.startswith("gpunp:")]
+    assert len(said) == 1, err  # once, however many entries
+    if how == "entry_is_a_symlink":
+        for p in entries:  # the link is replaced, never written through
+            assert p.is_file() and not p.is_symlink()
+            assert (tmp_path / ("outside-" + p.name)).read_bytes()[-len(planted_so):] == planted_so
+
+
+def test_an_entry_the_user_wrote_is_trusted(tmp_path, warm, planted_so):
+    """The other side of the line the test above draws (and the proof that
+    its planted entries would run): what the user could write is trusted,
+    as the user's own code is. Its image has no kernel, so it fails to load
+    and is replaced by the kernel compiled again."""
+    cache = tmp_path / "cache"
+    entries = copy_cache(warm, cache)
+    for p in entries:
+        p.write_bytes(with_image(p.read_bytes(), planted_so))
+    marker = tmp_path / "marker"
+    s, _ = stats({"GPUNP_CACHE_DIR": str(cache), "GPUNP_TEST_MARKER": str(marker)})
+    assert marker.exists()
+    assert s["r"] == 145.0 and s["compiles"] == len(entries)
+    assert all(planted_so not in p.read_bytes() for p in entries)
+
+
+def test_an_entry_that_fails_to_load_is_replaced(tmp_path, warm):
+    """An entry whose checks hold but whose image does not load is removed
+    and compiled again, not kept to fail every later process."""
+    cache = tmp_path / "cache"
+    entries = copy_cache(warm, cache)
+    for p in entries:
+        p.write_bytes(with_image(p.read_bytes(), b"not a shared object"))
+    s, _ = stats({"GPUNP_CACHE_DIR": str(cache)})
+    assert s["r"] == 145.0 and s["compiles"] == len(entries)
+    assert s["disk_rejects"] == len(entries)
+    s, _ = stats({"GPUNP_CACHE_DIR": str(cache)})
+    assert s["compiles"] == 0 and s["disk_hits"] == len(entries)
+
+
+def test_a_compiled_kernel_that_fails_to_load_is_not_stored(tmp_path):
+    """A compiler whose output does not load (here it writes text) fails
+    the call and leaves nothing in the cache for the next process."""
+    cc = script(tmp_path / "badcc", f"""case "$*" in *--version*) exec {CC} "$@";; esac
+while [ $# -gt 0 ]; do [ "$1" = -o ] && printf 'not a shared object' > "$2"; shift; done
+""")
+    cache = tmp_path / "cache"
+    r = run(KERNEL_USE, {"GPUNP_CACHE_DIR": str(cache), "GPUNP_CC": str(cc)})
+    assert r.returncode != 0 and "cannot load a compiled kernel" in r.stderr
+    assert not list(cache.rglob("*.gpk"))
+
+
 def test_a_short_entry_is_rejected(tmp_path, warm):
     """A header whose lengths run past the end of the file (the identity
     text claimed whole, the image length wrapped below zero) is rejected
@@ -118,3 +204,67 @@ def test_a_short_entry_is_rejected(tmp_path, warm):
                       + data[HEADER.size:short])
     s, _ = stats({"GPUNP_CACHE_DIR": str(cache)})
     assert s["r"] == 145.0 and s["disk_rejects"] == len(entries)
+
+
+def test_the_writer_does_not_follow_a_planted_link(tmp_path, warm):
+    """Links planted under every name the victim's temporary files would
+    have had (the entry's name, '.tmp.', the pid and a counter: gpunp
+    until 0.x) neither redirect its writes nor end up as its entries."""
+    cache = tmp_path / "cache"
+    names = [p.relative_to(warm / "cache") for p in sorted((warm / "cache").rglob("*.gpk"))]
+    for n in names:
+        (cache / n.parent).mkdir(parents=True, exist_ok=True, mode=0o700)
+    cache.chmod(0o700)
+    precious = tmp_path / "precious"
+    precious.write_text("precious")
+    code = "import sys, gpunp\nsys.stdin.readline()\n" + KERNEL_USE
+    e = dict(os.environ, GPUNP_BACKEND="host", GPUNP_KERNEL_PACK="", GPUNP_CACHE_DIR=str(cache))
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e,
+                             cwd=NEUTRAL)
+    for n in names:
+        for k in range(64):
+            (cache / f"{n}.tmp.{child.pid}.{k}").symlink_to(precious)
+    out, err = child.communicate("go\n", timeout=60)
+    assert child.returncode == 0, err
+    assert json.loads(out)["r"] == 145.0
+    assert precious.read_bytes() == b"precious"
+    for n in names:
+        p = cache / n
+        assert p.is_file() and not p.is_symlink()
+        assert stat.S_IMODE(p.stat().st_mode) == 0o600
+
+
+def test_a_planted_pack_entry_does_not_run(tmp_path, warm, planted_so):
+    """The kernel pack is held to the same rule (its owner may also be
+    root): a pack folder writable by others serves nothing."""
+    pack = tmp_path / "pack"
+    code = ("import sys\nfrom pathlib import Path\nfrom gpunp import _config\n"
+            "from gpunp._lib import ffi, lib\n"
+            f"for f in sorted(Path({str(warm / 'log')!r}).glob('*.cu')):\n"
+            "    if lib.gp_rtc_pack(b'host', f.read_bytes(), _config.config('target').encode(),\n"
+            f"                       {str(pack)!r}.encode()):\n"
+            "        sys.exit(ffi.string(lib.gp_errmsg()).decode())\n")
+    r = run(code, {"GPUNP_CACHE_DIR": str(tmp_path / "c0")})
+    assert r.returncode == 0, r.stderr + r.stdout
+    entries = sorted(pack.rglob("*.gpk"))
+    assert len(entries) >= 3
+    good, _ = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c1"), "GPUNP_KERNEL_PACK": str(pack)})
+    assert good["pack_hits"] >= 3 and good["compiles"] == 0
+    for p in entries:
+        p.write_bytes(with_image(p.read_bytes(), planted_so))
+    entries[0].parent.chmod(0o777)
+    marker = tmp_path / "marker"
+    s, err = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c2"), "GPUNP_KERNEL_PACK": str(pack)},
+                   marker)
+    assert s["r"] == 145.0 and s["pack_hits"] == 0 and s["compiles"] >= 3
+    assert len([line for line in err.splitlines() if line.startswith("gpunp:")]) == 1, err
+
+
+def test_cache_folders_are_the_users_alone(tmp_path):
+    cache = tmp_path / "a" / "b"
+    s, _ = stats({"GPUNP_CACHE_DIR": str(cache)})
+    assert s["compiles"] >= 3
+    for p in [tmp_path / "a", cache, *[q for q in cache.rglob("*")]]:
+        mode = stat.S_IMODE(p.stat().st_mode)
+        assert mode == (0o700 if p.is_dir() else 0o600), (p, oct(mode))
