@@ -268,3 +268,37 @@ def test_cache_folders_are_the_users_alone(tmp_path):
     for p in [tmp_path / "a", cache, *[q for q in cache.rglob("*")]]:
         mode = stat.S_IMODE(p.stat().st_mode)
         assert mode == (0o700 if p.is_dir() else 0o600), (p, oct(mode))
+
+
+# ---- compilers ---------------------------------------------------------------------------
+
+def test_a_hung_compiler_is_stopped(tmp_path):
+    """GPUNP_COMPILE_TIMEOUT bounds a compile: the compiler (and what it
+    started) is killed and the call raises CompileError saying why."""
+    pids = tmp_path / "pids"
+    cc = script(tmp_path / "hungcc", f"""case "$*" in *--version*) exec {CC} "$@";; esac
+sleep 120 &
+echo $! > {pids}
+wait
+""")
+    code = ("import gpunp\ntry:\n    gpunp.arange(3.0) + 1\n    print('no error')\n"
+            "except Exception as e:\n    print(type(e).__name__, e)")
+    r = run(code, {"GPUNP_CACHE_DIR": str(tmp_path / "c"), "GPUNP_CC": str(cc),
+                   "GPUNP_COMPILE_TIMEOUT": "0.5"}, timeout=30)
+    assert r.stdout.startswith("CompileError") and "GPUNP_COMPILE_TIMEOUT" in r.stdout, r.stdout
+    sleeper = int(pids.read_text())
+    try:
+        with open(f"/proc/{sleeper}/stat") as f:
+            assert f.read().split(") ")[1][0] in "ZX"  # dead, perhaps not yet reaped
+    except FileNotFoundError:
+        pass
+
+
+def test_a_compiler_path_with_a_space(tmp_path):
+    """GPUNP_CC is split as a shell splits words: a quoted path may hold
+    spaces, and words after it are arguments."""
+    folder = tmp_path / "my tools"
+    folder.mkdir()
+    cc = script(folder / "cc", f'exec {CC} "$@"\n')
+    s, _ = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c"), "GPUNP_CC": f"'{cc}' -pipe"})
+    assert s["r"] == 145.0 and s["compiles"] >= 3
