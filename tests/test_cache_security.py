@@ -294,6 +294,74 @@ wait
         pass
 
 
+THREADS = """
+import json, os, threading, time
+import gpunp, numpy
+d = os.environ["GP_TEST_DIR"]
+release = os.path.join(d, "release")
+open(release, "w").close()
+a = gpunp.arange(10.0)
+b = a + 1  # compiled now, while the compiler is free
+warm = len(open(os.path.join(d, "compiles")).read().split())
+os.remove(release)
+os.remove(os.path.join(d, "started"))
+
+def wait_for(name):
+    for _ in range(2000):
+        if os.path.exists(os.path.join(d, name)):
+            return True
+        time.sleep(0.01)
+    return False
+
+cosh = {}
+def new_kernel(k):
+    cosh[k] = gpunp.cosh(a).get()
+hits = []
+def loaded_kernel():
+    for _ in range(50):
+        hits.append((a + 1).get())
+
+first = threading.Thread(target=new_kernel, args=(0,))
+first.start()
+started = wait_for("started")
+second = threading.Thread(target=new_kernel, args=(1,))  # the same kernel: waits for it
+second.start()
+other = threading.Thread(target=loaded_kernel)
+other.start()
+other.join(timeout=20)
+done_while_compiling = not other.is_alive()
+open(release, "w").close()
+for t in (first, second, other):
+    t.join()
+print(json.dumps({"warm": warm, "started": started, "done_while_compiling": done_while_compiling,
+                  "hits": len(hits), "ok": all((h == numpy.arange(10.0) + 1).all() for h in hits)
+                  and all(numpy.allclose(cosh[k], numpy.cosh(numpy.arange(10.0)), rtol=1e-12)
+                          for k in (0, 1))}))
+"""
+
+
+def test_a_loaded_kernel_does_not_wait_for_another_threads_compile(tmp_path):
+    """While one thread's compile is held (the fake compiler waits for a
+    file the test writes only afterwards), another thread runs an already
+    loaded kernel to the end; a third asking for the kernel being compiled
+    waits for it, and it is compiled once."""
+    log = tmp_path / "compiles"
+    cc = script(tmp_path / "slowcc", f"""case "$*" in *--version*) exec {CC} "$@";; esac
+echo x >> {log}
+touch {tmp_path}/started
+i=0
+while [ ! -e {tmp_path}/release ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done
+exec {CC} "$@"
+""")
+    r = run(THREADS, {"GPUNP_CACHE_DIR": str(tmp_path / "c"), "GPUNP_CC": str(cc),
+                      "GP_TEST_DIR": str(tmp_path)}, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["started"] and out["ok"] and out["hits"] == 50
+    assert out["done_while_compiling"]
+    assert len(log.read_text().split()) == out["warm"] + 1  # cosh's kernel, once
+
+
 def test_a_compiler_path_with_a_space(tmp_path):
     """GPUNP_CC is split as a shell splits words: a quoted path may hold
     spaces, and words after it are arguments."""

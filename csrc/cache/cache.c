@@ -204,13 +204,27 @@ const char *gp_kernel_pack_dir(void)
 
 /* ---- statistics -------------------------------------------------------------- */
 
-static gp_cache_stats_t stats;
+/* Counted by whichever thread gets there, none holding a lock of the cache
+ * throughout: atomic, each on its own. */
+static struct {
+    atomic_llong memory_hits, disk_hits, compiles, disk_rejects, pack_hits, compile_ns;
+} stats;
+
+static void count(atomic_llong *counter)
+{
+    atomic_fetch_add_explicit(counter, 1, memory_order_relaxed);
+}
 
 GP_API gp_status_t gp_cache_get_stats(gp_cache_stats_t *out)
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_cache_get_stats: out is NULL");
-    *out = stats;
+    out->memory_hits = atomic_load(&stats.memory_hits);
+    out->disk_hits = atomic_load(&stats.disk_hits);
+    out->compiles = atomic_load(&stats.compiles);
+    out->disk_rejects = atomic_load(&stats.disk_rejects);
+    out->compile_seconds = 1e-9 * (double)atomic_load(&stats.compile_ns);
+    out->pack_hits = atomic_load(&stats.pack_hits);
     return GP_OK;
 }
 
@@ -219,6 +233,13 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Adds the time since `t0` (now_seconds) to the compile time. */
+static void count_compile_time(double t0)
+{
+    atomic_fetch_add_explicit(&stats.compile_ns, (long long)((now_seconds() - t0) * 1e9),
+                              memory_order_relaxed);
 }
 
 /* ---- files ------------------------------------------------------------------- */
@@ -410,16 +431,60 @@ static void log_source(const gp_str_t *body)
 
 /* ---- the in-memory table ----------------------------------------------------- */
 
+/* A kernel one caller is building while others may wait for it. The lock
+ * is never held across a compile: a kernel already loaded is found at
+ * once whatever another thread is compiling, and a kernel several threads
+ * ask for at once is compiled once. */
+typedef struct {
+    bool finished;
+    gp_status_t status;
+    gp_kernel_t *kernel;        /* once finished, where status is GP_OK */
+    int users;                  /* its builder and waiters: the last one frees it */
+    char msg[4096];             /* the builder's error (gp_errmsg holds 4096), for the waiters */
+} pending_t;
+
 typedef struct {
     uint64_t hash;
     size_t key_len;
     unsigned char *key;   /* NULL: empty slot */
-    gp_kernel_t *kernel;  /* its own allocation: callers keep the pointer */
+    gp_kernel_t *kernel;  /* its own allocation: callers keep the pointer; NULL until built */
+    pending_t *pending;   /* its build under way, or NULL */
 } slot_t;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t built = PTHREAD_COND_INITIALIZER; /* a pending build finished */
 static slot_t *slots;
 static size_t nslots, nused;
+
+/* Users' modules being compiled (user_module_get), under `lock`. */
+typedef struct user_claim {
+    const gp_str_t *ident;
+    struct user_claim *next;
+} user_claim_t;
+static user_claim_t *claims;
+
+static void release(pending_t *p)
+{
+    if (--p->users == 0)
+        free(p);
+}
+
+/* A forked child has only the thread that forked: builds under way in the
+ * parent's other threads will never finish there, so the child builds
+ * those kernels itself. The lock is taken across fork, so the child finds
+ * the table whole. */
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+static void fork_child(void)
+{
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&built, NULL);
+    for (size_t i = 0; i < nslots; ++i)
+        slots[i].pending = NULL; /* their builders are not here to free them */
+    claims = NULL;
+}
+
+static void at_fork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
 static slot_t *find_slot(slot_t *tab, size_t cap, uint64_t h, const void *key, size_t len)
 {
@@ -765,9 +830,9 @@ static bool build_quick(const gp_backend_i *be, kernel_text_t *full, gp_kernel_g
               be->compile_quick(q.ident.data + q.src_at, &img) == GP_OK &&
               load(be, &img, q.name, &fn) == GP_OK;
     foreground_compile(false);
-    stats.compile_seconds += now_seconds() - t0;
+    count_compile_time(t0);
     if (ok) {
-        ++stats.compiles;
+        count(&stats.compiles);
         log_source(&q.body);
         log_source(&full->body);
         t->be = be;
@@ -810,7 +875,7 @@ static bool load_packed(const gp_backend_i *be, const kernel_text_t *t, void **f
     bool ok = !ident.failed && load_entry(dir, &PACK, t->sub, file, &ident, &img, &rejected) &&
               load(be, &img, t->name, fn) == GP_OK;
     if (rejected)
-        ++stats.disk_rejects;
+        count(&stats.disk_rejects);
     if (!ok)
         gp_clear_error();
     close(dir);
@@ -819,8 +884,8 @@ static bool load_packed(const gp_backend_i *be, const kernel_text_t *t, void **f
     return ok;
 }
 
-/* Compiles (or fetches from disk or the pack) and loads the kernel; lock
- * held. */
+/* Compiles (or fetches from disk or the pack) and loads the kernel, the
+ * lock not held. */
 static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel_gen_fn quick,
                          const void *ctx, gp_kernel_t *out)
 {
@@ -834,7 +899,7 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
     bool rejected = false;
     if (find_kernel(&t, &img, &rejected)) {
         if (load(be, &img, t.name, &fn) == GP_OK) {
-            ++stats.disk_hits;
+            count(&stats.disk_hits);
             goto loaded;
         }
         gp_clear_error();
@@ -844,9 +909,9 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
         img.data = NULL;
     }
     if (rejected)
-        ++stats.disk_rejects;
+        count(&stats.disk_rejects);
     if (load_packed(be, &t, &fn)) {
-        ++stats.pack_hits;
+        count(&stats.pack_hits);
         goto loaded;
     }
     if (quick && be->compile_quick && build_quick(be, &t, quick, ctx, out))
@@ -855,10 +920,10 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
     foreground_compile(true);
     s = be->compile(t.ident.data + t.src_at, &img);
     foreground_compile(false);
-    stats.compile_seconds += now_seconds() - t0;
+    count_compile_time(t0);
     if (s != GP_OK)
         goto done;
-    ++stats.compiles;
+    count(&stats.compiles);
     /* stored once loaded: an image that does not load here would fail the
      * next process too */
     s = load(be, &img, t.name, &fn);
@@ -876,47 +941,91 @@ done:
     return s;
 }
 
+/* Waits for another caller's build of the same kernel, `lock` held (and
+ * released on return). */
+static gp_status_t wait_for(pending_t *p, const gp_kernel_t **out)
+{
+    ++p->users;
+    while (!p->finished)
+        pthread_cond_wait(&built, &lock);
+    gp_status_t s = p->status;
+    if (s == GP_OK) {
+        count(&stats.memory_hits);
+        *out = p->kernel;
+    } else {
+        gp_set_error(s, "%s", p->msg);
+    }
+    release(p);
+    pthread_mutex_unlock(&lock);
+    return s;
+}
+
 static gp_status_t get_kernel(const gp_backend_i *be, const void *key, size_t key_len,
                               gp_kernel_gen_fn gen, gp_kernel_gen_fn quick, const void *ctx,
                               const gp_kernel_t **out)
 {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, at_fork);
     uint64_t h = gp_fnv1a(GP_FNV_SEED, key, key_len);
     pthread_mutex_lock(&lock);
-    gp_status_t s = GP_OK;
     if (2 * (nused + 1) > nslots && !grow()) {
-        s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
-        goto unlock;
+        pthread_mutex_unlock(&lock);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
     }
     slot_t *slot = find_slot(slots, nslots, h, key, key_len);
-    if (slot->key) {
-        ++stats.memory_hits;
+    if (slot->kernel) {
+        count(&stats.memory_hits);
         if (slot->kernel->up)
             take_twin(slot->kernel);
         *out = slot->kernel;
-        goto unlock;
+        pthread_mutex_unlock(&lock);
+        return GP_OK;
     }
+    if (slot->pending)
+        return wait_for(slot->pending, out);
+    /* a new kernel (or one whose last build failed): this caller builds it */
     gp_kernel_t *k = malloc(sizeof *k);
-    unsigned char *kcopy = malloc(key_len);
-    if (!k || !kcopy) {
+    pending_t *p = calloc(1, sizeof *p);
+    unsigned char *kcopy = slot->key ? NULL : malloc(key_len);
+    if (!k || !p || (!slot->key && !kcopy)) {
         free(k);
+        free(p);
         free(kcopy);
-        s = gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
-        goto unlock;
+        pthread_mutex_unlock(&lock);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
     }
-    s = build(be, gen, quick, ctx, k);
-    if (s != GP_OK) {
+    if (!slot->key) {
+        memcpy(kcopy, key, key_len);
+        slot->hash = h;
+        slot->key_len = key_len;
+        slot->key = kcopy;
+        ++nused;
+    }
+    p->users = 1;
+    slot->pending = p;
+    pthread_mutex_unlock(&lock);
+
+    gp_status_t s = build(be, gen, quick, ctx, k);
+
+    pthread_mutex_lock(&lock);
+    p->finished = true;
+    p->status = s;
+    if (s == GP_OK) {
+        p->kernel = k;
+        *out = k;
+    } else {
+        snprintf(p->msg, sizeof p->msg, "%s", gp_errmsg());
+    }
+    /* found again: the table may have grown or been forgotten meanwhile */
+    slot = nslots ? find_slot(slots, nslots, h, key, key_len) : NULL;
+    if (slot && slot->pending == p) {
+        slot->pending = NULL;
+        slot->kernel = s == GP_OK ? k : NULL;
+    }
+    if (s != GP_OK)
         free(k);
-        free(kcopy);
-        goto unlock;
-    }
-    memcpy(kcopy, key, key_len);
-    slot->hash = h;
-    slot->key_len = key_len;
-    slot->key = kcopy;
-    slot->kernel = k;
-    ++nused;
-    *out = k;
-unlock:
+    pthread_cond_broadcast(&built);
+    release(p);
     pthread_mutex_unlock(&lock);
     return s;
 }
@@ -1005,6 +1114,38 @@ static bool unpack_names(const gp_blob_t *img, int32_t n, char **lowered, gp_blo
     return true;
 }
 
+/* Makes the module of `ident` this caller's to compile, once no other
+ * caller is compiling it (a second caller then finds it on disk); other
+ * modules and kernels go on meanwhile. */
+static void claim_module(user_claim_t *claim, const gp_str_t *ident)
+{
+    pthread_mutex_lock(&lock);
+    for (user_claim_t *c = claims; c;) {
+        if (c->ident->len == ident->len && !memcmp(c->ident->data, ident->data, ident->len)) {
+            pthread_cond_wait(&built, &lock);
+            c = claims;
+        } else {
+            c = c->next;
+        }
+    }
+    claim->ident = ident;
+    claim->next = claims;
+    claims = claim;
+    pthread_mutex_unlock(&lock);
+}
+
+static void unclaim_module(user_claim_t *claim)
+{
+    pthread_mutex_lock(&lock);
+    for (user_claim_t **c = &claims; *c; c = &(*c)->next)
+        if (*c == claim) {
+            *c = claim->next;
+            break;
+        }
+    pthread_cond_broadcast(&built);
+    pthread_mutex_unlock(&lock);
+}
+
 gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *const *opts,
                                int32_t nnames, const char *const *names, void **module,
                                char **lowered)
@@ -1031,7 +1172,8 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
         gp_str_free(&ident);
         return gp_set_error(GP_ERR_NOMEM, "out of host memory");
     }
-    pthread_mutex_lock(&lock);
+    user_claim_t claim;
+    claim_module(&claim, &ident);
     kernel_text_t t = {.file = ""};
     t.ident = ident;
     const gp_device_props_t *props;
@@ -1047,7 +1189,7 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
         from_disk = unpack_names(&packed, nnames, lowered, &image) &&
                     be->module_load(&image, module) == GP_OK;
         if (from_disk) {
-            ++stats.disk_hits;
+            count(&stats.disk_hits);
         } else {
             gp_clear_error();
             drop_kernel(&t);
@@ -1061,13 +1203,13 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
         }
     }
     if (rejected)
-        ++stats.disk_rejects;
+        count(&stats.disk_rejects);
     if (s == GP_OK && !from_disk) {
         double t0 = now_seconds();
         s = be->compile_user(source, nopts, opts, nnames, names, &packed, lowered);
-        stats.compile_seconds += now_seconds() - t0;
+        count_compile_time(t0);
         if (s == GP_OK) {
-            ++stats.compiles;
+            count(&stats.compiles);
             image = packed;
             if (!pack_names(&packed, nnames, lowered))
                 s = gp_set_error(GP_ERR_NOMEM, "out of host memory");
@@ -1079,7 +1221,7 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
         if (s == GP_OK)
             store_kernel(&t, &packed);
     }
-    pthread_mutex_unlock(&lock);
+    unclaim_module(&claim);
     free(packed.data);
     gp_str_free(&ident);
     if (s != GP_OK)
