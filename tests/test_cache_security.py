@@ -362,6 +362,39 @@ exec {CC} "$@"
     assert len(log.read_text().split()) == out["warm"] + 1  # cosh's kernel, once
 
 
+def test_no_compiler_still_serves_a_warm_cache(tmp_path, warm):
+    """Without a compiler, kernels compiled before are found under the
+    identity of the compiler that last filled the cache; a new one raises,
+    naming the compiler; show_config says so instead of raising."""
+    cache = tmp_path / "cache"
+    entries = copy_cache(warm, cache)
+    env = {"GPUNP_CACHE_DIR": str(cache), "GPUNP_CC": "/nonexistent/cc"}
+    s, _ = stats(env)
+    assert s["r"] == 145.0 and s["compiles"] == 0 and s["disk_hits"] == len(entries)
+    r = run("import gpunp\ntry:\n    gpunp.cosh(gpunp.ones(3))\nexcept Exception as e:\n"
+            "    print(type(e).__name__, e)", env)
+    assert r.stdout.startswith("BackendError") and "GPUNP_CC" in r.stdout, r.stdout + r.stderr
+    r = run("import gpunp\ngpunp.show_config()", env)
+    assert r.returncode == 0, r.stderr
+    row = [line for line in r.stdout.splitlines() if line.startswith("compiler")]
+    assert row and "/nonexistent/cc" in row[0], r.stdout
+
+
+def test_no_compiler_still_serves_the_pack(tmp_path, warm):
+    pack = tmp_path / "pack"
+    code = ("import sys\nfrom pathlib import Path\nfrom gpunp import _config\n"
+            "from gpunp._lib import ffi, lib\n"
+            f"for f in sorted(Path({str(warm / 'log')!r}).glob('*.cu')):\n"
+            "    if lib.gp_rtc_pack(b'host', f.read_bytes(), _config.config('target').encode(),\n"
+            f"                       {str(pack)!r}.encode()):\n"
+            "        sys.exit(ffi.string(lib.gp_errmsg()).decode())\n")
+    r = run(code, {"GPUNP_CACHE_DIR": str(tmp_path / "c0")})
+    assert r.returncode == 0, r.stderr + r.stdout
+    s, _ = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c1"), "GPUNP_KERNEL_PACK": str(pack),
+                  "GPUNP_CC": "/nonexistent/cc"})
+    assert s["r"] == 145.0 and s["compiles"] == 0 and s["pack_hits"] >= 3
+
+
 def test_a_compiler_path_with_a_space(tmp_path):
     """GPUNP_CC is split as a shell splits words: a quoted path may hold
     spaces, and words after it are arguments."""

@@ -414,6 +414,42 @@ static void entry_name(const gp_str_t *ident, char file[24])
              (unsigned long long)gp_fnv1a(GP_FNV_SEED, ident->data, ident->len));
 }
 
+/* Which compiler made the entries of a folder: its identity, in the file
+ * COMPILER_RECORD beside them. With no compiler at hand, kernels are looked
+ * up under it, so a cache or pack still serves every kernel it holds. */
+#define COMPILER_RECORD "compiler.id"
+
+/* The identity recorded in the open folder `dir` (`sub` of the place), if
+ * the place may trust the record. */
+static bool recorded_compiler(int dir, const place_t *pl, const char *sub, char *cid, size_t n)
+{
+    char *data = NULL;
+    size_t size = 0;
+    bool ok = dir >= 0 && read_entry(dir, pl, sub, COMPILER_RECORD, &data, &size) > 0 &&
+              size > 0 && size < n && !memchr(data, '\0', size);
+    if (ok) {
+        memcpy(cid, data, size);
+        cid[size] = '\0';
+    }
+    free(data);
+    return ok;
+}
+
+/* Records `cid` (len bytes) in the open folder `dir`, unless it is there. */
+static void record_compiler(int dir, const char *cid, size_t len)
+{
+    char held[1024];
+    int fd = openat(dir, COMPILER_RECORD, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, held, sizeof held) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (got == (ssize_t)len && memcmp(held, cid, len) == 0)
+        return;
+    const void *parts[1] = {cid};
+    size_t sizes[1] = {len};
+    write_atomic(dir, COMPILER_RECORD, parts, sizes, 1);
+}
+
 static void log_source(const gp_str_t *body)
 {
     if (gp_kernel_log_dir()[0] == '\0')
@@ -562,6 +598,8 @@ typedef struct {
     size_t src_at; /* where the compiler's source starts in ident */
     char sub[160]; /* its entries' folder in the cache and the pack */
     char file[24]; /* its disk cache entry's name; "" when the disk cache is off */
+    gp_status_t no_compiler; /* not GP_OK: the compiler is missing, and why */
+    char no_compiler_why[1024];
 } kernel_text_t;
 
 static void text_free(kernel_text_t *t)
@@ -570,26 +608,76 @@ static void text_free(kernel_text_t *t)
     gp_str_free(&t->ident);
 }
 
+/* The compiler's identity, or where there is none (it did not run), the
+ * identity recorded in the cache's folder `sub` (into `recorded`), with
+ * why the compiler is missing kept in *status and `why`; NULL where
+ * neither is. */
+static const char *compiler_identity(const gp_backend_i *be, const char *sub, char *recorded,
+                                     size_t n, gp_status_t *status, char *why, size_t why_size)
+{
+    *status = GP_OK;
+    const char *cid = be->compiler_id();
+    if (cid)
+        return cid;
+    *status = gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
+    snprintf(why, why_size, "%s", gp_errmsg());
+    gp_clear_error();
+    int dir = gp_cache_dir()[0] ? open_sub(cache_fd, sub, false, &CACHE) : -1;
+    bool ok = recorded_compiler(dir, &CACHE, sub, recorded, n);
+    if (dir >= 0)
+        close(dir);
+    return ok ? recorded : NULL;
+}
+
+/* Records, once per process, that the compiler `cid` (len bytes) fills the
+ * cache's folder `sub`. */
+static void remember_compiler(const char *sub, const char *cid, size_t len)
+{
+    static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    static uint64_t done[8];
+    static unsigned ndone;
+    uint64_t h = gp_fnv1a(gp_fnv1a(GP_FNV_SEED, sub, strlen(sub) + 1), cid, len);
+    pthread_mutex_lock(&m);
+    bool known = false;
+    for (unsigned k = 0; k < ndone && k < 8 && !known; ++k)
+        known = done[k] == h;
+    if (!known) {
+        int dir = open_sub(cache_fd, sub, true, &CACHE);
+        if (dir >= 0) {
+            record_compiler(dir, cid, len);
+            close(dir);
+        }
+        done[ndone++ % 8] = h;
+    }
+    pthread_mutex_unlock(&m);
+}
+
 static gp_status_t make_text(const gp_backend_i *be, gp_kernel_gen_fn gen, const void *ctx,
                              kernel_text_t *t)
 {
     t->name[0] = t->sub[0] = t->file[0] = '\0';
+    t->src_at = 0;
     gp_str_init(&t->body);
     gp_str_init(&t->ident);
     GP_TRY(gen(ctx, t->name, sizeof t->name, &t->body));
     if (t->body.failed)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", t->name);
-    const char *cid = be->compiler_id();
-    if (!cid)
-        return gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
-    kernel_ident(&t->ident, cid, be->prelude, t->body.data, t->body.len, &t->src_at);
-    if (t->ident.failed)
-        return gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", t->name);
     const gp_device_props_t *props;
     GP_TRY(gp_backend_props(&props));
     entry_folder(be->name, props->target, t->sub, sizeof t->sub);
-    if (gp_cache_dir()[0])
+    char recorded[1024];
+    const char *cid = compiler_identity(be, t->sub, recorded, sizeof recorded, &t->no_compiler,
+                                        t->no_compiler_why, sizeof t->no_compiler_why);
+    if (!cid)
+        return GP_OK; /* no compiler, nothing in the cache: only the pack can serve it */
+    kernel_ident(&t->ident, cid, be->prelude, t->body.data, t->body.len, &t->src_at);
+    if (t->ident.failed)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory generating kernel %s", t->name);
+    if (gp_cache_dir()[0]) {
         entry_name(&t->ident, t->file);
+        if (t->no_compiler == GP_OK)
+            remember_compiler(t->sub, cid, strlen(cid));
+    }
     return GP_OK;
 }
 
@@ -826,7 +914,7 @@ static bool build_quick(const gp_backend_i *be, kernel_text_t *full, gp_kernel_g
     void *fn = NULL;
     double t0 = now_seconds();
     foreground_compile(true);
-    bool ok = make_text(be, quick, ctx, &q) == GP_OK &&
+    bool ok = make_text(be, quick, ctx, &q) == GP_OK && q.no_compiler == GP_OK &&
               be->compile_quick(q.ident.data + q.src_at, &img) == GP_OK &&
               load(be, &img, q.name, &fn) == GP_OK;
     foreground_compile(false);
@@ -865,14 +953,28 @@ static bool load_packed(const gp_backend_i *be, const kernel_text_t *t, void **f
     int dir = open_sub(pack_fd, t->sub, false, &PACK);
     if (dir < 0)
         return false;
-    gp_str_t ident;
+    gp_str_t ident, whole;
     gp_str_init(&ident);
-    pack_ident(&ident, &t->ident, t->src_at, t->body.data, t->body.len);
+    gp_str_init(&whole);
+    const gp_str_t *src = &t->ident;
+    size_t src_at = t->src_at;
+    char cid[1024];
+    if (t->no_compiler != GP_OK) {
+        /* the identity of the compiler that made the pack */
+        if (!recorded_compiler(dir, &PACK, t->sub, cid, sizeof cid)) {
+            close(dir);
+            return false;
+        }
+        kernel_ident(&whole, cid, be->prelude, t->body.data, t->body.len, &src_at);
+        src = &whole;
+    }
+    pack_ident(&ident, src, src_at, t->body.data, t->body.len);
     char file[24];
     entry_name(&ident, file);
     gp_blob_t img = {NULL, 0};
     bool rejected = false;
-    bool ok = !ident.failed && load_entry(dir, &PACK, t->sub, file, &ident, &img, &rejected) &&
+    bool ok = !ident.failed && !whole.failed &&
+              load_entry(dir, &PACK, t->sub, file, &ident, &img, &rejected) &&
               load(be, &img, t->name, fn) == GP_OK;
     if (rejected)
         count(&stats.disk_rejects);
@@ -881,6 +983,7 @@ static bool load_packed(const gp_backend_i *be, const kernel_text_t *t, void **f
     close(dir);
     free(img.data);
     gp_str_free(&ident);
+    gp_str_free(&whole);
     return ok;
 }
 
@@ -913,6 +1016,10 @@ static gp_status_t build(const gp_backend_i *be, gp_kernel_gen_fn gen, gp_kernel
     if (load_packed(be, &t, &fn)) {
         count(&stats.pack_hits);
         goto loaded;
+    }
+    if (t.no_compiler != GP_OK) {
+        s = gp_set_error(t.no_compiler, "%s", t.no_compiler_why);
+        goto done;
     }
     if (quick && be->compile_quick && build_quick(be, &t, quick, ctx, out))
         goto done; /* the text is the twin's */
@@ -1157,9 +1264,15 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
                                                 "modules", be->name);
     for (int32_t k = 0; k < nnames; ++k)
         lowered[k] = NULL;
-    const char *cid = be->compiler_id();
+    kernel_text_t t = {.file = ""};
+    const gp_device_props_t *props;
+    GP_TRY(gp_backend_props(&props));
+    entry_folder(be->name, props->target, t.sub, sizeof t.sub);
+    char recorded[1024];
+    const char *cid = compiler_identity(be, t.sub, recorded, sizeof recorded, &t.no_compiler,
+                                        t.no_compiler_why, sizeof t.no_compiler_why);
     if (!cid)
-        return gp_errcode() ? gp_errcode() : GP_ERR_BACKEND;
+        return gp_set_error(t.no_compiler, "%s", t.no_compiler_why);
     gp_str_t ident;
     gp_str_init(&ident);
     gp_str_printf(&ident, "%s\nuser module\n", cid);
@@ -1174,14 +1287,12 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
     }
     user_claim_t claim;
     claim_module(&claim, &ident);
-    kernel_text_t t = {.file = ""};
     t.ident = ident;
-    const gp_device_props_t *props;
-    gp_status_t s = gp_backend_props(&props);
-    if (s == GP_OK) {
-        entry_folder(be->name, props->target, t.sub, sizeof t.sub);
-        if (gp_cache_dir()[0])
-            entry_name(&ident, t.file);
+    gp_status_t s = GP_OK;
+    if (gp_cache_dir()[0]) {
+        entry_name(&ident, t.file);
+        if (t.no_compiler == GP_OK)
+            remember_compiler(t.sub, cid, strlen(cid));
     }
     gp_blob_t packed = {NULL, 0}, image = {NULL, 0};
     bool rejected = false, from_disk = false;
@@ -1204,6 +1315,8 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
     }
     if (rejected)
         count(&stats.disk_rejects);
+    if (!from_disk && t.no_compiler != GP_OK)
+        s = gp_set_error(t.no_compiler, "%s", t.no_compiler_why);
     if (s == GP_OK && !from_disk) {
         double t0 = now_seconds();
         s = be->compile_user(source, nopts, opts, nnames, names, &packed, lowered);
@@ -1284,8 +1397,10 @@ static gp_status_t precompile(const char *be_name, const char *source, const cha
     if (s == GP_OK)
         s = cuda ? gp_nvrtc_compile(ident.data + src_at, target, &img)
                  : gp_cc_compile(ident.data + src_at, &img);
-    if (s == GP_OK)
+    if (s == GP_OK) {
         store_entry(dir, file, key, &img);
+        record_compiler(dir, cid, strlen(cid));
+    }
     if (dir >= 0)
         close(dir);
     if (pack_dir && root >= 0)
