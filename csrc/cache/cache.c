@@ -949,7 +949,7 @@ static bool build_quick(const gp_backend_i *be, kernel_text_t *full, gp_kernel_g
  * may not: the kernel is compiled then). */
 static bool load_packed(const gp_backend_i *be, const kernel_text_t *t, void **fn)
 {
-    gp_kernel_pack_dir();
+    gp_kernel_pack_dir(); /* opens the pack's folder, once */
     int dir = open_sub(pack_fd, t->sub, false, &PACK);
     if (dir < 0)
         return false;
