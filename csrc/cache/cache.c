@@ -94,26 +94,38 @@ static void pass_over(const place_t *pl, const char *fmt, ...)
 static bool trusted(int fd, bool dir, const place_t *pl, const char *sub, const char *file,
                     size_t *size)
 {
-    char shown[4600];
-    snprintf(shown, sizeof shown, "%s%s%s%s%s", pl->root, sub ? "/" : "", sub ? sub : "",
-             file ? "/" : "", file ? file : "");
     struct stat st;
     uid_t me = geteuid();
-    if (fstat(fd, &st) != 0)
-        pass_over(pl, "%s cannot be examined (%s)", shown, strerror(errno));
+    enum { OK, UNSEEN, KIND, OWNER, WRITABLE } wrong = OK;
+    int err = 0;
+    if (fstat(fd, &st) != 0) {
+        wrong = UNSEEN;
+        err = errno;
+    }
     else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
-        pass_over(pl, "%s is not a %s", shown, dir ? "folder" : "regular file");
+        wrong = KIND;
     else if (st.st_uid != me && !(pl->root_too && st.st_uid == 0))
-        pass_over(pl, "%s is owned by uid %u, not by you (uid %u)", shown,
-                  (unsigned)st.st_uid, (unsigned)me);
+        wrong = OWNER;
     else if (st.st_mode & (S_IWGRP | S_IWOTH))
-        pass_over(pl, "%s is writable by %s (chmod go-w '%s' mends it)", shown,
-                  st.st_mode & S_IWOTH ? "others" : "its group", shown);
-    else {
+        wrong = WRITABLE;
+    if (wrong == OK) {
         if (size)
             *size = (size_t)st.st_size;
         return true;
     }
+    char shown[4600];
+    snprintf(shown, sizeof shown, "%s%s%s%s%s", pl->root, sub ? "/" : "", sub ? sub : "",
+             file ? "/" : "", file ? file : "");
+    if (wrong == UNSEEN)
+        pass_over(pl, "%s cannot be examined (%s)", shown, strerror(err));
+    else if (wrong == KIND)
+        pass_over(pl, "%s is not a %s", shown, dir ? "folder" : "regular file");
+    else if (wrong == OWNER)
+        pass_over(pl, "%s is owned by uid %u, not by you (uid %u)", shown, (unsigned)st.st_uid,
+                  (unsigned)me);
+    else
+        pass_over(pl, "%s is writable by %s (chmod go-w '%s' mends it)", shown,
+                  st.st_mode & S_IWOTH ? "others" : "its group", shown);
     return false;
 }
 
