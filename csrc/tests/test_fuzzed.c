@@ -40,10 +40,48 @@ static void test_shortcuts_refuse_other_arities(void)
     gp_array_release(a);
 }
 
+/* A sorter value outside [0, len(a)) made searchsorted's kernel read
+ * outside `a` (ASan, in the kernel, found by the fuzzer). */
+static void test_searchsorted_checks_the_sorter(void)
+{
+    static const double av[3] = {1, 2, 3}, vv[2] = {2.5, 0};
+    static const int64_t good[3] = {0, 1, 2}, bad[3] = {0, 400, 2}, neg[3] = {0, 1, -1};
+    static const int64_t s3[1] = {3}, s2[1] = {2}, st8[1] = {8};
+    gp_array_t *a = NULL, *v = NULL, *sorter = NULL, *out = NULL;
+    if (!CHECK_OK(gp_array_from_host(av, sizeof av, GP_FLOAT64, 1, s3, st8, &a)) ||
+        !CHECK_OK(gp_array_from_host(vv, sizeof vv, GP_FLOAT64, 1, s2, st8, &v)))
+        goto done;
+    const int64_t *bads[2] = {bad, neg};
+    for (int k = 0; k < 2; ++k) {
+        if (!CHECK_OK(gp_array_from_host(bads[k], sizeof bad, GP_INT64, 1, s3, st8, &sorter)))
+            goto done;
+        CHECK_ERROR(gp_array_searchsorted(a, v, GP_SEARCH_LEFT, sorter, &out), GP_ERR_INDEX,
+                    k ? "index -1 is out of bounds for axis 0 with size 3"
+                      : "index 400 is out of bounds for axis 0 with size 3");
+        CHECK(out == NULL);
+        gp_array_release(sorter);
+        sorter = NULL;
+    }
+    /* the error is not left behind for the next call */
+    if (CHECK_OK(gp_array_from_host(good, sizeof good, GP_INT64, 1, s3, st8, &sorter)) &&
+        CHECK_OK(gp_array_searchsorted(a, v, GP_SEARCH_RIGHT, sorter, &out))) {
+        int64_t r[2] = {-1, -1};
+        CHECK_OK(gp_array_to_host(out, r, sizeof r, GP_ORDER_C));
+        CHECK_EQ(r[0], 2);
+        CHECK_EQ(r[1], 0);
+    }
+done:
+    gp_array_release(out);
+    gp_array_release(sorter);
+    gp_array_release(v);
+    gp_array_release(a);
+}
+
 int main(void)
 {
     if (!gp_test_init())
         return check_summary("test_fuzzed");
     RUN(test_shortcuts_refuse_other_arities);
+    RUN(test_searchsorted_checks_the_sorter);
     return check_summary("test_fuzzed");
 }
