@@ -15,7 +15,7 @@ ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py sanitize sanitize-c sanitize-py check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
+.PHONY: all demo test test-c test-py sanitize sanitize-c sanitize-py fuzz check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
         array-api-tests coverage clean
 
 all: $(VENV)/.installed
@@ -54,7 +54,7 @@ ABI3_ONE_IN ?= 6
 test:
 	@$(PYTHON) tools/stages.py \
 	  "set-up=all rocm-runtime $(foreach v,$(ABI3_PYTHONS),$(BUILD)/venv-$(v)/.installed)" \
-	  "layers=check-layers" "C tests=test-c" "Python suite=test-py" "sanitize=sanitize" \
+	  "layers=check-layers" "C tests=test-c" "Python suite=test-py" "sanitize=sanitize" "fuzz=fuzz" \
 	  "NVRTC sm_90=check-nvrtc" "hiprtc gfx90a=check-hiprtc-gfx90a" "hiprtc gfx1030=check-hiprtc-gfx1030" \
 	  $(foreach v,$(ABI3_PYTHONS),"abi3 Python $(v)=abi3-$(v) ONE_IN=$(ABI3_ONE_IN)")
 
@@ -151,6 +151,44 @@ sanitize-py: $(SAN)/site/.built
 	$(SAN_ENV) ASAN_OPTIONS=$(SAN_ASAN):detect_leaks=0 LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) \
 	  PYTHONPATH=$(abspath $(SAN)/site) $(VENV)/bin/pytest -q -n auto -p no:cacheprovider \
 	  --hypothesis-profile=ci --one-in=$(SAN_ONE_IN) $(SAN_PY)
+
+# ---- make fuzz: a libFuzzer harness for the C ABI (csrc/fuzz/) ------------
+# The engine built by clang with the fuzzer's coverage and both sanitizers;
+# the kernels it compiles get AddressSanitizer too, so a view that reaches
+# outside its buffer is caught where a kernel touches it. FUZZ_SECONDS of
+# fuzzing from the corpus in the tree (csrc/fuzz/corpus/, which the run
+# does not change: what a run finds new goes to build/fuzz/corpus/, emptied
+# first), with libFuzzer's final statistics; a crash leaves its input in
+# build/fuzz/ (run `build/fuzz/fuzz_abi FILE` with the same variables to
+# see it again). The kernels it compiles are cached in
+# GPUNP_CACHE_DIR when that is set (CI's), else in build/fuzz/kernel-cache.
+# GP_FUZZ_OPEN lists engine bugs being fixed apart whose paths the harness
+# then takes too (csrc/fuzz/fuzz_abi.c says which).
+FUZZ         := $(BUILD)/fuzz
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJ     := $(patsubst %.c,$(FUZZ)/obj/%.o,$(ENGINE_SRC)) $(FUZZ)/obj/preludes.o
+FUZZ_SECONDS ?= 60
+GP_FUZZ_OPEN ?=
+
+$(FUZZ)/obj/%.o: %.c $(ENGINE_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(C_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ)/obj/preludes.o: $(BUILD)/preludes.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(C_FLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+$(FUZZ)/fuzz_abi: csrc/fuzz/fuzz_abi.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(C_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm -ldl
+
+# (libFuzzer's line for each input it keeps is left out of the log.)
+fuzz: $(FUZZ)/fuzz_abi
+	@rm -rf $(FUZZ)/corpus && mkdir -p $(FUZZ)/corpus $(FUZZ)/kernel-cache
+	GPUNP_BACKEND=host GPUNP_CACHE_DIR=$${GPUNP_CACHE_DIR:-$(abspath $(FUZZ))/kernel-cache} \
+	  GPUNP_CC="$(FUZZ_CC) -fsanitize=address" GP_FUZZ_OPEN=$(GP_FUZZ_OPEN) \
+	  ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  bash -o pipefail -c '$(FUZZ)/fuzz_abi -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ)/ $(FUZZ)/corpus csrc/fuzz/corpus 2>&1 | \
+	  grep -Ev "^#[0-9]+[[:space:]]+(NEW|REDUCE) "'
 
 # Every kernel the test runs generated must compile with NVRTC for sm_90,
 # and with hiprtc for a CDNA (wavefronts of 64) and an RDNA (32) target.
