@@ -323,8 +323,8 @@ GP_API gp_status_t gp_array_from_host(const void *src, int64_t nbytes, int32_t d
     for (int32_t k = 0; k < ndim; ++k)
         if (shape[k] < 0)
             return gp_set_error(GP_ERR_VALUE, "negative dimensions are not allowed");
-    int64_t size = gp_shape_size(ndim, shape);
-    if (size < 0 || nbytes != size * isz)
+    int64_t size = gp_shape_size(ndim, shape), need;
+    if (size < 0 || __builtin_mul_overflow(size, isz, &need) || nbytes != need)
         return gp_set_error(GP_ERR_VALUE, "host buffer of %lld bytes does not hold the array",
                             (long long)nbytes);
     if (strides) {

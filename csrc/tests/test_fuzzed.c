@@ -77,11 +77,25 @@ done:
     gp_array_release(a);
 }
 
+/* The byte size of a host block was computed with a signed overflow
+ * (UBSan, found by the fuzzer). */
+static void test_from_host_of_a_huge_shape(void)
+{
+    static const int64_t huge[1] = {(int64_t)1 << 62}, huge2[2] = {(int64_t)1 << 62, 4};
+    static const double x[1] = {0};
+    gp_array_t *a = NULL;
+    CHECK_ERROR(gp_array_from_host(x, 0, GP_FLOAT64, 1, huge, NULL, &a), GP_ERR_VALUE,
+                "host buffer of 0 bytes does not hold the array");
+    CHECK_STATUS(gp_array_from_host(x, 8, GP_INT8, 2, huge2, NULL, &a), GP_ERR_VALUE);
+    CHECK(a == NULL);
+}
+
 int main(void)
 {
     if (!gp_test_init())
         return check_summary("test_fuzzed");
     RUN(test_shortcuts_refuse_other_arities);
     RUN(test_searchsorted_checks_the_sorter);
+    RUN(test_from_host_of_a_huge_shape);
     return check_summary("test_fuzzed");
 }
