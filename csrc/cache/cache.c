@@ -558,12 +558,30 @@ static bool grow(void)
     return true;
 }
 
+/* Kernels forgotten by gp_cache_forget_loaded: a caller may still hold one
+ * (between its lookup and its launch, on another thread), and a twin may
+ * still be compiling for one, so they are never freed; kept here they stay
+ * reachable, which is what they are, rather than leaked. */
+static gp_kernel_t **forgotten;
+static size_t nforgotten;
+
 GP_API gp_status_t gp_cache_forget_loaded(void)
 {
     pthread_mutex_lock(&lock);
-    /* the kernels stay allocated: a caller may still hold one */
-    for (size_t i = 0; i < nslots; ++i)
+    gp_kernel_t **keep = forgotten;
+    if (nused)
+        keep = realloc(forgotten, (nforgotten + nused) * sizeof *keep);
+    if (!keep) {
+        pthread_mutex_unlock(&lock);
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
+    }
+    forgotten = keep;
+    for (size_t i = 0; i < nslots; ++i) {
+        if (!slots[i].key)
+            continue;
+        forgotten[nforgotten++] = slots[i].kernel;
         free(slots[i].key);
+    }
     free(slots);
     slots = NULL;
     nslots = nused = 0;
