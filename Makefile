@@ -15,7 +15,7 @@ ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py sanitize sanitize-c sanitize-py fuzz check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
+.PHONY: all demo test test-c test-py sanitize sanitize-c sanitize-py sanitize-gpu fuzz check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
         array-api-tests coverage clean
 
 all: $(VENV)/.installed
@@ -189,6 +189,18 @@ fuzz: $(FUZZ)/fuzz_abi
 	  bash -o pipefail -c '$(FUZZ)/fuzz_abi -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ)/ $(FUZZ)/corpus csrc/fuzz/corpus 2>&1 | \
 	  grep -Ev "^#[0-9]+[[:space:]]+(NEW|REDUCE) "'
+
+# ---- make sanitize-gpu: compute-sanitizer on a GPU machine ---------------
+# memcheck over tests/gpu (bad accesses in every kernel those tests launch)
+# and racecheck over the block reductions and scans (shared-memory hazards);
+# a finding fails the target. tools/device_run.sh's sanitize stage runs the
+# same on the lent GPU machine, which has no make or cffi.
+SANITIZER ?= compute-sanitizer
+sanitize-gpu: $(VENV)/.installed
+	GPUNP_BACKEND=cuda $(SANITIZER) --tool memcheck --target-processes all --error-exitcode 3 \
+	  $(PY) -m pytest -q -p no:cacheprovider -n 8 tests/gpu
+	GPUNP_BACKEND=cuda $(SANITIZER) --tool racecheck --target-processes all --error-exitcode 3 \
+	  $(PY) -m pytest -q -p no:cacheprovider -n 8 tests/gpu/test_reduction_stages.py tests/test_scans.py
 
 # Every kernel the test runs generated must compile with NVRTC for sm_90,
 # and with hiprtc for a CDNA (wavefronts of 64) and an RDNA (32) target.
