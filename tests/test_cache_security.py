@@ -96,6 +96,22 @@ def planted_so(tmp_path_factory):
     return (d / "planted.so").read_bytes()
 
 
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory, warm):
+    """A kernel pack of the kernels `warm` logged (tools/kernel_pack.py's way)."""
+    d = tmp_path_factory.mktemp("pack")
+    code = ("import sys\nfrom pathlib import Path\nfrom gpunp import _config\n"
+            "from gpunp._lib import ffi, lib\n"
+            f"for f in sorted(Path({str(warm / 'log')!r}).glob('*.cu')):\n"
+            "    if lib.gp_rtc_pack(b'host', f.read_bytes(), _config.config('target').encode(),\n"
+            f"                       {str(d / 'pack')!r}.encode()):\n"
+            "        sys.exit(ffi.string(lib.gp_errmsg()).decode())\n")
+    r = run(code, {"GPUNP_CACHE_DIR": str(d / "cache")})
+    assert r.returncode == 0, r.stderr + r.stdout
+    assert len(list((d / "pack").rglob("*.gpk"))) >= 3
+    return d / "pack"
+
+
 def copy_cache(warm, dest: Path) -> list:
     shutil.copytree(warm / "cache", dest)
     entries = sorted(dest.rglob("*.gpk"))
@@ -207,9 +223,10 @@ def test_a_short_entry_is_rejected(tmp_path, warm):
 
 
 def test_the_writer_does_not_follow_a_planted_link(tmp_path, warm):
-    """Links planted under every name the victim's temporary files would
-    have had (the entry's name, '.tmp.', the pid and a counter: gpunp
-    until 0.x) neither redirect its writes nor end up as its entries."""
+    """Links planted under every name the victim's temporary files had
+    while they were named predictably (the entry's name, '.tmp.', the pid
+    and a counter) neither redirect its writes nor end up as its entries:
+    a temporary file is always a new one (O_EXCL, O_NOFOLLOW)."""
     cache = tmp_path / "cache"
     names = [p.relative_to(warm / "cache") for p in sorted((warm / "cache").rglob("*.gpk"))]
     for n in names:
@@ -235,20 +252,11 @@ def test_the_writer_does_not_follow_a_planted_link(tmp_path, warm):
         assert stat.S_IMODE(p.stat().st_mode) == 0o600
 
 
-def test_a_planted_pack_entry_does_not_run(tmp_path, warm, planted_so):
+def test_a_planted_pack_entry_does_not_run(tmp_path, pack, planted_so):
     """The kernel pack is held to the same rule (its owner may also be
     root): a pack folder writable by others serves nothing."""
-    pack = tmp_path / "pack"
-    code = ("import sys\nfrom pathlib import Path\nfrom gpunp import _config\n"
-            "from gpunp._lib import ffi, lib\n"
-            f"for f in sorted(Path({str(warm / 'log')!r}).glob('*.cu')):\n"
-            "    if lib.gp_rtc_pack(b'host', f.read_bytes(), _config.config('target').encode(),\n"
-            f"                       {str(pack)!r}.encode()):\n"
-            "        sys.exit(ffi.string(lib.gp_errmsg()).decode())\n")
-    r = run(code, {"GPUNP_CACHE_DIR": str(tmp_path / "c0")})
-    assert r.returncode == 0, r.stderr + r.stdout
+    pack = Path(shutil.copytree(pack, tmp_path / "pack"))
     entries = sorted(pack.rglob("*.gpk"))
-    assert len(entries) >= 3
     good, _ = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c1"), "GPUNP_KERNEL_PACK": str(pack)})
     assert good["pack_hits"] >= 3 and good["compiles"] == 0
     for p in entries:
@@ -380,17 +388,8 @@ def test_no_compiler_still_serves_a_warm_cache(tmp_path, warm):
     assert row and "/nonexistent/cc" in row[0], r.stdout
 
 
-def test_no_compiler_still_serves_the_pack(tmp_path, warm):
-    pack = tmp_path / "pack"
-    code = ("import sys\nfrom pathlib import Path\nfrom gpunp import _config\n"
-            "from gpunp._lib import ffi, lib\n"
-            f"for f in sorted(Path({str(warm / 'log')!r}).glob('*.cu')):\n"
-            "    if lib.gp_rtc_pack(b'host', f.read_bytes(), _config.config('target').encode(),\n"
-            f"                       {str(pack)!r}.encode()):\n"
-            "        sys.exit(ffi.string(lib.gp_errmsg()).decode())\n")
-    r = run(code, {"GPUNP_CACHE_DIR": str(tmp_path / "c0")})
-    assert r.returncode == 0, r.stderr + r.stdout
-    s, _ = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c1"), "GPUNP_KERNEL_PACK": str(pack),
+def test_no_compiler_still_serves_the_pack(tmp_path, pack):
+    s, _ = stats({"GPUNP_CACHE_DIR": str(tmp_path / "c"), "GPUNP_KERNEL_PACK": str(pack),
                   "GPUNP_CC": "/nonexistent/cc"})
     assert s["r"] == 145.0 and s["compiles"] == 0 and s["pack_hits"] >= 3
 
