@@ -10,12 +10,12 @@ CC     ?= cc
 PYTHONS ?= 3.10 3.11 3.12 3.13
 PYENV_ROOT ?= $(HOME)/.pyenv
 
-ENGINE_SRC := $(shell find csrc -name '*.c' -not -path 'csrc/tests/*')
+ENGINE_SRC := $(shell find csrc -name '*.c' -not -path 'csrc/tests/*' -not -path 'csrc/fuzz/*')
 ENGINE_HDR := $(shell find csrc -name '*.h')
 PY_SRC     := $(shell find gpunp -name '*.py')
 C_TESTS    := $(patsubst csrc/tests/%.c,$(BUILD)/%,$(wildcard csrc/tests/test_*.c))
 
-.PHONY: all demo test test-c test-py check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
+.PHONY: all demo test test-c test-py sanitize sanitize-c sanitize-py sanitize-gpu fuzz check-layers check-nvrtc check-hiprtc rocm-runtime wheel test-abi3 test-gpu bench \
         array-api-tests coverage clean
 
 all: $(VENV)/.installed
@@ -47,13 +47,14 @@ demo: $(VENV)/.installed
 # at the end (tools/stages.py). The set-up makes the abi3 stages' venvs too,
 # beside the development one (pip waits on the network more than on the
 # cores); those stages run the first test of each file and every
-# ABI3_ONE_IN-th after it, from the kernel cache the Python suite filled.
+# ABI3_ONE_IN-th after it, from the kernel cache the Python suite filled, as
+# does the sanitize stage's slice of the suite.
 ABI3_PYTHONS := 3.10 3.13
 ABI3_ONE_IN ?= 6
 test:
 	@$(PYTHON) tools/stages.py \
 	  "set-up=all rocm-runtime $(foreach v,$(ABI3_PYTHONS),$(BUILD)/venv-$(v)/.installed)" \
-	  "layers=check-layers" "C tests=test-c" "Python suite=test-py" \
+	  "layers=check-layers" "C tests=test-c" "Python suite=test-py" "sanitize=sanitize" "fuzz=fuzz" \
 	  "NVRTC sm_90=check-nvrtc" "hiprtc gfx90a=check-hiprtc-gfx90a" "hiprtc gfx1030=check-hiprtc-gfx1030" \
 	  $(foreach v,$(ABI3_PYTHONS),"abi3 Python $(v)=abi3-$(v) ONE_IN=$(ABI3_ONE_IN)")
 
@@ -95,6 +96,111 @@ test-c: $(C_TESTS)
 test-py: $(VENV)/.installed rocm-runtime
 	rm -rf $(KLOG)
 	GPUNP_KERNEL_LOG=$(CURDIR)/$(KLOG) $(VENV)/bin/pytest -q -n auto tests
+
+# ---- make sanitize: AddressSanitizer and UndefinedBehaviorSanitizer ------
+# The engine, its C tests and the extension built apart (build/sanitize/)
+# with both sanitizers; any finding stops the program (UBSan's too, which
+# would otherwise only print). The C tests also run LeakSanitizer. Python
+# runs a slice of its suite (creation, ufuncs, reductions, indexing,
+# sorting, views) on the sanitized extension: Python itself is not built
+# with ASan, so its runtime is preloaded and its own leaks are not ours to
+# report. The slice reads the kernels the Python suite's stage compiled.
+SAN       := $(BUILD)/sanitize
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+SAN_OBJ   := $(patsubst %.c,$(SAN)/obj/%.o,$(ENGINE_SRC)) $(SAN)/obj/preludes.o
+SAN_TESTS := $(patsubst csrc/tests/%.c,$(SAN)/%,$(wildcard csrc/tests/test_*.c))
+SAN_ENV   := GPUNP_BACKEND=host UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+SAN_ASAN  := detect_stack_use_after_return=1
+SAN_PY    := tests/test_creation.py tests/test_ndarray.py tests/test_reduction_layouts.py \
+             tests/test_scans.py tests/property/test_ufuncs.py tests/property/test_reductions.py \
+             tests/property/test_indexing.py tests/property/test_sorting.py \
+             tests/property/test_stride_tricks.py
+SAN_ONE_IN ?= 8
+
+$(SAN)/obj/%.o: %.c $(ENGINE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(C_FLAGS) $(SAN_FLAGS) -c -o $@ $<
+$(SAN)/obj/preludes.o: $(BUILD)/preludes.c
+	@mkdir -p $(dir $@)
+	$(CC) $(C_FLAGS) $(SAN_FLAGS) -c -o $@ $<
+$(SAN)/libengine.a: $(SAN_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(SAN)/test_%: csrc/tests/test_%.c csrc/tests/*.h $(SAN)/libengine.a
+	$(CC) $(C_FLAGS) $(SAN_FLAGS) -o $@ $< -Wl,--whole-archive $(SAN)/libengine.a \
+	  -Wl,--no-whole-archive -lm -ldl
+
+# The extension, and a copy of the package to import it from.
+$(SAN)/site/.built: $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC) build_ffi.py $(VENV)/.installed
+	rm -rf $(SAN)/site && mkdir -p $(SAN)/site
+	cp -r gpunp $(SAN)/site/ && rm -f $(SAN)/site/gpunp/*.so
+	GPUNP_CFLAGS="-O1 $(SAN_FLAGS)" $(PY) build_ffi.py --out $(SAN)/ext >/dev/null
+	cp $(SAN)/ext/_engine.abi3.so $(SAN)/site/gpunp/
+	touch $@
+
+# Everything is built first (make -j builds in parallel), then the C tests
+# and the Python slice run one after the other.
+sanitize: $(SAN_TESTS) $(SAN)/site/.built
+	@$(MAKE) --no-print-directory sanitize-c
+	@$(MAKE) --no-print-directory sanitize-py
+
+sanitize-c: $(SAN_TESTS)
+	@for t in $(SAN_TESTS); do echo "== $$t"; $(SAN_ENV) ASAN_OPTIONS=$(SAN_ASAN) $$t || exit 1; done
+
+sanitize-py: $(SAN)/site/.built
+	$(SAN_ENV) ASAN_OPTIONS=$(SAN_ASAN):detect_leaks=0 LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) \
+	  PYTHONPATH=$(abspath $(SAN)/site) $(VENV)/bin/pytest -q -n auto -p no:cacheprovider \
+	  --hypothesis-profile=ci --one-in=$(SAN_ONE_IN) $(SAN_PY)
+
+# ---- make fuzz: a libFuzzer harness for the C ABI (csrc/fuzz/) ------------
+# The engine built by clang with the fuzzer's coverage and both sanitizers;
+# the kernels it compiles get AddressSanitizer too, so a view that reaches
+# outside its buffer is caught where a kernel touches it. FUZZ_SECONDS of
+# fuzzing from the corpus in the tree (csrc/fuzz/corpus/, which the run
+# does not change: what a run finds new goes to build/fuzz/corpus/, emptied
+# first), with libFuzzer's final statistics; a crash leaves its input in
+# build/fuzz/ (run `build/fuzz/fuzz_abi FILE` with the same variables to
+# see it again). The kernels it compiles are cached in
+# GPUNP_CACHE_DIR when that is set (CI's), else in build/fuzz/kernel-cache.
+# GP_FUZZ_OPEN lists engine bugs being fixed apart whose paths the harness
+# then takes too (csrc/fuzz/fuzz_abi.c says which).
+FUZZ         := $(BUILD)/fuzz
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJ     := $(patsubst %.c,$(FUZZ)/obj/%.o,$(ENGINE_SRC)) $(FUZZ)/obj/preludes.o
+FUZZ_SECONDS ?= 60
+GP_FUZZ_OPEN ?=
+
+$(FUZZ)/obj/%.o: %.c $(ENGINE_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(C_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ)/obj/preludes.o: $(BUILD)/preludes.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(C_FLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+$(FUZZ)/fuzz_abi: csrc/fuzz/fuzz_abi.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(C_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm -ldl
+
+# (libFuzzer's line for each input it keeps is left out of the log.)
+fuzz: $(FUZZ)/fuzz_abi
+	@rm -rf $(FUZZ)/corpus && mkdir -p $(FUZZ)/corpus $(FUZZ)/kernel-cache
+	GPUNP_BACKEND=host GPUNP_CACHE_DIR=$${GPUNP_CACHE_DIR:-$(abspath $(FUZZ))/kernel-cache} \
+	  GPUNP_CC="$(FUZZ_CC) -fsanitize=address" GP_FUZZ_OPEN=$(GP_FUZZ_OPEN) \
+	  ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  bash -o pipefail -c '$(FUZZ)/fuzz_abi -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ)/ $(FUZZ)/corpus csrc/fuzz/corpus 2>&1 | \
+	  grep -Ev "^#[0-9]+[[:space:]]+(NEW|REDUCE) "'
+
+# ---- make sanitize-gpu: compute-sanitizer on a GPU machine ---------------
+# memcheck over tests/gpu (bad accesses in every kernel those tests launch)
+# and racecheck over the block reductions and scans (shared-memory hazards);
+# a finding fails the target. tools/device_run.sh's sanitize stage runs the
+# same on the lent GPU machine, which has no make or cffi.
+SANITIZER ?= compute-sanitizer
+sanitize-gpu: $(VENV)/.installed
+	GPUNP_BACKEND=cuda $(SANITIZER) --tool memcheck --target-processes all --error-exitcode 3 \
+	  $(PY) -m pytest -q -p no:cacheprovider -n 8 tests/gpu
+	GPUNP_BACKEND=cuda $(SANITIZER) --tool racecheck --target-processes all --error-exitcode 3 \
+	  $(PY) -m pytest -q -p no:cacheprovider -n 8 tests/gpu/test_reduction_stages.py tests/test_scans.py
 
 # Every kernel the test runs generated must compile with NVRTC for sm_90,
 # and with hiprtc for a CDNA (wavefronts of 64) and an RDNA (32) target.

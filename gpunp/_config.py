@@ -29,7 +29,7 @@ def show_config(file=None) -> None:
         ("backend", config("backend")),
         ("device", config("device_name")),
         ("target", config("target")),
-        ("compiler", config("compiler")),
+        ("compiler", _compiler_text()),
         ("cache_dir", config("cache_dir") or "(disk cache off)"),
         ("kernel_log", config("kernel_log") or "(off)"),
         ("kernel_pack", _pack_text()),
@@ -39,6 +39,15 @@ def show_config(file=None) -> None:
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}", file=file)
+
+
+def _compiler_text() -> str:
+    """The compiler's identity, or why there is none: cached and packed
+    kernels still run without one, so its absence is reported, not raised."""
+    try:
+        return config("compiler")
+    except RuntimeError as e:
+        return f"(none: {e})"
 
 
 def _pack_text() -> str:

@@ -26,12 +26,19 @@ SUMMARY = [
     re.compile(r"^(test_\w+: \d+ checks, \d+ failed)$"),             # C tests
     re.compile(r"^(\d+ of \d+ kernel sources compile .*)$"),         # check_kernels.py
 ]
+# libFuzzer's last status line: "#22909  DONE   cov: 2584 ft: 7866 corp: 1029/35Kb
+# lim: 63 exec/s: 375 rss: 250Mb"
+FUZZ_DONE = re.compile(r"^#(\d+)\s+DONE\s+cov: (\d+) ft: (\d+) corp: (\d+)/.*exec/s: (\d+)")
 
 
 def summarise(lines: list[str]) -> str:
     found = []
     checks = failed = programs = 0
     for line in lines:
+        f = FUZZ_DONE.match(line.strip())
+        if f:
+            found.append(f"{f[1]} runs ({f[5]}/s), coverage {f[2]} edges, {f[3]} features, "
+                         f"corpus {f[4]}")
         for pattern in SUMMARY:
             m = pattern.match(line.strip())
             if not m:

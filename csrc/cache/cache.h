@@ -53,6 +53,13 @@ gp_status_t gp_user_module_get(const char *source, int32_t nopts, const char *co
                                int32_t nnames, const char *const *names, void **module,
                                char **lowered);
 
+/* The image of a disk cache or pack entry (`size` bytes at `entry`) whose
+ * identity text is `ident`: where in `entry` it lies, or false when the
+ * entry is damaged, another kernel's, or shorter than its header says.
+ * Reads nothing outside the `size` bytes. */
+bool gp_cache_entry_image(const void *entry, size_t size, const char *ident, size_t ident_len,
+                          const void **image, size_t *image_len);
+
 /* The disk cache directory ("" when the disk cache is off), the directory
  * where generated sources are logged (GPUNP_KERNEL_LOG; "" when not
  * logging), and the kernel pack's (read-only; "" for none). */

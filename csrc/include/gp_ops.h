@@ -88,7 +88,8 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
  * struct building nor options: a new output (the caller owns *out), casting
  * same_kind, order K. _aa takes two arrays; _as an array and a scalar given
  * by its fields (gp_scalar_t's), the scalar first if `scalar_first`; _a one
- * array. */
+ * array. A ufunc of another arity (two inputs for _aa and _as, one for _a,
+ * and one output) gives GP_ERR_MISUSE. */
 GP_API gp_status_t gp_ufunc_call_aa(int32_t id, gp_array_t *a, gp_array_t *b, gp_array_t **out);
 GP_API gp_status_t gp_ufunc_call_as(int32_t id, gp_array_t *a, int32_t dtype, int32_t weak,
                                     int64_t i, double re, double im, int32_t scalar_first,

@@ -26,7 +26,9 @@ enum gp_search_side {
  * inserted into the 1-d array `a` (ascending in NumPy's order, or ascending
  * through `sorter`) to keep it sorted. `v` has a's dtype and any shape;
  * `sorter` (may be NULL) is a 1-d int64 array of a's length whose values
- * are all in [0, len(a)). The result is a new C-contiguous int64 array of
+ * are all in [0, len(a)); one that is not gives GP_ERR_INDEX as an index out
+ * of bounds does in gp_array_gather (on a GPU from the next synchronisation)
+ * and is never read through. The result is a new C-contiguous int64 array of
  * v's shape. GP_ERR_VALUE for an `a` that is not 1-d, a `sorter` of
  * another length, an unknown side; GP_ERR_TYPE for mismatched dtypes. */
 GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *v, int32_t side,

@@ -259,7 +259,7 @@ static gp_status_t emit_element(gp_str_t *s, const gp_ew_spec_t *sp, const gp_op
     }
     GP_TRY(emit_op(s, sp, op));
     for (int k = 0; k < nout; ++k) {
-        char y[8];
+        char y[16];
         snprintf(y, sizeof y, "y%d", k);
         emit_store(s, sp->dt[nin + k], sp->loop[nin + k], addr[nin + k], y);
     }
@@ -310,7 +310,7 @@ static gp_status_t emit_vector_loop(gp_str_t *s, const gp_ew_spec_t *sp, const g
     }
     GP_TRY(emit_op(s, sp, op));
     for (int k = 0; k < nout; ++k) {
-        char y[8];
+        char y[16];
         snprintf(y, sizeof y, "y%d", k);
         stored_expr(sp->dt[nin + k], sp->loop[nin + k], y, e);
         gp_str_printf(s, "w%d.v[k] = %s;\n", nin + k, e);

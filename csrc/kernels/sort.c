@@ -61,15 +61,21 @@ static gp_status_t gen_search(const void *vspec, char *name, size_t name_size, g
     gp_str_printf(s, "/* searchsorted */\ntypedef long long gpk_idx;\n");
     emit_order(s, sp->dt);
     gp_str_puts(s, "struct gpk_params {\n  gpk_index n, m, as, ss;\n  const char *a;\n"
-                   "  const char *sorter;\n  const gpk_st *v;\n  long long *out;\n};\n");
+                   "  const char *sorter;\n  const gpk_st *v;\n  long long *out;\n"
+                   "  long long *rec;\n};\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
     gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, p.m) {\n"
                    "  const gpk_ct x = GPK_VAL(p.v[i]);\n"
                    "  gpk_idx lo = 0, hi = p.n;\n"
                    "  while (lo < hi) {\n"
                    "    const gpk_idx mid = lo + ((hi - lo) >> 1);\n");
+    /* a sorter's value outside [0, n) is reported, and never read through */
     if (sp->sorter)
-        gp_str_puts(s, "    const gpk_idx j = *(const long long *)(p.sorter + mid * p.ss);\n");
+        gp_str_puts(s, "    gpk_idx j = *(const long long *)(p.sorter + mid * p.ss);\n"
+                       "    if (j < 0 || j >= p.n) {\n"
+                       "      gpk_index_error(p.rec, j, 0, p.n);\n"
+                       "      j = mid;\n"
+                       "    }\n");
     else
         gp_str_puts(s, "    const gpk_idx j = mid;\n");
     gp_str_puts(s, "    const gpk_ct y = GPK_VAL(*(const gpk_st *)(p.a + j * p.as));\n");
@@ -112,7 +118,10 @@ GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *
         gp_search_spec_t sp = {GP_FAMILY_SEARCH, (uint8_t)a->dtype, (uint8_t)side,
                                sorter != NULL};
         const gp_kernel_t *k;
+        void *rec = NULL;
         s = gp_kernel_get(&sp, sizeof sp, gen_search, &sp, &k);
+        if (s == GP_OK && sorter)
+            s = gp_errrec_get(&rec);
         if (s == GP_OK) {
             gp_params_t p;
             gp_params_init(&p);
@@ -124,8 +133,11 @@ GP_API gp_status_t gp_array_searchsorted(const gp_array_t *a, const gp_array_t *
             gp_params_ptr(&p, sorter ? gp_array_data(sorter) : NULL);
             gp_params_ptr(&p, gp_array_data(vc));
             gp_params_ptr(&p, gp_array_data(*out));
+            gp_params_ptr(&p, rec);
             gp_launch_t cfg = gp_grid_for(v->size, 256);
             s = gp_launch(k, &cfg, &p);
+            if (s == GP_OK && sorter)
+                s = gp_errrec_launched();
         }
     }
     gp_array_release(vc);

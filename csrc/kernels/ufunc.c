@@ -647,10 +647,25 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
 
 /* ---- the operators' shortcuts ------------------------------------------------------ */
 
+/* The shortcuts hold `nin` operands and one output: a ufunc of another arity
+ * would read or write past them. */
+static gp_status_t check_arity(const char *who, int32_t id, int nin)
+{
+    GP_TRY(check_ufunc(id, GP_CASTING_SAME_KIND));
+    const gp_op_t *op = &gp_ufuncs[id];
+    if (op->nin != nin || op->nout != 1)
+        return gp_set_error(GP_ERR_MISUSE, "%s takes a ufunc of %d input%s and 1 output; %s "
+                                           "has %d and %d", who, nin, nin == 1 ? "" : "s",
+                            op->name, op->nin, op->nout);
+    return GP_OK;
+}
+
 GP_API gp_status_t gp_ufunc_call_aa(int32_t id, gp_array_t *a, gp_array_t *b, gp_array_t **out)
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call_aa: out is NULL");
+    *out = NULL;
+    GP_TRY(check_arity("gp_ufunc_call_aa", id, 2));
     gp_operand_t in[2];
     in[0].array = a;
     in[1].array = b;
@@ -664,6 +679,8 @@ GP_API gp_status_t gp_ufunc_call_as(int32_t id, gp_array_t *a, int32_t dtype, in
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call_as: out is NULL");
+    *out = NULL;
+    GP_TRY(check_arity("gp_ufunc_call_as", id, 2));
     gp_operand_t in[2];
     gp_operand_t *arr = &in[scalar_first ? 1 : 0], *sc = &in[scalar_first ? 0 : 1];
     arr->array = a;
@@ -681,6 +698,8 @@ GP_API gp_status_t gp_ufunc_call_a(int32_t id, gp_array_t *a, gp_array_t **out)
 {
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "gp_ufunc_call_a: out is NULL");
+    *out = NULL;
+    GP_TRY(check_arity("gp_ufunc_call_a", id, 1));
     gp_operand_t in[1];
     in[0].array = a;
     *out = NULL;

@@ -30,7 +30,10 @@ extern const char gp_prelude_random[]; /* the distributions (random.c's kernels)
 
 /* ---- compilers ----------------------------------------------------------- */
 
-/* The system C compiler (GPUNP_CC, else CC, else cc), for the host backend. */
+/* The system C compiler, for the host backend: GPUNP_CC, else CC, else
+ * cc, split into words as a shell splits them (quotes and backslashes
+ * kept, nothing expanded), so a path with spaces is written quoted; the
+ * first word is the program, the others its first arguments. */
 gp_status_t gp_cc_compile(const char *source, gp_blob_t *out);
 const char *gp_cc_id(void);
 gp_status_t gp_cc_module_load(const gp_blob_t *image, void **module);
@@ -62,8 +65,15 @@ gp_status_t gp_hiprtc_compile_user(const char *source, const char *arch, int32_t
                                    const char *const *names, gp_blob_t *out, char **lowered);
 const char *gp_hiprtc_id(void);
 
-/* Runs `argv` with stdout and stderr going to `log_path` (may be NULL to
- * discard them); *exit_code gets its exit status (or -1 if it was killed). */
-gp_status_t gp_run_process(char *const argv[], const char *log_path, int *exit_code);
+/* Runs `argv` (argv[0] looked up in PATH) with stdin from /dev/null and
+ * stdout and stderr into the open file `out_fd` (-1 discards them), in a
+ * process group of its own; *exit_code gets its exit status (-1 if it was
+ * killed). Past `timeout` seconds (0: no limit) the group is killed and
+ * the result is GP_ERR_COMPILE, naming GPUNP_COMPILE_TIMEOUT. */
+gp_status_t gp_run_process(char *const argv[], int out_fd, double timeout, int *exit_code);
+
+/* How long a compiler may run: GPUNP_COMPILE_TIMEOUT seconds (0: no
+ * limit; default 600); GP_ERR_VALUE when it is not a number. */
+gp_status_t gp_compile_timeout(double *seconds);
 
 #endif /* GP_RTC_H */

@@ -1,0 +1,101 @@
+/*
+ * test_fuzzed.c - what the ABI's fuzzer (csrc/fuzz/fuzz_abi.c) found: each
+ * test is a call that once crashed the engine or broke a sanitizer's rule,
+ * now answered with a status.
+ */
+#include "gp_test.h"
+
+static int32_t ufunc(const char *name)
+{
+    int32_t id = -1;
+    CHECK_OK(gp_ufunc_find(name, &id));
+    return id;
+}
+
+/* The operators' shortcuts hold as many operands as their ufunc should
+ * take: a binary ufunc given to gp_ufunc_call_a read a second operand past
+ * the one it had, and a ufunc of two outputs would write a second result
+ * past the caller's one pointer. */
+static void test_shortcuts_refuse_other_arities(void)
+{
+    static const int64_t s3[1] = {3};
+    gp_array_t *a = NULL, *out = NULL;
+    if (!CHECK_OK(gp_array_zeros(GP_FLOAT64, 1, s3, GP_ORDER_C, &a)))
+        return;
+    int32_t add = ufunc("add"), neg = ufunc("negative"), divmod = ufunc("divmod");
+    int32_t modf = ufunc("modf");
+    CHECK_ERROR(gp_ufunc_call_a(add, a, &out), GP_ERR_MISUSE,
+                "gp_ufunc_call_a takes a ufunc of 1 input and 1 output; add has 2 and 1");
+    CHECK(out == NULL);
+    CHECK_STATUS(gp_ufunc_call_a(modf, a, &out), GP_ERR_MISUSE);
+    CHECK_STATUS(gp_ufunc_call_aa(neg, a, a, &out), GP_ERR_MISUSE);
+    CHECK_STATUS(gp_ufunc_call_aa(divmod, a, a, &out), GP_ERR_MISUSE);
+    CHECK_STATUS(gp_ufunc_call_as(neg, a, GP_INT64, 1, 2, 0, 0, 0, &out), GP_ERR_MISUSE);
+    CHECK_STATUS(gp_ufunc_call_as(divmod, a, GP_INT64, 1, 2, 0, 0, 1, &out), GP_ERR_MISUSE);
+    CHECK_STATUS(gp_ufunc_call_a(-1, a, &out), GP_ERR_VALUE);
+    CHECK(out == NULL);
+    /* the right arity still works */
+    if (CHECK_OK(gp_ufunc_call_a(neg, a, &out)))
+        gp_array_release(out);
+    gp_array_release(a);
+}
+
+/* A sorter value outside [0, len(a)) made searchsorted's kernel read
+ * outside `a` (ASan, in the kernel, found by the fuzzer). */
+static void test_searchsorted_checks_the_sorter(void)
+{
+    static const double av[3] = {1, 2, 3}, vv[2] = {2.5, 0};
+    static const int64_t good[3] = {0, 1, 2}, bad[3] = {0, 400, 2}, neg[3] = {0, 1, -1};
+    static const int64_t s3[1] = {3}, s2[1] = {2}, st8[1] = {8};
+    gp_array_t *a = NULL, *v = NULL, *sorter = NULL, *out = NULL;
+    if (!CHECK_OK(gp_array_from_host(av, sizeof av, GP_FLOAT64, 1, s3, st8, &a)) ||
+        !CHECK_OK(gp_array_from_host(vv, sizeof vv, GP_FLOAT64, 1, s2, st8, &v)))
+        goto done;
+    const int64_t *bads[2] = {bad, neg};
+    for (int k = 0; k < 2; ++k) {
+        if (!CHECK_OK(gp_array_from_host(bads[k], sizeof bad, GP_INT64, 1, s3, st8, &sorter)))
+            goto done;
+        CHECK_ERROR(gp_array_searchsorted(a, v, GP_SEARCH_LEFT, sorter, &out), GP_ERR_INDEX,
+                    k ? "index -1 is out of bounds for axis 0 with size 3"
+                      : "index 400 is out of bounds for axis 0 with size 3");
+        CHECK(out == NULL);
+        gp_array_release(sorter);
+        sorter = NULL;
+    }
+    /* the error is not left behind for the next call */
+    if (CHECK_OK(gp_array_from_host(good, sizeof good, GP_INT64, 1, s3, st8, &sorter)) &&
+        CHECK_OK(gp_array_searchsorted(a, v, GP_SEARCH_RIGHT, sorter, &out))) {
+        int64_t r[2] = {-1, -1};
+        CHECK_OK(gp_array_to_host(out, r, sizeof r, GP_ORDER_C));
+        CHECK_EQ(r[0], 2);
+        CHECK_EQ(r[1], 0);
+    }
+done:
+    gp_array_release(out);
+    gp_array_release(sorter);
+    gp_array_release(v);
+    gp_array_release(a);
+}
+
+/* The byte size of a host block was computed with a signed overflow
+ * (UBSan, found by the fuzzer). */
+static void test_from_host_of_a_huge_shape(void)
+{
+    static const int64_t huge[1] = {(int64_t)1 << 62}, huge2[2] = {(int64_t)1 << 62, 4};
+    static const double x[1] = {0};
+    gp_array_t *a = NULL;
+    CHECK_ERROR(gp_array_from_host(x, 0, GP_FLOAT64, 1, huge, NULL, &a), GP_ERR_VALUE,
+                "host buffer of 0 bytes does not hold the array");
+    CHECK_STATUS(gp_array_from_host(x, 8, GP_INT8, 2, huge2, NULL, &a), GP_ERR_VALUE);
+    CHECK(a == NULL);
+}
+
+int main(void)
+{
+    if (!gp_test_init())
+        return check_summary("test_fuzzed");
+    RUN(test_shortcuts_refuse_other_arities);
+    RUN(test_searchsorted_checks_the_sorter);
+    RUN(test_from_host_of_a_huge_shape);
+    return check_summary("test_fuzzed");
+}
