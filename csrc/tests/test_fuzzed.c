@@ -120,6 +120,28 @@ done:
     gp_array_release(a);
 }
 
+/* NumPy's reshape errors, without the overflow that computed them: a
+ * known product that overflows cannot match the size; an empty shape
+ * whose other dimensions overflow in bytes is too big. */
+static void test_reshape_of_huge_shapes(void)
+{
+    static const int64_t s0[1] = {0};
+    static const int64_t over[3] = {(int64_t)1 << 62, 4, 0}, big[3] = {0, (int64_t)1 << 62, 4};
+    static const int64_t unknown[3] = {-1, (int64_t)1 << 62, 4};
+    gp_array_t *a = NULL, *r = NULL;
+    if (!CHECK_OK(gp_array_empty(GP_FLOAT64, 1, s0, GP_ORDER_C, &a)))
+        return;
+    CHECK_ERROR(gp_array_reshape(a, 3, over, GP_ORDER_C, &r), GP_ERR_VALUE_RESHAPE,
+                "cannot reshape array of size 0 into shape (4611686018427387904,4,0)");
+    CHECK_ERROR(gp_array_reshape(a, 3, big, GP_ORDER_C, &r), GP_ERR_VALUE,
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size.");
+    CHECK_STATUS(gp_array_reshape(a, 3, big, GP_ORDER_F, &r), GP_ERR_VALUE);
+    CHECK_STATUS(gp_array_reshape(a, 3, unknown, GP_ORDER_C, &r), GP_ERR_VALUE_RESHAPE);
+    CHECK(r == NULL);
+    gp_array_release(a);
+}
+
 int main(void)
 {
     if (!gp_test_init())
@@ -128,5 +150,6 @@ int main(void)
     RUN(test_searchsorted_checks_the_sorter);
     RUN(test_from_host_of_a_huge_shape);
     RUN(test_reductions_of_empty_views_with_huge_strides);
+    RUN(test_reshape_of_huge_shapes);
     return check_summary("test_fuzzed");
 }
