@@ -108,6 +108,8 @@ test-py: $(VENV)/.installed rocm-runtime
 SAN       := $(BUILD)/sanitize
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
+# position-independent, so that the extension links the C tests' objects
+SAN_CFLAGS := $(C_FLAGS) $(SAN_FLAGS) -fPIC
 SAN_OBJ   := $(patsubst %.c,$(SAN)/obj/%.o,$(ENGINE_SRC)) $(SAN)/obj/preludes.o
 SAN_TESTS := $(patsubst csrc/tests/%.c,$(SAN)/%,$(wildcard csrc/tests/test_*.c))
 SAN_ENV   := GPUNP_BACKEND=host UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -120,21 +122,22 @@ SAN_ONE_IN ?= 8
 
 $(SAN)/obj/%.o: %.c $(ENGINE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_FLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 $(SAN)/obj/preludes.o: $(BUILD)/preludes.c
 	@mkdir -p $(dir $@)
-	$(CC) $(C_FLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(SAN_CFLAGS) -c -o $@ $<
 $(SAN)/libengine.a: $(SAN_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(SAN)/test_%: csrc/tests/test_%.c csrc/tests/*.h $(SAN)/libengine.a
-	$(CC) $(C_FLAGS) $(SAN_FLAGS) -o $@ $< -Wl,--whole-archive $(SAN)/libengine.a \
+	$(CC) $(SAN_CFLAGS) -o $@ $< -Wl,--whole-archive $(SAN)/libengine.a \
 	  -Wl,--no-whole-archive -lm -ldl
 
 # The extension, and a copy of the package to import it from.
-$(SAN)/site/.built: $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC) build_ffi.py $(VENV)/.installed
+$(SAN)/site/.built: $(SAN)/libengine.a $(PY_SRC) build_ffi.py $(VENV)/.installed
 	rm -rf $(SAN)/site && mkdir -p $(SAN)/site
 	cp -r gpunp $(SAN)/site/ && rm -f $(SAN)/site/gpunp/*.so
-	GPUNP_CFLAGS="-O1 $(SAN_FLAGS)" $(PY) build_ffi.py --out $(SAN)/ext >/dev/null
+	GPUNP_CFLAGS="$(SAN_FLAGS)" $(PY) build_ffi.py --out $(SAN)/ext \
+	  --engine-lib $(SAN)/libengine.a >/dev/null
 	cp $(SAN)/ext/_engine.abi3.so $(SAN)/site/gpunp/
 	touch $@
 

@@ -6,7 +6,9 @@ GP_CDEF defined, so the binding cannot drift from the ABI. The kernel
 preludes (csrc/prelude/*.h) are embedded in the engine as strings.
 
     python build_ffi.py --inplace        build gpunp/_engine.abi3.so
-    python build_ffi.py --out DIR        build DIR/_engine.abi3.so
+    python build_ffi.py --out DIR [--engine-lib LIB]
+                                         build DIR/_engine.abi3.so (on an engine
+                                         already compiled into LIB, -fPIC)
     python build_ffi.py --cdef           print the cdef
     python build_ffi.py --preludes F.c   write the embedded preludes to F.c
 """
@@ -127,8 +129,9 @@ def keep_gil(module_c: str) -> str:
     return module_c
 
 
-def build(out_dir: Path) -> Path:
-    """Compiles the engine and its binding into out_dir/_engine.abi3.so."""
+def build(out_dir: Path, engine_lib: Path | None = None) -> Path:
+    """Compiles the engine (unless `engine_lib` holds it) and its binding
+    into out_dir/_engine.abi3.so."""
     import cffi
 
     out_dir = Path(out_dir)
@@ -147,9 +150,9 @@ def build(out_dir: Path) -> Path:
 
     py_include = sysconfig.get_paths()["include"]
     base = compiler() + CFLAGS + EXTRA + [f"-I{INCLUDE}"]
-    jobs = [(src, work / (src.relative_to(CSRC).as_posix().replace("/", "_") + ".o"), base)
-            for src in engine_sources()]
-    jobs.append((preludes_c, work / "preludes.o", base))
+    jobs = [] if engine_lib else [
+        (src, work / (src.relative_to(CSRC).as_posix().replace("/", "_") + ".o"), base)
+        for src in engine_sources()] + [(preludes_c, work / "preludes.o", base)]
     # cffi's module: limited API, and its own code is not ours to warn about
     jobs.append((module_c, work / "_engine.o",
                  compiler() + ["-std=c11", "-O2", "-fPIC", "-fvisibility=hidden",
@@ -164,7 +167,8 @@ def build(out_dir: Path) -> Path:
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         objs = list(pool.map(compile_one, jobs))
     target = out_dir / SONAME
-    _run(compiler() + ["-shared", "-o", str(target)] + [str(o) for o in objs] + LIBS + EXTRA)
+    lib = ["-Wl,--whole-archive", str(engine_lib), "-Wl,--no-whole-archive"] if engine_lib else []
+    _run(compiler() + ["-shared", "-o", str(target)] + [str(o) for o in objs] + lib + LIBS + EXTRA)
     return target
 
 
@@ -175,13 +179,15 @@ def main() -> int:
     g.add_argument("--out", metavar="DIR", help="build into DIR (its obj/ keeps the objects)")
     g.add_argument("--cdef", action="store_true", help="print the cdef")
     g.add_argument("--preludes", metavar="FILE", help="write the embedded preludes")
+    ap.add_argument("--engine-lib", metavar="LIB", type=Path,
+                    help="with --out: link the engine from this static library")
     args = ap.parse_args()
     if args.cdef:
         sys.stdout.write(cdef())
     elif args.preludes:
         write_preludes(Path(args.preludes))
     elif args.out:
-        print(build(Path(args.out)))
+        print(build(Path(args.out), args.engine_lib))
     else:
         with tempfile.TemporaryDirectory() as tmp:
             so = build(Path(tmp))

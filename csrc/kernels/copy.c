@@ -276,19 +276,29 @@ GP_API gp_status_t gp_array_reshape(const gp_array_t *a, int32_t ndim, const int
             unknown = k;
         } else if (shape[k] < 0) {
             return gp_set_error(GP_ERR_VALUE, "negative dimensions not allowed");
-        } else if (__builtin_mul_overflow(known, shape[k], &known)) {
-            return gp_set_error(GP_ERR_VALUE, "array is too big");
         }
     }
+    /* NumPy's order of checks: the known product in the order given (an
+     * overflow there cannot match the size), then the byte size of the
+     * shape's non-zero dimensions, which an empty result must fit too: its
+     * strides are laid out from them */
     bool ok = true;
-    if (unknown >= 0) {
+    for (int32_t k = 0; k < ndim && ok; ++k)
+        if (k != unknown)
+            ok = !__builtin_mul_overflow(known, shape[k], &known);
+    if (ok && unknown >= 0) {
         if (known == 0 || a->size % known != 0)
             ok = false;
         else
             ns[unknown] = a->size / known;
-    } else {
+    } else if (ok) {
         ok = known == a->size;
     }
+    int64_t bytes = gp_dtype_size(a->dtype);
+    for (int32_t k = 0; k < ndim && ok; ++k)
+        if (ns[k] > 0 && __builtin_mul_overflow(bytes, ns[k], &bytes))
+            return gp_set_error(GP_ERR_VALUE, "array is too big; `arr.size * arr.dtype.itemsize` "
+                                              "is larger than the maximum possible size.");
     if (!ok) {
         char sh[1024];
         gp_shape_format(ndim, shape, sh, sizeof sh);

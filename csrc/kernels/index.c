@@ -18,7 +18,7 @@ static int64_t span_of(int32_t ndim, const int64_t *shape, const int64_t *stride
 {
     int64_t span = isz;
     for (int32_t d = 0; d < ndim; ++d)
-        span += (shape[d] - 1) * (strides[d] < 0 ? -strides[d] : strides[d]);
+        gp_span_add(&span, shape[d], strides[d]);
     return span;
 }
 

@@ -8,6 +8,35 @@
 #include "../array/array.h"
 #include "../cache/cache.h"
 
+/* ---- arithmetic on strides --------------------------------------------- */
+
+/* A stride may be any int64 (as_strided gives an empty view, or an axis of
+ * length one, any stride), so its magnitude saturates: INT64_MIN's is taken
+ * as INT64_MAX. */
+static inline int64_t gp_abs_stride(int64_t s)
+{
+    return s >= 0 ? s : s == INT64_MIN ? INT64_MAX : -s;
+}
+
+/* *span += (len - 1) * |stride|, saturating at INT64_MAX: the bytes an index
+ * steps across along one axis. An axis of length 0 or 1 adds nothing. */
+static inline void gp_span_add(int64_t *span, int64_t len, int64_t stride)
+{
+    int64_t step;
+    if (len > 1 && (__builtin_mul_overflow(len - 1, gp_abs_stride(stride), &step) ||
+                    __builtin_add_overflow(*span, step, span)))
+        *span = INT64_MAX;
+}
+
+/* Whether an axis of `len` elements stepping by `inner` continues exactly
+ * into one stepping by `outer`, so the two merge into one axis; an
+ * overflowing product does not. */
+static inline bool gp_strides_continue(int64_t outer, int64_t inner, int64_t len)
+{
+    int64_t next;
+    return !__builtin_mul_overflow(inner, len, &next) && outer == next;
+}
+
 /* ---- the op table (optable.c) ----------------------------------------- */
 
 /* Expression slots of a row, chosen by the kind of the loop's inputs; an

@@ -86,10 +86,8 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block)
 static bool fits32(const gp_iter_t *it, int op, int64_t itemsize)
 {
     int64_t span = itemsize;
-    for (int32_t d = 0; d < it->ndim; ++d) {
-        int64_t s = it->strides[op][d];
-        span += (it->shape[d] - 1) * (s < 0 ? -s : s);
-    }
+    for (int32_t d = 0; d < it->ndim; ++d)
+        gp_span_add(&span, it->shape[d], it->strides[op][d]);
     return span < ((int64_t)1 << 31);
 }
 

@@ -27,8 +27,6 @@ typedef struct {
     int64_t M, K;
 } red_plan_t;
 
-static int64_t iabs64(int64_t x) { return x < 0 ? -x : x; }
-
 /* Merges dim k into its outer neighbour in place when each listed stride
  * array steps contiguously; returns the new count. */
 static int32_t merge_dims(int32_t n, int64_t *shape, int64_t **strides, int nstr)
@@ -40,7 +38,7 @@ static int32_t merge_dims(int32_t n, int64_t *shape, int64_t **strides, int nstr
         if (out > 0) {
             bool ok = true;
             for (int j = 0; j < nstr && ok; ++j)
-                ok = strides[j][out - 1] == strides[j][k] * shape[k];
+                ok = gp_strides_continue(strides[j][out - 1], strides[j][k], shape[k]);
             if (ok) {
                 shape[out - 1] *= shape[k];
                 for (int j = 0; j < nstr; ++j)
@@ -83,7 +81,7 @@ static void plan(const gp_array_t *a, const bool *mask, const gp_array_t *out, b
         for (int32_t i = 1; i < p->nred; ++i) {
             int64_t s = p->rshape[i], st = p->rin[i];
             int32_t j = i;
-            for (; j > 0 && iabs64(p->rin[j - 1]) < iabs64(st); --j) {
+            for (; j > 0 && gp_abs_stride(p->rin[j - 1]) < gp_abs_stride(st); --j) {
                 p->rshape[j] = p->rshape[j - 1];
                 p->rin[j] = p->rin[j - 1];
             }
@@ -163,10 +161,12 @@ static gp_status_t launch_red(gp_red_spec_t *sp, const red_plan_t *p, int64_t S,
     sp->nkeep = (uint8_t)p->nkeep;
     sp->nred = (uint8_t)p->nred;
     int64_t span = 0;
-    for (int32_t d = 0; d < p->nkeep; ++d)
-        span += (p->kshape[d] - 1) * (iabs64(p->kin[d]) + iabs64(p->kout[d]));
+    for (int32_t d = 0; d < p->nkeep; ++d) {
+        gp_span_add(&span, p->kshape[d], p->kin[d]);
+        gp_span_add(&span, p->kshape[d], p->kout[d]);
+    }
     for (int32_t d = 0; d < p->nred; ++d)
-        span += (p->rshape[d] - 1) * iabs64(p->rin[d]);
+        gp_span_add(&span, p->rshape[d], p->rin[d]);
     sp->idx32 = span < ((int64_t)1 << 30) && p->M * S < ((int64_t)1 << 30) &&
                 p->K < ((int64_t)1 << 30);
     const gp_kernel_t *k;
@@ -267,10 +267,10 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
     bool seq = sp->kind != GP_RED_ARGMAX && sp->kind != GP_RED_ARGMIN &&
                gp_ufuncs[sp->op].neutral == GP_NEUTRAL_NONE;
     /* inner reduction: the reduced elements are the nearest in memory */
-    int64_t rmin = p.nred ? iabs64(p.rin[p.nred - 1]) : 0, kmin = INT64_MAX;
+    int64_t rmin = p.nred ? gp_abs_stride(p.rin[p.nred - 1]) : 0, kmin = INT64_MAX;
     for (int32_t d = 0; d < p.nkeep; ++d)
-        if (iabs64(p.kin[d]) < kmin)
-            kmin = iabs64(p.kin[d]);
+        if (gp_abs_stride(p.kin[d]) < kmin)
+            kmin = gp_abs_stride(p.kin[d]);
     bool inner = p.K > 1 && rmin <= kmin;
     int32_t gpu_threads = props->multiprocessors * props->max_threads_per_block;
     sp->block_per_out = !seq && (inner || p.M < props->multiprocessors);
@@ -801,8 +801,10 @@ GP_API gp_status_t gp_ufunc_accumulate(int32_t id, const gp_array_t *a, int32_t 
     sp.out_dt = (uint8_t)(*out)->dtype;
     sp.nother = (uint8_t)n;
     int64_t span = 0;
-    for (int32_t k = 0; k < a->ndim; ++k)
-        span += (a->shape[k] - 1) * (iabs64(a->strides[k]) + iabs64((*out)->strides[k]));
+    for (int32_t k = 0; k < a->ndim; ++k) {
+        gp_span_add(&span, a->shape[k], a->strides[k]);
+        gp_span_add(&span, a->shape[k], (*out)->strides[k]);
+    }
     sp.idx32 = span < ((int64_t)1 << 30) && a->size < ((int64_t)1 << 30);
     int64_t K = a->shape[ax];
     const gp_device_props_t *props = NULL;
@@ -945,10 +947,10 @@ GP_API gp_status_t gp_reduction_user(const char *name, const char *map_expr,
         return GP_OK;
     const gp_device_props_t *props;
     GP_TRY(gp_backend_props(&props));
-    int64_t rmin = iabs64(p.rin[p.nred - 1]), kmin = INT64_MAX;
+    int64_t rmin = gp_abs_stride(p.rin[p.nred - 1]), kmin = INT64_MAX;
     for (int32_t d = 0; d < p.nkeep; ++d)
-        if (iabs64(p.kin[d]) < kmin)
-            kmin = iabs64(p.kin[d]);
+        if (gp_abs_stride(p.kin[d]) < kmin)
+            kmin = gp_abs_stride(p.kin[d]);
     gp_user_param_t ps[2] = {*in_param, *out_param};
     int32_t dts[2] = {in->dtype, out->dtype};
     gp_user_desc_t d = {.name = name, .operation = map_expr, .reduce_expr = reduce_expr,

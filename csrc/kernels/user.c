@@ -414,7 +414,7 @@ GP_API gp_status_t gp_elementwise_user(const char *name, const char *operation,
     for (int32_t d = 0; d < it.ndim; ++d) {
         bool merge = m > 0;
         for (int32_t o = 0; o < nop && merge; ++o)
-            merge = it.strides[o][m - 1] == it.strides[o][d] * it.shape[d];
+            merge = gp_strides_continue(it.strides[o][m - 1], it.strides[o][d], it.shape[d]);
         if (merge) {
             it.shape[m - 1] *= it.shape[d];
             for (int32_t o = 0; o < nop; ++o)

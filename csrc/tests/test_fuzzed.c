@@ -90,6 +90,58 @@ static void test_from_host_of_a_huge_shape(void)
     CHECK(a == NULL);
 }
 
+/* An empty view may have any strides (as_strided), and reducing or
+ * scanning one multiplied them by the lengths of its other axes when
+ * merging axes: a signed overflow (UBSan in reduce.c, found by the
+ * fuzzer). The merge now refuses such axes, and |INT64_MIN| saturates. */
+static void test_reductions_of_empty_views_with_huge_strides(void)
+{
+    static const int64_t s4[1] = {4}, shape[3] = {0, 2, 2};
+    static const int64_t strides[3] = {8, 8, (int64_t)1 << 62};
+    gp_array_t *a = NULL, *v = NULL, *r = NULL;
+    if (!CHECK_OK(gp_array_zeros(GP_FLOAT64, 1, s4, GP_ORDER_C, &a)) ||
+        !CHECK_OK(gp_array_as_strided(a, -1, 3, shape, strides, 0, &v)))
+        goto done;
+    int32_t add = ufunc("add"), axis0 = 0;
+    if (CHECK_OK(gp_ufunc_reduce(add, v, 1, &axis0, 0, -1, NULL, &r))) {
+        double x[4] = {1, 1, 1, 1};
+        CHECK_OK(gp_array_to_host(r, x, sizeof x, GP_ORDER_C));
+        CHECK(x[0] == 0 && x[1] == 0 && x[2] == 0 && x[3] == 0);
+    }
+    gp_array_release(r);
+    r = NULL;
+    if (CHECK_OK(gp_array_mean(v, 1, &axis0, 1, -1, &r)))
+        gp_array_release(r);
+    r = NULL;
+    if (CHECK_OK(gp_ufunc_accumulate(add, v, 1, -1, &r)))
+        gp_array_release(r);
+done:
+    gp_array_release(v);
+    gp_array_release(a);
+}
+
+/* NumPy's reshape errors, without the overflow that computed them: a
+ * known product that overflows cannot match the size; an empty shape
+ * whose other dimensions overflow in bytes is too big. */
+static void test_reshape_of_huge_shapes(void)
+{
+    static const int64_t s0[1] = {0};
+    static const int64_t over[3] = {(int64_t)1 << 62, 4, 0}, big[3] = {0, (int64_t)1 << 62, 4};
+    static const int64_t unknown[3] = {-1, (int64_t)1 << 62, 4};
+    gp_array_t *a = NULL, *r = NULL;
+    if (!CHECK_OK(gp_array_empty(GP_FLOAT64, 1, s0, GP_ORDER_C, &a)))
+        return;
+    CHECK_ERROR(gp_array_reshape(a, 3, over, GP_ORDER_C, &r), GP_ERR_VALUE_RESHAPE,
+                "cannot reshape array of size 0 into shape (4611686018427387904,4,0)");
+    CHECK_ERROR(gp_array_reshape(a, 3, big, GP_ORDER_C, &r), GP_ERR_VALUE,
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size.");
+    CHECK_STATUS(gp_array_reshape(a, 3, big, GP_ORDER_F, &r), GP_ERR_VALUE);
+    CHECK_STATUS(gp_array_reshape(a, 3, unknown, GP_ORDER_C, &r), GP_ERR_VALUE_RESHAPE);
+    CHECK(r == NULL);
+    gp_array_release(a);
+}
+
 int main(void)
 {
     if (!gp_test_init())
@@ -97,5 +149,7 @@ int main(void)
     RUN(test_shortcuts_refuse_other_arities);
     RUN(test_searchsorted_checks_the_sorter);
     RUN(test_from_host_of_a_huge_shape);
+    RUN(test_reductions_of_empty_views_with_huge_strides);
+    RUN(test_reshape_of_huge_shapes);
     return check_summary("test_fuzzed");
 }
