@@ -13,6 +13,7 @@ NumPy's `ufunc.types`, never from a hand-written list of ufuncs."""
 from __future__ import annotations
 
 import contextlib
+import math
 import operator
 import platform
 import warnings
@@ -1008,6 +1009,18 @@ def test_numpy_reduce_dispatches_to_gpunp(name, data):
     rtol = rtol_for(name, dt, want.dtype)
     if rtol is not None and name in ("power", "float_power"):
         rtol *= _chained_power_growth(h, axis)
+    if name in ("logaddexp", "logaddexp2") and want.dtype.kind == "f":
+        # each combination rounds relative to its own magnitude, up to the
+        # largest element's, and a result near zero keeps those roundings as
+        # an absolute error that depends on the order of combination (float16
+        # [-1, -1, -7]: 0.01123 in order, 0.01128 by the H100's tree)
+        n = max(h.size, 1)
+        scale = float(np.max(np.abs(h.astype(np.float64)), initial=0.0)) + math.log2(n) + 1
+        atol = (n - 1) * float(np.finfo(want.dtype).eps) * scale
+        assert isinstance(got, gp.ndarray) and got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.get().astype(np.float64), want.astype(np.float64),
+                                   rtol=rtol, atol=atol, equal_nan=True)
+        return
     assert_matches(got, want, rtol, zero_sign=False)
 
 
