@@ -29,8 +29,10 @@
  *   misaligned  as_strided views misaligned for their dtype
  *   huge        shapes whose byte size or strides overflow int64, and
  *               as_strided offsets far outside the buffer (of empty views)
+ *               and strides of INT64_MIN (on axes of length one)
  *   all         every one of them
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -297,6 +299,16 @@ static int32_t read_shape(input_t *in, int64_t *shape)
     return ndim;
 }
 
+/* A double: small, or one that no integer holds. */
+static double real(input_t *in)
+{
+    static const double odd[] = {NAN, INFINITY, -INFINITY, 1e300, -1e300, -0.0, 9.3e18, -9.3e18};
+    uint8_t b = u8(in);
+    if (b >= 240)
+        return odd[b % 8];
+    return (double)num(in) / 4;
+}
+
 static gp_scalar_t scalar(input_t *in, bool valid_dtype)
 {
     gp_scalar_t v;
@@ -305,8 +317,8 @@ static gp_scalar_t scalar(input_t *in, bool valid_dtype)
         v.dtype = GP_INT32;
     v.weak = u8(in) & 1;
     v.i = num(in);
-    v.re = (double)num(in) / 4;
-    v.im = 0;
+    v.re = real(in);
+    v.im = (u8(in) & 1) ? real(in) : 0;
     return v;
 }
 
@@ -431,6 +443,9 @@ static void op_as_strided(state_t *st, input_t *in)
     int64_t offset = num(in);
     if (!huge_ok(nd, shape) || (!open_bugs.huge && (offset > CAP_BYTES || offset < -CAP_BYTES)))
         return;
+    for (int32_t k = 0; k < nd && !open_bugs.huge; ++k)
+        if (strides[k] == INT64_MIN)
+            return;
     if (!open_bugs.misaligned && src) {
         gp_array_info_t info;
         gp_dtype_info_t di;
@@ -590,6 +605,77 @@ static void op_query(state_t *st, input_t *in)
     }
 }
 
+/* gp_ufunc_call itself: array or scalar operands, given outputs, `where`,
+ * a signature, casting and order. */
+static void op_ufunc_full(state_t *st, input_t *in)
+{
+    uint8_t b = u8(in);
+    int32_t id = b < 240 ? ufuncs[b % 5] : (int32_t[]){-1, 100000, INT32_MIN, 4096}[b % 4];
+    gp_operand_t ops[2];
+    for (int k = 0; k < 2; ++k) {
+        ops[k].array = (u8(in) & 1) ? operand(st, in) : NULL;
+        ops[k].scalar = scalar(in, false);
+    }
+    gp_array_t *given = (u8(in) & 1) ? operand(st, in) : NULL;
+    gp_array_t *out[2] = {given, NULL}, **dst = slot(st, in);
+    const gp_array_t *where = (u8(in) & 1) ? operand(st, in) : NULL;
+    int32_t sig[3] = {-1, -1, -1};
+    uint8_t c = u8(in);
+    for (int k = 0; k < 3; ++k)
+        if (c & (1 << k))
+            sig[k] = dtype(in);
+    int32_t casting = (int32_t)(u8(in) % 6) - (c >> 7), ord = order(in);
+    if (!result_ok(ops[0].array, ops[1].array) || !result_ok(where, ops[0].array))
+        return;
+    gp_status_t s = gp_ufunc_call(id, ops, out, where, (c & 8) ? sig : NULL, casting, ord);
+    check("gp_ufunc_call", s, NULL);
+    if (given && out[0] != given)
+        fail("a given output replaced", "gp_ufunc_call", s);
+    if (!given) {
+        check("gp_ufunc_call", s, &out[0]);
+        put(st, dst, out[0]);
+    }
+}
+
+/* What needs no array: dtype facts, promotion, casting rules, scalar
+ * bounds, ufunc facts, loops and resolution. */
+static void op_tables(state_t *st, input_t *in)
+{
+    (void)st;
+    /* as many entries as a ufunc of the table has operands (and one more,
+     * so that dts + 1 is a signature) */
+    int32_t dts[5], weak[4], loop[8], r;
+    for (int k = 0; k < 5; ++k) {
+        dts[k] = dtype(in);
+        weak[k % 4] = u8(in) & 1;
+    }
+    uint8_t b = u8(in);
+    int32_t id = (b & 1) ? ufuncs[(b >> 1) % 5] : (int32_t)(int8_t)u8(in) * 3;
+    gp_dtype_info_t di;
+    gp_ufunc_info_t ui;
+    gp_scalar_t v = scalar(in, false);
+    switch ((b >> 4) % 7) {
+    case 0: check("gp_dtype_get_info", gp_dtype_get_info(dts[0], &di), NULL); break;
+    case 1:
+        check("gp_dtype_result_type",
+              gp_dtype_result_type((int32_t)(u8(in) % 6) - 1, dts, weak, &r), NULL);
+        break;
+    case 2:
+        check("gp_dtype_can_cast",
+              gp_dtype_can_cast(dts[0], dts[1], (int32_t)(u8(in) % 7) - 1, &r), NULL);
+        break;
+    case 3: check("gp_scalar_check_fits", gp_scalar_check_fits(&v, dts[0]), NULL); break;
+    case 4: check("gp_ufunc_get_info", gp_ufunc_get_info(id, &ui), NULL); break;
+    case 5:
+        check("gp_ufunc_get_loop", gp_ufunc_get_loop(id, (int32_t)(int8_t)u8(in), loop), NULL);
+        break;
+    default:
+        check("gp_ufunc_resolve", gp_ufunc_resolve(id, dts, weak, (b & 2) ? dts + 1 : NULL,
+                                                   (int32_t)(u8(in) % 6), loop), NULL);
+        break;
+    }
+}
+
 /* Reductions along one axis and over several: accumulate, mean, argmax
  * and argmin, sort and argsort. */
 static void op_axis(state_t *st, input_t *in)
@@ -633,6 +719,10 @@ static void op_fancy(state_t *st, input_t *in)
     gp_array_t *idx[2] = {b, c};
     int32_t nidx = (int32_t)(u8(in) % 3);
     const int32_t *ax = n >= nidx ? axes : NULL;
+    /* a scatter may copy its values broadcast to the indices' shape and
+     * a's other axes */
+    if (!small(a, 4096) || !small(b, 1024) || !small(c, 1024))
+        return;
     switch (u8(in) % 5) {
     case 0:
         check("gp_array_gather", gp_array_gather(a, nidx, idx, ax, mode, c), NULL);
@@ -689,6 +779,7 @@ static const op_fn OPS[] = {
     op_create, op_create, op_like, op_slice, op_index, op_transpose, op_reshape, op_squeeze,
     op_broadcast_to, op_as_strided, op_ufunc, op_reduce, op_copy, op_assign,
     op_retain_release, op_stale, op_query, op_readonly, op_axis, op_fancy, op_other,
+    op_ufunc_full, op_tables,
 };
 #define NOPS ((int)(sizeof OPS / sizeof OPS[0]))
 
