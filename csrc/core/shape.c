@@ -136,7 +136,8 @@ gp_status_t gp_axes_to_mask(int32_t naxes, const int32_t *axes, int32_t ndim, bo
     return GP_OK;
 }
 
-static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
+/* unsigned, so INT64_MIN (a stride an axis of length 1 may carry) has one */
+static uint64_t abs64(int64_t x) { return x < 0 ? 0 - (uint64_t)x : (uint64_t)x; }
 
 void gp_best_axis_order(int32_t ndim, int32_t n, const int64_t *const *strides, int32_t *perm)
 {
@@ -155,7 +156,7 @@ void gp_best_axis_order(int32_t ndim, int32_t n, const int64_t *const *strides, 
             for (int32_t op = 0; op < n; ++op) {
                 if (!strides[op])
                     continue;
-                int64_t sa = abs64(strides[op][ax]), sb = abs64(strides[op][other]);
+                uint64_t sa = abs64(strides[op][ax]), sb = abs64(strides[op][other]);
                 if (sa == 0 || sb == 0)
                     continue;
                 if (sb <= sa)

@@ -584,6 +584,7 @@ static void test_best_axis_order(void)
         {2, 1, {{8, 16}}, 0, {1, 0}},                   /* F */
         {3, 1, {{8, 96, 24}}, 0, {1, 2, 0}},            /* permuted */
         {2, 1, {{-24, 8}}, 0, {0, 1}},                  /* a reversed axis still sorts by size */
+        {2, 1, {{INT64_MIN, 8}}, 0, {0, 1}},            /* a magnitude past INT64_MAX */
         {2, 1, {{8, -16}}, 0, {1, 0}},
         {2, 1, {{0, 8}}, 0, {0, 1}},                    /* broadcast axes have no say */
         {2, 1, {{8, 0}}, 0, {0, 1}},
