@@ -174,14 +174,11 @@ sanitize-py: $(SAN)/site/.built $(SAN)/bin/cc
 # build/fuzz/ (run `build/fuzz/fuzz_abi FILE` with the same variables to
 # see it again). The kernels it compiles are cached in
 # GPUNP_CACHE_DIR when that is set (CI's), else in build/fuzz/kernel-cache.
-# GP_FUZZ_OPEN lists engine bugs being fixed apart whose paths the harness
-# then takes too (csrc/fuzz/fuzz_abi.c says which).
 FUZZ         := $(BUILD)/fuzz
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_OBJ     := $(patsubst %.c,$(FUZZ)/obj/%.o,$(ENGINE_SRC)) $(FUZZ)/obj/preludes.o
 FUZZ_SECONDS ?= 60
-GP_FUZZ_OPEN ?=
 
 $(FUZZ)/obj/%.o: %.c $(ENGINE_HDR)
 	@mkdir -p $(dir $@)
@@ -196,7 +193,7 @@ $(FUZZ)/fuzz_abi: csrc/fuzz/fuzz_abi.c $(FUZZ_OBJ)
 fuzz: $(FUZZ)/fuzz_abi
 	@rm -rf $(FUZZ)/corpus && mkdir -p $(FUZZ)/corpus $(FUZZ)/kernel-cache
 	GPUNP_BACKEND=host GPUNP_CACHE_DIR=$${GPUNP_CACHE_DIR:-$(abspath $(FUZZ))/kernel-cache} \
-	  GPUNP_CC="$(FUZZ_CC) -fsanitize=address" GP_FUZZ_OPEN=$(GP_FUZZ_OPEN) \
+	  GPUNP_CC="$(FUZZ_CC) -fsanitize=address" \
 	  ASAN_OPTIONS=allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  bash -o pipefail -c '$(FUZZ)/fuzz_abi -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ)/ $(FUZZ)/corpus csrc/fuzz/corpus 2>&1 | \

@@ -914,15 +914,13 @@ def _to_host_nested(obj):
 
 def _strided_view(a: ndarray, dt, shape: tuple, strides: tuple, offset: int) -> ndarray:
     """A view of a's buffer as `dt` (None: a's dtype) with byte strides,
-    `offset` bytes after a's first element. One whose elements would be
-    misaligned for their dtype is refused, where NumPy makes it: a GPU faults
-    on a misaligned load, and the fault ends the process's use of the device."""
+    `offset` bytes after a's first element. The engine refuses one whose
+    elements would be misaligned for their dtype, where NumPy makes it: a GPU
+    faults on a misaligned load, and the fault ends the process's use of the
+    device."""
     code = -1 if dt is None else _lib.dtype_code(dt)
     v = _new(lib.gp_array_as_strided, a._h, code, len(shape), shape, strides, offset)
     v._base = a if a._base is None else a._base
-    if not v.flags.aligned:
-        raise ValueError(f"the view's {v.dtype} elements would not be aligned to "
-                         f"{v.dtype.alignment} bytes, which a device cannot load")
     return v
 
 

@@ -10,8 +10,6 @@
 
 #include "array.h"
 
-bool gp_array_check(const gp_array_t *a) { return a && a->magic == GP_ARRAY_MAGIC; }
-
 void gp_array_update_flags(gp_array_t *a)
 {
     int64_t isz = gp_dtype_size(a->dtype);
@@ -21,8 +19,8 @@ void gp_array_update_flags(gp_array_t *a)
     if (gp_is_f_contiguous(a->ndim, a->shape, a->strides, isz))
         f |= GP_FLAG_F_CONTIGUOUS;
     int64_t al = gp_dtypes[a->dtype].alignment;
-    bool aligned = ((uintptr_t)gp_array_data(a) % (uintptr_t)al) == 0;
-    for (int32_t k = 0; k < a->ndim && aligned; ++k)
+    bool aligned = a->size == 0 || ((uintptr_t)gp_array_data(a) % (uintptr_t)al) == 0;
+    for (int32_t k = 0; k < a->ndim && aligned && a->size; ++k)
         aligned = a->shape[k] <= 1 || a->strides[k] % al == 0;
     if (aligned)
         f |= GP_FLAG_ALIGNED;
@@ -32,7 +30,7 @@ void gp_array_update_flags(gp_array_t *a)
 gp_array_t *gp_array_wrap(gp_buffer_t *buf, int32_t dtype, int32_t ndim, const int64_t *shape,
                           const int64_t *strides, int64_t offset, int32_t writeable)
 {
-    gp_array_t *a = malloc(sizeof *a + 2 * (size_t)ndim * sizeof(int64_t));
+    gp_array_t *a = gp_handle_alloc(sizeof *a + 2 * (size_t)ndim * sizeof(int64_t));
     if (!a) {
         gp_set_error(GP_ERR_NOMEM, "out of host memory for an array descriptor");
         return NULL;
@@ -237,7 +235,7 @@ GP_API gp_status_t gp_array_release(gp_array_t *a)
     if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) == 1) {
         a->magic = GP_DEAD_MAGIC;
         gp_buffer_release(a->buf);
-        free(a);
+        gp_handle_free(a);
     }
     return GP_OK;
 }
@@ -593,6 +591,10 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
     int64_t start;
     if (__builtin_add_overflow(a->offset, offset, &start))
         return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
+    /* an empty view reads nothing, but its data pointer (and any view made
+     * relative to it) must still point into the buffer, aligned */
+    if (size == 0 && (start < 0 || start > (int64_t)a->buf->size))
+        return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
     if (size > 0) {
         /* [lo, hi) is every byte the view can reach; any overflow on the
          * way means it reaches far outside */
@@ -605,16 +607,18 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
         }
         if (over || lo < 0 || hi > (int64_t)a->buf->size)
             return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
-        /* kernels load an element as its type, which a GPU requires aligned */
-        int64_t align = gp_dtypes[dtype].alignment;
-        bool misaligned = ((uintptr_t)a->buf->ptr + (uint64_t)start) % (uint64_t)align != 0;
-        for (int32_t k = 0; k < ndim; ++k)
-            misaligned |= shape[k] > 1 && strides[k] % align != 0;
-        if (misaligned)
-            return gp_set_error(GP_ERR_VALUE, "the view's %s elements would not be aligned to "
-                                              "%lld bytes, which a device cannot load",
-                                gp_dtypes[dtype].name, (long long)align);
     }
+    /* kernels load an element as its type, which a GPU requires aligned;
+     * an empty view loads nothing (and NumPy calls it aligned) */
+    int64_t align = gp_dtypes[dtype].alignment;
+    bool misaligned = size > 0 &&
+                      ((uintptr_t)a->buf->ptr + (uint64_t)start) % (uint64_t)align != 0;
+    for (int32_t k = 0; k < ndim && size > 0; ++k)
+        misaligned |= shape[k] > 1 && strides[k] % align != 0;
+    if (misaligned)
+        return gp_set_error(GP_ERR_VALUE, "the view's %s elements would not be aligned to "
+                                          "%lld bytes, which a device cannot load",
+                            gp_dtypes[dtype].name, (long long)align);
     gp_buffer_retain(a->buf);
     gp_array_t *v = gp_array_wrap(a->buf, dtype, ndim, shape, strides, start,
                                   (a->flags & GP_FLAG_WRITEABLE) != 0);

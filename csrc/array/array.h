@@ -25,6 +25,10 @@ struct gp_array {
     int64_t dims[];      /* shape then strides */
 };
 
+/* Descriptors' memory (handles.c): a released descriptor's address is not
+ * handed out again, so gp_array_check tells a stale handle from a live one. */
+gp_array_t *gp_handle_alloc(size_t bytes);
+void gp_handle_free(gp_array_t *a);
 bool gp_array_check(const gp_array_t *a);
 #define GP_CHECK_ARRAY(a)                                                      \
     do {                                                                      \

@@ -4,9 +4,9 @@
  * leave NULL behind, reference counts, the thread-local error, status
  * strings, extended codes and the version.
  *
- * A released handle is never touched: its memory belongs to the allocator
- * again. What a stale handle looks like is simulated instead, by a copy of
- * a live descriptor marked the way gp_array_release marks a dead one.
+ * Released handles are called through for real (handles.c never hands
+ * their addresses out again): right after the release, and after thousands
+ * of newer arrays, when the page that held them has been given back.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 #include <pthread.h>
@@ -191,6 +191,27 @@ static void test_bad_array_handles(void)
     stale.a.strides = stale.a.dims + 2;
     stale.a.magic = GP_DEAD_MAGIC;
     refuse_bad_handle("stale", &stale.a, good, 1);
+
+    /* released handles, while their page lives and after it is given back */
+    gp_array_t *dead = NULL;
+    if (CHECK_OK(gp_array_empty(GP_INT32, 2, s23, GP_ORDER_C, &dead))) {
+        CHECK_OK(gp_array_release(dead));
+        refuse_bad_handle("released", dead, good, 1);
+        enum { N = 20000 };
+        static gp_array_t *newer[N];
+        int reused = 0;
+        for (int k = 0; k < N; ++k) {
+            newer[k] = NULL;
+            CHECK_OK(gp_array_empty(GP_INT32, 2, s23, GP_ORDER_C, &newer[k]));
+            reused |= newer[k] == dead;
+        }
+        CHECK(!reused);
+        refuse_bad_handle("released (address space reused around it)", dead, good, 1);
+        for (int k = 0; k < N; ++k)
+            CHECK_OK(gp_array_release(newer[k]));
+        refuse_bad_handle("released (its page given back)", dead, newer[0], 1);
+        refuse_bad_handle("released, among others", newer[N / 2], good, 1);
+    }
 
     /* a stream handle is not an array handle */
     gp_stream_t *st = NULL;
