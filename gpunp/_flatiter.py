@@ -89,7 +89,12 @@ class flatiter:
     def __getitem__(self, key):
         if type(key) is tuple and not key and _numpy_version() < 20400:
             return self._base  # NumPy before 2.4 answers flat[()] with the array itself
-        return self._base.ravel()[self._key(key, self._base.size)]
+        key = self._key(key, self._base.size)
+        try:
+            return self._base.ravel()[key]
+        except IndexError:
+            _raise_bad_index(self, key)
+            raise
 
     def __setitem__(self, key, value) -> None:
         a = self._base
@@ -100,7 +105,11 @@ class flatiter:
         # the positions the key names (what they hold does not matter: the
         # write below checks the key itself, so on a GPU a bad index is
         # skipped and reported at the next synchronisation, as for a[idx] = v)
-        shape = arange(a.size)[key].shape
+        try:
+            shape = arange(a.size)[key].shape
+        except IndexError:
+            _raise_bad_index(self, key, value, writing=True)
+            raise
         n = math.prod(shape)
         v = asarray(value)
         # one element takes a scalar; NumPy converts an array there as a
@@ -119,6 +128,43 @@ class flatiter:
             flat = a.ravel()  # a copy
             flat[key] = v
             a[...] = flat.reshape(a.shape)
+
+
+def _first_bad(key, size: int):
+    """(position, index) of the first out-of-bounds integer of a flat key
+    (in C order of an index array), or None."""
+    if isinstance(key, (int, numpy.integer)):
+        return None if -size <= key < size else (0, int(key))
+    try:
+        idx = asarray(key)
+    except (TypeError, ValueError):
+        return None
+    if idx.dtype.kind not in "iu":
+        return None
+    idx = idx.reshape(-1)
+    bad = (idx >= size) | (idx < -size)
+    if not bad.any():
+        return None
+    k = int(bad.argmax())
+    return k, int(idx[k])
+
+
+def _raise_bad_index(it: flatiter, key, value=None, writing=False) -> None:
+    """NumPy's flat iterator says "index 9 is out of bounds for size 4";
+    its assignment writes its positions in order and stops at the first
+    out-of-bounds one, so what comes before it is written first. Returns
+    (for the caller to re-raise its error) where the key holds no
+    out-of-bounds integer."""
+    size = it._base.size
+    bad = _first_bad(key, size)
+    if bad is None:
+        return
+    k, i = bad
+    if writing and k:
+        v = asarray(value).reshape(-1)
+        if v.size:
+            it[asarray(key).reshape(-1)[:k]] = v[arange(k) % v.size]
+    raise IndexError(f"index {i} is out of bounds for size {size}") from None
 
 
 # ndarray.flat (a row of gpunp._ndarray.METHODS)

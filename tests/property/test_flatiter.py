@@ -79,6 +79,36 @@ def test_flat_writes_match_numpy(data):
     assert_same(g, h)
 
 
+@given(data=st.data())
+def test_flat_stops_at_the_first_bad_index_as_numpy(data):
+    """NumPy's flat assignment writes its positions in order up to the first
+    out-of-bounds index and raises there; reads raise too; both say so in
+    NumPy's words."""
+    g, h = _pair(data)
+    n = h.size
+    ins = st.integers(-n, n - 1) if n else st.nothing()
+    outs = st.sampled_from([n, n + 7, -n - 1, -n - 9])
+    key = data.draw(st.lists(ins | outs, min_size=1, max_size=6).filter(
+        lambda v: any(not -n <= i < n for i in v)), label="key")
+    # unique positions: which write lands last at a repeated one is NumPy's order
+    key = [i for j, i in enumerate(key) if all((i - k) % max(n, 1) for k in key[:j]) or
+           not -n <= i < n]
+    shaped = np.array(key, dtype=np.int64).reshape(-1, 1) if data.draw(st.booleans()) else key
+    _, v = data.draw(device_arrays(h.dtype, (data.draw(st.integers(1, 4)),), layouts=False))
+    v = np.asarray(v)
+    with pytest.raises(IndexError) as want:
+        h.flat[shaped] = v
+    with pytest.raises(IndexError) as got:
+        g.flat[gp.asarray(shaped)] = gp.asarray(v)
+    assert str(got.value) == str(want.value)
+    assert_same(g, h)
+    with pytest.raises(IndexError) as want:
+        h.flat[shaped]
+    with pytest.raises(IndexError) as got:
+        g.flat[shaped]
+    assert str(got.value) == str(want.value)
+
+
 @pytest.mark.parametrize("key", [True, False, np.True_, (True,), np.array(True),
                                  [True, False, True]], ids=repr)
 def test_flat_refuses_bools(key):
