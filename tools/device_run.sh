@@ -137,7 +137,8 @@ sys.path.append('$ROOT'); runpy.run_module('bench.nvrtc_probe', run_name='__main
   sanitize)
     # make sanitize-gpu's checks (compute-sanitizer memcheck over tests/gpu,
     # racecheck over the block reductions and scans), with this machine's
-    # python; SANITIZE_TESTS narrows memcheck's run
+    # python; SANITIZE_TESTS narrows memcheck's run (test_device_fault.py's
+    # kernel reads an illegal address on purpose: memcheck leaves it out)
     export PATH="$PATH:/usr/local/cuda/bin"
     for tool in memcheck racecheck; do
       tests=${SANITIZE_TESTS:-tests/gpu}
@@ -145,7 +146,7 @@ sys.path.append('$ROOT'); runpy.run_module('bench.nvrtc_probe', run_name='__main
       timeout -s INT -k 20 "${SANITIZE_S:-240}" compute-sanitizer --tool $tool \
         --target-processes all --error-exitcode 3 --print-limit 20 \
         python3 -m pytest -q -p no:cacheprovider --import-mode=importlib -n "${SANITIZE_NPROC:-8}" \
-        $tests > "$OUT/sanitize_$tool.log" 2>&1
+        $tests --ignore=tests/gpu/test_device_fault.py > "$OUT/sanitize_$tool.log" 2>&1
       echo "$tool rc=$? $(( $(date +%s) - t0 )) s"
       grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Hazard|passed|failed" "$OUT/sanitize_$tool.log" | sort | uniq -c | head -20
     done ;;
