@@ -137,10 +137,10 @@ sys.path.append('$ROOT'); runpy.run_module('bench.nvrtc_probe', run_name='__main
   sanitize)
     # make sanitize-gpu's checks (compute-sanitizer memcheck over tests/gpu,
     # racecheck over the block reductions and scans), with this machine's
-    # python; SANITIZE_TESTS narrows memcheck's run (test_device_fault.py's
+    # python; SANITIZE_TOOLS picks the tools, SANITIZE_TESTS narrows memcheck's run (test_device_fault.py's
     # kernel reads an illegal address on purpose: memcheck leaves it out)
     export PATH="$PATH:/usr/local/cuda/bin"
-    for tool in memcheck racecheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
       tests=${SANITIZE_TESTS:-tests/gpu}
       [ $tool = racecheck ] && tests="tests/gpu/test_reduction_stages.py tests/test_scans.py"
       timeout -s INT -k 20 "${SANITIZE_S:-240}" compute-sanitizer --tool $tool \
