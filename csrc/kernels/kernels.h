@@ -130,7 +130,8 @@ enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM =
        GP_FAMILY_RANDOM = 5,
        GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7,
        GP_FAMILY_SEARCH = 8, GP_FAMILY_SORT = 9 /* sort.c */,
-       GP_FAMILY_SOLVER = 10 /* solver.c */ };
+       GP_FAMILY_SOLVER = 10 /* solver.c */,
+       GP_FAMILY_SPARSE = 11 /* csrc/scipy/sparse/sparse.c */ };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
