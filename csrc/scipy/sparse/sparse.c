@@ -33,8 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kernels/kernels.h"
-#include "gp_sparse.h"
+#include "../scipy.h"
 
 /* ---- dtypes of the kernels ------------------------------------------------------- */
 
@@ -423,6 +422,15 @@ GP_API gp_status_t gp_csr_matmul(int64_t rows, int64_t cols, const gp_array_t *i
                                  const gp_array_t *indices, const gp_array_t *data,
                                  const gp_array_t *x, gp_array_t **out)
 {
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return gp_csr_matmul_on(be, rows, cols, indptr, indices, data, x, out);
+}
+
+gp_status_t gp_csr_matmul_on(const gp_backend_i *be, int64_t rows, int64_t cols,
+                             const gp_array_t *indptr, const gp_array_t *indices,
+                             const gp_array_t *data, const gp_array_t *x, gp_array_t **out)
+{
     static const char fn[] = "gp_csr_matmul";
     if (!out)
         return gp_set_error(GP_ERR_MISUSE, "%s: out is NULL", fn);
@@ -430,8 +438,6 @@ GP_API gp_status_t gp_csr_matmul(int64_t rows, int64_t cols, const gp_array_t *i
     if (!x)
         return gp_set_error(GP_ERR_MISUSE, "%s: x is NULL", fn);
     GP_CHECK_ARRAY(x);
-    const gp_backend_i *be;
-    GP_TRY(gp_backend(&be));
     csr_t m;
     GP_TRY(csr_get(fn, "the matrix", rows, cols, indptr, indices, data, &m));
     gp_status_t st = GP_OK;
