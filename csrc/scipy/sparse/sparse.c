@@ -77,7 +77,7 @@ typedef struct {
     uint8_t out_idx;       /* COPY: the result's index bytes */
     uint8_t a_dt, b_dt;    /* data dtypes of A and of x (or B) */
     uint8_t y_dt;          /* the result's dtype */
-    uint8_t lanes;         /* MV: threads a row (a power of two, 1 on the host) */
+    uint8_t lanes;         /* MV: threads a row on a GPU (2 to 32; the host uses one) */
     uint8_t pad[3];
 } sp_spec_t;
 
@@ -162,7 +162,7 @@ static void put_mv(gp_str_t *s, const sp_spec_t *sp, const char *name)
                    "    s = sp_mac(s, sp_in_a(p->a[e]), sp_in_b(p->x[c * p->k + j]));\n"
                    "  }\n  return s;\n}\n");
     gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
-    if (sp->stage == SP_MM || sp->lanes == 1) {
+    if (sp->stage == SP_MM) {
         gp_str_puts(s, "  GPK_GRID_LOOP(gpk_index, i, p.rows * p.k) {\n"
                        "    p.y[i] = sp_out(sp_row(&p, i / p.k, i % p.k, 0, 1));\n  }\n}\n");
         return;
@@ -399,14 +399,16 @@ static bool span16(int64_t n, int64_t size, int64_t *out)
 /* ---- SpMV and SpMM --------------------------------------------------------------- */
 
 /* Threads a row for the GPU's vector kernel: about the row's mean length,
- * a power of two up to a warp (cuSPARSE's and CuPy's rule of thumb). */
+ * a power of two up to a warp (cuSPARSE's and CuPy's rule of thumb). The
+ * host picks as a GPU of 32-wide warps would, though it sums each row in
+ * one thread: so its kernels, which CI compiles with NVRTC and hiprtc too,
+ * are the GPU's. */
 static int mv_lanes(const gp_backend_i *be, int64_t rows, int64_t nnz)
 {
-    if (be->dl_device_type == GP_DL_CPU || rows == 0)
-        return 1;
     const gp_device_props_t *props;
-    int warp = gp_backend_props(&props) == GP_OK ? props->warp_size : 32;
-    int64_t mean = nnz / rows;
+    int warp = be->dl_device_type == GP_DL_CPU || gp_backend_props(&props) != GP_OK
+                   ? 32 : props->warp_size;
+    int64_t mean = rows ? nnz / rows : 0;
     int lanes = 2;
     while (lanes < 32 && lanes < warp && lanes < mean)
         lanes *= 2;
