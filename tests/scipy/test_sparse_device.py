@@ -134,7 +134,8 @@ def test_matvec_empty(shape, nnz_rows):
                                       (np.float32, 0)])
 def test_matmat(dtype, k):
     rng = np.random.default_rng(4)
-    a = _csr(rng, 29, 17, dtype, canonical=dtype != np.int32)
+    # unsorted repeats: on CUDA float and complex SpMM go through cuSPARSE
+    a = _csr(rng, 29, 17, dtype, canonical=dtype == np.float32)
     x = _values(rng, 17 * k, dtype).reshape(17, k)
     _assert_same(dev.csr_matmat(a.shape, *_dev(a), gp.asarray(x)), a @ x, EXACT_ON_HOST)
 
