@@ -167,6 +167,22 @@ static void test_library_road(void)
     CHECK_OK(gp_csr_matmul_on(&model, 3, 4, m.ptr, m.ind, m.val, x1, &y));
     gp_array_release(y);
     CHECK_EQ(mm_calls, 2);
+    /* nor a matrix with nothing stored (its arrays may have no memory) */
+    const int32_t zp[] = {0, 0, 0, 0};
+    int64_t n4 = 4, n0 = 0;
+    gp_array_t *zptr = host_array(zp, GP_INT32, 1, &n4), *zind = NULL, *zval = NULL;
+    CHECK_OK(gp_array_empty(GP_INT32, 1, &n0, GP_ORDER_C, &zind));
+    CHECK_OK(gp_array_empty(GP_FLOAT64, 1, &n0, GP_ORDER_C, &zval));
+    y = NULL;
+    if (CHECK_OK(gp_csr_matmul_on(&model, 3, 4, zptr, zind, zval, x2, &y))) {
+        const double zeros[] = {0, 0, 0};
+        values_f64(y, zeros, 3);
+    }
+    CHECK_EQ(mm_calls, 2);
+    gp_array_release(y);
+    gp_array_release(zptr);
+    gp_array_release(zind);
+    gp_array_release(zval);
     /* a library that declines leaves the work to the kernels */
     mm_decline = 1;
     y = NULL;

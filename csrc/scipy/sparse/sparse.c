@@ -463,7 +463,8 @@ gp_status_t gp_csr_matmul_on(const gp_backend_i *be, int64_t rows, int64_t cols,
     if (st == GP_OK)
         st = gp_array_empty(ydt, x->ndim, shape, GP_ORDER_C, &y);
     bool done = false;
-    if (st == GP_OK && x->ndim == 2 && be->csr_mm && rows && k)
+    /* an empty operand may have no memory at all, which the library refuses */
+    if (st == GP_OK && x->ndim == 2 && be->csr_mm && rows && cols && k && m.nnz)
         st = vendor_mm(be, &m, xc, k, y, &done);
     if (st == GP_OK && !done) {
         void *rec;
