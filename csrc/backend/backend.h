@@ -40,7 +40,8 @@ typedef struct gp_device_props {
 /* A product of a CSR matrix and a dense matrix for a sparse library
  * (gp_sparse.h): Y = A @ X, A `rows` x `cols` with `nnz` stored elements
  * (indices of `idx_dtype`, int32 or int64), X (cols x k) and Y (rows x k)
- * row-major, all of `dtype` (float32/64, complex64/128). */
+ * row-major, or with k = 0 the vectors x (cols) and y (rows), all of
+ * `dtype` (float32/64, complex64/128). */
 typedef struct gp_csr_mm {
     int32_t dtype;
     int32_t idx_dtype;

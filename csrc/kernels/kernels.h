@@ -367,7 +367,11 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block);
  * driver's device-to-device copy rather than the elementwise copy kernel
  * (the two move the same bytes per second on the H200 and H100, but the
  * driver's call costs the host 1.5 to 2.6 times the kernel's launch:
- * docs/performance.md; bench/tune.py copy measures the two). */
+ * docs/performance.md; bench/tune.py copy measures the two);
+ * GPUNP_TUNE_SPMV_VENDOR=1, CSR SpMV of float and complex data by the
+ * sparse library (cuSPARSE, after a pass that checks the indices) rather
+ * than the engine's vector kernel, which checks them as it reads
+ * (bench's sparse SpMV row measures either). */
 typedef struct gp_tuning {
     int unroll;
     int waves;
@@ -378,6 +382,7 @@ typedef struct gp_tuning {
     int scan_cub_threads;
     int scan_cub_items;
     int copy_kernel;
+    int spmv_vendor;
 } gp_tuning_t;
 
 /* The knobs, read from the environment on first use. */

@@ -35,12 +35,13 @@ static gp_status_t model_csr_mm(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, vo
     const int32_t *ptr = c->indptr, *ind = c->indices;
     const double *a = c->data, *x = c->x;
     double *y = c->y;
+    int64_t k = c->k ? c->k : 1; /* k = 0: vectors */
     for (int64_t r = 0; r < c->rows; ++r)
-        for (int64_t j = 0; j < c->k; ++j) {
+        for (int64_t j = 0; j < k; ++j) {
             double s = 0;
             for (int32_t e = ptr[r]; e < ptr[r + 1]; ++e)
-                s += a[e] * x[ind[e] * c->k + j];
-            y[r * c->k + j] = s;
+                s += a[e] * x[ind[e] * k + j];
+            y[r * k + j] = s;
         }
     return GP_OK;
 }
@@ -167,6 +168,15 @@ static void test_library_road(void)
     CHECK_OK(gp_csr_matmul_on(&model, 3, 4, m.ptr, m.ind, m.val, x1, &y));
     gp_array_release(y);
     CHECK_EQ(mm_calls, 2);
+    /* ... unless GPUNP_TUNE_SPMV_VENDOR=1 says so (set here in the knobs) */
+    gp_tuning_t *knobs = (gp_tuning_t *)gp_tuning();
+    knobs->spmv_vendor = 1;
+    y = NULL;
+    if (CHECK_OK(gp_csr_matmul_on(&model, 3, 4, m.ptr, m.ind, m.val, x1, &y)))
+        values_f64(y, WANT_MV, 3);
+    CHECK_EQ(mm_calls, 3);
+    knobs->spmv_vendor = 0;
+    gp_array_release(y);
     /* nor a matrix with nothing stored (its arrays may have no memory) */
     const int32_t zp[] = {0, 0, 0, 0};
     int64_t n4 = 4, n0 = 0;
@@ -178,7 +188,7 @@ static void test_library_road(void)
         const double zeros[] = {0, 0, 0};
         values_f64(y, zeros, 3);
     }
-    CHECK_EQ(mm_calls, 2);
+    CHECK_EQ(mm_calls, 3);
     gp_array_release(y);
     gp_array_release(zptr);
     gp_array_release(zind);
@@ -188,7 +198,7 @@ static void test_library_road(void)
     y = NULL;
     if (CHECK_OK(gp_csr_matmul_on(&model, 3, 4, m.ptr, m.ind, m.val, x2, &y)))
         values_f64(y, WANT_MV, 3);
-    CHECK_EQ(mm_calls, 3);
+    CHECK_EQ(mm_calls, 4);
     mm_decline = 0;
     gp_array_release(y);
     /* a column out of range is found before the library reads it */
@@ -199,7 +209,7 @@ static void test_library_road(void)
     CHECK_ERROR(gp_csr_matmul_on(&model, 3, 4, m.ptr, bad_ind, m.val, x2, &y), GP_ERR_INDEX,
                 "index 9 is out of bounds for axis 1 with size 4");
     CHECK(y == NULL);
-    CHECK_EQ(mm_calls, 3);
+    CHECK_EQ(mm_calls, 4);
     gp_array_release(bad_ind);
     gp_array_release(xi);
     gp_array_release(x1);

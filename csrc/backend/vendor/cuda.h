@@ -343,6 +343,7 @@ enum {
 typedef struct gpu_sparse_ *gpuSparseHandle;
 typedef struct gpu_sp_mat_ *gpuSpMat;
 typedef struct gpu_dn_mat_ *gpuDnMat;
+typedef struct gpu_dn_vec_ *gpuDnVec;
 enum {
     GPU_SPARSE_SUCCESS = 0,
     GPU_SPARSE_ALLOC_FAILED = 2,
@@ -352,7 +353,8 @@ enum {
     GPU_SPARSE_BASE_ZERO = 0,
     GPU_SPARSE_OP_N = 0,
     GPU_SPARSE_ORDER_ROW = 2,
-    GPU_SPARSE_SPMM_DEFAULT = 0
+    GPU_SPARSE_SPMM_DEFAULT = 0,
+    GPU_SPARSE_SPMV_DEFAULT = 0
 };
 #define GPU_SPARSE_API(X)                                                               \
     X(Create, (gpuSparseHandle *), "cusparseCreate")                                    \
@@ -366,7 +368,13 @@ enum {
     X(SpMMSize, (gpuSparseHandle, int, int, const void *, gpuSpMat, gpuDnMat, const void *, \
                  gpuDnMat, int, int, size_t *), "cusparseSpMM_bufferSize")              \
     X(SpMM, (gpuSparseHandle, int, int, const void *, gpuSpMat, gpuDnMat, const void *,  \
-             gpuDnMat, int, int, void *), "cusparseSpMM")
+             gpuDnMat, int, int, void *), "cusparseSpMM")                               \
+    X(CreateDnVec, (gpuDnVec *, int64_t, void *, int), "cusparseCreateDnVec")           \
+    X(DestroyDnVec, (gpuDnVec), "cusparseDestroyDnVec")                                 \
+    X(SpMVSize, (gpuSparseHandle, int, const void *, gpuSpMat, gpuDnVec, const void *,     \
+                 gpuDnVec, int, int, size_t *), "cusparseSpMV_bufferSize")              \
+    X(SpMV, (gpuSparseHandle, int, const void *, gpuSpMat, gpuDnVec, const void *,         \
+             gpuDnVec, int, int, void *), "cusparseSpMV")
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))

@@ -1,6 +1,7 @@
 /*
  * vendor/sparse.c - the GPU backend's sparse library (cuSPARSE's generic
- * API): products of a CSR matrix and a dense row-major matrix (SpMM).
+ * API): products of a CSR matrix and a dense row-major matrix (SpMM) or a
+ * vector (SpMV).
  * Compiled once per vendor (gpu.h); the HIP header names no sparse library
  * yet (hipSPARSE is not wired: docs/hip.md), so there the slot stays NULL
  * and the engine's generated kernels run.
@@ -85,33 +86,49 @@ gp_status_t GPU_SYM(csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *
     const void *alpha = single ? (const void *)f1 : d1, *beta = single ? (const void *)f0 : d0;
     gpuSpMat a = NULL;
     gpuDnMat x = NULL, y = NULL;
+    gpuDnVec xv = NULL, yv = NULL;
     int r = sparse.CreateCsr(&a, c->rows, c->cols, c->nnz, (void *)c->indptr,
                              (void *)c->indices, (void *)c->data, it, it, GPU_SPARSE_BASE_ZERO,
                              vt);
     const char *what = "describing the sparse matrix";
     if (r == GPU_SPARSE_SUCCESS) {
-        what = "describing the dense matrices";
-        r = sparse.CreateDnMat(&x, c->cols, c->k, c->k, (void *)c->x, vt, GPU_SPARSE_ORDER_ROW);
-        if (r == GPU_SPARSE_SUCCESS)
-            r = sparse.CreateDnMat(&y, c->rows, c->k, c->k, c->y, vt, GPU_SPARSE_ORDER_ROW);
+        what = "describing the dense operands";
+        if (c->k == 0) {
+            r = sparse.CreateDnVec(&xv, c->cols, (void *)c->x, vt);
+            if (r == GPU_SPARSE_SUCCESS)
+                r = sparse.CreateDnVec(&yv, c->rows, c->y, vt);
+        } else {
+            r = sparse.CreateDnMat(&x, c->cols, c->k, c->k, (void *)c->x, vt,
+                                   GPU_SPARSE_ORDER_ROW);
+            if (r == GPU_SPARSE_SUCCESS)
+                r = sparse.CreateDnMat(&y, c->rows, c->k, c->k, c->y, vt, GPU_SPARSE_ORDER_ROW);
+        }
     }
     size_t bytes = 0;
     if (r == GPU_SPARSE_SUCCESS) {
-        what = "sizing SpMM's workspace";
-        r = sparse.SpMMSize(h, GPU_SPARSE_OP_N, GPU_SPARSE_OP_N, alpha, a, x, beta, y, vt,
-                            GPU_SPARSE_SPMM_DEFAULT, &bytes);
+        what = "sizing the workspace";
+        r = c->k == 0 ? sparse.SpMVSize(h, GPU_SPARSE_OP_N, alpha, a, xv, beta, yv, vt,
+                                        GPU_SPARSE_SPMV_DEFAULT, &bytes)
+                      : sparse.SpMMSize(h, GPU_SPARSE_OP_N, GPU_SPARSE_OP_N, alpha, a, x, beta, y,
+                                        vt, GPU_SPARSE_SPMM_DEFAULT, &bytes);
     }
     gp_status_t st = GP_OK;
     void *work = NULL;
     if (r == GPU_SPARSE_SUCCESS && bytes)
         st = alloc(ctx, bytes, &work);
     if (r == GPU_SPARSE_SUCCESS && st == GP_OK) {
-        what = "SpMM";
-        r = sparse.SpMM(h, GPU_SPARSE_OP_N, GPU_SPARSE_OP_N, alpha, a, x, beta, y, vt,
-                        GPU_SPARSE_SPMM_DEFAULT, work);
+        what = c->k == 0 ? "SpMV" : "SpMM";
+        r = c->k == 0 ? sparse.SpMV(h, GPU_SPARSE_OP_N, alpha, a, xv, beta, yv, vt,
+                                    GPU_SPARSE_SPMV_DEFAULT, work)
+                      : sparse.SpMM(h, GPU_SPARSE_OP_N, GPU_SPARSE_OP_N, alpha, a, x, beta, y, vt,
+                                    GPU_SPARSE_SPMM_DEFAULT, work);
     }
     if (r != GPU_SPARSE_SUCCESS && st == GP_OK)
         st = sparse_fail(r, what);
+    if (yv)
+        sparse.DestroyDnVec(yv);
+    if (xv)
+        sparse.DestroyDnVec(xv);
     if (y)
         sparse.DestroyDnMat(y);
     if (x)

@@ -3,7 +3,7 @@
  * SpMM) and sparse x sparse (SpGEMM), by kernels written here as fixed text
  * with the dtypes substituted, on every backend; on CUDA the vendor library
  * (cuSPARSE, csrc/backend/vendor/sparse.c) takes SpMM of float and complex
- * data.
+ * data (and SpMV, with GPUNP_TUNE_SPMV_VENDOR=1).
  *
  * Every kernel checks what it reads: a row's range against the stored
  * elements, a column index against the columns it may address. A bad one
@@ -415,8 +415,9 @@ static int mv_lanes(const gp_backend_i *be, int64_t rows, int64_t nnz)
     return lanes;
 }
 
-/* The vendor library's SpMM (CUDA, float and complex), after a pass that
- * checks the indices as the engine's kernels do: the library trusts them. */
+/* The vendor library's SpMM (k columns) or SpMV (k = 0) for float and
+ * complex data, after a pass that checks the indices as the engine's
+ * kernels do: the library trusts them. `done` false: the kernels' turn. */
 static gp_status_t vendor_mm(const gp_backend_i *be, const csr_t *m, const gp_array_t *x,
                              int64_t k, gp_array_t *y, bool *done);
 
@@ -463,9 +464,12 @@ gp_status_t gp_csr_matmul_on(const gp_backend_i *be, int64_t rows, int64_t cols,
     if (st == GP_OK)
         st = gp_array_empty(ydt, x->ndim, shape, GP_ORDER_C, &y);
     bool done = false;
-    /* an empty operand may have no memory at all, which the library refuses */
-    if (st == GP_OK && x->ndim == 2 && be->csr_mm && rows && cols && k && m.nnz)
-        st = vendor_mm(be, &m, xc, k, y, &done);
+    /* SpMM, and SpMV where tuned so, by the library; an empty operand may
+     * have no memory at all, which the library refuses */
+    bool library = be->csr_mm && rows && cols && k && m.nnz &&
+                   (x->ndim == 2 || gp_tuning()->spmv_vendor);
+    if (st == GP_OK && library)
+        st = vendor_mm(be, &m, xc, x->ndim == 2 ? k : 0, y, &done);
     if (st == GP_OK && !done) {
         void *rec;
         st = gp_errrec_get(&rec);
