@@ -261,3 +261,28 @@ def test_out_of_bounds_indices_raise_index_error(fn):
                 [gp.asnumpy(v) for v in dev.csr_spgemm(m.shape, *_dev(m), b.shape, *_dev(b))]
     # the record was cleared: a good call after the bad one succeeds
     _assert_same(dev.csr_matvec(a.shape, *_dev(a), gp.ones(3)), a @ np.ones(3), True)
+
+
+@settings(max_examples=25)
+@given(m=st.integers(0, 5), n=st.integers(0, 5),
+       indptr=st.lists(st.integers(-3, 9), min_size=0, max_size=6),
+       indices=st.lists(st.integers(-3, 7), min_size=0, max_size=8))
+def test_garbage_arrays_raise_or_agree(m, n, indptr, indices):
+    """Any indptr and indices of the right lengths: the product is the sum
+    over each row's range when every range and index is in bounds, else an
+    IndexError; nothing is read outside the arrays."""
+    indptr = (indptr + [0] * (m + 1))[:m + 1]
+    ptr = np.array(indptr, np.int32)
+    ind = np.array(indices, np.int32)
+    data = np.arange(1, len(ind) + 1, dtype=np.float64)
+    x = np.arange(1, n + 1, dtype=np.float64)
+    valid = all(0 <= ptr[r] <= ptr[r + 1] <= len(ind) and
+                all(0 <= c < n for c in ind[ptr[r]:ptr[r + 1]]) for r in range(m))
+    args = ((m, n), gp.asarray(ptr), gp.asarray(ind), gp.asarray(data), gp.asarray(x))
+    if not valid:
+        with pytest.raises(IndexError, match="out of bounds"):
+            gp.asnumpy(dev.csr_matvec(*args))
+        return
+    want = np.array([sum(data[e] * x[ind[e]] for e in range(ptr[r], ptr[r + 1]))
+                     for r in range(m)], np.float64)
+    np.testing.assert_array_equal(gp.asnumpy(dev.csr_matvec(*args)), want)
