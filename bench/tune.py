@@ -1,7 +1,7 @@
 """Measures launch shapes and the allocator on a device, each setting in a
 fresh process, so the defaults come from measurements:
 
-    python -m bench.tune [launch|ew|copy|reduction|scan|allocator|transfer|sort|svd|compile ...]
+    python -m bench.tune [launch|ew|copy|reduction|scan|allocator|transfer|sort|svd|compile|spmv ...]
 
 GPUNP_TUNE_UNROLL (vector accesses per thread per iteration) and
 GPUNP_TUNE_WAVES (resident grids per launch) against the bandwidth rows;
@@ -28,7 +28,10 @@ GPUNP_TUNE_SVD (cuSOLVER's gesvd, "gesvd", or its Jacobi gesvdj, the
 default) against svd of 2048 x 2048 float64;
 GPUNP_TUNE_OFC (NVRTC's fast-compile level for generated kernels: off,
 "min", "mid", "max") against the cold first call and the bandwidth rows
-that its lost optimisations could slow.
+that its lost optimisations could slow;
+GPUNP_TUNE_SPMV_VENDOR (CSR SpMV by the engine's vector kernel, 0, or by
+cuSPARSE after a pass that checks the indices, 1) against the sparse SpMV
+row.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ REDUCTIONS = ["sum(), 16384x16384 float32", "sum(axis=0), 16384x16384 float32",
               "argmax, 16384x16384 float32"]
 SCANS = ["cumsum, 268435456 float32", "sort, 100000000 float32"]
 OVERHEAD = ["a + b, 1000 float32, per call", "zeros(n), 1000 float32, per call", "alloc loop"]
+SPMV = ["sparse CSR SpMV, 16777216 rows, 134217728 nonzeros float32 (bytes implied)"]
 
 
 def probe(env, names):
@@ -123,6 +127,7 @@ GROUPS = {
     "svd": ([{"GPUNP_TUNE_SVD": d} for d in ("gesvd", "gesvdj")], ["svd 2048x2048 float64"]),
     "compile": ([{"GPUNP_TUNE_OFC": o} for o in ("0", "min", "mid", "max")],
                 ["first call"] + BANDWIDTH[:2] + REDUCTIONS[:1] + SCANS[:1]),
+    "spmv": ([{"GPUNP_TUNE_SPMV_VENDOR": v} for v in ("0", "1")], SPMV),
 }
 
 

@@ -300,6 +300,183 @@ def _loop_graph(lib, n):
     return lambda: g.launch(s)
 
 
+# ---- scipy.sparse: gpunp.scipy.sparse, cupyx.scipy.sparse, SciPy on the host ------------
+# Each row computes its answer once per library and checks it against
+# SciPy's before it is timed; a wrong answer is an exception (the row then
+# has no value for that library). PyTorch is left out (its sparse CSR
+# tensors are another API). gpunp goes through gpunp.scipy.sparse.csr_array
+# where that exists, else through the engine's products directly
+# (gpunp.scipy.sparse._device).
+
+@functools.lru_cache(maxsize=2)
+def _host_csr(rows, per_row, seed):
+    """A rows x rows float32 CSR matrix with `per_row` stored elements in
+    every row, at random sorted columns (int32 indices)."""
+    import scipy.sparse as sps
+    rng = np.random.default_rng(seed)
+    cols = np.sort(rng.integers(0, rows, (rows, per_row), dtype=np.int32), axis=1)
+    data = rng.random(rows * per_row, dtype=np.float32)
+    indptr = np.arange(0, rows * per_row + 1, per_row, dtype=np.int32)
+    return sps.csr_matrix((data, cols.ravel(), indptr), shape=(rows, rows))
+
+
+@functools.lru_cache(maxsize=2)
+def _host_poisson(side):
+    """The 2-D Poisson matrix (5-point Laplacian, Dirichlet) of a side x side
+    grid, float64 CSR."""
+    import scipy.sparse as sps
+    t = sps.diags_array([-np.ones(side - 1), 2 * np.ones(side), -np.ones(side - 1)],
+                        offsets=[-1, 0, 1])
+    i = sps.identity(side)
+    return sps.csr_matrix(sps.kron(i, t) + sps.kron(t, i))
+
+
+def _gpunp_sparse():
+    """gpunp.scipy.sparse, and whether it has its own csr_array yet."""
+    import gpunp.scipy.sparse as gsp
+    return gsp, hasattr(gsp, "csr_array")
+
+
+def _to_lib(lib, h):
+    """The host SciPy CSR matrix `h` as `lib`'s sparse matrix: gpunp's
+    csr_array (or the tuple of its device arrays), CuPy's csr_matrix,
+    SciPy's own; None where the library has none."""
+    if lib.name == "gpunp":
+        gsp, own = _gpunp_sparse()
+        if own:
+            return gsp.csr_array(h)
+        return (h.shape, lib.asarray(h.indptr), lib.asarray(h.indices), lib.asarray(h.data))
+    if lib.name == "cupy":
+        import cupyx.scipy.sparse as csp
+        return csp.csr_matrix(h)
+    if lib.name == "numpy":
+        return h
+    return None
+
+
+def _matmul_fn(lib, a, b):
+    """A callable of a @ b for `lib`'s sparse `a` and dense or sparse `b`."""
+    if lib.name == "gpunp" and isinstance(a, tuple):
+        from gpunp.scipy.sparse import _device as dev
+        if isinstance(b, tuple):
+            return lambda: dev.csr_spgemm(*a, *b)
+        return lambda: dev.csr_matvec(*a, b)
+    return lambda: a @ b
+
+
+def _host_result(lib, r):
+    """A library's answer on the host: an ndarray, or a canonical SciPy CSR."""
+    import scipy.sparse as sps
+    if isinstance(r, tuple):  # gpunp's engine products: (indptr, indices, data)
+        indptr, indices, data = (lib.xp.asnumpy(v) for v in r)
+        return sps.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, len(indptr) - 1))
+    if hasattr(r, "get") and lib.name != "numpy":
+        r = r.get()
+    if sps.issparse(r):
+        r = sps.csr_matrix(r)
+        r.sum_duplicates()
+        return r
+    return np.asarray(r)
+
+
+def _check(lib, got, want, rtol):
+    import scipy.sparse as sps
+    got = _host_result(lib, got)
+    if sps.issparse(want):
+        want = sps.csr_matrix(want)
+        want.sum_duplicates()
+        ok = (got.shape == want.shape and np.array_equal(got.indptr, want.indptr)
+              and np.array_equal(got.indices, want.indices)
+              and np.allclose(got.data, want.data, rtol=rtol))
+    else:
+        ok = np.allclose(got, want, rtol=rtol, atol=rtol * np.abs(want).max(initial=0))
+    if not ok:
+        raise AssertionError(f"{lib.name}'s answer differs from SciPy's")
+
+
+def _spmv(lib, rows):
+    h = _host_csr(rows, 8, 0)
+    a = _to_lib(lib, h)
+    if a is None:
+        return None
+    x_host = np.random.default_rng(1).random(rows, dtype=np.float32)
+    fn = _matmul_fn(lib, a, x_host if lib.name == "numpy" else lib.asarray(x_host))
+    _check(lib, fn(), h @ x_host, 1e-5)
+    return fn
+
+
+def spmv_bytes(rows):
+    """The bytes a CSR SpMV of `rows` rows and 8 elements a row must move at
+    least: data and indices (4 + 4 a stored element), indptr, x and y read
+    or written once."""
+    nnz = 8 * rows
+    return 8 * nnz + 4 * (rows + 1) + 4 * rows + 4 * rows
+
+
+def _spgemm(lib, rows):
+    h = _host_csr(rows, 8, 0)
+    g = _host_csr(rows, 8, 1)
+    a, b = _to_lib(lib, h), _to_lib(lib, g)
+    if a is None:
+        return None
+    fn = _matmul_fn(lib, a, b)
+    _check(lib, fn(), h @ g, 1e-5)
+    return fn
+
+
+def _linalg_of(lib, side):
+    """The library's scipy.sparse.linalg, or None. SciPy on the host only at
+    the quick sizes: at the full ones its cg and ARPACK take minutes a call."""
+    if lib.name == "gpunp":
+        gsp, own = _gpunp_sparse()
+        return getattr(gsp, "linalg", None) if own else None
+    if lib.name == "cupy":
+        import cupyx.scipy.sparse.linalg as cl
+        return cl
+    if lib.name == "numpy" and side <= 256:
+        import scipy.sparse.linalg as sl
+        return sl
+    return None
+
+
+def _cg(lib, side):
+    """cg on the 2-D Poisson matrix to rtol 1e-6 from x0 = 0, b = 1."""
+    linalg = _linalg_of(lib, side)
+    h = _host_poisson(side)
+    a = _to_lib(lib, h)
+    if linalg is None or a is None:
+        return None
+    b_host = np.ones(side * side)
+    b = b_host if lib.name == "numpy" else lib.asarray(b_host)
+
+    def run():
+        try:
+            return linalg.cg(a, b, rtol=1e-6, maxiter=20 * side)
+        except TypeError:  # CuPy names it tol
+            return linalg.cg(a, b, tol=1e-6, maxiter=20 * side)
+    x = _host_result(lib, run()[0])
+    if np.linalg.norm(h @ x - b_host) > 1.01e-6 * np.linalg.norm(b_host):
+        raise AssertionError(f"{lib.name}'s cg did not reach rtol=1e-6")
+    return run
+
+
+def _eigsh(lib, side):
+    """The 6 largest eigenvalues of the 2-D Poisson matrix of side^2 rows
+    (known in closed form), eigenvalues only."""
+    linalg = _linalg_of(lib, side)
+    h = _host_poisson(side)
+    a = _to_lib(lib, h)
+    if linalg is None or a is None:
+        return None
+    run = lambda: linalg.eigsh(a, k=6, which="LM", return_eigenvectors=False)
+    c = 2 - 2 * np.cos(np.arange(1, side + 1) * np.pi / (side + 1))
+    want = np.sort(np.add.outer(c, c).ravel())[-6:]
+    got = np.sort(_host_result(lib, run()))
+    if not np.allclose(got, want, rtol=1e-6):
+        raise AssertionError(f"{lib.name}'s eigsh differs from the closed form")
+    return run
+
+
 def bytes_moved(arrays, itemsize=4):
     return lambda n: arrays * n * itemsize
 
@@ -376,6 +553,18 @@ def workloads(quick: bool) -> list:
     out += [
         Workload(f"fft complex64 {flen}", "ms", flen, _fft(False), gpu_only=True),
         Workload(f"fft2 complex64 {fside}x{fside}", "ms", fside, _fft(True), gpu_only=True),
+    ]
+    srows, grows, pside, eside = ((1 << 14, 1 << 12, 64, 32) if quick else
+                                  (1 << 24, 1 << 20, 2048, 1024))
+    out += [
+        Workload(f"sparse CSR SpMV, {srows} rows, {8 * srows} nonzeros float32 (bytes implied)",
+                 "TB/s", srows, _spmv, spmv_bytes, True),
+        Workload(f"sparse CSR SpGEMM, two {grows}-row float32 matrices of 8 nonzeros a row",
+                 "ms", grows, _spgemm),
+        Workload(f"sparse cg, 2-D Poisson {pside}x{pside} float64 to rtol=1e-6", "ms", pside,
+                 _cg),
+        Workload(f"sparse eigsh, 6 largest of a {eside * eside}-row 2-D Laplacian float64",
+                 "ms", eside, _eigsh),
     ]
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,

@@ -162,8 +162,9 @@ _ndarray.attach_methods()
 
 # Submodules loaded at first use (__getattr__), to keep `import gpunp` fast:
 # gpunp.testing loads numpy.testing (a third of the import time), gpunp.random
-# numpy.random, and the others are not needed by the rest of the package.
-_LAZY_SUBMODULES = ("emath", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
+# numpy.random, and the others are not needed by the rest of the package
+# (gpunp.engine, the C ABI's public binding, is for extensions and gpunp.scipy).
+_LAZY_SUBMODULES = ("emath", "engine", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
 
 # The public names, as numpy.__all__ lists NumPy's: every name above that
 # does not start with an underscore, the submodules loaded at first use, and

@@ -17,10 +17,10 @@ import gpunp as gp
 # gpunp's own public names, and the NumPy 1 names it keeps
 GPUNP_OWN = {
     "AxisError", "BackendError", "CompileError", "ElementwiseKernel", "RawKernel", "RawModule",
-    "ReductionKernel", "asnumpy", "backend", "complex_", "cuda", "float_",
+    "ReductionKernel", "asnumpy", "backend", "complex_", "cuda", "engine", "float_",
     "get_default_memory_pool", "scipy",
 }
-LAZY = ("emath", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
+LAZY = ("emath", "engine", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
 
 
 def _claimed_numpy_names() -> set:

@@ -37,6 +37,25 @@ typedef struct gp_device_props {
     char target[32];             /* "sm_90", "gfx90a", "x86_64" */
 } gp_device_props_t;
 
+/* A product of a CSR matrix and a dense matrix for a sparse library
+ * (gp_sparse.h): Y = A @ X, A `rows` x `cols` with `nnz` stored elements
+ * (indices of `idx_dtype`, int32 or int64), X (cols x k) and Y (rows x k)
+ * row-major, or with k = 0 the vectors x (cols) and y (rows), all of
+ * `dtype` (float32/64, complex64/128). */
+typedef struct gp_csr_mm {
+    int32_t dtype;
+    int32_t idx_dtype;
+    int64_t rows, cols, nnz;
+    const void *indptr, *indices, *data;
+    int64_t k;
+    const void *x;
+    void *y;
+} gp_csr_mm_t;
+
+/* Device memory a library call asks the engine for (its pool), freed by the
+ * engine after the call, ordered on the call's stream. */
+typedef gp_status_t (*gp_work_alloc_fn)(void *ctx, size_t bytes, void **ptr);
+
 /* One solver call over a batch of column-major matrices (gp_linalg.h):
  * `routine` and `flags` as gp_solver_run's, the dimensions as the routine
  * names them (GETRF/POTRF/SYEVD/GEEV: n; GETRS: n, nrhs = k; GEQRF: m, n;
@@ -192,6 +211,13 @@ typedef struct gp_backend_i {
     gp_status_t (*fft_exec)(void *plan, const gp_fft_layout_t *l, int32_t inverse,
                             const void *in, void *out);
     gp_status_t (*fft_destroy)(void *plan);
+    /* Y = A @ X for a CSR matrix (gp_csr_mm_t), its workspace from `alloc`.
+     * Optional: NULL where the backend has no sparse library, and the
+     * engine runs its generated kernels; GP_ERR_UNSUPPORTED (with nothing
+     * written) for sizes past the library's, which the engine takes the
+     * same way. The indices are checked before: the library trusts them. */
+    gp_status_t (*csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *ctx,
+                          void *stream);
 } gp_backend_i;
 
 /* The running backend (started on first use by gp_runtime_init, which is

@@ -842,4 +842,7 @@ const gp_backend_i GPU_BACKEND = {
     .fft_exec = GPU_SYM(fft_exec),
     .fft_destroy = GPU_SYM(fft_destroy),
 #endif
+#ifdef GPU_SPARSE_API
+    .csr_mm = GPU_SYM(csr_mm),
+#endif
 };

@@ -3,7 +3,7 @@
  * (vendor/cuda.h, or vendor/hip.h with GP_GPU_HIP), the driver's context
  * of the current device (gpu.c), the pattern every vendor library is loaded
  * and called by (vendor/lib.c), and the libraries' slots of the backend
- * table (vendor/blas.c, solver.c, fft.c). Each of those files is compiled
+ * table (vendor/blas.c, solver.c, fft.c, sparse.c). Each of those files is compiled
  * once per vendor: on its own for CUDA, inside hip.c for HIP, so a function
  * they share is named GPU_SYM(name) (gp_cuda_name, gp_hip_name).
  */
@@ -76,5 +76,7 @@ gp_status_t GPU_SYM(fft_plan)(const gp_fft_layout_t *l, void *stream, void **pla
 gp_status_t GPU_SYM(fft_exec)(void *plan, const gp_fft_layout_t *l, int32_t inverse,
                               const void *in, void *out);
 gp_status_t GPU_SYM(fft_destroy)(void *plan);
+gp_status_t GPU_SYM(csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *ctx,
+                            void *stream);
 
 #endif /* GP_GPU_H */

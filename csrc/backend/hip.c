@@ -7,3 +7,4 @@
 #include "vendor/blas.c"
 #include "vendor/solver.c"
 #include "vendor/fft.c"
+#include "vendor/sparse.c"

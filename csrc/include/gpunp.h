@@ -10,6 +10,8 @@
  *   gp_user.h     users' kernels (raw modules, expressions) and graphs
  *   gp_sort.h     sorting and searching
  *   gp_linalg.h   dense factorizations (LU, Cholesky, QR, eigen, SVD)
+ *   gp_fft.h      Fourier transforms
+ *   gp_sparse.h   products of CSR sparse matrices (scipy.sparse)
  *
  * Anything not declared in these headers is not API.
  */
@@ -26,5 +28,6 @@
 #include "gp_sort.h"
 #include "gp_linalg.h"
 #include "gp_fft.h"
+#include "gp_sparse.h"
 
 #endif /* GPUNP_H */

@@ -130,7 +130,8 @@ enum { GP_FAMILY_EW = 1, GP_FAMILY_RED = 2, GP_FAMILY_SCAN = 3, GP_FAMILY_GEMM =
        GP_FAMILY_RANDOM = 5,
        GP_FAMILY_GATHER = 6, GP_FAMILY_NONZERO = 7,
        GP_FAMILY_SEARCH = 8, GP_FAMILY_SORT = 9 /* sort.c */,
-       GP_FAMILY_SOLVER = 10 /* solver.c */ };
+       GP_FAMILY_SOLVER = 10 /* solver.c */,
+       GP_FAMILY_SPARSE = 11 /* csrc/scipy/sparse/sparse.c */ };
 enum { GP_OPND_CONTIG = 0, GP_OPND_STRIDED = 1, GP_OPND_SCALAR = 2 };
 
 /* Operands of an elementwise kernel: inputs, then outputs, then `where`. */
@@ -366,7 +367,11 @@ gp_launch_t gp_grid_for(int64_t n, uint32_t block);
  * driver's device-to-device copy rather than the elementwise copy kernel
  * (the two move the same bytes per second on the H200 and H100, but the
  * driver's call costs the host 1.5 to 2.6 times the kernel's launch:
- * docs/performance.md; bench/tune.py copy measures the two). */
+ * docs/performance.md; bench/tune.py copy measures the two);
+ * GPUNP_TUNE_SPMV_VENDOR=1, CSR SpMV of float and complex data by the
+ * sparse library (cuSPARSE, after a pass that checks the indices) rather
+ * than the engine's vector kernel, which checks them as it reads
+ * (bench's sparse SpMV row measures either). */
 typedef struct gp_tuning {
     int unroll;
     int waves;
@@ -377,6 +382,7 @@ typedef struct gp_tuning {
     int scan_cub_threads;
     int scan_cub_items;
     int copy_kernel;
+    int spmv_vendor;
 } gp_tuning_t;
 
 /* The knobs, read from the environment on first use. */

@@ -335,6 +335,47 @@ enum {
     X(ExecZ2D, (gpuFftHandle, void *, void *), "cufftExecZ2D")                          \
     X(Destroy, (gpuFftHandle), "cufftDestroy")
 
+/* Sparse: cuSPARSE's generic API, loaded at first use (CUDA 13 and 12 ship
+ * it as libcusparse.so.12). Descriptors are opaque pointers; the enums are
+ * cusparse.h's, the value types cudaDataType's (GPU_BLAS_R_32F...). */
+#define GPU_SPARSE_WHAT "cuSPARSE"
+#define GPU_SPARSE_SONAMES {"libcusparse.so.12", "libcusparse.so.11", "libcusparse.so", NULL}
+typedef struct gpu_sparse_ *gpuSparseHandle;
+typedef struct gpu_sp_mat_ *gpuSpMat;
+typedef struct gpu_dn_mat_ *gpuDnMat;
+typedef struct gpu_dn_vec_ *gpuDnVec;
+enum {
+    GPU_SPARSE_SUCCESS = 0,
+    GPU_SPARSE_ALLOC_FAILED = 2,
+    GPU_SPARSE_NOT_SUPPORTED = 10,
+    GPU_SPARSE_INDEX_32I = 2,
+    GPU_SPARSE_INDEX_64I = 3,
+    GPU_SPARSE_BASE_ZERO = 0,
+    GPU_SPARSE_OP_N = 0,
+    GPU_SPARSE_ORDER_ROW = 2,
+    GPU_SPARSE_SPMM_DEFAULT = 0,
+    GPU_SPARSE_SPMV_DEFAULT = 0
+};
+#define GPU_SPARSE_API(X)                                                               \
+    X(Create, (gpuSparseHandle *), "cusparseCreate")                                    \
+    X(SetStream, (gpuSparseHandle, gpuStream), "cusparseSetStream")                     \
+    X(CreateCsr, (gpuSpMat *, int64_t, int64_t, int64_t, void *, void *, void *, int, int, \
+                  int, int), "cusparseCreateCsr")                                       \
+    X(DestroySpMat, (gpuSpMat), "cusparseDestroySpMat")                                 \
+    X(CreateDnMat, (gpuDnMat *, int64_t, int64_t, int64_t, void *, int, int),           \
+      "cusparseCreateDnMat")                                                            \
+    X(DestroyDnMat, (gpuDnMat), "cusparseDestroyDnMat")                                 \
+    X(SpMMSize, (gpuSparseHandle, int, int, const void *, gpuSpMat, gpuDnMat, const void *, \
+                 gpuDnMat, int, int, size_t *), "cusparseSpMM_bufferSize")              \
+    X(SpMM, (gpuSparseHandle, int, int, const void *, gpuSpMat, gpuDnMat, const void *,  \
+             gpuDnMat, int, int, void *), "cusparseSpMM")                               \
+    X(CreateDnVec, (gpuDnVec *, int64_t, void *, int), "cusparseCreateDnVec")           \
+    X(DestroyDnVec, (gpuDnVec), "cusparseDestroyDnVec")                                 \
+    X(SpMVSize, (gpuSparseHandle, int, const void *, gpuSpMat, gpuDnVec, const void *,     \
+                 gpuDnVec, int, int, size_t *), "cusparseSpMV_bufferSize")              \
+    X(SpMV, (gpuSparseHandle, int, const void *, gpuSpMat, gpuDnVec, const void *,         \
+             gpuDnVec, int, int, void *), "cusparseSpMV")
+
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))
 /* NVRTC's -Ofc=max for a kernel's first calls (hip.h has no such level:

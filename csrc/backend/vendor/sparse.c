@@ -1,0 +1,140 @@
+/*
+ * vendor/sparse.c - the GPU backend's sparse library (cuSPARSE's generic
+ * API): products of a CSR matrix and a dense row-major matrix (SpMM) or a
+ * vector (SpMV).
+ * Compiled once per vendor (gpu.h); the HIP header names no sparse library
+ * yet (hipSPARSE is not wired: docs/hip.md), so there the slot stays NULL
+ * and the engine's generated kernels run.
+ */
+#include <stdio.h>
+
+#include "../gpu.h"
+
+#ifdef GPU_SPARSE_API
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_SPARSE_API(X)
+#undef X
+} sparse;
+
+static gp_vendor_lib_t sparse_lib = {PTHREAD_ONCE_INIT};
+
+static void load_sparse(void)
+{
+    static const char *const sonames[] = GPU_SPARSE_SONAMES;
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_SPARSE_API(X)};
+#undef X
+#define X(name, params, syms) (void **)&sparse.name,
+    void **slots[] = {GPU_SPARSE_API(X)};
+#undef X
+    gp_vendor_load(&sparse_lib, GPU_SPARSE_WHAT, sonames, GPU_DL_VENDOR, syms, slots,
+                   (int)(sizeof syms / sizeof *syms));
+}
+
+static gp_status_t sparse_fail(int r, const char *what)
+{
+    return gp_set_error(r == GPU_SPARSE_ALLOC_FAILED ? GP_ERR_NOMEM_DEVICE
+                        : r == GPU_SPARSE_NOT_SUPPORTED ? GP_ERR_UNSUPPORTED
+                                                        : GP_ERR_BACKEND,
+                        "%s: %s failed (status %d)", GPU_SPARSE_WHAT, what, r);
+}
+
+/* One handle per thread and device: a handle is not shared by threads. */
+static _Thread_local gpuSparseHandle sparse_handles[GPU_MAX_DEVICES];
+
+/* The current device's handle, bound to `stream`. */
+static gp_status_t sparse_handle(void *stream, gpuSparseHandle *h)
+{
+    GP_TRY(gp_vendor_ready(&sparse_lib, load_sparse));
+    GP_TRY(GPU_SYM(ctx_current)());
+    int d = gp_current_device();
+    int r;
+    if (!sparse_handles[d] && (r = sparse.Create(&sparse_handles[d])) != GPU_SPARSE_SUCCESS)
+        return sparse_fail(r, "creating a handle");
+    if ((r = sparse.SetStream(sparse_handles[d], (gpuStream)stream)) != GPU_SPARSE_SUCCESS)
+        return sparse_fail(r, "setting the stream");
+    *h = sparse_handles[d];
+    return GP_OK;
+}
+
+static int value_type(int32_t dtype)
+{
+    switch (dtype) {
+    case GP_FLOAT32: return GPU_BLAS_R_32F;
+    case GP_FLOAT64: return GPU_BLAS_R_64F;
+    case GP_COMPLEX64: return GPU_BLAS_C_32F;
+    default: return GPU_BLAS_C_64F;
+    }
+}
+
+gp_status_t GPU_SYM(csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *ctx,
+                              void *stream)
+{
+    /* 32-bit indices address at most 2^31 - 1 stored elements */
+    if (c->idx_dtype == GP_INT32 && c->nnz > 0x7fffffff)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "%s: too many elements for int32 indices",
+                            GPU_SPARSE_WHAT);
+    gpuSparseHandle h = NULL;
+    GP_TRY(sparse_handle(stream, &h));
+    int vt = value_type(c->dtype);
+    int it = c->idx_dtype == GP_INT32 ? GPU_SPARSE_INDEX_32I : GPU_SPARSE_INDEX_64I;
+    /* alpha = 1 and beta = 0 in the value type (complex: (1, 0), (0, 0)) */
+    float f1[2] = {1.0f, 0.0f}, f0[2] = {0.0f, 0.0f};
+    double d1[2] = {1.0, 0.0}, d0[2] = {0.0, 0.0};
+    bool single = c->dtype == GP_FLOAT32 || c->dtype == GP_COMPLEX64;
+    const void *alpha = single ? (const void *)f1 : d1, *beta = single ? (const void *)f0 : d0;
+    gpuSpMat a = NULL;
+    gpuDnMat x = NULL, y = NULL;
+    gpuDnVec xv = NULL, yv = NULL;
+    int r = sparse.CreateCsr(&a, c->rows, c->cols, c->nnz, (void *)c->indptr,
+                             (void *)c->indices, (void *)c->data, it, it, GPU_SPARSE_BASE_ZERO,
+                             vt);
+    const char *what = "describing the sparse matrix";
+    if (r == GPU_SPARSE_SUCCESS) {
+        what = "describing the dense operands";
+        if (c->k == 0) {
+            r = sparse.CreateDnVec(&xv, c->cols, (void *)c->x, vt);
+            if (r == GPU_SPARSE_SUCCESS)
+                r = sparse.CreateDnVec(&yv, c->rows, c->y, vt);
+        } else {
+            r = sparse.CreateDnMat(&x, c->cols, c->k, c->k, (void *)c->x, vt,
+                                   GPU_SPARSE_ORDER_ROW);
+            if (r == GPU_SPARSE_SUCCESS)
+                r = sparse.CreateDnMat(&y, c->rows, c->k, c->k, c->y, vt, GPU_SPARSE_ORDER_ROW);
+        }
+    }
+    size_t bytes = 0;
+    if (r == GPU_SPARSE_SUCCESS) {
+        what = "sizing the workspace";
+        r = c->k == 0 ? sparse.SpMVSize(h, GPU_SPARSE_OP_N, alpha, a, xv, beta, yv, vt,
+                                        GPU_SPARSE_SPMV_DEFAULT, &bytes)
+                      : sparse.SpMMSize(h, GPU_SPARSE_OP_N, GPU_SPARSE_OP_N, alpha, a, x, beta, y,
+                                        vt, GPU_SPARSE_SPMM_DEFAULT, &bytes);
+    }
+    gp_status_t st = GP_OK;
+    void *work = NULL;
+    if (r == GPU_SPARSE_SUCCESS && bytes)
+        st = alloc(ctx, bytes, &work);
+    if (r == GPU_SPARSE_SUCCESS && st == GP_OK) {
+        what = c->k == 0 ? "SpMV" : "SpMM";
+        r = c->k == 0 ? sparse.SpMV(h, GPU_SPARSE_OP_N, alpha, a, xv, beta, yv, vt,
+                                    GPU_SPARSE_SPMV_DEFAULT, work)
+                      : sparse.SpMM(h, GPU_SPARSE_OP_N, GPU_SPARSE_OP_N, alpha, a, x, beta, y, vt,
+                                    GPU_SPARSE_SPMM_DEFAULT, work);
+    }
+    if (r != GPU_SPARSE_SUCCESS && st == GP_OK)
+        st = sparse_fail(r, what);
+    if (yv)
+        sparse.DestroyDnVec(yv);
+    if (xv)
+        sparse.DestroyDnVec(xv);
+    if (y)
+        sparse.DestroyDnMat(y);
+    if (x)
+        sparse.DestroyDnMat(x);
+    if (a)
+        sparse.DestroySpMat(a);
+    return st;
+}
+#endif

@@ -1,0 +1,17 @@
+/*
+ * scipy.h - internal declarations of the SciPy layer (csrc/scipy/): what
+ * the engine's C tests reach beside the public ABI.
+ */
+#ifndef GP_SCIPY_H
+#define GP_SCIPY_H
+
+#include "../kernels/kernels.h"
+#include "gp_sparse.h"
+
+/* gp_csr_matmul on the sparse slot of `be` (the engine's C test gives it a
+ * backend whose csr_mm computes on the host, to test the vendor road). */
+gp_status_t gp_csr_matmul_on(const gp_backend_i *be, int64_t rows, int64_t cols,
+                             const gp_array_t *indptr, const gp_array_t *indices,
+                             const gp_array_t *data, const gp_array_t *x, gp_array_t **out);
+
+#endif /* GP_SCIPY_H */
