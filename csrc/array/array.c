@@ -591,10 +591,12 @@ GP_API gp_status_t gp_array_as_strided(const gp_array_t *a, int32_t dtype, int32
     int64_t start;
     if (__builtin_add_overflow(a->offset, offset, &start))
         return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
-    /* an empty view reads nothing, but its data pointer (and any view made
-     * relative to it) must still point into the buffer, aligned */
+    /* an empty view reads nothing and may start anywhere, as NumPy's (the
+     * imaginary part of an empty complex array starts past its buffer); its
+     * data pointer is kept inside the buffer, so no pointer arithmetic on it
+     * overflows and any view made relative to it is still checked here */
     if (size == 0 && (start < 0 || start > (int64_t)a->buf->size))
-        return gp_set_error(GP_ERR_VALUE, "the view reaches outside the array's memory");
+        start = start < 0 ? 0 : (int64_t)a->buf->size;
     if (size > 0) {
         /* [lo, hi) is every byte the view can reach; any overflow on the
          * way means it reaches far outside */

@@ -1292,9 +1292,9 @@ static void test_as_strided(void)
         {-1, 2, {2, 2}, {40, 4}, 0, 1, {0, 1, 10, 11}},
         {-1, 2, {2, 2}, {44, 4}, 0, 0, {0}},
         {-1, 1, {0}, {1000}, 48, 1, {0}},      /* nothing to reach, from inside */
-        {-1, 1, {0}, {1000}, 1000, 0, {0}},    /* nothing to reach, from outside */
-        {-1, 1, {0}, {4}, 52, 0, {0}},
-        {-1, 1, {0}, {4}, -4, 0, {0}},
+        {-1, 1, {0}, {1000}, 1000, 1, {0}},    /* nothing to reach, from outside */
+        {-1, 1, {0}, {4}, INT64_MAX - 64, 1, {0}},
+        {-1, 1, {0}, {4}, -4, 1, {0}},
         {-1, 1, {0}, {4}, 2, 1, {0}},          /* nothing to load: aligned, as NumPy */
         {-1, 2, {0, 2}, {4, 6}, 0, 1, {0}},    /* strides of an empty view step nowhere */
         {GP_UINT8, 1, {48}, {1}, 0, 1, {0}},
