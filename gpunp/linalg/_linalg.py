@@ -84,6 +84,57 @@ def qr(a, mode="reduced"):
     return _device.qr(a, t, result_t, mode)
 
 
+def lu_factor(a):
+    """A gpunp extension (not in numpy.linalg): the LU factorization with
+    partial pivoting of every matrix of `a` (..., m, n), as LAPACK's getrf
+    writes it: ``(lu, piv, info)``, L's multipliers below U in one array of
+    a's dtype (float dtypes and complex kept, others as float64), the
+    0-based row each step swapped with (int32, SciPy's convention), and per
+    matrix the 1-based index of the first exactly zero pivot (0 when none).
+    Never raises for a singular matrix; gpunp.scipy.linalg builds lu_factor,
+    lu and lu_solve on it. On a GPU it is the engine's getrf (cuSOLVER); on
+    the host backend a pivoted elimination in NumPy on a copy."""
+    a = _array(a)
+    assert_stacked_2d(a)
+    dt = a.dtype if a.dtype.kind in "fc" and a.dtype != numpy.float16 else numpy.dtype(
+        numpy.float32 if a.dtype == numpy.float16 else numpy.float64)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if on_host():
+        lu, piv, info = _host_lu(numpy.array(host_view(a), dtype=dt))
+        return gpunp.array(lu), gpunp.array(piv), gpunp.array(info)
+    f, ipiv, info = _device.lu(a, dt, raise_singular=False)
+    piv = (ipiv[..., :k] - 1).astype(numpy.int32)
+    return gpunp.ascontiguousarray(f), piv, info
+
+
+def _host_lu(lu: numpy.ndarray):
+    """getrf's right-looking elimination, vectorised over the batch: each
+    column's pivot is its first entry of largest |re| + |im| (LAPACK's
+    i?amax), a zero pivot leaves its column unscaled."""
+    batch, (m, n) = lu.shape[:-2], lu.shape[-2:]
+    k = min(m, n)
+    flat = lu.reshape((-1, m, n))
+    rows = numpy.arange(flat.shape[0])
+    piv = numpy.zeros((flat.shape[0], k), numpy.int32)
+    info = numpy.zeros(flat.shape[0], numpy.int32)
+    for j in range(k):
+        col = flat[:, j:, j]
+        mag = numpy.abs(col.real) + numpy.abs(col.imag) if col.dtype.kind == "c" else numpy.abs(col)
+        p = numpy.argmax(mag, axis=1) + j
+        piv[:, j] = p
+        top = flat[rows, j].copy()
+        flat[rows, j] = flat[rows, p]
+        flat[rows, p] = top
+        d = flat[:, j, j]
+        zero = d == 0
+        info[(info == 0) & zero] = j + 1
+        safe = numpy.where(zero, 1, d)
+        flat[:, j + 1:, j] /= safe[:, None]
+        flat[:, j + 1:, j + 1:] -= flat[:, j + 1:, j, None] * flat[:, j, None, j + 1:]
+    return flat.reshape(lu.shape), piv.reshape(batch + (k,)), info.reshape(batch)
+
+
 # ---- eigenproblems ---------------------------------------------------------------------
 
 def _uplo(UPLO) -> str:

@@ -1,10 +1,31 @@
 """``gpunp.scipy.linalg``: ``scipy.linalg`` for gpunp arrays, name for name.
 
-It will hold linear algebra beyond numpy.linalg: LU and triangular solves,
-structured matrices, matrix functions, on the engine's dense solvers.
+The solvers and factorizations (solve with assume_a, LU, Cholesky, QR, RQ,
+the SVD, eigh with subsets) are gpunp.linalg's (the engine's dense solvers
+on a GPU) and gpunp operations; expm and cosm/sinm are device products and
+one solve; the special matrices are made on the device. The Schur family
+(schur, sqrtm, logm, solve_sylvester, ldl) runs SciPy on a host copy.
+Batched over leading dimensions where SciPy 1.17 is; errors are SciPy's
+(LinAlgError, ValueError for non-finite input with check_finite)."""
 
-Nothing is implemented yet: the public API is empty, and every name of
-scipy.linalg raises AttributeError here.
-"""
+from gpunp.scipy.linalg._decomp import (
+    LinAlgError, LinAlgWarning, cho_factor, cho_solve, cholesky, det, eig, eigh, eigvals,
+    eigvalsh, inv, lstsq, lu, lu_factor, lu_solve, norm, pinv, qr, rq, solve, solve_triangular,
+    svd, svdvals)
+from gpunp.scipy.linalg._matfuncs import (
+    block_diag, cosm, expm, khatri_rao, kron, ldl, logm, null_space, orth, polar, schur, sinm,
+    solve_sylvester, sqrtm)
+from gpunp.scipy.linalg._special_matrices import (
+    circulant, companion, convolution_matrix, dft, fiedler, fiedler_companion, hadamard, hankel,
+    helmert, hilbert, invhilbert, invpascal, leslie, pascal, toeplitz, tri)
 
-__all__ = []
+# kron and tri are cupyx's (SciPy 1.17 dropped them), so they are not in __all__
+__all__ = [
+    "LinAlgError", "LinAlgWarning", "block_diag", "cho_factor", "cho_solve", "cholesky",
+    "circulant", "companion", "convolution_matrix", "cosm", "det", "dft", "eig", "eigh",
+    "eigvals", "eigvalsh", "expm", "fiedler", "fiedler_companion", "hadamard", "hankel",
+    "helmert", "hilbert", "inv", "invhilbert", "invpascal", "khatri_rao", "ldl", "leslie",
+    "logm", "lstsq", "lu", "lu_factor", "lu_solve", "norm", "null_space", "orth", "pascal",
+    "pinv", "polar", "qr", "rq", "schur", "sinm", "solve", "solve_sylvester",
+    "solve_triangular", "sqrtm", "svd", "svdvals", "toeplitz",
+]

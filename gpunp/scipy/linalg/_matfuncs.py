@@ -1,0 +1,217 @@
+"""scipy.linalg's matrix functions and structured products.
+
+expm is the scaling and squaring method with a Pade approximant of degree
+3 to 13 chosen from the 1-norm (Higham 2005), all matrix products and the
+one solve on the device; cosm and sinm come from expm of i A. The Schur-
+based functions (schur, sqrtm, logm, solve_sylvester, ldl) have no
+device routine (cuSOLVER has no Schur decomposition): they run SciPy's on
+a host copy and return gpunp arrays, which needs SciPy installed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+import gpunp
+import gpunp.linalg as _la
+
+from gpunp.scipy.linalg._decomp import asarray_validated
+
+# Pade coefficients b_k of degree 13 and the 1-norm bounds theta_m under
+# which degree m meets double precision (Higham 2005, table 2.3)
+_B13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
+        129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
+        40840800., 960960., 16380., 182., 1.)
+_PADE = {3: (120., 60., 12., 1.), 5: (30240., 15120., 3360., 420., 30., 1.),
+         7: (17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.),
+         9: (17643225600., 8821612800., 2075673600., 302702400., 30270240., 2162160., 110880.,
+             3960., 90., 1.)}
+_THETA = {3: 1.495585217958292e-2, 5: 2.539398330063230e-1, 7: 9.504178996162932e-1,
+          9: 2.097847961257068, 13: 5.371920351148152}
+
+
+def _pade(a, m):
+    """(U, V) of the degree-m approximant: exp(A) ~ (V - U)^-1 (V + U)."""
+    n = a.shape[-1]
+    eye = gpunp.eye(n, dtype=a.dtype)
+    a2 = a @ a
+    if m != 13:
+        b = _PADE[m]
+        powers = [eye, a2]
+        for _ in range(2, m // 2 + 1):
+            powers.append(powers[-1] @ a2)
+        u = sum(b[2 * k + 1] * powers[k] for k in range(m // 2 + 1))
+        v = sum(b[2 * k] * powers[k] for k in range(m // 2 + 1))
+        return a @ u, v
+    b = _B13
+    a4 = a2 @ a2
+    a6 = a4 @ a2
+    u = a @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2)
+             + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
+    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 \
+        + b[0] * eye
+    return u, v
+
+
+def expm(A):
+    """The matrix exponential of each matrix of A (scipy.linalg.expm)."""
+    a = gpunp.asarray(A)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected a square matrix")
+    if a.dtype.kind in "biu":
+        a = a.astype(numpy.float64)
+    elif a.dtype == numpy.float16:
+        a = a.astype(numpy.float32)
+    n = a.shape[-1]
+    if a.size == 0:
+        return gpunp.empty(a.shape, a.dtype)
+    if n == 1:
+        return gpunp.exp(a)
+    t = a.dtype
+    work = a.astype(numpy.complex128 if t.kind == "c" else numpy.float64)
+    # the 1-norm of the worst matrix of the batch picks one degree for all
+    norm1 = float(gpunp.max(gpunp.sum(gpunp.abs(work), axis=-2)))
+    if not math.isfinite(norm1):
+        return gpunp.full(a.shape, numpy.nan, t)
+    for m in (3, 5, 7, 9):
+        if norm1 <= _THETA[m]:
+            u, v = _pade(work, m)
+            s = 0
+            break
+    else:
+        s = max(0, math.ceil(math.log2(norm1 / _THETA[13]))) if norm1 > 0 else 0
+        u, v = _pade(work / (2.0 ** s), 13)
+    r = _la.solve(v - u, v + u)
+    for _ in range(s):
+        r = r @ r
+    return gpunp.ascontiguousarray(r.astype(t, copy=False))
+
+
+def cosm(A):
+    """The matrix cosine (scipy.linalg.cosm), from expm of i A."""
+    a = asarray_validated(A, check_finite=False)
+    if a.dtype.kind == "c":
+        return 0.5 * (expm(1j * a) + expm(-1j * a))
+    return gpunp.ascontiguousarray(expm(1j * a).real)
+
+
+def sinm(A):
+    """The matrix sine (scipy.linalg.sinm), from expm of i A."""
+    a = asarray_validated(A, check_finite=False)
+    if a.dtype.kind == "c":
+        return -0.5j * (expm(1j * a) - expm(-1j * a))
+    return gpunp.ascontiguousarray(expm(1j * a).imag)
+
+
+def khatri_rao(a, b):
+    """The column-wise Kronecker product (scipy.linalg.khatri_rao)."""
+    a, b = gpunp.asarray(a), gpunp.asarray(b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ValueError("The both arrays should be 2-dimensional.")
+    if a.shape[1] != b.shape[1]:
+        raise ValueError("The number of columns for both arrays should be equal.")
+    return (a[:, None, :] * b[None, :, :]).reshape(-1, a.shape[1])
+
+
+def kron(a, b):
+    """The Kronecker product (scipy.linalg.kron, which SciPy 1.17 dropped;
+    cupyx keeps it): numpy's kron."""
+    return gpunp.kron(a, b)
+
+
+def block_diag(*arrs):
+    """The block diagonal matrix of the arrays (scipy.linalg.block_diag)."""
+    if not arrs:
+        arrs = ([],)
+    mats = [gpunp.atleast_2d(gpunp.asarray(x)) for x in arrs]
+    bad = [k for k, m in enumerate(mats) if m.ndim > 2]
+    if bad:
+        raise ValueError(f"arguments in the following positions have dimension greater than "
+                         f"2: {bad}")
+    shapes = numpy.array([m.shape for m in mats])
+    dt = numpy.result_type(*[m.dtype for m in mats])
+    out = gpunp.zeros(tuple(int(v) for v in shapes.sum(axis=0)), dt)
+    r = c = 0
+    for m, (rr, cc) in zip(mats, shapes):
+        out[r:r + rr, c:c + cc] = m
+        r, c = r + rr, c + cc
+    return out
+
+
+# ---- the Schur family: SciPy's, on a host copy -------------------------------------------
+
+def _on_host(name, *arrays, **kwargs):
+    import scipy.linalg
+    r = getattr(scipy.linalg, name)(*[gpunp.asnumpy(gpunp.asarray(a)) for a in arrays],
+                                    **kwargs)
+    if isinstance(r, tuple):
+        return tuple(gpunp.asarray(x) if isinstance(x, (numpy.ndarray, numpy.generic)) else x
+                     for x in r)
+    return gpunp.asarray(r)
+
+
+def schur(a, output="real", lwork=None, overwrite_a=False, sort=None, check_finite=True):
+    """(T, Z) with a = Z T Z^H (scipy.linalg.schur; computed by SciPy on the host)."""
+    return _on_host("schur", a, output=output, sort=sort, check_finite=check_finite)
+
+
+def sqrtm(A, disp=True, blocksize=64):
+    """The principal matrix square root (scipy.linalg.sqrtm; SciPy's, on the host)."""
+    return _on_host("sqrtm", A)
+
+
+def logm(A, disp=True):
+    """The principal matrix logarithm (scipy.linalg.logm; SciPy's, on the host)."""
+    return _on_host("logm", A)
+
+
+def solve_sylvester(a, b, q):
+    """X with A X + X B = Q (scipy.linalg.solve_sylvester; Bartels-Stewart
+    by SciPy on the host)."""
+    return _on_host("solve_sylvester", a, b, q)
+
+
+def ldl(A, lower=True, hermitian=True, overwrite_a=False, check_finite=True):
+    """(lu, d, perm) of scipy.linalg.ldl (SciPy's, on the host)."""
+    return _on_host("ldl", A, lower=lower, hermitian=hermitian, check_finite=check_finite)
+
+
+# ---- built on the SVD ----------------------------------------------------------------------
+
+def polar(a, side="right"):
+    """(u, p) with a = u p (right) or p u (left) (scipy.linalg.polar)."""
+    if side not in ("right", "left"):
+        raise ValueError("`side` must be either 'right' or 'left'")
+    a = asarray_validated(a, check_finite=False)
+    if a.ndim != 2:
+        raise ValueError("`a` must be a 2-D array.")
+    w, s, vh = _la.svd(a, full_matrices=False)
+    u = w @ vh
+    if side == "right":
+        p = (gpunp.conj(vh.T) * s) @ vh
+    else:
+        p = (w * s) @ gpunp.conj(w.T)
+    return u, p
+
+
+def _rank_cut(s, rcond, shape):
+    if rcond is None:
+        rcond = numpy.finfo(s.dtype).eps * max(shape)
+    top = float(gpunp.max(s)) if s.size else 0.0
+    return int(gpunp.count_nonzero(s > top * rcond))
+
+
+def orth(A, rcond=None):
+    """An orthonormal basis of A's range (scipy.linalg.orth)."""
+    a = asarray_validated(A)
+    u, s, _ = _la.svd(a, full_matrices=False)
+    return gpunp.ascontiguousarray(u[:, :_rank_cut(s, rcond, a.shape)])
+
+
+def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_driver="gesdd"):
+    """An orthonormal basis of A's null space (scipy.linalg.null_space)."""
+    a = asarray_validated(A, check_finite)
+    _, s, vh = _la.svd(a, full_matrices=True)
+    rank = _rank_cut(s, rcond, a.shape)
+    return gpunp.ascontiguousarray(gpunp.conj(vh[rank:, :].T))
