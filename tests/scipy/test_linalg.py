@@ -1,0 +1,269 @@
+"""gpunp.scipy.linalg against SciPy's own on the host backend: the solvers
+and factorizations on float32/64 and complex64/128, batches, empty and
+non-finite input, SciPy's errors and warnings, the matrix functions and the
+special matrices; and gpunp.linalg.lu_factor's GPU road with LAPACK
+standing in for the engine."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+
+import gpunp as gp
+import gpunp.scipy.linalg as gl
+
+RNG = np.random.default_rng(38)
+DTYPES = (np.float32, np.float64, np.complex64, np.complex128)
+
+
+def _data(shape, dt):
+    x = RNG.standard_normal(shape)
+    if np.dtype(dt).kind == "c":
+        x = x + 1j * RNG.standard_normal(shape)
+    return x.astype(dt)
+
+
+def _spd(n, dt, batch=()):
+    a = _data(batch + (n, n), dt)
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dt)
+
+
+def _tol(dt):
+    return 2e-4 if np.dtype(dt) in (np.float32, np.complex64) else 1e-10
+
+
+def _same(got, want, dt, dtype=True):
+    got = got.get() if isinstance(got, gp.ndarray) else np.asarray(got)
+    want = np.asarray(want)
+    assert got.shape == want.shape
+    if dtype:
+        assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=_tol(dt), atol=_tol(dt))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_lu_family(dt):
+    a, b = _data((5, 5), dt), _data((5, 2), dt)
+    lu, piv = gl.lu_factor(gp.asarray(a))
+    want_lu, want_piv = sl.lu_factor(a)
+    _same(lu, want_lu, dt)
+    assert np.array_equal(piv.get(), want_piv)
+    for trans in (0, 1, 2):
+        _same(gl.lu_solve((lu, piv), gp.asarray(b), trans=trans),
+              sl.lu_solve((want_lu, want_piv), b, trans=trans), dt)
+    for shape in ((5, 5), (3, 5), (5, 3)):
+        m = _data(shape, dt)
+        for got, want in zip(gl.lu(gp.asarray(m)), sl.lu(m)):
+            _same(got, want, dt)
+        for got, want in zip(gl.lu(gp.asarray(m), permute_l=True), sl.lu(m, permute_l=True)):
+            _same(got, want, dt)
+
+
+def test_lu_factor_batched_and_singular_warns():
+    a = _data((2, 3, 4, 4), np.float64)
+    lu, piv = gl.lu_factor(gp.asarray(a))
+    want_lu, want_piv = sl.lu_factor(a)
+    _same(lu, want_lu, np.float64)
+    assert np.array_equal(piv.get(), want_piv)
+    with pytest.warns(sl.LinAlgWarning, match="Diagonal number 1 is exactly zero"):
+        gl.lu_factor(gp.zeros((2, 2)))
+
+
+def test_lu_factor_gpu_road_with_lapack_for_the_engine():
+    from property import fake_solver
+    a = _data((2, 4, 4), np.float64)
+    with fake_solver.device_road():
+        lu, piv, info = gp.linalg.lu_factor(gp.asarray(a))
+    want_lu, want_piv = sl.lu_factor(a)
+    _same(lu, want_lu, np.float64)
+    assert np.array_equal(piv.get(), want_piv)
+    assert not info.get().any()
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_triangular_and_cholesky(dt):
+    a, b, s = _data((4, 4), dt), _data((4, 3), dt), _spd(4, dt)
+    for lower in (False, True):
+        for trans in (0, "T", 2):
+            for unit in (False, True):
+                _same(gl.solve_triangular(gp.asarray(a), gp.asarray(b), trans=trans,
+                                          lower=lower, unit_diagonal=unit),
+                      sl.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit),
+                      dt)
+        _same(gl.cholesky(gp.asarray(s), lower=lower), sl.cholesky(s, lower=lower), dt)
+        c = gl.cho_factor(gp.asarray(s), lower=lower)
+        want = sl.cho_factor(s, lower=lower)
+        _same(c[0], want[0], dt)
+        _same(gl.cho_solve(c, gp.asarray(b[:, 0])), sl.cho_solve(want, b[:, 0]), dt)
+
+
+@pytest.mark.parametrize("assume_a", ["gen", "sym", "her", "pos", "diagonal",
+                                      "upper triangular", "lower triangular"])
+def test_solve_assume_a(assume_a):
+    dt = np.complex128 if assume_a == "her" else np.float64
+    a = _spd(4, dt) if assume_a == "pos" else _data((4, 4), dt)
+    b = _data((4, 2), dt)
+    for lower in (False, True):
+        for transposed in (False, True):
+            if transposed and dt == np.complex128:
+                continue
+            _same(gl.solve(gp.asarray(a), gp.asarray(b), assume_a=assume_a, lower=lower,
+                           transposed=transposed),
+                  sl.solve(a, b, assume_a=assume_a, lower=lower, transposed=transposed), dt)
+
+
+def test_solve_batched_and_vector():
+    a, b = _data((3, 4, 4), np.float32), _data((4,), np.float32)
+    _same(gl.solve(gp.asarray(a), gp.asarray(b)), sl.solve(a, b), np.float32)
+    b3 = _data((3, 4, 2), np.float64)
+    _same(gl.solve(gp.asarray(a), gp.asarray(b3)), sl.solve(a, b3), np.float64)
+
+
+def test_errors_are_scipys():
+    nan = gp.asarray(np.array([[1.0, np.nan], [0.0, 1.0]]))
+    for f in (gl.inv, gl.det, gl.lu_factor, gl.cholesky, gl.svd, gl.eigh, gl.expm):
+        if f is gl.expm:
+            continue
+        with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+            f(nan)
+    with pytest.raises(np.linalg.LinAlgError):
+        gl.solve(gp.zeros((2, 2)), gp.ones(2))
+    with pytest.raises(np.linalg.LinAlgError):
+        gl.inv(gp.zeros((2, 2)))
+    with pytest.raises(np.linalg.LinAlgError, match="resolution failed at diagonal 0"):
+        gl.solve_triangular(gp.zeros((2, 2)), gp.ones(2))
+    with pytest.raises(np.linalg.LinAlgError):
+        gl.cholesky(-gp.eye(2))
+    with pytest.raises(ValueError, match='lapack_driver must be "gesdd" or "gesvd"'):
+        gl.svd(gp.eye(2), lapack_driver="x")
+    with pytest.raises(ValueError, match="not a recognized matrix structure"):
+        gl.solve(gp.eye(2), gp.ones(2), assume_a="nope")
+    with pytest.raises(ValueError):
+        gl.solve(gp.eye(3), gp.ones(2))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_decompositions(dt):
+    a = _data((5, 3), dt)
+    for mode in ("full", "economic", "r"):
+        want = sl.qr(a, mode=mode)
+        for g_, w in zip(gl.qr(gp.asarray(a), mode=mode), want):
+            _same(g_, w, dt)
+        for shape in ((5, 3), (3, 5)):
+            m = _data(shape, dt)
+            got = gl.rq(gp.asarray(m), mode=mode)
+            r = got if mode == "r" else got[0]
+            want_r = sl.rq(m, mode=mode)
+            want_r = want_r if mode == "r" else want_r[0]
+            # R is unique up to the signs of its rows' pairing with Q
+            _same(abs(r.get()), abs(want_r), dt, dtype=False)
+            if mode != "r":
+                _same(got[0] @ got[1], m, dt, dtype=False)
+    s = sl.svd(a, compute_uv=False)
+    for driver in ("gesdd", "gesvd"):
+        _same(gl.svd(gp.asarray(a), compute_uv=False, lapack_driver=driver), s, dt)
+    _same(gl.svdvals(gp.asarray(a)), s, dt)
+    h = _spd(5, dt)
+    _same(gl.eigh(gp.asarray(h), eigvals_only=True, subset_by_index=[1, 3]),
+          sl.eigh(h, eigvals_only=True, subset_by_index=[1, 3]), dt)
+    w, v = gl.eigh(gp.asarray(h), subset_by_value=(-np.inf, 10.0))
+    ww = sl.eigh(h, eigvals_only=True, subset_by_value=(-np.inf, 10.0))
+    _same(w, ww, dt)
+    assert v.shape == (5, ww.size)
+    got = np.sort_complex(gl.eigvals(gp.asarray(h)).get())
+    _same(got, np.sort_complex(sl.eigvals(h)), dt)
+
+
+def test_generalized_eigh_and_subset_errors():
+    a, b = _spd(4, np.float64), _spd(4, np.float64)
+    _same(gl.eigh(gp.asarray(a), gp.asarray(b), eigvals_only=True),
+          sl.eigh(a, b, eigvals_only=True), np.float64)
+    with pytest.raises(ValueError, match="indices are not valid"):
+        gl.eigh(gp.asarray(a), subset_by_index=[2, 9])
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.complex128])
+def test_matrix_functions(dt):
+    a = _data((4, 4), dt)
+    for scale in (0.01, 1.0, 8.0):
+        want = sl.expm(scale * a)
+        got = gl.expm(gp.asarray((scale * a).astype(dt)))
+        _same(got / np.abs(want).max(), want / np.abs(want).max(), dt)
+    _same(gl.cosm(gp.asarray(a)), sl.cosm(a), dt)
+    _same(gl.sinm(gp.asarray(a)), sl.sinm(a), dt)
+    batch = _data((2, 3, 3), np.float64)
+    _same(gl.expm(gp.asarray(batch)), sl.expm(batch), np.float64)
+    s = _spd(4, np.float64)
+    _same(gl.sqrtm(gp.asarray(s)), sl.sqrtm(s), np.float64)
+    _same(gl.logm(gp.asarray(s)), sl.logm(s), np.float64)
+    t, z = gl.schur(gp.asarray(s))
+    _same(z @ t @ z.T, s, np.float64, dtype=False)
+    q, b = _data((4, 3), np.float64), _spd(3, np.float64)
+    _same(gl.solve_sylvester(gp.asarray(s), gp.asarray(b), gp.asarray(q)),
+          sl.solve_sylvester(s, b, q), np.float64)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.complex64])
+def test_svd_built(dt):
+    a = _data((5, 3), dt)
+    _same(gl.pinv(gp.asarray(a)), sl.pinv(a), dt)
+    for side in ("right", "left"):
+        for got, want in zip(gl.polar(gp.asarray(a), side), sl.polar(a, side)):
+            _same(got, want, dt)
+    ns = gl.null_space(gp.asarray(a.T)).get()
+    assert ns.shape == sl.null_space(a.T).shape
+    np.testing.assert_allclose(a.T @ ns, 0, atol=_tol(dt))
+    o = gl.orth(gp.asarray(a)).get()
+    assert o.shape == sl.orth(a).shape
+    np.testing.assert_allclose(o @ np.conj(o.T) @ a, a, atol=_tol(dt) * 10)
+    # SciPy's det of complex64 is complex128; gpunp keeps numpy.linalg's dtype
+    _same(gl.det(gp.asarray(a[:3])), sl.det(a[:3]), dt, dtype=False)
+    _same(gl.inv(gp.asarray(a[:3])), sl.inv(a[:3]), dt)
+    _same(gl.norm(gp.asarray(a)), sl.norm(a), dt)
+    x, res, rank, sv = gl.lstsq(gp.asarray(a), gp.asarray(a[:, 0]))
+    want = sl.lstsq(a, a[:, 0])
+    _same(x, want[0], dt)
+    assert rank == want[2]
+
+
+def test_empty():
+    _same(gl.solve(gp.ones((0, 0)), gp.ones((0, 2))), sl.solve(np.ones((0, 0)), np.ones((0, 2))),
+          np.float64)
+    _same(gl.expm(gp.ones((0, 0))), sl.expm(np.ones((0, 0))), np.float64)
+
+
+def test_special_matrices():
+    cases = [
+        ("toeplitz", ([1, 2, 3], [1, 5, 6, 7])), ("toeplitz", ([1, 2 + 1j, 3],)),
+        ("circulant", ([1, 2, 3],)), ("hankel", ([1, 2, 3], [3, 4, 5, 6])),
+        ("hankel", ([1.5, 2, 3],)), ("hadamard", (8,)), ("leslie", ([1, 2, 3], [0.5, 0.6])),
+        ("companion", ([1, 2, 3, 4],)), ("helmert", (5,)), ("hilbert", (4,)),
+        ("invhilbert", (4,)), ("dft", (5,)), ("fiedler", ([1, 4, 2],)),
+        ("fiedler_companion", ([1.0, 2, 3, 4, 5, 6],)),
+        ("fiedler_companion", ([2.0, 3, 4, 5, 6],)), ("pascal", (4,)),
+        ("invpascal", (4,)), ("convolution_matrix", ([1, 2, 3], 5)),
+        ("khatri_rao", ([[1, 2], [3, 4]], [[5, 6], [7, 8], [9, 10]])),
+        ("block_diag", ([[1, 2]], [[3], [4]], [[5.0]])),
+    ]
+    for name, args in cases:
+        got = getattr(gl, name)(*[gp.asarray(x) if isinstance(x, list) else x for x in args])
+        want = getattr(sl, name)(*args)
+        _same(got, want, np.float64, dtype=name not in ("hadamard", "pascal"))
+    for kind in ("lower", "upper"):
+        _same(gl.pascal(4, kind), sl.pascal(4, kind), np.float64, dtype=False)
+        _same(gl.invpascal(4, kind), sl.invpascal(4, kind), np.float64, dtype=False)
+    for mode in ("same", "valid"):
+        for n in (2, 5):
+            _same(gl.convolution_matrix(gp.asarray([1, 2, 3]), n, mode),
+                  sl.convolution_matrix([1, 2, 3], n, mode), np.float64)
+    _same(gl.helmert(3, full=True), sl.helmert(3, full=True), np.float64)
+    _same(gl.dft(4, "sqrtn"), sl.dft(4, "sqrtn"), np.float64)
+    assert gl.kron(gp.eye(2), gp.ones((2, 2))).shape == (4, 4)
+    assert gl.tri(3).get().tolist() == np.tri(3, dtype=int).tolist()
+    with pytest.raises(ValueError):
+        gl.hadamard(6)
+    with pytest.raises(ValueError):
+        gl.companion([0, 1, 2])
