@@ -103,8 +103,19 @@ def lu_factor(a):
     if on_host():
         lu, piv, info = _host_lu(numpy.array(host_view(a), dtype=dt))
         return gpunp.array(lu), gpunp.array(piv), gpunp.array(info)
+    if m != n:
+        # getrf takes square matrices: zero columns (rows) padded to a tall
+        # (wide) matrix change none of its first k steps, whose pivots only
+        # ever pick a zero row where the whole column is zero, and then the
+        # first such row, which is one of a's
+        sq = gpunp.zeros(a.shape[:-2] + (max(m, n),) * 2, a.dtype)
+        sq[..., :m, :n] = a
+        a = sq
     f, ipiv, info = _device.lu(a, dt, raise_singular=False)
     piv = (ipiv[..., :k] - 1).astype(numpy.int32)
+    if m != n:
+        f = f[..., :m, :n]
+        info = gpunp.where(info > k, 0, info).astype(numpy.int32)
     return gpunp.ascontiguousarray(f), piv, info
 
 

@@ -72,15 +72,34 @@ def test_lu_factor_batched_and_singular_warns():
         gl.lu_factor(gp.zeros((2, 2)))
 
 
-def test_lu_factor_gpu_road_with_lapack_for_the_engine():
+@pytest.mark.parametrize("shape", [(2, 4, 4), (3, 5), (5, 3)])
+def test_lu_factor_gpu_road_with_lapack_for_the_engine(shape):
+    # getrf is square only: a rectangular matrix goes padded with zeros
     from property import fake_solver
-    a = _data((2, 4, 4), np.float64)
+    a = _data(shape, np.float64)
     with fake_solver.device_road():
         lu, piv, info = gp.linalg.lu_factor(gp.asarray(a))
-    want_lu, want_piv = sl.lu_factor(a)
+        singular = gp.linalg.lu_factor(gp.zeros((3, 2)))[2]
+    want_lu, want_piv = (sl.lu_factor(a) if shape[-1] == shape[-2] else
+                         _host_getrf(a))
     _same(lu, want_lu, np.float64)
     assert np.array_equal(piv.get(), want_piv)
     assert not info.get().any()
+    assert int(singular.get()) == 1
+
+
+def _host_getrf(a):
+    from scipy.linalg import lapack
+    lu, piv, _ = lapack.dgetrf(a)
+    return lu, piv
+
+
+def test_triangular_solve_by_blocks():
+    # past 128 the solve recurses on halves
+    a, b = _data((140, 140), np.float64) + 140 * np.eye(140), _data((140, 2), np.float64)
+    for lower in (False, True):
+        _same(gl.solve_triangular(gp.asarray(a), gp.asarray(b), lower=lower, trans=1),
+              sl.solve_triangular(a, b, lower=lower, trans=1), np.float64)
 
 
 @pytest.mark.parametrize("dt", DTYPES)

@@ -146,14 +146,20 @@ def _one(kind, x, type, n, axis, norm, orthogonalize, inverse):
     if type not in _DCT:
         raise ValueError(f"invalid {kind.upper()} type")
     norm = check_norm(norm)
-    if x.ndim == 0:
-        raise IndexError("tuple index out of range")
+    # SciPy's order: n is checked before the axis, which indexes the shape
+    if n is not None and n < 1:
+        raise ValueError(f"invalid number of data points ({n}) specified")
     if not -x.ndim <= axis < x.ndim:
         raise IndexError("tuple index out of range")
     if n is None:
         n = x.shape[axis]
     if n < 1:
         raise ValueError(f"invalid number of data points ({n}) specified")
+    shape = list(x.shape)
+    shape[axis] = n
+    if 0 in shape:
+        # nothing to transform (SciPy does not look at the type's length then)
+        return gpunp.empty(tuple(shape), x.dtype)
     if inverse:
         type, norm = _INVERSE_TYPE[type], _SWAPPED[norm]
     if (kind, type, n) == ("dct", 1, 1):

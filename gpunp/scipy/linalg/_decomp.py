@@ -7,10 +7,12 @@ errors. The ``overwrite_*`` arguments are accepted and ignored: the
 factorizations copy their input anyway (gpunp.linalg's column-major copy).
 
 Triangular solves have no engine entry of their own yet: a triangular
-system is solved as gpunp.linalg.solve of the triangle turned upper
-triangular (rows and columns reversed for a lower one), on which LU's
-partial pivoting never swaps, so the arithmetic is back substitution's,
-but the factorization still costs O(n^3)."""
+system is turned upper triangular (rows and columns reversed for a lower
+one) and solved by halves, recursively, as a blocked trsm does: matrix
+products, and gpunp.linalg.solve for diagonal blocks of order 128 or less,
+on which LU's partial pivoting never swaps, so their arithmetic is back
+substitution's. The work is O(n^2 k) in products plus O(128^2 n) in the
+small solves."""
 
 from __future__ import annotations
 
@@ -72,9 +74,23 @@ def _singular_slices(bad: numpy.ndarray) -> str:
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
 
+# the order up to which a triangular block is solved by one LU solve
+_BLOCK = 128
+
+
 def _upper_solve(u, b):
-    """X with U X = B, U upper triangular with no zero on its diagonal."""
-    return _la.solve(u, b)
+    """X with U X = B, U upper triangular with no zero on its diagonal,
+    by halves: the lower half of X from U's last diagonal block, then the
+    upper half from the first after one matrix product, so the work is
+    matrix products but for blocks of order _BLOCK, each solved by LU
+    (which never pivots on a triangle)."""
+    n = u.shape[-1]
+    if n <= _BLOCK:
+        return _la.solve(u, b)
+    h = n // 2
+    x2 = _upper_solve(u[..., h:, h:], b[..., h:, :])
+    x1 = _upper_solve(u[..., :h, :h], b[..., :h, :] - u[..., :h, h:] @ x2)
+    return gpunp.concatenate([x1, x2], axis=-2)
 
 
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
@@ -207,7 +223,8 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
         return gpunp.ascontiguousarray(_take_rows(l_, inv)), u
     if p_indices:
         return gpunp.asarray(perm.astype(numpy.int32)), l_, u
-    p = (numpy.arange(m)[:, None] == perm[..., None, :]).astype(f.dtype)
+    # SciPy's P is real even for a complex a
+    p = (numpy.arange(m)[:, None] == perm[..., None, :]).astype(numpy.finfo(f.dtype).dtype)
     return gpunp.asarray(p), gpunp.ascontiguousarray(l_), u
 
 
