@@ -197,3 +197,12 @@ def test_fftpack_nd_and_helpers():
     assert gfp.next_fast_len(1021) == sfp.next_fast_len(1021)
     x32 = x.astype(np.float32)
     _same(gfp.rfft(gp.asarray(x32)), sfp.rfft(x32), np.float32)
+
+
+def test_backend_controls_are_scipys():
+    x = _data((8,), np.float64)
+    assert gf.set_backend is sf.set_backend
+    with gf.set_backend(gf, only=True):
+        assert isinstance(sf.idst(gp.asarray(x)), gp.ndarray)
+    with pytest.raises(AttributeError):
+        gf.no_such_name

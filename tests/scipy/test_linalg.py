@@ -286,3 +286,69 @@ def test_special_matrices():
         gl.hadamard(6)
     with pytest.raises(ValueError):
         gl.companion([0, 1, 2])
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.complex128])
+def test_more_matrix_functions_and_helpers(dt):
+    a, b = _data((4, 4), dt) / 3, _data((4, 4), dt)
+    for name in ("tanm", "coshm", "sinhm", "tanhm"):
+        _same(getattr(gl, name)(gp.asarray(a)), getattr(sl, name)(a), dt)
+    s = _spd(4, dt)
+    assert gl.issymmetric(gp.asarray(s)) == sl.issymmetric(s)
+    assert gl.ishermitian(gp.asarray(s)) == sl.ishermitian(s)
+    assert gl.issymmetric(gp.asarray(a)) is False
+    assert gl.issymmetric(gp.asarray(s + 1e-9 * a), atol=1e-6) == sl.issymmetric(
+        s + 1e-9 * a, atol=1e-6)
+    band = np.triu(np.tril(b, 1), -2)
+    assert gl.bandwidth(gp.asarray(band)) == sl.bandwidth(band) == (2, 1)
+    assert gl.bandwidth(gp.asarray(b[:3])) == sl.bandwidth(b[:3])
+    _same(gl.diagsvd(gp.asarray(np.diag(s)), 5, 4), sl.diagsvd(np.diag(s), 5, 4), dt)
+    for got, want in zip(gl.orthogonal_procrustes(gp.asarray(a), gp.asarray(b)),
+                         sl.orthogonal_procrustes(a, b)):
+        _same(got, want, dt)
+    low = s[:, :2] @ np.conj(s[:, :2].T)  # rank 2
+    got, rank = gl.pinvh(gp.asarray(low), return_rank=True)
+    want, want_rank = sl.pinvh(low, return_rank=True)
+    _same(got, want, dt)
+    assert rank == want_rank
+
+
+def test_structured_solves_by_fft():
+    c = np.array([2.0, -1, 0, 0.5])
+    b1, b2 = _data((4,), np.float64), _data((4, 3), np.complex128)
+    for b in (b1, b2):
+        _same(gl.solve_circulant(gp.asarray(c), gp.asarray(b)), sl.solve_circulant(c, b),
+              b.dtype)
+    ones = np.ones(4)
+    _same(gl.solve_circulant(gp.asarray(ones), gp.asarray(b1), singular="lstsq"),
+          sl.solve_circulant(ones, b1, singular="lstsq"), np.float64)
+    with pytest.raises(np.linalg.LinAlgError, match="near singular"):
+        gl.solve_circulant(gp.asarray(ones), gp.asarray(b1))
+    cr = (_data((5,), np.float64), _data((3,), np.float64))
+    x = _data((3, 2), np.float64)
+    _same(gl.matmul_toeplitz(tuple(gp.asarray(v) for v in cr), gp.asarray(x)),
+          sl.matmul_toeplitz(cr, x), np.float64)
+    xc = _data((3,), np.complex64)
+    _same(gl.matmul_toeplitz(gp.asarray(cr[1]), gp.asarray(xc)),
+          sl.matmul_toeplitz(cr[1], xc), np.complex64)
+
+
+def test_host_computed_forms():
+    # column-pivoted QR, raw QR and the generalized eigenproblem run SciPy on
+    # a host copy (no device routine); the results are gpunp arrays
+    a, b = _data((5, 4), np.float64), _spd(4, np.float64)
+    for got, want in zip(gl.qr(gp.asarray(a), pivoting=True), sl.qr(a, pivoting=True)):
+        _same(got, want, np.float64)
+    (h, tau), r = gl.qr(gp.asarray(a), mode="raw")
+    (wh, wtau), wr = sl.qr(a, mode="raw")
+    _same(h, wh, np.float64)
+    _same(tau, wtau, np.float64)
+    w, vl, vr = gl.eig(gp.asarray(a[:4]), gp.asarray(b), left=True)
+    ww, wvl, wvr = sl.eig(a[:4], b, left=True)
+    order, worder = np.argsort(w.get()), np.argsort(ww)
+    _same(gp.asarray(w.get()[order]), ww[worder], np.complex128)
+    assert isinstance(vl, gp.ndarray) and vl.shape == wvl.shape
+    hw = gl.eigvals(gp.asarray(a[:4]), homogeneous_eigvals=True)
+    want = sl.eigvals(a[:4], homogeneous_eigvals=True)
+    assert hw.shape == want.shape
+    _same(np.sort_complex(hw.get()[0]), np.sort_complex(want[0]), np.complex128)

@@ -32,5 +32,17 @@ __all__ = [
     "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq",
     "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "prev_fast_len", "dct", "idct",
     "dst", "idst", "dctn", "idctn", "dstn", "idstn", "fht", "ifht", "fhtoffset",
-    "get_workers", "set_workers", "get_fft_plan",
+    "get_workers", "set_workers", "get_fft_plan", "set_backend", "skip_backend",
+    "set_global_backend", "register_backend",
 ]
+
+# scipy.fft's backend controls, SciPy's own (they act on SciPy's dispatch),
+# so gpunp.scipy.fft.set_backend(gpunp.scipy.fft) reads as SciPy's does
+_SCIPY_CONTROLS = ("set_backend", "skip_backend", "set_global_backend", "register_backend")
+
+
+def __getattr__(name):
+    if name in _SCIPY_CONTROLS:
+        import scipy.fft
+        return getattr(scipy.fft, name)
+    raise AttributeError(f"module 'gpunp.scipy.fft' has no attribute {name!r}")

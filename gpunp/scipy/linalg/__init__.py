@@ -13,8 +13,9 @@ from gpunp.scipy.linalg._decomp import (
     eigvalsh, inv, lstsq, lu, lu_factor, lu_solve, norm, pinv, qr, rq, solve, solve_triangular,
     svd, svdvals)
 from gpunp.scipy.linalg._matfuncs import (
-    block_diag, cosm, expm, khatri_rao, kron, ldl, logm, null_space, orth, polar, schur, sinm,
-    solve_sylvester, sqrtm)
+    bandwidth, block_diag, coshm, cosm, diagsvd, expm, ishermitian, issymmetric, khatri_rao,
+    kron, ldl, logm, matmul_toeplitz, null_space, orth, orthogonal_procrustes, pinvh, polar,
+    schur, sinhm, sinm, solve_circulant, solve_sylvester, sqrtm, tanhm, tanm)
 from gpunp.scipy.linalg._special_matrices import (
     circulant, companion, convolution_matrix, dft, fiedler, fiedler_companion, hadamard, hankel,
     helmert, hilbert, invhilbert, invpascal, leslie, pascal, toeplitz, tri)
@@ -27,5 +28,7 @@ __all__ = [
     "helmert", "hilbert", "inv", "invhilbert", "invpascal", "khatri_rao", "ldl", "leslie",
     "logm", "lstsq", "lu", "lu_factor", "lu_solve", "norm", "null_space", "orth", "pascal",
     "pinv", "polar", "qr", "rq", "schur", "sinm", "solve", "solve_sylvester",
-    "solve_triangular", "sqrtm", "svd", "svdvals", "toeplitz",
+    "solve_triangular", "sqrtm", "svd", "svdvals", "toeplitz", "bandwidth", "coshm",
+    "diagsvd", "ishermitian", "issymmetric", "matmul_toeplitz", "orthogonal_procrustes",
+    "pinvh", "sinhm", "solve_circulant", "tanhm", "tanm",
 ]

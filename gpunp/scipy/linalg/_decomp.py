@@ -69,6 +69,23 @@ def _singular_slices(bad: numpy.ndarray) -> str:
         if bad.ndim else "0"
 
 
+def _scipy_on_host(name, *args, **kwargs):
+    """scipy.linalg.<name> on host copies of the gpunp arrays among args,
+    its arrays (nested in tuples too) returned as gpunp arrays: for what
+    no device routine computes. Needs SciPy."""
+    import scipy.linalg
+
+    def host(v):
+        return gpunp.asnumpy(v) if isinstance(v, gpunp.ndarray) else v
+
+    def back(r):
+        if isinstance(r, tuple):
+            return tuple(back(x) for x in r)
+        return gpunp.asarray(r) if isinstance(r, (numpy.ndarray, numpy.generic)) else r
+    return back(getattr(scipy.linalg, name)(*[host(v) for v in args],
+                                            **{k: host(v) for k, v in kwargs.items()}))
+
+
 # ---- triangular systems -----------------------------------------------------------------
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
@@ -405,15 +422,16 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
         check_finite=True, homogeneous_eigvals=False):
     """Eigenvalues (complex, as SciPy's) and right eigenvectors (scipy.linalg.eig);
     the generalized problem (b) and left vectors are not supported yet."""
-    if b is not None or left:
-        raise NotImplementedError("gpunp.scipy.linalg.eig: b= and left= are not supported yet")
+    if b is not None or left or homogeneous_eigvals:
+        # the generalized problem and left vectors have no device routine
+        # (cuSOLVER has no ggev): SciPy's on a host copy, as the Schur family
+        return _scipy_on_host("eig", a, b, left=left, right=right, check_finite=check_finite,
+                              homogeneous_eigvals=homogeneous_eigvals)
     a = asarray_validated(a, check_finite)
     _square(a)
     ct = numpy.result_type(a.dtype, numpy.complex64)
     w, v = _la.eig(a)
     w = w.astype(ct, copy=False)
-    if homogeneous_eigvals:
-        w = gpunp.stack([w, gpunp.ones_like(w)], axis=-2)
     return (w, v.astype(ct, copy=False)) if right else w
 
 
@@ -510,8 +528,9 @@ def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_fini
     if mode not in ("full", "r", "economic", "raw"):
         raise ValueError("Mode argument should be one of ['full', 'r', 'economic', 'raw']")
     if pivoting or mode == "raw":
-        raise NotImplementedError("gpunp.scipy.linalg.qr: pivoting and mode 'raw' are not "
-                                  "supported yet")
+        # column pivoting (geqp3) and LAPACK's raw reflectors have no device
+        # routine: SciPy's on a host copy
+        return _scipy_on_host("qr", a, mode=mode, pivoting=pivoting, check_finite=check_finite)
     a = asarray_validated(a, check_finite)
     if a.ndim < 2:
         raise ValueError("expected a 2-D array")

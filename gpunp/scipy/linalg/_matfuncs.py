@@ -16,7 +16,7 @@ import numpy
 import gpunp
 import gpunp.linalg as _la
 
-from gpunp.scipy.linalg._decomp import asarray_validated
+from gpunp.scipy.linalg._decomp import _scipy_on_host, asarray_validated
 
 # Pade coefficients b_k of degree 13 and the 1-norm bounds theta_m under
 # which degree m meets double precision (Higham 2005, table 2.3)
@@ -142,13 +142,7 @@ def block_diag(*arrs):
 # ---- the Schur family: SciPy's, on a host copy -------------------------------------------
 
 def _on_host(name, *arrays, **kwargs):
-    import scipy.linalg
-    r = getattr(scipy.linalg, name)(*[gpunp.asnumpy(gpunp.asarray(a)) for a in arrays],
-                                    **kwargs)
-    if isinstance(r, tuple):
-        return tuple(gpunp.asarray(x) if isinstance(x, (numpy.ndarray, numpy.generic)) else x
-                     for x in r)
-    return gpunp.asarray(r)
+    return _scipy_on_host(name, *[gpunp.asarray(a) for a in arrays], **kwargs)
 
 
 def schur(a, output="real", lwork=None, overwrite_a=False, sort=None, check_finite=True):
@@ -215,3 +209,185 @@ def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_dr
     _, s, vh = _la.svd(a, full_matrices=True)
     rank = _rank_cut(s, rcond, a.shape)
     return gpunp.ascontiguousarray(gpunp.conj(vh[rank:, :].T))
+
+
+# ---- more matrix functions from expm --------------------------------------------------------
+
+def _real_if_real(a, b):
+    """b, real when a is (the hyperbolic functions of a real matrix are)."""
+    return gpunp.ascontiguousarray(b.real) if a.dtype.kind != "c" and b.dtype.kind == "c" else b
+
+
+def coshm(A):
+    """The matrix hyperbolic cosine (scipy.linalg.coshm)."""
+    a = asarray_validated(A, check_finite=False)
+    return _real_if_real(a, 0.5 * (expm(a) + expm(-a)))
+
+
+def sinhm(A):
+    """The matrix hyperbolic sine (scipy.linalg.sinhm)."""
+    a = asarray_validated(A, check_finite=False)
+    return _real_if_real(a, 0.5 * (expm(a) - expm(-a)))
+
+
+def tanm(A):
+    """The matrix tangent, cosm(A)^-1 sinm(A) (scipy.linalg.tanm)."""
+    a = asarray_validated(A, check_finite=False)
+    return _la.solve(cosm(a), sinm(a))
+
+
+def tanhm(A):
+    """The matrix hyperbolic tangent, coshm(A)^-1 sinhm(A) (scipy.linalg.tanhm)."""
+    a = asarray_validated(A, check_finite=False)
+    return _la.solve(coshm(a), sinhm(a))
+
+
+# ---- products and solves with structured matrices, by FFT ----------------------------------
+
+def solve_circulant(c, b, singular="raise", tol=None, caxis=-1, baxis=0, outaxis=0):
+    """x with C x = b for the circulant matrix C of first column c
+    (scipy.linalg.solve_circulant): C's eigenvalues are fft(c), so x is
+    ifft(fft(b) / fft(c)); near-zero eigenvalues raise, or with "lstsq"
+    their terms are dropped (the least-squares solution)."""
+    c, b = gpunp.asarray(c), gpunp.asarray(b)
+    if singular not in ("raise", "lstsq"):
+        raise ValueError("singular must be 'raise' or 'lstsq'")
+    c = gpunp.moveaxis(c, caxis, -1)
+    b = gpunp.moveaxis(b, baxis, -1) if b.ndim > 1 else b
+    n = c.shape[-1]
+    if b.shape[-1] != n:
+        raise ValueError(f"Shapes of c {c.shape} and b {b.shape} are incompatible")
+    if b.ndim > 1 and c.ndim == 1:
+        # b's columns, each solved with the same c
+        b = gpunp.moveaxis(gpunp.moveaxis(b, -1, 0), 0, -1)
+    fc = gpunp.fft.fft(c)
+    mag = gpunp.abs(fc)
+    if tol is None:
+        tol = float(gpunp.max(mag)) * n * numpy.finfo(numpy.float64).eps
+    small = mag <= tol
+    if bool(gpunp.any(small)):
+        if singular == "raise":
+            raise numpy.linalg.LinAlgError("near singular circulant matrix.")
+        fc = gpunp.where(small, 1, fc)
+    fb = gpunp.fft.fft(b)
+    q = fb / (fc[..., None, :] if b.ndim > c.ndim else fc)
+    if bool(gpunp.any(small)):
+        q = gpunp.where(small[..., None, :] if b.ndim > c.ndim else small, 0, q)
+    x = gpunp.fft.ifft(q)
+    if c.dtype.kind != "c" and b.dtype.kind != "c":
+        x = x.real
+    return gpunp.ascontiguousarray(gpunp.moveaxis(x, -1, outaxis))
+
+
+def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
+    """T @ x for the Toeplitz matrix T of first column c (and first row r)
+    (scipy.linalg.matmul_toeplitz): T embedded in a circulant matrix of
+    order m + n - 1, whose product is a convolution done by FFT."""
+    if isinstance(c_or_cr, tuple):
+        c, r = (gpunp.ravel(gpunp.asarray(v)) for v in c_or_cr)
+    else:
+        c = gpunp.ravel(gpunp.asarray(c_or_cr))
+        r = gpunp.conj(c)
+    x = asarray_validated(x, check_finite)
+    m, n = c.size, r.size
+    vector = x.ndim == 1
+    xm = x[:, None] if vector else x
+    if xm.shape[0] != n:
+        raise ValueError(f"Incompatible dimensions: T is {m} x {n}, x has {xm.shape[0]} rows")
+    size = m + n - 1
+    v = gpunp.concatenate([c, r[:0:-1]]) if n > 1 else c
+    cplx = v.dtype.kind == "c" or x.dtype.kind == "c"
+    f = gpunp.fft.fft if cplx else gpunp.fft.rfft
+    fv = f(v, size)
+    fx = f(xm, size, axis=0)
+    y = (gpunp.fft.ifft(fv[:, None] * fx, size, axis=0) if cplx else
+         gpunp.fft.irfft(fv[:, None] * fx, size, axis=0))[:m]
+    y = gpunp.ascontiguousarray(y)
+    return y[:, 0] if vector else y
+
+
+# ---- small helpers of scipy.linalg ----------------------------------------------------------
+
+def bandwidth(a):
+    """(lower, upper): how many sub- and super-diagonals hold a nonzero
+    (scipy.linalg.bandwidth), by one masked reduction each."""
+    a = gpunp.asarray(a)
+    if a.ndim != 2:
+        raise ValueError("Input array must be 2D.")
+    if a.size == 0:
+        return 0, 0
+    m, n = a.shape
+    offset = gpunp.arange(m)[:, None] - gpunp.arange(n)[None, :]
+    nz = a != 0
+    lower = int(gpunp.max(gpunp.where(nz, offset, 0)))
+    upper = int(gpunp.max(gpunp.where(nz, -offset, 0)))
+    return lower, upper
+
+
+def _is_sym(a, atol, rtol, conj):
+    a = gpunp.asarray(a)
+    if a.ndim != 2:
+        raise ValueError("Input array must be a 2D NumPy array.")
+    if a.shape[0] != a.shape[1]:
+        return False
+    t = a.T
+    if conj and a.dtype.kind == "c":
+        t = gpunp.conj(t)
+    if atol is None and rtol is None:
+        return bool(gpunp.all(a == t))
+    return bool(gpunp.all(gpunp.abs(a - t) <= (atol or 0) + (rtol or 0) * gpunp.abs(t)))
+
+
+def issymmetric(a, atol=None, rtol=None):
+    """Whether a equals its transpose, exactly or within atol + rtol |a^T|
+    (scipy.linalg.issymmetric)."""
+    return _is_sym(a, atol, rtol, False)
+
+
+def ishermitian(a, atol=None, rtol=None):
+    """Whether a equals its conjugate transpose (scipy.linalg.ishermitian)."""
+    return _is_sym(a, atol, rtol, True)
+
+
+def diagsvd(s, M, N):
+    """The M x N matrix with s on its diagonal (scipy.linalg.diagsvd)."""
+    s = gpunp.asarray(s)
+    if s.size not in (M, N):
+        raise ValueError("Length of s must be M or N.")
+    out = gpunp.zeros((M, N), s.dtype)
+    k = s.size
+    out[gpunp.arange(k), gpunp.arange(k)] = s
+    return out
+
+
+def orthogonal_procrustes(A, B, check_finite=True):
+    """(R, scale): the unitary R nearest to mapping A onto B and the sum of
+    the singular values (scipy.linalg.orthogonal_procrustes)."""
+    a = asarray_validated(A, check_finite)
+    b = asarray_validated(B, check_finite)
+    if a.ndim != 2:
+        raise ValueError(f"expected ndim to be 2, but observed {a.ndim}")
+    if a.shape != b.shape:
+        raise ValueError(f"the shapes of A and B differ ({a.shape} vs {b.shape})")
+    u, w, vt = _la.svd((b.T @ gpunp.conj(a)).T)
+    return u @ vt, gpunp.sum(w)
+
+
+def pinvh(a, atol=None, rtol=None, lower=True, return_rank=False, check_finite=True):
+    """The pseudo-inverse of a Hermitian matrix from its eigendecomposition
+    (scipy.linalg.pinvh), eigenvalues up to atol + rtol max|w| dropped."""
+    a = asarray_validated(a, check_finite)
+    w, v = _la.eigh(a, UPLO="L" if lower else "U")
+    t = w.dtype
+    atol = 0.0 if atol is None else atol
+    rtol = max(a.shape[-2:]) * numpy.finfo(t).eps if rtol is None else rtol
+    if atol < 0 or rtol < 0:
+        raise ValueError("atol and rtol values must be positive.")
+    top = gpunp.max(gpunp.abs(w), axis=-1, keepdims=True)
+    keep = gpunp.abs(w) > atol + top * rtol
+    winv = gpunp.where(keep, 1 / gpunp.where(keep, w, 1), 0).astype(t)
+    b = gpunp.ascontiguousarray((v * winv[..., None, :]) @ gpunp.conj(gpunp.swapaxes(v, -1, -2)))
+    if return_rank:
+        rank = gpunp.count_nonzero(keep, axis=-1)
+        return b, (int(rank) if rank.ndim == 0 else rank)
+    return b
