@@ -141,7 +141,15 @@ def _host_lu(lu: numpy.ndarray):
         zero = d == 0
         info[(info == 0) & zero] = j + 1
         safe = numpy.where(zero, 1, d)
-        flat[:, j + 1:, j] /= safe[:, None]
+        # LAPACK's getf2 multiplies by the pivot's reciprocal unless that
+        # overflows (a pivot below the smallest normal number): the
+        # multipliers' rounding, and so which later pivots are exactly zero,
+        # follows it
+        tiny = numpy.abs(safe) < numpy.finfo(safe.dtype).tiny
+        col = flat[:, j + 1:, j]
+        with numpy.errstate(over="ignore", invalid="ignore"):
+            flat[:, j + 1:, j] = numpy.where(tiny[:, None], col / safe[:, None],
+                                             col * (1 / safe)[:, None])
         flat[:, j + 1:, j + 1:] -= flat[:, j + 1:, j, None] * flat[:, j, None, j + 1:]
     return flat.reshape(lu.shape), piv.reshape(batch + (k,)), info.reshape(batch)
 

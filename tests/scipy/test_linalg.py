@@ -352,3 +352,28 @@ def test_host_computed_forms():
     want = sl.eigvals(a[:4], homogeneous_eigvals=True)
     assert hw.shape == want.shape
     _same(np.sort_complex(hw.get()[0]), np.sort_complex(want[0]), np.complex128)
+
+
+def test_batched_as_scipy_1_17():
+    # functions without a batched form of their own loop over the batch
+    a = _data((2, 4, 4), np.float64) + 4 * np.eye(4)
+    v = _data((2, 4), np.float64)
+    s = a @ np.swapaxes(a, -1, -2)
+    cases = {
+        "orth": (a,), "polar": (a,), "khatri_rao": (a, a), "orthogonal_procrustes": (a, a),
+        "bandwidth": (a,), "issymmetric": (s,), "toeplitz": (v, v), "circulant": (v,),
+        "companion": (v + 5,), "leslie": (v, v[:, :3]), "fiedler": (v,),
+        "fiedler_companion": (v + 5,), "block_diag": (a, a), "diagsvd": (v, 4, 4),
+        "null_space": (a[:, :, :2].swapaxes(-1, -2),), "lstsq": (a, v[..., None]),
+    }
+    for name, args in cases.items():
+        got = getattr(gl, name)(*[gp.asarray(x) if isinstance(x, np.ndarray) else x
+                                  for x in args])
+        want = getattr(sl, name)(*args)
+        got = got if isinstance(got, tuple) else (got,)
+        want = tuple(want) if isinstance(want, (tuple, list)) else (want,)
+        for g_, w in zip(got, want):
+            # bases (orth, null_space) are unique up to each vector's sign
+            _same(abs(gp.asarray(g_).get()), abs(np.asarray(w)), np.float64, dtype=False)
+    _same(gl.eigh(gp.asarray(s), subset_by_value=(0, 50), eigvals_only=True),
+          sl.eigh(s, subset_by_value=(0, 50), eigvals_only=True), np.float64)

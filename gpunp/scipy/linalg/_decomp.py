@@ -373,6 +373,18 @@ def det(a, overwrite_a=False, check_finite=True):
 
 def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=True,
           lapack_driver=None):
+    """(x, residues, rank, s) of scipy.linalg.lstsq (an SVD solve, gelsd's);
+    over a batch of a, b (..., M, K) as SciPy's."""
+    a, b = gpunp.asarray(a), gpunp.asarray(b)
+    if a.ndim > 2:
+        from gpunp.scipy.linalg._batch import over_batch
+        return over_batch(2, 2)(_lstsq)(a, b, cond, overwrite_a, overwrite_b, check_finite,
+                                       lapack_driver)
+    return _lstsq(a, b, cond, overwrite_a, overwrite_b, check_finite, lapack_driver)
+
+
+def _lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=True,
+          lapack_driver=None):
     """(x, residues, rank, s) of scipy.linalg.lstsq (an SVD solve, gelsd's)."""
     if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
         raise ValueError(f'LAPACK driver "{lapack_driver}" is not found')
@@ -485,10 +497,15 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
         if not lo < hi:
             raise ValueError("Requested eigenvalue bounds are not valid. Valid range is "
                              f"(-inf, inf] and lo < hi, but lo={lo}, hi={hi} is given")
+        if w.ndim > 1:
+            # how many values fall in the range differs by matrix: one at a
+            # time, stacked (SciPy's batching)
+            from gpunp.scipy.linalg._batch import over_batch
+            return over_batch(2)(eigh)(a, None if b is None else b, lower=lower,
+                                       eigvals_only=eigvals_only, type=type,
+                                       check_finite=False, subset_by_value=subset_by_value)
         keep = gpunp.asnumpy((w > lo) & (w <= hi))
-        idx = numpy.nonzero(keep)[-1] if keep.ndim == 1 else None
-        if idx is None:
-            raise NotImplementedError("subset_by_value of a batch")
+        idx = numpy.nonzero(keep)[-1]
         w = w[gpunp.asarray(idx)]
         v = None if v is None else v[:, gpunp.asarray(idx)]
     w = gpunp.ascontiguousarray(w)

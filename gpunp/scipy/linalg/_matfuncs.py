@@ -16,6 +16,7 @@ import numpy
 import gpunp
 import gpunp.linalg as _la
 
+from gpunp.scipy.linalg._batch import over_batch
 from gpunp.scipy.linalg._decomp import _scipy_on_host, asarray_validated
 
 # Pade coefficients b_k of degree 13 and the 1-norm bounds theta_m under
@@ -104,6 +105,7 @@ def sinm(A):
     return gpunp.ascontiguousarray(expm(1j * a).imag)
 
 
+@over_batch(2, 2)
 def khatri_rao(a, b):
     """The column-wise Kronecker product (scipy.linalg.khatri_rao)."""
     a, b = gpunp.asarray(a), gpunp.asarray(b)
@@ -120,6 +122,7 @@ def kron(a, b):
     return gpunp.kron(a, b)
 
 
+@over_batch(2, variadic=True)
 def block_diag(*arrs):
     """The block diagonal matrix of the arrays (scipy.linalg.block_diag)."""
     if not arrs:
@@ -173,6 +176,7 @@ def ldl(A, lower=True, hermitian=True, overwrite_a=False, check_finite=True):
 
 # ---- built on the SVD ----------------------------------------------------------------------
 
+@over_batch(2)
 def polar(a, side="right"):
     """(u, p) with a = u p (right) or p u (left) (scipy.linalg.polar)."""
     if side not in ("right", "left"):
@@ -196,6 +200,7 @@ def _rank_cut(s, rcond, shape):
     return int(gpunp.count_nonzero(s > top * rcond))
 
 
+@over_batch(2)
 def orth(A, rcond=None):
     """An orthonormal basis of A's range (scipy.linalg.orth)."""
     a = asarray_validated(A)
@@ -203,6 +208,7 @@ def orth(A, rcond=None):
     return gpunp.ascontiguousarray(u[:, :_rank_cut(s, rcond, a.shape)])
 
 
+@over_batch(2)
 def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_driver="gesdd"):
     """An orthonormal basis of A's null space (scipy.linalg.null_space)."""
     a = asarray_validated(A, check_finite)
@@ -308,6 +314,7 @@ def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
 
 # ---- small helpers of scipy.linalg ----------------------------------------------------------
 
+@over_batch(2)
 def bandwidth(a):
     """(lower, upper): how many sub- and super-diagonals hold a nonzero
     (scipy.linalg.bandwidth), by one masked reduction each."""
@@ -338,17 +345,20 @@ def _is_sym(a, atol, rtol, conj):
     return bool(gpunp.all(gpunp.abs(a - t) <= (atol or 0) + (rtol or 0) * gpunp.abs(t)))
 
 
+@over_batch(2)
 def issymmetric(a, atol=None, rtol=None):
     """Whether a equals its transpose, exactly or within atol + rtol |a^T|
     (scipy.linalg.issymmetric)."""
     return _is_sym(a, atol, rtol, False)
 
 
+@over_batch(2)
 def ishermitian(a, atol=None, rtol=None):
     """Whether a equals its conjugate transpose (scipy.linalg.ishermitian)."""
     return _is_sym(a, atol, rtol, True)
 
 
+@over_batch(1)
 def diagsvd(s, M, N):
     """The M x N matrix with s on its diagonal (scipy.linalg.diagsvd)."""
     s = gpunp.asarray(s)
@@ -360,6 +370,7 @@ def diagsvd(s, M, N):
     return out
 
 
+@over_batch(2, 2)
 def orthogonal_procrustes(A, B, check_finite=True):
     """(R, scale): the unitary R nearest to mapping A onto B and the sum of
     the singular values (scipy.linalg.orthogonal_procrustes)."""

@@ -13,11 +13,14 @@ import numpy
 
 import gpunp
 
+from gpunp.scipy.linalg._batch import over_batch
+
 
 def _vector(x):
     return gpunp.ravel(gpunp.asarray(x))
 
 
+@over_batch(1, 1)
 def toeplitz(c, r=None):
     """The Toeplitz matrix with first column c and first row r (r's first
     entry ignored; r = conj(c) when None) (scipy.linalg.toeplitz, 1-D inputs)."""
@@ -29,6 +32,7 @@ def toeplitz(c, r=None):
     return vals[idx]
 
 
+@over_batch(1)
 def circulant(c):
     """The circulant matrix with first column c (scipy.linalg.circulant)."""
     c = _vector(c)
@@ -67,6 +71,7 @@ def hadamard(n, dtype=int):
     return gpunp.asarray(h)
 
 
+@over_batch(1, 1)
 def leslie(f, s):
     """The Leslie matrix of fecundities f and survivals s (scipy.linalg.leslie)."""
     f, s = gpunp.atleast_1d(gpunp.asarray(f)), gpunp.atleast_1d(gpunp.asarray(s))
@@ -84,6 +89,7 @@ def leslie(f, s):
     return a
 
 
+@over_batch(1)
 def companion(a):
     """The companion matrix of the polynomial with coefficients a (scipy.linalg.companion)."""
     a = gpunp.atleast_1d(gpunp.asarray(a))
@@ -154,6 +160,7 @@ def dft(n, scale=None):
     return m
 
 
+@over_batch(1)
 def fiedler(a):
     """|a_i - a_j| (scipy.linalg.fiedler)."""
     a = gpunp.atleast_1d(gpunp.asarray(a))
@@ -166,6 +173,7 @@ def fiedler(a):
     return gpunp.abs(a[:, None] - a[None, :])
 
 
+@over_batch(1)
 def fiedler_companion(a):
     """Fiedler's pentadiagonal companion matrix (scipy.linalg.fiedler_companion)."""
     a = gpunp.atleast_1d(gpunp.asarray(a))
@@ -224,6 +232,7 @@ def invpascal(n, kind="symmetric", exact=True):
     return gpunp.asarray(numpy.ascontiguousarray(p))
 
 
+@over_batch(1)
 def convolution_matrix(a, n, mode="full"):
     """The matrix of convolving with a, for signals of length n
     (scipy.linalg.convolution_matrix)."""
