@@ -35,58 +35,67 @@ _SWAPPED = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
 
 
 @functools.lru_cache(maxsize=16)
-def _twiddle(n: int, count: int, step: float, offset: float, dt, device_id: int):
-    """exp(i pi (step k + offset) / (2n)) for k < count, in complex dtype dt
-    (computed in double precision on the device)."""
+def _twiddle(n: int, count: int, step: float, offset: float, scale: float, dt,
+             device_id: int):
+    """scale exp(i pi (step k + offset) / (2n)) for k < count, in complex
+    dtype dt (computed in double precision on the device)."""
     k = gpunp.arange(count, dtype=numpy.float64)
     angle = (k * step + offset) * (math.pi / (2 * n))
-    return (gpunp.cos(angle) + 1j * gpunp.sin(angle)).astype(dt)
+    return ((gpunp.cos(angle) + 1j * gpunp.sin(angle)) * scale).astype(dt)
 
 
-def _tw(n, count, step, offset, rt):
+def _tw(n, count, step, offset, rt, scale=1.0):
     ct = numpy.result_type(rt, numpy.complex64)
-    return _twiddle(n, count, step, offset, ct, gpunp.cuda.Device().id)
+    return _twiddle(n, count, step, offset, float(scale), ct, gpunp.cuda.Device().id)
 
 
-def _dct2(x):
+# Each transform takes the real signal x (its last axis transformed) and
+# the normalisation factor, which it folds into a twiddle or a pass it makes
+# anyway, and returns a new C-ordered array.
+
+def _dct2(x, fct):
     n = x.shape[-1]
+    h = n // 2 + 1
     v = gpunp.concatenate([x[..., ::2], x[..., 1::2][..., ::-1]], axis=-1)
-    z = _fft.rfft(v) * _tw(n, n // 2 + 1, -1.0, 0.0, x.dtype)
+    z = _fft.rfft(v)
+    gpunp.multiply(z, _tw(n, h, -1.0, 0.0, x.dtype, 2 * fct), out=z)
+    # y[k] = Re z[k] for k <= n/2; y[n - k] = -Im z[k] for the rest
     y = gpunp.empty(x.shape, x.dtype)
-    y[..., :n // 2 + 1] = z.real
-    y[..., n // 2 + 1:] = -z.imag[..., 1:(n + 1) // 2][..., ::-1]
-    return y * 2
+    y[..., :h] = z.real
+    gpunp.negative(z.imag[..., 1:(n + 1) // 2][..., ::-1], out=y[..., h:])
+    return y
 
 
-def _dct3(x):
+def _dct3(x, fct):
     n = x.shape[-1]
     h = n // 2 + 1
     z = gpunp.empty(x.shape[:-1] + (h,), numpy.result_type(x.dtype, numpy.complex64))
     z.real[...] = x[..., :h]
     z.imag[..., :1] = 0
-    z.imag[..., 1:] = -x[..., ::-1][..., :h - 1]
-    v = _fft.irfft(z * _tw(n, h, 1.0, 0.0, x.dtype), n, norm="forward")
+    gpunp.negative(x[..., ::-1][..., :h - 1], out=z.imag[..., 1:])
+    gpunp.multiply(z, _tw(n, h, 1.0, 0.0, x.dtype, fct), out=z)
+    v = _fft.irfft(z, n, norm="forward")
     y = gpunp.empty(x.shape, x.dtype)
     y[..., ::2] = v[..., :(n + 1) // 2]
     y[..., 1::2] = v[..., ::-1][..., :n // 2]
     return y
 
 
-def _dct1(x):
+def _dct1(x, fct):
     v = gpunp.concatenate([x, x[..., -2:0:-1]], axis=-1)
-    return _fft.rfft(v).real
+    return _fft.rfft(v).real * fct
 
 
-def _dct4(x):
+def _dct4(x, fct):
     n = x.shape[-1]
     z = _fft.fft(x * _tw(n, n, -1.0, 0.0, x.dtype), 2 * n)[..., :n]
-    return (z * _tw(n, n, -1.0, -0.5, x.dtype)).real * 2
+    return (z * _tw(n, n, -1.0, -0.5, x.dtype, 2 * fct)).real.astype(x.dtype, copy=False)
 
 
-def _dst1(x):
+def _dst1(x, fct):
     zero = gpunp.zeros(x.shape[:-1] + (1,), x.dtype)
     v = gpunp.concatenate([zero, x, zero, -x[..., ::-1]], axis=-1)
-    return -_fft.rfft(v).imag[..., 1:x.shape[-1] + 1]
+    return _fft.rfft(v).imag[..., 1:x.shape[-1] + 1] * -fct
 
 
 def _alternate(x):
@@ -98,9 +107,9 @@ def _alternate(x):
 _DCT = {1: _dct1, 2: _dct2, 3: _dct3, 4: _dct4}
 _DST = {
     1: _dst1,
-    2: lambda x: _dct2(_alternate(x))[..., ::-1],
-    3: lambda x: _alternate(_dct3(x[..., ::-1])),
-    4: lambda x: _alternate(_dct4(x[..., ::-1])),
+    2: lambda x, fct: gpunp.ascontiguousarray(_dct2(_alternate(x), fct)[..., ::-1]),
+    3: lambda x, fct: _alternate(_dct3(x[..., ::-1], fct)),
+    4: lambda x, fct: _alternate(_dct4(x[..., ::-1], fct)),
 }
 
 
@@ -123,12 +132,10 @@ def _scaled(x, kind, type, norm, orthogonalize):
         x = x.copy()
         for i in set(i % n for i in pre):
             x[..., i] *= math.sqrt(2)
-    y = (_DCT if kind == "dct" else _DST)[type](x)
-    if fct != 1.0:
-        y = y * fct
+    y = (_DCT if kind == "dct" else _DST)[type](x, fct).astype(x.dtype, copy=False)
     for i in set(i % n for i in post):
         y[..., i] *= 1 / math.sqrt(2)
-    return y.astype(x.dtype, copy=False)
+    return y
 
 
 def _fit(x, axis, n):
