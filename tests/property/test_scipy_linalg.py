@@ -153,3 +153,16 @@ def test_non_finite_is_scipys_value_error(name, bad, where):
         getattr(sl, name)(*args)
     with pytest.raises(ValueError, match="must not contain infs or NaNs"):
         getattr(gl, name)(*[gp.asarray(a) for a in args])
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(["float64", "complex128"]), BATCH, st.integers(1, 5))
+def test_sqrtm_logm(data, dt, batch, n):
+    # matrices with a dominant positive diagonal: no eigenvalue near the
+    # negative real axis, so the device's iteration answers
+    x, h = _matrix(data, dt, batch + (n, n))
+    for name in ("sqrtm", "logm"):
+        want = getattr(sl, name)(h)
+        got = getattr(gl, name)(x)
+        assert got.dtype == want.dtype
+        _same(got, want, dt)

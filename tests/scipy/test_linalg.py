@@ -377,3 +377,27 @@ def test_batched_as_scipy_1_17():
             _same(abs(gp.asarray(g_).get()), abs(np.asarray(w)), np.float64, dtype=False)
     _same(gl.eigh(gp.asarray(s), subset_by_value=(0, 50), eigvals_only=True),
           sl.eigh(s, subset_by_value=(0, 50), eigvals_only=True), np.float64)
+
+
+def test_sqrtm_logm_device_and_scipy_roads():
+    # Denman-Beavers on the device where it converges; SciPy's Schur method
+    # (on a host copy) for a real matrix with a negative eigenvalue, and for
+    # a singular one, where the results are complex or SciPy warns
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 5, 5))
+    spd = a @ np.swapaxes(a, -1, -2) + np.eye(5)
+    cplx = _data((4, 4), np.complex128) + 4 * np.eye(4)
+    for m in (spd, cplx, np.diag([-1.0, 2.0, 3.0]), (3 * np.eye(3) + 0.1).astype(np.float32)):
+        for name in ("sqrtm", "logm"):
+            with warnings.catch_warnings():
+                # SciPy's logm of float32 warns of its own error estimate
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = getattr(sl, name)(m)
+            got = getattr(gl, name)(gp.asarray(m))
+            # SciPy's logm of float32 is float64 of single precision's accuracy
+            assert got.dtype == want.dtype
+            _same(got, want, m.dtype)
+    with pytest.warns(sl.LinAlgWarning):
+        gl.sqrtm(gp.zeros((3, 3)))
+    with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+        gl.sqrtm(gp.asarray([[np.nan, 0.0], [0.0, 1.0]]))

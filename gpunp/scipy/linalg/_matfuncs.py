@@ -2,10 +2,12 @@
 
 expm is the scaling and squaring method with a Pade approximant of degree
 3 to 13 chosen from the 1-norm (Higham 2005), all matrix products and the
-one solve on the device; cosm and sinm come from expm of i A. The Schur-
-based functions (schur, sqrtm, logm, solve_sylvester, ldl) have no
-device routine (cuSOLVER has no Schur decomposition): they run SciPy's on
-a host copy and return gpunp arrays, which needs SciPy installed."""
+one solve on the device; cosm and sinm come from expm of i A; sqrtm and
+logm are the Denman-Beavers iteration and inverse scaling and squaring on
+the device. The Schur-based functions (schur, solve_sylvester, ldl, and
+sqrtm/logm where the iteration cannot answer) have no device routine
+(cuSOLVER has no Schur decomposition): they run SciPy's on a host copy and
+return gpunp arrays, which needs SciPy installed."""
 
 from __future__ import annotations
 
@@ -153,14 +155,107 @@ def schur(a, output="real", lwork=None, overwrite_a=False, sort=None, check_fini
     return _on_host("schur", a, output=output, sort=sort, check_finite=check_finite)
 
 
+def _fro(x):
+    """The largest Frobenius norm of a batch of matrices (one scalar read)."""
+    return float(gpunp.max(gpunp.sqrt(gpunp.sum(gpunp.abs(x) ** 2, axis=(-2, -1)))))
+
+
+def _db_sqrt(a, tol):
+    """The principal square root of each matrix of a (double precision) by
+    the scaled product form of the Denman-Beavers iteration (Higham,
+    Functions of Matrices, 6.29): inverses and products on the device. None
+    when it does not converge (an eigenvalue on the closed negative real
+    axis of a real matrix, or one near zero), or when the root it reached
+    does not square back to a: SciPy's Schur method answers those."""
+    n = a.shape[-1]
+    eye = gpunp.eye(n, dtype=a.dtype)
+    y, m = a, a
+    scale = True
+    for _ in range(60):
+        try:
+            minv = _la.inv(m)
+        except numpy.linalg.LinAlgError:
+            return None
+        if scale:
+            # determinant scaling brings the iterates' eigenvalues near 1 fast
+            _, logdet = _la.slogdet(m)
+            mu = gpunp.exp(logdet / (-2.0 * n))[..., None, None]
+            if not bool(gpunp.all(gpunp.isfinite(mu))):
+                return None
+        else:
+            mu = 1.0
+        y = 0.5 * mu * (y @ (eye + minv / (mu * mu)))
+        m = 0.5 * (eye + 0.5 * (mu * mu * m + minv / (mu * mu)))
+        change = _fro(m - eye)
+        if not math.isfinite(change):
+            return None
+        scale = change > 1e-2
+        if change <= tol:
+            break
+    else:
+        return None
+    if _fro(y @ y - a) > 1e3 * tol * max(_fro(a), 1.0):
+        return None
+    return y
+
+
+# Gauss-Legendre nodes and weights on [0, 1]: log(I + E) is the sum of
+# w_j E (I + x_j E)^-1, the [m/m] Pade approximant (Higham 2001)
+_GL_NODES, _GL_WEIGHTS = numpy.polynomial.legendre.leggauss(8)
+_GL_NODES, _GL_WEIGHTS = (_GL_NODES + 1) / 2, _GL_WEIGHTS / 2
+
+
+def _iss_log(a, tol):
+    """log(a) by inverse scaling and squaring: square roots until a is near
+    I, then the Pade approximant, scaled back by 2^k. None where a square
+    root fails (SciPy answers those)."""
+    n = a.shape[-1]
+    eye = gpunp.eye(n, dtype=a.dtype)
+    x, k = a, 0
+    while _fro(x - eye) > 0.25:
+        x = _db_sqrt(x, tol)
+        k += 1
+        if x is None or k > 40:
+            return None
+    e = x - eye
+    r = sum(w * _la.solve(eye + t * e, e) for t, w in zip(_GL_NODES, _GL_WEIGHTS))
+    return r * (2.0 ** k)
+
+
+def _square_input(A):
+    a = asarray_validated(A, check_finite=True)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("Input 'A' must be square.")
+    return a
+
+
 def sqrtm(A, disp=True, blocksize=64):
-    """The principal matrix square root (scipy.linalg.sqrtm; SciPy's, on the host)."""
-    return _on_host("sqrtm", A)
+    """The principal matrix square root (scipy.linalg.sqrtm): the
+    Denman-Beavers iteration on the device; where it cannot answer
+    (eigenvalues on the negative real axis of a real matrix, a singular
+    matrix) SciPy's Schur method on a host copy."""
+    a = _square_input(A)
+    t = a.dtype
+    if a.size and a.shape[-1] > 0:
+        w = a.astype(numpy.complex128 if t.kind == "c" else numpy.float64)
+        r = _db_sqrt(w, a.shape[-1] * numpy.finfo(numpy.float64).eps * 4)
+        if r is not None:
+            return gpunp.ascontiguousarray(r.astype(t, copy=False))
+    return _on_host("sqrtm", a)
 
 
 def logm(A, disp=True):
-    """The principal matrix logarithm (scipy.linalg.logm; SciPy's, on the host)."""
-    return _on_host("logm", A)
+    """The principal matrix logarithm (scipy.linalg.logm): inverse scaling
+    and squaring on the device (Denman-Beavers square roots, then a Pade
+    approximant by Gauss-Legendre quadrature); SciPy's on a host copy
+    where a square root cannot be taken there."""
+    a = _square_input(A)
+    if a.size and a.shape[-1] > 0:
+        w = a.astype(numpy.complex128 if a.dtype.kind == "c" else numpy.float64)
+        r = _iss_log(w, a.shape[-1] * numpy.finfo(numpy.float64).eps * 4)
+        if r is not None:
+            return gpunp.ascontiguousarray(r)
+    return _on_host("logm", a)
 
 
 def solve_sylvester(a, b, q):
