@@ -5,8 +5,9 @@ the SVD, eigh with subsets) are gpunp.linalg's (the engine's dense solvers
 on a GPU) and gpunp operations; expm and cosm/sinm are device products and
 one solve; the special matrices are made on the device. sqrtm and logm run
 on the device where their iteration converges; the Schur family (schur,
-solve_sylvester, ldl) runs SciPy on a host copy. Batched over leading dimensions where SciPy 1.17 is; errors are SciPy's
-(LinAlgError, ValueError for non-finite input with check_finite)."""
+solve_sylvester, ldl) runs SciPy on a host copy. Batched over leading
+dimensions where SciPy 1.17 is; errors are SciPy's (LinAlgError,
+ValueError for non-finite input with check_finite)."""
 
 from gpunp.scipy.linalg._decomp import (
     LinAlgError, LinAlgWarning, cho_factor, cho_solve, cholesky, det, eig, eigh, eigvals,
