@@ -132,6 +132,9 @@ def test_transform_errors():
         gf.fftn(gp.ones((3, 3)), s=(3, 3, 3))
     with pytest.raises(ValueError, match="workers must not be zero"):
         gf.fft(gp.ones(3), workers=0)
+    for name in ("rfft", "ihfft", "rfftn", "ihfftn"):
+        with pytest.raises(TypeError, match="x must be a real sequence"):
+            getattr(gf, name)(gp.ones(3, complex))
 
 
 def test_fast_lengths_and_workers():

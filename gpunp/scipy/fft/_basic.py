@@ -65,7 +65,7 @@ ihfft = _one_axis("ihfft", lambda x, n, axis, norm: _fft.ihfft(_real(x, "ihfft")
 
 def _real(x, name):
     if x.dtype.kind == "c":
-        raise TypeError(f"x must be a real sequence")
+        raise TypeError("x must be a real sequence")
     return x
 
 

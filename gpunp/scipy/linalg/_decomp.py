@@ -64,11 +64,6 @@ def _h(a):
     return gpunp.conj(t) if t.dtype.kind == "c" else t
 
 
-def _singular_slices(bad: numpy.ndarray) -> str:
-    return ", ".join(str(i if len(i) > 1 else i[0]) for i in zip(*numpy.nonzero(bad))) \
-        if bad.ndim else "0"
-
-
 def _scipy_on_host(name, *args, **kwargs):
     """scipy.linalg.<name> on host copies of the gpunp arrays among args,
     its arrays (nested in tuples too) returned as gpunp arrays: for what

@@ -247,15 +247,12 @@ def convolution_matrix(a, n, mode="full"):
         raise ValueError("'mode' argument must be one of ('full', 'valid', 'same')")
     az = gpunp.concatenate([a, gpunp.zeros(n - 1, a.dtype)])
     raz = gpunp.concatenate([a[:1], gpunp.zeros(n - 1, a.dtype)])
+    full = toeplitz(az, raz)
+    # "same" keeps the middle max(n, len(a)) rows, "valid" the rows where
+    # the signal covers a wholly
+    trim = min(n, a.size) - 1
     if mode == "same":
-        trim = min(n, a.size) - 1
-        tb, te = trim // 2, trim - trim // 2
-        col0 = az[tb:az.size - te]
-        row0 = raz[-n - tb:raz.size - tb] if False else None
-        full = toeplitz(az, raz)
-        return full[tb:full.shape[0] - te]
+        return full[trim // 2:full.shape[0] - (trim - trim // 2)]
     if mode == "valid":
-        full = toeplitz(az, raz)
-        tb, te = min(n, a.size) - 1, min(n, a.size) - 1
-        return full[tb:full.shape[0] - te]
-    return toeplitz(az, raz)
+        return full[trim:full.shape[0] - trim]
+    return full
