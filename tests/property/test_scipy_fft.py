@@ -86,3 +86,48 @@ def test_many_axes(data, kind, dtype, shape, type_, norm):
         raise AssertionError(f"SciPy raised {err.__name__}, gpunp did not")
     got = getattr(gf, kind)(x, type=type_, s=s, axes=axes, norm=norm)
     _compare(got, want, max(want.shape))
+
+
+ND = ["fftn", "ifftn", "fft2", "ifft2", "rfftn", "rfft2", "irfftn", "irfft2", "hfftn", "hfft2",
+      "ihfftn", "ihfft2"]
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(ND), shapes(1, 3, 1, 5),
+       st.sampled_from([None, "backward", "ortho", "forward"]))
+def test_complex_and_real_transforms_s_and_axes(data, name, shape, norm):
+    real_in = name.startswith(("rfft", "ihfft"))
+    x, h = data.draw(_signal("float64" if real_in else "complex128", shape))
+    nd = len(shape)
+    axes = data.draw(st.one_of(st.none(), st.lists(st.integers(-nd - 1, nd), max_size=nd)))
+    s = data.draw(st.one_of(st.none(), st.lists(st.one_of(st.just(-1), st.integers(0, 6)),
+                                               max_size=nd + 1)))
+    kw = {} if name.endswith("2") and axes is None else {"axes": axes}
+    want, err = _outcome(lambda: getattr(sf, name)(h, s=s, norm=norm, **kw))
+    if err is not None:
+        try:
+            getattr(gf, name)(x, s=s, norm=norm, **kw)
+        except err:
+            return
+        raise AssertionError(f"SciPy raised {err.__name__}, gpunp did not")
+    got = getattr(gf, name)(x, s=s, norm=norm, **kw)
+    _compare(got, want, max(want.shape, default=1))
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]),
+       st.sampled_from(["float32", "float64", "complex64", "complex128", "int8"]),
+       shapes(1, 3, 0, 5), st.sampled_from([None, "ortho", "forward"]))
+def test_one_axis_transforms(data, name, dtype, shape, norm):
+    x, h = data.draw(_signal(dtype, shape))
+    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    n = data.draw(st.one_of(st.none(), st.integers(-1, 7)))
+    want, err = _outcome(lambda: getattr(sf, name)(h, n=n, axis=axis, norm=norm))
+    if err is not None:
+        try:
+            getattr(gf, name)(x, n=n, axis=axis, norm=norm)
+        except err:
+            return
+        raise AssertionError(f"SciPy raised {err.__name__}, gpunp did not")
+    got = getattr(gf, name)(x, n=n, axis=axis, norm=norm)
+    _compare(got, want, max(want.shape, default=1))

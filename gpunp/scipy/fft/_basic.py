@@ -38,13 +38,19 @@ def _input(x) -> gpunp.ndarray:
 
 
 def _one_axis(name, how):
+    real_input = name in ("rfft", "ihfft")
+
     def transform(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *,
                   plan=None):
         check_workers(workers)
         check_norm(norm)
         x = _input(x)
         check_plan(plan, x, axis)
-        if n is not None and n < 1:
+        if real_input:  # SciPy checks this before n
+            _real(x, name)
+        if name in ("irfft", "hfft"):
+            n = _halved_n(x, n, axis)
+        elif n is not None and n < 1:
             raise ValueError(f"invalid number of data points ({n}) specified")
         return how(x, n, axis, norm)
 
@@ -52,6 +58,20 @@ def _one_axis(name, how):
     transform.__doc__ = (f"scipy.fft.{name} on a gpunp array (numpy.fft.{name}'s transform; "
                          "overwrite_x and workers accepted, plan checked).")
     return transform
+
+
+def _halved_n(x, n, axis):
+    """The output length of irfft/hfft as SciPy reads n: 2 (m - 1) when
+    None; else the input is cut or padded to n // 2 + 1 terms first, and
+    pocketfft makes n = 0 one point."""
+    if n is None:
+        n = (x.shape[axis] - 1) * 2
+        if n < 1:
+            raise ValueError(f"Invalid number of data points ({n}) specified")
+        return n
+    if n // 2 + 1 < 1:
+        raise ValueError(f"invalid number of data points ({n // 2 + 1}) specified")
+    return max(n, 1)
 
 
 fft = _one_axis("fft", lambda x, n, axis, norm: _fft.fft(x, n, axis, norm))
@@ -92,7 +112,7 @@ def cook_nd(x, s, axes) -> tuple:
             if len(s) > ndim:
                 raise ValueError("shape requires more axes than are present")
             axes = list(range(ndim - len(s), ndim))
-        elif len(s) != len(axes):
+        elif axes and len(s) != len(axes):  # SciPy lets s pass with axes=[]
             raise ValueError("when given, axes and shape arguments have to be of the same "
                              "length")
         s = [x.shape[a] if v == -1 else v for v, a in zip(s, axes)]
@@ -107,11 +127,18 @@ def _many_axes(name, how, default_axes=None):
                   plan=None):
         check_workers(workers)
         check_norm(norm)
-        x = _input(x)
+        given = gpunp.asarray(x)
+        x = _input(given)
         check_plan(plan, x, axes)
         if x.ndim == 0 and axes == default_axes and s is None:
             raise IndexError("tuple index out of range")
         s, axes = cook_nd(x, s, axes)
+        if not axes:
+            # SciPy: no axis is the identity for the complex transforms, an
+            # error for the real ones
+            if name.startswith(("rfft", "ihfft")):
+                raise ValueError("at least 1 axis must be transformed")
+            return given
         return how(x, s, axes, norm)
 
     transform.__name__ = transform.__qualname__ = name
@@ -136,10 +163,12 @@ def _irfft_s(x, s, axes, norm):
 def _cook_hermitian(how):
     # the last axis of a half spectrum: its default output length is 2(m - 1)
     def run(x, s, axes, norm, given_s):
+        if not axes:
+            raise ValueError("at least 1 axis must be transformed")
         if given_s is None:
-            s = list(s[:-1]) + [2 * (x.shape[axes[-1]] - 1)]
-            if s[-1] < 1:
-                raise ValueError(f"invalid number of data points ({s[-1]}) specified")
+            # a half spectrum of one term: SciPy's pocketfft makes it one
+            # real point, where 2 (m - 1) would be none
+            s = list(s[:-1]) + [max(2 * (x.shape[axes[-1]] - 1), 1)]
         return how(x, s, axes, norm)
     return run
 
