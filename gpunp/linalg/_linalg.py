@@ -100,6 +100,10 @@ def lu_factor(a):
         numpy.float32 if a.dtype == numpy.float16 else numpy.float64)
     m, n = a.shape[-2:]
     k = min(m, n)
+    batch = a.shape[:-2]
+    if a.size == 0:
+        return (gpunp.empty(a.shape, dt), gpunp.empty(batch + (k,), numpy.int32),
+                gpunp.zeros(batch, numpy.int32))
     if on_host():
         lu, piv, info = _host_lu(numpy.array(host_view(a), dtype=dt))
         return gpunp.array(lu), gpunp.array(piv), gpunp.array(info)

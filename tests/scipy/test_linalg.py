@@ -401,3 +401,17 @@ def test_sqrtm_logm_device_and_scipy_roads():
         gl.sqrtm(gp.zeros((3, 3)))
     with pytest.raises(ValueError, match="must not contain infs or NaNs"):
         gl.sqrtm(gp.asarray([[np.nan, 0.0], [0.0, 1.0]]))
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (3, 0), (2, 0, 0), (1, 1), (2, 1, 1)])
+def test_lu_shapes_and_dtypes_of_edge_sizes(shape):
+    for dt in (np.float64, np.complex64):
+        a = np.ones(shape, dt)
+        for name, kw in (("lu_factor", {}), ("lu", {}), ("lu", {"permute_l": True}),
+                         ("lu", {"p_indices": True})):
+            want = getattr(sl, name)(a, **kw)
+            got = getattr(gl, name)(gp.asarray(a), **kw)
+            assert [(x.shape, x.dtype) for x in got] == [(x.shape, x.dtype) for x in want]
+            if a.size:
+                for g_, w in zip(got, want):
+                    _same(g_, w, dt)

@@ -225,6 +225,15 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
         raise ValueError("The input array must be at least two-dimensional.")
     m, n = a.shape[-2:]
     k = min(m, n)
+    nd = a.shape[:-2]
+    if k == 0:
+        # SciPy's shapes for an empty matrix (P is 0 x 0 whatever m is)
+        l_, u = gpunp.empty(nd + (m, k), a.dtype), gpunp.empty(nd + (k, n), a.dtype)
+        if permute_l:
+            return l_, u
+        p = (gpunp.empty(nd + (0,), numpy.int32) if p_indices else
+             gpunp.empty(nd + (0, 0), numpy.finfo(a.dtype).dtype))
+        return p, l_, u
     f, piv, _ = _la.lu_factor(a)
     l_ = gpunp.tril(f[..., :, :k], -1) + gpunp.eye(m, k, dtype=f.dtype)
     u = gpunp.triu(f[..., :k, :])
@@ -234,9 +243,12 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     if permute_l:
         return gpunp.ascontiguousarray(_take_rows(l_, inv)), u
     if p_indices:
-        return gpunp.asarray(perm.astype(numpy.int32)), l_, u
-    # SciPy's P is real even for a complex a
-    p = (numpy.arange(m)[:, None] == perm[..., None, :]).astype(numpy.finfo(f.dtype).dtype)
+        # (SciPy's 1 x 1 answer is int64, its others int32)
+        pdt = numpy.int64 if (m, n) == (1, 1) else numpy.int32
+        return gpunp.asarray(perm.astype(pdt)), l_, u
+    # SciPy's P is real even for a complex a (but a 1 x 1 one's, a's dtype)
+    pdt = f.dtype if (m, n) == (1, 1) else numpy.finfo(f.dtype).dtype
+    p = (numpy.arange(m)[:, None] == perm[..., None, :]).astype(pdt)
     return gpunp.asarray(p), gpunp.ascontiguousarray(l_), u
 
 
