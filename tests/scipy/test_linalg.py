@@ -415,3 +415,44 @@ def test_lu_shapes_and_dtypes_of_edge_sizes(shape):
             if a.size:
                 for g_, w in zip(got, want):
                     _same(g_, w, dt)
+
+
+_SQUARE_ONLY = ["expm", "sqrtm", "logm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm",
+                "pinvh", "inv", "det", "cholesky", "cho_factor", "eigh", "eigvalsh", "eig",
+                "eigvals"]
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3)])
+def test_not_square_is_scipys_error(shape):
+    for name in _SQUARE_ONLY:
+        with pytest.raises(Exception) as want:
+            getattr(sl, name)(np.ones(shape))
+        with pytest.raises(type(want.value)) as got:
+            getattr(gl, name)(gp.ones(shape))
+        assert str(got.value) == str(want.value), name
+
+
+def test_empty_matrices():
+    e, b = np.ones((0, 0)), np.ones((0, 2))
+    cases = {
+        "solve_triangular": (e, b), "solve": (e, b), "cholesky": (e,), "lu_solve": None,
+        "qr": (e,), "svd": (e,), "eigh": (e,), "eig": (e,), "inv": (e,), "det": (e,),
+        "expm": (e,), "pinv": (e,), "sqrtm": (e,), "cosm": (e,), "tanm": (e,),
+        "pinvh": (e,), "lstsq": (e, b), "null_space": (e,), "orth": (e,), "polar": (e,),
+    }
+    for name, args in cases.items():
+        if args is None:
+            want = sl.lu_solve((e, np.zeros(0, np.int32)), b)
+            got = gl.lu_solve((gp.asarray(e), gp.zeros(0, np.int32)), gp.asarray(b))
+        else:
+            want = getattr(sl, name)(*args)
+            got = getattr(gl, name)(*[gp.asarray(x) for x in args])
+        want = want if isinstance(want, (tuple, list)) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        for g_, w in zip(got, want):
+            if isinstance(w, int):
+                assert g_ == w, name
+                continue
+            g_ = gp.asarray(g_).get()
+            assert (g_.shape, g_.dtype) == (np.shape(w), np.asarray(w).dtype), name
+            np.testing.assert_array_equal(g_, w)

@@ -53,9 +53,25 @@ def asarray_validated(a, check_finite=True) -> gpunp.ndarray:
     return a
 
 
-def _square(a, name="a"):
+# what SciPy raises for a matrix that is not square, by function
+_NOT_SQUARE = {
+    "cholesky": (ValueError, "Input array is expected to be square but has the shape: "
+                             "{shape}."),
+    "inv": (ValueError, "Expected square matrix, got a1.shape={shape}"),
+    "det": (ValueError, "Last 2 dimensions of the array must be square but received shape "
+                        "{shape}."),
+    "eigh": (ValueError, 'expected square "a" matrix'),
+    "eig": (ValueError, "expected square matrix"),
+    "expm": (LinAlgError, "Last 2 dimensions of the array must be square"),
+    "logm": (ValueError, "expected a square matrix"),
+    "trig": (ValueError, "expected square array_like input"),
+}
+
+
+def require_square(a, kind: str) -> None:
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"expected square matrix{'' if name == 'a' else ' ' + name}")
+        cls, text = _NOT_SQUARE[kind]
+        raise cls(text.format(shape=a.shape))
 
 
 def _h(a):
@@ -201,8 +217,11 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
         raise ValueError("expected square matrix")
     if bm.shape[-2] != n:
         raise ValueError(f"Shapes of lu {lu.shape} and b {b.shape} are incompatible")
-    perm = _permutation(gpunp.asnumpy(piv).astype(numpy.int64), n)
     t = numpy.result_type(lu.dtype, b.dtype)
+    if n == 0 or b.size == 0:
+        return gpunp.empty(gpunp.broadcast_shapes(lu.shape[:-2], bm.shape[:-2]) + b.shape[-2:]
+                           if not vector else b.shape, t)
+    perm = _permutation(gpunp.asnumpy(piv).astype(numpy.int64), n)
     code = _TRANS[trans]
     if code == 0:
         y = solve_triangular(lu, _take_rows(bm, perm), lower=True, unit_diagonal=True,
@@ -264,7 +283,7 @@ def _cholesky_lower(a):
 def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     """The Cholesky factor, upper (a = U^H U) unless lower (scipy.linalg.cholesky)."""
     a = asarray_validated(a, check_finite)
-    _square(a)
+    require_square(a, "cholesky")
     c = _cholesky_lower(a)
     return c if lower else gpunp.ascontiguousarray(_h(c))
 
@@ -273,7 +292,7 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     """(c, lower): the factor in c's named triangle, a's entries in the
     other, as LAPACK's potrf leaves them (scipy.linalg.cho_factor)."""
     a = asarray_validated(a, check_finite)
-    _square(a)
+    require_square(a, "cholesky")
     c = cholesky(a, lower=lower, check_finite=False)
     n = a.shape[-1]
     keep = gpunp.tri(n, dtype=bool) if lower else gpunp.tri(n, dtype=bool).T
@@ -362,7 +381,7 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
 def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
     """The inverse (scipy.linalg.inv)."""
     a = asarray_validated(a, check_finite)
-    _square(a)
+    require_square(a, "inv")
     try:
         return _la.inv(a)
     except LinAlgError:
@@ -372,7 +391,7 @@ def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
 def det(a, overwrite_a=False, check_finite=True):
     """The determinant (scipy.linalg.det)."""
     a = asarray_validated(a, check_finite)
-    _square(a)
+    require_square(a, "det")
     if a.shape[-1] == 0:
         return gpunp.ones(a.shape[:-2], a.dtype)[()] if a.ndim > 2 else gpunp.asarray(1.0)
     return _la.det(a)
@@ -402,6 +421,12 @@ def _lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=T
     if a.shape[0] != b.shape[0]:
         raise ValueError(f"Shape mismatch: a and b should have the same number of rows "
                          f"({a.shape[0]} != {b.shape[0]}).")
+    if a.shape[0] == 0 or a.shape[1] == 0:
+        # SciPy's answer for an empty system: x = 0, residues |b|^2 by column
+        x = gpunp.zeros((a.shape[1],) + b.shape[1:], numpy.result_type(a.dtype, b.dtype))
+        res = gpunp.sum(gpunp.abs(b) ** 2, axis=0) if a.shape[1] == 0 else gpunp.empty(
+            0, numpy.finfo(x.dtype).dtype)
+        return x, gpunp.asarray(res), 0, gpunp.empty(0, numpy.finfo(x.dtype).dtype)
     x, res, rank, s = _la.lstsq(a, b, rcond=cond)
     if lapack_driver == "gelsy":
         s = None
@@ -447,8 +472,12 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
         return _scipy_on_host("eig", a, b, left=left, right=right, check_finite=check_finite,
                               homogeneous_eigvals=homogeneous_eigvals)
     a = asarray_validated(a, check_finite)
-    _square(a)
+    require_square(a, "eig")
     ct = numpy.result_type(a.dtype, numpy.complex64)
+    if a.size == 0:
+        # (SciPy's eigenvectors of an empty matrix keep a's dtype)
+        w = gpunp.empty(a.shape[:-1], ct)
+        return (w, gpunp.empty(a.shape, a.dtype)) if right else w
     w, v = _la.eig(a)
     w = w.astype(ct, copy=False)
     return (w, v.astype(ct, copy=False)) if right else w
@@ -467,7 +496,7 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     problem a v = w b v (type 1) through b's Cholesky factor. A subset is
     cut from the full decomposition."""
     a = asarray_validated(a, check_finite)
-    _square(a)
+    require_square(a, "eigh")
     if driver not in (None, "ev", "evd", "evr", "evx", "gv", "gvd", "gvx"):
         raise ValueError(f'"{driver}" is unknown. Possible values are "None", "ev", "evd", '
                          '"evr", "evx", "gv", "gvd", "gvx".')

@@ -19,7 +19,7 @@ import gpunp
 import gpunp.linalg as _la
 
 from gpunp.scipy.linalg._batch import over_batch
-from gpunp.scipy.linalg._decomp import _scipy_on_host, asarray_validated
+from gpunp.scipy.linalg._decomp import _scipy_on_host, asarray_validated, require_square
 
 # Pade coefficients b_k of degree 13 and the 1-norm bounds theta_m under
 # which degree m meets double precision (Higham 2005, table 2.3)
@@ -60,8 +60,7 @@ def _pade(a, m):
 def expm(A):
     """The matrix exponential of each matrix of A (scipy.linalg.expm)."""
     a = gpunp.asarray(A)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("expected a square matrix")
+    require_square(a, "expm")
     if a.dtype.kind in "biu":
         a = a.astype(numpy.float64)
     elif a.dtype == numpy.float16:
@@ -94,6 +93,7 @@ def expm(A):
 def cosm(A):
     """The matrix cosine (scipy.linalg.cosm), from expm of i A."""
     a = asarray_validated(A, check_finite=False)
+    require_square(a, "trig")
     if a.dtype.kind == "c":
         return 0.5 * (expm(1j * a) + expm(-1j * a))
     return gpunp.ascontiguousarray(expm(1j * a).real)
@@ -102,6 +102,7 @@ def cosm(A):
 def sinm(A):
     """The matrix sine (scipy.linalg.sinm), from expm of i A."""
     a = asarray_validated(A, check_finite=False)
+    require_square(a, "trig")
     if a.dtype.kind == "c":
         return -0.5j * (expm(1j * a) - expm(-1j * a))
     return gpunp.ascontiguousarray(expm(1j * a).imag)
@@ -222,10 +223,9 @@ def _iss_log(a, tol):
     return r * (2.0 ** k)
 
 
-def _square_input(A):
+def _square_input(A, kind):
     a = asarray_validated(A, check_finite=True)
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("Input 'A' must be square.")
+    require_square(a, kind)
     return a
 
 
@@ -234,7 +234,7 @@ def sqrtm(A, disp=True, blocksize=64):
     Denman-Beavers iteration on the device; where it cannot answer
     (eigenvalues on the negative real axis of a real matrix, a singular
     matrix) SciPy's Schur method on a host copy."""
-    a = _square_input(A)
+    a = _square_input(A, "expm")
     t = a.dtype
     if a.size and a.shape[-1] > 0:
         w = a.astype(numpy.complex128 if t.kind == "c" else numpy.float64)
@@ -249,7 +249,7 @@ def logm(A, disp=True):
     and squaring on the device (Denman-Beavers square roots, then a Pade
     approximant by Gauss-Legendre quadrature); SciPy's on a host copy
     where a square root cannot be taken there."""
-    a = _square_input(A)
+    a = _square_input(A, "logm")
     if a.size and a.shape[-1] > 0:
         w = a.astype(numpy.complex128 if a.dtype.kind == "c" else numpy.float64)
         r = _iss_log(w, a.shape[-1] * numpy.finfo(numpy.float64).eps * 4)
@@ -322,24 +322,28 @@ def _real_if_real(a, b):
 def coshm(A):
     """The matrix hyperbolic cosine (scipy.linalg.coshm)."""
     a = asarray_validated(A, check_finite=False)
+    require_square(a, "trig")
     return _real_if_real(a, 0.5 * (expm(a) + expm(-a)))
 
 
 def sinhm(A):
     """The matrix hyperbolic sine (scipy.linalg.sinhm)."""
     a = asarray_validated(A, check_finite=False)
+    require_square(a, "trig")
     return _real_if_real(a, 0.5 * (expm(a) - expm(-a)))
 
 
 def tanm(A):
     """The matrix tangent, cosm(A)^-1 sinm(A) (scipy.linalg.tanm)."""
     a = asarray_validated(A, check_finite=False)
+    require_square(a, "trig")
     return _la.solve(cosm(a), sinm(a))
 
 
 def tanhm(A):
     """The matrix hyperbolic tangent, coshm(A)^-1 sinhm(A) (scipy.linalg.tanhm)."""
     a = asarray_validated(A, check_finite=False)
+    require_square(a, "trig")
     return _la.solve(coshm(a), sinhm(a))
 
 
@@ -483,6 +487,10 @@ def pinvh(a, atol=None, rtol=None, lower=True, return_rank=False, check_finite=T
     """The pseudo-inverse of a Hermitian matrix from its eigendecomposition
     (scipy.linalg.pinvh), eigenvalues up to atol + rtol max|w| dropped."""
     a = asarray_validated(a, check_finite)
+    require_square(a, "eigh")
+    if a.size == 0:
+        b = gpunp.empty(a.shape, a.dtype)
+        return (b, 0) if return_rank else b
     w, v = _la.eigh(a, UPLO="L" if lower else "U")
     t = w.dtype
     atol = 0.0 if atol is None else atol
