@@ -209,3 +209,11 @@ def test_backend_controls_are_scipys():
         assert isinstance(sf.idst(gp.asarray(x)), gp.ndarray)
     with pytest.raises(AttributeError):
         gf.no_such_name
+
+
+def test_numpy_arrays_are_not_moved_implicitly():
+    for call in (lambda: gf.dct(np.ones(3)), lambda: gf.fft(np.ones(3)),
+                 lambda: gfp.rfft(np.ones(3)), lambda: gf.fht(np.ones(4), 0.1, 0.5)):
+        with pytest.raises(TypeError, match="gpunp.asarray"):
+            call()
+    assert gf.dct([1.0, 2.0]).shape == (2,)

@@ -456,3 +456,12 @@ def test_empty_matrices():
             g_ = gp.asarray(g_).get()
             assert (g_.shape, g_.dtype) == (np.shape(w), np.asarray(w).dtype), name
             np.testing.assert_array_equal(g_, w)
+
+
+def test_numpy_arrays_are_not_moved_implicitly():
+    # as gpunp's own functions: host lists are data, a NumPy array is refused
+    for call in (lambda: gl.inv(np.eye(2)), lambda: gl.toeplitz(np.ones(3)),
+                 lambda: gl.expm(np.eye(2)), lambda: gl.block_diag(np.eye(2))):
+        with pytest.raises(TypeError, match="gpunp.asarray"):
+            call()
+    assert gl.toeplitz([1, 2, 3]).shape == (3, 3)

@@ -13,7 +13,7 @@ import numpy
 import gpunp
 import gpunp.fft as _fft
 
-from gpunp.scipy.fft._helper import check_plan, check_workers
+from gpunp.scipy.fft._helper import as_device, check_plan, check_workers
 
 _NORMS = (None, "backward", "ortho", "forward")
 _SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
@@ -29,7 +29,7 @@ def check_norm(norm) -> str:
 def _input(x) -> gpunp.ndarray:
     """x as a gpunp array in a dtype SciPy transforms: integers and bools
     become float64, float16 becomes float32 (SciPy's own promotions)."""
-    x = gpunp.asarray(x)
+    x = as_device(x)
     if x.dtype.kind in "biu":
         return x.astype(numpy.float64)
     if x.dtype == numpy.float16:
@@ -127,7 +127,7 @@ def _many_axes(name, how, default_axes=None):
                   plan=None):
         check_workers(workers)
         check_norm(norm)
-        given = gpunp.asarray(x)
+        given = as_device(x)
         x = _input(given)
         check_plan(plan, x, axes)
         if x.ndim == 0 and axes == default_axes and s is None:

@@ -15,6 +15,8 @@ import numpy
 import gpunp
 import gpunp.fft as _fft
 
+from gpunp.scipy.fft._helper import as_device
+
 _LN2 = math.log(2)
 
 
@@ -44,7 +46,7 @@ def _coefficients(n, dln, mu, offset, bias, inverse):
 
 
 def _run(a, dln, mu, offset, bias, inverse):
-    a = gpunp.asarray(a)
+    a = as_device(a)
     if a.dtype.kind not in "fc":
         a = a.astype(numpy.float64)
     n = a.shape[-1]

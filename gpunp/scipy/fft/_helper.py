@@ -18,6 +18,16 @@ import numpy
 
 import gpunp
 
+def as_device(x):
+    """x as a gpunp array: host data that NumPy would make an array of
+    (lists, scalars) is made one on the device, but a NumPy array is
+    refused, as gpunp's own functions refuse it (no implicit transfer:
+    docs/differences.md)."""
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(f"Unsupported type {type(x)}: use gpunp.asarray(x) to move it")
+    return gpunp.asarray(x)
+
+
 # the prime factors pocketfft transforms fastest: complex lengths may also
 # hold 7 and 11, real ones only 2, 3 and 5 (SciPy's rule)
 _COMPLEX_PRIMES = (2, 3, 5, 7, 11)
@@ -138,7 +148,7 @@ class Plan:
 def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
     """A plan for transforming `a` over `axes` (all when None) with input
     `shape` (a's when None), as cupyx.scipy.fft.get_fft_plan."""
-    a = gpunp.asarray(a)
+    a = as_device(a)
     if value_type not in _VALUE_TYPES:
         raise ValueError(f"value_type must be one of {_VALUE_TYPES}, not {value_type!r}")
     if value_type == "R2C" and a.dtype.kind == "c":

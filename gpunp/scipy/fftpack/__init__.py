@@ -15,6 +15,7 @@ import gpunp
 import gpunp.fft as _fft
 from gpunp.scipy import fft as _sfft
 from gpunp.scipy.fft import fftshift, get_fft_plan, ifftshift
+from gpunp.scipy.fft._helper import as_device
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "fft2", "ifft2", "fftfreq", "rfftfreq",
@@ -54,7 +55,7 @@ def ifft2(x, shape=None, axes=(-2, -1), overwrite_x=False):
 
 
 def _real_input(x):
-    x = gpunp.asarray(x)
+    x = as_device(x)
     if x.dtype.kind == "c":
         raise TypeError("1st argument must be real sequence")
     if x.dtype.kind in "biu":

@@ -13,6 +13,16 @@ import numpy
 import gpunp
 
 
+def as_device(x):
+    """x as a gpunp array: host data that NumPy would make an array of
+    (lists, scalars) is made one on the device, but a NumPy array is
+    refused, as gpunp's own functions refuse it (no implicit transfer:
+    docs/differences.md)."""
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(f"Unsupported type {type(x)}: use gpunp.asarray(x) to move it")
+    return gpunp.asarray(x)
+
+
 def _stack(results, batch):
     first = results[0]
     if isinstance(first, (tuple, list)):
@@ -31,7 +41,7 @@ def over_batch(*core, variadic=False):
         def batched(*args, **kwargs):
             count = len(args) if variadic else min(len(core), len(args))
             dims = [core[0] if variadic else core[i] for i in range(count)]
-            arrays = [None if a is None else gpunp.asarray(a) for a in args[:count]]
+            arrays = [None if a is None else as_device(a) for a in args[:count]]
             shapes = [a.shape[:a.ndim - d] for a, d in zip(arrays, dims)
                       if a is not None and a.ndim > d]
             if not shapes:

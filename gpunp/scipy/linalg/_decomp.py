@@ -23,6 +23,7 @@ import numpy
 import gpunp
 import gpunp.linalg as _la
 
+from gpunp.scipy.linalg._batch import as_device
 LinAlgError = numpy.linalg.LinAlgError
 
 
@@ -41,7 +42,7 @@ def asarray_validated(a, check_finite=True) -> gpunp.ndarray:
     """a as a gpunp array in a dtype LAPACK takes (integers and bools as
     float64, float16 as float32); with check_finite, SciPy's ValueError
     for an inf or a NaN."""
-    a = gpunp.asarray(a)
+    a = as_device(a)
     if a.dtype.kind in "biu":
         a = a.astype(numpy.float64)
     elif a.dtype == numpy.float16:
@@ -401,7 +402,7 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=Tr
           lapack_driver=None):
     """(x, residues, rank, s) of scipy.linalg.lstsq (an SVD solve, gelsd's);
     over a batch of a, b (..., M, K) as SciPy's."""
-    a, b = gpunp.asarray(a), gpunp.asarray(b)
+    a, b = as_device(a), as_device(b)
     if a.ndim > 2:
         from gpunp.scipy.linalg._batch import over_batch
         return over_batch(2, 2)(_lstsq)(a, b, cond, overwrite_a, overwrite_b, check_finite,

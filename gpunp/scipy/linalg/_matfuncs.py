@@ -18,7 +18,7 @@ import numpy
 import gpunp
 import gpunp.linalg as _la
 
-from gpunp.scipy.linalg._batch import over_batch
+from gpunp.scipy.linalg._batch import as_device, over_batch
 from gpunp.scipy.linalg._decomp import _scipy_on_host, asarray_validated, require_square
 
 # Pade coefficients b_k of degree 13 and the 1-norm bounds theta_m under
@@ -59,7 +59,7 @@ def _pade(a, m):
 
 def expm(A):
     """The matrix exponential of each matrix of A (scipy.linalg.expm)."""
-    a = gpunp.asarray(A)
+    a = as_device(A)
     require_square(a, "expm")
     if a.dtype.kind in "biu":
         a = a.astype(numpy.float64)
@@ -111,7 +111,7 @@ def sinm(A):
 @over_batch(2, 2)
 def khatri_rao(a, b):
     """The column-wise Kronecker product (scipy.linalg.khatri_rao)."""
-    a, b = gpunp.asarray(a), gpunp.asarray(b)
+    a, b = as_device(a), as_device(b)
     if a.ndim != 2 or b.ndim != 2:
         raise ValueError("The both arrays should be 2-dimensional.")
     if a.shape[1] != b.shape[1]:
@@ -130,7 +130,7 @@ def block_diag(*arrs):
     """The block diagonal matrix of the arrays (scipy.linalg.block_diag)."""
     if not arrs:
         arrs = ([],)
-    mats = [gpunp.atleast_2d(gpunp.asarray(x)) for x in arrs]
+    mats = [gpunp.atleast_2d(as_device(x)) for x in arrs]
     bad = [k for k, m in enumerate(mats) if m.ndim > 2]
     if bad:
         raise ValueError(f"arguments in the following positions have dimension greater than "
@@ -148,7 +148,7 @@ def block_diag(*arrs):
 # ---- the Schur family: SciPy's, on a host copy -------------------------------------------
 
 def _on_host(name, *arrays, **kwargs):
-    return _scipy_on_host(name, *[gpunp.asarray(a) for a in arrays], **kwargs)
+    return _scipy_on_host(name, *[as_device(a) for a in arrays], **kwargs)
 
 
 def schur(a, output="real", lwork=None, overwrite_a=False, sort=None, check_finite=True):
@@ -354,7 +354,7 @@ def solve_circulant(c, b, singular="raise", tol=None, caxis=-1, baxis=0, outaxis
     (scipy.linalg.solve_circulant): C's eigenvalues are fft(c), so x is
     ifft(fft(b) / fft(c)); near-zero eigenvalues raise, or with "lstsq"
     their terms are dropped (the least-squares solution)."""
-    c, b = gpunp.asarray(c), gpunp.asarray(b)
+    c, b = as_device(c), as_device(b)
     if singular not in ("raise", "lstsq"):
         raise ValueError("singular must be 'raise' or 'lstsq'")
     c = gpunp.moveaxis(c, caxis, -1)
@@ -389,9 +389,9 @@ def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
     (scipy.linalg.matmul_toeplitz): T embedded in a circulant matrix of
     order m + n - 1, whose product is a convolution done by FFT."""
     if isinstance(c_or_cr, tuple):
-        c, r = (gpunp.ravel(gpunp.asarray(v)) for v in c_or_cr)
+        c, r = (gpunp.ravel(as_device(v)) for v in c_or_cr)
     else:
-        c = gpunp.ravel(gpunp.asarray(c_or_cr))
+        c = gpunp.ravel(as_device(c_or_cr))
         r = gpunp.conj(c)
     x = asarray_validated(x, check_finite)
     m, n = c.size, r.size
@@ -417,7 +417,7 @@ def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
 def bandwidth(a):
     """(lower, upper): how many sub- and super-diagonals hold a nonzero
     (scipy.linalg.bandwidth), by one masked reduction each."""
-    a = gpunp.asarray(a)
+    a = as_device(a)
     if a.ndim != 2:
         raise ValueError("Input array must be 2D.")
     if a.size == 0:
@@ -431,7 +431,7 @@ def bandwidth(a):
 
 
 def _is_sym(a, atol, rtol, conj):
-    a = gpunp.asarray(a)
+    a = as_device(a)
     if a.ndim != 2:
         raise ValueError("Input array must be a 2D NumPy array.")
     if a.shape[0] != a.shape[1]:
@@ -460,7 +460,7 @@ def ishermitian(a, atol=None, rtol=None):
 @over_batch(1)
 def diagsvd(s, M, N):
     """The M x N matrix with s on its diagonal (scipy.linalg.diagsvd)."""
-    s = gpunp.asarray(s)
+    s = as_device(s)
     if s.size not in (M, N):
         raise ValueError("Length of s must be M or N.")
     out = gpunp.zeros((M, N), s.dtype)

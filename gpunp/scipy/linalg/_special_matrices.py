@@ -13,11 +13,11 @@ import numpy
 
 import gpunp
 
-from gpunp.scipy.linalg._batch import over_batch
+from gpunp.scipy.linalg._batch import as_device, over_batch
 
 
 def _vector(x):
-    return gpunp.ravel(gpunp.asarray(x))
+    return gpunp.ravel(as_device(x))
 
 
 @over_batch(1, 1)
@@ -74,7 +74,7 @@ def hadamard(n, dtype=int):
 @over_batch(1, 1)
 def leslie(f, s):
     """The Leslie matrix of fecundities f and survivals s (scipy.linalg.leslie)."""
-    f, s = gpunp.atleast_1d(gpunp.asarray(f)), gpunp.atleast_1d(gpunp.asarray(s))
+    f, s = gpunp.atleast_1d(as_device(f)), gpunp.atleast_1d(as_device(s))
     if f.ndim != 1 or s.ndim != 1:
         raise ValueError("Incorrect shape for f or s.  f and s must be 1-D")
     if f.size != s.size + 1:
@@ -92,7 +92,7 @@ def leslie(f, s):
 @over_batch(1)
 def companion(a):
     """The companion matrix of the polynomial with coefficients a (scipy.linalg.companion)."""
-    a = gpunp.atleast_1d(gpunp.asarray(a))
+    a = gpunp.atleast_1d(as_device(a))
     if a.ndim != 1:
         raise ValueError("Incorrect shape for `a`.  `a` must be one-dimensional.")
     if a.size < 2:
@@ -163,7 +163,7 @@ def dft(n, scale=None):
 @over_batch(1)
 def fiedler(a):
     """|a_i - a_j| (scipy.linalg.fiedler)."""
-    a = gpunp.atleast_1d(gpunp.asarray(a))
+    a = gpunp.atleast_1d(as_device(a))
     if a.ndim != 1:
         raise ValueError("Input 'a' must be a 1D array.")
     if a.size == 0:
@@ -176,7 +176,7 @@ def fiedler(a):
 @over_batch(1)
 def fiedler_companion(a):
     """Fiedler's pentadiagonal companion matrix (scipy.linalg.fiedler_companion)."""
-    a = gpunp.atleast_1d(gpunp.asarray(a))
+    a = gpunp.atleast_1d(as_device(a))
     if a.ndim != 1:
         raise ValueError("Input 'a' must be a 1-D array.")
     if a.size <= 2:
@@ -238,7 +238,7 @@ def convolution_matrix(a, n, mode="full"):
     (scipy.linalg.convolution_matrix)."""
     if n <= 0:
         raise ValueError("n must be a positive integer.")
-    a = gpunp.asarray(a)
+    a = as_device(a)
     if a.ndim != 1:
         raise ValueError("convolution_matrix expects a one-dimensional array as input")
     if a.size == 0:
