@@ -120,7 +120,8 @@ def lu_factor(a):
     if m != n:
         f = f[..., :m, :n]
         info = gpunp.where(info > k, 0, info).astype(numpy.int32)
-    return gpunp.ascontiguousarray(f), piv, info
+    # the factors stay column-major, as LAPACK (and SciPy's lu_factor) leave them
+    return f, piv, info
 
 
 def _host_lu(lu: numpy.ndarray):

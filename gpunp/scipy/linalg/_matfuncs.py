@@ -71,7 +71,7 @@ def expm(A):
     if n == 1:
         return gpunp.exp(a)
     t = a.dtype
-    work = a.astype(numpy.complex128 if t.kind == "c" else numpy.float64)
+    work = a.astype(numpy.complex128 if t.kind == "c" else numpy.float64, copy=False)
     # the 1-norm of the worst matrix of the batch picks one degree for all
     norm1 = float(gpunp.max(gpunp.sum(gpunp.abs(work), axis=-2)))
     if not math.isfinite(norm1):
