@@ -465,3 +465,61 @@ def test_numpy_arrays_are_not_moved_implicitly():
         with pytest.raises(TypeError, match="gpunp.asarray"):
             call()
     assert gl.toeplitz([1, 2, 3]).shape == (3, 3)
+
+
+def test_structured_solvers():
+    rng = np.random.default_rng(7)
+    ab = rng.standard_normal((4, 6))
+    ab[1] += 5
+    b, b2 = rng.standard_normal(6), _data((6, 2), np.complex128)
+    for lu in ((1, 2), (2, 1)):
+        for rhs in (b, b2):
+            _same(gl.solve_banded(lu, gp.asarray(ab), gp.asarray(rhs)),
+                  sl.solve_banded(lu, ab, rhs), rhs.dtype)
+    abh = np.abs(rng.standard_normal((3, 6)))
+    abh[-1] += 5
+    _same(gl.solveh_banded(gp.asarray(abh), gp.asarray(b)), sl.solveh_banded(abh, b),
+          np.float64)
+    low = (abh[::-1] + 0.3j * np.r_[np.zeros((1, 6)), np.ones((2, 6))])
+    _same(gl.solveh_banded(gp.asarray(low), gp.asarray(b2), lower=True),
+          sl.solveh_banded(low, b2, lower=True), np.complex128)
+    c, r, bt = np.array([4.0, 1, 0.5, 0.2]), np.array([4.0, 2, 1, 0.1]), rng.standard_normal(4)
+    _same(gl.solve_toeplitz(gp.asarray(c), gp.asarray(bt)), sl.solve_toeplitz(c, bt),
+          np.float64)
+    _same(gl.solve_toeplitz((gp.asarray(c), gp.asarray(r)), gp.asarray(bt)),
+          sl.solve_toeplitz((c, r), bt), np.float64)
+    d, e = rng.standard_normal(5), rng.standard_normal(4)
+    w, v = gl.eigh_tridiagonal(gp.asarray(d), gp.asarray(e))
+    ww, wv = sl.eigh_tridiagonal(d, e)
+    _same(w, ww, np.float64)
+    _same(abs(v.get()), abs(wv), np.float64)
+    for select, rng_ in (("i", (1, 3)), ("v", (-1, 1))):
+        _same(gl.eigvalsh_tridiagonal(gp.asarray(d), gp.asarray(e), select=select,
+                                      select_range=rng_),
+              sl.eigvalsh_tridiagonal(d, e, select=select, select_range=rng_), np.float64)
+    a, b6 = rng.standard_normal((6, 3)), rng.standard_normal((6, 2))
+    _same(gl.subspace_angles(gp.asarray(a), gp.asarray(b6)), sl.subspace_angles(a, b6),
+          np.float64)
+    m, em = rng.standard_normal((4, 4)), rng.standard_normal((4, 4))
+    for got, want in zip(gl.expm_frechet(gp.asarray(m), gp.asarray(em)),
+                         sl.expm_frechet(m, em)):
+        _same(got, want, np.float64)
+
+
+def test_structured_solver_errors_are_scipys():
+    cases = [
+        lambda M, w: M.solve_banded((1, 1), w(np.ones((2, 3))), w(np.ones(3))),
+        lambda M, w: M.solve_banded((1, 1), w(np.zeros((3, 3))), w(np.ones(3))),
+        lambda M, w: M.solveh_banded(w(-np.ones((2, 3))), w(np.ones(3))),
+        lambda M, w: M.solveh_banded(w(np.array([[0.0, 0.1, 0.1], [1.0, 1.0, -5.0]])),
+                                     w(np.ones(3))),
+        lambda M, w: M.solve_toeplitz((w(np.array([0.0, 1, 2])), w(np.array([0.0, 3, 4]))),
+                                      w(np.ones(3))),
+        lambda M, w: M.eigh_tridiagonal(w(np.ones(3)), w(np.ones(2) + 1j)),
+    ]
+    for call in cases:
+        with pytest.raises(Exception) as want:
+            call(sl, lambda x: x)
+        with pytest.raises(type(want.value)) as got:
+            call(gl, gp.asarray)
+        assert str(got.value) == str(want.value)

@@ -17,6 +17,9 @@ from gpunp.scipy.linalg._matfuncs import (
     bandwidth, block_diag, coshm, cosm, diagsvd, expm, ishermitian, issymmetric, khatri_rao,
     kron, ldl, logm, matmul_toeplitz, null_space, orth, orthogonal_procrustes, pinvh, polar,
     schur, sinhm, sinm, solve_circulant, solve_sylvester, sqrtm, tanhm, tanm)
+from gpunp.scipy.linalg._structured import (
+    eigh_tridiagonal, eigvalsh_tridiagonal, expm_frechet, solve_banded, solve_toeplitz,
+    solveh_banded, subspace_angles)
 from gpunp.scipy.linalg._special_matrices import (
     circulant, companion, convolution_matrix, dft, fiedler, fiedler_companion, hadamard, hankel,
     helmert, hilbert, invhilbert, invpascal, leslie, pascal, toeplitz, tri)
@@ -31,5 +34,7 @@ __all__ = [
     "pinv", "polar", "qr", "rq", "schur", "sinm", "solve", "solve_sylvester",
     "solve_triangular", "sqrtm", "svd", "svdvals", "toeplitz", "bandwidth", "coshm",
     "diagsvd", "ishermitian", "issymmetric", "matmul_toeplitz", "orthogonal_procrustes",
-    "pinvh", "sinhm", "solve_circulant", "tanhm", "tanm",
+    "pinvh", "sinhm", "solve_circulant", "tanhm", "tanm", "eigh_tridiagonal",
+    "eigvalsh_tridiagonal", "expm_frechet", "solve_banded", "solve_toeplitz", "solveh_banded",
+    "subspace_angles",
 ]
