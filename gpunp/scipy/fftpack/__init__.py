@@ -15,7 +15,6 @@ import gpunp
 import gpunp.fft as _fft
 from gpunp.scipy import fft as _sfft
 from gpunp.scipy.fft import fftshift, get_fft_plan, ifftshift
-from gpunp.scipy.fft._helper import as_device
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "fft2", "ifft2", "fftfreq", "rfftfreq",
@@ -55,7 +54,9 @@ def ifft2(x, shape=None, axes=(-2, -1), overwrite_x=False):
 
 
 def _real_input(x):
-    x = as_device(x)
+    if isinstance(x, numpy.ndarray):  # no implicit transfer, as gpunp's own
+        raise TypeError(f"Unsupported type {type(x)}: use gpunp.asarray(x) to move it")
+    x = gpunp.asarray(x)
     if x.dtype.kind == "c":
         raise TypeError("1st argument must be real sequence")
     if x.dtype.kind in "biu":
@@ -85,7 +86,12 @@ def irfft(x, n=None, axis=-1, overwrite_x=False):
     m = x.shape[axis] if n is None else n
     if m < 1:
         raise ValueError(f"invalid number of data points ({m}) specified")
-    p = gpunp.moveaxis(_sfft._realtransforms._fit(gpunp.moveaxis(x, axis, -1), -1, m), -1, -1)
+    p = gpunp.moveaxis(x, axis, -1)
+    if p.shape[-1] > m:
+        p = p[..., :m]
+    elif p.shape[-1] < m:
+        p = gpunp.concatenate([p, gpunp.zeros(p.shape[:-1] + (m - p.shape[-1],), p.dtype)],
+                              axis=-1)
     ct = numpy.result_type(x.dtype, numpy.complex64)
     z = gpunp.zeros(p.shape[:-1] + (m // 2 + 1,), ct)
     z.real[..., 0] = p[..., 0]
