@@ -47,7 +47,7 @@ def _one_axis(name, how):
         x = _input(x)
         check_plan(plan, x, axis)
         if real_input:  # SciPy checks this before n
-            _real(x, name)
+            _real(x)
         if name in ("irfft", "hfft"):
             n = _halved_n(x, n, axis)
         elif n is not None and n < 1:
@@ -76,14 +76,14 @@ def _halved_n(x, n, axis):
 
 fft = _one_axis("fft", lambda x, n, axis, norm: _fft.fft(x, n, axis, norm))
 ifft = _one_axis("ifft", lambda x, n, axis, norm: _fft.ifft(x, n, axis, norm))
-rfft = _one_axis("rfft", lambda x, n, axis, norm: _fft.rfft(_real(x, "rfft"), n, axis, norm))
+rfft = _one_axis("rfft", lambda x, n, axis, norm: _fft.rfft(_real(x), n, axis, norm))
 irfft = _one_axis("irfft", lambda x, n, axis, norm: _fft.irfft(x, n, axis, norm))
 hfft = _one_axis("hfft", lambda x, n, axis, norm: _fft.hfft(x, n, axis, norm))
-ihfft = _one_axis("ihfft", lambda x, n, axis, norm: _fft.ihfft(_real(x, "ihfft"), n, axis,
+ihfft = _one_axis("ihfft", lambda x, n, axis, norm: _fft.ihfft(_real(x), n, axis,
                                                               norm))
 
 
-def _real(x, name):
+def _real(x):
     if x.dtype.kind == "c":
         raise TypeError("x must be a real sequence")
     return x
@@ -153,7 +153,7 @@ def _hfftn(x, s, axes, norm):
 
 
 def _ihfftn(x, s, axes, norm):
-    return gpunp.conj(_fft.rfftn(_real(x, "ihfftn"), s, axes, _SWAPPED[norm]))
+    return gpunp.conj(_fft.rfftn(_real(x), s, axes, _SWAPPED[norm]))
 
 
 def _irfft_s(x, s, axes, norm):
@@ -198,8 +198,8 @@ fftn = _many_axes("fftn", lambda x, s, axes, norm: _fft.fftn(x, s, axes, norm))
 ifftn = _many_axes("ifftn", lambda x, s, axes, norm: _fft.ifftn(x, s, axes, norm))
 fft2 = _many_axes("fft2", lambda x, s, axes, norm: _fft.fftn(x, s, axes, norm), (-2, -1))
 ifft2 = _many_axes("ifft2", lambda x, s, axes, norm: _fft.ifftn(x, s, axes, norm), (-2, -1))
-rfftn = _many_axes("rfftn", lambda x, s, axes, norm: _fft.rfftn(_real(x, "rfftn"), s, axes, norm))
-rfft2 = _many_axes("rfft2", lambda x, s, axes, norm: _fft.rfftn(_real(x, "rfft2"), s, axes, norm),
+rfftn = _many_axes("rfftn", lambda x, s, axes, norm: _fft.rfftn(_real(x), s, axes, norm))
+rfft2 = _many_axes("rfft2", lambda x, s, axes, norm: _fft.rfftn(_real(x), s, axes, norm),
                    (-2, -1))
 ihfftn = _many_axes("ihfftn", _ihfftn)
 ihfft2 = _many_axes("ihfft2", _ihfftn, (-2, -1))
