@@ -79,8 +79,7 @@ ifft = _one_axis("ifft", lambda x, n, axis, norm: _fft.ifft(x, n, axis, norm))
 rfft = _one_axis("rfft", lambda x, n, axis, norm: _fft.rfft(_real(x), n, axis, norm))
 irfft = _one_axis("irfft", lambda x, n, axis, norm: _fft.irfft(x, n, axis, norm))
 hfft = _one_axis("hfft", lambda x, n, axis, norm: _fft.hfft(x, n, axis, norm))
-ihfft = _one_axis("ihfft", lambda x, n, axis, norm: _fft.ihfft(_real(x), n, axis,
-                                                              norm))
+ihfft = _one_axis("ihfft", lambda x, n, axis, norm: _fft.ihfft(_real(x), n, axis, norm))
 
 
 def _real(x):
