@@ -139,8 +139,7 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     t = numpy.result_type(a.dtype, b.dtype)
     tri = gpunp.tril(a) if lower else gpunp.triu(a)
     if unit_diagonal:
-        tri = tri - gpunp.eye(n, dtype=a.dtype) * gpunp.diagonal(tri, axis1=-2, axis2=-1)[
-            ..., None, :] + gpunp.eye(n, dtype=a.dtype)
+        tri = gpunp.where(gpunp.eye(n, dtype=bool), 1, tri)
     elif n:
         zero = gpunp.asnumpy(gpunp.diagonal(tri, axis1=-2, axis2=-1) == 0)
         if zero.any():
