@@ -523,3 +523,39 @@ def test_structured_solver_errors_are_scipys():
         with pytest.raises(type(want.value)) as got:
             call(gl, gp.asarray)
         assert str(got.value) == str(want.value)
+
+
+def test_banded_cholesky_and_eigenproblems():
+    up = np.array([[7.0, 1, 1, 1], [4, 4, 4, 4]])
+    lo = np.array([[4.0, 4, 4, 4], [1, 1, 1, 7]])
+    upc = up + np.array([[0, 0.5j, 0.5j, 0.5j], [0, 0, 0, 0]])
+    b = np.arange(4.0)
+    for ab, lower in ((up, False), (lo, True), (upc, False)):
+        cb = gl.cholesky_banded(gp.asarray(ab), lower=lower)
+        want = sl.cholesky_banded(ab, lower=lower)
+        _same(cb, want, ab.dtype)
+        _same(gl.cho_solve_banded((cb, lower), gp.asarray(b)),
+              sl.cho_solve_banded((want, lower), b), ab.dtype)
+        _same(gl.eigvals_banded(gp.asarray(ab), lower=lower),
+              sl.eigvals_banded(ab, lower=lower), np.float64)
+    _same(gl.eig_banded(gp.asarray(lo), lower=True, eigvals_only=True, select="i",
+                        select_range=(1, 2)),
+          sl.eig_banded(lo, lower=True, eigvals_only=True, select="i", select_range=(1, 2)),
+          np.float64)
+    with pytest.raises(np.linalg.LinAlgError, match="2-th leading minor"):
+        gl.cholesky_banded(gp.asarray([[0.0, 1, 1], [1, 1, 1]]))
+
+
+@pytest.mark.parametrize("n", [3, 12])
+def test_lyapunov(n):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)) / (2 * np.sqrt(n))
+    q = rng.standard_normal((n, n))
+    q = q + q.T
+    for method in (None, "direct", "bilinear"):
+        _same(gl.solve_discrete_lyapunov(gp.asarray(a), gp.asarray(q), method),
+              sl.solve_discrete_lyapunov(a, q, method), np.float64)
+    c = a - 2 * np.eye(n)
+    _same(gl.solve_continuous_lyapunov(gp.asarray(c), gp.asarray(q)),
+          sl.solve_continuous_lyapunov(c, q), np.float64)
+    assert gl.solve_lyapunov is gl.solve_continuous_lyapunov

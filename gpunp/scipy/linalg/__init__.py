@@ -16,10 +16,12 @@ from gpunp.scipy.linalg._decomp import (
 from gpunp.scipy.linalg._matfuncs import (
     bandwidth, block_diag, coshm, cosm, diagsvd, expm, ishermitian, issymmetric, khatri_rao,
     kron, ldl, logm, matmul_toeplitz, null_space, orth, orthogonal_procrustes, pinvh, polar,
-    schur, sinhm, sinm, solve_circulant, solve_sylvester, sqrtm, tanhm, tanm)
+    schur, sinhm, sinm, solve_circulant, solve_continuous_lyapunov, solve_discrete_lyapunov,
+    solve_lyapunov, solve_sylvester, sqrtm, tanhm, tanm)
 from gpunp.scipy.linalg._structured import (
-    eigh_tridiagonal, eigvalsh_tridiagonal, expm_frechet, solve_banded, solve_toeplitz,
-    solveh_banded, subspace_angles)
+    cho_solve_banded, cholesky_banded, eig_banded, eigh_tridiagonal, eigvals_banded,
+    eigvalsh_tridiagonal, expm_frechet, solve_banded, solve_toeplitz, solveh_banded,
+    subspace_angles)
 from gpunp.scipy.linalg._special_matrices import (
     circulant, companion, convolution_matrix, dft, fiedler, fiedler_companion, hadamard, hankel,
     helmert, hilbert, invhilbert, invpascal, leslie, pascal, toeplitz, tri)
@@ -36,5 +38,6 @@ __all__ = [
     "diagsvd", "ishermitian", "issymmetric", "matmul_toeplitz", "orthogonal_procrustes",
     "pinvh", "sinhm", "solve_circulant", "tanhm", "tanm", "eigh_tridiagonal",
     "eigvalsh_tridiagonal", "expm_frechet", "solve_banded", "solve_toeplitz", "solveh_banded",
-    "subspace_angles",
+    "subspace_angles", "cho_solve_banded", "cholesky_banded", "eig_banded", "eigvals_banded",
+    "solve_continuous_lyapunov", "solve_discrete_lyapunov", "solve_lyapunov",
 ]

@@ -505,3 +505,39 @@ def pinvh(a, atol=None, rtol=None, lower=True, return_rank=False, check_finite=T
         rank = gpunp.count_nonzero(keep, axis=-1)
         return b, (int(rank) if rank.ndim == 0 else rank)
     return b
+
+
+# ---- Lyapunov equations ------------------------------------------------------------------------
+
+def solve_continuous_lyapunov(a, q):
+    """X with A X + X A^H = Q (scipy.linalg.solve_continuous_lyapunov): the
+    Sylvester equation with B = A^H (Bartels-Stewart by SciPy on a host
+    copy, as solve_sylvester)."""
+    a = asarray_validated(a)
+    return solve_sylvester(a, gpunp.conj(a.T) if a.dtype.kind == "c" else a.T, q)
+
+
+solve_lyapunov = solve_continuous_lyapunov
+
+
+def solve_discrete_lyapunov(a, q, method=None):
+    """X with A X A^H - X + Q = 0 (scipy.linalg.solve_discrete_lyapunov):
+    "direct" solves (I - A (x) conj(A)) vec X = vec Q on the device (for
+    orders below 10 by default: it is n^2 x n^2); "bilinear" maps it to a
+    continuous equation."""
+    a, q = asarray_validated(a), asarray_validated(q)
+    if method is None:
+        method = "bilinear" if a.shape[0] >= 10 else "direct"
+    if method == "direct":
+        n = a.shape[0]
+        lhs = gpunp.eye(n * n, dtype=numpy.result_type(a.dtype, q.dtype)) - gpunp.kron(
+            a, gpunp.conj(a))
+        return _la.solve(lhs, q.reshape(-1)).reshape(q.shape)
+    if method == "bilinear":
+        eye = gpunp.eye(a.shape[0], dtype=a.dtype)
+        ah = gpunp.conj(a.T)
+        inv_ah = _la.inv(ah + eye)
+        b = (ah - eye) @ inv_ah
+        c = 2 * (_la.inv(a + eye) @ q @ inv_ah)
+        return solve_continuous_lyapunov(gpunp.conj(b.T), -c)
+    raise ValueError(f"Unknown solver {method}")

@@ -146,14 +146,8 @@ def eigh_tridiagonal(d, e, eigvals_only=False, select="a", select_range=None,
                          f"'stev'), got {lapack_driver}")
     t = numpy.result_type(d.dtype, e.dtype)
     a = gpunp.diag(d.astype(t)) + gpunp.diag(e.astype(t), 1) + gpunp.diag(e.astype(t), -1)
-    kw = {}
-    if select in ("v", 1):
-        kw["subset_by_value"] = select_range
-    elif select in ("i", 2):
-        kw["subset_by_index"] = select_range
-    elif select not in ("a", 0):
-        raise ValueError(f"invalid argument for select: {select!r}")
-    return eigh(a, eigvals_only=eigvals_only, check_finite=False, **kw)
+    return eigh(a, eigvals_only=eigvals_only, check_finite=False,
+                **_select(select, select_range))
 
 
 def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True, tol=0.0,
@@ -210,3 +204,72 @@ def expm_frechet(A, E, method=None, compute_expm=True, check_finite=True):
     x = expm(m)
     ea, frechet = gpunp.ascontiguousarray(x[:n, :n]), gpunp.ascontiguousarray(x[:n, n:])
     return (ea, frechet) if compute_expm else frechet
+
+
+def _to_bands(dense, ab, lower, upper):
+    """ab with its band entries replaced by dense's (the inverse of
+    _from_bands; the unused corners of the storage keep ab's values, as
+    LAPACK leaves them)."""
+    out = ab.astype(dense.dtype, copy=True)
+    n = dense.shape[-1]
+    for k in range(lower + upper + 1):
+        d = upper - k
+        cols = gpunp.arange(max(d, 0), min(n, n + d))
+        if cols.size:
+            out[k, cols] = dense[cols - d, cols]
+    return out
+
+
+def cholesky_banded(ab, overwrite_ab=False, lower=False, check_finite=True):
+    """The Cholesky factor of a Hermitian positive definite banded matrix,
+    in the same band storage (scipy.linalg.cholesky_banded)."""
+    ab = asarray_validated(ab, check_finite)
+    w = ab.shape[0] - 1
+    a = _hermitian_from_bands(ab, lower)
+    try:
+        c = cholesky(a, lower=lower, check_finite=False)
+    except LinAlgError:
+        raise LinAlgError(f"{_first_bad_minor(a)}-th leading minor not positive "
+                          "definite") from None
+    return _to_bands(c, ab, w if lower else 0, 0 if lower else w)
+
+
+def cho_solve_banded(cb_and_lower, b, overwrite_b=False, check_finite=True):
+    """Solve a x = b from cholesky_banded's factor (scipy.linalg.cho_solve_banded)."""
+    cb, lower = cb_and_lower
+    cb = asarray_validated(cb, check_finite)
+    b = asarray_validated(b, check_finite)
+    if cb.shape[-1] != b.shape[0]:
+        raise ValueError("shapes of cb and b are not compatible.")
+    w = cb.shape[0] - 1
+    c = _from_bands(cb, w, 0, cb.shape[-1]) if lower else _from_bands(cb, 0, w, cb.shape[-1])
+    return cho_solve((c, lower), b, check_finite=False)
+
+
+def _select(select, select_range):
+    if select in ("a", "all", 0):
+        return {}
+    if select in ("v", "value", 1):
+        return {"subset_by_value": select_range}
+    if select in ("i", "index", 2):
+        return {"subset_by_index": select_range}
+    raise ValueError(f"invalid argument for select: {select!r}")
+
+
+def eig_banded(a_band, lower=False, eigvals_only=False, overwrite_a_band=False, select="a",
+               select_range=None, max_ev=0, check_finite=True):
+    """The eigenvalues (and vectors) of a Hermitian banded matrix in band
+    storage (scipy.linalg.eig_banded), from the dense matrix's eigh."""
+    ab = asarray_validated(a_band, check_finite)
+    if ab.ndim != 2:
+        raise ValueError("expected a 2-D array")
+    a = _hermitian_from_bands(ab, lower)
+    return eigh(a, eigvals_only=eigvals_only, check_finite=False,
+                **_select(select, select_range))
+
+
+def eigvals_banded(a_band, lower=False, overwrite_a_band=False, select="a", select_range=None,
+                   check_finite=True):
+    """scipy.linalg.eigvals_banded."""
+    return eig_banded(a_band, lower=lower, eigvals_only=True, select=select,
+                      select_range=select_range, check_finite=check_finite)
