@@ -217,3 +217,27 @@ def test_numpy_arrays_are_not_moved_implicitly():
         with pytest.raises(TypeError, match="gpunp.asarray"):
             call()
     assert gf.dct([1.0, 2.0]).shape == (2,)
+
+
+_PSEUDO = [("diff", ()), ("diff", (2,)), ("diff", (3,)), ("diff", (-1,)), ("diff", (-2,)),
+           ("diff", (0,)), ("diff", (1, 4.0)), ("tilbert", (0.5,)), ("itilbert", (0.5,)),
+           ("hilbert", ()), ("ihilbert", ()), ("cs_diff", (0.3, 0.5)),
+           ("sc_diff", (0.3, 0.5)), ("ss_diff", (0.3, 0.5)), ("cc_diff", (0.3, 0.5)),
+           ("shift", (0.3,)), ("shift", (0.3, 5.0))]
+
+
+@pytest.mark.parametrize("name,args", _PSEUDO)
+def test_fftpack_pseudo_differential_operators(name, args):
+    # odd and even lengths: an even one has a Nyquist term, where each
+    # kernel has fftpack's own rule
+    for n, dt in ((1, np.float64), (5, np.float32), (6, np.float64), (8, np.complex128)):
+        x = _data((n,), dt)
+        _same(getattr(gfp, name)(gp.asarray(x), *args), getattr(sfp, name)(x, *args),
+              np.float64)
+
+
+def test_fftpack_pseudo_differential_errors():
+    with pytest.raises(ZeroDivisionError):
+        gfp.ss_diff(gp.ones(4), 1.0, 0)
+    with pytest.raises(ValueError, match="wrong number of dimensions"):
+        gfp.diff(gp.ones((2, 4)))

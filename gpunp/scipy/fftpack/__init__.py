@@ -4,8 +4,9 @@ Its transforms are gpunp.scipy.fft's with fftpack's signatures: no norm for
 the complex transforms, ``shape`` for ``s``, an unnormalised inverse DCT
 and DST when ``norm`` is None, and real transforms in fftpack's packed
 layout (``[y0, Re y1, Im y1, ...]``, a real array of the signal's length).
-The differential operators (``diff``, ``hilbert``, ``shift``...) are not
-here yet."""
+The pseudo-differential operators (``diff``, ``hilbert``, ``tilbert``,
+``shift``...) multiply a periodic sequence's Fourier coefficients by their
+kernel on the device."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from gpunp.scipy.fft import fftshift, get_fft_plan, ifftshift
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "fft2", "ifft2", "fftfreq", "rfftfreq",
     "fftshift", "ifftshift", "next_fast_len", "dct", "idct", "dst", "idst", "dctn", "idctn",
-    "dstn", "idstn", "get_fft_plan",
+    "dstn", "idstn", "get_fft_plan", "diff", "tilbert", "itilbert", "hilbert", "ihilbert",
+    "cs_diff", "sc_diff", "ss_diff", "cc_diff", "shift",
 ]
 
 
@@ -156,3 +158,143 @@ dct, dst = _r2r("dct", False), _r2r("dst", False)
 idct, idst = _r2r("idct", True), _r2r("idst", True)
 dctn, dstn = _r2rn("dctn", False), _r2rn("dstn", False)
 idctn, idstn = _r2rn("idctn", True), _r2rn("idstn", True)
+
+
+# ---- pseudo-differential operators of periodic sequences --------------------------------
+#
+# Each multiplies the Fourier coefficients x_j of a 1-D periodic sequence
+# by a kernel of the frequency j (c = 2 pi / period), on the device: one
+# real FFT, one product, one inverse real FFT. The kernel is that of a real
+# operator, odd (i times an odd function of j: its Nyquist term, for an
+# even length, is zero), even (kept there), or, for shift, both (fftpack's
+# packed convolution applies cos + sin there). SciPy computes in double
+# precision and transforms a complex sequence's parts one after the other;
+# so does gpunp.
+
+def _pseudo(x, kernel, nyquist):
+    x = _real_or_complex_input(x)
+    if x.dtype.kind == "c":
+        return _pseudo(gpunp.ascontiguousarray(x.real), kernel, nyquist) + 1j * _pseudo(
+            gpunp.ascontiguousarray(x.imag), kernel, nyquist)
+    n = x.shape[-1]
+    if n == 0:
+        raise ZeroDivisionError("float division")
+    spec = _fft.rfft(x)
+    j = gpunp.arange(n // 2 + 1, dtype=numpy.float64)
+    with numpy.errstate(all="ignore"):
+        k = kernel(j)
+        if n % 2 == 0:
+            k[-1:] = nyquist(j[-1:])
+    return _fft.irfft(spec * k, n)
+
+
+def _real_or_complex_input(x):
+    if isinstance(x, numpy.ndarray):  # no implicit transfer, as gpunp's own
+        raise TypeError(f"Unsupported type {type(x)}: use gpunp.asarray(x) to move it")
+    x = gpunp.asarray(x)
+    if x.ndim != 1:
+        raise ValueError(f"Buffer has wrong number of dimensions (expected 1, got {x.ndim})")
+    return x.astype(numpy.complex128 if x.dtype.kind == "c" else numpy.float64, copy=False)
+
+
+def _zero_at_nyquist(j):
+    return gpunp.zeros(j.shape, numpy.complex128)
+
+
+def _odd(f):
+    """i f(j) for j > 0, 0 at j = 0; zero at the Nyquist term."""
+    def kernel(j):
+        return gpunp.where(j == 0, 0, 1j * f(gpunp.where(j == 0, 1, j)))
+    return kernel, _zero_at_nyquist
+
+
+def diff(x, order=1, period=None, _cache=None):
+    """The order-th derivative (an integral for negative orders, the mean
+    taken as zero) of a periodic sequence (scipy.fftpack.diff)."""
+    if order == 0:
+        # SciPy's copy keeps single precision (nothing is transformed)
+        x = _real_input(x) if not (isinstance(x, gpunp.ndarray) and x.dtype.kind == "c") \
+            else x
+        return x.copy()
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+
+    def kernel(j):
+        safe = gpunp.where(j == 0, 1, j)
+        return gpunp.where(j == 0, 0, (1j * c * safe) ** order)
+    return _pseudo(x, kernel, _zero_at_nyquist)
+
+
+def tilbert(x, h, period=None, _cache=None):
+    """The h-Tilbert transform: x_j times i coth(j h c) (scipy.fftpack.tilbert)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+    kernel, nyq = _odd(lambda j: 1 / gpunp.tanh(j * h * c))
+    return _pseudo(x, kernel, nyq)
+
+
+def itilbert(x, h, period=None, _cache=None):
+    """The inverse h-Tilbert transform: x_j times -i tanh(j h c)
+    (scipy.fftpack.itilbert)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+    kernel, nyq = _odd(lambda j: -gpunp.tanh(j * h * c))
+    return _pseudo(x, kernel, nyq)
+
+
+def hilbert(x, _cache=None):
+    """The Hilbert transform of a periodic sequence: x_j times i sign(j)
+    (scipy.fftpack.hilbert)."""
+    kernel, nyq = _odd(lambda j: gpunp.ones_like(j))
+    return _pseudo(x, kernel, nyq)
+
+
+def ihilbert(x, _cache=None):
+    """The inverse Hilbert transform, -hilbert (scipy.fftpack.ihilbert)."""
+    kernel, nyq = _odd(lambda j: -gpunp.ones_like(j))
+    return _pseudo(x, kernel, nyq)
+
+
+def cs_diff(x, a, b, period=None, _cache=None):
+    """x_j times -i cosh(j a c) / sinh(j b c) (scipy.fftpack.cs_diff)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+    kernel, nyq = _odd(lambda j: -gpunp.cosh(j * a * c) / gpunp.sinh(j * b * c))
+    return _pseudo(x, kernel, nyq)
+
+
+def sc_diff(x, a, b, period=None, _cache=None):
+    """x_j times i sinh(j a c) / cosh(j b c) (scipy.fftpack.sc_diff)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+    kernel, nyq = _odd(lambda j: gpunp.sinh(j * a * c) / gpunp.cosh(j * b * c))
+    return _pseudo(x, kernel, nyq)
+
+
+def ss_diff(x, a, b, period=None, _cache=None):
+    """x_j times sinh(j a c) / sinh(j b c), x_0 times a / b (scipy.fftpack.ss_diff)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+    first = a / b  # SciPy's ZeroDivisionError for b = 0
+
+    def kernel(j):
+        safe = gpunp.where(j == 0, 1, j)
+        return gpunp.where(j == 0, first, gpunp.sinh(safe * a * c) / gpunp.sinh(safe * b * c)
+                           ).astype(numpy.complex128)
+    return _pseudo(x, kernel, kernel)
+
+
+def cc_diff(x, a, b, period=None, _cache=None):
+    """x_j times cosh(j a c) / cosh(j b c) (scipy.fftpack.cc_diff)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+
+    def kernel(j):
+        return (gpunp.cosh(j * a * c) / gpunp.cosh(j * b * c)).astype(numpy.complex128)
+    return _pseudo(x, kernel, kernel)
+
+
+def shift(x, a, period=None, _cache=None):
+    """x shifted by a, y(u) = x(u + a): x_j times exp(i j a c) (scipy.fftpack.shift)."""
+    c = 2 * numpy.pi / (2 * numpy.pi if period is None else period)
+
+    def kernel(j):
+        return gpunp.exp(1j * (j * a * c))
+
+    def nyquist(j):
+        t = j * a * c
+        return (gpunp.cos(t) + gpunp.sin(t)).astype(numpy.complex128)
+    return _pseudo(x, kernel, nyquist)
