@@ -559,3 +559,14 @@ def test_lyapunov(n):
     _same(gl.solve_continuous_lyapunov(gp.asarray(c), gp.asarray(q)),
           sl.solve_continuous_lyapunov(c, q), np.float64)
     assert gl.solve_lyapunov is gl.solve_continuous_lyapunov
+
+
+def test_cdf2rdf():
+    rng = np.random.default_rng(3)
+    for x in (np.array([[1.0, 2, 3], [0, 4, 5], [0, -5, 4]]), rng.standard_normal((2, 5, 5)),
+              rng.standard_normal((4, 4)).astype(np.float32)):
+        w, v = np.linalg.eig(x)
+        for got, want in zip(gl.cdf2rdf(gp.asarray(w), gp.asarray(v)), sl.cdf2rdf(w, v)):
+            _same(got, want, x.dtype)
+    with pytest.raises(ValueError, match="complex-conjugate pairs"):
+        gl.cdf2rdf(gp.asarray([1 + 1j, 2]), gp.eye(2) + 0j)

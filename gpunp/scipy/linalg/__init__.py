@@ -10,7 +10,7 @@ dimensions where SciPy 1.17 is; errors are SciPy's (LinAlgError,
 ValueError for non-finite input with check_finite)."""
 
 from gpunp.scipy.linalg._decomp import (
-    LinAlgError, LinAlgWarning, cho_factor, cho_solve, cholesky, det, eig, eigh, eigvals,
+    LinAlgError, LinAlgWarning, cdf2rdf, cho_factor, cho_solve, cholesky, det, eig, eigh, eigvals,
     eigvalsh, inv, lstsq, lu, lu_factor, lu_solve, norm, pinv, qr, rq, solve, solve_triangular,
     svd, svdvals)
 from gpunp.scipy.linalg._matfuncs import (
@@ -39,5 +39,5 @@ __all__ = [
     "pinvh", "sinhm", "solve_circulant", "tanhm", "tanm", "eigh_tridiagonal",
     "eigvalsh_tridiagonal", "expm_frechet", "solve_banded", "solve_toeplitz", "solveh_banded",
     "subspace_angles", "cho_solve_banded", "cholesky_banded", "eig_banded", "eigvals_banded",
-    "solve_continuous_lyapunov", "solve_discrete_lyapunov", "solve_lyapunov",
+    "solve_continuous_lyapunov", "solve_discrete_lyapunov", "solve_lyapunov", "cdf2rdf",
 ]

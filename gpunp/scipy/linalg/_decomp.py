@@ -610,3 +610,45 @@ def rq(a, overwrite_a=False, lwork=None, mode="full", check_finite=True):
     if mode == "r":
         return r
     return r, q
+
+
+def cdf2rdf(w, v):
+    """The real block diagonal form (wr, vr) of a real matrix's complex
+    eigendecomposition (scipy.linalg.cdf2rdf): each conjugate pair (j, k)
+    becomes the block [[Re w_j, Im w_j], [Im w_k, Re w_k]] of wr, and vr =
+    v U with U mixing the pair's columns, (v_j - v_k) i / 2 and
+    (v_j + v_k) / 2. Finding the pairs reads w (n values a matrix) back;
+    the product runs on the device."""
+    w, v = asarray_validated(w), asarray_validated(v)
+    if w.ndim < 1:
+        raise ValueError("expected w to be at least 1D")
+    if v.ndim < 2:
+        raise ValueError("expected v to be at least 2D")
+    if v.ndim != w.ndim + 1:
+        raise ValueError("expected eigenvectors array to have exactly one dimension more "
+                         "than eigenvalues array")
+    n = w.shape[-1]
+    if v.shape[-2] != v.shape[-1]:
+        raise ValueError("expected v to be a square matrix or stacked square matrices: "
+                         "v.shape[-2] = v.shape[-1]")
+    if v.shape[-1] != n:
+        raise ValueError("expected the same number of eigenvalues as eigenvectors")
+    hw = gpunp.asnumpy(w).astype(numpy.complex128, copy=False).reshape(-1, n)
+    cplx = hw.imag != 0
+    if (cplx.sum(axis=-1) % 2).any():
+        raise ValueError("expected complex-conjugate pairs of eigenvalues")
+    wr = numpy.zeros(hw.shape + (n,), numpy.finfo(numpy.result_type(w.dtype)).dtype)
+    u = numpy.zeros(hw.shape + (n,), numpy.complex128)
+    idx = numpy.arange(n)
+    for b in range(hw.shape[0]):
+        wr[b, idx, idx] = hw[b].real
+        u[b, idx, idx] = 1
+        pos = numpy.nonzero(cplx[b])[0]
+        # conjugate pairs are adjacent, the first of each at an even place
+        for j, k in zip(pos[0::2], pos[1::2]):
+            wr[b, j, k], wr[b, k, j] = hw[b, j].imag, hw[b, k].imag
+            u[b, j, j], u[b, j, k], u[b, k, j], u[b, k, k] = 0.5j, 0.5, -0.5j, 0.5
+    shape = w.shape[:-1] + (n, n)
+    # (SciPy's vr is double precision whatever v's precision)
+    vr = (v.astype(numpy.complex128) @ gpunp.asarray(u.reshape(shape))).real
+    return gpunp.asarray(wr.reshape(shape)), gpunp.ascontiguousarray(vr)
