@@ -18,7 +18,7 @@ import gpunp.scipy.fft as gf
 
 from .strategies import bounded_values, device_arrays, shapes
 
-SETTINGS = settings(max_examples=40)
+SETTINGS = settings(max_examples=25)
 DTYPES = ["float32", "float64", "complex64", "complex128", "int16"]
 
 
@@ -116,7 +116,7 @@ def test_complex_and_real_transforms_s_and_axes(data, name, shape, norm):
 
 @SETTINGS
 @given(st.data(), st.sampled_from(["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"]),
-       st.sampled_from(["float32", "float64", "complex64", "complex128", "int8"]),
+       st.sampled_from(["float32", "float64", "complex64", "complex128"]),
        shapes(1, 3, 0, 5), st.sampled_from([None, "ortho", "forward"]))
 def test_one_axis_transforms(data, name, dtype, shape, norm):
     x, h = data.draw(_signal(dtype, shape))

@@ -19,7 +19,7 @@ import gpunp.scipy.linalg as gl
 
 from .strategies import device_arrays
 
-SETTINGS = settings(max_examples=30)
+SETTINGS = settings(max_examples=20)
 DTYPES = ["float32", "float64", "complex64", "complex128"]
 BATCH = st.sampled_from([(), (), (2,), (1, 3)])
 # no subnormal entries: how a factorization treats a subnormal pivot is the
