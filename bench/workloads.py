@@ -225,6 +225,74 @@ def _fft(two_d):
     return make
 
 
+def _scipy(lib, sub):
+    """The library's scipy.<sub>: gpunp.scipy's, cupyx.scipy's, or SciPy's
+    own for NumPy (the CPU's reference); None where there is none."""
+    import importlib
+    mod = {"gpunp": "gpunp.scipy.", "cupy": "cupyx.scipy.", "numpy": "scipy."}.get(lib.name)
+    return None if mod is None else importlib.import_module(mod + sub)
+
+
+def _to_host(lib, a):
+    return a if lib.name == "numpy" else lib.xp.asnumpy(a)
+
+
+def _checked(lib, fn, want, rtol):
+    """fn, once its answer has been compared with `want` (SciPy's, on the host)."""
+    got = _to_host(lib, fn())
+    scale = float(np.abs(want).max())
+    if got.shape != want.shape or not np.allclose(got, want, rtol=0, atol=rtol * scale):
+        raise AssertionError(f"{lib.name}'s answer differs from SciPy's")
+    return fn
+
+
+def _dct(nd):
+    # DCT type 2 of float32, one axis of n or both axes of n x n
+    def make(lib, n):
+        sfft = _scipy(lib, "fft")
+        if sfft is None:
+            return None
+        import scipy.fft
+        h = _host_f32((n, n) if nd else (n,), 0)
+        a = lib.asarray(h)
+        fn = (lambda: sfft.dctn(a)) if nd else (lambda: sfft.dct(a))
+        want = scipy.fft.dctn(h) if nd else scipy.fft.dct(h)
+        return _checked(lib, fn, want, 1e-4)
+    return make
+
+
+def _expm(lib, n):
+    linalg = _scipy(lib, "linalg")
+    if linalg is None:
+        return None
+    import scipy.linalg
+    h = np.random.default_rng(0).standard_normal((n, n)) / np.sqrt(n)
+    a = lib.asarray(h)
+    return _checked(lib, lambda: linalg.expm(a), scipy.linalg.expm(h), 1e-10)
+
+
+def _lu_factor(lib, n):
+    linalg = _scipy(lib, "linalg")
+    if linalg is None:
+        return None
+    h = np.random.default_rng(0).random((n, n))
+    a = lib.asarray(h)
+    fn = lambda: linalg.lu_factor(a)  # noqa: E731
+    # the answer: P A x = L (U x) for a random x, on the device (O(n^2))
+    lu, piv = fn()
+    xp = np if lib.name == "numpy" else lib.xp
+    x = lib.asarray(np.random.default_rng(1).random((n, 1)))
+    ux = xp.triu(lu) @ x
+    lux = xp.tril(lu, -1) @ ux + ux
+    perm = np.arange(n)
+    for j, p in enumerate(_to_host(lib, piv)):
+        perm[j], perm[p] = perm[p], perm[j]
+    ax = _to_host(lib, a @ x)[perm]
+    if not np.allclose(_to_host(lib, lux), ax, rtol=1e-8, atol=1e-8 * n):
+        raise AssertionError(f"{lib.name}'s LU factors do not give back the matrix")
+    return fn
+
+
 def _h2d(lib, n):
     if not lib.gpu:
         return None
@@ -550,6 +618,14 @@ def workloads(quick: bool) -> list:
                  _factorization("svd"), gpu_only=True),
     ]
     fside, flen = (1024, 1 << 20) if quick else (4096, 1 << 24)
+    # SciPy's (gpunp.scipy, cupyx.scipy; SciPy's own on the CPU)
+    out += [
+        Workload(f"scipy.fft.dct type 2, {flen} float32", "ms", flen, _dct(False)),
+        Workload(f"scipy.fft.dctn type 2, {fside}x{fside} float32", "ms", fside, _dct(True)),
+        Workload(f"scipy.linalg.expm {lside // 4}x{lside // 4} float64", "ms", lside // 4,
+                 _expm),
+        Workload(f"scipy.linalg.lu_factor {mside}x{mside} float64", "ms", mside, _lu_factor),
+    ]
     out += [
         Workload(f"fft complex64 {flen}", "ms", flen, _fft(False), gpu_only=True),
         Workload(f"fft2 complex64 {fside}x{fside}", "ms", fside, _fft(True), gpu_only=True),

@@ -346,7 +346,8 @@ class ndarray:
             lib.gp_array_set_readonly(z._h)
             return z
         dt = numpy.dtype("f4" if self.dtype == numpy.complex64 else "f8")
-        return _as_strided_view(self, dt, dt.itemsize)
+        # an empty array's buffer has no imaginary part to start at
+        return _as_strided_view(self, dt, dt.itemsize if self.size else 0)
 
     @property
     def device(self):

@@ -280,3 +280,12 @@ def test_fill_converts_as_numpy_stores_an_element(dt, value):
     g = gp.asarray(x)
     same_outcome(lambda: x.fill(value), lambda: g.fill(value))
     assert_same(g, x)
+
+
+@pytest.mark.parametrize("shape", [(0,), (0, 0), (3, 0)])
+def test_imag_of_an_empty_complex_array(shape):
+    # the view once started one float past the end of an empty buffer
+    for dt in (np.complex64, np.complex128):
+        im = gp.empty(shape, dt).imag
+        want = np.empty(shape, dt).imag
+        assert im.shape == want.shape and im.dtype == want.dtype

@@ -6,7 +6,7 @@ see gpunp/linalg/_linalg.py."""
 from gpunp.linalg._common import (
     EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult)
 from gpunp.linalg._linalg import (
-    cholesky, cond, cross, det, diagonal, eig, eigh, eigvals, eigvalsh, inv, lstsq, matmul,
+    cholesky, cond, cross, det, diagonal, eig, eigh, eigvals, eigvalsh, inv, lstsq, lu_factor, matmul,
     matrix_norm, matrix_power, matrix_rank, matrix_transpose, multi_dot, norm, outer, pinv, qr,
     slogdet, solve, svd, svdvals, tensordot, tensorinv, tensorsolve, trace, vecdot, vector_norm)
 
@@ -15,4 +15,5 @@ __all__ = [
     "eigvalsh", "pinv", "slogdet", "det", "svd", "svdvals", "eig", "eigh", "lstsq", "norm", "qr",
     "cond", "matrix_rank", "LinAlgError", "multi_dot", "trace", "diagonal", "cross", "outer",
     "tensordot", "matmul", "matrix_transpose", "matrix_norm", "vector_norm", "vecdot",
+    "lu_factor",  # a gpunp extension (getrf), which gpunp.scipy.linalg builds on
 ]

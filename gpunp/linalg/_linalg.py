@@ -84,6 +84,81 @@ def qr(a, mode="reduced"):
     return _device.qr(a, t, result_t, mode)
 
 
+def lu_factor(a):
+    """A gpunp extension (not in numpy.linalg): the LU factorization with
+    partial pivoting of every matrix of `a` (..., m, n), as LAPACK's getrf
+    writes it: ``(lu, piv, info)``, L's multipliers below U in one array of
+    a's dtype (float dtypes and complex kept, others as float64), the
+    0-based row each step swapped with (int32, SciPy's convention), and per
+    matrix the 1-based index of the first exactly zero pivot (0 when none).
+    Never raises for a singular matrix; gpunp.scipy.linalg builds lu_factor,
+    lu and lu_solve on it. On a GPU it is the engine's getrf (cuSOLVER); on
+    the host backend a pivoted elimination in NumPy on a copy."""
+    a = _array(a)
+    assert_stacked_2d(a)
+    dt = a.dtype if a.dtype.kind in "fc" and a.dtype != numpy.float16 else numpy.dtype(
+        numpy.float32 if a.dtype == numpy.float16 else numpy.float64)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch = a.shape[:-2]
+    if a.size == 0:
+        return (gpunp.empty(a.shape, dt), gpunp.empty(batch + (k,), numpy.int32),
+                gpunp.zeros(batch, numpy.int32))
+    if on_host():
+        lu, piv, info = _host_lu(numpy.array(host_view(a), dtype=dt))
+        return gpunp.array(lu), gpunp.array(piv), gpunp.array(info)
+    if m != n:
+        # getrf takes square matrices: zero columns (rows) padded to a tall
+        # (wide) matrix change none of its first k steps, whose pivots only
+        # ever pick a zero row where the whole column is zero, and then the
+        # first such row, which is one of a's
+        sq = gpunp.zeros(a.shape[:-2] + (max(m, n),) * 2, a.dtype)
+        sq[..., :m, :n] = a
+        a = sq
+    f, ipiv, info = _device.lu(a, dt, raise_singular=False)
+    piv = (ipiv[..., :k] - 1).astype(numpy.int32)
+    if m != n:
+        f = f[..., :m, :n]
+        info = gpunp.where(info > k, 0, info).astype(numpy.int32)
+    # the factors stay column-major, as LAPACK (and SciPy's lu_factor) leave them
+    return f, piv, info
+
+
+def _host_lu(lu: numpy.ndarray):
+    """getrf's right-looking elimination, vectorised over the batch: each
+    column's pivot is its first entry of largest |re| + |im| (LAPACK's
+    i?amax), a zero pivot leaves its column unscaled."""
+    batch, (m, n) = lu.shape[:-2], lu.shape[-2:]
+    k = min(m, n)
+    flat = lu.reshape((-1, m, n))
+    rows = numpy.arange(flat.shape[0])
+    piv = numpy.zeros((flat.shape[0], k), numpy.int32)
+    info = numpy.zeros(flat.shape[0], numpy.int32)
+    for j in range(k):
+        col = flat[:, j:, j]
+        mag = numpy.abs(col.real) + numpy.abs(col.imag) if col.dtype.kind == "c" else numpy.abs(col)
+        p = numpy.argmax(mag, axis=1) + j
+        piv[:, j] = p
+        top = flat[rows, j].copy()
+        flat[rows, j] = flat[rows, p]
+        flat[rows, p] = top
+        d = flat[:, j, j]
+        zero = d == 0
+        info[(info == 0) & zero] = j + 1
+        safe = numpy.where(zero, 1, d)
+        # LAPACK's getf2 multiplies by the pivot's reciprocal unless that
+        # overflows (a pivot below the smallest normal number): the
+        # multipliers' rounding, and so which later pivots are exactly zero,
+        # follows it
+        tiny = numpy.abs(safe) < numpy.finfo(safe.dtype).tiny
+        col = flat[:, j + 1:, j]
+        with numpy.errstate(over="ignore", invalid="ignore"):
+            flat[:, j + 1:, j] = numpy.where(tiny[:, None], col / safe[:, None],
+                                             col * (1 / safe)[:, None])
+        flat[:, j + 1:, j + 1:] -= flat[:, j + 1:, j, None] * flat[:, j, None, j + 1:]
+    return flat.reshape(lu.shape), piv.reshape(batch + (k,)), info.reshape(batch)
+
+
 # ---- eigenproblems ---------------------------------------------------------------------
 
 def _uplo(UPLO) -> str:

@@ -11,7 +11,7 @@ its public names and submodules), never gpunp's private modules
 import importlib as _importlib
 
 # SciPy's subpackages that gpunp.scipy mirrors
-_SUBPACKAGES = ("fft", "interpolate", "linalg", "ndimage", "signal", "sparse", "spatial",
+_SUBPACKAGES = ("fft", "fftpack", "interpolate", "linalg", "ndimage", "signal", "sparse", "spatial",
                 "special", "stats")
 
 __all__ = list(_SUBPACKAGES)
