@@ -61,3 +61,73 @@ def test_nonsymmetric_solvers(seed, n, name, dtype, index_dtype, sparse, restart
     assert infog == infos and xg.dtype == xs.dtype
     tol = 1e-3 if np.dtype(dtype).itemsize <= 8 and np.dtype(dtype) != np.float64 else 1e-7
     np.testing.assert_allclose(xg.get(), xs, rtol=tol, atol=tol)
+
+
+@FEW
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(1, 20), n=st.integers(1, 20),
+       name=st.sampled_from(["lsqr", "lsmr"]), damp=st.sampled_from([0.0, 0.5]),
+       index_dtype=st.sampled_from([np.int32, np.int64]))
+def test_least_squares(seed, m, n, name, damp, index_dtype):
+    rng = np.random.default_rng(seed)
+    a = random_csr(rng, m, n, 0.5, index_dtype=index_dtype, duplicates=True, unsorted=True)
+    b = rng.standard_normal(m)
+    want = getattr(sl, name)(a, b, damp=damp, atol=1e-10, btol=1e-10)
+    got = getattr(gl, name)(CSR(a), gp.asarray(b), damp=damp, atol=1e-10, btol=1e-10)
+    # the iterates follow SciPy's; past convergence, rounding decides the step count
+    r_want = np.linalg.norm(a @ want[0] - b) ** 2 + damp ** 2 * np.linalg.norm(want[0]) ** 2
+    x = got[0].get()
+    r_got = np.linalg.norm(a @ x - b) ** 2 + damp ** 2 * np.linalg.norm(x) ** 2
+    assert r_got <= r_want * (1 + 1e-6) + 1e-6 * np.linalg.norm(b) ** 2
+
+
+@FEW
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 20),
+       dtype=st.sampled_from([np.float32, np.float64, np.complex64, np.complex128]),
+       index_dtype=st.sampled_from([np.int32, np.int64]), lower=st.booleans(),
+       unit=st.booleans(), k=st.sampled_from([None, 2]))
+def test_triangular_and_direct_solves(seed, n, dtype, index_dtype, lower, unit, k):
+    rng = np.random.default_rng(seed)
+    m = random_csr(rng, n, n, 0.4, dtype=dtype, index_dtype=index_dtype, duplicates=True,
+                   unsorted=True)
+    d = m.toarray() + 4 * np.eye(n, dtype=dtype) * (1 + np.abs(m.toarray()).sum())
+    t = sp.csr_array(np.tril(d) if lower else np.triu(d))
+    b = rng.standard_normal(n if k is None else (n, k)).astype(dtype)
+    want = sl.spsolve_triangular(t, b, lower=lower, unit_diagonal=unit)
+    got = gl.spsolve_triangular(CSR(t), gp.asarray(b), lower=lower, unit_diagonal=unit)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tol = 1e-4 if np.dtype(dtype).itemsize <= 8 and np.dtype(dtype) != np.float64 else 1e-10
+    np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+    want = sl.spsolve(sp.csc_array(d), b)
+    got = gl.spsolve(CSR(sp.csr_array(d)), gp.asarray(b))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+
+
+@FEW
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(1, 12), n=st.integers(1, 12),
+       dtype=st.sampled_from([np.float32, np.float64, np.complex128, np.int64]),
+       index_dtype=st.sampled_from([np.int32, np.int64]),
+       case=st.sampled_from([(None, None), (1, None), (-np.inf, None), (None, 0), (0, 1),
+                             (-np.inf, -1), (3, 0)]))
+def test_norm(seed, m, n, dtype, index_dtype, case):
+    rng = np.random.default_rng(seed)
+    a = random_csr(rng, m, n, 0.4, index_dtype=index_dtype, duplicates=True, unsorted=True)
+    a = sp.csr_array((np.round(a.data * 10).astype(dtype), a.indices, a.indptr), shape=a.shape)
+    want = sl.norm(a, *case)
+    got = gl.norm(CSR(a), *case)
+    np.testing.assert_allclose(got.get(), want, rtol=1e-5)
+
+
+@FEW
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(8, 30), k=st.integers(1, 3),
+       which=st.sampled_from(["LM", "LA", "SA"]))
+def test_eigsh_and_svds(seed, n, k, which):
+    rng = np.random.default_rng(seed)
+    a = random_csr(rng, n, n, 0.3, duplicates=True, unsorted=True)
+    h = a + a.T
+    want = np.sort(sl.eigsh(h, k=k, which=which, return_eigenvectors=False))
+    got = np.sort(gl.eigsh(CSR(h), k=k, which=which, return_eigenvectors=False).get())
+    np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-9)
+    want = sl.svds(a, k=k, return_singular_vectors=False)
+    got = gl.svds(CSR(a), k=k, return_singular_vectors=False).get()
+    np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-9)

@@ -247,3 +247,271 @@ def test_breakdown_codes_match_scipy():
         xg, infog = getattr(gl, name)(gp.asarray(a), gp.asarray(b))
         assert infog == infos
         np.testing.assert_allclose(xg.get(), xs)
+
+
+# ---- least squares ---------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(15, 6), (6, 15)])
+@pytest.mark.parametrize("name", ["lsqr", "lsmr"])
+def test_least_squares_match_scipy(name, shape):
+    a = RNG.standard_normal(shape)
+    b = RNG.standard_normal(shape[0])
+    for kw in [{}, {"damp": 0.7}, {"x0": RNG.standard_normal(shape[1])},
+               {"atol": 1e-3, "btol": 1e-3}, {"conlim": 2.0}]:
+        want = getattr(sl, name)(a, b, **kw)
+        got = getattr(gl, name)(CSR(a), gp.asarray(b),
+                                **{k: (gp.asarray(v) if k == "x0" else v) for k, v in kw.items()})
+        assert got[1:3] == want[1:3]  # istop, itn
+        np.testing.assert_allclose(got[0].get(), want[0], rtol=1e-9, atol=1e-11)
+        tail = [v for v in want[3:] if not isinstance(v, np.ndarray)]
+        np.testing.assert_allclose([g for g in got[3:] if not isinstance(g, gp.ndarray)],
+                                   tail, rtol=1e-8, atol=1e-9)
+    want = sl.lsqr(a, b, calc_var=True)[-1]
+    np.testing.assert_allclose(gl.lsqr(gp.asarray(a), gp.asarray(b), calc_var=True)[-1].get(),
+                               want, rtol=1e-8)
+
+
+def test_least_squares_complex_zero_rhs_and_errors():
+    a = RNG.standard_normal((9, 4)) + 1j * RNG.standard_normal((9, 4))
+    b = RNG.standard_normal(9) + 1j * RNG.standard_normal(9)
+    for name in ("lsqr", "lsmr"):
+        want = getattr(sl, name)(a, b)
+        got = getattr(gl, name)(gp.asarray(a), gp.asarray(b))
+        assert got[0].dtype == want[0].dtype and got[1:3] == want[1:3]
+        np.testing.assert_allclose(got[0].get(), want[0], rtol=1e-9)
+        want = getattr(sl, name)(a.real, np.zeros(9))
+        got = getattr(gl, name)(gp.asarray(a.real), gp.zeros(9))
+        assert got[1:3] == want[1:3] and not got[0].get().any()
+        with pytest.raises(ValueError):
+            getattr(gl, name)(gp.asarray(a), gp.ones(8))
+
+
+# ---- norm, onenormest, expm_multiply ----------------------------------------------
+
+def test_norm_matches_scipy_on_non_canonical_input():
+    m = random_csr(RNG, 7, 5, 0.4, duplicates=True, unsorted=True, index_dtype=np.int64)
+    g = CSR(m)
+    cases = [(None, None), ("fro", None), (1, None), (-1, None), (np.inf, None),
+             (-np.inf, None), (1, (1, 0)), (np.inf, (1, 0)), (-1, (0, 1))]
+    cases += [(o, a) for o in (None, 1, 2, 3, 0, np.inf, -np.inf, 0.5) for a in (0, 1, -1)]
+    for ord_, axis in cases:
+        np.testing.assert_allclose(gl.norm(g, ord_, axis).get(), sl.norm(m, ord_, axis),
+                                   rtol=1e-12, err_msg=f"{ord_} {axis}")
+    with pytest.raises(TypeError, match="input is not sparse"):
+        gl.norm(gp.ones((2, 2)))
+    for ord_, axis, err in [(3, None, ValueError), ("fro", 0, ValueError),
+                            (1, (0, 0), ValueError), (1, (0, 1, 1), ValueError),
+                            (-2, None, NotImplementedError), (1, 2, ValueError)]:
+        with pytest.raises(err):
+            sl.norm(m, ord_, axis)
+        with pytest.raises(err):
+            gl.norm(g, ord_, axis)
+
+
+def test_onenormest_bounds_and_exact_small_case():
+    for n, t in [(6, 6), (30, 2), (30, 3)]:
+        a = RNG.standard_normal((n, n))
+        exact = np.abs(a).sum(axis=0).max()
+        est, v, w = gl.onenormest(gp.asarray(a), t=t, compute_v=True, compute_w=True)
+        assert est <= exact * (1 + 1e-12) and est >= exact / 3
+        np.testing.assert_allclose(gp.abs(w).sum().get(), est, rtol=1e-12)
+        np.testing.assert_allclose((gp.asarray(a) @ v).get(), w.get(), rtol=1e-12)
+        if t >= n:
+            assert est == pytest.approx(sl.onenormest(a, t=t))
+    op = gl.aslinearoperator(gp.asarray(a))
+    assert gl.onenormest(op) <= np.abs(a).sum(axis=0).max() * (1 + 1e-12)
+    with pytest.raises(ValueError):
+        gl.onenormest(gp.ones((3, 4)))
+
+
+@pytest.mark.parametrize("scale", [0.3, 4.0])
+def test_expm_multiply_matches_scipy(scale):
+    n = 8
+    a = scale * RNG.standard_normal((n, n))
+    b, B = RNG.standard_normal(n), RNG.standard_normal((n, 2))
+    np.testing.assert_allclose(gl.expm_multiply(gp.asarray(a), gp.asarray(b)).get(),
+                               sl.expm_multiply(a, b), rtol=1e-10, atol=1e-12)
+    m = sp_csr(a * (RNG.random((n, n)) < 0.4))
+    np.testing.assert_allclose(gl.expm_multiply(CSR(m), gp.asarray(B)).get(),
+                               sl.expm_multiply(m, B), rtol=1e-10, atol=1e-12)
+    kw = dict(start=0.5, stop=2, num=4, endpoint=False)
+    got = gl.expm_multiply(gp.asarray(a), gp.asarray(B), **kw)
+    want = sl.expm_multiply(a, B, **kw)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got.get(), want, rtol=1e-9, atol=1e-9 * np.abs(want).max())
+    with pytest.warns(UserWarning, match="Provide `traceA`"):
+        got = gl.expm_multiply(gl.aslinearoperator(gp.asarray(a)), gp.asarray(b))
+    np.testing.assert_allclose(got.get(), sl.expm_multiply(a, b), rtol=1e-9)
+    got = gl.expm_multiply(gl.aslinearoperator(gp.asarray(a)), gp.asarray(b),
+                           traceA=np.trace(a))
+    np.testing.assert_allclose(got.get(), sl.expm_multiply(a, b), rtol=1e-9)
+    with pytest.raises(ValueError):
+        gl.expm_multiply(gp.ones((2, 3)), gp.ones(3))
+
+
+def sp_csr(d):
+    import scipy.sparse as sp
+    return sp.csr_array(d)
+
+
+# ---- eigsh, svds, lobpcg --------------------------------------------------------
+
+@pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
+def test_eigsh_matches_scipy(which):
+    n = 40
+    b = RNG.standard_normal((n, n))
+    a = b + b.T
+    w, v = sl.eigsh(a, k=3, which=which)
+    wg, vg = gl.eigsh(gp.asarray(a), k=3, which=which)
+    np.testing.assert_allclose(wg.get(), w, rtol=1e-9)
+    np.testing.assert_allclose(np.abs(np.sum(v * vg.get(), axis=0)), 1, rtol=1e-7)
+    w = sl.eigsh(a, k=3, which=which, return_eigenvectors=False)
+    np.testing.assert_allclose(gl.eigsh(CSR(a), k=3, which=which,
+                                        return_eigenvectors=False).get(), w, rtol=1e-9)
+
+
+def test_eigsh_complex_operator_and_errors():
+    n = 30
+    b = RNG.standard_normal((n, n)) + 1j * RNG.standard_normal((n, n))
+    a = b + b.conj().T
+    w = np.sort(sl.eigsh(a, k=4, which="LA")[0])
+    wg, vg = gl.eigsh(gl.aslinearoperator(gp.asarray(a)), k=4, which="LA")
+    np.testing.assert_allclose(wg.get(), w, rtol=1e-9)
+    np.testing.assert_allclose(a @ vg.get(), vg.get() * wg.get(), atol=1e-8)
+    with pytest.raises(ValueError, match="k must be greater than 0"):
+        gl.eigsh(gp.asarray(a), k=0)
+    with pytest.raises(ValueError, match="which must be one of"):
+        gl.eigsh(gp.asarray(a), k=2, which="XX")
+    with pytest.raises(ValueError, match="expected square matrix"):
+        gl.eigsh(gp.ones((4, 3)), k=1)
+    with pytest.raises(NotImplementedError):
+        gl.eigsh(gp.asarray(a), k=2, sigma=1.0)
+    with pytest.warns(RuntimeWarning, match="k >= N"):
+        w = gl.eigsh(gp.asarray(a.real), k=n, return_eigenvectors=False)
+    np.testing.assert_allclose(np.sort(w.get()), np.linalg.eigvalsh(a.real), rtol=1e-9)
+    with pytest.raises(gl.ArpackNoConvergence):
+        gl.eigsh(gp.asarray(a.real), k=2, which="SM", maxiter=1, ncv=5)
+
+
+@pytest.mark.parametrize("shape", [(30, 12), (12, 30)])
+def test_svds_matches_scipy(shape):
+    a = RNG.standard_normal(shape)
+    for which in ("LM", "SM"):
+        u, s, vh = sl.svds(a, k=3, which=which)
+        ug, sg, vhg = gl.svds(CSR(a), k=3, which=which)
+        np.testing.assert_allclose(sg.get(), s, rtol=1e-9)
+        np.testing.assert_allclose(np.abs(np.sum(u * ug.get(), axis=0)), 1, rtol=1e-7)
+        np.testing.assert_allclose(np.abs(np.sum(vh * vhg.get(), axis=1)), 1, rtol=1e-7)
+    np.testing.assert_allclose(gl.svds(gp.asarray(a), k=2, return_singular_vectors=False).get(),
+                               sl.svds(a, k=2, return_singular_vectors=False), rtol=1e-9)
+    ug, _, none = gl.svds(gp.asarray(a), k=2, return_singular_vectors="u")
+    assert none is None and ug.shape == (shape[0], 2)
+    for bad in [dict(k=0), dict(k=min(shape)), dict(which="LA"), dict(solver="nope")]:
+        with pytest.raises(ValueError):
+            sl.svds(a, **bad)
+        with pytest.raises(ValueError):
+            gl.svds(gp.asarray(a), **bad)
+
+
+def test_lobpcg_matches_scipy():
+    n = 50
+    a = np.diag(np.arange(1, n + 1.0)) + 0.01 * np.ones((n, n))
+    X = RNG.standard_normal((n, 3))
+    for largest in (True, False):
+        w, _ = sl.lobpcg(a, X, largest=largest, tol=1e-9, maxiter=500)
+        wg, vg = gl.lobpcg(gp.asarray(a), gp.asarray(X), largest=largest, tol=1e-9,
+                           maxiter=500)
+        np.testing.assert_allclose(wg.get(), w, rtol=1e-8)
+        np.testing.assert_allclose(a @ vg.get(), vg.get() * wg.get(), atol=1e-7)
+    # a preconditioner and the histories
+    M = gp.asarray(np.diag(1 / np.arange(1, n + 1.0)))
+    wg, vg, lh, rh = gl.lobpcg(gp.asarray(a), gp.asarray(X), M=M, largest=False, tol=1e-9,
+                               maxiter=200, retLambdaHistory=True,
+                               retResidualNormsHistory=True)
+    np.testing.assert_allclose(wg.get(), np.linalg.eigvalsh(a)[:3], rtol=1e-8)
+    assert len(lh) == len(rh) >= 2
+
+
+# ---- direct solvers -----------------------------------------------------------------
+
+def test_spsolve_splu_factorized_match_scipy():
+    import scipy.sparse as sp
+    n = 12
+    m = random_csr(RNG, n, n, 0.3, duplicates=True, unsorted=True)
+    m = sp.csr_array(m.toarray() + 3 * np.eye(n))
+    b, B = RNG.standard_normal(n), RNG.standard_normal((n, 3))
+    for rhs in (b, B, b[:, None]):
+        want = sl.spsolve(m, rhs)
+        got = gl.spsolve(CSR(m), gp.asarray(rhs))
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-10)
+    lu, lug = sl.splu(sp.csc_array(m)), gl.splu(CSR(m))
+    for trans in "NTH":
+        for rhs in (b, B):
+            np.testing.assert_allclose(lug.solve(gp.asarray(rhs), trans).get(),
+                                       lu.solve(rhs, trans), rtol=1e-10)
+    pr = np.zeros((n, n))
+    pr[lug.perm_r.get(), np.arange(n)] = 1
+    pc = np.zeros((n, n))
+    pc[np.arange(n), lug.perm_c.get()] = 1
+    L, U = gp.asarray(lug.L).get(), gp.asarray(lug.U).get()
+    np.testing.assert_allclose(pr @ m.toarray() @ pc, L @ U, atol=1e-12)
+    assert np.allclose(L, np.tril(L)) and np.allclose(U, np.triu(U)) and lug.shape == (n, n)
+    np.testing.assert_allclose(gl.factorized(CSR(m))(gp.asarray(b)).get(), sl.spsolve(m, b),
+                               rtol=1e-10)
+    ilu = gl.spilu(CSR(m), drop_tol=1e-2)
+    x, info = gl.gmres(CSR(m), gp.asarray(b), M=gl.LinearOperator((n, n), ilu.solve), rtol=1e-10)
+    assert info == 0
+    np.testing.assert_allclose(x.get(), sl.spsolve(m, b), rtol=1e-8)
+
+
+def test_direct_solver_errors_and_singular():
+    import scipy.sparse as sp
+    s = np.diag([1.0, 0.0, 2.0])
+    with pytest.warns(gl.MatrixRankWarning, match="exactly singular"):
+        x = gl.spsolve(gp.asarray(s), gp.ones(3))
+    with pytest.warns(sl.MatrixRankWarning):
+        want = sl.spsolve(sp.csr_array(s), np.ones(3))
+    assert np.isnan(x.get()).all() and np.isnan(want).all()
+    with pytest.raises(RuntimeError, match="exactly singular"):
+        sl.splu(sp.csc_array(s))
+    with pytest.raises(RuntimeError, match="exactly singular"):
+        gl.splu(gp.asarray(s))
+    with pytest.raises(ValueError, match="matrix must be square"):
+        gl.spsolve(gp.ones((2, 3)), gp.ones(2))
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        gl.spsolve(gp.eye(3), gp.ones(4))
+    with pytest.raises(ValueError):
+        gl.splu(gp.ones((2, 3)))
+    with pytest.raises(ValueError):
+        gl.splu(gp.eye(3)).solve(gp.ones(3), trans="X")
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_spsolve_triangular_matches_scipy(lower):
+    import scipy.sparse as sp
+    n = 15
+    d = random_csr(RNG, n, n, 0.3).toarray() + 2 * np.eye(n)
+    t = np.tril(d) if lower else np.triu(d)
+    m = sp.csr_array(t)
+    for unit in (False, True):
+        for rhs in (RNG.standard_normal(n), RNG.standard_normal((n, 2)),
+                    np.arange(n, dtype=np.int64)):
+            want = sl.spsolve_triangular(m, rhs, lower=lower, unit_diagonal=unit)
+            got = gl.spsolve_triangular(CSR(m), gp.asarray(rhs), lower=lower,
+                                        unit_diagonal=unit)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got.get(), want, rtol=1e-10)
+    got = gl.spsolve_triangular(gp.asarray(t.astype(np.float32)), gp.ones(n, dtype=np.float32),
+                                lower=lower)
+    assert got.dtype == np.float32
+    z = t.copy()
+    z[3, 3] = 0
+    with pytest.raises(np.linalg.LinAlgError, match="zero entry on diagonal"):
+        sl.spsolve_triangular(sp.csr_array(z), np.ones(n), lower=lower)
+    with pytest.raises(gp.linalg.LinAlgError, match="zero entry on diagonal"):
+        gl.spsolve_triangular(gp.asarray(z), gp.ones(n), lower=lower)
+    with pytest.raises(ValueError, match="square"):
+        gl.spsolve_triangular(gp.ones((2, 3)), gp.ones(2))
+    with pytest.raises(ValueError, match="must be equal"):
+        gl.spsolve_triangular(gp.asarray(t), gp.ones(n + 1))

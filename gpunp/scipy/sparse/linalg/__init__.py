@@ -7,6 +7,15 @@ LinearOperator. Their vectors stay on the device."""
 
 from ._interface import LinearOperator, aslinearoperator
 from ._isolve import bicg, bicgstab, cg, cgs, gmres, minres
+from ._dsolve import (MatrixRankWarning, SuperLU, factorized, spilu, splu, spsolve,
+                      spsolve_triangular)
+from ._eigen import ArpackError, ArpackNoConvergence, eigsh, lobpcg, svds
+from ._expm import expm_multiply
+from ._lsq import lsmr, lsqr
+from ._norm import norm, onenormest
 
 __all__ = ["LinearOperator", "aslinearoperator", "bicg", "bicgstab", "cg", "cgs", "gmres",
-           "minres"]
+           "minres", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
+           "ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds",
+           "MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
+           "spsolve_triangular"]

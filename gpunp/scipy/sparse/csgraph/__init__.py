@@ -1,0 +1,3 @@
+"""``gpunp.scipy.sparse.csgraph``: ``scipy.sparse.csgraph`` for gpunp arrays."""
+
+__all__ = []

@@ -1,0 +1,72 @@
+"""The sparse structure that csgraph and sparse.linalg read, by duck type:
+a sparse input is anything with ``tocsr()`` whose result has ``indptr``,
+``indices``, ``data`` and ``shape`` (gpunp's sparse classes, SciPy's);
+a dense input is an array. Every helper works on gpunp arrays on the
+device: no loop over rows or entries."""
+
+import numpy
+
+import gpunp as gp
+
+
+def is_sparse(a):
+    return not isinstance(a, (gp.ndarray, numpy.ndarray)) and hasattr(a, "tocsr")
+
+
+def csr_parts(a):
+    """(indptr, indices, data, shape) of a sparse input, as gpunp arrays
+    (duplicates and unsorted indices kept as they are)."""
+    c = a.tocsr()
+    shape = tuple(int(s) for s in c.shape)
+    return gp.asarray(c.indptr), gp.asarray(c.indices), gp.asarray(c.data), shape
+
+
+def entry_rows(indptr):
+    """The row of each stored entry of a CSR matrix."""
+    m = indptr.shape[0] - 1
+    return gp.repeat(gp.arange(m, dtype=indptr.dtype), gp.diff(indptr))
+
+
+def csr_from_mask(dense, mask):
+    """(indptr, indices, data) of the entries of a 2-D gpunp array where
+    mask is true, row by row with ascending columns (as SciPy's
+    conversions from dense order them)."""
+    rows, cols = gp.nonzero(mask)
+    data = dense[rows, cols]
+    counts = gp.bincount(rows, minlength=dense.shape[0])
+    indptr = gp.concatenate([gp.zeros(1, dtype=gp.int64), gp.cumsum(counts)])
+    return indptr, cols, data
+
+
+def csr_to_dense(indptr, indices, data, shape, dtype=None):
+    """The dense matrix of a CSR matrix, duplicates summed."""
+    out = gp.zeros(shape, dtype=dtype or data.dtype)
+    rows = entry_rows(indptr)
+    gp.add.at(out, (rows, indices), data.astype(out.dtype))
+    return out
+
+
+def as_dense(a):
+    """A 2-D input (dense or sparse) as a dense gpunp array."""
+    if is_sparse(a):
+        indptr, indices, data, shape = csr_parts(a)
+        return csr_to_dense(indptr, indices, data, shape)
+    return gp.asarray(a)
+
+
+def _csr_result(data, indices, indptr, shape):
+    """The one place a CSR result is built. Until gpunp's sparse classes
+    are merged this returns the dense gpunp array of the matrix (duplicates
+    summed); at merge it becomes ``csr_array((data, indices, indptr),
+    shape=shape)``."""
+    return csr_to_dense(indptr, indices, data, shape)
+
+
+def canonical_coo(indptr, indices, data, shape):
+    """(rows, cols, data) with duplicates summed, sorted by row then column."""
+    rows = entry_rows(indptr).astype(gp.int64)
+    key = rows * shape[1] + indices.astype(gp.int64)
+    uniq, inverse = gp.unique(key, return_inverse=True)
+    summed = gp.zeros(uniq.shape[0], dtype=data.dtype)
+    gp.add.at(summed, inverse, data)
+    return uniq // max(shape[1], 1), uniq % max(shape[1], 1), summed
