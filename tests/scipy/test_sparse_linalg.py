@@ -385,7 +385,7 @@ def test_eigsh_complex_operator_and_errors():
     with pytest.raises(ValueError, match="expected square matrix"):
         gl.eigsh(gp.ones((4, 3)), k=1)
     with pytest.raises(NotImplementedError):
-        gl.eigsh(gp.asarray(a), k=2, sigma=1.0)
+        gl.eigsh(gp.asarray(a), k=2, M=gp.eye(n))
     with pytest.warns(RuntimeWarning, match="k >= N"):
         w = gl.eigsh(gp.asarray(a.real), k=n, return_eigenvectors=False)
     np.testing.assert_allclose(np.sort(w.get()), np.linalg.eigvalsh(a.real), rtol=1e-9)
@@ -515,3 +515,21 @@ def test_spsolve_triangular_matches_scipy(lower):
         gl.spsolve_triangular(gp.ones((2, 3)), gp.ones(2))
     with pytest.raises(ValueError, match="must be equal"):
         gl.spsolve_triangular(gp.asarray(t), gp.ones(n + 1))
+
+
+@pytest.mark.parametrize("which", ["LM", "LA", "SA"])
+def test_eigsh_shift_invert(which):
+    n = 30
+    b = RNG.standard_normal((n, n))
+    a = b + b.T
+    w, v = sl.eigsh(a, k=3, sigma=0.5, which=which)
+    wg, vg = gl.eigsh(CSR(a), k=3, sigma=0.5, which=which)
+    np.testing.assert_allclose(wg.get(), w, rtol=1e-9)
+    np.testing.assert_allclose(np.abs(np.sum(v * vg.get(), axis=0)), 1, rtol=1e-7)
+    np.testing.assert_allclose(gl.eigsh(gp.asarray(a), k=3, sigma=0.5, which=which,
+                                        return_eigenvectors=False).get(),
+                               sl.eigsh(a, k=3, sigma=0.5, which=which,
+                                        return_eigenvectors=False), rtol=1e-9)
+    inv = gl.aslinearoperator(gp.asarray(np.linalg.inv(a - 0.5 * np.eye(n))))
+    np.testing.assert_allclose(gl.eigsh(gl.aslinearoperator(gp.asarray(a)), k=3, sigma=0.5,
+                                        which=which, OPinv=inv)[0].get(), w, rtol=1e-9)

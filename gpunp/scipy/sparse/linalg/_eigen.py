@@ -14,7 +14,8 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import is_sparse
+from ..csgraph._csr import as_dense, is_sparse
+from ._dsolve import splu
 from ._interface import LinearOperator, aslinearoperator
 
 __all__ = ["ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds"]
@@ -151,8 +152,9 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     """k eigenvalues (and eigenvectors) of a Hermitian matrix or operator,
     as scipy.sparse.linalg.eigsh: which in LM, SM, LA, SA, BE; eigenvalues
     ascending (ARPACK's order without eigenvectors). Runs thick-restart
-    Lanczos on the device. The generalized problem (M) and shift-invert
-    (sigma) are not implemented yet and raise NotImplementedError."""
+    Lanczos on the device; with ``sigma``, on (A - sigma I)^-1 (OPinv, or
+    the dense LU of splu). The generalized problem (M) and the modes
+    'buckling' and 'cayley' are not implemented yet (NotImplementedError)."""
     op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
                           gp.asarray(A))
     n = op.shape[0]
@@ -162,13 +164,11 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         raise ValueError("k must be greater than 0.")
     if which not in _WHICH:
         raise ValueError("which must be one of LM SM LA SA BE")
-    if M is not None or sigma is not None or Minv is not None or OPinv is not None:
+    if M is not None or Minv is not None:
         raise NotImplementedError("gpunp's eigsh solves standard problems only: the "
-                                  "generalized problem (M) and shift-invert (sigma) are "
-                                  "not implemented yet")
+                                  "generalized problem (M) is not implemented yet")
     if mode != "normal":
-        raise NotImplementedError(f"mode={mode!r} needs sigma, which gpunp does not "
-                                  "implement yet")
+        raise NotImplementedError(f"gpunp's eigsh: mode={mode!r} is not implemented yet")
     dtype = numpy.result_type(op.dtype if op.dtype is not None else numpy.float64,
                               numpy.float32)
     if dtype.kind not in "fc":
@@ -193,15 +193,39 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         gen = rng
     else:
         gen = numpy.random.default_rng(rng)
+    if sigma is not None:
+        # shift-invert: Lanczos on (A - sigma I)^-1, whose eigenvalues
+        # nu = 1 / (lambda - sigma) are largest for lambda nearest sigma
+        op = _shift_invert(A, op, sigma, OPinv, dtype)
     theta, Y, ok = _lanczos(op, k, which, v0, ncv, maxiter, tol, dtype, gen)
+    if sigma is not None:
+        theta = sigma + 1.0 / theta
     if not ok:
         raise ArpackNoConvergence(f"ARPACK error -1: No convergence ({maxiter} iterations, "
                                   f"0/{k} eigenvectors converged)", gp.asarray(theta),
                                   Y.T)
     if not return_eigenvectors:
-        return gp.asarray(theta[_arpack_order(theta, which)])
+        order = numpy.argsort(theta, kind="stable") if sigma is not None else \
+            _arpack_order(theta, which)
+        return gp.asarray(theta[order])
     order = numpy.argsort(theta, kind="stable")
     return gp.asarray(theta[order]), Y[gp.asarray(order)].T
+
+
+def _shift_invert(A, op, sigma, OPinv, dtype):
+    """The operator (A - sigma I)^-1: OPinv when given, else solves with the
+    LU of A - sigma I (splu's dense LU, see _dsolve)."""
+    if OPinv is not None:
+        return aslinearoperator(OPinv if isinstance(OPinv, LinearOperator) or
+                                is_sparse(OPinv) else gp.asarray(OPinv))
+    if isinstance(A, LinearOperator):
+        raise NotImplementedError("gpunp's eigsh: shift-invert of a LinearOperator needs "
+                                  "OPinv")
+    n = op.shape[0]
+    shifted = as_dense(A).astype(numpy.result_type(dtype, type(sigma))) - \
+        sigma * gp.eye(n, dtype=numpy.result_type(dtype, type(sigma)))
+    solve = splu(shifted).solve
+    return LinearOperator((n, n), matvec=solve, dtype=dtype)
 
 
 class _Gram(LinearOperator):
