@@ -12,7 +12,8 @@ import gpunp as gp
 
 class CSR:
     def __init__(self, m):
-        m = sp.csr_array(m)
+        # a copy: SciPy sums a matrix's duplicates in place when it reads it
+        m = sp.csr_array(m, copy=True)
         self.host = m
         self.shape = m.shape
         self.dtype = m.dtype
@@ -40,7 +41,7 @@ class CSR:
         return CSR(self.host.conj())
 
     def _rows(self):
-        return gp.asarray(np.repeat(np.arange(self.shape[0]), np.diff(self.host.indptr)))
+        return gp.repeat(gp.arange(self.shape[0]), gp.diff(self.indptr))
 
     def __matmul__(self, x):
         x = gp.asarray(x)

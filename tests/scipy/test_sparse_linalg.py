@@ -297,6 +297,7 @@ def test_norm_matches_scipy_on_non_canonical_input():
     for ord_, axis in cases:
         np.testing.assert_allclose(gl.norm(g, ord_, axis).get(), sl.norm(m, ord_, axis),
                                    rtol=1e-12, err_msg=f"{ord_} {axis}")
+    np.testing.assert_allclose(gl.norm(g, 2).get(), sl.norm(m, 2), rtol=1e-10)
     with pytest.raises(TypeError, match="input is not sparse"):
         gl.norm(gp.ones((2, 2)))
     for ord_, axis, err in [(3, None, ValueError), ("fro", 0, ValueError),

@@ -6,6 +6,7 @@ import numpy
 import gpunp as gp
 
 from ..csgraph._csr import canonical_coo, csr_parts, is_sparse
+from ._eigen import svds
 from ._interface import aslinearoperator
 
 __all__ = ["norm", "onenormest"]
@@ -42,8 +43,8 @@ def norm(x, ord=None, axis=None):
         if row_axis % nd == col_axis % nd:
             raise ValueError("Duplicate axes given.")
         if ord == 2:
-            raise NotImplementedError("the 2-norm of a sparse matrix (svds) is not "
-                                      "implemented by gpunp yet")
+            # the largest singular value, as SciPy (svds, so min(shape) >= 2)
+            return svds(x, k=1, return_singular_vectors=False)[0]
         if ord == -2:
             raise NotImplementedError
         if ord in (None, "fro", "f"):
