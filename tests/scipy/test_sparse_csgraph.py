@@ -211,3 +211,18 @@ def test_laplacian():
         gc.laplacian(gp.ones((2, 3)))
     with pytest.raises(ValueError):
         gc.laplacian(gp.asarray(g), form="nope")
+
+
+def test_shortest_path_in_blocks_of_sources(monkeypatch):
+    import gpunp.scipy.sparse.csgraph._shortest_path as impl
+    monkeypatch.setattr(impl, "_BLOCK_ELEMENTS", 50)  # a block of a few sources
+    rng = np.random.default_rng(7)
+    d = (rng.random((20, 20)) < 0.2) * np.floor(rng.random((20, 20)) * 9 + 1)
+    dist, pred = gc.shortest_path(gp.asarray(d), return_predecessors=True)
+    want, wpred = sc.shortest_path(d, return_predecessors=True)
+    np.testing.assert_array_equal(dist.get(), want)
+    got = gc.dijkstra(gp.asarray(d), indices=[1, 2, 3], limit=5, return_predecessors=True)
+    for a, b in zip(got, sc.dijkstra(d, indices=[1, 2, 3], limit=5, return_predecessors=True)):
+        assert a.shape == b.shape
+    np.testing.assert_array_equal(got[0].get(), sc.dijkstra(d, indices=[1, 2, 3], limit=5))
+    assert gc.dijkstra(gp.asarray(d), indices=[]).shape == (0, 20)

@@ -92,6 +92,29 @@ def _predecessors(dist, u, v, w, sources, min_only=False):
     return gp.where(chosen < n, chosen, pred).astype(gp.int32)
 
 
+# A round holds a (sources x edges) array of candidate distances: sources go
+# in blocks that keep it near this many elements.
+_BLOCK_ELEMENTS = 1 << 25
+
+
+def _all_sources(n, u, v, w, sources, return_predecessors, limit=numpy.inf):
+    """(dist, pred) for many sources, a block of sources at a time;
+    distances past `limit` are infinite."""
+    step = max(1, _BLOCK_ELEMENTS // max(u.shape[0], n, 1))
+    dists, preds = [], []
+    for lo in range(0, max(sources.shape[0], 1), step):
+        block = sources[lo:lo + step]
+        d = _relax(n, u, v, w, block)
+        if limit != numpy.inf:
+            d = gp.where(d > limit, numpy.inf, d)
+        dists.append(d)
+        if return_predecessors:
+            preds.append(_predecessors(d, u, v, w, block))
+    if len(dists) == 1:
+        return dists[0], (preds[0] if preds else None)
+    return gp.concatenate(dists), (gp.concatenate(preds) if preds else None)
+
+
 def _result(dist, pred, scalar, return_predecessors):
     if scalar:
         dist, pred = dist[0], pred[0] if pred is not None else None
@@ -102,8 +125,7 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted):
     g = as_graph(csgraph)
     sources, scalar = _sources(indices, g.n)
     u, v, w = _edges(g, directed, unweighted)
-    dist = _relax(g.n, u, v, w, sources)
-    pred = _predecessors(dist, u, v, w, sources) if return_predecessors else None
+    dist, pred = _all_sources(g.n, u, v, w, sources, return_predecessors)
     return _result(dist, pred, scalar, return_predecessors)
 
 
@@ -135,22 +157,20 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
         warnings.warn("Graph has negative weights: dijkstra will give inaccurate results if "
                       "the graph contains negative cycles. Consider johnson or bellman_ford.",
                       UserWarning, stacklevel=2)
-    dist = _relax(g.n, u, v, w, sources, min_only=min_only)
+    if not min_only:
+        dist, pred = _all_sources(g.n, u, v, w, sources, return_predecessors, limit)
+        return _result(dist, pred, scalar, return_predecessors)
+    dist = _relax(g.n, u, v, w, sources, min_only=True)
     if limit != numpy.inf:
         dist = gp.where(dist > limit, numpy.inf, dist)
-    pred = _predecessors(dist, u, v, w, sources, min_only) \
-        if return_predecessors or min_only else None
-    if min_only:
-        d = dist[0]
-        if not return_predecessors:
-            return d
-        p = pred[0]
-        # each vertex's source: follow predecessors up to a vertex without one
-        up = gp.where(p == NULL, gp.arange(g.n), p.astype(gp.int64))
-        root = fixpoint_parents(up)
-        src = gp.where(gp.isfinite(d), root, NULL).astype(gp.int32)
-        return d, p, src
-    return _result(dist, pred, scalar, return_predecessors)
+    d = dist[0]
+    if not return_predecessors:
+        return d
+    p = _predecessors(dist, u, v, w, sources, True)[0]
+    # each vertex's source: follow predecessors up to a vertex without one
+    up = gp.where(p == NULL, gp.arange(g.n), p.astype(gp.int64))
+    root = fixpoint_parents(up)
+    return d, p, gp.where(gp.isfinite(d), root, NULL).astype(gp.int32)
 
 
 def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False,
