@@ -17,6 +17,7 @@ import gpunp as gp
 from ..csgraph._csr import as_dense, is_sparse
 from ._dsolve import splu
 from ._interface import LinearOperator, aslinearoperator
+from ._isolve import _inner_all
 
 __all__ = ["ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds"]
 
@@ -100,9 +101,9 @@ def _lanczos(op, k, which, v0, ncv, maxiter, tol, dtype, rng):
         for j in range(start, ncv):
             w = op.matvec(V[j])
             basis = V[:j + 1]
-            h = gp.conj(basis) @ w
+            h = _inner_all(basis, w)
             w = w - h @ basis
-            h2 = gp.conj(basis) @ w  # the second pass keeps V orthonormal
+            h2 = _inner_all(basis, w)  # the second pass keeps V orthonormal
             w = w - h2 @ basis
             h = h + h2
             hb = gp.concatenate([h, gp.linalg.norm(w).reshape(1).astype(dtype)]).get()
@@ -116,7 +117,7 @@ def _lanczos(op, k, which, v0, ncv, maxiter, tol, dtype, rng):
                 # an invariant subspace: continue from a fresh orthogonal direction
                 r = _random_unit(rng, n, dtype)
                 for _ in range(2):
-                    r = r - (gp.conj(V[:j + 1]) @ r) @ V[:j + 1]
+                    r = r - _inner_all(V[:j + 1], r) @ V[:j + 1]
                 V[j + 1] = r / gp.linalg.norm(r)
                 b = 0.0
             else:

@@ -24,6 +24,14 @@ def _host(*values):
     return [v.item() for v in got]
 
 
+def _inner_all(basis, w):
+    """The inner products <v_i, w> with every row v_i of basis. Conjugating
+    the vector, not the basis, spares a copy of the basis each step."""
+    if basis.dtype.kind != "c":
+        return basis @ w
+    return gp.conj(basis @ gp.conj(w))
+
+
 def _float_type(char):
     return char if char in "fdFD" else "d"
 
@@ -314,9 +322,9 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0., restart=None, maxiter=None, M=No
         for col in range(restart):
             w = M.matvec(A.matvec(V[col]))
             basis = V[:col + 1]
-            h = gp.conj(basis) @ w
+            h = _inner_all(basis, w)
             w = w - h @ basis
-            h2 = gp.conj(basis) @ w
+            h2 = _inner_all(basis, w)
             w = w - h2 @ basis
             h = h + h2
             hw = gp.concatenate([h, gp.linalg.norm(w).reshape(1).astype(dtype)]).get()
