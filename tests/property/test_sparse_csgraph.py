@@ -106,3 +106,20 @@ def test_laplacian(g, normed, out, sym):
     Lg, dg = gc.laplacian(graph, **kw)
     np.testing.assert_allclose(Lg.get(), L.toarray(), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(dg.get(), d, rtol=1e-12)
+
+
+@FEW
+@given(g=graphs(), directed=st.booleans(), data=st.data())
+def test_trees_and_path_lengths(g, directed, data):
+    m, canon, graph, _ = g
+    n = m.shape[0]
+    if n == 0:
+        return
+    ref = m if isinstance(graph, CSR) else canon
+    start = data.draw(st.integers(0, n - 1))
+    want = sc.breadth_first_tree(ref, start, directed).toarray()
+    np.testing.assert_array_equal(gc.breadth_first_tree(graph, start, directed).get(), want)
+    _, pred = sc.shortest_path(ref, directed=directed, return_predecessors=True)
+    want = sc.construct_dist_matrix(ref, pred, directed)
+    got = gc.construct_dist_matrix(graph, gp.asarray(pred), directed)
+    np.testing.assert_array_equal(got.get(), want)

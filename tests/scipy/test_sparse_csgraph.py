@@ -226,3 +226,39 @@ def test_shortest_path_in_blocks_of_sources(monkeypatch):
         assert a.shape == b.shape
     np.testing.assert_array_equal(got[0].get(), sc.dijkstra(d, indices=[1, 2, 3], limit=5))
     assert gc.dijkstra(gp.asarray(d), indices=[]).shape == (0, 20)
+
+
+def test_tools_match_scipy():
+    g = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [5, 0, 0, 3], [0, 4, 0, 0.]])
+    for pred, directed in [([-9999, 0, 0, 1], True), ([-9999, 0, 0, 1], False),
+                           ([-9999, 3, 0, 2], False), ([1, -9999, 0, 1], False)]:
+        want = sc.reconstruct_path(g, np.array(pred), directed=directed).toarray()
+        got = gc.reconstruct_path(gp.asarray(g), gp.asarray(pred), directed=directed)
+        np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(ValueError):
+        gc.reconstruct_path(gp.asarray(g), gp.asarray([-9999, 2, 0, 1]))  # no edge 2 -> 1
+    # repeated entries: reconstruct_path adds them, csgraph_to_dense takes the least
+    m = sp.csr_array((np.array([2., 3, 0]), np.array([1, 1, 2]), np.array([0, 3, 3, 3])),
+                     shape=(3, 3))
+    np.testing.assert_array_equal(gc.reconstruct_path(CSR(m), gp.asarray([-9999, 0, 0])).get(),
+                                  sc.reconstruct_path(m, np.array([-9999, 0, 0])).toarray())
+    for null in (0, np.inf):
+        np.testing.assert_array_equal(gc.csgraph_to_dense(CSR(m), null_value=null).get(),
+                                      sc.csgraph_to_dense(m, null_value=null))
+    h = g.copy()
+    h[0, 3], h[1, 0] = np.inf, np.nan
+    for kw in [{}, dict(null_value=1), dict(infinity_null=False, nan_null=False)]:
+        got = gc.csgraph_from_dense(gp.asarray(h), **kw).get()
+        want = sc.csgraph_from_dense(h, **kw).toarray()
+        np.testing.assert_array_equal(got, want)
+    for directed in (True, False):
+        dist, pred = sc.shortest_path(g, directed=directed, return_predecessors=True)
+        got = gc.construct_dist_matrix(gp.asarray(g), gp.asarray(pred), directed=directed)
+        np.testing.assert_array_equal(got.get(), sc.construct_dist_matrix(g, pred, directed))
+        got = gc.construct_dist_matrix(CSR(g), gp.asarray(pred), directed, null_value=-1)
+        np.testing.assert_array_equal(got.get(),
+                                      sc.construct_dist_matrix(g, pred, directed, null_value=-1))
+        for start in range(4):
+            np.testing.assert_array_equal(
+                gc.breadth_first_tree(gp.asarray(g), start, directed).get(),
+                sc.breadth_first_tree(g, start, directed).toarray())

@@ -11,8 +11,11 @@ from ._laplacian import laplacian
 from ._mst import minimum_spanning_tree
 from ._shortest_path import (NegativeCycleError, bellman_ford, dijkstra, floyd_warshall,
                              johnson, shortest_path)
-from ._traversal import breadth_first_order, connected_components
+from ._tools import (construct_dist_matrix, csgraph_from_dense, csgraph_to_dense,
+                     reconstruct_path)
+from ._traversal import breadth_first_order, breadth_first_tree, connected_components
 
-__all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "connected_components",
-           "dijkstra", "floyd_warshall", "johnson", "laplacian", "minimum_spanning_tree",
-           "shortest_path"]
+__all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "breadth_first_tree",
+           "connected_components", "construct_dist_matrix", "csgraph_from_dense",
+           "csgraph_to_dense", "dijkstra", "floyd_warshall", "johnson", "laplacian",
+           "minimum_spanning_tree", "reconstruct_path", "shortest_path"]

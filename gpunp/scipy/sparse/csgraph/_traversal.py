@@ -6,8 +6,9 @@ vertices or edges."""
 import gpunp as gp
 
 from ._graph import NULL, as_graph, fixpoint_parents, rank_by_first_vertex
+from ._tools import reconstruct_path
 
-__all__ = ["breadth_first_order", "connected_components"]
+__all__ = ["breadth_first_order", "breadth_first_tree", "connected_components"]
 
 
 def _weak_roots(n, u, v):
@@ -130,3 +131,10 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
         levels.append(frontier)
     order = gp.concatenate(levels).astype(gp.int32)
     return (order, pred) if return_predecessors else order
+
+
+def breadth_first_tree(csgraph, i_start, directed=True):
+    """The tree of a breadth-first search from ``i_start``, as
+    scipy.sparse.csgraph.breadth_first_tree (a CSR result)."""
+    _, pred = breadth_first_order(csgraph, i_start, directed, True)
+    return reconstruct_path(csgraph, pred, directed)
