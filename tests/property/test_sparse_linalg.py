@@ -48,7 +48,7 @@ def test_hermitian_solvers(seed, n, name, dtype, index_dtype, sparse):
 
 @FEW
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 24),
-       name=st.sampled_from(["gmres", "bicgstab", "bicg", "cgs"]),
+       name=st.sampled_from(["gmres", "bicgstab", "bicg", "cgs", "qmr", "tfqmr"]),
        dtype=st.sampled_from([np.float32, np.float64, np.complex64, np.complex128]),
        index_dtype=st.sampled_from([np.int32, np.int64]), sparse=st.booleans(),
        restart=st.sampled_from([None, 3]))

@@ -534,3 +534,34 @@ def test_eigsh_shift_invert(which):
     inv = gl.aslinearoperator(gp.asarray(np.linalg.inv(a - 0.5 * np.eye(n))))
     np.testing.assert_allclose(gl.eigsh(gl.aslinearoperator(gp.asarray(a)), k=3, sigma=0.5,
                                         which=which, OPinv=inv)[0].get(), w, rtol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["qmr", "tfqmr"])
+def test_qmr_and_tfqmr_match_scipy(name):
+    n = 20
+    for dtype in (np.float64, np.complex128, np.float32):
+        a = nonsym(n, dtype)
+        b = RNG.standard_normal(n).astype(dtype)
+        for kw in [{}, {"maxiter": 3}, {"x0": np.ones(n, dtype)}, {"rtol": 1e-10}]:
+            xs, infos = getattr(sl, name)(a, b, **kw)
+            xg, infog = getattr(gl, name)(gp.asarray(a), gp.asarray(b),
+                                          **{k: (gp.asarray(v) if k == "x0" else v)
+                                             for k, v in kw.items()})
+            assert infog == infos and xg.dtype == xs.dtype
+            tol = 1e-4 if dtype == np.float32 else 1e-10
+            np.testing.assert_allclose(xg.get(), xs, rtol=tol, atol=tol)
+    a, b = nonsym(n), RNG.standard_normal(n)
+    d = np.diag(1 / np.diag(a))
+    if name == "qmr":
+        ref = sl.LinearOperator((n, n), matvec=lambda v: d @ v, rmatvec=lambda v: d @ v)
+        xs, infos = sl.qmr(a, b, M1=ref, M2=sl.aslinearoperator(np.eye(n)))
+        xg, infog = gl.qmr(gp.asarray(a), gp.asarray(b), M1=gp.asarray(d))
+    else:
+        xs, infos = sl.tfqmr(a, b, M=d)
+        xg, infog = gl.tfqmr(gp.asarray(a), gp.asarray(b), M=gp.asarray(d))
+    assert infog == infos == 0
+    np.testing.assert_allclose(xg.get(), xs, rtol=1e-8, atol=1e-10)
+    xg, infog = getattr(gl, name)(gp.asarray(a), gp.zeros(n))
+    assert infog == 0 and not xg.get().any()
+    with pytest.raises(ValueError):
+        getattr(gl, name)(gp.asarray(a), gp.ones(n + 1))

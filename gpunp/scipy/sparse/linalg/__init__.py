@@ -6,7 +6,7 @@ operator: a gpunp array, a sparse matrix (anything with ``tocsr``), a
 LinearOperator. Their vectors stay on the device."""
 
 from ._interface import LinearOperator, aslinearoperator
-from ._isolve import bicg, bicgstab, cg, cgs, gmres, minres
+from ._isolve import bicg, bicgstab, cg, cgs, gmres, minres, qmr, tfqmr
 from ._dsolve import (MatrixRankWarning, SuperLU, factorized, spilu, splu, spsolve,
                       spsolve_triangular)
 from ._eigen import ArpackError, ArpackNoConvergence, eigsh, lobpcg, svds
@@ -15,7 +15,7 @@ from ._lsq import lsmr, lsqr
 from ._norm import norm, onenormest
 
 __all__ = ["LinearOperator", "aslinearoperator", "bicg", "bicgstab", "cg", "cgs", "gmres",
-           "minres", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
+           "minres", "qmr", "tfqmr", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
            "ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds",
            "MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
            "spsolve_triangular"]

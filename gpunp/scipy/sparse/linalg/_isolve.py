@@ -15,7 +15,7 @@ import gpunp as gp
 
 from ._interface import IdentityOperator, LinearOperator, aslinearoperator
 
-__all__ = ["bicg", "bicgstab", "cg", "cgs", "gmres", "minres"]
+__all__ = ["bicg", "bicgstab", "cg", "cgs", "gmres", "minres", "qmr", "tfqmr"]
 
 
 def _host(*values):
@@ -484,3 +484,156 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
         if istop != 0:
             break
     return x, (maxiter if istop == 6 else 0)
+
+
+def qmr(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M1=None, M2=None,
+        callback=None):
+    """Quasi-minimal residual with left and right preconditioners M1, M2; as
+    scipy.sparse.linalg.qmr, returns ``(x, info)`` (info -10 to -15 on the
+    breakdowns SciPy names)."""
+    A_ = A
+    A, _, x, b, bnrm2, atol, maxiter, dot = _start("qmr", A, b, x0, rtol, atol, maxiter, None)
+    if bnrm2 == 0:
+        return b, 0
+    ident = lambda v: v  # noqa: E731
+    if M1 is None and M2 is None:
+        if hasattr(A_, "psolve"):
+            M1 = LinearOperator(A.shape, matvec=lambda v: A_.psolve(v, "left"),
+                                rmatvec=lambda v: A_.rpsolve(v, "left"))
+            M2 = LinearOperator(A.shape, matvec=lambda v: A_.psolve(v, "right"),
+                                rmatvec=lambda v: A_.rpsolve(v, "right"))
+        else:
+            M1 = LinearOperator(A.shape, matvec=ident, rmatvec=ident, dtype=A.dtype)
+            M2 = LinearOperator(A.shape, matvec=ident, rmatvec=ident, dtype=A.dtype)
+    else:
+        M1 = aslinearoperator(M1) if M1 is not None else \
+            LinearOperator(A.shape, matvec=ident, rmatvec=ident, dtype=A.dtype)
+        M2 = aslinearoperator(M2) if M2 is not None else \
+            LinearOperator(A.shape, matvec=ident, rmatvec=ident, dtype=A.dtype)
+    tol = numpy.finfo(x.dtype).eps
+    r = _residual(A, x, b)
+    vt = r.copy()
+    y = M1.matvec(vt)
+    wt = r.copy()
+    z = M2.rmatvec(wt)
+    rho, xi = _host(gp.linalg.norm(y), gp.linalg.norm(z))
+    gamma, eta, theta = 1.0, -1.0, 0.0
+    epsilon = p = q = d = s = None
+    for it in range(maxiter):
+        if float(gp.linalg.norm(r)) < atol:
+            return x, 0
+        if abs(rho) < tol:
+            return x, -10
+        if abs(xi) < tol:
+            return x, -15
+        v = vt * (1 / rho)
+        y = y * (1 / rho)
+        w = wt * (1 / xi)
+        z = z * (1 / xi)
+        delta = dot(z, y)
+        if abs(_host(delta)[0]) < tol:
+            return x, -13
+        yt = M2.matvec(y)
+        zt = M1.rmatvec(z)
+        if it == 0:
+            p, q = yt, zt
+        else:
+            p = yt - (xi * delta / epsilon) * p
+            q = zt - (rho * gp.conj(delta / epsilon)) * q
+        pt = A.matvec(p)
+        epsilon = dot(q, pt)
+        eps_h = _host(epsilon)[0]
+        if abs(eps_h) < tol:
+            return x, -14
+        beta = epsilon / delta
+        beta_h = _host(beta)[0]
+        if abs(beta_h) < tol:
+            return x, -11
+        vt = pt - beta * v
+        y = M1.matvec(vt)
+        rho_prev = rho
+        wt = A.rmatvec(q) - gp.conj(beta) * w
+        z = M2.rmatvec(wt)
+        rho, xi = _host(gp.linalg.norm(y), gp.linalg.norm(z))
+        gamma_prev, theta_prev = gamma, theta
+        theta = rho / (gamma_prev * abs(beta_h))
+        gamma = 1 / numpy.sqrt(1 + theta ** 2)
+        if abs(gamma) < tol:
+            return x, -12
+        eta = -eta * (rho_prev / beta_h) * (gamma / gamma_prev) ** 2
+        if it == 0:
+            d, s = eta * p, eta * pt
+        else:
+            scale = (theta_prev * gamma) ** 2
+            d = scale * d + eta * p
+            s = scale * s + eta * pt
+        x += d.astype(x.dtype, copy=False)
+        r -= s.astype(r.dtype, copy=False)
+        if callback:
+            callback(x)
+    return x, maxiter
+
+
+def tfqmr(A, b, x0=None, *, rtol=1e-5, atol=0., maxiter=None, M=None, callback=None,
+          show=False):
+    """Transpose-free QMR; as scipy.sparse.linalg.tfqmr, returns ``(x, info)``
+    (info -1 on breakdown). As SciPy, the tolerance is relative to the first
+    residual and maxiter defaults to min(10000, 10 n)."""
+    A, M, x, b = make_system(A, M, x0, b)
+    if float(gp.linalg.norm(b)) == 0:
+        return b.copy(), 0
+    n = A.shape[0]
+    if maxiter is None:
+        maxiter = min(10000, n * 10)
+    dot = gp.vdot if x.dtype.kind == "c" else gp.dot
+    r = b.copy() if x0 is None else b - A.matvec(x)
+    u, w, rstar = r, r.copy(), r
+    v = M.matvec(A.matvec(r))
+    uhat = v
+    d = gp.zeros_like(x)
+    theta = eta = 0.0
+    rho = dot(rstar, r).real
+    rho_last = rho
+    tau = float(gp.sqrt(rho))
+    if tau == 0:
+        return x, 0
+    if atol is None or isinstance(atol, str) or not atol >= 0:
+        raise ValueError(f"'scipy.sparse.linalg.tfqmr' called with invalid `atol`={atol}; "
+                         "if set, `atol` must be a real, non-negative number.")
+    atol = max(float(atol), float(rtol) * tau)
+    alpha = u_next = None
+    for it in range(maxiter):
+        even = it % 2 == 0
+        if even:
+            vr = dot(rstar, v)
+            if _host(vr)[0] == 0:
+                return x, -1
+            alpha = rho / vr
+            u_next = u - alpha * v
+        w = w - alpha * uhat
+        d = u + (theta ** 2 / alpha) * eta * d
+        theta = float(gp.linalg.norm(w)) / tau
+        c = numpy.sqrt(1.0 / (1 + theta ** 2))
+        tau *= theta * c
+        eta = (c ** 2) * alpha
+        x += (eta * M.matvec(d)).astype(x.dtype, copy=False)
+        if callback is not None:
+            callback(x)
+        if tau * numpy.sqrt(it + 1) < atol:
+            if show:
+                print(f"TFQMR: Linear solve converged due to reach TOL iterations {it + 1}")
+            return x, 0
+        if not even:
+            rho = dot(rstar, w)
+            beta = rho / rho_last
+            u = w + beta * u
+            v = beta * uhat + (beta ** 2) * v
+            uhat = M.matvec(A.matvec(u))
+            v = v + uhat
+        else:
+            uhat = M.matvec(A.matvec(u_next))
+            u = u_next
+            rho_last = rho
+    if show:
+        print(f"TFQMR: Linear solve not converged due to reach MAXIT iterations {maxiter}")
+    return x, maxiter
