@@ -565,3 +565,37 @@ def test_qmr_and_tfqmr_match_scipy(name):
     assert infog == 0 and not xg.get().any()
     with pytest.raises(ValueError):
         getattr(gl, name)(gp.asarray(a), gp.ones(n + 1))
+
+
+def test_matrix_functions_match_scipy():
+    import scipy.sparse as sp
+    n = 9
+    m = random_csr(RNG, n, n, 0.3, duplicates=True, unsorted=True)
+    d = m.toarray()
+    a = sp.csc_array(d + 3 * np.eye(n))
+    np.testing.assert_allclose(gp.asarray(gl.inv(CSR(a))).get(), sl.inv(a).toarray(),
+                               rtol=1e-12, atol=1e-14)
+    for scale in (0.1, 3.0, 40.0):
+        np.testing.assert_allclose(gl.expm(CSR(scale * m)).get(),
+                                   sl.expm(sp.csc_array(scale * m)).toarray(), rtol=1e-11,
+                                   atol=1e-12)
+        np.testing.assert_allclose(gl.expm(gp.asarray(scale * d)).get(), sl.expm(scale * d),
+                                   rtol=1e-11, atol=1e-12)
+    for p in (0, 1, 3):
+        np.testing.assert_allclose(gl.matrix_power(CSR(m), p).get(),
+                                   sl.matrix_power(m, p).toarray(), rtol=1e-12)
+    with pytest.raises(TypeError, match="sparse"):
+        gl.inv(gp.eye(3))
+    with pytest.raises(ValueError, match="square"):
+        gl.expm(gp.ones((2, 3)))
+    with pytest.raises(ValueError, match=">= 0"):
+        gl.matrix_power(CSR(m), -1)
+    with pytest.raises(ValueError, match="integer"):
+        gl.matrix_power(CSR(m), 1.5)
+    with pytest.raises(TypeError, match="not square"):
+        gl.matrix_power(CSR(np.ones((2, 3))), 2)
+    for t in (m, sp.csr_array(np.tril(d)), sp.csr_array(np.triu(d)), sp.csr_array(np.eye(4)),
+              sp.csr_array(np.ones((3, 5)))):
+        assert gl.is_sptriangular(CSR(t)) == tuple(sl.is_sptriangular(t))
+        assert gl.spbandwidth(CSR(t)) == sl.spbandwidth(t)
+    assert gl.spbandwidth(CSR(sp.csr_array((3, 3)))) == (0, 0)

@@ -12,10 +12,12 @@ from ._dsolve import (MatrixRankWarning, SuperLU, factorized, spilu, splu, spsol
 from ._eigen import ArpackError, ArpackNoConvergence, eigsh, lobpcg, svds
 from ._expm import expm_multiply
 from ._lsq import lsmr, lsqr
+from ._matfuncs import expm, inv, is_sptriangular, matrix_power, spbandwidth
 from ._norm import norm, onenormest
 
 __all__ = ["LinearOperator", "aslinearoperator", "bicg", "bicgstab", "cg", "cgs", "gmres",
            "minres", "qmr", "tfqmr", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
            "ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds",
            "MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
-           "spsolve_triangular"]
+           "spsolve_triangular", "expm", "inv", "is_sptriangular", "matrix_power",
+           "spbandwidth"]
