@@ -1,9 +1,21 @@
 """``gpunp.scipy.sparse.linalg``: ``scipy.sparse.linalg`` for gpunp arrays.
 
-Operators (``LinearOperator``, ``aslinearoperator``) and Krylov solvers
-(``cg``, ``cgs``, ``bicg``, ``bicgstab``, ``gmres``, ``minres``) take any
-operator: a gpunp array, a sparse matrix (anything with ``tocsr``), a
-LinearOperator. Their vectors stay on the device."""
+- Operators: ``LinearOperator`` (SciPy's lazy algebra), ``aslinearoperator``.
+- Krylov solvers (``cg``, ``cgs``, ``bicg``, ``bicgstab``, ``gmres``,
+  ``minres``, ``qmr``, ``tfqmr``) and least squares (``lsqr``, ``lsmr``):
+  SciPy's algorithms and return values; vectors stay on the device and the
+  host reads only the scalars a decision needs.
+- Eigenvalues: ``eigsh`` (thick-restart Lanczos, shift-invert), ``svds``,
+  ``lobpcg``.
+- ``norm``, ``onenormest``, ``expm_multiply``, ``expm``, ``inv``,
+  ``matrix_power``, ``is_sptriangular``, ``spbandwidth``.
+- Direct solvers (``spsolve``, ``splu``, ``spilu``, ``factorized``) run a
+  dense LU on the device up to 8192 rows (no sparse direct solver is wired
+  into the engine yet); ``spsolve_triangular`` is sparse, level by level.
+
+An operator argument is a gpunp array, a sparse matrix (anything with
+``tocsr``) or a LinearOperator."""
+
 
 from ._interface import LinearOperator, aslinearoperator
 from ._isolve import bicg, bicgstab, cg, cgs, gmres, minres, qmr, tfqmr
