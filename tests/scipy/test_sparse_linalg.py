@@ -599,3 +599,43 @@ def test_matrix_functions_match_scipy():
         assert gl.is_sptriangular(CSR(t)) == tuple(sl.is_sptriangular(t))
         assert gl.spbandwidth(CSR(t)) == sl.spbandwidth(t)
     assert gl.spbandwidth(CSR(sp.csr_array((3, 3)))) == (0, 0)
+
+
+# SciPy does not converge for SI of a real matrix here (the real eigenvalues)
+@pytest.mark.parametrize("which", ["LM", "LR", "SR", "LI"])
+def test_eigs_finds_scipys_eigenvalues(which):
+    n = 40
+    a = RNG.standard_normal((n, n))
+    # the wanted values by the ranking `which` names (for a real matrix ARPACK
+    # ranks imaginary parts by magnitude); between the two members of a
+    # conjugate pair either may be listed, and ARPACK's order differs
+    rank = {"LM": np.abs, "LR": np.real, "SR": np.real,
+            "LI": lambda z: np.abs(z.imag), "SI": lambda z: np.abs(z.imag)}[which]
+    want = sl.eigs(a, k=4, which=which, return_eigenvectors=False)
+    w, v = gl.eigs(CSR(a), k=4, which=which)
+    assert w.dtype == np.complex128 and v.shape == (n, 4)
+    w, v = w.get(), v.get()
+    np.testing.assert_allclose(np.sort(rank(w)), np.sort(rank(want)), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(a @ v, v * w, atol=1e-9)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=0), 1, rtol=1e-12)
+    c = a + 1j * RNG.standard_normal((n, n))
+    rank = {"LI": np.imag, "SI": np.imag}.get(which, rank)
+    w = gl.eigs(gp.asarray(c), k=3, which=which, return_eigenvectors=False).get()
+    want = sl.eigs(c, k=3, which=which, return_eigenvectors=False)
+    np.testing.assert_allclose(np.sort(rank(w)), np.sort(rank(want)), rtol=1e-9, atol=1e-12)
+    # a complex matrix has no conjugate pairs: the very same values
+    assert np.abs(want[:, None] - w[None, :]).min(axis=1).max() < 1e-9
+
+
+def test_eigs_errors():
+    a = gp.asarray(RNG.standard_normal((10, 10)))
+    with pytest.raises(ValueError, match="which must be one of"):
+        gl.eigs(a, k=2, which="LA")
+    with pytest.raises(ValueError, match="k must be greater than 0"):
+        gl.eigs(a, k=0)
+    with pytest.raises(NotImplementedError):
+        gl.eigs(a, k=2, sigma=1.0)
+    with pytest.warns(RuntimeWarning, match="k >= N - 1"):
+        w = gl.eigs(a, k=9, return_eigenvectors=False)
+    np.testing.assert_allclose(np.sort_complex(w.get().astype(complex)),
+                               np.sort_complex(np.linalg.eigvals(a.get())), rtol=1e-9)

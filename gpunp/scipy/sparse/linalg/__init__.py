@@ -5,7 +5,8 @@
   ``minres``, ``qmr``, ``tfqmr``) and least squares (``lsqr``, ``lsmr``):
   SciPy's algorithms and return values; vectors stay on the device and the
   host reads only the scalars a decision needs.
-- Eigenvalues: ``eigsh`` (thick-restart Lanczos, shift-invert), ``svds``,
+- Eigenvalues: ``eigsh`` (thick-restart Lanczos, shift-invert), ``eigs``
+  (restarted Arnoldi), ``svds``,
   ``lobpcg``.
 - ``norm``, ``onenormest``, ``expm_multiply``, ``expm``, ``inv``,
   ``matrix_power``, ``is_sptriangular``, ``spbandwidth``.
@@ -21,7 +22,7 @@ from ._interface import LinearOperator, aslinearoperator
 from ._isolve import bicg, bicgstab, cg, cgs, gmres, minres, qmr, tfqmr
 from ._dsolve import (MatrixRankWarning, SuperLU, factorized, spilu, splu, spsolve,
                       spsolve_triangular)
-from ._eigen import ArpackError, ArpackNoConvergence, eigsh, lobpcg, svds
+from ._eigen import ArpackError, ArpackNoConvergence, eigs, eigsh, lobpcg, svds
 from ._expm import expm_multiply
 from ._lsq import lsmr, lsqr
 from ._matfuncs import expm, inv, is_sptriangular, matrix_power, spbandwidth
@@ -29,7 +30,7 @@ from ._norm import norm, onenormest
 
 __all__ = ["LinearOperator", "aslinearoperator", "bicg", "bicgstab", "cg", "cgs", "gmres",
            "minres", "qmr", "tfqmr", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
-           "ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds",
+           "ArpackError", "ArpackNoConvergence", "eigs", "eigsh", "lobpcg", "svds",
            "MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
            "spsolve_triangular", "expm", "inv", "is_sptriangular", "matrix_power",
            "spbandwidth"]

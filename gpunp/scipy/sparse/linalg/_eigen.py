@@ -19,7 +19,7 @@ from ._dsolve import splu
 from ._interface import LinearOperator, aslinearoperator
 from ._isolve import _inner_all
 
-__all__ = ["ArpackError", "ArpackNoConvergence", "eigsh", "lobpcg", "svds"]
+__all__ = ["ArpackError", "ArpackNoConvergence", "eigs", "eigsh", "lobpcg", "svds"]
 
 
 class ArpackError(RuntimeError):
@@ -211,6 +211,120 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         return gp.asarray(theta[order])
     order = numpy.argsort(theta, kind="stable")
     return gp.asarray(theta[order]), Y[gp.asarray(order)].T
+
+
+_WHICH_GENERAL = {"LM": lambda t: -numpy.abs(t), "SM": numpy.abs, "LR": lambda t: -t.real,
+                  "SR": lambda t: t.real, "LI": lambda t: -t.imag, "SI": lambda t: t.imag}
+
+
+def _arnoldi(op, k, which, v0, ncv, maxiter, tol, rng):
+    """(theta, Y, converged): the k wanted Ritz pairs of a general operator,
+    by Arnoldi with Krylov-Schur-style restarts in complex arithmetic: the
+    kept vectors are an orthonormal basis of the wanted Ritz vectors of the
+    projected matrix (an invariant subspace of it), so the Arnoldi relation
+    survives the restart."""
+    n = op.shape[0]
+    dtype = numpy.complex128 if numpy.dtype(op.dtype or numpy.float64).itemsize > 8 or \
+        numpy.dtype(op.dtype or numpy.float64) == numpy.float64 else numpy.complex64
+    key = _WHICH_GENERAL[which]
+    if which in ("LI", "SI") and numpy.dtype(op.dtype or numpy.float64).kind != "c":
+        # ARPACK's real driver ranks imaginary parts by magnitude (conjugate pairs)
+        key = (lambda t: -numpy.abs(t.imag)) if which == "LI" else (lambda t: numpy.abs(t.imag))
+    V = gp.zeros((ncv + 1, n), dtype=dtype)
+    v = gp.asarray(v0).astype(dtype) if v0 is not None else _random_unit(rng, n, dtype)
+    V[0] = v / gp.linalg.norm(v)
+    H = numpy.zeros((ncv, ncv), dtype=dtype)
+    start, b = 0, 0.0
+    eps = numpy.finfo(dtype).eps
+    tol = eps if tol == 0 else tol
+    for _cycle in range(maxiter):
+        for j in range(start, ncv):
+            w = op.matvec(V[j]).astype(dtype)
+            basis = V[:j + 1]
+            h = _inner_all(basis, w)
+            w = w - h @ basis
+            h2 = _inner_all(basis, w)
+            w = w - h2 @ basis
+            hb = gp.concatenate([h + h2, gp.linalg.norm(w).reshape(1).astype(dtype)]).get()
+            H[:j + 1, j] = hb[:-1]
+            b = hb[-1].real
+            if b <= eps * max(numpy.abs(hb[:-1]).max(), 1.0) * n:
+                r = _random_unit(rng, n, dtype)
+                for _ in range(2):
+                    r = r - _inner_all(V[:j + 1], r) @ V[:j + 1]
+                V[j + 1] = r / gp.linalg.norm(r)
+                b = 0.0
+            else:
+                V[j + 1] = w / b
+            if j + 1 < ncv:
+                H[j + 1, :] = 0
+                H[j + 1, j] = b
+        theta, S = numpy.linalg.eig(H)
+        S = S / numpy.linalg.norm(S, axis=0)
+        order = numpy.argsort(key(theta), kind="stable")
+        idx = order[:k]
+        resid = numpy.abs(b * S[-1, idx])
+        bound = numpy.maximum(tol * numpy.maximum(numpy.abs(theta[idx]), eps ** (2.0 / 3.0)),
+                              10 * eps * numpy.abs(theta).max())
+        if numpy.all(resid <= bound):
+            return theta[idx], gp.asarray(S[:, idx].T.copy()) @ V[:ncv], True
+        keep = min(ncv - 1, k + (ncv - k) // 2)
+        Q, _ = numpy.linalg.qr(S[:, order[:keep]])
+        V[:keep] = gp.asarray(Q.T.copy()) @ V[:ncv]
+        V[keep] = V[ncv]
+        G = Q.conj().T @ H @ Q
+        H[:] = 0
+        H[:keep, :keep] = G
+        H[keep, :keep] = b * Q[-1, :]
+        start = keep
+    idx = numpy.argsort(key(theta), kind="stable")[:k]
+    return theta[idx], gp.asarray(S[:, idx].T.copy()) @ V[:ncv], False
+
+
+def eigs(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
+         return_eigenvectors=True, Minv=None, OPinv=None, OPpart=None, rng=None):
+    """k eigenvalues (and eigenvectors) of a square matrix or operator, as
+    scipy.sparse.linalg.eigs: which in LM, SM, LR, SR, LI, SI; complex
+    results. Runs restarted Arnoldi on the device (complex arithmetic), not
+    ARPACK: the same eigenvalues, listed most wanted first (ARPACK's order
+    differs), eigenvectors of unit norm up to a phase. M, sigma and OPpart
+    raise NotImplementedError."""
+    op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
+                          gp.asarray(A))
+    n = op.shape[0]
+    if op.shape[0] != op.shape[1]:
+        raise ValueError(f"expected square matrix (shape={op.shape})")
+    if k <= 0:
+        raise ValueError("k must be greater than 0.")
+    if which not in _WHICH_GENERAL:
+        raise ValueError("which must be one of LM SM LR SR LI SI")
+    if M is not None or Minv is not None or sigma is not None or OPinv is not None \
+            or OPpart is not None:
+        raise NotImplementedError("gpunp's eigs solves standard problems only: M and "
+                                  "shift-invert (sigma) are not implemented yet")
+    if k >= n - 1:
+        warnings.warn("k >= N - 1 for N * N square matrix. Attempting to use "
+                      "scipy.linalg.eig instead.", RuntimeWarning, stacklevel=2)
+        if is_sparse(A):
+            raise TypeError("Cannot use scipy.linalg.eig for sparse A with k >= N - 1. Use "
+                            "scipy.linalg.eig(A.toarray()) or reduce k.")
+        if isinstance(A, LinearOperator):
+            raise TypeError("Cannot use scipy.linalg.eig for LinearOperator A with k >= N - 1.")
+        w, v = gp.linalg.eig(gp.asarray(A))
+        return (w, v) if return_eigenvectors else w
+    if ncv is None:
+        ncv = min(max(2 * k + 1, 20), n)
+    elif not k < ncv <= n:
+        raise ValueError(f"ncv must be k<ncv<=n, ncv={ncv}")
+    if maxiter is None:
+        maxiter = n * 10
+    gen = rng if isinstance(rng, numpy.random.Generator) else numpy.random.default_rng(rng)
+    theta, Y, ok = _arnoldi(op, k, which, v0, ncv, maxiter, tol, gen)
+    if not ok:
+        raise ArpackNoConvergence(f"ARPACK error -1: No convergence ({maxiter} iterations, "
+                                  f"0/{k} eigenvectors converged)", gp.asarray(theta), Y.T)
+    w = gp.asarray(theta)
+    return (w, Y.T) if return_eigenvectors else w
 
 
 def _shift_invert(A, op, sigma, OPinv, dtype):
