@@ -131,3 +131,52 @@ def test_eigsh_and_svds(seed, n, k, which):
     want = sl.svds(a, k=k, return_singular_vectors=False)
     got = gl.svds(CSR(a), k=k, return_singular_vectors=False).get()
     np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-9)
+
+
+@FEW
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 12),
+       dtype=st.sampled_from([np.float64, np.complex128]),
+       index_dtype=st.sampled_from([np.int32, np.int64]), scale=st.sampled_from([0.1, 2.0]))
+def test_matrix_functions_and_factorizations(seed, n, dtype, index_dtype, scale):
+    rng = np.random.default_rng(seed)
+    m = random_csr(rng, n, n, 0.4, dtype=dtype, index_dtype=index_dtype, duplicates=True,
+                   unsorted=True)
+    a = sp.csr_array(scale * m.toarray())
+    b = rng.standard_normal((n, 2)).astype(dtype)
+    want = sl.expm_multiply(a, b)
+    got = gl.expm_multiply(CSR(a), gp.asarray(b))
+    np.testing.assert_allclose(got.get(), want, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(gl.expm(CSR(a)).get(), sl.expm(sp.csc_array(a)).toarray(),
+                               rtol=1e-10, atol=1e-12)
+    d = sp.csc_array(a.toarray() + (1 + np.abs(a.toarray()).sum()) * np.eye(n))
+    lu, lug = sl.splu(d), gl.splu(CSR(d))
+    for trans in "NTH":
+        np.testing.assert_allclose(lug.solve(gp.asarray(b), trans).get(), lu.solve(b, trans),
+                                   rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(gl.factorized(CSR(d))(gp.asarray(b[:, 0])).get(),
+                               sl.factorized(d)(b[:, 0]), rtol=1e-10, atol=1e-12)
+    exact = np.abs(a.toarray()).sum(axis=0).max()
+    est = gl.onenormest(CSR(a), t=min(2, n))
+    assert est <= exact * (1 + 1e-12) + 1e-300 and est >= exact / 4
+
+
+@FEW
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(1, 6), n=st.integers(1, 6),
+       k=st.integers(1, 3), scalar=st.sampled_from([2, -1.5, 1j]))
+def test_linear_operator_algebra(seed, m, n, k, scalar):
+    rng = np.random.default_rng(seed)
+    a, c = rng.standard_normal((m, n)), rng.standard_normal((m, n)) + 1j
+    b = rng.standard_normal((n, m))
+    ga, gb, gc_ = (gl.aslinearoperator(gp.asarray(x)) for x in (a, b, c))
+    sa, sb, sc_ = (sl.aslinearoperator(x) for x in (a, b, c))
+    X = rng.standard_normal((n, k))
+    Y = rng.standard_normal((m, k))
+    for f in (lambda p, q, r: p + r, lambda p, q, r: scalar * p - r, lambda p, q, r: (q @ p).H,
+              lambda p, q, r: (p @ q) ** 2, lambda p, q, r: r.T @ p):
+        g, s = f(ga, gb, gc_), f(sa, sb, sc_)
+        assert g.shape == s.shape and g.dtype == s.dtype
+        Z = X if g.shape[1] == n else Y
+        np.testing.assert_allclose((g @ gp.asarray(Z)).get(), s @ Z, rtol=1e-12, atol=1e-12)
+        W = Y if g.shape[0] == m else X
+        np.testing.assert_allclose(g.rmatmat(gp.asarray(W)).get(), s.rmatmat(W), rtol=1e-12,
+                                   atol=1e-12)
