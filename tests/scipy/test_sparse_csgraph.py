@@ -262,3 +262,12 @@ def test_tools_match_scipy():
             np.testing.assert_array_equal(
                 gc.breadth_first_tree(gp.asarray(g), start, directed).get(),
                 sc.breadth_first_tree(g, start, directed).toarray())
+
+
+def test_host_arrays_are_refused_as_gpunp_refuses_them():
+    for call in (lambda: gc.connected_components(G), lambda: gc.shortest_path(G),
+                 lambda: gc.minimum_spanning_tree(sp.csr_array(G)),
+                 lambda: gc.laplacian(G), lambda: gc.breadth_first_order(G, 0),
+                 lambda: gc.reconstruct_path(gp.asarray(G), np.array([-9999, 0, 1, 0, -9999]))):
+        with pytest.raises(TypeError, match="Unsupported type"):
+            call()

@@ -639,3 +639,17 @@ def test_eigs_errors():
         w = gl.eigs(a, k=9, return_eigenvectors=False)
     np.testing.assert_allclose(np.sort_complex(w.get().astype(complex)),
                                np.sort_complex(np.linalg.eigvals(a.get())), rtol=1e-9)
+
+
+def test_host_arrays_are_refused_as_gpunp_refuses_them():
+    import scipy.sparse as sp
+    a, b = spd(4), np.ones(4)
+    calls = [lambda: gl.cg(gp.asarray(a), b), lambda: gl.gmres(a, gp.asarray(b)),
+             lambda: gl.aslinearoperator(a), lambda: gl.lsqr(gp.asarray(a), b),
+             lambda: gl.spsolve(gp.asarray(a), b), lambda: gl.eigsh(a, k=1),
+             lambda: gl.expm_multiply(gp.asarray(a), b),
+             lambda: gl.aslinearoperator(gp.asarray(a)).matvec(b),
+             lambda: gl.norm(sp.csr_array(a)), lambda: gl.cg(sp.csr_array(a), gp.asarray(b))]
+    for call in calls:
+        with pytest.raises(TypeError, match="Unsupported type"):
+            call()

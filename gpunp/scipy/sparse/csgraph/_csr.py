@@ -13,10 +13,23 @@ def is_sparse(a):
     return not isinstance(a, (gp.ndarray, numpy.ndarray)) and hasattr(a, "tocsr")
 
 
+def device(x):
+    """An array argument as a gpunp array. A NumPy array is refused, as
+    gpunp's own functions refuse it: moving host data is the caller's
+    explicit step (gpunp.asarray), never a hidden copy."""
+    if isinstance(x, numpy.ndarray):
+        raise TypeError(f"Unsupported type {type(x)}: use gpunp.asarray(x) to move it")
+    return gp.asarray(x)
+
+
 def csr_parts(a):
     """(indptr, indices, data, shape) of a sparse input, as gpunp arrays
-    (duplicates and unsorted indices kept as they are)."""
+    (duplicates and unsorted indices kept as they are). A SciPy matrix on
+    the host is refused: gpunp's sparse classes move it explicitly."""
     c = a.tocsr()
+    if isinstance(c.data, numpy.ndarray):
+        raise TypeError(f"Unsupported type {type(a)}: a sparse matrix on the host; move it "
+                        f"with gpunp.scipy.sparse's classes (e.g. csr_array(x))")
     shape = tuple(int(s) for s in c.shape)
     return gp.asarray(c.indptr), gp.asarray(c.indices), gp.asarray(c.data), shape
 
@@ -51,7 +64,7 @@ def as_dense(a):
     if is_sparse(a):
         indptr, indices, data, shape = csr_parts(a)
         return csr_to_dense(indptr, indices, data, shape)
-    return gp.asarray(a)
+    return device(a)
 
 
 def _csr_result(data, indices, indptr, shape):

@@ -8,7 +8,7 @@ import numpy
 
 import gpunp as gp
 
-from ._csr import csr_from_mask, csr_parts, entry_rows, is_sparse
+from ._csr import csr_from_mask, csr_parts, device, entry_rows, is_sparse
 
 NULL = -9999  # SciPy's "no predecessor"
 
@@ -36,7 +36,7 @@ def as_graph(csgraph, dtype=numpy.float64):
         indptr, indices, data, shape = csr_parts(csgraph)
         _check_shape(shape)
         return Graph(shape[0], indptr, indices, data.astype(dtype))
-    a = gp.asarray(csgraph)
+    a = device(csgraph)
     _check_shape(a.shape)
     a = a.astype(dtype)
     mask = (a != 0) & gp.isfinite(a) if a.dtype.kind in "fc" else a != 0

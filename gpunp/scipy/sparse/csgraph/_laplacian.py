@@ -4,8 +4,9 @@ import numpy
 
 import gpunp as gp
 
-from ..linalg._interface import LinearOperator
-from ._csr import _csr_result, canonical_coo, csr_parts, is_sparse
+# the module, not its name: linalg imports csgraph._csr while it loads
+from ..linalg import _interface
+from ._csr import _csr_result, canonical_coo, csr_parts, device, is_sparse
 
 __all__ = ["laplacian"]
 
@@ -28,7 +29,7 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
         a = gp.zeros((n, n), dtype=vals.dtype)
         a[rows, cols] = vals
     else:
-        a = gp.asarray(csgraph)
+        a = device(csgraph)
     if dtype is None:
         dtype = a.dtype
         if normed and numpy.dtype(dtype).kind in "biu":
@@ -55,8 +56,9 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
             ptr = gp.concatenate([gp.zeros(1, dtype=gp.int64), gp.cumsum(counts)])
             lap = _csr_result(lap[rows_, cols_], cols_, ptr, (n, n))
         return (lap, diag) if return_diag else lap
+
     def apply(v):
-        return lap @ gp.asarray(v)
-    out = apply if form == "function" else LinearOperator((n, n), matvec=apply, matmat=apply,
-                                                          dtype=lap.dtype)
+        return lap @ device(v)
+    out = apply if form == "function" else \
+        _interface.LinearOperator((n, n), matvec=apply, matmat=apply, dtype=lap.dtype)
     return (out, diag) if return_diag else out

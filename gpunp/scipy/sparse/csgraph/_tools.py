@@ -5,7 +5,7 @@ import numpy
 
 import gpunp as gp
 
-from ._csr import _csr_result, canonical_coo, csr_from_mask, csr_parts, is_sparse
+from ._csr import _csr_result, canonical_coo, csr_from_mask, csr_parts, device, is_sparse
 from ._graph import NULL, as_graph, fixpoint_parents
 
 __all__ = ["construct_dist_matrix", "csgraph_from_dense", "csgraph_to_dense",
@@ -31,7 +31,7 @@ def csgraph_to_dense(csgraph, null_value=0):
 def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """The sparse graph of a dense one: entries equal to ``null_value`` (and
     NaN, infinities as asked) are not edges. A CSR result (``_csr_result``)."""
-    a = gp.asarray(graph).astype(gp.float64)
+    a = device(graph).astype(gp.float64)
     if a.ndim != 2:
         raise ValueError("graph should have two dimensions")
     mask = a != null_value if null_value is not None else gp.ones(a.shape, dtype=bool)
@@ -51,7 +51,7 @@ def _edge_lookup(csgraph, directed):
         indptr, indices, data, shape = csr_parts(csgraph)
         rows, cols, vals = canonical_coo(indptr, indices, data, shape)
     else:
-        a = gp.asarray(csgraph)
+        a = device(csgraph)
         indptr, cols, vals = csr_from_mask(a, a != 0)
         rows = gp.repeat(gp.arange(a.shape[0]), gp.diff(indptr))
         shape = a.shape
@@ -82,7 +82,7 @@ def reconstruct_path(csgraph, predecessors, directed=True):
     edge's weight for each i that has one (undirected: the smaller of the
     two directions). A CSR result (``_csr_result``)."""
     n, weight = _edge_lookup(csgraph, directed)
-    pred = gp.asarray(predecessors).astype(gp.int64)
+    pred = device(predecessors).astype(gp.int64)
     if pred.shape != (n,):
         raise ValueError("predecessors has the wrong shape")
     child = gp.nonzero(pred >= 0)[0]
@@ -105,7 +105,7 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=numpy.i
     smaller direction)."""
     g = as_graph(graph)
     n = g.n
-    pred = gp.asarray(predecessors).astype(gp.int64)
+    pred = device(predecessors).astype(gp.int64)
     if pred.ndim != 2 or pred.shape[1] != n:
         raise ValueError("graph and predecessors have incompatible shapes")
     best = gp.full(n * n, numpy.inf)

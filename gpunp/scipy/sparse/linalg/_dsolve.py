@@ -24,7 +24,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts,
+from ..csgraph._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts, device,
                             is_sparse)
 
 __all__ = ["MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
@@ -58,7 +58,7 @@ def _dense_of(A, dtype=None):
         out = gp.zeros(shape, dtype=dtype or vals.dtype)
         out[rows, cols] = vals.astype(out.dtype)
         return out
-    a = gp.asarray(A)
+    a = device(A)
     return a.astype(dtype) if dtype is not None else a
 
 
@@ -78,7 +78,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     module's note)."""
     n = _square(A)
     b_sparse = is_sparse(b)
-    bd = _dense_of(b) if b_sparse else gp.asarray(b)
+    bd = _dense_of(b) if b_sparse else device(b)
     vector = bd.ndim == 1 or (bd.ndim == 2 and bd.shape[1] == 1 and not b_sparse)
     if bd.shape[0] != n:
         raise ValueError(f"matrix - rhs dimension mismatch ({tuple(A.shape)} - {bd.shape[0]})")
@@ -159,7 +159,7 @@ class SuperLU:
         ``A^H x = rhs`` ('H'); rhs of shape (N,) or (N, K)."""
         if trans not in ("N", "T", "H"):
             raise ValueError("trans must be N, T, or H")
-        b = gp.asarray(rhs)
+        b = device(rhs)
         if b.ndim not in (1, 2) or b.shape[0] != self.shape[0]:
             raise ValueError(f"Shape of b must be ({self.shape[0]},) or "
                              f"({self.shape[0]}, K), not {b.shape}")
@@ -227,10 +227,10 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
         indptr, indices, data, shape = csr_parts(A)
         rows, cols, vals = canonical_coo(indptr, indices, data, shape)
     else:
-        a = gp.asarray(A)
+        a = device(A)
         indptr, cols, vals = csr_from_mask(a, a != 0)
         rows = gp.repeat(gp.arange(n), gp.diff(indptr))
-    b = gp.asarray(b)
+    b = device(b)
     if b.ndim not in (1, 2):
         raise ValueError(f"b must have 1 or 2 dims but its shape is {b.shape}.")
     if b.shape[0] != n:

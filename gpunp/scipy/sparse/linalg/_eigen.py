@@ -14,7 +14,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import as_dense, is_sparse
+from ..csgraph._csr import as_dense, device, is_sparse
 from ._dsolve import splu
 from ._interface import LinearOperator, aslinearoperator
 from ._isolve import _inner_all
@@ -90,7 +90,7 @@ def _lanczos(op, k, which, v0, ncv, maxiter, tol, dtype, rng):
     n = op.shape[0]
     real = numpy.dtype(dtype).kind != "c"
     V = gp.zeros((ncv + 1, n), dtype=dtype)
-    v = gp.asarray(v0).astype(dtype) if v0 is not None else _random_unit(rng, n, dtype)
+    v = device(v0).astype(dtype) if v0 is not None else _random_unit(rng, n, dtype)
     V[0] = v / gp.linalg.norm(v)
     T = numpy.zeros((ncv, ncv), dtype=dtype)
     start = 0
@@ -157,7 +157,7 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     the dense LU of splu). The generalized problem (M) and the modes
     'buckling' and 'cayley' are not implemented yet (NotImplementedError)."""
     op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
-                          gp.asarray(A))
+                          device(A))
     n = op.shape[0]
     if op.shape[0] != op.shape[1]:
         raise ValueError(f"expected square matrix (shape={op.shape})")
@@ -182,7 +182,7 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
                             "scipy.linalg.eigh(A.toarray()) or reduce k.")
         if isinstance(A, LinearOperator):
             raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator A with k >= N.")
-        a = gp.asarray(A)
+        a = device(A)
         return gp.linalg.eigh(a) if return_eigenvectors else gp.linalg.eigvalsh(a)
     if ncv is None:
         ncv = min(max(2 * k + 1, 20), n)
@@ -231,7 +231,7 @@ def _arnoldi(op, k, which, v0, ncv, maxiter, tol, rng):
         # ARPACK's real driver ranks imaginary parts by magnitude (conjugate pairs)
         key = (lambda t: -numpy.abs(t.imag)) if which == "LI" else (lambda t: numpy.abs(t.imag))
     V = gp.zeros((ncv + 1, n), dtype=dtype)
-    v = gp.asarray(v0).astype(dtype) if v0 is not None else _random_unit(rng, n, dtype)
+    v = device(v0).astype(dtype) if v0 is not None else _random_unit(rng, n, dtype)
     V[0] = v / gp.linalg.norm(v)
     H = numpy.zeros((ncv, ncv), dtype=dtype)
     start, b = 0, 0.0
@@ -290,7 +290,7 @@ def eigs(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
     differs), eigenvectors of unit norm up to a phase. M, sigma and OPpart
     raise NotImplementedError."""
     op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
-                          gp.asarray(A))
+                          device(A))
     n = op.shape[0]
     if op.shape[0] != op.shape[1]:
         raise ValueError(f"expected square matrix (shape={op.shape})")
@@ -310,7 +310,7 @@ def eigs(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
                             "scipy.linalg.eig(A.toarray()) or reduce k.")
         if isinstance(A, LinearOperator):
             raise TypeError("Cannot use scipy.linalg.eig for LinearOperator A with k >= N - 1.")
-        w, v = gp.linalg.eig(gp.asarray(A))
+        w, v = gp.linalg.eig(device(A))
         return (w, v) if return_eigenvectors else w
     if ncv is None:
         ncv = min(max(2 * k + 1, 20), n)
@@ -332,7 +332,7 @@ def _shift_invert(A, op, sigma, OPinv, dtype):
     LU of A - sigma I (splu's dense LU, see _dsolve)."""
     if OPinv is not None:
         return aslinearoperator(OPinv if isinstance(OPinv, LinearOperator) or
-                                is_sparse(OPinv) else gp.asarray(OPinv))
+                                is_sparse(OPinv) else device(OPinv))
     if isinstance(A, LinearOperator):
         raise NotImplementedError("gpunp's eigsh: shift-invert of a LinearOperator needs "
                                   "OPinv")
@@ -368,7 +368,7 @@ def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None,
     Every solver name runs gpunp's Lanczos (eigsh) on A^H A when A is tall
     or square, on A A^H when it is wide."""
     op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
-                          gp.asarray(A))
+                          device(A))
     m, n = op.shape
     if not (isinstance(k, (int, numpy.integer)) and 0 < k < min(m, n)):
         raise ValueError("`k` must be an integer satisfying `0 < k < min(A.shape)`.")
@@ -419,7 +419,7 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
     3 blocks wide) is solved on the host."""
     opA = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) or
                            not callable(A) else LinearOperator(None, A))
-    X = gp.asarray(X)
+    X = device(X)
     if X.ndim == 1:
         X = X.reshape(-1, 1)
     n, k = X.shape
@@ -429,15 +429,15 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True,
     dtype = numpy.result_type(X.dtype, opA.dtype if opA.dtype is not None else numpy.float64,
                               numpy.float32)
     opB = None if B is None else aslinearoperator(B if isinstance(B, LinearOperator) or
-                                                  is_sparse(B) else gp.asarray(B))
+                                                  is_sparse(B) else device(B))
     opM = None if M is None else aslinearoperator(M if isinstance(M, LinearOperator) or
-                                                  is_sparse(M) else gp.asarray(M))
+                                                  is_sparse(M) else device(M))
     if maxiter is None:
         maxiter = 20
     if tol is None:
         tol = numpy.sqrt(numpy.finfo(dtype).eps) * n
     eps = numpy.finfo(dtype).eps
-    Yc = None if Y is None else gp.asarray(Y).astype(dtype)
+    Yc = None if Y is None else device(Y).astype(dtype)
     applyB = (lambda Z: Z) if opB is None else opB.matmat
 
     def constrain(Z):

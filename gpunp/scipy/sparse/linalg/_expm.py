@@ -8,7 +8,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import canonical_coo, csr_parts, is_sparse
+from ..csgraph._csr import canonical_coo, csr_parts, device, is_sparse
 from ._interface import LinearOperator, aslinearoperator
 from ._norm import onenormest
 
@@ -126,7 +126,7 @@ def _pick(tnorm):
 def _as_matrix(A):
     if isinstance(A, LinearOperator) or is_sparse(A):
         return A
-    return gp.asarray(A)
+    return device(A)
 
 
 def expm_multiply(A, B, start=None, stop=None, num=None, endpoint=None, traceA=None):
@@ -137,7 +137,7 @@ def expm_multiply(A, B, start=None, stop=None, num=None, endpoint=None, traceA=N
     the device; the number of Taylor terms and steps comes from the exact
     1-norm of A (onenormest for an operator)."""
     A = _as_matrix(A)
-    B = gp.asarray(B)
+    B = device(B)
     if len(A.shape) != 2 or A.shape[0] != A.shape[1]:
         raise ValueError("expected A to be like a square matrix")
     if B.ndim not in (1, 2):

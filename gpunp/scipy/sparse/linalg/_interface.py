@@ -12,6 +12,8 @@ import numpy
 
 import gpunp as gp
 
+from ..csgraph._csr import device
+
 __all__ = ["LinearOperator", "aslinearoperator"]
 
 
@@ -26,7 +28,7 @@ def _is_sparse(x):
 
 
 def _as_operand(x):
-    return x if _is_sparse(x) else gp.asarray(x)
+    return x if _is_sparse(x) else device(x)
 
 
 def _shape2(shape):
@@ -71,7 +73,7 @@ class LinearOperator:
         if self.dtype is None:
             probe = gp.zeros(self.shape[-1], dtype=gp.int8)
             try:
-                self.dtype = gp.asarray(self.matvec(probe)).dtype
+                self.dtype = device(self.matvec(probe)).dtype
             except OverflowError:
                 self.dtype = numpy.dtype(int)
 
@@ -108,10 +110,10 @@ class LinearOperator:
 
     # the checked public products
     def _vector_product(self, x, n_in, n_out, fn):
-        x = gp.asarray(x)
+        x = device(x)
         if x.shape != (n_in,) and x.shape != (n_in, 1):
             raise ValueError("dimension mismatch")
-        y = gp.asarray(fn(x))
+        y = device(fn(x))
         return y.reshape(n_out) if x.ndim == 1 else y.reshape(n_out, 1)
 
     def matvec(self, x):
@@ -467,17 +469,23 @@ class IdentityOperator(LinearOperator):
 
 
 def aslinearoperator(A):
-    """``A`` as a LinearOperator: an operator as it is; a gpunp (or NumPy)
-    array of at most 2 dimensions, or a sparse matrix (anything with
+    """``A`` as a LinearOperator: an operator as it is; a gpunp array of at
+    most 2 dimensions, or a sparse matrix on the device (anything with
     ``tocsr``), as a matrix operator; an object with ``shape`` and ``matvec``
-    (and optionally ``rmatvec``, ``rmatmat``, ``dtype``) through its methods."""
+    (and optionally ``rmatvec``, ``rmatmat``, ``dtype``) through its
+    methods. NumPy arrays and SciPy's sparse matrices are refused, as gpunp
+    refuses host data: moving them is the caller's explicit step."""
     if isinstance(A, LinearOperator):
         return A
     if isinstance(A, (gp.ndarray, numpy.ndarray)):
+        A = device(A)
         if A.ndim > 2:
             raise ValueError("array must have ndim <= 2")
-        return MatrixLinearOperator(gp.atleast_2d(gp.asarray(A)))
+        return MatrixLinearOperator(gp.atleast_2d(A))
     if _is_sparse(A):
+        if type(A).__module__.startswith("scipy."):
+            raise TypeError(f"Unsupported type {type(A)}: a sparse matrix on the host; move it "
+                            f"with gpunp.scipy.sparse's classes (e.g. csr_array(x))")
         return MatrixLinearOperator(A)
     if hasattr(A, "shape") and hasattr(A, "matvec"):
         return LinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),

@@ -13,6 +13,7 @@ import numpy
 
 import gpunp as gp
 
+from ..csgraph._csr import device
 from ._interface import IdentityOperator, LinearOperator, aslinearoperator
 
 __all__ = ["bicg", "bicgstab", "cg", "cgs", "gmres", "minres", "qmr", "tfqmr"]
@@ -45,7 +46,7 @@ def make_system(A, M, x0, b):
     if A.shape[0] != A.shape[1]:
         raise ValueError(f"expected square matrix, but got shape={(A.shape,)}")
     n = A.shape[0]
-    b = gp.asarray(b)
+    b = device(b)
     if not (b.shape == (n, 1) or b.shape == (n,)):
         raise ValueError(f"shapes of A {A.shape} and b {b.shape} are incompatible")
     if b.dtype.char not in "fdFD":
@@ -74,7 +75,7 @@ def make_system(A, M, x0, b):
             raise ValueError(f"x0 must be None, 'Mb' or an array, not {x0!r}")
         x = gp.asarray(M.matvec(b.copy())).astype(xtype, copy=False)
     else:
-        x = gp.array(x0, dtype=xtype)
+        x = device(x0).astype(xtype)
         if not (x.shape == (n, 1) or x.shape == (n,)):
             raise ValueError(f"shapes of A {A.shape} and x0 {x.shape} are incompatible")
         x = x.ravel()

@@ -10,6 +10,7 @@ import numpy
 
 import gpunp as gp
 
+from ..csgraph._csr import device
 from ._interface import aslinearoperator
 
 __all__ = ["lsmr", "lsqr"]
@@ -37,7 +38,7 @@ def _sym_ortho(a, b):
 
 def _setup(A, b, x0):
     A = aslinearoperator(A)
-    b = gp.asarray(b)
+    b = device(b)
     if b.ndim > 1:
         b = b.squeeze()
     m, n = A.shape
@@ -50,7 +51,7 @@ def _setup(A, b, x0):
         x = gp.zeros(n, dtype=dtype)
         u = b.copy()
     else:
-        x = gp.array(x0, dtype=dtype).ravel()
+        x = device(x0).astype(dtype).ravel()
         if x.shape != (n,):
             raise ValueError(f"shapes of A {A.shape} and x0 {x.shape} are incompatible")
         u = b - A.matvec(x)

@@ -12,7 +12,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import _csr_result, csr_from_mask, csr_parts, entry_rows, is_sparse
+from ..csgraph._csr import _csr_result, csr_from_mask, csr_parts, device, entry_rows, is_sparse
 from ._dsolve import _dense_of, spsolve
 
 __all__ = ["expm", "inv", "is_sptriangular", "matrix_power", "spbandwidth"]
@@ -89,7 +89,7 @@ def _entries(A):
     if is_sparse(A):
         indptr, indices, _, _ = csr_parts(A)
         return entry_rows(indptr).astype(gp.int64), indices.astype(gp.int64)
-    a = gp.asarray(A)
+    a = device(A)
     rows, cols = gp.nonzero(a)
     return rows, cols
 

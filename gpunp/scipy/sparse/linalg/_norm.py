@@ -5,7 +5,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import canonical_coo, csr_parts, is_sparse
+from ..csgraph._csr import canonical_coo, csr_parts, device, is_sparse
 from ._eigen import svds
 from ._interface import aslinearoperator
 
@@ -75,7 +75,8 @@ def norm(x, ord=None, axis=None):
                 out = gp.zeros(length, dtype=absv.dtype)
                 gp.maximum.at(out, index, absv)
                 return out
-            out = gp.full(length, numpy.inf, dtype=absv.dtype)
+            top = numpy.inf if absv.dtype.kind in "fc" else numpy.iinfo(absv.dtype).max
+            out = gp.full(length, top, dtype=absv.dtype)
             gp.minimum.at(out, index, absv)
             count = gp.zeros(length, dtype=gp.int64)
             gp.add.at(count, index, 1)
@@ -96,7 +97,7 @@ def norm(x, ord=None, axis=None):
 
 def _as_operator(A):
     if is_sparse(A) or isinstance(A, (gp.ndarray, numpy.ndarray)):
-        return aslinearoperator(gp.asarray(A) if not is_sparse(A) else A)
+        return aslinearoperator(device(A) if not is_sparse(A) else A)
     return aslinearoperator(A)
 
 
