@@ -653,3 +653,34 @@ def test_host_arrays_are_refused_as_gpunp_refuses_them():
     for call in calls:
         with pytest.raises(TypeError, match="Unsupported type"):
             call()
+
+
+@pytest.mark.parametrize("bc", ["neumann", "dirichlet", "periodic"])
+def test_laplacian_nd_matches_scipy(bc):
+    for shape in [(6,), (3, 5), (2, 3, 4)]:
+        s, g = sl.LaplacianNd(shape, boundary_conditions=bc), gl.LaplacianNd(
+            shape, boundary_conditions=bc)
+        a = s.toarray()
+        assert repr(g) == repr(s) and g.toarray().dtype == a.dtype
+        np.testing.assert_array_equal(g.toarray().get(), a)
+        np.testing.assert_array_equal(g.tosparse().get(), s.tosparse().toarray())
+        x = RNG.standard_normal((a.shape[0], 2))
+        np.testing.assert_allclose(g.matmat(gp.asarray(x)).get(), s.matmat(x), rtol=1e-12)
+        np.testing.assert_allclose((g @ gp.asarray(x[:, 0])).get(), s @ x[:, 0], rtol=1e-12)
+        np.testing.assert_allclose(g.eigenvalues().get(), s.eigenvalues(), atol=1e-12)
+        np.testing.assert_allclose(g.eigenvalues(2).get(), s.eigenvalues(2), atol=1e-12)
+        np.testing.assert_allclose(g.eigenvectors(2).get(), s.eigenvectors(2), atol=1e-12)
+        v, w = g.eigenvectors().get(), g.eigenvalues().get()
+        np.testing.assert_allclose(a @ v, v * w, atol=1e-10)
+        np.testing.assert_allclose(v.T @ v, np.eye(len(w)), atol=1e-10)
+        if len(np.unique(np.round(w, 9))) == len(w):
+            # SciPy orders a repeated eigenvalue's vectors by an unstable sort
+            np.testing.assert_allclose(v, s.eigenvectors(), atol=1e-12)
+    x, info = gl.cg(-gl.LaplacianNd((8, 8), boundary_conditions="dirichlet",
+                                     dtype=np.float64), gp.ones(64), rtol=1e-10)
+    want, _ = sl.cg(-sl.LaplacianNd((8, 8), boundary_conditions="dirichlet", dtype=np.float64),
+                    np.ones(64), rtol=1e-10)
+    assert info == 0
+    np.testing.assert_allclose(x.get(), want, rtol=1e-8)
+    with pytest.raises(ValueError, match="Unknown value"):
+        gl.LaplacianNd((3,), boundary_conditions="free")

@@ -19,6 +19,7 @@ An operator argument is a gpunp array, a sparse matrix (anything with
 
 
 from ._interface import LinearOperator, aslinearoperator
+from ._laplacian_nd import LaplacianNd
 from ._isolve import bicg, bicgstab, cg, cgs, gmres, minres, qmr, tfqmr
 from ._dsolve import (MatrixRankWarning, SuperLU, factorized, spilu, splu, spsolve,
                       spsolve_triangular)
@@ -33,4 +34,4 @@ __all__ = ["LinearOperator", "aslinearoperator", "bicg", "bicgstab", "cg", "cgs"
            "ArpackError", "ArpackNoConvergence", "eigs", "eigsh", "lobpcg", "svds",
            "MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
            "spsolve_triangular", "expm", "inv", "is_sptriangular", "matrix_power",
-           "spbandwidth"]
+           "spbandwidth", "LaplacianNd"]
