@@ -359,7 +359,7 @@ def sp_csr(d):
 
 @pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
 def test_eigsh_matches_scipy(which):
-    n = 40
+    n = 30
     b = RNG.standard_normal((n, n))
     a = b + b.T
     w, v = sl.eigsh(a, k=3, which=which)
@@ -604,7 +604,7 @@ def test_matrix_functions_match_scipy():
 # SciPy does not converge for SI of a real matrix here (the real eigenvalues)
 @pytest.mark.parametrize("which", ["LM", "LR", "SR", "LI"])
 def test_eigs_finds_scipys_eigenvalues(which):
-    n = 40
+    n = 30
     a = RNG.standard_normal((n, n))
     # the wanted values by the ranking `which` names (for a real matrix ARPACK
     # ranks imaginary parts by magnitude); between the two members of a

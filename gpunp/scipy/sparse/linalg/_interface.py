@@ -427,6 +427,7 @@ class MatrixLinearOperator(LinearOperator):
         super().__init__(A.dtype, A.shape)
         self.A = A
         self.args = (A,)
+        self._adj = None
 
     def _matmat(self, X):
         return self.A @ X
@@ -435,7 +436,10 @@ class MatrixLinearOperator(LinearOperator):
         return self.A @ x
 
     def _adjoint(self):
-        return _AdjointMatrixOperator(self.A)
+        # made once: every rmatvec goes through it, and A^H is a copy of A
+        if self._adj is None:
+            self._adj = _AdjointMatrixOperator(self.A)
+        return self._adj
 
 
 class _AdjointMatrixOperator(MatrixLinearOperator):
@@ -443,6 +447,7 @@ class _AdjointMatrixOperator(MatrixLinearOperator):
         LinearOperator.__init__(self, A.dtype, (A.shape[1], A.shape[0]))
         self.A = A.T.conj()
         self.args = (A,)
+        self._adj = None
 
     def _adjoint(self):
         return MatrixLinearOperator(self.args[0])
