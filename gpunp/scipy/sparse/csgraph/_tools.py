@@ -6,7 +6,7 @@ import numpy
 import gpunp as gp
 
 from ._csr import _csr_result, canonical_coo, csr_from_mask, csr_parts, device, is_sparse
-from ._graph import NULL, as_graph, fixpoint_parents
+from ._graph import as_graph
 
 __all__ = ["construct_dist_matrix", "csgraph_from_dense", "csgraph_to_dense",
            "reconstruct_path"]

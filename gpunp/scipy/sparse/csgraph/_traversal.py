@@ -123,7 +123,7 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
         if cand.shape[0] == 0:
             break
         # each new vertex once, where the queue first meets it
-        uniq, first = gp.unique(cand, return_index=True)
+        _, first = gp.unique(cand, return_index=True)
         first = gp.sort(first)
         frontier = cand[first]
         visited[frontier] = True

@@ -174,7 +174,7 @@ class SuperLU:
         return out
 
 
-def _factor(A, what):
+def _factor(A):
     n = _square(A, "can only factor square matrices")
     dtype = _solve_dtype(A.dtype)
     a = _dense_of(A, dtype)
@@ -187,7 +187,7 @@ def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None
     """The LU factorisation of a square matrix, as scipy.sparse.linalg.splu
     (a SuperLU object); gpunp's is a dense LU on the device, and the
     ordering and SuperLU options are accepted and ignored."""
-    _, lu, order, dtype = _factor(A, "splu")
+    _, lu, order, dtype = _factor(A)
     return SuperLU(lu, order, dtype)
 
 
@@ -197,7 +197,7 @@ def spilu(A, drop_tol=None, fill_factor=None, drop_rule=None, permc_spec=None,
     scipy.sparse.linalg.spilu: gpunp's is the dense LU with the entries of L
     and U below ``drop_tol`` (default 1e-4) times the largest magnitude of
     their column of A dropped, so its ``solve`` approximates A's inverse."""
-    a, lu, order, dtype = _factor(A, "spilu")
+    a, lu, order, dtype = _factor(A)
     tol = 1e-4 if drop_tol is None else float(drop_tol)
     n = a.shape[0]
     if n:

@@ -44,7 +44,7 @@ class _Shifted(LinearOperator):
 
 def _trace_and_norm(A, n):
     """(trace(A), a function giving norm(A - mu I, 1)): exact for a dense
-    or sparse matrix, the trace required or estimated for an operator."""
+    or sparse matrix; (None, None) for an operator."""
     if isinstance(A, gp.ndarray):
         return complex(gp.trace(A)), lambda mu: float(gp.max(gp.sum(
             gp.abs(A - mu * gp.eye(n, dtype=A.dtype)), axis=0))) if n else 0.0
@@ -54,12 +54,9 @@ def _trace_and_norm(A, n):
         trace = complex(gp.sum(gp.where(rows == cols, vals, 0)))
 
         def shifted_norm(mu):
-            shifted = gp.concatenate([vals, gp.full(n, -mu, dtype=numpy.result_type(
-                vals.dtype, type(mu)))])
-            where = gp.concatenate([cols, gp.arange(n)])
             sums = gp.zeros(n, dtype=numpy.float64)
             # the diagonal's stored value and its shift must add before abs
-            diag = gp.zeros(n, dtype=shifted.dtype)
+            diag = gp.zeros(n, dtype=numpy.result_type(vals.dtype, type(mu)))
             on = rows == cols
             gp.add.at(diag, gp.where(on, rows, 0), gp.where(on, vals, 0))
             gp.add.at(sums, cols, gp.where(on, 0, gp.abs(vals)))

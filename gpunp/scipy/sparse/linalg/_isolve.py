@@ -292,7 +292,7 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0., restart=None, maxiter=None, M=No
         raise ValueError(f"Unknown callback_type: {callback_type!r}")
     if callback is None:
         callback_type = None
-    A, M, x, b, bnrm2, atol, maxiter, dot = _start("gmres", A, b, x0, rtol, atol, maxiter, M)
+    A, M, x, b, bnrm2, atol, maxiter, _ = _start("gmres", A, b, x0, rtol, atol, maxiter, M)
     if bnrm2 == 0:
         return b, 0
     n = len(b)
