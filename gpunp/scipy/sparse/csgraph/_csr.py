@@ -53,10 +53,10 @@ def csr_from_mask(dense, mask):
 
 def csr_to_dense(indptr, indices, data, shape, dtype=None):
     """The dense matrix of a CSR matrix, duplicates summed."""
-    out = gp.zeros(shape, dtype=dtype or data.dtype)
-    rows = entry_rows(indptr)
-    gp.add.at(out, (rows, indices), data.astype(out.dtype))
-    return out
+    dtype = dtype or data.dtype
+    flat = entry_rows(indptr).astype(gp.int64) * shape[1] + indices.astype(gp.int64)
+    return scatter_reduce(gp.add, flat, data.astype(dtype), shape[0] * shape[1],
+                          0).reshape(shape)
 
 
 def as_dense(a):
@@ -80,6 +80,39 @@ def canonical_coo(indptr, indices, data, shape):
     rows = entry_rows(indptr).astype(gp.int64)
     key = rows * shape[1] + indices.astype(gp.int64)
     uniq, inverse = gp.unique(key, return_inverse=True)
-    summed = gp.zeros(uniq.shape[0], dtype=data.dtype)
-    gp.add.at(summed, inverse, data)
+    summed = scatter_reduce(gp.add, inverse, data, uniq.shape[0], 0)
     return uniq // max(shape[1], 1), uniq % max(shape[1], 1), summed
+
+
+class Segments:
+    """A scatter with reduction (``out[dest[i]] op= values[i]``) planned
+    once for fixed destinations: the values are sorted by destination and
+    reduced per run (``ufunc.reduceat``). gpunp's ``ufunc.at`` takes one
+    round per repeat of a destination, so a vertex of high degree (or a
+    long row) would cost as many rounds; this costs one sort, then one
+    gather and one segmented reduction per use."""
+
+    def __init__(self, dest, size):
+        self.size = size
+        self.empty = dest.shape[0] == 0
+        if self.empty:
+            return
+        self.order = gp.argsort(dest, kind="stable")
+        sd = dest[self.order]
+        head = gp.concatenate([gp.ones(1, dtype=bool), sd[1:] != sd[:-1]])
+        self.starts = gp.flatnonzero(head)
+        self.targets = sd[self.starts]
+
+    def reduce(self, ufunc, values, fill, dtype=None):
+        """A new array of `size` rows: the reduction of the values sent to
+        each destination, `fill` where none is."""
+        dtype = dtype or values.dtype
+        out = gp.full((self.size,) + tuple(values.shape[1:]), fill, dtype=dtype)
+        if not self.empty:
+            out[self.targets] = ufunc.reduceat(values[self.order], self.starts, axis=0)
+        return out
+
+
+def scatter_reduce(ufunc, dest, values, size, fill, dtype=None):
+    """One scatter with reduction (see Segments)."""
+    return Segments(dest, size).reduce(ufunc, values, fill, dtype)

@@ -8,7 +8,7 @@ import numpy
 
 import gpunp as gp
 
-from ._csr import csr_from_mask, csr_parts, device, entry_rows, is_sparse
+from ._csr import csr_from_mask, csr_parts, device, entry_rows, is_sparse, scatter_reduce
 
 NULL = -9999  # SciPy's "no predecessor"
 
@@ -64,8 +64,7 @@ def rank_by_first_vertex(root):
     """Component labels 0, 1, ... numbered by each component's smallest
     vertex, as SciPy numbers them, from any per-vertex component id."""
     n = root.shape[0]
-    first = gp.full(n, n, dtype=gp.int64)
-    gp.minimum.at(first, root, gp.arange(n, dtype=gp.int64))
+    first = scatter_reduce(gp.minimum, root, gp.arange(n, dtype=gp.int64), n, n)
     key = first[root]  # each vertex's component, named by its smallest vertex
     uniq, labels = gp.unique(key, return_inverse=True)
     return int(uniq.shape[0]), labels.astype(gp.int32)

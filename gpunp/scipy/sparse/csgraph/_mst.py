@@ -7,7 +7,7 @@ Kruskal's: the same entries, ties included."""
 
 import gpunp as gp
 
-from ._csr import _csr_result
+from ._csr import _csr_result, scatter_reduce
 from ._graph import as_graph, fixpoint_parents
 
 __all__ = ["minimum_spanning_tree"]
@@ -32,9 +32,9 @@ def minimum_spanning_tree(csgraph, overwrite=False):
         if not bool(gp.any(cross)):
             break
         # each component's lightest edge out (by rank)
-        best = gp.full(n, m, dtype=gp.int64)
-        gp.minimum.at(best, cu[cross], rank[cross])
-        gp.minimum.at(best, cv[cross], rank[cross])
+        rc = rank[cross]
+        best = scatter_reduce(gp.minimum, gp.concatenate([cu[cross], cv[cross]]),
+                              gp.concatenate([rc, rc]), n, m)
         has = best < m
         c = vertex[has]
         e = order[best[has]]

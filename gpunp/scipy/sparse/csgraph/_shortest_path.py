@@ -15,6 +15,7 @@ import numpy
 
 import gpunp as gp
 
+from ._csr import Segments, scatter_reduce
 from ._graph import NULL, as_graph, fixpoint_parents
 
 __all__ = ["NegativeCycleError", "bellman_ford", "dijkstra", "floyd_warshall", "johnson",
@@ -53,11 +54,10 @@ def _relax(n, u, v, w, sources, min_only=False):
     if u.shape[0] == 0 or n == 0:
         return dist
     flat = (gp.arange(rows, dtype=gp.int64)[:, None] * n + v[None, :]).ravel()
+    into = Segments(flat, rows * n)  # one sort; each round a gather and a reduction
     for _ in range(n):
         cand = (dist[:, u] + w[None, :]).ravel()
-        new = dist.ravel().copy()
-        gp.minimum.at(new, flat, cand)
-        new = new.reshape(rows, n)
+        new = gp.minimum(dist, into.reduce(gp.minimum, cand, numpy.inf).reshape(rows, n))
         changed = new != dist
         if not bool(gp.any(changed)):
             return dist
@@ -83,11 +83,9 @@ def _predecessors(dist, u, v, w, sources, min_only=False):
         return pred.astype(gp.int32)
     flat = r * n + v[e]
     # the nearest predecessor first, then the smallest: one key, one scatter-min
-    best = gp.full(rows * n, numpy.inf)
-    gp.minimum.at(best, flat, du[r, e])
+    best = scatter_reduce(gp.minimum, flat, du[r, e], rows * n, numpy.inf)
     keep = du[r, e] == best[flat]
-    chosen = gp.full(rows * n, n, dtype=gp.int64)
-    gp.minimum.at(chosen, flat[keep], u[e[keep]])
+    chosen = scatter_reduce(gp.minimum, flat[keep], u[e[keep]], rows * n, n)
     chosen = chosen.reshape(rows, n)
     return gp.where(chosen < n, chosen, pred).astype(gp.int32)
 

@@ -5,7 +5,8 @@ import numpy
 
 import gpunp as gp
 
-from ._csr import _csr_result, canonical_coo, csr_from_mask, csr_parts, device, is_sparse
+from ._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts, device, is_sparse,
+                   scatter_reduce)
 from ._graph import as_graph
 
 __all__ = ["construct_dist_matrix", "csgraph_from_dense", "csgraph_to_dense",
@@ -20,10 +21,9 @@ def csgraph_to_dense(csgraph, null_value=0):
         raise ValueError("csgraph must be a sparse matrix (anything with tocsr)")
     g = as_graph(csgraph)
     n = g.n
-    out = gp.full(n * n, numpy.inf)
     seen = gp.zeros(n * n, dtype=bool)
     flat = g.src * n + g.dst
-    gp.minimum.at(out, flat, g.w)
+    out = scatter_reduce(gp.minimum, flat, g.w, n * n, numpy.inf)
     seen[flat] = True
     return gp.where(seen, out, null_value).reshape(n, n)
 
@@ -108,9 +108,8 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=numpy.i
     pred = device(predecessors).astype(gp.int64)
     if pred.ndim != 2 or pred.shape[1] != n:
         raise ValueError("graph and predecessors have incompatible shapes")
-    best = gp.full(n * n, numpy.inf)
     u, v, w = (g.src, g.dst, g.w) if directed else g.both_ways()
-    gp.minimum.at(best, u * n + v, w)
+    best = scatter_reduce(gp.minimum, u * n + v, w, n * n, numpy.inf)
     rows = pred.shape[0]
     has = pred >= 0
     safe = gp.where(has, pred, 0)

@@ -5,6 +5,7 @@ vertices or edges."""
 
 import gpunp as gp
 
+from ._csr import Segments, scatter_reduce
 from ._graph import NULL, as_graph, fixpoint_parents, rank_by_first_vertex
 from ._tools import reconstruct_path
 
@@ -19,7 +20,8 @@ def _weak_roots(n, u, v):
         pu, pv = parent[u], parent[v]
         if not bool(gp.any(pu != pv)):
             return parent
-        gp.minimum.at(parent, gp.maximum(pu, pv), gp.minimum(pu, pv))
+        hooks = scatter_reduce(gp.minimum, gp.maximum(pu, pv), gp.minimum(pu, pv), n, n)
+        parent = gp.minimum(parent, hooks)
         parent = fixpoint_parents(parent)
 
 
@@ -35,9 +37,9 @@ def _strong_ids(n, u, v):
         live = active[u] & active[v]
         eu, ev = u[live], v[live]
         colour = gp.where(active, vertex, -1)
+        into = Segments(ev, n)
         while True:
-            new = colour.copy()
-            gp.maximum.at(new, ev, colour[eu])
+            new = gp.maximum(colour, into.reduce(gp.maximum, colour[eu], -1))
             if bool(gp.all(new == colour)):
                 break
             colour = new

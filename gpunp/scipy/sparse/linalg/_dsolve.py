@@ -25,7 +25,7 @@ import numpy
 import gpunp as gp
 
 from ..csgraph._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts, device,
-                            is_sparse)
+                            is_sparse, scatter_reduce)
 
 __all__ = ["MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
            "spsolve_triangular"]
@@ -239,8 +239,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
                          f"the shape of b is {b.shape}.")
     dtype = numpy.promote_types(numpy.promote_types(A.dtype, numpy.float32), b.dtype)
     on_diag = rows == cols
-    diag = gp.zeros(n, dtype=dtype)
-    gp.add.at(diag, gp.where(on_diag, rows, 0), gp.where(on_diag, vals, 0).astype(dtype))
+    diag = scatter_reduce(gp.add, rows[on_diag], vals[on_diag].astype(dtype), n, 0)
     if unit_diagonal:
         diag = gp.ones(n, dtype=dtype)
     elif n and bool(gp.any(diag == 0)):
@@ -250,8 +249,8 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
     rhs = b.astype(dtype).reshape(n, -1)
     x = gp.zeros_like(rhs)
     acc = gp.zeros_like(rhs)          # sum of the solved part of each row
-    waiting = gp.zeros(n, dtype=gp.int64)  # unsolved dependencies of each row
-    gp.add.at(waiting, r, 1)
+    # unsolved dependencies of each row
+    waiting = scatter_reduce(gp.add, r, gp.ones(r.shape[0], dtype=gp.int64), n, 0)
     solved = gp.zeros(n, dtype=bool)
     while True:
         ready = (~solved) & (waiting == 0)
@@ -262,6 +261,7 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False,
         # the entries that read a row solved in this round
         fresh = ready[c]
         fr, fc, fv = r[fresh], c[fresh], v[fresh]
-        gp.add.at(acc, fr, fv[:, None] * x[fc])
-        gp.subtract.at(waiting, fr, 1)
+        acc = acc + scatter_reduce(gp.add, fr, fv[:, None] * x[fc], n, 0, dtype)
+        waiting = waiting - scatter_reduce(gp.add, fr, gp.ones(fr.shape[0], dtype=gp.int64),
+                                           n, 0)
     return x.reshape(b.shape)

@@ -8,7 +8,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import canonical_coo, csr_parts, device, is_sparse
+from ..csgraph._csr import canonical_coo, csr_parts, device, is_sparse, scatter_reduce
 from ._interface import LinearOperator, aslinearoperator
 from ._norm import onenormest
 
@@ -54,12 +54,13 @@ def _trace_and_norm(A, n):
         trace = complex(gp.sum(gp.where(rows == cols, vals, 0)))
 
         def shifted_norm(mu):
-            sums = gp.zeros(n, dtype=numpy.float64)
             # the diagonal's stored value and its shift must add before abs
-            diag = gp.zeros(n, dtype=numpy.result_type(vals.dtype, type(mu)))
             on = rows == cols
-            gp.add.at(diag, gp.where(on, rows, 0), gp.where(on, vals, 0))
-            gp.add.at(sums, cols, gp.where(on, 0, gp.abs(vals)))
+            diag = scatter_reduce(gp.add, rows[on], vals[on], n, 0,
+                                  numpy.result_type(vals.dtype, type(mu)))
+            off = ~on
+            sums = scatter_reduce(gp.add, cols[off], gp.abs(vals[off]).astype(numpy.float64),
+                                  n, 0)
             sums = sums + gp.abs(diag - mu)
             return float(gp.max(sums)) if n else 0.0
         return trace, shifted_norm

@@ -5,7 +5,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import canonical_coo, csr_parts, device, is_sparse
+from ..csgraph._csr import Segments, canonical_coo, csr_parts, device, is_sparse, scatter_reduce
 from ._eigen import svds
 from ._interface import aslinearoperator
 
@@ -55,8 +55,7 @@ def norm(x, ord=None, axis=None):
         over_rows = (ord in (1, -1)) == (row_axis % nd == 0)
         index, length, width = (cols, shape[1], shape[0]) if over_rows else \
             (rows, shape[0], shape[1])
-        sums = gp.zeros(length, dtype=absv.dtype)
-        gp.add.at(sums, index, absv)
+        sums = scatter_reduce(gp.add, index, absv, length, 0)
         if length == 0:
             raise ValueError("zero-size array to reduction operation maximum which has "
                              "no identity")
@@ -68,18 +67,14 @@ def norm(x, ord=None, axis=None):
         # axis 0 reduces down the columns: one value per column
         index, length, width = (cols, shape[1], shape[0]) if a % nd == 0 else \
             (rows, shape[0], shape[1])
-        stored = gp.zeros(length, dtype=gp.int64)
-        gp.add.at(stored, index, (absv != 0).astype(gp.int64))
+        plan = Segments(index, length)
+        stored = plan.reduce(gp.add, (absv != 0).astype(gp.int64), 0)
         if ord == numpy.inf or ord == -numpy.inf:
             if ord > 0:
-                out = gp.zeros(length, dtype=absv.dtype)
-                gp.maximum.at(out, index, absv)
-                return out
+                return plan.reduce(gp.maximum, absv, 0)
             top = numpy.inf if absv.dtype.kind in "fc" else numpy.iinfo(absv.dtype).max
-            out = gp.full(length, top, dtype=absv.dtype)
-            gp.minimum.at(out, index, absv)
-            count = gp.zeros(length, dtype=gp.int64)
-            gp.add.at(count, index, 1)
+            out = plan.reduce(gp.minimum, absv, top)
+            count = plan.reduce(gp.add, gp.ones(absv.shape[0], dtype=gp.int64), 0)
             # a line with an entry it does not store holds a zero
             return gp.where(count == width, out, 0).astype(absv.dtype)
         if ord == 0:
@@ -89,9 +84,7 @@ def norm(x, ord=None, axis=None):
         p = 2 if ord is None else ord
         if isinstance(p, str):
             raise ValueError("Invalid norm order for vectors.")
-        out = gp.zeros(length, dtype=absv.dtype)
-        gp.add.at(out, index, absv ** p)
-        return out ** (1.0 / p)
+        return plan.reduce(gp.add, absv ** p, 0) ** (1.0 / p)
     raise ValueError("Improper number of dimensions to norm.")
 
 
