@@ -1,11 +1,39 @@
 """``gpunp.scipy.sparse``: ``scipy.sparse`` for gpunp arrays, name for name.
 
-It will hold sparse matrices and arrays (the CSR, CSC and COO formats, their
-arithmetic, products and conversions), on generated kernels and cuSPARSE
-(hipSPARSE).
+Sparse arrays (``csr_array``...) and matrices (``csr_matrix``...) whose index
+and value arrays are gpunp arrays on the device, in the CSR, CSC, COO, DIA and
+BSR formats; their arithmetic, products, reductions and conversions run on
+the device (products through ``_kernels.py``: cuSPARSE on CUDA, generated
+kernels elsewhere). ``x.get()`` (or ``gpunp.asnumpy(x)``) gives the SciPy
+object of the same format and flavour; the constructors take SciPy objects.
 
-Nothing is implemented yet: the public API is empty, and every name of
-scipy.sparse raises AttributeError here.
+Where SciPy gives a ``numpy.matrix`` (a sparse matrix's ``todense()``, its
+reductions along an axis) gpunp gives a 2-D gpunp array of the same shape.
+The LIL and DOK formats, which are dictionaries and lists on the host, are not
+here. ``linalg`` and ``csgraph`` load at first use.
 """
 
-__all__ = []
+import importlib as _importlib
+
+from gpunp.scipy.sparse._sputils import (
+    SparseEfficiencyWarning, SparseWarning, get_index_dtype)
+from gpunp.scipy.sparse._base import (
+    isspmatrix, isspmatrix_bsr, isspmatrix_coo, isspmatrix_csc, isspmatrix_csr, isspmatrix_dia,
+    isspmatrix_dok, isspmatrix_lil, issparse, sparray, spmatrix)
+from gpunp.scipy.sparse._coo import coo_array, coo_matrix
+from gpunp.scipy.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix
+
+_SUBPACKAGES = ("csgraph", "linalg")
+
+__all__ = [
+    "SparseEfficiencyWarning", "SparseWarning", "coo_array", "coo_matrix", "csc_array",
+    "csc_matrix", "csr_array", "csr_matrix", "get_index_dtype", "issparse", "isspmatrix",
+    "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
+    "isspmatrix_dok", "isspmatrix_lil", "sparray", "spmatrix", "csgraph", "linalg",
+]
+
+
+def __getattr__(name):
+    if name in _SUBPACKAGES:
+        return _importlib.import_module("gpunp.scipy.sparse." + name)
+    raise AttributeError(f"module 'gpunp.scipy.sparse' has no attribute {name!r}")
