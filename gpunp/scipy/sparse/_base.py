@@ -17,7 +17,7 @@ import gpunp
 
 from gpunp.scipy.sparse import _coords, _kernels
 from gpunp.scipy.sparse._sputils import (
-    SparseEfficiencyWarning, as_device, check_shape, get_index_dtype, getdtype, isintlike,
+    INT32_MAX, SparseEfficiencyWarning, as_device, check_shape, get_index_dtype, getdtype, isintlike,
     isscalarlike, validate_axis)
 
 import warnings
@@ -27,6 +27,11 @@ FORMATS = {}
 
 _NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
           "coo": "COOrdinate", "dia": "DIAgonal", "bsr": "Block Sparse Row"}
+
+# the comparison that is false where `op` is true (a comparison true at zero is
+# computed through its negation, which keeps the pattern sparse)
+_NEGATED = {operator.eq: operator.ne, operator.ne: operator.eq, operator.lt: operator.ge,
+            operator.ge: operator.lt, operator.gt: operator.le, operator.le: operator.gt}
 
 # the ufunc-like methods: f(0) == 0, so they act on the stored values only
 _DATA_UFUNCS = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad", "expm1", "floor",
@@ -48,6 +53,17 @@ def _refuse_host(x):
     if isinstance(x, numpy.ndarray) and x.ndim:
         raise TypeError(f"Unsupported type {type(x)}: gpunp does not move NumPy arrays to the "
                         "device implicitly; use gpunp.asarray(x)")
+
+
+def compressed_index_dtype(obj, arrays):
+    """The index dtype of a conversion to CSR or CSC: int32 unless an input
+    index array or the size needs int64; a matrix's constructor then narrows
+    to int32 where the values fit (SciPy's check_contents)."""
+    nnz, shape = obj.nnz, obj.shape
+    idx = get_index_dtype(arrays, maxval=max(nnz, *shape))
+    if not obj._is_array() and max(nnz, *shape) <= INT32_MAX:
+        return numpy.dtype(numpy.int32)
+    return idx
 
 
 def _sum_dtype(dtype):
@@ -207,14 +223,26 @@ class _spbase:
         SciPy's: int32 unless the size or an operand's index arrays need int64."""
         shape = shape if shape is not None else self.shape
         arrays = tuple(self._index_arrays()) + tuple(
-            a for o in others for a in o._index_arrays())
+            a for o in others for a in o._operand_index_arrays())
         idx = get_index_dtype(arrays, maxval=max(data.size, *shape))
+        if fmt in ("csr", "csc"):
+            major, minor, n = (row, col, shape[0]) if fmt == "csr" else (col, row, shape[1])
+            if canonical and fmt == "csr":
+                indptr = gpunp.searchsorted(major, gpunp.arange(n + 1, dtype=major.dtype))
+                arrays = (indptr.astype(idx), minor.astype(idx), data)
+            else:
+                arrays = _coords.compress(n, major, minor, data, idx)
+            return container(fmt, self)._from_arrays(shape, *arrays, canonical=True)
         return container("coo", self)._from_arrays(
             shape, (row.astype(idx), col.astype(idx)), data,
             canonical=canonical).asformat(fmt)
 
     def _from_dense(self, fmt, dense):
-        return container(fmt, self)(dense)
+        """A result computed densely (a comparison true at zero...) in format `fmt`,
+        with the index dtype SciPy's sparse arithmetic gives it."""
+        row, col = gpunp.nonzero(dense)
+        return self._from_triples(fmt, row, col, dense[row, col], shape=dense.shape,
+                                  canonical=True)
 
     # ---- shape ----------------------------------------------------------------------------
 
@@ -234,13 +262,12 @@ class _spbase:
         return self.conjugate(copy=copy)
 
     def reshape(self, *args, order="C", copy=False):
-        shape = check_shape(args[0] if len(args) == 1 else args, self._allow_nd) \
-            if args else check_shape(args, self._allow_nd)
-        shape = _infer_shape(shape, self.shape)
+        """The same entries in a new shape, as COO (SciPy's result format)."""
+        shape = _infer_shape(check_shape(args[0] if len(args) == 1 else args, (1, 2)),
+                             self.shape)
         if shape == self.shape:
             return self.copy() if copy else self
-        return self.tocoo(copy=copy).reshape(shape, order=order, copy=False).asformat(
-            self.format)
+        return self.tocoo(copy=copy).reshape(*args, order=order, copy=False)
 
     def resize(self, *shape):
         shape = check_shape(shape[0] if len(shape) == 1 else shape, self._allow_nd)
@@ -273,6 +300,11 @@ class _spbase:
     def _getnnz(self):
         return self.data.size
 
+    def _operand_index_arrays(self):
+        """The index arrays this object has as the CSR operand of a binary
+        operation (SciPy converts it first)."""
+        return self._index_arrays()
+
     # ---- elementwise arithmetic -----------------------------------------------------------
 
     def _with_data(self, data, copy=True):
@@ -293,6 +325,8 @@ class _spbase:
         ncols = self.shape[1]
         k, a, b = _coords.merge(_coords.keys(ar, ac, ncols), ad, _coords.keys(br, bc, ncols),
                                 bd, dtype)
+        if dtype == bool and op is operator.sub:
+            op = operator.xor  # SciPy subtracts booleans as an exclusive or
         r = op(a, b)
         keep = r != 0
         k, r = k[keep], r[keep]
@@ -305,39 +339,48 @@ class _spbase:
         """A dense result of an operation with a dense operand: a gpunp array."""
         return dense
 
-    def _binop_dense_or_scalar(self, other, op, name, zero_result_sparse):
-        """op(self, other) for a scalar or gpunp array other (comparisons,
-        maximum, minimum): sparse where op(0, other) is 0 for a scalar,
-        dense for an array."""
-        if isscalarlike(other):
-            other = other.item() if hasattr(other, "item") and not isinstance(
-                other, (int, float, complex, bool)) else other
-            if op(numpy.zeros((), dtype=self.dtype), other) == 0:
-                row, col, data = self._canon()
-                r = op(data, other)
-                keep = r != 0
-                return self._from_triples(zero_result_sparse, row[keep], col[keep], r[keep],
-                                          canonical=True)
-            warnings.warn(f"{name} with a scalar that maps zero to nonzero gives a dense "
-                          "result", SparseEfficiencyWarning, stacklevel=3)
-            return self._from_dense(zero_result_sparse, op(self.toarray(), other))
-        _refuse_host(other)
-        if isinstance(other, gpunp.ndarray):
-            return self._dense_result(op(self.toarray(), other))
-        return NotImplemented
+    def _scalar_binopt(self, other, op):
+        """op(entry, other) on the stored entries, for an op that keeps zeros zero:
+        CSR (CSC stays CSC), duplicates summed, zeros dropped."""
+        cs = (self.copy() if self.format in ("csr", "csc") else self.tocsr())
+        cs.sum_duplicates()
+        res = cs._with_data(op(cs.data, other), copy=False)
+        res.eliminate_zeros()
+        return res
+
+    def _all_true(self):
+        cs = self if self.format in ("csr", "csc") else self.tocsr()
+        return type(cs)(gpunp.ones(self.shape, dtype=bool))
 
     def _compare(self, other, op, name):
+        if isscalarlike(other):
+            other = numpy.asarray(other).item() if not isinstance(
+                other, (int, float, complex, bool)) else other
+            if not op(0, other):
+                if numpy.isnan(other):
+                    return type(self)(self.shape, dtype=numpy.bool_)
+                return self._scalar_binopt(other, op)
+            warnings.warn(f"Comparing a sparse matrix with {other} using {name} is "
+                          "inefficient.", SparseEfficiencyWarning, stacklevel=3)
+            if numpy.isnan(other):
+                return type(self)(gpunp.ones(self.shape, dtype=bool))
+            cs = self if self.format in ("csr", "csc") else self.tocsr()
+            return cs._all_true() - cs._scalar_binopt(other, _NEGATED[op])
         if issparse(other):
             if other.shape != self.shape:
-                raise ValueError("inconsistent shapes")
-            if op(numpy.zeros((), self.dtype), numpy.zeros((), other.dtype)):
-                warnings.warn(f"Comparing sparse matrices using {name} is inefficient",
-                              SparseEfficiencyWarning, stacklevel=3)
-                dense = op(self.toarray(), other.toarray())
-                return self._from_dense("csc" if self.format == "csc" else "csr", dense)
-            return self._elementwise(other, op).astype(bool, copy=False)
-        return self._binop_dense_or_scalar(other, op, name,
-                                           "csc" if self.format == "csc" else "csr")
+                if op in (operator.eq, operator.ne):
+                    return op is operator.ne
+                raise ValueError("inconsistent shape")
+            cs = self if self.format in ("csr", "csc") else self.tocsr()
+            if not op(0, 0):
+                return cs._elementwise(other, op)
+            warnings.warn(f"Comparing two sparse matrices using {name} is inefficient.",
+                          SparseEfficiencyWarning, stacklevel=3)
+            return cs._all_true() - cs._elementwise(other, _NEGATED[op])
+        _refuse_host(other)
+        if isinstance(other, gpunp.ndarray):
+            return self._dense_result(op(self.todense(), other))
+        return NotImplemented
 
     def __eq__(self, other):
         return self._compare(other, operator.eq, "==")
@@ -434,54 +477,39 @@ class _spbase:
         values = gpunp.broadcast_to(other, self.shape)[row, col]
         return self._from_triples("coo", row, col, data * values, canonical=True)
 
-    def _divide(self, other, true_divide=True, rdivide=False):
+    def _divide(self, other, rdivide=False):
         if isscalarlike(other):
             if rdivide:
-                raise NotImplementedError("dividing a scalar by a sparse array is not "
-                                          "supported")
-            if true_divide and numpy.can_cast(self.dtype, numpy.float64):
-                return self.astype(numpy.float64)._mul_scalar(1.0 / other)
-            r = self._mul_scalar(1.0 / other) if true_divide else \
-                self._with_data(self.data // other, copy=False)
-            return r
+                return gpunp.divide(other, self.todense())
+            if numpy.can_cast(self.dtype, numpy.float64):
+                return self.astype(numpy.float64, copy=False)._mul_scalar(1 / other)
+            return self._mul_scalar(1 / other)
         if issparse(other):
             if rdivide:
-                return other._divide(self, true_divide)
+                return other._divide(self)
             if other.shape != self.shape:
                 raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
-            return self._divide_sparse(other, true_divide)
+            a = self.astype(numpy.float64, copy=False) if numpy.can_cast(
+                self.dtype, numpy.float64) else self
+            # 0/0 is NaN outside both patterns, so SciPy's result is dense too
+            # (in self's dtype after that cast, as SciPy fills it)
+            out = gpunp.divide(a.toarray(), other.toarray())
+            if numpy.issubdtype(out.dtype, numpy.inexact):
+                out = gpunp.real(out) if out.dtype.kind == "c" and a.dtype.kind != "c" else out
+                out = out.astype(a.dtype)
+            return self._dense_result(out)
         _refuse_host(other)
-        if not isinstance(other, gpunp.ndarray):
-            return NotImplemented
-        if rdivide:
-            return self._dense_result(other / self.toarray() if true_divide
-                                      else other // self.toarray())
-        bshape = numpy.broadcast_shapes(self.shape, other.shape)
-        if bshape != self.shape or not true_divide:
-            dense = self.toarray()
-            return self._dense_result(dense / other if true_divide else dense // other)
-        row, col, data = self._canon()
-        values = gpunp.broadcast_to(other, self.shape)[row, col]
-        return self._from_triples("coo", row, col, data / values, canonical=True)
-
-    def _divide_sparse(self, other, true_divide):
-        """A / B for sparse B: 0/0 is NaN, so the result is dense in a sparse format."""
-        a, b = self, other
-        if true_divide and numpy.can_cast(a.dtype, numpy.float64):
-            a = a.astype(numpy.float64)
-        with numpy.errstate(divide="ignore", invalid="ignore"):
-            dense = a.toarray() / b.toarray() if true_divide else a.toarray() // b.toarray()
-        fmt = "csc" if self.format == "csc" else "csr"
-        return self._from_dense(fmt, dense)
+        if isinstance(other, gpunp.ndarray):
+            if rdivide:
+                return gpunp.divide(other, self.todense())
+            return self.multiply(gpunp.divide(1, other))
+        return NotImplemented
 
     def __truediv__(self, other):
-        return self._divide(other, True)
+        return self._divide(other)
 
     def __rtruediv__(self, other):
-        return self._divide(other, True, rdivide=True)
-
-    def __floordiv__(self, other):
-        return self._divide(other, False)
+        return NotImplemented
 
     def maximum(self, other):
         return self._max_min(other, gpunp.maximum, "maximum")
@@ -491,20 +519,22 @@ class _spbase:
 
     def _max_min(self, other, op, name):
         if issparse(other):
-            return self._elementwise(other, op)
+            cs = self if self.format in ("csr", "csc") else self.tocsr()
+            return cs._elementwise(other, op)
         if isscalarlike(other):
-            other = numpy.asarray(other).item()
-            if op(numpy.zeros((), self.dtype), other) == 0:
-                return self._with_data(op(self._deduped_data(), other), copy=False)
-            warnings.warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
-                          " number results in a dense matrix.", SparseEfficiencyWarning,
-                          stacklevel=3)
-            return self._from_dense("csc" if self.format == "csc" else "csr",
-                                    op(self.toarray(), other))
+            other = numpy.asarray(other).item() if not isinstance(
+                other, (int, float, complex, bool)) else other
+            if getattr(numpy, name)(0, other):
+                sign = "positive" if name == "maximum" else "negative"
+                warnings.warn(f"Taking {name} with a {sign} number results in a dense "
+                              "matrix.", SparseEfficiencyWarning, stacklevel=3)
+                return type(self)(op(self.toarray(), other))
+            return self._scalar_binopt(other, op)
         _refuse_host(other)
         if isinstance(other, gpunp.ndarray):
-            return self._dense_result(op(self.toarray(), other))
-        raise TypeError("operand not supported")
+            return self._dense_result(op(self.todense(), other))
+        raise NotImplementedError("maximum or minimum with an unrecognized array type is not "
+                                  "supported")
 
     def power(self, n, dtype=None):
         """The elementwise power by a scalar (n == 0 would fill every entry)."""

@@ -42,13 +42,14 @@ class _cs_matrix(_spbase):
             data, indices, indptr = (as_device(x) for x in arg1)
             if indices.dtype.kind not in "iu" or indptr.dtype.kind not in "iu":
                 raise ValueError("indices and indptr should have integer dtype")
+            maxval = None if shape is None or 0 in shape else max(check_shape(shape))
+            idx = get_index_dtype((indices, indptr), maxval=maxval,
+                                  check_contents=not self._is_array())
             if shape is None:
                 if indices.size == 0:
                     raise ValueError("unable to infer matrix dimensions")
                 shape = self._swap((indptr.size - 1, int(indices.max()) + 1))
             shape = check_shape(shape)
-            idx = get_index_dtype((indices, indptr), maxval=max(shape),
-                                  check_contents=not self._is_array())
             if copy:
                 data, indices, indptr = data.copy(), indices.copy(), indptr.copy()
             self._set(shape, indptr.ravel().astype(idx), indices.ravel().astype(idx),
@@ -197,7 +198,7 @@ class _cs_matrix(_spbase):
         return self.asformat("csc", copy=copy)
 
     def _to_other_compressed(self, fmt):
-        idx = get_index_dtype(self._index_arrays(), maxval=max(self.nnz, *self.shape))
+        idx = _base.compressed_index_dtype(self, self._index_arrays())
         major = self._majors()
         nminor = self._swap(self.shape)[1]
         indptr, indices, data = _coords.compress(nminor, self.indices, major, self.data, idx,

@@ -51,7 +51,8 @@ class _coo_base(_spbase):
             if len(coords) != len(shape):
                 raise TypeError(f"mismatching number of index arrays for shape; got "
                                 f"{len(coords)}, expected {len(shape)}")
-            idx = get_index_dtype(coords, maxval=max(shape, default=0))
+            idx = get_index_dtype(coords, maxval=max(shape, default=0),
+                                  check_contents=not self._is_array())
             self._set(shape, tuple(c.ravel().astype(idx) for c in coords),
                       data.ravel().astype(dtype or getdtype(data.dtype)), False)
             if copy:
@@ -140,6 +141,11 @@ class _coo_base(_spbase):
     def _index_arrays(self):
         return self.coords
 
+    def _operand_index_arrays(self):
+        if self.nnz == 0 or not self._is_array():
+            return ()
+        return self.coords
+
     def _coo_arrays(self):
         return self.row, self.col, self.data
 
@@ -159,7 +165,9 @@ class _coo_base(_spbase):
         if self.ndim != 2:
             raise ValueError(f"Cannot convert a 1d sparse array to {fmt} format"
                              if fmt != "csr" else "1-D COO to CSR is not supported by gpunp")
-        idx = get_index_dtype(self.coords, maxval=max(self.nnz, *self.shape))
+        if self.nnz == 0:
+            return container(fmt, self)(self.shape, dtype=self.dtype)
+        idx = _base.compressed_index_dtype(self, self.coords)
         row, col = self.coords
         if fmt == "csr":
             indptr, indices, data = _coords.compress(self.shape[0], row, col, self.data, idx)
@@ -222,6 +230,8 @@ class _coo_base(_spbase):
         shape = _base._infer_shape(shape, self.shape)
         if shape == self.shape:
             return self.copy() if copy else self
+        if self.ndim == 1:
+            raise NotImplementedError("gpunp's 1-D sparse arrays do not reshape yet")
         if order not in ("C", "F"):
             raise ValueError("'order' must be 'C' or 'F'")
         old = self.shape if order == "C" else self.shape[::-1]
