@@ -219,4 +219,5 @@ def test_unary_operators(pair, name):
         np.testing.assert_array_equal(gr.get(), sr)
         np.testing.assert_array_equal(gc.get(), sc)
         return
-    _check(f, g, s)
+    # |z| and z**n of complex values may differ from NumPy's in the last bit
+    _check(f, g, s, exact=name not in ("abs", "pow2", "pow3", "power2") or s.dtype.kind != "c")

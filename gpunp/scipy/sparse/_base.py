@@ -88,6 +88,13 @@ class _spbase:
     def tocoo(self, copy=False):
         raise NotImplementedError
 
+    def _canon_as(self, dtype):
+        """_canon() with the values cast to `dtype` before duplicates are summed."""
+        if self.dtype == dtype:
+            return self._canon()
+        row, col, data = self.tocoo()._coo_arrays()
+        return _coords.canonical(row, col, data.astype(dtype))
+
     # ---- metadata -------------------------------------------------------------------------
 
     @property
@@ -209,7 +216,10 @@ class _spbase:
         if not numpy.can_cast(self.dtype, dtype, casting=casting):
             raise TypeError(f"Cannot cast array data from {self.dtype} to {dtype} according "
                             f"to the rule '{casting}'")
-        return self._with_data(self._deduped_data().astype(dtype), copy=False)
+        # cast, then sum duplicates in the new dtype (two True entries become 2)
+        out = self._with_data(self.data.astype(dtype), copy=True)
+        out.sum_duplicates()
+        return out
 
     def copy(self):
         return self._with_data(self.data.copy(), copy=True)
@@ -319,9 +329,14 @@ class _spbase:
         the two patterns, entries where op gives zero dropped (as SciPy's binop)."""
         if other.shape != self.shape:
             raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
-        ar, ac, ad = self._canon()
-        br, bc, bd = other._canon()
-        dtype = numpy.result_type(ad.dtype, bd.dtype)
+        if self.format not in ("csr", "csc"):
+            return self.tocsr()._elementwise(other, op, fmt)
+        if other.format != self.format:
+            other = other.asformat(self.format)  # (COO's duplicates add in its own dtype)
+        dtype = numpy.result_type(self.dtype, other.dtype)
+        # duplicates are summed in the result's dtype (two True entries + 0 is 2)
+        ar, ac, ad = self._canon_as(dtype)
+        br, bc, bd = other._canon_as(dtype)
         ncols = self.shape[1]
         k, a, b = _coords.merge(_coords.keys(ar, ac, ncols), ad, _coords.keys(br, bc, ncols),
                                 bd, dtype)
@@ -415,9 +430,20 @@ class _spbase:
             return self._elementwise(other, operator.add if sign > 0 else operator.sub)
         _refuse_host(other)
         if isinstance(other, gpunp.ndarray):
-            dense = self.toarray()
-            return self._dense_result(dense + other if sign > 0 else dense - other)
+            other = gpunp.broadcast_to(other, self.shape)
+            if sign < 0:
+                return self._dense_result(self.todense() - other)
+            return self._dense_result(self._add_into(other))
         return NotImplemented
+
+    def _add_into(self, dense):
+        """dense + self, the stored entries (duplicates too) added in the result dtype."""
+        dtype = numpy.result_type(self.dtype, dense.dtype)
+        out = dense.astype(dtype, copy=True)
+        row, col, data = self.tocoo()._coo_arrays()
+        if data.size:
+            gpunp.add.at(out, (row, col), data.astype(dtype))
+        return out
 
     def __add__(self, other):
         return self._add(other, 1)
@@ -448,10 +474,10 @@ class _spbase:
         return self.copy()
 
     def __abs__(self):
-        return self._with_data(abs(self.data), copy=False)
+        return self._with_data(abs(self._deduped_data()), copy=True)
 
     def __round__(self, ndigits=0):
-        return self._with_data(gpunp.round(self.data, decimals=ndigits), copy=False)
+        return self._with_data(gpunp.round(self._deduped_data(), decimals=ndigits), copy=True)
 
     def multiply(self, other):
         """The elementwise product (a sparse result for a sparse or dense operand)."""
@@ -467,15 +493,46 @@ class _spbase:
         _refuse_host(other)
         if not isinstance(other, gpunp.ndarray):
             return NotImplemented
+        return self._multiply_dense(other)
+
+    def _multiply_dense(self, other):
+        """self * dense with NumPy's broadcasting, sparse where SciPy keeps it sparse."""
         if other.ndim > 2:
-            raise ValueError("broadcast from sparse to more than 2 dimensions is not "
-                             "supported")
-        bshape = numpy.broadcast_shapes(self.shape, other.shape)
-        if bshape != self.shape:
-            return self._dense_result(self.toarray() * other)
-        row, col, data = self._canon()
-        values = gpunp.broadcast_to(other, self.shape)[row, col]
-        return self._from_triples("coo", row, col, data * values, canonical=True)
+            return gpunp.multiply(self.toarray(), other)
+        if other.size == 1:
+            bshape = numpy.broadcast_shapes(self.shape, other.shape)
+            return self._mul_scalar(other.reshape(())).reshape(bshape)
+        if self.shape == (1, 1):
+            bshape = numpy.broadcast_shapes(self.shape, other.shape)
+            return gpunp.multiply(self.data.sum(), other).reshape(bshape)
+        row, col, data = self.tocoo()._coo_arrays()
+        coo = container("coo", self)
+        if self.shape == other.shape:
+            return coo._from_arrays(self.shape, (row, col), data * other[row, col])
+        o2 = other.reshape(1, -1) if other.ndim == 1 else other
+        m, n = self.shape
+        om, on = o2.shape
+        if m == 1:  # a sparse row times a dense column or matrix: (om, n)
+            if on not in (1, n):
+                raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
+            vals = data[None, :] * (o2 if on == 1 else o2[:, col])
+            idx = get_index_dtype((col,), maxval=data.size * om)
+            return coo._from_arrays((om, n), (
+                gpunp.repeat(gpunp.arange(om, dtype=idx), data.size),
+                gpunp.tile(col.astype(idx), om)), vals.ravel())
+        if n == 1:  # a sparse column times a dense row or matrix: (m, on)
+            if om not in (1, m):
+                raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
+            vals = data[:, None] * (o2 if om == 1 else o2[row])
+            idx = get_index_dtype((row,), maxval=data.size * on)
+            return coo._from_arrays((m, on), (
+                gpunp.repeat(row.astype(idx), on),
+                gpunp.tile(gpunp.arange(on, dtype=idx), data.size)), vals.ravel())
+        if om == 1 and on == n:
+            return coo._from_arrays(self.shape, (row, col), data * o2[0, col])
+        if on == 1 and om == m:
+            return coo._from_arrays(self.shape, (row, col), data * o2[row, 0])
+        raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
 
     def _divide(self, other, rdivide=False):
         if isscalarlike(other):
@@ -555,15 +612,27 @@ class _spbase:
         if self.shape[1] != other.shape[0]:
             raise ValueError("dimension mismatch")
         a, b = self.tocsr(), other.tocsr()
+        fmt = "csc" if self.format == "csc" else "csr"
+        if not a.nnz or not b.nnz or not int(gpunp.diff(b.indptr)[a.indices].sum()):
+            # no products at all: SciPy gives a fresh empty object (narrow indices)
+            return container(fmt, self)((self.shape[0], other.shape[1]),
+                                        dtype=numpy.result_type(self.dtype, other.dtype))
         indptr, indices, data = _kernels.csr_spgemm(a.shape, a.indptr, a.indices, a.data,
                                                    b.shape, b.indptr, b.indices, b.data)
         shape = (self.shape[0], other.shape[1])
-        out = container("csr", self)((data, indices, indptr), shape=shape, copy=False)
-        out.has_canonical_format = True
+        idx = get_index_dtype(a._index_arrays() + b._index_arrays(), maxval=data.size)
+        out = container("csr", self)._from_arrays(shape, indptr.astype(idx),
+                                                  indices.astype(idx), data, canonical=True)
         return out.asformat("csc") if self.format == "csc" else out
 
     def _matmul_dense(self, other):
         a = self.tocsr()
+        dtype = numpy.result_type(self.dtype, other.dtype)
+        if self.format == "coo" and dtype != self.dtype:
+            # SciPy multiplies COO entries one by one: duplicates add in the result's dtype
+            row, col, data = self._coo_arrays()
+            a = container("coo", self)._from_arrays(self.shape, (row, col),
+                                                    data.astype(dtype)).tocsr()
         if other.ndim == 1:
             if other.shape[0] != self.shape[1]:
                 raise ValueError(f"dimension mismatch: {self.shape} and {other.shape}")
@@ -676,14 +745,7 @@ class _spbase:
         row = gpunp.concatenate([row[keep].astype(numpy.int64), drow])
         col = gpunp.concatenate([col[keep].astype(numpy.int64), dcol])
         data = gpunp.concatenate([data[keep], vals])
-        new = self._from_triples(self.format, row, col, data)
-        new = new.asformat(self.format)
-        if hasattr(new, "indptr"):
-            new = new._with_index_dtype(self._index_dtype_for(new))
-        self._replace(new)
-
-    def _index_dtype_for(self, new):
-        return get_index_dtype(maxval=max(new.nnz, *new.shape))
+        self._replace(self._from_triples(self.format, row, col, data))
 
     def _minmax(self, axis, op, name, out, explicit):
         axis = validate_axis(axis, self.ndim)

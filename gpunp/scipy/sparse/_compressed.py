@@ -209,6 +209,7 @@ class _cs_matrix(_spbase):
         return self.tocoo().toarray(order=order, out=out)
 
     def _with_data(self, data, copy=True):
+        getdtype(data.dtype)  # a float16 result is refused, as SciPy's constructor does
         indptr, indices = (self.indptr.copy(), self.indices.copy()) if copy else \
             (self.indptr, self.indices)
         return type(self)._from_arrays(self.shape, indptr, indices, data, self._canonical)
@@ -285,6 +286,12 @@ class _csc_base(_cs_matrix):
     @staticmethod
     def _swap(x):
         return x[1], x[0]
+
+    def nonzero(self):
+        """In C order of rows (stable in the stored order), as SciPy's CSC gives them."""
+        row, col = super().nonzero()
+        order = gpunp.argsort(row, kind="stable")
+        return row[order], col[order]
 
 
 class csr_array(_csr_base, sparray):

@@ -146,6 +146,12 @@ class _coo_base(_spbase):
             return ()
         return self.coords
 
+    def _matmul_dense(self, other):
+        out = super()._matmul_dense(other)
+        if self._is_array() and other.ndim == 1 and self.shape[0] == 1:
+            return out.reshape(())  # SciPy's coo_array gives a 1-row product as a 0-d array
+        return out
+
     def _coo_arrays(self):
         return self.row, self.col, self.data
 
@@ -207,6 +213,7 @@ class _coo_base(_spbase):
         return dense
 
     def _with_data(self, data, copy=True):
+        getdtype(data.dtype)  # a float16 result is refused, as SciPy's constructor does
         coords = tuple(c.copy() for c in self.coords) if copy else self.coords
         return type(self)._from_arrays(self.shape, coords, data, self._canonical)
 

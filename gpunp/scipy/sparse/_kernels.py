@@ -68,7 +68,7 @@ def csr_spgemm(shape_a, a_indptr, a_indices, a_data, shape_b, b_indptr, b_indice
         new = gpunp.ones(total, dtype=bool)
         new[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
         starts = gpunp.flatnonzero(new)
-        vals = gpunp.add.reduceat(vals, starts)
+        vals = gpunp.add.reduceat(vals, starts).astype(dtype)  # (booleans: an or)
         rows, cols = rows[starts], cols[starts]
         keep = vals != 0
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
