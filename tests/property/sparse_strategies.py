@@ -9,17 +9,22 @@ every dtype and a result can be compared bit for bit."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from hypothesis import strategies as st
 
 import gpunp as gp
 import gpunp.scipy.sparse as gsp
 
+from .outcome import error_kind
+
 SPARSE_DTYPES = [np.dtype(n) for n in (
     "bool", "int32", "int64", "float32", "float64", "complex64", "complex128")]
 INDEX_DTYPES = [np.dtype(np.int32), np.dtype(np.int64)]
-FORMATS = ("csr", "csc", "coo")
+FORMATS = ("csr", "csc", "coo", "dia", "bsr")
 _VALUES = (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 3.0)
 
 
@@ -83,7 +88,15 @@ def sparse_pairs(draw, formats=FORMATS, dtypes=SPARSE_DTYPES, shape=None, array=
         host.sum_duplicates()
         data, (row, col) = host.data, host.coords
         row, col = row.astype(idx), col.astype(idx)
-    if fmt == "coo":
+    if fmt in ("dia", "bsr"):
+        # built by SciPy and copied over: the format's own layout as SciPy makes it
+        host = host.asformat(fmt) if fmt == "dia" else host.tobsr(
+            blocksize=draw(st.sampled_from([b for b in ((1, 1), (1, 2), (2, 1), (2, 2))
+                                            if shape[0] % b[0] == 0 and
+                                            shape[1] % b[1] == 0])))
+        s = cls_of(fmt, is_array, sp)(host)
+        g = cls_of(fmt, is_array)(s)
+    elif fmt == "coo":
         arg = (data, (row, col))
         s = cls_of("coo", is_array, sp)(arg, shape=shape)
         g = cls_of("coo", is_array)((gp.asarray(data), (gp.asarray(row), gp.asarray(col))),
@@ -115,12 +128,16 @@ def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True
         host = got.get()
         if check_format:
             assert type(host) is type(want), (type(host), type(want))
+        else:
+            assert isinstance(host, sp.sparray) == isinstance(want, sp.sparray)
         assert host.shape == want.shape
         assert host.dtype == want.dtype, (host.dtype, want.dtype)
         if check_index_dtype and want.format in ("csr", "csc", "bsr"):
             assert host.indices.dtype == want.indices.dtype, (host.indices.dtype,
                                                              want.indices.dtype)
         g, w = host.toarray(), want.toarray()
+    elif not check_format and gsp.issparse(got):
+        g, w = got.toarray().get(), np.asarray(want)
     else:
         assert not gsp.issparse(got)
         g = got.get() if isinstance(got, gp.ndarray) else np.asarray(got)
@@ -133,3 +150,25 @@ def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True
         np.testing.assert_allclose(g, w, rtol=1e-5 if g.dtype.itemsize <= 8 and
                                    g.dtype.kind != "c" or g.dtype == np.complex64 else 1e-12,
                                    atol=1e-6)
+
+
+def both(f, g, s, *args):
+    """f on the gpunp and the SciPy operands (each of `args` a (gpunp, SciPy)
+    pair): (gpunp's result, SciPy's), or None where SciPy raised and gpunp
+    raised the same kind of exception."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = f(s, *(a[1] for a in args))
+        except Exception as exc:  # noqa: BLE001 - the same exception is the expectation
+            with pytest.raises(error_kind(exc)):
+                f(g, *(a[0] for a in args))
+            return None
+        return f(g, *(a[0] for a in args)), want
+
+
+def check(f, g, s, *args, exact=True, **kw):
+    """both(), then assert_same() on the results."""
+    r = both(f, g, s, *args)
+    if r is not None:
+        assert_same(*r, exact=exact, **kw)

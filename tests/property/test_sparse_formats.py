@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 import gpunp as gp
 import gpunp.scipy.sparse as gsp
 
-from .sparse_strategies import FORMATS, assert_same, cls_of, sparse_pairs
+from .sparse_strategies import FORMATS, assert_same, check, cls_of, sparse_pairs
 
 FEW = settings(max_examples=25)
 
@@ -42,7 +42,7 @@ def test_conversions(pair, fmt):
     g, s = pair
     assert_same(g.asformat(fmt), s.asformat(fmt))
     got, want = g.asformat(fmt), s.asformat(fmt)
-    if fmt != "coo":
+    if fmt in ("csr", "csc"):
         assert got.has_canonical_format == want.has_canonical_format
         np.testing.assert_array_equal(got.indices.get(), want.indices)
         np.testing.assert_array_equal(got.indptr.get(), want.indptr)
@@ -118,9 +118,12 @@ def test_transpose_conj_reshape_resize(pair, data):
     if size or new == s.shape:
         assert_same(g.reshape(new, order=order), s.reshape(new, order=order))
     shape = data.draw(st.tuples(st.integers(0, 7), st.integers(0, 7)), label="resize")
-    a, b = g.copy(), s.copy()
-    a.resize(shape), b.resize(shape)
-    assert_same(a, b, check_index_dtype=False)
+
+    def resize(x):
+        x = x.copy()
+        x.resize(shape)
+        return x
+    check(resize, g, s, check_index_dtype=False)
 
 
 @settings(max_examples=10)

@@ -22,12 +22,14 @@ from gpunp.scipy.sparse._base import (
     isspmatrix_dok, isspmatrix_lil, issparse, sparray, spmatrix)
 from gpunp.scipy.sparse._coo import coo_array, coo_matrix
 from gpunp.scipy.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix
+from gpunp.scipy.sparse._dia import dia_array, dia_matrix
+from gpunp.scipy.sparse._bsr import bsr_array, bsr_matrix
 
 _SUBPACKAGES = ("csgraph", "linalg")
 
 __all__ = [
-    "SparseEfficiencyWarning", "SparseWarning", "coo_array", "coo_matrix", "csc_array",
-    "csc_matrix", "csr_array", "csr_matrix", "get_index_dtype", "issparse", "isspmatrix",
+    "SparseEfficiencyWarning", "SparseWarning", "bsr_array", "bsr_matrix", "coo_array", "coo_matrix", "csc_array",
+    "csc_matrix", "csr_array", "csr_matrix", "dia_array", "dia_matrix", "get_index_dtype", "issparse", "isspmatrix",
     "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
     "isspmatrix_dok", "isspmatrix_lil", "sparray", "spmatrix", "csgraph", "linalg",
 ]

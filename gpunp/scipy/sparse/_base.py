@@ -25,6 +25,9 @@ import warnings
 #: {(format, is_array): class}, filled by each format's module
 FORMATS = {}
 
+#: {"todia": COO -> DIA, "tobsr": (CSR, blocksize) -> BSR}, filled by _dia and _bsr
+CONVERTERS = {}
+
 _NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column",
           "coo": "COOrdinate", "dia": "DIAgonal", "bsr": "Block Sparse Row"}
 
@@ -188,10 +191,10 @@ class _spbase:
         return self.tocoo(copy=False).tocsc(copy=False)
 
     def todia(self, copy=False):
-        return self.tocoo(copy=False).todia(copy=False)
+        return CONVERTERS["todia"](self.tocoo(copy=False))
 
     def tobsr(self, blocksize=None, copy=False):
-        return self.tocsr(copy=False).tobsr(blocksize=blocksize, copy=False)
+        return CONVERTERS["tobsr"](self.tocsr(copy=False), blocksize)
 
     def todok(self, copy=False):
         raise NotImplementedError("gpunp.scipy.sparse has no DOK format: a dictionary of keys "
@@ -243,9 +246,11 @@ class _spbase:
             else:
                 arrays = _coords.compress(n, major, minor, data, idx)
             return container(fmt, self)._from_arrays(shape, *arrays, canonical=True)
-        return container("coo", self)._from_arrays(
-            shape, (row.astype(idx), col.astype(idx)), data,
-            canonical=canonical).asformat(fmt)
+        coo = container("coo", self)._from_arrays(
+            shape, (row.astype(idx), col.astype(idx)), data, canonical=canonical)
+        if fmt == "bsr":  # a BSR result keeps this object's block size
+            return CONVERTERS["tobsr"](coo.tocsr(), getattr(self, "blocksize", None))
+        return coo.asformat(fmt)
 
     def _from_dense(self, fmt, dense):
         """A result computed densely (a comparison true at zero...) in format `fmt`,
