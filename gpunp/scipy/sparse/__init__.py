@@ -24,10 +24,16 @@ from gpunp.scipy.sparse._coo import coo_array, coo_matrix
 from gpunp.scipy.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix
 from gpunp.scipy.sparse._dia import dia_array, dia_matrix
 from gpunp.scipy.sparse._bsr import bsr_array, bsr_matrix
+from gpunp.scipy.sparse._construct import (
+    block_array, block_diag, bmat, diags, diags_array, eye, eye_array, find, hstack, identity,
+    kron, kronsum, load_npz, rand, random, random_array, save_npz, spdiags, tril, triu, vstack)
 
 _SUBPACKAGES = ("csgraph", "linalg")
 
 __all__ = [
+    "block_array", "block_diag", "bmat", "diags", "diags_array", "eye", "eye_array", "find",
+    "hstack", "identity", "kron", "kronsum", "load_npz", "rand", "random", "random_array",
+    "save_npz", "spdiags", "tril", "triu", "vstack",
     "SparseEfficiencyWarning", "SparseWarning", "bsr_array", "bsr_matrix", "coo_array", "coo_matrix", "csc_array",
     "csc_matrix", "csr_array", "csr_matrix", "dia_array", "dia_matrix", "get_index_dtype", "issparse", "isspmatrix",
     "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
