@@ -10,6 +10,7 @@ import gpunp
 from gpunp.scipy.sparse import _base, _coords
 from gpunp.scipy.sparse._base import _spbase, container, scipy_sparse, sparray, spmatrix
 from gpunp.scipy.sparse._coo import _is_scipy_sparse
+from gpunp.scipy.sparse._index import IndexMixin
 from gpunp.scipy.sparse._sputils import (
     as_device, check_shape, get_index_dtype, getdtype, isshape)
 
@@ -294,19 +295,19 @@ class _csc_base(_cs_matrix):
         return row[order], col[order]
 
 
-class csr_array(_csr_base, sparray):
+class csr_array(IndexMixin, _csr_base, sparray):
     """A sparse array in Compressed Sparse Row format, on the device."""
 
 
-class csr_matrix(spmatrix, _csr_base):
+class csr_matrix(spmatrix, IndexMixin, _csr_base):
     """A sparse matrix in Compressed Sparse Row format, on the device."""
 
 
-class csc_array(_csc_base, sparray):
+class csc_array(IndexMixin, _csc_base, sparray):
     """A sparse array in Compressed Sparse Column format, on the device."""
 
 
-class csc_matrix(spmatrix, _csc_base):
+class csc_matrix(spmatrix, IndexMixin, _csc_base):
     """A sparse matrix in Compressed Sparse Column format, on the device."""
 
 

@@ -7,6 +7,7 @@ import gpunp
 
 from gpunp.scipy.sparse import _base, _coords
 from gpunp.scipy.sparse._base import _spbase, container, scipy_sparse, sparray, spmatrix
+from gpunp.scipy.sparse._index import IndexMixin
 from gpunp.scipy.sparse._sputils import (
     as_device, check_shape, get_index_dtype, getdtype, isshape)
 
@@ -252,7 +253,7 @@ class _coo_base(_spbase):
             out.append(flat % max(d, 1))
             flat = flat // max(d, 1)
         out = out[::-1] if order == "C" else out
-        idx = get_index_dtype(maxval=max(shape))
+        idx = get_index_dtype(self.coords, maxval=max(shape))
         return type(self)._from_arrays(shape, tuple(c.astype(idx) for c in out),
                                        self.data.copy() if copy else self.data, False)
 
@@ -287,7 +288,7 @@ class _coo_base(_spbase):
         return self.data.size
 
 
-class coo_array(_coo_base, sparray):
+class coo_array(IndexMixin, _coo_base, sparray):
     """A sparse array in COOrdinate format, on the device (scipy.sparse.coo_array)."""
     _allow_nd = (1, 2)
 
