@@ -14,6 +14,7 @@ here. ``linalg`` and ``csgraph`` load at first use.
 """
 
 import importlib as _importlib
+import os as _os
 
 from gpunp.scipy.sparse._sputils import (
     SparseEfficiencyWarning, SparseWarning, get_index_dtype)
@@ -25,20 +26,25 @@ from gpunp.scipy.sparse._compressed import csc_array, csc_matrix, csr_array, csr
 from gpunp.scipy.sparse._dia import dia_array, dia_matrix
 from gpunp.scipy.sparse._bsr import bsr_array, bsr_matrix
 from gpunp.scipy.sparse._construct import (
-    block_array, block_diag, bmat, diags, diags_array, eye, eye_array, find, hstack, identity,
-    kron, kronsum, load_npz, rand, random, random_array, save_npz, spdiags, tril, triu, vstack)
+    block_array, block_diag, bmat, diags, diags_array, expand_dims, eye, eye_array, find,
+    hstack, identity, kron, kronsum, load_npz, permute_dims, rand, random, random_array,
+    safely_cast_index_arrays, save_npz, spdiags, swapaxes, tril, triu, vstack)
 
-_SUBPACKAGES = ("csgraph", "linalg")
+# the subpackages, written beside this package and loaded at first use; one not
+# there yet is no name of this package
+_SUBPACKAGES = tuple(n for n in ("csgraph", "linalg")
+                     if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), n)))
 
 __all__ = [
-    "block_array", "block_diag", "bmat", "diags", "diags_array", "eye", "eye_array", "find",
-    "hstack", "identity", "kron", "kronsum", "load_npz", "rand", "random", "random_array",
-    "save_npz", "spdiags", "tril", "triu", "vstack",
+    "block_array", "block_diag", "bmat", "diags", "diags_array", "expand_dims", "eye",
+    "eye_array", "find", "hstack", "identity", "kron", "kronsum", "load_npz", "permute_dims",
+    "rand", "random", "random_array", "safely_cast_index_arrays", "save_npz", "spdiags",
+    "swapaxes", "tril", "triu", "vstack",
     "SparseEfficiencyWarning", "SparseWarning", "bsr_array", "bsr_matrix", "coo_array", "coo_matrix", "csc_array",
     "csc_matrix", "csr_array", "csr_matrix", "dia_array", "dia_matrix", "get_index_dtype", "issparse", "isspmatrix",
     "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
-    "isspmatrix_dok", "isspmatrix_lil", "sparray", "spmatrix", "csgraph", "linalg",
-]
+    "isspmatrix_dok", "isspmatrix_lil", "sparray", "spmatrix",
+] + list(_SUBPACKAGES)
 
 
 def __getattr__(name):

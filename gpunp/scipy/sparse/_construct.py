@@ -434,3 +434,55 @@ def load_npz(file):
     host = scipy_sparse().load_npz(file)
     is_array = isinstance(host, scipy_sparse().sparray)
     return container(host.format, is_array)(host)
+
+
+# ---- axes and index dtypes ------------------------------------------------------------------
+
+def _axis(axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"Invalid axis {axis} for N={ndim}")
+    return axis % ndim
+
+
+def swapaxes(A, axis1, axis2):
+    """`A` with two axes swapped (for 2-D, the transpose or `A` itself)."""
+    a1, a2 = _axis(axis1, A.ndim), _axis(axis2, A.ndim)
+    return A.transpose() if a1 != a2 else A.copy()
+
+
+def permute_dims(A, axes=None, copy=False):
+    """`A` with its axes permuted (for 2-D: (1, 0) or (0, 1))."""
+    if axes is None or tuple(axes) == tuple(range(A.ndim))[::-1]:
+        return A.transpose(copy=copy)
+    if sorted(_axis(a, A.ndim) for a in axes) != list(range(A.ndim)):
+        raise ValueError("axes must be a permutation of the dimensions")
+    return A.copy() if copy else A
+
+
+def expand_dims(A, /, *, axis=0):
+    """A 1-D sparse array as a 2-D one with a new axis of length one (gpunp's
+    sparse arrays have at most two dimensions)."""
+    if A.ndim != 1:
+        raise NotImplementedError("gpunp's sparse arrays have at most 2 dimensions")
+    axis = _axis(axis, 2)
+    coo = A.tocoo()
+    zero = gpunp.zeros_like(coo.coords[0])
+    coords = (zero, coo.coords[0]) if axis == 0 else (coo.coords[0], zero)
+    shape = (1, A.shape[0]) if axis == 0 else (A.shape[0], 1)
+    return container("coo", True)._from_arrays(shape, coords, coo.data.copy()).asformat(
+        A.format if A.format != "coo" else None)
+
+
+def safely_cast_index_arrays(A, idx_dtype=numpy.int32, msg=""):
+    """A's index arrays cast to `idx_dtype`, or ValueError where a value does
+    not fit (checked on the device, one reduction per array)."""
+    arrays = A.coords if A.format == "coo" else (A.indices, A.indptr) \
+        if A.format in ("csr", "csc", "bsr") else (A.offsets,)
+    info = numpy.iinfo(idx_dtype)
+    out = []
+    for a in arrays:
+        if a.dtype != idx_dtype and a.size and (int(a.max()) > info.max or
+                                                int(a.min()) < info.min):
+            raise ValueError(f"indices values too large for {msg}")
+        out.append(a.astype(idx_dtype))
+    return tuple(out)
