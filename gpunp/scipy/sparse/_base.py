@@ -1009,10 +1009,6 @@ class spmatrix:
     def getH(self):
         return self.conjugate().transpose()
 
-    @property
-    def H(self):
-        return self.getH()
-
     def asfptype(self):
         for dt in (numpy.float32, numpy.float64, numpy.complex64, numpy.complex128):
             if numpy.can_cast(self.dtype, dt):

@@ -41,8 +41,6 @@ class _cs_matrix(_spbase):
             self._set(other.shape, other.indptr, other.indices, other.data, True)
         elif isinstance(arg1, tuple) and len(arg1) == 3:
             data, indices, indptr = (as_device(x) for x in arg1)
-            if indices.dtype.kind not in "iu" or indptr.dtype.kind not in "iu":
-                raise ValueError("indices and indptr should have integer dtype")
             maxval = None if shape is None or 0 in shape else max(check_shape(shape))
             idx = get_index_dtype((indices, indptr), maxval=maxval,
                                   check_contents=not self._is_array())
