@@ -31,14 +31,27 @@ def _axis_keys(n):
 
 
 def _nonempty(s, key):
-    """SciPy 1.17 mishandles some empty selections (A[[0], 0:0] raises a reshape
-    error, a matrix's A[[], ::2] comes back dense), so those are compared in
-    tests/scipy/test_sparse_indexing.py against NumPy's result instead."""
+    """SciPy 1.17 mishandles some selections: empty ones (A[[0], 0:0] raises a
+    reshape error, a matrix's A[[], ::2] comes back dense) and a boolean mask
+    with a reversed slice (A[mask, ::-1] raises the same reshape error; an
+    array on one axis with a stepped slice on the other gives wrong types).
+    Those are left out here; tests/scipy/test_sparse_base.py checks gpunp's
+    answer (NumPy's) for them."""
+    if isinstance(key, tuple):
+        kinds = [isinstance(k, np.ndarray) for k in key]
+        steps = [k.step not in (None, 1) for k in key if isinstance(k, slice)]
+        assume(not (any(kinds) and any(steps)))
     try:
         sel = s.toarray()[key]
     except IndexError:
         return  # an out-of-range index: the error is compared
     assume(np.size(sel) > 0)
+    try:
+        s[key]
+    except ValueError as exc:
+        assume("cannot reshape" not in str(exc))
+    except IndexError:
+        pass
 
 
 @FEW

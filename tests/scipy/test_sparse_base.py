@@ -175,6 +175,11 @@ def test_empty_selections_follow_numpy():
     a = gsp.csr_array(DENSE)
     assert a[gp.asarray([0]), 0:0].shape == (1, 0)
     assert gsp.csr_matrix((0, 0))[gp.asarray([], dtype=np.int64), ::2].shape == (0, 0)
+    mask = gp.asarray([False, False, True])
+    np.testing.assert_array_equal(a[mask, ::-1].toarray().get(), DENSE[[2], ::-1])
+    m = gsp.csr_matrix(DENSE)[gp.asarray([0, 2]), ::2]
+    assert isinstance(m, gsp.csr_matrix)
+    np.testing.assert_array_equal(m.toarray().get(), DENSE[[0, 2], ::2])
     b = a.copy()
     b[gp.asarray([], dtype=np.int64), :] = 5.0    # nothing selected: nothing changes
     np.testing.assert_array_equal(b.toarray().get(), DENSE)

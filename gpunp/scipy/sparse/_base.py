@@ -335,6 +335,9 @@ class _spbase:
         if other.shape != self.shape:
             raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
         if self.format not in ("csr", "csc"):
+            if self.format == "bsr" and other.format != "bsr":
+                # SciPy brings the other operand to BSR first (its duplicates add there)
+                other = other.tobsr(blocksize=self.blocksize)
             return self.tocsr()._elementwise(other, op, fmt)
         if other.format != self.format:
             other = other.asformat(self.format)  # (COO's duplicates add in its own dtype)
@@ -488,6 +491,8 @@ class _spbase:
         """The elementwise product (a sparse result for a sparse or dense operand)."""
         if isscalarlike(other):
             return self._mul_scalar(other)
+        if self.format not in ("csr", "csc", "bsr"):
+            return self.tocsr().multiply(other)  # SciPy broadcasts through CSR
         if issparse(other):
             if other.shape != self.shape:
                 bshape = numpy.broadcast_shapes(self.shape, other.shape)
