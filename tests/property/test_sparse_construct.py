@@ -137,3 +137,42 @@ def test_random_data_sampler_runs_on_the_device():
     a = gsp.random_array((5, 5), density=0.4, rng=0,
                          data_sampler=lambda k: gp.full(k, 7.0))
     assert a.nnz == 10 and (a.data == 7.0).all()
+
+
+@FEW
+@given(sparse_pairs(formats=EXACT_FORMATS), st.sampled_from([0, 1, -1, -2]),
+       st.sampled_from([0, 1, -1]))
+def test_axes_functions(pair, a1, a2):
+    check(lambda lib, x: lib.swapaxes(x, a1, a2), gsp, sp, pair)
+    # copy=True: SciPy's permute_dims permutes a COO input in place otherwise
+    check(lambda lib, x: lib.permute_dims(x, copy=True), gsp, sp, pair)
+    check(lambda lib, x: lib.permute_dims(x, axes=(0, 1), copy=True), gsp, sp, pair)
+    check(lambda lib, x: lib.permute_dims(x, axes=(0, 0), copy=True), gsp, sp, pair)
+
+
+@FEW
+@given(sparse_pairs(formats=EXACT_FORMATS), st.sampled_from([np.int32, np.int64, np.int8]))
+def test_index_dtype_functions(pair, dtype):
+    g, s = pair
+    got = gsp.safely_cast_index_arrays(g, dtype)
+    want = sp.safely_cast_index_arrays(s, dtype) if dtype != np.int8 or \
+        max(s.shape) < 127 else None
+    if want is not None:
+        assert len(got) == len(want)
+        for x, y in zip(got, want):
+            assert x.dtype == y.dtype
+            np.testing.assert_array_equal(x.get(), y)
+    for maxval in (None, 5, 2**31, 2**40):
+        assert gsp.get_index_dtype(maxval=maxval) == sp.get_index_dtype(maxval=maxval)
+    arrays = [np.zeros(2, dtype=np.int64)]
+    for contents in (False, True):
+        assert gsp.get_index_dtype([gp.asarray(a) for a in arrays], check_contents=contents) \
+            == sp.get_index_dtype(arrays, check_contents=contents)
+
+
+def test_expand_dims_of_a_1d_array():
+    g = gsp.csr_array(gp.asarray(np.array([[0.0, 2.0, 0.0]])))[0]
+    s = sp.csr_array(np.array([[0.0, 2.0, 0.0]]))[0]
+    for axis in (0, 1, -1):
+        check(lambda lib, x: lib.expand_dims(x, axis=axis), gsp, sp, (g, s),
+              check_format=False)

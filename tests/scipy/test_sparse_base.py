@@ -203,3 +203,11 @@ def test_subpackages_load_lazily_and_only_if_present():
         if not present:
             with pytest.raises(AttributeError):
                 getattr(gsp, name)
+
+
+def test_dia_times_dia_equals_the_dense_product():
+    a = gsp.dia_array(gp.asarray(DENSE))
+    b = gsp.diags_array([gp.asarray([1.0, 2.0]), gp.asarray([3.0, 4.0, 5.0])], offsets=[1, 0])
+    np.testing.assert_array_equal((a @ b).toarray().get(), DENSE @ b.toarray().get())
+    e = gsp.dia_array((2, 3), dtype=bool)
+    assert (e @ e.T).nnz == 0 and (e @ e.T).shape == (2, 2)

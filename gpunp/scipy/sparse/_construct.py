@@ -445,18 +445,39 @@ def _axis(axis, ndim):
 
 
 def swapaxes(A, axis1, axis2):
-    """`A` with two axes swapped (for 2-D, the transpose or `A` itself)."""
-    a1, a2 = _axis(axis1, A.ndim), _axis(axis2, A.ndim)
-    return A.transpose() if a1 != a2 else A.copy()
+    """A copy of `A` with two axes swapped (COO where they differ, as SciPy)."""
+    for ax in (axis1, axis2):
+        if not -A.ndim <= ax < A.ndim:
+            raise ValueError(f"Invalid axis: {ax} is out of bounds for ndim={A.ndim}")
+    axes = list(range(A.ndim))
+    axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
+    return permute_dims(A, axes=tuple(axes), copy=True)
 
 
 def permute_dims(A, axes=None, copy=False):
-    """`A` with its axes permuted (for 2-D: (1, 0) or (0, 1))."""
-    if axes is None or tuple(axes) == tuple(range(A.ndim))[::-1]:
-        return A.transpose(copy=copy)
-    if sorted(_axis(a, A.ndim) for a in axes) != list(range(A.ndim)):
-        raise ValueError("axes must be a permutation of the dimensions")
-    return A.copy() if copy else A
+    """`A` with its axes permuted: itself (or a copy) for the identity, else a
+    COO array (SciPy permutes COO coordinates; unlike SciPy, gpunp never
+    permutes a COO input in place)."""
+    ndim = A.ndim
+    axes = tuple(range(ndim))[::-1] if axes is None else axes
+    if len(axes) != ndim:
+        raise ValueError(f"Incorrect number of axes: {ndim} instead of {A.ndim}")
+    canon = []
+    for ax in axes:
+        if not isintlike(ax):
+            raise TypeError(f"axis must be an integer. (given {ax})")
+        ax = operator.index(ax) + (ndim if ax < 0 else 0)
+        if not 0 <= ax < ndim:
+            raise ValueError("axis out of range for ndim")
+        canon.append(ax)
+    if len(set(canon)) != len(canon):
+        raise ValueError("duplicate value in axis")
+    if canon == list(range(ndim)):
+        return A.copy() if copy else A
+    coo = A.tocoo()
+    return type(coo)._from_arrays(tuple(coo.shape[i] for i in canon),
+                                  tuple(coo.coords[i].copy() for i in canon),
+                                  coo.data.copy())
 
 
 def expand_dims(A, /, *, axis=0):
