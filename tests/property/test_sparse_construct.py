@@ -14,7 +14,7 @@ import gpunp as gp
 import gpunp.scipy.sparse as gsp
 
 from .sparse_strategies import (
-    SPARSE_DTYPES, assert_same, check, dense_pairs, shapes2d, sparse_pairs)
+    SPARSE_DTYPES, check, dense_pairs, shapes2d, sparse_pairs)
 
 FEW = settings(max_examples=20)
 RESULT_FORMATS = [None, "csr", "csc", "coo", "dia", "bsr"]

@@ -7,10 +7,8 @@ flavours (``*`` is a product for matrices), int32 and int64 indices."""
 from __future__ import annotations
 
 import operator
-import warnings
 
 import numpy as np
-import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
@@ -47,10 +45,12 @@ def test_sparse_sparse_elementwise(data, name):
 
 @FEW
 # complex x/0 is left to the C++ library in SciPy (NaN) and to C99 in gpunp (an infinity)
-@given(sparse_pairs(formats=OPS_FORMATS, dtypes=[d for d in SPARSE_DTYPES if d.kind in "f"]), st.data())
+@given(sparse_pairs(formats=OPS_FORMATS, dtypes=[d for d in SPARSE_DTYPES if d.kind in "f"]),
+       st.data())
 def test_sparse_sparse_divide(pair, data):
     g, s = pair
-    h, t = data.draw(sparse_pairs(formats=OPS_FORMATS, shape=s.shape, array=isinstance(s, sp.sparray),
+    h, t = data.draw(sparse_pairs(formats=OPS_FORMATS, shape=s.shape,
+                                  array=isinstance(s, sp.sparray),
                                   dtypes=[np.dtype(np.float64)]), label="b")
     r = _both(operator.truediv, g, s, (h, t))
     if r is not None:
@@ -194,7 +194,8 @@ def test_ufunc_like_methods(pair, name):
 
 
 @FEW
-@given(sparse_pairs(formats=OPS_FORMATS), st.sampled_from(["neg", "abs", "pow2", "pow3", "power2", "round",
+@given(sparse_pairs(formats=OPS_FORMATS),
+       st.sampled_from(["neg", "abs", "pow2", "pow3", "power2", "round",
                                         "astype", "nonzero", "real", "imag"]))
 def test_unary_operators(pair, name):
     g, s = pair
@@ -216,7 +217,8 @@ DIA_BSR_OPS = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "multiply": lambda a, b: a.multiply(b),
     # (DIA @ DIA is SciPy's own dia_matmat, which fails on some inputs; see
     # tests/scipy/test_sparse_base.py for gpunp's, against the dense product)
-    "matmul": lambda a, b: a @ b.T.tocsr(), "ne": lambda a, b: a != b, "maximum": lambda a, b: a.maximum(b),
+    "matmul": lambda a, b: a @ b.T.tocsr(), "ne": lambda a, b: a != b,
+    "maximum": lambda a, b: a.maximum(b),
     "scale": lambda a, b: a * 2, "sum0": lambda a, b: a.sum(axis=0), "T": lambda a, b: a.T,
     "diagonal": lambda a, b: a.diagonal(), "abs": lambda a, b: abs(a),
 }

@@ -40,8 +40,9 @@ __all__ = [
     "eye_array", "find", "hstack", "identity", "kron", "kronsum", "load_npz", "permute_dims",
     "rand", "random", "random_array", "safely_cast_index_arrays", "save_npz", "spdiags",
     "swapaxes", "tril", "triu", "vstack",
-    "SparseEfficiencyWarning", "SparseWarning", "bsr_array", "bsr_matrix", "coo_array", "coo_matrix", "csc_array",
-    "csc_matrix", "csr_array", "csr_matrix", "dia_array", "dia_matrix", "get_index_dtype", "issparse", "isspmatrix",
+    "SparseEfficiencyWarning", "SparseWarning", "bsr_array", "bsr_matrix", "coo_array",
+    "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix", "dia_array",
+    "dia_matrix", "get_index_dtype", "issparse", "isspmatrix",
     "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
     "isspmatrix_dok", "isspmatrix_lil", "sparray", "spmatrix",
 ] + list(_SUBPACKAGES)

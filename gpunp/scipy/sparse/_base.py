@@ -10,6 +10,7 @@ storage, its conversions and what it does faster itself."""
 
 import importlib
 import operator
+import warnings
 
 import numpy
 
@@ -17,10 +18,8 @@ import gpunp
 
 from gpunp.scipy.sparse import _coords, _kernels
 from gpunp.scipy.sparse._sputils import (
-    INT32_MAX, SparseEfficiencyWarning, as_device, check_shape, get_index_dtype, getdtype, isintlike,
-    isscalarlike, validate_axis)
-
-import warnings
+    INT32_MAX, SparseEfficiencyWarning, as_device, check_shape, get_index_dtype, getdtype,
+    isintlike, isscalarlike, validate_axis)
 
 #: {(format, is_array): class}, filled by each format's module
 FORMATS = {}
@@ -358,10 +357,6 @@ class _spbase:
             fmt = "csc" if self.format == "csc" else "csr"
         return self._from_triples(fmt, k // n, k % n, r, canonical=True, others=(other,))
 
-    def _dense_result(self, dense):
-        """A dense result of an operation with a dense operand: a gpunp array."""
-        return dense
-
     def _scalar_binopt(self, other, op):
         """op(entry, other) on the stored entries, for an op that keeps zeros zero:
         CSR (CSC stays CSC), duplicates summed, zeros dropped."""
@@ -402,7 +397,7 @@ class _spbase:
             return cs._all_true() - cs._elementwise(other, _NEGATED[op])
         _refuse_host(other)
         if isinstance(other, gpunp.ndarray):
-            return self._dense_result(op(self.todense(), other))
+            return op(self.todense(), other)
         return NotImplemented
 
     def __eq__(self, other):
@@ -440,8 +435,8 @@ class _spbase:
         if isinstance(other, gpunp.ndarray):
             other = gpunp.broadcast_to(other, self.shape)
             if sign < 0:
-                return self._dense_result(self.todense() - other)
-            return self._dense_result(self._add_into(other))
+                return self.todense() - other
+            return self._add_into(other)
         return NotImplemented
 
     def _add_into(self, dense):
@@ -470,7 +465,7 @@ class _spbase:
                                       "not supported")
         _refuse_host(other)
         if isinstance(other, gpunp.ndarray):
-            return self._dense_result(other - self.toarray())
+            return other - self.toarray()
         return NotImplemented
 
     def __neg__(self):
@@ -564,7 +559,7 @@ class _spbase:
             if numpy.issubdtype(out.dtype, numpy.inexact):
                 out = gpunp.real(out) if out.dtype.kind == "c" and a.dtype.kind != "c" else out
                 out = out.astype(a.dtype)
-            return self._dense_result(out)
+            return out
         _refuse_host(other)
         if isinstance(other, gpunp.ndarray):
             if rdivide:
@@ -599,7 +594,7 @@ class _spbase:
             return self._scalar_binopt(other, op)
         _refuse_host(other)
         if isinstance(other, gpunp.ndarray):
-            return self._dense_result(op(self.todense(), other))
+            return op(self.todense(), other)
         raise NotImplementedError("maximum or minimum with an unrecognized array type is not "
                                   "supported")
 
@@ -855,8 +850,6 @@ class _spbase:
         if bool(m == zero):
             return min(zero_at, first)
         return zero_at
-
-    # ---- the ufunc-like methods -----------------------------------------------------------
 
     def argmax(self, axis=None, out=None, *, explicit=False):
         return self._argminmax(axis, operator.gt, "argmax", out, explicit)

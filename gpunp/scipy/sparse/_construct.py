@@ -3,16 +3,13 @@ patterns, Kronecker products and sums, stacking and blocks, triangles,
 ``find``, and ``.npz`` files. Every function assembles coordinate arrays on
 the device; only a grid of blocks is walked in Python, never the entries."""
 
-import importlib
-import math
 import operator
 
 import numpy
 
 import gpunp
 
-from gpunp.scipy.sparse._base import _spbase, container, issparse, scipy_sparse, sparray
-from gpunp.scipy.sparse._coo import coo_array, coo_matrix
+from gpunp.scipy.sparse._base import container, issparse, scipy_sparse, sparray
 from gpunp.scipy.sparse._dia import dia_array, dia_matrix
 from gpunp.scipy.sparse._sputils import (
     as_device, get_index_dtype, getdtype, isintlike, isscalarlike, upcast)

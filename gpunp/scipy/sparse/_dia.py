@@ -8,7 +8,7 @@ import numpy
 
 import gpunp
 
-from gpunp.scipy.sparse import _base, _coords
+from gpunp.scipy.sparse import _base
 from gpunp.scipy.sparse._base import _spbase, container, scipy_sparse, sparray, spmatrix
 from gpunp.scipy.sparse._coo import _is_scipy_sparse
 from gpunp.scipy.sparse._sputils import (

@@ -13,7 +13,7 @@ import numpy
 import gpunp
 
 from gpunp.scipy.sparse import _coords
-from gpunp.scipy.sparse._base import container, issparse, sparray
+from gpunp.scipy.sparse._base import container, issparse
 from gpunp.scipy.sparse._sputils import (
     SparseEfficiencyWarning, as_device, get_index_dtype, isintlike)
 
