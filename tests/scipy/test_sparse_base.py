@@ -211,3 +211,18 @@ def test_dia_times_dia_equals_the_dense_product():
     np.testing.assert_array_equal((a @ b).toarray().get(), DENSE @ b.toarray().get())
     e = gsp.dia_array((2, 3), dtype=bool)
     assert (e @ e.T).nnz == 0 and (e @ e.T).shape == (2, 2)
+
+
+def test_scipy_is_loaded_only_for_host_objects():
+    """SciPy is optional at run time: gpunp.scipy.sparse imports and computes
+    without it; .get(), SciPy inputs and .npz files load it."""
+    import subprocess
+    import sys
+    import pathlib
+    code = ("import sys, gpunp, gpunp.scipy.sparse as s; a = s.eye_array(3, format='csr'); "
+            "(a @ a).toarray(); print('scipy' in sys.modules)")
+    env = dict(__import__("os").environ,
+               PYTHONPATH=str(pathlib.Path(gp.__file__).parent.parent))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
