@@ -774,8 +774,7 @@ class _spbase:
         if data.size:
             new = gpunp.ones(data.size, dtype=bool)
             new[1:] = line_s[1:] != line_s[:-1]
-            starts = gpunp.flatnonzero(new)
-            vals = op.reduceat(data_s, starts)
+            vals, starts = _coords.segment_reduce(op, data_s, new)
             lines = line_s[starts]
             counts = gpunp.diff(gpunp.concatenate(
                 [starts, gpunp.asarray([data.size], dtype=starts.dtype)]))
@@ -863,14 +862,13 @@ def _arg_lines(line, pos, data, better, explicit, n, length, dtype):
     op = gpunp.maximum if better is operator.gt else gpunp.minimum
     new = gpunp.ones(data.size, dtype=bool)
     new[1:] = line[1:] != line[:-1]
-    starts = gpunp.flatnonzero(new)
+    best, starts = _coords.segment_reduce(op, data, new)
     lines = line[starts]
-    best = op.reduceat(data, starts)
     seg = gpunp.cumsum(new) - 1
     # first entry of each segment that holds the extreme (NaN counts as extreme, as NumPy)
     is_best = (data == best[seg]) | ((data != data) & (best[seg] != best[seg]))
     cand = gpunp.where(is_best, gpunp.arange(data.size, dtype=numpy.int64), data.size)
-    first = gpunp.minimum.reduceat(cand, starts)
+    first, _ = _coords.segment_reduce(gpunp.minimum, cand, new)
     best_pos = pos[first]
     counts = gpunp.diff(gpunp.concatenate(
         [starts, gpunp.asarray([data.size], dtype=starts.dtype)]))
@@ -878,7 +876,7 @@ def _arg_lines(line, pos, data, better, explicit, n, length, dtype):
     # the first implicit zero of a line: first position where pos != its rank in the line
     rank = gpunp.arange(data.size, dtype=numpy.int64) - starts.astype(numpy.int64)[seg]
     gap = gpunp.where(pos != rank, rank, length)
-    zero_pos = gpunp.minimum.reduceat(gap, starts)
+    zero_pos, _ = _coords.segment_reduce(gpunp.minimum, gap, new)
     zero_pos = gpunp.where(counts < length, gpunp.minimum(zero_pos, counts), length)
     if explicit:
         res_lines = best_pos

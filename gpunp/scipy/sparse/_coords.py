@@ -1,7 +1,13 @@
 """Operations on coordinate triples (row, col, data) of gpunp arrays: the
 vectorised building blocks every format's methods are made of (sorting,
 summing duplicates, compressing, merging two patterns). No Python loop runs
-over rows or entries."""
+over rows or entries.
+
+Two gpunp routines are avoided on purpose: ``repeat`` with an array of counts
+(it reads the counts on the host and loops over runs of equal counts) and
+``ufunc.reduceat`` (slow on the host backend); ``repeat_index`` and
+``segment_reduce`` do their work with ``searchsorted``, ``cumsum`` and
+``ufunc.at``, which sums each segment in order as SciPy does."""
 
 import numpy
 
@@ -18,13 +24,11 @@ def canonical(row, col, data, sum_dup=True):
         return row, col, data
     new = gpunp.ones(data.size, dtype=bool)
     new[1:] = (row[1:] != row[:-1]) | (col[1:] != col[:-1])
-    starts = gpunp.flatnonzero(new)
-    if starts.size == data.size:
+    if bool(new.all()):
         return row, col, data
-    summed = gpunp.add.reduceat(data, starts)
-    if data.dtype == bool:  # SciPy adds booleans as a logical or
-        summed = summed.astype(bool)
-    return row[starts], col[starts], summed.astype(data.dtype)
+    # (booleans add as a logical or, as in SciPy)
+    summed, starts = segment_reduce(gpunp.add, data, new)
+    return row[starts], col[starts], summed
 
 
 def compress(nmajor, major, minor, data, idx_dtype, sum_dup=True):
@@ -37,8 +41,31 @@ def compress(nmajor, major, minor, data, idx_dtype, sum_dup=True):
 
 
 def expand(indptr, nmajor):
-    """The major index of each stored entry of compressed arrays."""
-    return gpunp.repeat(gpunp.arange(nmajor, dtype=indptr.dtype), gpunp.diff(indptr))
+    """The major index of each stored entry of compressed arrays (the entries up
+    to indptr[-1])."""
+    nnz = int(indptr[-1]) if indptr.size else 0
+    return gpunp.searchsorted(indptr[1:], gpunp.arange(nnz, dtype=indptr.dtype),
+                              side="right").astype(indptr.dtype)
+
+
+def repeat_index(counts):
+    """Each i repeated counts[i] times: gpunp.repeat(arange(n), counts), on the
+    device."""
+    ends = gpunp.cumsum(counts.astype(numpy.int64))
+    total = int(ends[-1]) if ends.size else 0
+    return gpunp.searchsorted(ends, gpunp.arange(total, dtype=numpy.int64), side="right")
+
+
+def segment_reduce(ufunc, values, new):
+    """ufunc over each run of `values` (a run starts where `new` is True, and
+    new[0] is), element by element in order: (results, run starts)."""
+    starts = gpunp.flatnonzero(new)
+    out = values[starts]
+    rest = ~new
+    if bool(rest.any()):
+        seg = gpunp.cumsum(new) - 1
+        ufunc.at(out, seg[rest], values[rest])
+    return out, starts
 
 
 def keys(row, col, ncols):

@@ -80,7 +80,7 @@ def _expand(sel, values):
     hi = gpunp.searchsorted(srt, values, side="right")
     counts = hi - lo
     total = int(counts.sum()) if counts.size else 0
-    which = gpunp.repeat(gpunp.arange(values.size, dtype=numpy.int64), counts)
+    which = _coords.repeat_index(counts)
     start = gpunp.cumsum(counts) - counts
     offset = gpunp.arange(total, dtype=numpy.int64) - start[which]
     return which, order[lo[which] + offset]

@@ -12,13 +12,14 @@ import numpy
 
 import gpunp
 
+from gpunp.scipy.sparse._coords import expand, repeat_index, segment_reduce
+
 _INT32_MAX = numpy.iinfo(numpy.int32).max
 
 
 def _row_of_entry(indptr, nrows):
     """The row of each stored entry of a CSR matrix."""
-    counts = gpunp.diff(indptr)
-    return gpunp.repeat(gpunp.arange(nrows, dtype=indptr.dtype), counts)
+    return expand(indptr, nrows)
 
 
 def csr_matvec(shape, indptr, indices, data, x):
@@ -55,7 +56,7 @@ def csr_spgemm(shape_a, a_indptr, a_indices, a_data, shape_b, b_indptr, b_indice
     counts = (b_ptr[1:] - b_ptr[:-1])[a_cols]
     total = int(counts.sum()) if counts.size else 0
     if total:
-        pair = gpunp.repeat(gpunp.arange(a_cols.size, dtype=numpy.int64), counts)
+        pair = repeat_index(counts)
         first = gpunp.cumsum(counts) - counts
         b_pos = b_ptr[:-1][a_cols][pair] + (gpunp.arange(total, dtype=numpy.int64)
                                            - first[pair])
@@ -67,8 +68,7 @@ def csr_spgemm(shape_a, a_indptr, a_indices, a_data, shape_b, b_indptr, b_indice
         rows, cols, vals = rows[order], cols[order], vals[order]
         new = gpunp.ones(total, dtype=bool)
         new[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
-        starts = gpunp.flatnonzero(new)
-        vals = gpunp.add.reduceat(vals, starts).astype(dtype)  # (booleans: an or)
+        vals, starts = segment_reduce(gpunp.add, vals, new)  # (booleans: an or)
         rows, cols = rows[starts], cols[starts]
         keep = vals != 0
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
