@@ -158,9 +158,14 @@ def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
 
 
 def asnumpy(a, stream=None, order="C", out=None) -> numpy.ndarray:
-    """A NumPy copy of `a` in host memory (`a` may already be host data)."""
+    """A NumPy copy of `a` in host memory (`a` may already be host data). An
+    object with a ``__gpunp_asnumpy__`` method (gpunp.scipy.sparse's arrays,
+    whose host form is a SciPy object) gives what that method returns."""
     if isinstance(a, ndarray):
         return a.get(stream=stream, order=order, out=out)
+    host = getattr(type(a), "__gpunp_asnumpy__", None)
+    if host is not None:
+        return host(a)
     if out is not None:
         out[...] = a
         return out

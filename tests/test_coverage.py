@@ -129,3 +129,22 @@ def test_generator_derives_implemented_from_gpunp():
     assert all(ok == hasattr(gp, n) for n, ok in have.items())
     text = TOOL.render()
     assert "| `pad` | yes |" in text and TOOL.parse(text)["numpy"] == have
+
+
+@pytest.mark.parametrize("section, gp_name", TOOL.SCIPY_SECTIONS)
+def test_scipy_part_is_current(section, gp_name):
+    """docs/coverage.md's SciPy part says yes exactly where gpunp.scipy has the
+    name (both ways, for every name it lists): run tools/coverage.py after
+    adding one. Names a newer SciPy adds are not compared."""
+    listed = TOOL.parse((ROOT / "docs" / "coverage.md").read_text()).get(section)
+    assert listed, f"docs/coverage.md has no section {section}: run tools/coverage.py"
+    mine = TOOL.gpunp_module(gp_name)
+    stale = [n for n, ok in listed.items() if ok != (mine is not None and hasattr(mine, n))]
+    assert not stale, f"docs/coverage.md is out of date for {stale}: run tools/coverage.py"
+
+
+def test_scipy_sparse_has_at_least_cupys_names():
+    """CuPy's cupyx.scipy.sparse has 63 names over the three modules; the
+    coverage page counts gpunp's."""
+    total = sum(sum(TOOL.implemented(s).values()) for s, _ in TOOL.SCIPY_SECTIONS)
+    assert total >= 49  # gpunp.scipy.sparse alone; linalg and csgraph add theirs

@@ -1,5 +1,6 @@
 """Writes docs/coverage.md: every public name of NumPy 2 (the module, and
-numpy.linalg, numpy.fft and numpy.random as sections of their own), and
+numpy.linalg, numpy.fft and numpy.random as sections of their own) and of
+SciPy's scipy.sparse, scipy.sparse.linalg and scipy.sparse.csgraph, and
 whether gpunp has it. "Implemented" is read from the gpunp modules
 themselves, never kept by hand: a name is implemented when the gpunp module
 of the section has it. The names the project claims, and tests, are in
@@ -22,13 +23,20 @@ DOC = ROOT / "docs" / "coverage.md"
 CLAIMS = ROOT / "tests" / "coverage_claims.txt"
 
 #: (NumPy's module, gpunp's module of the same names)
-SECTIONS = (("numpy", "gpunp"), ("numpy.linalg", "gpunp.linalg"), ("numpy.fft", "gpunp.fft"),
-            ("numpy.random", "gpunp.random"))
+NUMPY_SECTIONS = (("numpy", "gpunp"), ("numpy.linalg", "gpunp.linalg"),
+                  ("numpy.fft", "gpunp.fft"), ("numpy.random", "gpunp.random"))
+
+#: (SciPy's module, gpunp's module of the same names)
+SCIPY_SECTIONS = (("scipy.sparse", "gpunp.scipy.sparse"),
+                  ("scipy.sparse.linalg", "gpunp.scipy.sparse.linalg"),
+                  ("scipy.sparse.csgraph", "gpunp.scipy.sparse.csgraph"))
+
+SECTIONS = NUMPY_SECTIONS + SCIPY_SECTIONS
 
 
 def public_names(module_name: str) -> list:
-    """A NumPy module's public names: its __all__ (NumPy 2 defines one for
-    each of these modules)."""
+    """A NumPy or SciPy module's public names: its __all__ (NumPy 2 and SciPy
+    define one for each of these modules)."""
     mod = importlib.import_module(module_name)
     names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
     return sorted(set(names))
@@ -49,8 +57,9 @@ def implemented(module_name: str) -> dict:
 
 
 def read_claims(path=CLAIMS) -> dict:
-    """{section: [names]} from the claims file: a `[numpy.linalg]` line starts
-    a section (the first is `numpy`), one name a line, `#` comments."""
+    """{section: [names]} from the claims file: a `[numpy.linalg]` (or
+    `[scipy.sparse]`...) line starts a section (the first is `numpy`), one name
+    a line, `#` comments."""
     claims, section = {s: [] for s, _ in SECTIONS}, "numpy"
     for line in pathlib.Path(path).read_text().splitlines():
         line = line.split("#", 1)[0].strip()
@@ -65,24 +74,41 @@ def read_claims(path=CLAIMS) -> dict:
     return claims
 
 
+def _part(sections) -> tuple:
+    """(summary rows, per-module tables) of one library's sections."""
+    summary = ["| module | implemented | public names |", "| --- | --- | --- |"]
+    tables = []
+    total = names = 0
+    for ref_name, gp_name in sections:
+        have = implemented(ref_name)
+        done = sum(have.values())
+        total, names = total + done, names + len(have)
+        summary.append(f"| `{ref_name}` | {done} | {len(have)} |")
+        rows = [f"## `{ref_name}` ({done} of {len(have)} in `{gp_name}`)", "",
+                "| name | gpunp |", "| --- | --- |"]
+        rows += [f"| `{n}` | {'yes' if ok else '—'} |" for n, ok in have.items()]
+        tables += [""] + rows
+    summary.append(f"| total | {total} | {names} |")
+    return summary, tables
+
+
 def render() -> str:
+    scipy = importlib.import_module("scipy")
+    np_summary, np_tables = _part(NUMPY_SECTIONS)
+    sp_summary, sp_tables = _part(SCIPY_SECTIONS)
     lines = ["# NumPy API coverage", "",
              f"Every public name of NumPy {numpy.__version__} (each module's `__all__`) and "
              "whether gpunp has it under the same name. Written by `python tools/coverage.py` "
              "from the gpunp modules themselves; `tests/test_coverage.py` checks that every name "
              "the project claims (`tests/coverage_claims.txt`) exists, is of NumPy's kind and "
              "is listed here as implemented.", ""]
-    tables = []
-    lines += ["| module | implemented | public names |", "| --- | --- | --- |"]
-    for np_name, gp_name in SECTIONS:
-        have = implemented(np_name)
-        done = sum(have.values())
-        lines.append(f"| `{np_name}` | {done} | {len(have)} |")
-        rows = [f"## `{np_name}` ({done} of {len(have)} in `{gp_name}`)", "",
-                "| name | gpunp |", "| --- | --- |"]
-        rows += [f"| `{n}` | {'yes' if ok else '—'} |" for n, ok in have.items()]
-        tables += [""] + rows
-    return "\n".join(lines + tables) + "\n"
+    lines += np_summary + np_tables
+    lines += ["", "# SciPy API coverage", "",
+              f"Every public name of SciPy {scipy.__version__}'s sparse packages (each module's "
+              "`__all__`, the deprecated module names included) and whether `gpunp.scipy` has "
+              "it under the same name, read and checked as the NumPy part is.", ""]
+    lines += sp_summary + sp_tables
+    return "\n".join(lines) + "\n"
 
 
 def parse(text: str) -> dict:

@@ -7,6 +7,7 @@ device: no loop over rows or entries."""
 import numpy
 
 import gpunp as gp
+import gpunp.scipy.sparse as sparse
 
 
 def is_sparse(a):
@@ -68,11 +69,9 @@ def as_dense(a):
 
 
 def _csr_result(data, indices, indptr, shape):
-    """The one place a CSR result is built. Until gpunp's sparse classes
-    are merged this returns the dense gpunp array of the matrix (duplicates
-    summed); at merge it becomes ``csr_array((data, indices, indptr),
-    shape=shape)``."""
-    return csr_to_dense(indptr, indices, data, shape)
+    """The one place a sparse result is built: a csr_array (SciPy gives a
+    csr_matrix for a csr_matrix input, and laplacian a COO)."""
+    return sparse.csr_array((data, indices, indptr), shape=shape)
 
 
 def canonical_coo(indptr, indices, data, shape):
