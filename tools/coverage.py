@@ -1,7 +1,7 @@
 """Writes docs/coverage.md: every public name of NumPy 2 (the module, and
 numpy.linalg, numpy.fft and numpy.random as sections of their own) and of
-SciPy's scipy.sparse, scipy.sparse.linalg and scipy.sparse.csgraph, and
-whether gpunp has it. "Implemented" is read from the gpunp modules
+SciPy's subpackages that gpunp.scipy mirrors (SCIPY_SECTIONS), and whether
+gpunp has it. "Implemented" is read from the gpunp modules
 themselves, never kept by hand: a name is implemented when the gpunp module
 of the section has it. The names the project claims, and tests, are in
 tests/coverage_claims.txt.
@@ -29,7 +29,10 @@ NUMPY_SECTIONS = (("numpy", "gpunp"), ("numpy.linalg", "gpunp.linalg"),
 #: (SciPy's module, gpunp's module of the same names)
 SCIPY_SECTIONS = (("scipy.sparse", "gpunp.scipy.sparse"),
                   ("scipy.sparse.linalg", "gpunp.scipy.sparse.linalg"),
-                  ("scipy.sparse.csgraph", "gpunp.scipy.sparse.csgraph"))
+                  ("scipy.sparse.csgraph", "gpunp.scipy.sparse.csgraph"),
+                  ("scipy.linalg", "gpunp.scipy.linalg"),
+                  ("scipy.fft", "gpunp.scipy.fft"),
+                  ("scipy.fftpack", "gpunp.scipy.fftpack"))
 
 SECTIONS = NUMPY_SECTIONS + SCIPY_SECTIONS
 
@@ -104,7 +107,7 @@ def render() -> str:
              "is listed here as implemented.", ""]
     lines += np_summary + np_tables
     lines += ["", "# SciPy API coverage", "",
-              f"Every public name of SciPy {scipy.__version__}'s sparse packages (each module's "
+              f"Every public name of SciPy {scipy.__version__}'s subpackages (each module's "
               "`__all__`, the deprecated module names included) and whether `gpunp.scipy` has "
               "it under the same name, read and checked as the NumPy part is.", ""]
     lines += sp_summary + sp_tables
