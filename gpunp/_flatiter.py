@@ -90,11 +90,8 @@ class flatiter:
         if type(key) is tuple and not key and _numpy_version() < 20400:
             return self._base  # NumPy before 2.4 answers flat[()] with the array itself
         key = self._key(key, self._base.size)
-        try:
-            return self._base.ravel()[key]
-        except IndexError:
-            _raise_bad_index(self, key)
-            raise
+        _raise_bad_index(self, key)  # before the gather, whose error a GPU defers
+        return self._base.ravel()[key]
 
     def __setitem__(self, key, value) -> None:
         a = self._base
@@ -105,11 +102,9 @@ class flatiter:
         # the positions the key names (what they hold does not matter: the
         # write below checks the key itself, so on a GPU a bad index is
         # skipped and reported at the next synchronisation, as for a[idx] = v)
-        try:
-            shape = arange(a.size)[key].shape
-        except IndexError:
-            _raise_bad_index(self, key, value, writing=True)
-            raise
+        # NumPy's error, after what precedes the bad index is written
+        _raise_bad_index(self, key, value, writing=True)
+        shape = arange(a.size)[key].shape
         n = math.prod(shape)
         v = asarray(value)
         # one element takes a scalar; NumPy converts an array there as a
@@ -135,6 +130,8 @@ def _first_bad(key, size: int):
     (in C order of an index array), or None."""
     if isinstance(key, (int, numpy.integer)):
         return None if -size <= key < size else (0, int(key))
+    if not isinstance(key, (list, numpy.ndarray, ndarray)):
+        return None  # a slice, `...`: never out of bounds
     try:
         idx = asarray(key)
     except (TypeError, ValueError):
@@ -152,8 +149,10 @@ def _first_bad(key, size: int):
 def _raise_bad_index(it: flatiter, key, value=None, writing=False) -> None:
     """NumPy's flat iterator says "index 9 is out of bounds for size 4";
     its assignment writes its positions in order and stops at the first
-    out-of-bounds one, so what comes before it is written first. Returns
-    (for the caller to re-raise its error) where the key holds no
+    out-of-bounds one, so what comes before it is written first. Checked
+    before the flat iterator's gather or scatter, on every backend (a GPU's
+    gather would report its own error later): one reduction over an index
+    array, nothing for an integer. Returns where the key holds no
     out-of-bounds integer."""
     size = it._base.size
     bad = _first_bad(key, size)

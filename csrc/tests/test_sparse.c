@@ -193,6 +193,25 @@ static void test_library_road(void)
     gp_array_release(zptr);
     gp_array_release(zind);
     gp_array_release(zval);
+    /* nor one with more stored elements than it holds (repeats): cuSPARSE
+     * refuses to describe it (CUSPARSE_STATUS_INVALID_VALUE) */
+    const int32_t rp[] = {0, 3}, ri[] = {0, 0, 0};
+    const double rv[] = {1, 2, 4};
+    int64_t n2 = 2, n3 = 3, xs[2] = {1, 2};
+    const double xr[] = {1, 10};
+    gp_array_t *rptr = host_array(rp, GP_INT32, 1, &n2), *rind = host_array(ri, GP_INT32, 1, &n3),
+               *rval = host_array(rv, GP_FLOAT64, 1, &n3), *xrep = host_array(xr, GP_FLOAT64, 2, xs);
+    y = NULL;
+    if (CHECK_OK(gp_csr_matmul_on(&model, 1, 1, rptr, rind, rval, xrep, &y))) {
+        const double want[] = {7, 70};
+        values_f64(y, want, 2);
+    }
+    CHECK_EQ(mm_calls, 3);
+    gp_array_release(y);
+    gp_array_release(rptr);
+    gp_array_release(rind);
+    gp_array_release(rval);
+    gp_array_release(xrep);
     /* a library that declines leaves the work to the kernels */
     mm_decline = 1;
     y = NULL;

@@ -465,8 +465,9 @@ gp_status_t gp_csr_matmul_on(const gp_backend_i *be, int64_t rows, int64_t cols,
         st = gp_array_empty(ydt, x->ndim, shape, GP_ORDER_C, &y);
     bool done = false;
     /* SpMM, and SpMV where tuned so, by the library; an empty operand may
-     * have no memory at all, which the library refuses */
-    bool library = be->csr_mm && rows && cols && k && m.nnz &&
+     * have no memory at all, and more stored elements than the matrix has
+     * (repeats) are invalid to it: both stay with the kernels */
+    bool library = be->csr_mm && rows && cols && k && m.nnz && (m.nnz - 1) / cols < rows &&
                    (x->ndim == 2 || gp_tuning()->spmv_vendor);
     if (st == GP_OK && library)
         st = vendor_mm(be, &m, xc, x->ndim == 2 ? k : 0, y, &done);
