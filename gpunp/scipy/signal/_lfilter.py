@@ -1,0 +1,398 @@
+"""IIR filtering as a parallel scan over the signal.
+
+A filter b/a (a[0] = 1, order p) is a FIR part v = b * x followed by the
+all-pole recurrence y[n] = v[n] - sum_k a[k] y[n - k]. With the state
+Y[n] = (y[n], ..., y[n - p + 1]) the recurrence is Y[n] = C Y[n - 1] +
+e0 v[n], C the companion matrix of a, so Y[n] = sum_j C^j e0 v[n - j]. The
+scan computes that sum by doubling: start from S[n] = e0 v[n] and for
+d = 1, 2, 4, ... add C^d S[n - d] to every S[n]; after log2(N) steps S = Y.
+Each step is one batched product over the whole signal (every channel,
+every sample at once), the powers C^d are p x p and computed on the host.
+
+SciPy's initial and final conditions (transposed direct form II) fit this
+form: zi[n] adds to v[n] for n < p, and the final state is a fixed p x p
+combination of the last p inputs and outputs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import gpunp as gp
+
+_FLOATS = "fdgFDG"
+
+
+def _coeffs(b, a):
+    b, a = np.atleast_1d(np.asarray(b)), np.atleast_1d(np.asarray(a))
+    if not (b.ndim == 1 and b.size > 0):
+        raise ValueError(f"Parameter b is not a non-empty 1d array, since {b.shape=}!")
+    if not (a.ndim == 1 and a.size > 0):
+        raise ValueError(f"Parameter a is not a non-empty 1d array, since {a.shape=}!")
+    return b, a
+
+
+def _axis(x, axis):
+    if x.ndim == 0:
+        raise ValueError("x must be at least 1-D")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("selected axis is out of range")
+    return axis % x.ndim
+
+
+def _zi_for(zi, x, axis, p, dt):
+    """zi broadcast to x's shape with p along axis, SciPy's shape rule."""
+    zi = gp.asarray(zi)
+    want = list(x.shape)
+    want[axis] = p
+    want = tuple(want)
+    if zi.shape != want:
+        if zi.ndim != x.ndim or any(z != w and not (k != axis and z == 1)
+                                    for k, (z, w) in enumerate(zip(zi.shape, want))):
+            raise ValueError(f"Unexpected shape for zi: expected {want}, found {zi.shape}.")
+        zi = gp.broadcast_to(zi, want)
+    return zi.astype(dt)
+
+
+def _power_steps(C, n):
+    """C, C^2, C^4, ... while the exponent is below n."""
+    P, d = C, 1
+    while d < n:
+        yield d, P
+        P, d = P @ P, d * 2
+
+
+def _scan(v, C, dt):
+    """Y[n] = C Y[n - 1] + e0 v[n] along the last axis of v, Y[-1] = 0;
+    returns Y of shape v.shape + (p,)."""
+    p = C.shape[0]
+    n = v.shape[-1]
+    S = gp.zeros(v.shape + (p,), dtype=dt)
+    S[..., 0] = v
+    for d, P in _power_steps(C, n):
+        Pt = gp.asarray(np.ascontiguousarray(P.T).astype(dt))
+        S[..., d:, :] = S[..., d:, :] + gp.matmul(S[..., :n - d, :], Pt)
+    return S
+
+
+def _companion(a, dt):
+    p = len(a) - 1
+    C = np.zeros((p, p), dtype=np.result_type(a.dtype, np.float64))
+    C[0, :] = -a[1:]
+    C[np.arange(1, p), np.arange(p - 1)] = 1
+    return C.astype(np.result_type(dt, C.dtype))
+
+
+def _fir(x, b, dt):
+    """sum_k b[k] x[n - k] along the last axis (x before 0 is zero)."""
+    k = len(b)
+    if x.shape[-1] == 0:
+        return gp.zeros(x.shape, dtype=dt)
+    if k == 1:
+        return x.astype(dt) * gp.asarray(b.astype(dt))[0]
+    xp = gp.pad(x.astype(dt), [(0, 0)] * (x.ndim - 1) + [(k - 1, 0)])
+    win = gp.lib.stride_tricks.sliding_window_view(xp, k, axis=-1)
+    return gp.matmul(win, gp.asarray(np.ascontiguousarray(b[::-1]).astype(dt)))
+
+
+def _tail(x, p):
+    """The last p samples along the last axis, zeros in front where the
+    signal is shorter."""
+    n = x.shape[-1]
+    if n >= p:
+        return x[..., n - p:]
+    return gp.pad(x, [(0, 0)] * (x.ndim - 1) + [(p - n, 0)])
+
+
+def _final_state(b, a, xt, yt, zi, n, dt):
+    """zf[k] = sum_{m > k} (b[m] x[N + k - m] - a[m] y[N + k - m]) plus the
+    initial state not yet shifted out (zi[N + k]); xt, yt: the last p
+    inputs and outputs along the last axis."""
+    p = len(a) - 1
+    i = np.arange(p)
+    m = p + i[:, None] - i[None, :]  # coefficient index of row k, tail slot i
+    ok = i[None, :] >= i[:, None]
+    Tb = np.where(ok, b[np.clip(m, 0, p)], 0)
+    Ta = np.where(ok, a[np.clip(m, 0, p)], 0)
+    zf = gp.matmul(xt, gp.asarray(Tb.T.astype(dt))) - gp.matmul(yt, gp.asarray(Ta.T.astype(dt)))
+    if zi is not None and n < p:
+        zf[..., :p - n] = zf[..., :p - n] + zi[..., n:]
+    return zf
+
+
+def lfilter(b, a, x, axis=-1, zi=None):
+    """Filter x along axis with the rational transfer function b / a
+    (SciPy's direct form II transposed, initial state zi); returns y, or
+    (y, zf) where zi is given."""
+    b, a = _coeffs(b, a)
+    x = gp.asarray(x)
+    axis = _axis(x, axis)
+    inputs = [b.dtype, a.dtype, x.dtype] + ([gp.asarray(zi).dtype] if zi is not None else [])
+    dt = np.result_type(*inputs)
+    if dt.char not in _FLOATS:
+        if len(a) == 1:
+            raise NotImplementedError(f"Parameter's dtypes produced result type '{dt}', "
+                                      "which is not supported!")
+        raise NotImplementedError(f"input type '{dt}' not supported")
+    if a[0] == 0:
+        if len(a) > 1:
+            raise ValueError("BUG: filter coefficient a[0] == 0 not supported yet")
+    p = max(len(a), len(b)) - 1
+    cd = np.result_type(b.dtype, a.dtype, np.float64 if dt.kind == "f" else np.complex128)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bn = np.zeros(p + 1, cd)
+        bn[:len(b)] = b / a[0]
+        an = np.zeros(p + 1, cd)
+        an[:len(a)] = a / a[0]
+    xm = gp.moveaxis(x, axis, -1)
+    n = xm.shape[-1]
+    zim = None
+    if zi is not None:
+        zim = gp.moveaxis(_zi_for(zi, x, axis, p, dt), axis, -1)
+    v = _fir(xm, bn, dt)
+    if zim is not None and p and n:
+        q = min(p, n)
+        v[..., :q] = v[..., :q] + zim[..., :q]
+    if len(a) > 1 and p:
+        Y = _scan(v, _companion(an, dt), dt)
+        y = Y[..., 0]
+        yt = gp.flip(Y[..., n - 1, :], axis=-1) if n else gp.zeros(v.shape[:-1] + (p,), dt)
+    else:
+        y = v
+        yt = gp.zeros(v.shape[:-1] + (p,), dt)
+    y = gp.ascontiguousarray(gp.moveaxis(y.astype(dt), -1, axis))
+    if zi is None:
+        return y
+    if p == 0:
+        return y, gp.moveaxis(zim, -1, axis)
+    zf = _final_state(bn, an, _tail(xm.astype(dt), p), yt, zim, n, dt)
+    return y, gp.ascontiguousarray(gp.moveaxis(zf.astype(dt), -1, axis))
+
+
+def lfiltic(b, a, y, x=None):
+    """The initial state for lfilter that reproduces past outputs y (latest
+    first) and inputs x (latest first)."""
+    a, b = np.atleast_1d(np.asarray(a)), np.atleast_1d(np.asarray(b))
+    if a.ndim > 1:
+        raise ValueError("Filter coefficients `a` must be 1-D.")
+    if b.ndim > 1:
+        raise ValueError("Filter coefficients `b` must be 1-D.")
+    N, M = a.shape[0] - 1, b.shape[0] - 1
+    K = max(M, N)
+    y = gp.asnumpy(gp.asarray(y))
+    if N < 0:
+        raise ValueError("There must be at least one `a` coefficient.")
+    if x is None:
+        rt = np.result_type(b, a, y)
+        rt = np.float64 if rt.kind in "biu" else rt
+        x = np.zeros(M, dtype=rt)
+    else:
+        x = gp.asnumpy(gp.asarray(x))
+        rt = np.result_type(b, a, y, x)
+        rt = np.float64 if rt.kind in "biu" else rt
+        x = x.astype(rt)
+        if x.size < M:
+            x = np.concatenate([x, np.zeros(M - x.size)])
+    y = y.astype(rt)
+    if y.size < N:
+        y = np.concatenate([y, np.zeros(N - y.size)])
+    zi = np.zeros(K, dtype=rt)
+    for m in range(M):
+        zi[m] = np.sum(b[m + 1:] * x[:M - m], axis=0)
+    for m in range(N):
+        zi[m] -= np.sum(a[m + 1:] * y[:N - m], axis=0)
+    if a[0] != 1.0:
+        if a[0] == 0.0:
+            raise ValueError("First `a` filter coefficient must be non-zero.")
+        zi /= a[0]
+    return gp.asarray(zi)
+
+
+def _lfilter_zi_host(b, a):
+    b = np.atleast_1d(np.asarray(b))
+    if b.ndim != 1:
+        raise ValueError("Numerator b must be 1-D.")
+    a = np.atleast_1d(np.asarray(a))
+    if a.ndim != 1:
+        raise ValueError("Denominator a must be 1-D.")
+    while len(a) > 1 and a[0] == 0.0:
+        a = a[1:]
+    if a.size < 1:
+        raise ValueError("There must be at least one nonzero `a` coefficient.")
+    if a[0] != 1.0:
+        b, a = b / a[0], a / a[0]
+    n = max(len(a), len(b))
+    if n < 2:  # SciPy's companion matrix of a constant fails so
+        raise ValueError("The length of `a` along the last axis must be at least 2.")
+    a = np.concatenate([a, np.zeros(n - len(a), a.dtype)])
+    b = np.concatenate([b, np.zeros(n - len(b), b.dtype)])
+    dt = np.result_type(a, b)
+    # the steady state of a unit step: (I - C^T) zi = b[1:] - a[1:] b[0]
+    C = np.zeros((n - 1, n - 1), dtype=np.result_type(a.dtype, np.float64))
+    if n > 1:
+        C[0, :] = -a[1:] / a[0]
+        C[np.arange(1, n - 1), np.arange(n - 2)] = 1
+    return np.linalg.solve((np.eye(n - 1) - C.T).astype(dt), b[1:] - a[1:] * b[0])
+
+
+def lfilter_zi(b, a):
+    """The initial state of lfilter for the steady state of a unit step."""
+    return gp.asarray(_lfilter_zi_host(b, a))
+
+
+def _sos(sos):
+    sos = np.atleast_2d(gp.asnumpy(gp.asarray(sos)))
+    if sos.ndim != 2:
+        raise ValueError("sos array must be 2D")
+    if sos.shape[1] != 6:
+        raise ValueError("sos array must be shape (n_sections, 6)")
+    if not np.all(sos[:, 3] == 1):
+        raise ValueError("sos[:, 3] should be all ones")
+    return sos, sos.shape[0]
+
+
+def _sosfilt_zi_host(sos):
+    if sos.ndim != 2 or sos.shape[1] != 6:
+        raise ValueError("sos must be shape (n_sections, 6)")
+    if sos.dtype.kind in "biu":
+        sos = sos.astype(np.float64)
+    zi = np.empty((sos.shape[0], 2), dtype=sos.dtype)
+    scale = 1.0
+    for s in range(sos.shape[0]):
+        b, a = sos[s, :3], sos[s, 3:]
+        zi[s] = scale * _lfilter_zi_host(b, a)
+        scale *= b.sum() / a.sum()
+    return zi
+
+
+def sosfilt_zi(sos):
+    """The initial states of sosfilt for the steady state of a unit step."""
+    return gp.asarray(_sosfilt_zi_host(np.asarray(gp.asnumpy(gp.asarray(sos)))))
+
+
+def sosfilt(sos, x, axis=-1, zi=None):
+    """Filter x along axis with the cascade of second-order sections sos
+    (n_sections x 6), each section a scan; returns y, or (y, zf) where the
+    sections' initial states zi (n_sections, ..., 2, ...) are given."""
+    x = gp.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("x must be at least 1-D")
+    sos, ns = _sos(sos)
+    dt = np.result_type(sos.dtype, x.dtype, *([gp.asarray(zi).dtype] if zi is not None else []))
+    if dt.char not in _FLOATS:
+        raise NotImplementedError(f"input type '{dt}' not supported")
+    ax = _axis(x, axis)
+    want = (ns,) + x.shape[:ax] + (2,) + x.shape[ax + 1:]
+    if zi is not None:
+        zi = gp.asarray(zi).astype(dt)
+        if zi.shape != want:
+            raise ValueError(f"Invalid zi shape. With axis={axis!r}, an input with shape "
+                             f"{x.shape!r}, and an sos array with {ns} sections, zi must have "
+                             f"shape {want!r}, got {zi.shape!r}.")
+    y = x.astype(dt)
+    zf = []
+    for s in range(ns):
+        if zi is None:
+            y = lfilter(sos[s, :3], sos[s, 3:], y, axis=ax)
+        else:
+            y, z = lfilter(sos[s, :3], sos[s, 3:], y, axis=ax, zi=zi[s])
+            zf.append(z)
+    y = y.astype(dt)
+    if zi is None:
+        return y
+    return y, gp.stack(zf).astype(dt)
+
+
+def _ext(x, n, axis, kind):
+    """x extended by n samples at each end along axis: 'odd' (point
+    reflection about the end value), 'even' (mirror) or 'constant'."""
+    if n < 1:
+        return x
+    if n > x.shape[axis] - 1:
+        raise ValueError(f"The extension length n ({n}) is too big. It must not exceed "
+                         f"x.shape[axis]-1, which is {x.shape[axis] - 1}.")
+
+    def sl(start, stop, step=1):
+        idx = [slice(None)] * x.ndim
+        idx[axis] = slice(start, stop, step)
+        return x[tuple(idx)]
+
+    first, last = sl(0, 1), sl(-1, None)
+    if kind == "constant":
+        left = gp.broadcast_to(first, x.shape[:axis] + (n,) + x.shape[axis + 1:])
+        right = gp.broadcast_to(last, left.shape)
+        return gp.concatenate([left, x, right], axis=axis)
+    left, right = sl(n, 0, -1), sl(-2, -(n + 2), -1)
+    if kind == "odd":
+        left, right = 2 * first - left, 2 * last - right
+    return gp.concatenate([left, x, right], axis=axis)
+
+
+def _pad(padtype, padlen, x, axis, ntaps):
+    if padtype not in ("even", "odd", "constant", None):
+        raise ValueError(f"Unknown value '{padtype}' given to padtype. padtype must be "
+                         "'even', 'odd', 'constant', or None.")
+    edge = 0 if padtype is None else (ntaps * 3 if padlen is None else padlen)
+    if x.shape[axis] <= edge:
+        raise ValueError("The length of the input vector x must be greater than padlen, "
+                         f"which is {edge}.")
+    ext = _ext(x, edge, axis, padtype) if padtype is not None and edge > 0 else x
+    return edge, ext
+
+
+def _crop(y, edge, axis):
+    if edge <= 0:
+        return y
+    idx = [slice(None)] * y.ndim
+    idx[axis] = slice(edge, -edge)
+    return gp.ascontiguousarray(y[tuple(idx)])
+
+
+def _first(y, axis, last=False):
+    idx = [slice(None)] * y.ndim
+    idx[axis] = slice(-1, None) if last else slice(0, 1)
+    return y[tuple(idx)]
+
+
+def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
+    """Zero-phase filtering: lfilter forward then backward, from the steady
+    state of the ends ('pad': the signal extended by padtype; 'gust':
+    Gustafsson's initial conditions, which make the result equal forwards
+    and backwards)."""
+    b, a = np.atleast_1d(np.asarray(b)), np.atleast_1d(np.asarray(a))
+    x = gp.asarray(x)
+    if method not in ("pad", "gust"):
+        raise ValueError("method must be 'pad' or 'gust'.")
+    ax = _axis(x, axis)
+    if method == "gust":
+        return _filtfilt_gust(b, a, x, ax, irlen)
+    edge, ext = _pad(padtype, padlen, x, ax, max(len(a), len(b)))
+    zi = _lfilter_zi_host(b, a)
+    shape = [1] * x.ndim
+    shape[ax] = zi.size
+    zi = gp.asarray(zi.reshape(shape))
+    y, _ = lfilter(b, a, ext, axis=ax, zi=zi * _first(ext, ax))
+    y, _ = lfilter(b, a, gp.flip(y, axis=ax), axis=ax, zi=zi * _first(y, ax, last=True))
+    return _crop(gp.flip(y, axis=ax), edge, ax)
+
+
+def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
+    """Zero-phase filtering with second-order sections: sosfilt forward then
+    backward, from the steady state of the padded ends."""
+    sos, ns = _sos(sos)
+    x = gp.asarray(x)
+    if x.ndim == 0:
+        raise ValueError("x must be at least 1-D")
+    ax = _axis(x, axis)
+    ntaps = 2 * ns + 1 - min(int((sos[:, 2] == 0).sum()), int((sos[:, 5] == 0).sum()))
+    edge, ext = _pad(padtype, padlen, x, ax, ntaps)
+    zi = _sosfilt_zi_host(sos)
+    shape = [1] * x.ndim
+    shape[ax] = 2
+    zi = gp.asarray(zi.reshape([ns] + shape))
+    y, _ = sosfilt(sos, ext, axis=ax, zi=zi * _first(ext, ax))
+    y, _ = sosfilt(sos, gp.flip(y, axis=ax), axis=ax, zi=zi * _first(y, ax, last=True))
+    return _crop(gp.flip(y, axis=ax), edge, ax)
+
+
+def _filtfilt_gust(b, a, x, axis, irlen):
+    raise NotImplementedError("filtfilt(method='gust') is not implemented in gpunp yet")
