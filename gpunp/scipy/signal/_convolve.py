@@ -235,10 +235,10 @@ def _fft_full(a, b, ax, shape):
     if not ax:
         return a * b
     cplx = a.dtype.kind == "c" or b.dtype.kind == "c"
-    if a.dtype.kind in "uib":
-        a = a.astype(np.float64)
-    if b.dtype.kind in "uib":
-        b = b.astype(np.float64)
+    # both in the wider precision (integers in float64): a float32 input
+    # transformed in single precision would cost a float64 result its digits
+    dt = np.result_type(*(x.dtype if x.dtype.kind in "fc" else np.float64 for x in (a, b)))
+    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
     fshape = [_fast_len(shape[i]) for i in ax]
     if cplx:
         r = gp.fft.ifftn(gp.fft.fftn(a, fshape, axes=ax) * gp.fft.fftn(b, fshape, axes=ax),

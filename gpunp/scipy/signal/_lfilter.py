@@ -1,17 +1,24 @@
 """IIR filtering as a parallel scan over the signal.
 
 A filter b/a (a[0] = 1, order p) is a FIR part v = b * x followed by the
-all-pole recurrence y[n] = v[n] - sum_k a[k] y[n - k]. With the state
-Y[n] = (y[n], ..., y[n - p + 1]) the recurrence is Y[n] = C Y[n - 1] +
-e0 v[n], C the companion matrix of a, so Y[n] = sum_j C^j e0 v[n - j]. The
-scan computes that sum by doubling: start from S[n] = e0 v[n] and for
-d = 1, 2, 4, ... add C^d S[n - d] to every S[n]; after log2(N) steps S = Y.
-Each step is one batched product over the whole signal (every channel,
-every sample at once), the powers C^d are p x p and computed on the host.
+all-pole recurrence y[n] = v[n] - sum_k a[k] y[n - k]. The all-pole part is
+the cascade of first-order recurrences y[n] = u[n] + r y[n - 1], one for
+each root r of a (computed on the host; complex for conjugate pairs), and
+each is scanned by doubling: S = u, then for d = 1, 2, 4, ... every
+S[n] += r^d S[n - d]; after log2(N) steps S[n] = sum_j r^j u[n - j]. Each
+step is one elementwise operation over the whole signal, every channel and
+sample at once.
 
-SciPy's initial and final conditions (transposed direct form II) fit this
-form: zi[n] adds to v[n] for n < p, and the final state is a fixed p x p
-combination of the last p inputs and outputs."""
+Why roots and not the companion matrix of a (the textbook state space):
+its powers C^d, formed by squaring, carry rounding errors of the size of
+|C|^d, which for a direct-form filter of order 8 overflow float64 before
+d reaches 2^14; a root's powers r^d are as accurate as r. The cascade is
+the exact product of the computed roots' factors, and np.roots is backward
+stable, so the result is the filter of coefficients within rounding of a.
+
+SciPy's initial and final conditions (transposed direct form II) do not
+depend on the form: zi[n] adds to v[n] for n < p, and the final state is a
+fixed p x p combination of the last p inputs and outputs."""
 
 from __future__ import annotations
 
@@ -53,33 +60,32 @@ def _zi_for(zi, x, axis, p, dt):
     return zi.astype(dt)
 
 
-def _power_steps(C, n):
-    """C, C^2, C^4, ... while the exponent is below n."""
-    P, d = C, 1
+def _scan_root(u, r):
+    """y[n] = u[n] + r y[n - 1] along the last axis, y[-1] = 0."""
+    n = u.shape[-1]
+    y = u
+    rd, d = r, 1
     while d < n:
-        yield d, P
-        P, d = P @ P, d * 2
+        # the right side is formed before the write, so every S[n - d] read
+        # is of the previous step (Hillis and Steele's scan)
+        y[..., d:] = y[..., d:] + rd * y[..., :n - d]
+        rd, d = rd * rd, d * 2
+    return y
 
 
-def _scan(v, C, dt):
-    """Y[n] = C Y[n - 1] + e0 v[n] along the last axis of v, Y[-1] = 0;
-    returns Y of shape v.shape + (p,)."""
-    p = C.shape[0]
-    n = v.shape[-1]
-    S = gp.zeros(v.shape + (p,), dtype=dt)
-    S[..., 0] = v
-    for d, P in _power_steps(C, n):
-        Pt = gp.asarray(np.ascontiguousarray(P.T).astype(dt))
-        S[..., d:, :] = S[..., d:, :] + gp.matmul(S[..., :n - d, :], Pt)
-    return S
-
-
-def _companion(a, dt):
-    p = len(a) - 1
-    C = np.zeros((p, p), dtype=np.result_type(a.dtype, np.float64))
-    C[0, :] = -a[1:]
-    C[np.arange(1, p), np.arange(p - 1)] = 1
-    return C.astype(np.result_type(dt, C.dtype))
+def _allpole(v, a, dt):
+    """The recurrence y[n] = v[n] - sum_k a[k] y[n - k] (a[0] = 1) along
+    the last axis, as a cascade of one scan per root of a."""
+    roots = np.roots(a)
+    real = dt.kind == "f" and not np.iscomplexobj(a)
+    cdt = np.result_type(dt, np.complex64)
+    y = v.astype(cdt) if np.iscomplexobj(roots) else gp.array(v, dtype=dt)
+    for r in roots:
+        rc = complex(r) if cdt.kind == "c" and y.dtype.kind == "c" else float(np.real(r))
+        y = _scan_root(y, rc)
+    if real and y.dtype.kind == "c":
+        y = y.real
+    return y.astype(dt)
 
 
 def _fir(x, b, dt):
@@ -136,6 +142,12 @@ def lfilter(b, a, x, axis=-1, zi=None):
     if a[0] == 0:
         if len(a) > 1:
             raise ValueError("BUG: filter coefficient a[0] == 0 not supported yet")
+    if len(a) == 1 and x.size == 0:
+        # SciPy filters an FIR along the axis with numpy.convolve, which
+        # refuses an empty signal, and apply_along_axis refuses no signals
+        if x.shape[axis] == 0:
+            raise ValueError("v cannot be empty")
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
     p = max(len(a), len(b)) - 1
     cd = np.result_type(b.dtype, a.dtype, np.float64 if dt.kind == "f" else np.complex128)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -152,19 +164,13 @@ def lfilter(b, a, x, axis=-1, zi=None):
     if zim is not None and p and n:
         q = min(p, n)
         v[..., :q] = v[..., :q] + zim[..., :q]
-    if len(a) > 1 and p:
-        Y = _scan(v, _companion(an, dt), dt)
-        y = Y[..., 0]
-        yt = gp.flip(Y[..., n - 1, :], axis=-1) if n else gp.zeros(v.shape[:-1] + (p,), dt)
-    else:
-        y = v
-        yt = gp.zeros(v.shape[:-1] + (p,), dt)
-    y = gp.ascontiguousarray(gp.moveaxis(y.astype(dt), -1, axis))
+    ym = _allpole(v, an[:len(a)], dt) if len(a) > 1 else v
+    y = gp.ascontiguousarray(gp.moveaxis(ym.astype(dt), -1, axis))
     if zi is None:
         return y
     if p == 0:
         return y, gp.moveaxis(zim, -1, axis)
-    zf = _final_state(bn, an, _tail(xm.astype(dt), p), yt, zim, n, dt)
+    zf = _final_state(bn, an, _tail(xm.astype(dt), p), _tail(ym, p), zim, n, dt)
     return y, gp.ascontiguousarray(gp.moveaxis(zf.astype(dt), -1, axis))
 
 
@@ -281,6 +287,8 @@ def sosfilt(sos, x, axis=-1, zi=None):
     if dt.char not in _FLOATS:
         raise NotImplementedError(f"input type '{dt}' not supported")
     ax = _axis(x, axis)
+    if x.shape[ax] == 0:  # SciPy's reshape of the signals to rows fails so
+        raise ValueError(f"cannot reshape array of size {x.size} into shape (0)")
     want = (ns,) + x.shape[:ax] + (2,) + x.shape[ax + 1:]
     if zi is not None:
         zi = gp.asarray(zi).astype(dt)
