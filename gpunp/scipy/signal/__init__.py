@@ -1,21 +1,28 @@
 """``gpunp.scipy.signal``: ``scipy.signal`` for gpunp arrays, name for name.
 
 Convolution and correlation (direct as a product over sliding windows, or
-by gpunp.fft), IIR filtering as a parallel scan over the signal (the
-recurrence's companion matrix raised to powers of two), waveforms, and the
-windows of ``gpunp.scipy.signal.windows``."""
+by gpunp.fft), IIR filtering as a parallel scan over the signal (one
+doubling scan per root of the denominator), rate changes, smoothing and
+rank filters, waveforms, filter design on the host (as SciPy designs), and
+the windows of ``gpunp.scipy.signal.windows``."""
 
 from . import windows
 from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d,
                         correlation_lags, fftconvolve, oaconvolve)
+from ._design import (BadCoefficients, bilinear, bilinear_zpk, buttap, butter, cheb1ap,
+                      cheb2ap, cheby1, cheby2, freqs, freqs_zpk, freqz, freqz_sos, freqz_zpk,
+                      group_delay, iirfilter, iirnotch, iirpeak, lp2bp, lp2bp_zpk, lp2bs,
+                      lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp, lp2lp_zpk, normalize, sos2tf,
+                      sos2zpk, sosfreqz, tf2sos, tf2zpk, zpk2sos, zpk2tf)
+from ._fir import firwin, kaiser_atten, kaiser_beta, kaiserord
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,
                        sosfiltfilt)
+from ._resample import (decimate, deconvolve, detrend, hilbert, hilbert2, resample,
+                        resample_poly, upfirdn)
+from ._smooth import (medfilt, medfilt2d, order_filter, savgol_coeffs, savgol_filter,
+                      wiener)
 from ._waveforms import (chirp, gausspulse, max_len_seq, sawtooth, square, sweep_poly,
                          unit_impulse)
 from .windows import get_window
 
-__all__ = ["choose_conv_method", "chirp", "convolve", "convolve2d", "correlate",
-           "correlate2d", "correlation_lags", "fftconvolve", "filtfilt", "gausspulse",
-           "get_window", "lfilter", "lfilter_zi", "lfiltic", "max_len_seq", "oaconvolve",
-           "sawtooth", "sosfilt", "sosfilt_zi", "sosfiltfilt", "square", "sweep_poly",
-           "unit_impulse", "windows"]
+__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "windows") + ["windows"]

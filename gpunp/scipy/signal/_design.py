@@ -1,0 +1,777 @@
+"""IIR filter design and the conversions between filter forms: analog
+prototypes (Butterworth, Chebyshev I and II), frequency transformations,
+the bilinear transform, zeros-poles-gain / transfer function / second-order
+sections, frequency responses. Tens of numbers each, computed on the host
+in float64 as SciPy computes them; arrays come back as gpunp arrays."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+import gpunp as gp
+
+
+class BadCoefficients(UserWarning):
+    """Warning about badly conditioned filter coefficients."""
+
+
+def _host(v):
+    return np.asarray(gp.asnumpy(v)) if isinstance(v, gp.ndarray) else np.asarray(v)
+
+
+def _out(*arrays):
+    r = tuple(gp.asarray(a) if isinstance(a, np.ndarray) else a for a in arrays)
+    return r if len(r) > 1 else r[0]
+
+
+# ---- conversions --------------------------------------------------------------------------
+
+def _zpk2tf(z, p, k):
+    z, p = np.atleast_1d(z), np.atleast_1d(p)
+    k = np.asarray(k)
+    if z.ndim > 1:
+        k = np.atleast_1d(k)
+        b = np.stack([k[i] * np.poly(z[i]) for i in range(z.shape[0])])
+    else:
+        b = k * np.atleast_1d(np.poly(z))
+    a = np.atleast_1d(np.poly(p))
+    return b, a
+
+
+def zpk2tf(z, p, k):
+    """Numerator and denominator polynomials from zeros, poles and gain."""
+    return _out(*_zpk2tf(_host(z), _host(p), _host(k)))
+
+
+def _normalize(b, a):
+    den = np.trim_zeros(np.atleast_1d(a), "f")
+    if den.ndim != 1:
+        raise ValueError("Denominator polynomial must be rank-1 array.")
+    num = np.atleast_2d(b)
+    if num.ndim > 2:
+        raise ValueError("Numerator polynomial must be rank-1 or rank-2 array.")
+    if den.size == 0:
+        raise ValueError("Denominator must have at least on nonzero element.")
+    num = num / den[0]
+    den = den / den[0]
+    # leading zeros of every numerator
+    lead = 0
+    while lead < num.shape[1] - 1 and np.allclose(num[:, lead], 0, rtol=0, atol=1e-14):
+        lead += 1
+    if lead:
+        warnings.warn("Badly conditioned filter coefficients (numerator): the results may "
+                      "be meaningless", BadCoefficients, stacklevel=3)
+        num = num[:, lead:]
+    if np.ndim(b) < 2 or np.asarray(b).ndim == 1:
+        num = num[0]
+    return num, den
+
+
+def normalize(b, a):
+    """b / a with a[0] = 1 and the numerator's leading zeros removed."""
+    return _out(*_normalize(_host(b), _host(a)))
+
+
+def _tf2zpk(b, a):
+    b, a = _normalize(b, a)
+    b = (b + 0.0) / a[0]
+    a = (a + 0.0) / a[0]
+    k = b[0]
+    b = b / b[0]
+    return np.roots(b), np.roots(a), k
+
+
+def tf2zpk(b, a):
+    """Zeros, poles and gain of the transfer function b / a."""
+    z, p, k = _tf2zpk(_host(b), _host(a))
+    return gp.asarray(z), gp.asarray(p), k
+
+
+def _cplxreal(z, tol=None):
+    """Complex values of z with positive imaginary part (each standing for
+    its conjugate pair) and the real values, each sorted as SciPy sorts them."""
+    z = np.atleast_1d(z)
+    if z.size == 0:
+        return z, z
+    if z.ndim != 1:
+        raise ValueError("_cplxreal only accepts 1-D input")
+    tol = 100 * np.finfo((1.0 * z).dtype).eps if tol is None else tol
+    z = z[np.lexsort((abs(z.imag), z.real))]
+    real = abs(z.imag) <= tol * abs(z)
+    zr = z[real].real
+    if len(zr) == len(z):
+        return np.array([]), zr
+    z = z[~real]
+    zp, zn = z[z.imag > 0], z[z.imag < 0]
+    if len(zp) != len(zn):
+        raise ValueError("Array contains complex value with no matching conjugate.")
+    # within runs of equal real part, order by the imaginary part
+    same = np.diff(zp.real) <= tol * abs(zp[:-1])
+    d = np.diff(np.concatenate(([0], same, [0])))
+    for s, e in zip(np.nonzero(d > 0)[0], np.nonzero(d < 0)[0] + 1):
+        for chunk in (zp[s:e], zn[s:e]):
+            chunk[...] = chunk[np.lexsort([abs(chunk.imag)])]
+    if any(abs(zp - zn.conj()) > tol * abs(zn)):
+        raise ValueError("Array contains complex value with no matching conjugate.")
+    return (zp + zn.conj()) / 2, zr
+
+
+def _nearest(fro, to, which):
+    order = np.argsort(np.abs(fro - to))
+    if which == "any":
+        return order[0]
+    mask = np.isreal(fro[order])
+    if which == "complex":
+        mask = ~mask
+    return order[np.nonzero(mask)[0][0]]
+
+
+def _section(z, p):
+    sos = np.zeros(6)
+    b, a = _zpk2tf(np.asarray(z), np.asarray(p), 1)
+    sos[3 - len(b):3] = np.real(b)
+    sos[6 - len(a):6] = np.real(a)
+    return sos
+
+
+def _zpk2sos(z, p, k, pairing=None, analog=False):
+    z, p, k = np.asarray(z), np.asarray(p), np.asarray(k)
+    pairing = ("minimal" if analog else "nearest") if pairing is None else pairing
+    valid = ["nearest", "keep_odd", "minimal"]
+    if pairing not in valid:
+        raise ValueError(f"pairing must be one of {valid}, not {pairing}")
+    if analog and pairing != "minimal":
+        raise ValueError('for analog zpk2sos conversion, pairing must be "minimal"')
+    if len(z) == len(p) == 0:
+        return np.array([[k, 0.0, 0.0, 1.0, 0.0, 0.0]] if not analog
+                        else [[0.0, 0.0, k, 0.0, 0.0, 1.0]])
+    if pairing != "minimal":
+        p = np.concatenate((p, np.zeros(max(len(z) - len(p), 0))))
+        z = np.concatenate((z, np.zeros(max(len(p) - len(z), 0))))
+        n_sections = (max(len(p), len(z)) + 1) // 2
+        if len(p) % 2 == 1 and pairing == "nearest":
+            p, z = np.concatenate((p, [0.0])), np.concatenate((z, [0.0]))
+    else:
+        if len(p) < len(z):
+            raise ValueError("for analog zpk2sos conversion, must have len(p)>=len(z)")
+        n_sections = (len(p) + 1) // 2
+    z = np.concatenate(_cplxreal(z))
+    p = np.concatenate(_cplxreal(p))
+    if not np.isreal(k):
+        raise ValueError("k must be real")
+    k = k.real
+
+    def worst(v):  # the pole nearest the stability boundary goes last
+        return np.argmin(np.abs(np.real(v))) if analog else np.argmin(np.abs(1 - np.abs(v)))
+
+    sos = np.zeros((n_sections, 6))
+    for si in range(n_sections - 1, -1, -1):
+        i = worst(p)
+        p1 = p[i]
+        p = np.delete(p, i)
+        if np.isreal(p1) and np.isreal(p).sum() == 0:
+            if pairing != "minimal" or len(z) > 0:
+                j = _nearest(z, p1, "real")
+                z1 = z[j]
+                z = np.delete(z, j)
+                sos[si] = _section([z1, 0], [p1, 0]) if pairing != "minimal" else \
+                    _section([z1], [p1])
+            else:
+                sos[si] = _section([], [p1])
+        elif (len(p) + 1 == len(z) and not np.isreal(p1) and np.isreal(p).sum() == 1
+              and np.isreal(z).sum() == 1):
+            j = _nearest(z, p1, "complex")
+            z1 = z[j]
+            z = np.delete(z, j)
+            sos[si] = _section([z1, z1.conj()], [p1, p1.conj()])
+        else:
+            if np.isreal(p1):
+                reals = np.flatnonzero(np.isreal(p))
+                j = reals[worst(p[reals])]
+                p2 = p[j]
+                p = np.delete(p, j)
+            else:
+                p2 = p1.conj()
+            if len(z) > 0:
+                j = _nearest(z, p1, "any")
+                z1 = z[j]
+                z = np.delete(z, j)
+                if not np.isreal(z1):
+                    sos[si] = _section([z1, z1.conj()], [p1, p2])
+                elif len(z) > 0:
+                    j = _nearest(z, p1, "real")
+                    z2 = z[j]
+                    z = np.delete(z, j)
+                    sos[si] = _section([z1, z2], [p1, p2])
+                else:
+                    sos[si] = _section([z1], [p1, p2])
+            else:
+                sos[si] = _section([], [p1, p2])
+    sos[0][:3] *= k
+    return sos
+
+
+def zpk2sos(z, p, k, pairing=None, *, analog=False):
+    """Second-order sections from zeros, poles and gain, paired as SciPy
+    pairs them (poles nearest the unit circle, or the imaginary axis for
+    analog filters, last; each with its nearest zeros)."""
+    return gp.asarray(_zpk2sos(_host(z), _host(p), _host(k), pairing, analog))
+
+
+def _sos2tf(sos):
+    sos = np.asarray(sos)
+    b, a = np.array([1.0]), np.array([1.0])
+    for s in sos:
+        b, a = np.polymul(b, s[:3]), np.polymul(a, s[3:])
+    return b, a
+
+
+def sos2tf(sos):
+    """The transfer function of a cascade of second-order sections."""
+    sos = _host(sos)
+    if sos.ndim != 2 or sos.shape[1] != 6:
+        raise ValueError("sos array must be shape (n_sections, 6)")
+    return _out(*_sos2tf(sos))
+
+
+def sos2zpk(sos):
+    """Zeros, poles and gain of a cascade of second-order sections (each
+    section's two zeros and two poles, zero where a section is first order)."""
+    sos = _host(sos)
+    n = sos.shape[0]
+    z = np.zeros(2 * n, np.complex128)
+    p = np.zeros(2 * n, np.complex128)
+    k = 1.0
+    for i, s in enumerate(sos):
+        zz, pp, kk = _tf2zpk(s[:3], s[3:])
+        z[2 * i:2 * i + len(zz)] = zz
+        p[2 * i:2 * i + len(pp)] = pp
+        k *= kk
+    return gp.asarray(z), gp.asarray(p), k
+
+
+def tf2sos(b, a, pairing=None, *, analog=False):
+    """Second-order sections of the transfer function b / a."""
+    z, p, k = _tf2zpk(_host(b), _host(a))
+    return gp.asarray(_zpk2sos(z, p, k, pairing, analog))
+
+
+# ---- analog prototypes and transformations ------------------------------------------------
+
+def _buttap(N):
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    p = -np.exp(1j * np.pi * np.arange(-N + 1, N, 2) / (2 * N))
+    return np.array([]), p, 1
+
+
+def _cheb1ap(N, rp):
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    if N == 0:
+        return np.array([]), np.array([]), 10 ** (-rp / 20)
+    eps = np.sqrt(10 ** (0.1 * rp) - 1.0)
+    mu = 1.0 / N * np.arcsinh(1 / eps)
+    theta = np.pi * np.arange(-N + 1, N, 2) / (2 * N)
+    p = -np.sinh(mu + 1j * theta)
+    k = np.prod(-p, axis=0).real
+    if N % 2 == 0:
+        k = k / np.sqrt(1 + eps * eps)
+    return np.array([]), p, k
+
+
+def _cheb2ap(N, rs):
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    if N == 0:
+        return np.array([]), np.array([]), 1
+    de = 1.0 / np.sqrt(10 ** (0.1 * rs) - 1)
+    mu = np.arcsinh(1.0 / de) / N
+    m = (np.concatenate((np.arange(-N + 1, 0, 2), np.arange(2, N, 2))) if N % 2
+         else np.arange(-N + 1, N, 2))
+    z = -np.conjugate(1j / np.sin(m * np.pi / (2.0 * N)))
+    p = -np.exp(1j * np.pi * np.arange(-N + 1, N, 2) / (2 * N))
+    p = np.sinh(mu) * p.real + 1j * np.cosh(mu) * p.imag
+    p = 1.0 / p
+    k = (np.prod(-p, axis=0) / np.prod(-z, axis=0)).real
+    return z, p, k
+
+
+def _degree(z, p):
+    d = len(p) - len(z)
+    if d < 0:
+        raise ValueError("Improper transfer function. Must have at least as many poles as "
+                         "zeros.")
+    return d
+
+
+def _lp2lp_zpk(z, p, k, wo=1.0):
+    z, p = np.atleast_1d(z), np.atleast_1d(p)
+    wo = float(wo)
+    d = _degree(z, p)
+    return wo * z, wo * p, k * wo ** d
+
+
+def _lp2hp_zpk(z, p, k, wo=1.0):
+    z, p = np.atleast_1d(z), np.atleast_1d(p)
+    wo = float(wo)
+    d = _degree(z, p)
+    zh = np.append(wo / z, np.zeros(d))
+    return zh, wo / p, k * np.real(np.prod(-z) / np.prod(-p))
+
+
+def _lp2bp_zpk(z, p, k, wo=1.0, bw=1.0):
+    z, p = np.atleast_1d(z), np.atleast_1d(p)
+    wo, bw = float(wo), float(bw)
+    d = _degree(z, p)
+    zl, pl = z * bw / 2, p * bw / 2
+    zl, pl = zl.astype(complex), pl.astype(complex)
+    zb = np.concatenate((zl + np.sqrt(zl ** 2 - wo ** 2), zl - np.sqrt(zl ** 2 - wo ** 2)))
+    pb = np.concatenate((pl + np.sqrt(pl ** 2 - wo ** 2), pl - np.sqrt(pl ** 2 - wo ** 2)))
+    return np.append(zb, np.zeros(d)), pb, k * bw ** d
+
+
+def _lp2bs_zpk(z, p, k, wo=1.0, bw=1.0):
+    z, p = np.atleast_1d(z), np.atleast_1d(p)
+    wo, bw = float(wo), float(bw)
+    d = _degree(z, p)
+    zh, ph = (bw / 2) / z, (bw / 2) / p
+    zh, ph = zh.astype(complex), ph.astype(complex)
+    zb = np.concatenate((zh + np.sqrt(zh ** 2 - wo ** 2), zh - np.sqrt(zh ** 2 - wo ** 2)))
+    pb = np.concatenate((ph + np.sqrt(ph ** 2 - wo ** 2), ph - np.sqrt(ph ** 2 - wo ** 2)))
+    zb = np.append(zb, np.full(d, 1j * wo))
+    zb = np.append(zb, np.full(d, -1j * wo))
+    return zb, pb, k * np.real(np.prod(-z) / np.prod(-p))
+
+
+def _bilinear_zpk(z, p, k, fs):
+    z, p = np.atleast_1d(z), np.atleast_1d(p)
+    fs = _validate_fs(fs, allow_none=False)
+    d = _degree(z, p)
+    fs2 = 2.0 * fs
+    zz = (fs2 + z) / (fs2 - z)
+    pz = (fs2 + p) / (fs2 - p)
+    zz = np.append(zz, -np.ones(d))
+    return zz, pz, k * np.real(np.prod(fs2 - z) / np.prod(fs2 - p))
+
+
+def _validate_fs(fs, allow_none=True):
+    if fs is None:
+        if not allow_none:
+            raise ValueError("Sampling frequency can not be none.")
+        return None
+    if not np.isscalar(fs):
+        raise ValueError("Sampling frequency fs must be a single scalar.")
+    return float(fs)
+
+
+def _wrap_zpk(fn, name, doc):
+    def public(z, p, k, *args, **kw):
+        z, p, k = fn(_host(z), _host(p), k, *args, **kw)
+        return gp.asarray(np.asarray(z)), gp.asarray(np.asarray(p)), k
+    public.__name__ = public.__qualname__ = name
+    public.__doc__ = doc
+    return public
+
+
+lp2lp_zpk = _wrap_zpk(_lp2lp_zpk, "lp2lp_zpk", "A lowpass prototype moved to cutoff wo.")
+lp2hp_zpk = _wrap_zpk(_lp2hp_zpk, "lp2hp_zpk", "A lowpass prototype turned highpass at wo.")
+lp2bp_zpk = _wrap_zpk(_lp2bp_zpk, "lp2bp_zpk",
+                      "A lowpass prototype turned bandpass about wo, of width bw.")
+lp2bs_zpk = _wrap_zpk(_lp2bs_zpk, "lp2bs_zpk",
+                      "A lowpass prototype turned bandstop about wo, of width bw.")
+
+
+def bilinear_zpk(z, p, k, fs):
+    """An analog filter's digital twin by the bilinear transform at fs."""
+    zz, pz, kz = _bilinear_zpk(_host(z), _host(p), k, fs)
+    return gp.asarray(zz), gp.asarray(pz), kz
+
+
+def _tf_via_zpk(fn):
+    def through(b, a, *args):
+        z, p, k = _tf2zpk(b, a)
+        return _zpk2tf(*fn(z, p, k, *args))
+    return through
+
+
+def lp2lp(b, a, wo=1.0):
+    """A lowpass prototype b / a moved to cutoff wo."""
+    b, a = _normalize(_host(b), _host(a))
+    wo = float(wo)
+    d = max(len(a), len(b))
+    pwo = wo ** np.arange(d - 1, -1, -1)
+    start1, start2 = max(len(b) - len(a), 0), max(len(a) - len(b), 0)
+    b = b * pwo[start1] / pwo[start2:]
+    a = a * pwo[start1] / pwo[start1:]
+    return _out(*_normalize(b, a))
+
+
+def lp2hp(b, a, wo=1.0):
+    """A lowpass prototype b / a turned highpass at wo."""
+    b, a = _normalize(_host(b), _host(a))
+    wo = float(wo)
+    if wo != 1:
+        pwo = wo ** np.arange(max(len(a), len(b)))
+    else:
+        pwo = np.ones(max(len(a), len(b)), b.dtype.char)
+    if len(a) >= len(b):
+        outa = a[::-1] * pwo
+        outb = np.resize(b, (len(a),))
+        outb[len(b):] = 0.0
+        outb[:len(b)] = b[::-1] * pwo[:len(b)]
+    else:
+        outb = b[::-1] * pwo
+        outa = np.resize(a, (len(b),))
+        outa[len(a):] = 0.0
+        outa[:len(a)] = a[::-1] * pwo[:len(a)]
+    return _out(*_normalize(outb, outa))
+
+
+def lp2bp(b, a, wo=1.0, bw=1.0):
+    """A lowpass prototype b / a turned bandpass about wo, of width bw."""
+    b, a = _host(b), _host(a)
+    z, p, k = _tf2zpk(b, a)
+    return _out(*_zpk2tf(*_lp2bp_zpk(z, p, k, wo, bw)))
+
+
+def lp2bs(b, a, wo=1.0, bw=1.0):
+    """A lowpass prototype b / a turned bandstop about wo, of width bw."""
+    b, a = _host(b), _host(a)
+    z, p, k = _tf2zpk(b, a)
+    return _out(*_zpk2tf(*_lp2bs_zpk(z, p, k, wo, bw)))
+
+
+def bilinear(b, a, fs=1.0):
+    """The digital twin of the analog b / a by the bilinear transform at fs."""
+    fs = _validate_fs(fs, allow_none=False)
+    a, b = np.atleast_1d(_host(a)), np.atleast_1d(_host(b))
+    D, N = len(a) - 1, len(b) - 1
+    M = max(N, D)
+    Np = Dp = M
+    bprime = np.empty(Np + 1, np.result_type(b, np.float64))
+    aprime = np.empty(Dp + 1, np.result_type(a, np.float64))
+    # the coefficient of z^-j: sum over the terms of s^i = (2 fs (z-1)/(z+1))^i
+    for j in range(Np + 1):
+        val = 0.0
+        for i in range(N + 1):
+            for k in range(i + 1):
+                for l in range(M - i + 1):
+                    if k + l == j:
+                        val += (math.comb(i, k) * math.comb(M - i, l) * b[N - i]
+                                * pow(2 * fs, i) * (-1) ** k)
+        bprime[j] = np.real(val)
+    for j in range(Dp + 1):
+        val = 0.0
+        for i in range(D + 1):
+            for k in range(i + 1):
+                for l in range(M - i + 1):
+                    if k + l == j:
+                        val += (math.comb(i, k) * math.comb(M - i, l) * a[D - i]
+                                * pow(2 * fs, i) * (-1) ** k)
+        aprime[j] = np.real(val)
+    return _out(*_normalize(bprime, aprime))
+
+
+# ---- IIR design ---------------------------------------------------------------------------
+
+_BANDS = {"band": "bandpass", "bandpass": "bandpass", "pass": "bandpass", "bp": "bandpass",
+          "bs": "bandstop", "bandstop": "bandstop", "bands": "bandstop", "stop": "bandstop",
+          "l": "lowpass", "low": "lowpass", "lowpass": "lowpass", "lp": "lowpass",
+          "high": "highpass", "highpass": "highpass", "h": "highpass", "hp": "highpass"}
+_FTYPES = {"butter": "butter", "butterworth": "butter", "butt": "butter",
+           "cheby1": "cheby1", "chebyshev1": "cheby1", "cheb1": "cheby1", "chebyshevi": "cheby1",
+           "cheby2": "cheby2", "chebyshev2": "cheby2", "cheb2": "cheby2", "chebyshevii": "cheby2"}
+
+
+def _iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter",
+               output="ba", fs=None):
+    fs = _validate_fs(fs, allow_none=True)
+    ftype, btype, output = (x.lower() for x in (ftype, btype, output))
+    Wn = np.asarray(_host(Wn) if isinstance(Wn, gp.ndarray) else Wn, dtype=np.float64)
+    if fs is not None:
+        if analog:
+            raise ValueError("fs cannot be specified for an analog filter")
+        Wn = Wn / (fs / 2)
+    if np.any(Wn <= 0):
+        raise ValueError("filter critical frequencies must be greater than 0")
+    if Wn.size > 1 and not Wn[0] < Wn[1]:
+        raise ValueError("Wn[0] must be less than Wn[1]")
+    try:
+        btype = _BANDS[btype]
+    except KeyError as e:
+        raise ValueError(f"'{btype}' is an invalid bandtype for filter.") from e
+    if ftype not in _FTYPES:
+        raise NotImplementedError(f"'{ftype}' not implemented in iirfilter.")
+    if output not in ("ba", "zpk", "sos"):
+        raise ValueError(f"'{output}' is not a valid output form.")
+    ftype = _FTYPES[ftype]
+    if ftype == "butter":
+        z, p, k = _buttap(N)
+    elif ftype == "cheby1":
+        if rp is None:
+            raise ValueError("passband ripple (rp) must be provided to design a Chebyshev I "
+                             "filter.")
+        z, p, k = _cheb1ap(N, rp)
+    else:
+        if rs is None:
+            raise ValueError("stopband attenuation (rs) must be provided to design an "
+                             "Chebyshev II filter.")
+        z, p, k = _cheb2ap(N, rs)
+    if not analog:
+        if np.any(Wn <= 0) or np.any(Wn >= 1):
+            if fs is not None:
+                raise ValueError(f"Digital filter critical frequencies must be 0 < Wn < fs/2 "
+                                 f"(fs={fs} -> fs/2={fs / 2})")
+            raise ValueError("Digital filter critical frequencies must be 0 < Wn < 1")
+        fs = 2.0
+        warped = 2 * fs * np.tan(np.pi * Wn / fs)
+    else:
+        warped = Wn
+    if btype in ("lowpass", "highpass"):
+        if np.size(Wn) != 1:
+            raise ValueError("Must specify a single critical frequency Wn for lowpass or "
+                             "highpass filter")
+        fn = _lp2lp_zpk if btype == "lowpass" else _lp2hp_zpk
+        z, p, k = fn(z, p, k, wo=float(np.ravel(warped)[0]))
+    else:
+        try:
+            bw = warped[1] - warped[0]
+            wo = np.sqrt(warped[0] * warped[1])
+        except IndexError as e:
+            raise ValueError("Wn must specify start and stop frequencies for bandpass or "
+                             "bandstop filter") from e
+        fn = _lp2bp_zpk if btype == "bandpass" else _lp2bs_zpk
+        z, p, k = fn(z, p, k, wo=wo, bw=bw)
+    if not analog:
+        z, p, k = _bilinear_zpk(z, p, k, fs=fs)
+    if output == "zpk":
+        return z, p, k
+    if output == "ba":
+        return _zpk2tf(z, p, k)
+    return _zpk2sos(z, p, k, analog=analog)
+
+
+def _public_design(out):
+    if isinstance(out, tuple):
+        return tuple(gp.asarray(np.asarray(v)) if i < 2 or np.ndim(v) else v
+                     for i, v in enumerate(out))
+    return gp.asarray(out)
+
+
+def iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter",
+              output="ba", fs=None):
+    """An IIR filter of order N and critical frequencies Wn of the given
+    family ('butter', 'cheby1', 'cheby2'), as b/a, zpk or sos."""
+    return _public_design(_iirfilter(N, Wn, rp, rs, btype, analog, ftype, output, fs))
+
+
+def butter(N, Wn, btype="low", analog=False, output="ba", fs=None):
+    """A Butterworth filter of order N (maximally flat pass band)."""
+    return iirfilter(N, Wn, btype=btype, analog=analog, output=output, ftype="butter", fs=fs)
+
+
+def cheby1(N, rp, Wn, btype="low", analog=False, output="ba", fs=None):
+    """A Chebyshev type I filter of order N, pass-band ripple rp dB."""
+    return iirfilter(N, Wn, rp=rp, btype=btype, analog=analog, output=output, ftype="cheby1",
+                     fs=fs)
+
+
+def cheby2(N, rs, Wn, btype="low", analog=False, output="ba", fs=None):
+    """A Chebyshev type II filter of order N, stop band rs dB down."""
+    return iirfilter(N, Wn, rs=rs, btype=btype, analog=analog, output=output, ftype="cheby2",
+                     fs=fs)
+
+
+def _cheby1_sos(n, rp, wn):
+    return _iirfilter(n, wn, rp=rp, btype="low", ftype="cheby1", output="sos")
+
+
+def buttap(N):
+    """The analog Butterworth lowpass prototype (zeros, poles, gain)."""
+    z, p, k = _buttap(N)
+    return gp.asarray(z), gp.asarray(p), k
+
+
+def cheb1ap(N, rp):
+    """The analog Chebyshev I lowpass prototype (zeros, poles, gain)."""
+    z, p, k = _cheb1ap(N, rp)
+    return gp.asarray(z), gp.asarray(p), k
+
+
+def cheb2ap(N, rs):
+    """The analog Chebyshev II lowpass prototype (zeros, poles, gain)."""
+    z, p, k = _cheb2ap(N, rs)
+    return gp.asarray(z), gp.asarray(p), k
+
+
+# ---- notch and peak filters ---------------------------------------------------------------
+
+def _notch_peak(w0, Q, ftype, fs):
+    fs = _validate_fs(fs, allow_none=False)
+    w0 = float(w0)
+    if w0 <= 0 or w0 >= fs / 2:
+        raise ValueError("w0 should be such that 0 < w0 < fs/2")
+    w0 = 2 * w0 / fs
+    bw = w0 / Q
+    bw, w0 = bw * np.pi, w0 * np.pi
+    gb = 1 / np.sqrt(2)
+    if ftype == "notch":
+        beta = (np.sqrt(1.0 - gb ** 2) / gb) * np.tan(bw / 2.0)
+    else:
+        beta = (gb / np.sqrt(1.0 - gb ** 2)) * np.tan(bw / 2.0)
+    gain = 1.0 / (1.0 + beta)
+    if ftype == "notch":
+        b = gain * np.array([1.0, -2.0 * np.cos(w0), 1.0])
+    else:
+        b = (1.0 - gain) * np.array([1.0, 0.0, -1.0])
+    a = np.array([1.0, -2.0 * gain * np.cos(w0), 2.0 * gain - 1.0])
+    return gp.asarray(b), gp.asarray(a)
+
+
+def iirnotch(w0, Q, fs=2.0):
+    """A second-order notch at w0 of quality factor Q."""
+    return _notch_peak(w0, Q, "notch", fs)
+
+
+def iirpeak(w0, Q, fs=2.0):
+    """A second-order peak (resonator) at w0 of quality factor Q."""
+    return _notch_peak(w0, Q, "peak", fs)
+
+
+# ---- frequency responses ------------------------------------------------------------------
+
+def _worN(worN, whole, fs, include_nyquist=False):
+    """The frequencies (radians per sample) of a response, and in fs's unit."""
+    if worN is None:
+        worN = 512
+    if np.ndim(worN) == 0 and isinstance(worN, (int, np.integer)) or (
+            np.ndim(worN) == 0 and float(worN) == int(worN) and not isinstance(worN, float)):
+        N = int(worN)
+        if N < 0:
+            raise ValueError(f"worN must be nonnegative, got {N}")
+        lastpoint = 2 * np.pi if whole else np.pi
+        w = np.linspace(0, lastpoint, N, endpoint=include_nyquist and not whole)
+        return w, w * fs / (2 * np.pi)
+    f = np.atleast_1d(_host(worN)).astype(np.float64)
+    return 2 * np.pi * f / fs, f
+
+
+def freqz(b, a=1, worN=512, whole=False, plot=None, fs=2 * np.pi, include_nyquist=False):
+    """The frequency response of the digital filter b / a at worN
+    frequencies (or the given ones, in fs's unit)."""
+    b, a = np.atleast_1d(_host(b)), np.atleast_1d(_host(a))
+    fs = _validate_fs(fs, allow_none=False)
+    w, f = _worN(worN, whole, fs, include_nyquist)
+    zm1 = np.exp(-1j * w)
+    num = np.polynomial.polynomial.polyval(zm1, b, tensor=b.ndim > 1 and True)
+    den = np.polynomial.polynomial.polyval(zm1, a)
+    h = num / den
+    if plot is not None:
+        plot(f, h)
+    return gp.asarray(f), gp.asarray(h)
+
+
+def freqz_zpk(z, p, k, worN=512, whole=False, fs=2 * np.pi):
+    """The frequency response of a digital filter from its zeros, poles and
+    gain."""
+    z, p = np.atleast_1d(_host(z)), np.atleast_1d(_host(p))
+    fs = _validate_fs(fs, allow_none=False)
+    w, f = _worN(worN, whole, fs)
+    zm = np.exp(1j * w)
+    h = k * np.polyval(np.atleast_1d(np.poly(z)), zm) / np.polyval(np.atleast_1d(np.poly(p)), zm)
+    return gp.asarray(f), gp.asarray(h)
+
+
+def freqz_sos(sos, worN=512, whole=False, fs=2 * np.pi):
+    """The frequency response of a cascade of second-order sections: the
+    product of the sections' responses."""
+    sos = _host(sos)
+    if sos.ndim != 2 or sos.shape[1] != 6:
+        raise ValueError("sos array must be shape (n_sections, 6)")
+    fs = _validate_fs(fs, allow_none=False)
+    w, f = _worN(worN, whole, fs)
+    zm1 = np.exp(-1j * w)
+    h = np.ones_like(zm1)
+    for s in sos:
+        h = h * (np.polynomial.polynomial.polyval(zm1, s[:3])
+                 / np.polynomial.polynomial.polyval(zm1, s[3:]))
+    return gp.asarray(f), gp.asarray(h)
+
+
+sosfreqz = freqz_sos
+
+
+def freqs(b, a, worN=200, plot=None):
+    """The frequency response of the analog filter b / a."""
+    b, a = np.atleast_1d(_host(b)), np.atleast_1d(_host(a))
+    if worN is None or np.ndim(worN) == 0:
+        w = _findfreqs(b, a, 200 if worN is None else int(worN))
+    else:
+        w = np.atleast_1d(_host(worN)).astype(np.float64)
+    s = 1j * w
+    h = np.polyval(b, s) / np.polyval(a, s)
+    if plot is not None:
+        plot(w, h)
+    return gp.asarray(w), gp.asarray(h)
+
+
+def freqs_zpk(z, p, k, worN=200):
+    """The frequency response of an analog filter from zeros, poles, gain."""
+    z, p = np.atleast_1d(_host(z)), np.atleast_1d(_host(p))
+    if worN is None or np.ndim(worN) == 0:
+        w = _findfreqs(z, p, 200 if worN is None else int(worN), kind="zp")
+    else:
+        w = np.atleast_1d(_host(worN)).astype(np.float64)
+    s = 1j * w
+    h = k * np.polyval(np.atleast_1d(np.poly(z)), s) / np.polyval(np.atleast_1d(np.poly(p)), s)
+    return gp.asarray(w), gp.asarray(h)
+
+
+def _findfreqs(num, den, N, kind="ba"):
+    """SciPy's span of interesting frequencies of an analog response: two
+    decades beyond the outermost pole and zero."""
+    if kind == "ba":
+        ep = np.atleast_1d(np.roots(den)) + 0j
+        tz = np.atleast_1d(np.roots(num)) + 0j
+    else:
+        ep = np.atleast_1d(den) + 0j
+        tz = np.atleast_1d(num) + 0j
+    if len(ep) == 0:
+        ep = np.atleast_1d(-1000) + 0j
+    ez = np.r_[np.compress(ep.imag >= 0, ep, axis=-1),
+               np.compress((abs(tz) < 1e5) & (tz.imag >= 0), tz, axis=-1)]
+    integ = np.abs(ez) < 1e-10
+    hfreq = np.round(np.log10(np.max(3 * np.abs(ez.real + integ) + 1.5 * ez.imag)) + 0.5)
+    lfreq = np.round(np.log10(0.1 * np.min(np.abs((ez + integ).real) + 2 * ez.imag)) - 0.5)
+    return np.logspace(lfreq, hfreq, N)
+
+
+def group_delay(system, w=512, whole=False, fs=2 * np.pi):
+    """The group delay -d(phase)/dw of the digital filter system = (b, a),
+    in samples."""
+    b, a = map(np.atleast_1d, (_host(system[0]), _host(system[1])))
+    fs = _validate_fs(fs, allow_none=False)
+    if w is None:
+        w = 512
+    if np.ndim(w) == 0 and float(w) == int(w) and not isinstance(w, float):
+        n = int(w)
+        w = np.linspace(0, 2 * np.pi if whole else np.pi, n, endpoint=False)
+    else:
+        w = 2 * np.pi * np.atleast_1d(_host(w)).astype(np.float64) / fs
+    c = np.convolve(b, np.conjugate(a[::-1]))
+    cr = c * np.arange(c.size)
+    z = np.exp(-1j * w)
+    num = np.polyval(cr[::-1], z)
+    den = np.polyval(c[::-1], z)
+    singular = np.absolute(den) < 10 * np.finfo(np.float64).eps
+    if np.any(singular):
+        warnings.warn("The group delay is singular at frequencies "
+                      f"[{', '.join(f'{ws:.3f}' for ws in w[singular])}], setting to 0",
+                      stacklevel=2)
+    gd = np.zeros_like(w)
+    gd[~singular] = np.real(num[~singular] / den[~singular]) - a.size + 1
+    return gp.asarray(w * fs / (2 * np.pi)), gp.asarray(gd)
