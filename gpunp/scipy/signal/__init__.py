@@ -9,6 +9,7 @@ the windows of ``gpunp.scipy.signal.windows``."""
 from . import windows
 from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d,
                         correlation_lags, fftconvolve, oaconvolve)
+from ._czt import CZT, ZoomFFT, czt, czt_points, lombscargle, vectorstrength, zoom_fft
 from ._design import (BadCoefficients, bilinear, bilinear_zpk, buttap, butter, cheb1ap,
                       cheb2ap, cheby1, cheby2, freqs, freqs_zpk, freqz, freqz_sos, freqz_zpk,
                       group_delay, iirfilter, iirnotch, iirpeak, lp2bp, lp2bp_zpk, lp2bs,
@@ -21,6 +22,8 @@ from ._resample import (decimate, deconvolve, detrend, hilbert, hilbert2, resamp
                         resample_poly, upfirdn)
 from ._smooth import (medfilt, medfilt2d, order_filter, savgol_coeffs, savgol_filter,
                       wiener)
+from ._spectral import (check_COLA, check_NOLA, coherence, csd, istft, periodogram,
+                        spectrogram, stft, welch)
 from ._waveforms import (chirp, gausspulse, max_len_seq, sawtooth, square, sweep_poly,
                          unit_impulse)
 from .windows import get_window
