@@ -265,7 +265,7 @@ def _buttap(N):
     if abs(int(N)) != N:
         raise ValueError("Filter order must be a nonnegative integer")
     p = -np.exp(1j * np.pi * np.arange(-N + 1, N, 2) / (2 * N))
-    return np.array([]), p, 1
+    return np.array([]), p, 1.0
 
 
 def _cheb1ap(N, rp):
@@ -287,7 +287,7 @@ def _cheb2ap(N, rs):
     if abs(int(N)) != N:
         raise ValueError("Filter order must be a nonnegative integer")
     if N == 0:
-        return np.array([]), np.array([]), 1
+        return np.array([]), np.array([]), 1.0
     de = 1.0 / np.sqrt(10 ** (0.1 * rs) - 1)
     mu = np.arcsinh(1.0 / de) / N
     m = (np.concatenate((np.arange(-N + 1, 0, 2), np.arange(2, N, 2))) if N % 2
@@ -767,11 +767,17 @@ def group_delay(system, w=512, whole=False, fs=2 * np.pi):
     z = np.exp(-1j * w)
     num = np.polyval(cr[::-1], z)
     den = np.polyval(c[::-1], z)
-    singular = np.absolute(den) < 10 * np.finfo(np.float64).eps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gd = np.real(num / den) - a.size + 1
+    singular = ~np.isfinite(gd)
     if np.any(singular):
+        gd[singular] = 0
         warnings.warn("The group delay is singular at frequencies "
                       f"[{', '.join(f'{ws:.3f}' for ws in w[singular])}], setting to 0",
                       stacklevel=2)
-    gd = np.zeros_like(w)
-    gd[~singular] = np.real(num[~singular] / den[~singular]) - a.size + 1
+    elif np.any(np.absolute(den) < 10 * np.finfo(np.float64).eps):
+        near = np.absolute(den) < 10 * np.finfo(np.float64).eps
+        warnings.warn("The filter's denominator is extremely small at frequencies "
+                      f"[{', '.join(f'{ws:.3f}' for ws in w[near])}], around which a "
+                      "singularity may be present", stacklevel=2)
     return gp.asarray(w * fs / (2 * np.pi)), gp.asarray(gd)

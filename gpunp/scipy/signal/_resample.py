@@ -67,8 +67,9 @@ def _extend(x, lo, hi, mode, cval):
     if mode == "smooth":
         s0 = (x[..., 1:2] - first) if n > 1 else gp.zeros_like(first)
         s1 = (last - x[..., n - 2:n - 1]) if n > 1 else gp.zeros_like(first)
-    else:
-        s0 = s1 = (last - first) / (n - 1) if n > 1 else gp.zeros_like(first)
+    else:  # one sample has no line through its ends: 0 / 0, as SciPy's
+        with gp.errstate(divide="ignore", invalid="ignore"):
+            s0 = s1 = (last - first) / float(n - 1) if n > 1 else (last - first) * math.nan
     rdt = np.zeros(0, x.dtype).real.dtype
     kl = gp.asarray(np.arange(-lo, 0).astype(rdt))
     kr = gp.asarray(np.arange(1, hi + 1).astype(rdt))
@@ -201,7 +202,7 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
             # fold the two-sided window onto the one-sided spectrum
             W = gp.array(W, copy=True)
             W[1:nX] = (W[1:nX] + gp.flip(W[n - nX + 1:])) / 2
-            X = X * W[:nX]
+            X = X * W[:nX].astype(X.real.dtype)  # in place in SciPy: X's dtype stays
         X = gp.array(X[..., :m2], copy=True)
         if m % 2 == 0 and num != n:  # the unpaired bin at m // 2
             X[..., m // 2] = X[..., m // 2] * (2 if num < n else 0.5)

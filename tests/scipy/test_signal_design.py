@@ -1,0 +1,121 @@
+"""gpunp.scipy.signal's filter design against SciPy's: every band type of
+Butterworth and Chebyshev I and II filters, digital and analog, in the
+three output forms (second-order sections paired as SciPy pairs them); the
+form conversions and frequency transformations; firwin and Kaiser's
+formulas; frequency responses and group delay; notch and peak filters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+import gpunp.scipy.signal as gs
+from property.signal_compare import outcome, same
+
+BANDS = [("low", 0.3), ("high", 0.2), ("bandpass", [0.2, 0.5]), ("bandstop", [0.1, 0.6])]
+
+
+@pytest.mark.parametrize("N", [1, 2, 5, 8])
+@pytest.mark.parametrize("btype,Wn", BANDS)
+@pytest.mark.parametrize("analog", [False, True])
+def test_iir_design(N, btype, Wn, analog):
+    W = np.asarray(Wn) * (10 if analog else 1)
+    for out in ("ba", "zpk", "sos"):
+        same(gs.butter(N, W, btype, analog, out), ss.butter(N, W, btype, analog, out))
+        same(gs.cheby1(N, 1, W, btype, analog, out), ss.cheby1(N, 1, W, btype, analog, out))
+        same(gs.cheby2(N, 40, W, btype, analog, out), ss.cheby2(N, 40, W, btype, analog, out))
+
+
+def test_iirfilter_forms_and_errors():
+    same(gs.iirfilter(4, [100, 200], btype="band", fs=1000, output="sos"),
+         ss.iirfilter(4, [100, 200], btype="band", fs=1000, output="sos"))
+    same(gs.iirfilter(3, 0.4, rp=2, ftype="cheby1", btype="lowpass"),
+         ss.iirfilter(3, 0.4, rp=2, ftype="cheby1", btype="lowpass"))
+    for args, kw in [((4, 1.5), {}), ((4, [0.5, 0.2]), {"btype": "band"}), ((4, 0.2), {"btype": "nope"}),
+                     ((4, 0.2), {"output": "nope"}), ((4, -0.2), {}), ((4, 0.3), {"ftype": "cheby1"}),
+                     ((4, 0.3), {"ftype": "cheby2"}), ((4, 0.3, None, None, "low", True), {"fs": 3}),
+                     ((4, [0.1, 0.2]), {"btype": "low"}), ((4, 0.2), {"btype": "band"})]:
+        same(outcome(gs.iirfilter, *args, **kw), outcome(ss.iirfilter, *args, **kw))
+
+
+def test_conversions():
+    b, a = ss.butter(5, 0.3)
+    sos = ss.butter(6, [0.2, 0.4], "band", output="sos")
+    z, p, k = ss.cheby2(5, 30, 0.3, output="zpk")
+    same(gs.tf2zpk(b, a), ss.tf2zpk(b, a))
+    same(gs.zpk2tf(z, p, k), ss.zpk2tf(z, p, k))
+    same(gs.tf2sos(b, a), ss.tf2sos(b, a))
+    same(gs.sos2tf(sos), ss.sos2tf(sos))
+    same(gs.sos2zpk(sos), ss.sos2zpk(sos))
+    for pairing in ("nearest", "keep_odd", "minimal", "bad"):
+        same(outcome(gs.zpk2sos, z, p, k, pairing), outcome(ss.zpk2sos, z, p, k, pairing))
+    zp, pp, kp = ss.buttap(5)
+    same(gs.zpk2sos(zp, pp, kp, analog=True), ss.zpk2sos(zp, pp, kp, analog=True))
+    same(gs.zpk2sos([], [], 2.0), ss.zpk2sos([], [], 2.0))
+    with pytest.warns(gs.BadCoefficients):
+        g = gs.normalize([0, 0, 1, 2], [2, 4])
+    with pytest.warns(ss.BadCoefficients):
+        same(g, ss.normalize([0, 0, 1, 2], [2, 4]))
+    same(gs.normalize([[1, 2], [3, 4]], [2, 1]), ss.normalize([[1, 2], [3, 4]], [2, 1]))
+
+
+def test_prototypes_and_transformations():
+    same(gs.buttap(4), ss.buttap(4))
+    same(gs.cheb1ap(5, 1), ss.cheb1ap(5, 1))
+    same(gs.cheb2ap(4, 30), ss.cheb2ap(4, 30))
+    z, p, k = ss.cheb2ap(5, 30)
+    for name in ("lp2lp_zpk", "lp2hp_zpk"):
+        same(getattr(gs, name)(z, p, k, 3.0), getattr(ss, name)(z, p, k, 3.0))
+    for name in ("lp2bp_zpk", "lp2bs_zpk"):
+        same(getattr(gs, name)(z, p, k, 3.0, 2.0), getattr(ss, name)(z, p, k, 3.0, 2.0))
+    same(gs.bilinear_zpk(z, p, k, 10), ss.bilinear_zpk(z, p, k, 10))
+    b, a = ss.butter(4, 1, analog=True)
+    same(gs.bilinear(b, a, 10), ss.bilinear(b, a, 10))
+    same(gs.bilinear([1, 2], [1, 3, 2], 3), ss.bilinear([1, 2], [1, 3, 2], 3))
+    for name in ("lp2lp", "lp2hp"):
+        same(getattr(gs, name)(b, a, 3.0), getattr(ss, name)(b, a, 3.0))
+        same(getattr(gs, name)([1, 1], [1, 2, 3], 2.0), getattr(ss, name)([1, 1], [1, 2, 3], 2.0))
+    for name in ("lp2bp", "lp2bs"):
+        same(getattr(gs, name)(b, a, 3.0, 2.0), getattr(ss, name)(b, a, 3.0, 2.0))
+
+
+@pytest.mark.parametrize("numtaps,cutoff,kw", [
+    (11, 0.3, {}), (12, 0.3, {}), (21, [0.2, 0.5], {"pass_zero": False}),
+    (21, 0.4, {"pass_zero": "highpass"}), (31, [0.1, 0.3, 0.6], {}), (15, 0.3, {"width": 0.1}),
+    (15, 30, {"fs": 100, "window": "hann"}), (12, 0.3, {"pass_zero": False}),
+    (21, [0.2, 0.4], {"pass_zero": "bandstop", "scale": False}), (5, 1.2, {}), (5, [0.4, 0.2], {}),
+    (5, 0.2, {"pass_zero": "bandpass"}), (5, [0.1, 0.2], {"pass_zero": "lowpass"}),
+    (5, 0.2, {"pass_zero": "nope"})])
+def test_firwin(numtaps, cutoff, kw):
+    same(outcome(gs.firwin, numtaps, cutoff, **kw), outcome(ss.firwin, numtaps, cutoff, **kw))
+
+
+def test_kaiser_formulas():
+    for a in (10, 21, 30, 50, 60):
+        assert gs.kaiser_beta(a) == ss.kaiser_beta(a)
+        assert gs.kaiserord(a, 0.1) == ss.kaiserord(a, 0.1)
+    assert gs.kaiser_atten(31, 0.1) == ss.kaiser_atten(31, 0.1)
+    same(outcome(gs.kaiserord, 5, 0.1), outcome(ss.kaiserord, 5, 0.1))
+
+
+def test_responses():
+    b, a = ss.butter(4, 0.3)
+    for kw in ({}, {"worN": [0.1, 0.2], "fs": 1}, {"worN": 64, "whole": True},
+               {"worN": 64, "include_nyquist": True}, {"worN": 0}):
+        same(gs.freqz(b, a, **kw), ss.freqz(b, a, **kw))
+    same(gs.freqz([1, 2, 1]), ss.freqz([1, 2, 1]))
+    sos = ss.butter(6, 0.3, output="sos")
+    same(gs.sosfreqz(sos, 100), ss.sosfreqz(sos, 100))
+    same(gs.freqz_sos(sos, [0.1, 0.3], fs=1), ss.freqz_sos(sos, [0.1, 0.3], fs=1))
+    same(gs.freqz_zpk(*ss.butter(6, 0.3, output="zpk")), ss.freqz_zpk(*ss.butter(6, 0.3, output="zpk")))
+    ba = ss.butter(4, 1, analog=True)
+    same(gs.freqs(*ba), ss.freqs(*ba))
+    same(gs.freqs(*ba, worN=[0.5, 1, 2]), ss.freqs(*ba, worN=[0.5, 1, 2]))
+    zpk = ss.butter(4, 1, analog=True, output="zpk")
+    same(gs.freqs_zpk(*zpk), ss.freqs_zpk(*zpk))
+    same(gs.group_delay((b, a)), ss.group_delay((b, a)))
+    same(gs.group_delay((b, a), 20, whole=True, fs=100), ss.group_delay((b, a), 20, whole=True, fs=100))
+    for f in ("iirnotch", "iirpeak"):
+        same(getattr(gs, f)(60, 30, 1000), getattr(ss, f)(60, 30, 1000))
+        same(outcome(getattr(gs, f), 600, 30, 1000), outcome(getattr(ss, f), 600, 30, 1000))
