@@ -4,10 +4,10 @@ A filter b/a (a[0] = 1, order p) is a FIR part v = b * x followed by the
 all-pole recurrence y[n] = v[n] - sum_k a[k] y[n - k]. The all-pole part is
 the cascade of first-order recurrences y[n] = u[n] + r y[n - 1], one for
 each root r of a (computed on the host; complex for conjugate pairs), and
-each is scanned by doubling: S = u, then for d = 1, 2, 4, ... every
-S[n] += r^d S[n - d]; after log2(N) steps S[n] = sum_j r^j u[n - j]. Each
-step is one elementwise operation over the whole signal, every channel and
-sample at once.
+each is a blocked scan (_scan_root): blocks of 64 samples filtered by one
+matrix product, then the values carried between blocks, a recurrence 64
+times shorter solved the same way. Every step works on the whole signal,
+every channel and block at once.
 
 Why roots and not the companion matrix of a (the textbook state space):
 its powers C^d, formed by squaring, carry rounding errors of the size of
@@ -29,8 +29,14 @@ import gpunp as gp
 _FLOATS = "fdgFDG"
 
 
+def _host(v):
+    """Coefficients on the host (they are few), whether given as gpunp
+    arrays or as anything NumPy takes."""
+    return gp.asnumpy(v) if isinstance(v, gp.ndarray) else np.asarray(v)
+
+
 def _coeffs(b, a):
-    b, a = np.atleast_1d(np.asarray(b)), np.atleast_1d(np.asarray(a))
+    b, a = np.atleast_1d(_host(b)), np.atleast_1d(_host(a))
     if not (b.ndim == 1 and b.size > 0):
         raise ValueError(f"Parameter b is not a non-empty 1d array, since {b.shape=}!")
     if not (a.ndim == 1 and a.size > 0):
@@ -60,17 +66,32 @@ def _zi_for(zi, x, axis, p, dt):
     return zi.astype(dt)
 
 
+_BLOCK = 64  # samples a block of the scan: one L x L product per block
+
+
 def _scan_root(u, r):
-    """y[n] = u[n] + r y[n - 1] along the last axis, y[-1] = 0."""
+    """y[n] = u[n] + r y[n - 1] along the last axis, y[-1] = 0.
+
+    Blocks of L samples are filtered on their own by one product with the
+    L x L lower-triangular matrix of powers r^(i - j); the blocks' last
+    values are then a recurrence of ratio r^L over the blocks (solved the
+    same way, L times shorter), and each block adds r^(i + 1) times the
+    value carried into it. log_L(N) levels, each a product and an
+    elementwise update over the whole signal."""
     n = u.shape[-1]
-    y = u
-    rd, d = r, 1
-    while d < n:
-        # the right side is formed before the write, so every S[n - d] read
-        # is of the previous step (Hillis and Steele's scan)
-        y[..., d:] = y[..., d:] + rd * y[..., :n - d]
-        rd, d = rd * rd, d * 2
-    return y
+    L = min(_BLOCK, max(n, 1))
+    B = -(-n // L)
+    cdt = u.dtype
+    k = np.arange(L)
+    powers = np.asarray(r, dtype=np.complex128 if cdt.kind == "c" else np.float64) ** k
+    T = np.where(k[:, None] >= k[None, :], powers[np.abs(k[:, None] - k[None, :])], 0)
+    U = gp.pad(u, [(0, 0)] * (u.ndim - 1) + [(0, B * L - n)]) if B * L != n else u
+    Y = gp.matmul(U.reshape(u.shape[:-1] + (B, L)), gp.asarray(T.T.astype(cdt)))
+    if B > 1:
+        carry = _scan_root(gp.ascontiguousarray(Y[..., L - 1]), powers[-1] * r)
+        g = gp.asarray((powers * r).astype(cdt))
+        Y[..., 1:, :] = Y[..., 1:, :] + carry[..., :-1, None] * g
+    return Y.reshape(u.shape[:-1] + (B * L,))[..., :n]
 
 
 def _allpole(v, a, dt):
@@ -177,7 +198,7 @@ def lfilter(b, a, x, axis=-1, zi=None):
 def lfiltic(b, a, y, x=None):
     """The initial state for lfilter that reproduces past outputs y (latest
     first) and inputs x (latest first)."""
-    a, b = np.atleast_1d(np.asarray(a)), np.atleast_1d(np.asarray(b))
+    a, b = np.atleast_1d(_host(a)), np.atleast_1d(_host(b))
     if a.ndim > 1:
         raise ValueError("Filter coefficients `a` must be 1-D.")
     if b.ndim > 1:
@@ -214,10 +235,10 @@ def lfiltic(b, a, y, x=None):
 
 
 def _lfilter_zi_host(b, a):
-    b = np.atleast_1d(np.asarray(b))
+    b = np.atleast_1d(_host(b))
     if b.ndim != 1:
         raise ValueError("Numerator b must be 1-D.")
-    a = np.atleast_1d(np.asarray(a))
+    a = np.atleast_1d(_host(a))
     if a.ndim != 1:
         raise ValueError("Denominator a must be 1-D.")
     while len(a) > 1 and a[0] == 0.0:
@@ -272,7 +293,7 @@ def _sosfilt_zi_host(sos):
 
 def sosfilt_zi(sos):
     """The initial states of sosfilt for the steady state of a unit step."""
-    return gp.asarray(_sosfilt_zi_host(np.asarray(gp.asnumpy(gp.asarray(sos)))))
+    return gp.asarray(_sosfilt_zi_host(_host(sos)))
 
 
 def sosfilt(sos, x, axis=-1, zi=None):
@@ -366,7 +387,7 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     state of the ends ('pad': the signal extended by padtype; 'gust':
     Gustafsson's initial conditions, which make the result equal forwards
     and backwards)."""
-    b, a = np.atleast_1d(np.asarray(b)), np.atleast_1d(np.asarray(a))
+    b, a = np.atleast_1d(_host(b)), np.atleast_1d(_host(a))
     x = gp.asarray(x)
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
