@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 import gpunp as gp
 import gpunp.scipy.signal as gs
+from gpunp.scipy.signal._peaks import PeakPropertyWarning
 
 from .signal_compare import outcome, same
 
@@ -234,7 +235,7 @@ def test_peak_errors():
     same(outcome(gs.find_peaks, gp.ones((2, 2))), outcome(ss.find_peaks, np.ones((2, 2))))
     nan = np.array([0, np.nan, 1, 0, np.nan, np.nan, 2, 1.0])
     same(gs.find_peaks(gp.asarray(nan)), ss.find_peaks(nan))
-    with pytest.warns(gs.PeakPropertyWarning):
+    with pytest.warns(PeakPropertyWarning):
         gs.peak_prominences(gp.asarray(x), gp.asarray([0]))
 
 

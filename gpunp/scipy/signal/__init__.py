@@ -18,7 +18,7 @@ from ._design import (BadCoefficients, bilinear, bilinear_zpk, buttap, butter, c
 from ._fir import firwin, kaiser_atten, kaiser_beta, kaiserord
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,
                        sosfiltfilt)
-from ._peaks import (PeakPropertyWarning, argrelextrema, argrelmax, argrelmin, find_peaks,
+from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks,
                      peak_prominences, peak_widths)
 from ._resample import (decimate, deconvolve, detrend, hilbert, hilbert2, resample,
                         resample_poly, upfirdn)
