@@ -151,11 +151,18 @@ def test_sosfilt_up_to_order_12(sig, sections, with_zi):
 @given(signals(), st.integers(1, 5), st.sampled_from(["odd", "even", "constant", None]),
        st.sampled_from([None, 0, 3]))
 def test_filtfilt_and_sosfiltfilt(sig, order, padtype, padlen):
+    """Both pad methods of filtfilt (the padded ends, Gustafsson's initial
+    states, on the whole signal or irlen samples of each end) and
+    sosfiltfilt."""
     x, axis, rng = sig
     single = x.dtype == np.float32
     b, a = ss.butter(order, rng.uniform(0.1, 0.6))
     r = outcome(ss.filtfilt, b, a, x, axis, padtype, padlen)
     g = outcome(gs.filtfilt, b, a, gp.asarray(x), axis, padtype, padlen)
+    close(g, r, single)
+    irlen = [None, 3, 20][order % 3]
+    r = outcome(ss.filtfilt, b, a, x, axis, method="gust", irlen=irlen)
+    g = outcome(gs.filtfilt, b, a, gp.asarray(x), axis, method="gust", irlen=irlen)
     close(g, r, single)
     sos = ss.butter(order, rng.uniform(0.1, 0.6), output="sos")
     r = outcome(ss.sosfiltfilt, sos, x, axis, padtype, padlen)

@@ -99,8 +99,12 @@ def _allpole(v, a, dt):
     the last axis, as a cascade of one scan per root of a."""
     roots = np.roots(a)
     real = dt.kind == "f" and not np.iscomplexobj(a)
-    cdt = np.result_type(dt, np.complex64)
-    y = v.astype(cdt) if np.iscomplexobj(roots) else gp.array(v, dtype=dt)
+    # double precision throughout, single-precision signals too: the roots of
+    # a high-order a rounded to float32 move the filter far more than a's
+    # coefficients rounded to float32 (which is all SciPy's loop suffers)
+    wide = np.float64 if dt.kind == "f" else np.complex128
+    cdt = np.dtype(np.complex128)
+    y = v.astype(cdt) if np.iscomplexobj(roots) else gp.array(v, dtype=wide)
     for r in roots:
         rc = complex(r) if cdt.kind == "c" and y.dtype.kind == "c" else float(np.real(r))
         y = _scan_root(y, rc)
@@ -424,4 +428,53 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
 
 
 def _filtfilt_gust(b, a, x, axis, irlen):
-    raise NotImplementedError("filtfilt(method='gust') is not implemented in gpunp yet")
+    """Gustafsson's method: the initial states of the forward and backward
+    passes chosen by least squares so that filtering forwards-backwards and
+    backwards-forwards agree. The m x 2p system (m: the signal, or irlen
+    samples at each end) is built and pseudo-inverted on the host, and
+    applied to every signal at once."""
+    order = max(len(b), len(a)) - 1
+    if order == 0:
+        return (b[0] / a[0]) ** 2 * x
+    if x.size == 0 and x.ndim > 1:
+        # SciPy's least squares of no signals (or of signals of no samples)
+        # fails in reshape or in LAPACK
+        raise ValueError("cannot reshape array of size 0 into shape (0)" if x.shape[axis] == 0
+                         else "illegal value in 4-th argument of internal None")
+    xm = gp.moveaxis(x, axis, -1)
+    n = xm.shape[-1]
+    m = n if irlen is None or n <= 2 * irlen else irlen
+    # the zero-input responses to each initial state (observability matrix)
+    zi = np.zeros(order)
+    zi[0] = 1
+    obs = np.zeros((m, order))
+    obs[:, 0] = gp.asnumpy(lfilter(b, a, gp.zeros(m), zi=gp.asarray(zi))[0])
+    for k in range(1, order):
+        obs[k:, k] = obs[:-k, 0]
+    obsr = obs[::-1]
+    S = gp.asnumpy(lfilter(b, a, gp.asarray(obs[::-1].copy()), axis=0))
+    Sr = S[::-1]
+    M = np.zeros((2 * m if m != n else m, 2 * order))
+    W = np.zeros_like(M)
+    if m == n:
+        M[:, :order], M[:, order:] = Sr - obs, obsr - S
+        W[:, :order], W[:, order:] = Sr, obsr
+    else:
+        M[:m, :order], M[m:, order:] = Sr - obs, obsr - S
+        W[:m, :order], W[m:, order:] = Sr, obsr
+    y_f = lfilter(b, a, xm)
+    y_fb = gp.flip(lfilter(b, a, gp.flip(y_f, axis=-1)), axis=-1)
+    y_b = gp.flip(lfilter(b, a, gp.flip(xm, axis=-1)), axis=-1)
+    y_bf = lfilter(b, a, y_b)
+    d = y_bf - y_fb
+    if m != n:
+        d = gp.concatenate([d[..., :m], d[..., n - m:]], axis=-1)
+    ic = gp.matmul(d, gp.asarray(np.linalg.pinv(M).T.astype(d.dtype)))
+    wic = gp.matmul(ic, gp.asarray(W.T.astype(d.dtype)))
+    y = gp.array(y_fb, copy=True)
+    if m == n:
+        y = y + wic
+    else:
+        y[..., :m] = y[..., :m] + wic[..., :m]
+        y[..., n - m:] = y[..., n - m:] + wic[..., m:]
+    return gp.ascontiguousarray(gp.moveaxis(y, -1, axis))
