@@ -309,50 +309,36 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     if mode not in _MODES:
         raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
     s1, s2 = a.shape, b.shape
-    full = a
-    kernel = b
     shape = [s1[i] + s2[i] - 1 if i in ax else max(s1[i], s2[i]) for i in range(a.ndim)]
     blocked = [(i, _oa_block(s1[i], s2[i])) for i in ax]
     blocked = [(i, step) for i, step in blocked if step is not None]
     if not blocked:
         return gp.ascontiguousarray(_crop(_fft_full(a, b, ax, shape), s1, s2, mode, ax))
-    # block the signal along each chosen axis: axis i of length n becomes
-    # (nblocks, step) with the blocks on a new leading axis of the batch
-    x = full
-    for i, step in blocked:
-        n = x.shape[i]
-        nb = -(-n // step)
-        x = gp.pad(x, [(0, 0)] * i + [(0, nb * step - n)] + [(0, 0)] * (x.ndim - i - 1))
-    # one block at a time per blocked axis, kept simple: FFT-convolve the
-    # blocks of the first blocked axis at once (a batch axis), add tails
+    # one axis is cut into blocks of `step` (a new batch axis before it);
+    # the other convolved axes are transformed whole
     i, step = blocked[0]
-    n = s1[i]
-    nb = x.shape[i] // step
-    xs = gp.moveaxis(x, i, -1)
+    n, k = s1[i], s2[i]
+    nb = -(-n // step)
+    xs = gp.moveaxis(a, i, -1)
+    xs = gp.pad(xs, [(0, 0)] * (xs.ndim - 1) + [(0, nb * step - n)])
     xs = xs.reshape(xs.shape[:-1] + (nb, step))
-    ks = gp.moveaxis(kernel, i, -1)
-    ks = ks.reshape(ks.shape[:-1] + (1, ks.shape[-1]))
-    k = s2[i]
-    others = [j if j < i else j for j in ax if j != i]
-    # the other convolved axes keep their positions (the moved axis is last)
-    others = [j - (j > i) for j in others]
-    seg_len = step + k - 1
+    ks = gp.moveaxis(b, i, -1)
+    ks = ks.reshape(ks.shape[:-1] + (1, k))
+    others = [j - (j > i) for j in ax if j != i]  # their places once axis i is last
     seg_shape = [xs.shape[j] + ks.shape[j] - 1 if j in others else max(xs.shape[j], ks.shape[j])
                  for j in range(xs.ndim - 2)]
-    segs = _fft_full(xs, ks, others + [xs.ndim - 1], seg_shape + [nb, seg_len])
-    # overlap-add: block j's output starts at j * step
-    head = segs[..., :step]
-    tail = segs[..., step:]
+    segs = _fft_full(xs, ks, others + [xs.ndim - 1], seg_shape + [nb, step + k - 1])
+    # overlap-add: block j's output starts at j * step; its tail (k - 1 <
+    # step samples) lands on the next block
     outlen = nb * step + k - 1
     out = gp.zeros(segs.shape[:-2] + (outlen,), dtype=segs.dtype)
+    head = segs[..., :step]
     out[..., :nb * step] = head.reshape(head.shape[:-2] + (nb * step,))
     if k > 1:
-        # each tail (k - 1 long, shorter than a block) lands on the next block
-        t = gp.pad(tail, [(0, 0)] * (tail.ndim - 1) + [(0, step - (k - 1))])
-        t = t.reshape(t.shape[:-2] + (nb * step,))
-        out[..., step:step + nb * step] = out[..., step:step + nb * step] + t[..., :outlen - step]
-    out = out[..., :n + k - 1]
-    res = gp.moveaxis(out, -1, i)
+        tail = gp.pad(segs[..., step:], [(0, 0)] * (segs.ndim - 1) + [(0, step - (k - 1))])
+        tail = tail.reshape(tail.shape[:-2] + (nb * step,))
+        out[..., step:] = out[..., step:] + tail[..., :outlen - step]
+    res = gp.moveaxis(out[..., :n + k - 1], -1, i)
     return gp.ascontiguousarray(_crop(res, s1, s2, mode, ax))
 
 
