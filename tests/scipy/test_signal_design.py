@@ -119,3 +119,22 @@ def test_responses():
     for f in ("iirnotch", "iirpeak"):
         same(getattr(gs, f)(60, 30, 1000), getattr(ss, f)(60, 30, 1000))
         same(outcome(getattr(gs, f), 600, 30, 1000), outcome(getattr(ss, f), 600, 30, 1000))
+
+
+def test_state_space_forms():
+    b, a = ss.butter(3, 0.3)
+    same(gs.tf2ss(b, a), ss.tf2ss(b, a))
+    same(gs.tf2ss([[1, 2, 3], [0, 1, 1]], [1, 2, 3, 4]), ss.tf2ss([[1, 2, 3], [0, 1, 1]], [1, 2, 3, 4]))
+    same(gs.tf2ss([2], [3]), ss.tf2ss([2], [3]))
+    same(outcome(gs.tf2ss, [1, 2, 3], [1, 2]), outcome(ss.tf2ss, [1, 2, 3], [1, 2]))
+    A, B, C, D = ss.tf2ss(b, a)
+    same(gs.ss2tf(A, B, C, D), ss.ss2tf(A, B, C, D))
+    same(gs.ss2zpk(A, B, C, D), ss.ss2zpk(A, B, C, D))
+    same(outcome(gs.ss2tf, A, B, C, D, 1), outcome(ss.ss2tf, A, B, C, D, 1))
+    same(gs.ss2tf([[]], [[]], [[]], [[3.0]]), ss.ss2tf([[]], [[]], [[]], [[3.0]]))
+    zpk = ss.butter(3, 0.3, output="zpk")
+    same(gs.zpk2ss(*zpk), ss.zpk2ss(*zpk))
+    same(gs.abcd_normalize(A, B, C, D), ss.abcd_normalize(A, B, C, D))
+    same(gs.abcd_normalize(D=[[1, 2]], A=[[1]]), ss.abcd_normalize(D=[[1, 2]], A=[[1]]))
+    for args in [(A, B), (A, B, C[:, :1], D), ()]:
+        same(outcome(gs.abcd_normalize, *args), outcome(ss.abcd_normalize, *args))

@@ -16,6 +16,7 @@ from ._design import (BadCoefficients, bilinear, bilinear_zpk, buttap, butter, c
                       lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp, lp2lp_zpk, normalize, sos2tf,
                       sos2zpk, sosfreqz, tf2sos, tf2zpk, zpk2sos, zpk2tf)
 from ._fir import firwin, kaiser_atten, kaiser_beta, kaiserord
+from ._ltiforms import abcd_normalize, ss2tf, ss2zpk, tf2ss, zpk2ss
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,
                        sosfiltfilt)
 from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks,

@@ -46,27 +46,40 @@ def zpk2tf(z, p, k):
     return _out(*_zpk2tf(_host(z), _host(p), _host(k)))
 
 
+def _align(num):
+    """Numerators of different lengths (a list of rows) padded in front."""
+    if isinstance(num, (list, tuple)) and num and all(np.ndim(r) == 1 for r in num) and \
+            len({len(r) for r in num}) > 1:
+        width = max(len(r) for r in num)
+        return np.array([np.concatenate([np.zeros(width - len(r)), r]) for r in num])
+    return np.asarray(num)
+
+
 def _normalize(b, a):
-    den = np.trim_zeros(np.atleast_1d(a), "f")
+    den = np.atleast_1d(np.asarray(a))
+    num = np.atleast_2d(_align(b))
     if den.ndim != 1:
         raise ValueError("Denominator polynomial must be rank-1 array.")
-    num = np.atleast_2d(b)
     if num.ndim > 2:
         raise ValueError("Numerator polynomial must be rank-1 or rank-2 array.")
-    if den.size == 0:
+    if np.all(den == 0):
         raise ValueError("Denominator must have at least on nonzero element.")
-    num = num / den[0]
-    den = den / den[0]
-    # leading zeros of every numerator
+    den = np.trim_zeros(den, "f")
+    num, den = num / den[0], den / den[0]
     lead = 0
-    while lead < num.shape[1] - 1 and np.allclose(num[:, lead], 0, rtol=0, atol=1e-14):
-        lead += 1
-    if lead:
+    for j in range(num.shape[-1]):
+        if np.all(np.abs(num[:, j]) <= 1e-14):
+            lead += 1
+        else:
+            break
+    if lead > 0:
         warnings.warn("Badly conditioned filter coefficients (numerator): the results may "
                       "be meaningless", BadCoefficients, stacklevel=3)
+        if lead == num.shape[1]:
+            lead -= 1
         num = num[:, lead:]
-    if np.ndim(b) < 2 or np.asarray(b).ndim == 1:
-        num = num[0]
+    if num.shape[0] == 1:
+        num = num[0, :]
     return num, den
 
 
