@@ -794,3 +794,92 @@ def group_delay(system, w=512, whole=False, fs=2 * np.pi):
                       f"[{', '.join(f'{ws:.3f}' for ws in w[near])}], around which a "
                       "singularity may be present", stacklevel=2)
     return gp.asarray(w * fs / (2 * np.pi)), gp.asarray(gd)
+
+
+def iircomb(w0, Q, ftype="notch", fs=2.0, *, pass_zero=False):
+    """A comb filter of notches (or peaks) at the multiples of w0, of
+    quality factor Q."""
+    w0, Q = float(w0), float(Q)
+    fs = _validate_fs(fs, allow_none=False)
+    ftype = ftype.lower()
+    if not 0 < w0 < fs / 2:
+        raise ValueError(f"w0 must be between 0 and {fs / 2} (Nyquist), but given {w0}.")
+    if ftype not in ("notch", "peak"):
+        raise ValueError("ftype must be either notch or peak.")
+    N = round(fs / w0)
+    if abs(w0 - fs / N) / fs > 1e-14:
+        raise ValueError("fs must be divisible by w0.")
+    w0 = (2 * np.pi * w0) / fs
+    G0, G = (1, 0) if ftype == "notch" else (0, 1)
+    beta = math.tan(N * (w0 / Q) / 4)
+    ax = (1 - beta) / (1 + beta)
+    bx = (G0 + G * beta) / (1 + beta)
+    cx = (G0 - G * beta) / (1 + beta)
+    sgn = -1.0 if (ftype == "peak") == bool(pass_zero) else 1.0
+    b = np.zeros(N + 1)
+    b[0], b[-1] = bx, sgn * cx
+    a = np.zeros(N + 1)
+    a[0], a[-1] = 1.0, sgn * ax
+    return gp.asarray(b), gp.asarray(a)
+
+
+def _hz_to_erb(hz):
+    return hz / 9.26449 + 24.7  # Glasberg and Moore's equivalent rectangular bandwidth
+
+
+def gammatone(freq, ftype, order=None, numtaps=None, fs=None):
+    """A gammatone filter (the auditory filter model) centred at freq: an
+    FIR of numtaps (order 1..24) or Slaney's fourth-order IIR."""
+    freq = float(freq)
+    fs = _validate_fs(2 if fs is None else fs, allow_none=False)
+    ftype = ftype.lower()
+    if not 0 < freq < fs / 2:
+        raise ValueError(f"The frequency must be between 0 and {fs / 2} (Nyquist), but given "
+                         f"{freq}.")
+    if ftype not in ("fir", "iir"):
+        raise ValueError("ftype must be either fir or iir.")
+    if ftype == "fir":
+        import operator
+        order = operator.index(4 if order is None else order)
+        numtaps = operator.index(max(int(fs * 0.015), 15) if numtaps is None else numtaps)
+        if not 0 < order <= 24:
+            raise ValueError("Invalid order: order must be > 0 and <= 24.")
+        t = np.arange(numtaps) / fs
+        bw = 1.019 * _hz_to_erb(freq)
+        b = t ** (order - 1) * np.exp(-2 * np.pi * bw * t) * np.cos(2 * np.pi * freq * t)
+        b = b * (2 * (2 * np.pi * bw) ** order / math.factorial(order - 1) / fs)
+        return gp.asarray(b), gp.asarray(np.array([1.0]))
+    if order is not None:
+        warnings.warn("order is not used for IIR gammatone filter.", stacklevel=2)
+    if numtaps is not None:
+        warnings.warn("numtaps is not used for IIR gammatone filter.", stacklevel=2)
+    T = 1.0 / fs
+    bw = 2 * math.pi * 1.019 * _hz_to_erb(freq)
+    fr = 2 * freq * math.pi * T
+    bwT = bw * T
+    g1 = -2 * np.exp(2j * fr) * T
+    g2 = 2 * np.exp(-bwT + 1j * fr) * T
+    g3 = math.sqrt(3 + 2 ** 1.5) * math.sin(fr)
+    g4 = math.sqrt(3 - 2 ** 1.5) * math.sin(fr)
+    g5 = np.exp(2j * fr)
+    g = (g1 + g2 * (math.cos(fr) - g4)) * (g1 + g2 * (math.cos(fr) + g4))
+    g = g * (g1 + g2 * (math.cos(fr) - g3)) * (g1 + g2 * (math.cos(fr) + g3))
+    g = g / ((-2 / math.exp(2 * bwT) - 2 * g5 + 2 * (1 + g5) / math.exp(bwT)) ** 4)
+    g = math.hypot(g.real, g.imag)
+    c = math.cos
+    b = [T ** 4 / g, -4 * T ** 4 * c(fr) / math.exp(bwT) / g,
+         6 * T ** 4 * c(2 * fr) / math.exp(2 * bwT) / g,
+         -4 * T ** 4 * c(3 * fr) / math.exp(3 * bwT) / g, T ** 4 * c(4 * fr) / math.exp(4 * bwT) / g]
+    a = [1, -8 * c(fr) / math.exp(bwT), 4 * (4 + 3 * c(2 * fr)) / math.exp(2 * bwT),
+         -8 * (6 * c(fr) + c(3 * fr)) / math.exp(3 * bwT),
+         2 * (18 + 16 * c(2 * fr) + c(4 * fr)) / math.exp(4 * bwT),
+         -8 * (6 * c(fr) + c(3 * fr)) / math.exp(5 * bwT),
+         4 * (4 + 3 * c(2 * fr)) / math.exp(6 * bwT), -8 * c(fr) / math.exp(7 * bwT),
+         math.exp(-8 * bwT)]
+    return gp.asarray(np.array(b, dtype=np.float64)), gp.asarray(np.array(a, dtype=np.float64))
+
+
+def findfreqs(num, den, N, kind="ba"):
+    """Frequencies spanning the interesting part of an analog response: two
+    decades beyond its outermost poles and zeros."""
+    return gp.asarray(_findfreqs(_host(num), _host(den), N, kind))

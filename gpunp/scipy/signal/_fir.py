@@ -3,6 +3,8 @@ hundred numbers computed on the host in float64, as SciPy computes them."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 import gpunp as gp
@@ -96,3 +98,112 @@ def firwin(numtaps, cutoff, *, width=None, window="hamming", pass_zero=True, sca
     """A linear-phase FIR filter of numtaps by the window method, pass bands
     between the cutoffs (lowpass, highpass, bandpass, bandstop)."""
     return gp.asarray(_firwin_host(numtaps, cutoff, width, window, pass_zero, scale, fs))
+
+
+def firwin2(numtaps, freq, gain, *, nfreqs=None, window="hamming", antisymmetric=False,
+            fs=None):
+    """A linear-phase FIR filter of numtaps whose gain at the frequencies
+    freq is gain (piecewise linear between): the inverse FFT of the sampled
+    response, shifted to be causal and windowed."""
+    freq = np.asarray(gp.asnumpy(gp.asarray(freq)), dtype=np.float64)
+    gain = np.asarray(gp.asnumpy(gp.asarray(gain)), dtype=np.float64)
+    if fs is not None and (np.ndim(fs) != 0 or fs <= 0):
+        raise ValueError("Sampling frequency fs must be a single finite positive number.")
+    nyq = 0.5 * (2 if fs is None else fs)
+    if freq.shape[0] != gain.shape[0]:
+        raise ValueError("freq and gain must be of same length.")
+    if nfreqs is not None and numtaps >= nfreqs:
+        raise ValueError(f"ntaps must be less than nfreqs, but firwin2 was called with "
+                         f"ntaps={numtaps} and nfreqs={nfreqs}")
+    if freq[0] != 0 or freq[-1] != nyq:
+        raise ValueError("freq must start with 0 and end with fs/2.")
+    d = np.diff(freq)
+    if np.any(d < 0):
+        raise ValueError("The values in freq must be nondecreasing.")
+    if np.any(d[:-1] + d[1:] == 0):
+        raise ValueError("A value in freq must not occur more than twice.")
+    if freq[1] == 0:
+        raise ValueError("Value 0 must not be repeated in freq")
+    if freq[-2] == nyq:
+        raise ValueError("Value fs/2 must not be repeated in freq")
+    ftype = (4 if numtaps % 2 == 0 else 3) if antisymmetric else (2 if numtaps % 2 == 0 else 1)
+    if ftype == 2 and gain[-1] != 0.0:
+        raise ValueError("A Type II filter must have zero gain at the Nyquist frequency.")
+    if ftype == 3 and (gain[0] != 0.0 or gain[-1] != 0.0):
+        raise ValueError("A Type III filter must have zero gain at zero and Nyquist "
+                         "frequencies.")
+    if ftype == 4 and gain[0] != 0.0:
+        raise ValueError("A Type IV filter must have zero gain at zero frequency.")
+    if nfreqs is None:
+        nfreqs = 1 + 2 ** int(np.ceil(np.log2(numtaps)))
+    if np.any(d == 0):
+        # a step (a repeated frequency) becomes a steep slope of width 2 eps
+        freq = freq.copy()
+        eps = np.finfo(np.float64).eps * nyq
+        for k in range(len(freq) - 1):
+            if freq[k] == freq[k + 1]:
+                freq[k] -= eps
+                freq[k + 1] += eps
+        if np.any(np.diff(freq) <= 0):
+            raise ValueError("freq cannot contain numbers that are too close (within eps * "
+                             f"(fs/2): {eps}) to a repeated value")
+    x = np.linspace(0.0, nyq, nfreqs)
+    fx = np.interp(x, freq, gain)
+    shift = np.exp(-(numtaps - 1) / 2.0 * 1j * np.pi * x / nyq)
+    if ftype > 2:
+        shift = shift * 1j
+    full = np.fft.irfft(fx * shift)
+    win = gp.asnumpy(get_window(window, numtaps, fftbins=False)) if window is not None else 1
+    out = full[:numtaps] * win
+    if ftype == 3:
+        out[out.size // 2] = 0.0
+    return gp.asarray(out)
+
+
+def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
+    """The minimum-phase FIR filter of a linear-phase one ('homomorphic': the
+    cepstrum folded onto its causal half; 'hilbert': the discrete Hilbert
+    transform of the log magnitude), computed with FFTs on the host."""
+    h = np.asarray(gp.asnumpy(gp.asarray(h)))
+    if h.dtype.kind == "c":
+        raise ValueError("Complex filters not supported")
+    if h.ndim != 1 or h.shape[0] <= 2:
+        raise ValueError("h must be 1-D and at least 2 samples long")
+    n_half = h.shape[0] // 2
+    if not np.any(h[-n_half:][::-1] - h[:n_half] <= 1e-8 + 1e-6 * abs(h[:n_half])):
+        warnings.warn("h does not appear to by symmetric, conversion may fail", RuntimeWarning,
+                      stacklevel=2)
+    if not isinstance(method, str) or method not in ("homomorphic", "hilbert"):
+        raise ValueError(f'method must be "homomorphic" or "hilbert", got {method!r}')
+    if method == "hilbert" and not half:
+        raise ValueError("`half=False` is only supported when `method='homomorphic'`")
+    if n_fft is None:
+        n_fft = 2 ** int(np.ceil(np.log2(2 * (h.shape[0] - 1) / 0.01)))
+    n_fft = int(n_fft)
+    if n_fft < h.shape[0]:
+        raise ValueError(f"n_fft must be at least len(h)=={len(h)}")
+    if method == "hilbert":
+        w = np.arange(n_fft, dtype=np.float64) * (2 * np.pi / n_fft * n_half)
+        H = np.real(np.fft.fft(h, n_fft) * np.exp(1j * w))
+        dp, ds = max(H) - 1, 0 - min(H)
+        S = 4.0 / (np.sqrt(1 + dp + ds) + np.sqrt(1 - dp + ds)) ** 2
+        H = np.sqrt((H + ds) * S) + 1e-10
+        sig = np.zeros(n_fft)
+        mid = n_fft // 2
+        sig[1:mid], sig[mid + 1:] = 1, -1
+        hmin = np.real(np.fft.ifft(H * np.exp(np.fft.fft(sig * np.fft.ifft(np.log(H))))))
+    else:
+        mag = np.abs(np.fft.fft(h, n_fft))
+        mag = np.log(mag + 1e-7 * np.min(mag[mag > 0]))
+        if half:
+            mag = mag * 0.5
+        cep = np.real(np.fft.ifft(mag))
+        win = np.zeros(n_fft)
+        win[0] = 1
+        stop = n_fft // 2
+        win[1:stop] = 2
+        if n_fft % 2:
+            win[stop] = 1
+        hmin = np.fft.ifft(np.exp(np.fft.fft(cep * win))).real
+    n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
+    return gp.asarray(hmin[:n_out])
