@@ -182,3 +182,35 @@ def test_comb_gammatone_findfreqs():
     same(gs.findfreqs(*ba, 20), ss.findfreqs(*ba, 20))
     zpk = ss.cheby2(3, 30, 2, analog=True, output="zpk")
     same(gs.findfreqs(zpk[0], zpk[1], 10, kind="zp"), ss.findfreqs(zpk[0], zpk[1], 10, kind="zp"))
+
+
+ORDER_CASES = [(0.2, 0.3, 3, 40), (0.3, 0.2, 3, 40), ([0.2, 0.5], [0.1, 0.6], 3, 40),
+               ([0.1, 0.6], [0.2, 0.5], 3, 40), ([0.2, 0.4], [0.25, 0.35], 0.5, 50)]
+
+
+@pytest.mark.parametrize("name", ["buttord", "cheb1ord", "cheb2ord"])
+@pytest.mark.parametrize("wp,ws,gpass,gstop", ORDER_CASES)
+def test_order_selection(name, wp, ws, gpass, gstop):
+    """Every band type, band-stop's edges found by Brent's bounded search."""
+    f, g = getattr(ss, name), getattr(gs, name)
+    for analog in (False, True):
+        same(outcome(g, wp, ws, gpass, gstop, analog), outcome(f, wp, ws, gpass, gstop, analog))
+    wp50, ws50 = np.asarray(wp) * 50, np.asarray(ws) * 50
+    same(outcome(g, wp50, ws50, gpass, gstop, fs=100), outcome(f, wp50, ws50, gpass, gstop, fs=100))
+    same(outcome(g, wp, ws, 0, gstop), outcome(f, wp, ws, 0, gstop))
+
+
+@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2", "bessel", "nope"])
+@pytest.mark.parametrize("wp,ws,gpass,gstop", ORDER_CASES)
+def test_iirdesign(ftype, wp, ws, gpass, gstop):
+    for out in ("ba", "sos"):
+        same(outcome(gs.iirdesign, wp, ws, gpass, gstop, ftype=ftype, output=out),
+             outcome(ss.iirdesign, wp, ws, gpass, gstop, ftype=ftype, output=out))
+    same(outcome(gs.iirdesign, [0.1], [0.2, 0.3], 1, 40, ftype=ftype),
+         outcome(ss.iirdesign, [0.1], [0.2, 0.3], 1, 40, ftype=ftype))
+
+
+@pytest.mark.parametrize("kind", ["butter", "cheby", "ellip", "nope"])
+def test_band_stop_obj(kind):
+    args = (0.3, 0, np.array([0.2, 0.7]), np.array([0.4, 0.5]), 1, 40, kind)
+    same(outcome(gs.band_stop_obj, *args), outcome(ss.band_stop_obj, *args))

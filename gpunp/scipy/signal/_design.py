@@ -883,3 +883,254 @@ def findfreqs(num, den, N, kind="ba"):
     """Frequencies spanning the interesting part of an analog response: two
     decades beyond its outermost poles and zeros."""
     return gp.asarray(_findfreqs(_host(num), _host(den), N, kind))
+
+
+# ---- order selection ----------------------------------------------------------------------
+
+def _fminbound(f, lo, hi, xtol=1e-5, maxfun=500):
+    """The minimum of f on [lo, hi] by Brent's bounded method (golden
+    sections and parabolic steps), as scipy.optimize.fminbound finds it."""
+    sqrt_eps = math.sqrt(2.2e-16)
+    golden = 0.5 * (3.0 - math.sqrt(5.0))
+    a, b = lo, hi
+    v = w = x = a + golden * (b - a)  # v, w: the previous best points
+    step = prev = 0.0
+    fv = fw = fx = f(x)
+    calls = 1
+    mid = 0.5 * (a + b)
+    tol1 = sqrt_eps * abs(x) + xtol / 3.0
+    tol2 = 2.0 * tol1
+    while abs(x - mid) > tol2 - 0.5 * (b - a):
+        use_golden = True
+        if abs(prev) > tol1:  # try the parabola through x, w, v
+            use_golden = False
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            p = (x - v) * q - (x - w) * r
+            q = 2.0 * (q - r)
+            if q > 0.0:
+                p = -p
+            q = abs(q)
+            r, prev = prev, step
+            if abs(p) < abs(0.5 * q * r) and q * (a - x) < p < q * (b - x):
+                step = (p + 0.0) / q
+                u = x + step
+                if (u - a) < tol2 or (b - u) < tol2:
+                    step = tol1 * (np.sign(mid - x) + ((mid - x) == 0))
+            else:
+                use_golden = True
+        if use_golden:
+            prev = (a - x) if x >= mid else (b - x)
+            step = golden * prev
+        u = x + (np.sign(step) + (step == 0)) * max(abs(step), tol1)
+        fu = f(u)
+        calls += 1
+        if fu <= fx:
+            if u >= x:
+                a = x
+            else:
+                b = x
+            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
+        else:
+            if u < x:
+                a = u
+            else:
+                b = u
+            if fu <= fw or w == x:
+                v, fv, w, fw = w, fw, u, fu
+            elif fu <= fv or v == x or v == w:
+                v, fv = u, fu
+        mid = 0.5 * (a + b)
+        tol1 = sqrt_eps * abs(x) + xtol / 3.0
+        tol2 = 2.0 * tol1
+        if calls >= maxfun:
+            break
+    return x
+
+
+def _ellipk(m):
+    """The complete elliptic integral of the first kind K(m), by the
+    arithmetic-geometric mean."""
+    a, b = 1.0, math.sqrt(1.0 - m)
+    for _ in range(60):
+        if abs(a - b) <= 1e-16 * a:
+            break
+        a, b = 0.5 * (a + b), math.sqrt(a * b)
+    return math.pi / (2 * a)
+
+
+def _gpass_gstop(gpass, gstop):
+    if gpass <= 0.0:
+        raise ValueError("gpass should be larger than 0.0")
+    if gstop <= 0.0:
+        raise ValueError("gstop should be larger than 0.0")
+    if gpass > gstop:
+        raise ValueError("gpass should be smaller than gstop")
+
+
+def band_stop_obj(wp, ind, passb, stopb, gpass, gstop, type):
+    """The order a band-stop filter needs when passband edge ind moves to
+    wp: the objective order selection minimises."""
+    _gpass_gstop(gpass, gstop)
+    passb = np.array(_host(passb), dtype=np.float64)
+    stopb = np.asarray(_host(stopb), dtype=np.float64)
+    passb[ind] = wp
+    nat = min(abs(stopb * (passb[0] - passb[1]) / (stopb ** 2 - passb[0] * passb[1])))
+    GSTOP, GPASS = 10 ** (0.1 * abs(gstop)), 10 ** (0.1 * abs(gpass))
+    if type == "butter":
+        return np.log10((GSTOP - 1.0) / (GPASS - 1.0)) / (2 * np.log10(nat))
+    if type == "cheby":
+        return np.arccosh(np.sqrt((GSTOP - 1.0) / (GPASS - 1.0))) / np.arccosh(nat)
+    if type == "ellip":
+        arg1 = np.sqrt((GPASS - 1.0) / (GSTOP - 1.0))
+        arg0 = 1.0 / nat
+        return (_ellipk(arg0 ** 2) * _ellipk(1 - arg1 ** 2)
+                / (_ellipk(1 - arg0 ** 2) * _ellipk(arg1 ** 2)))
+    raise ValueError(f"Incorrect type: {type}")
+
+
+def _ord_setup(wp, ws, gpass, gstop, analog, fs, kind):
+    """Warped band edges, the band type (1 low, 2 high, 3 stop, 4 pass) and
+    the natural frequency ratio the order follows from."""
+    wp = np.atleast_1d(_host(wp)).astype(np.float64)
+    ws = np.atleast_1d(_host(ws)).astype(np.float64)
+    if fs is not None:
+        if analog:
+            raise ValueError("fs cannot be specified for an analog filter")
+        wp, ws = 2 * wp / fs, 2 * ws / fs
+    ftype = 2 * (wp.shape[0] - 1) + 1 + (1 if wp[0] >= ws[0] else 0)
+    passb, stopb = (wp, ws) if analog else (np.tan(np.pi * wp / 2.0), np.tan(np.pi * ws / 2.0))
+    if ftype == 1:
+        nat = stopb / passb
+    elif ftype == 2:
+        nat = passb / stopb
+    elif ftype == 3:
+        wp0 = _fminbound(lambda w: band_stop_obj(w, 0, passb, stopb, gpass, gstop, kind),
+                         passb[0], stopb[0] - 1e-12)
+        wp1 = _fminbound(lambda w: band_stop_obj(w, 1, passb, stopb, gpass, gstop, kind),
+                         stopb[1] + 1e-12, passb[1])
+        passb = np.array([float(wp0), float(wp1)])
+        nat = (stopb * (passb[0] - passb[1])) / (stopb ** 2 - passb[0] * passb[1])
+    else:
+        nat = (stopb ** 2 - passb[0] * passb[1]) / (stopb * (passb[0] - passb[1]))
+    return passb, ftype, float(np.min(np.abs(nat)))
+
+
+def _wn(WN, analog, fs):
+    wn = np.asarray(WN) if analog else np.arctan(WN) * 2.0 / np.pi
+    if wn.shape[0] == 1:
+        wn = wn[0]
+    if fs is not None:
+        wn = wn * fs / 2
+    return gp.asarray(np.asarray(wn)) if np.ndim(wn) else np.float64(wn)
+
+
+def buttord(wp, ws, gpass, gstop, analog=False, fs=None):
+    """The least Butterworth order (and its natural frequency) that loses no
+    more than gpass dB in the pass band and gstop dB in the stop band."""
+    _gpass_gstop(gpass, gstop)
+    fs = _validate_fs(fs, allow_none=True)
+    passb, ftype, nat = _ord_setup(wp, ws, gpass, gstop, analog, fs, "butter")
+    GSTOP, GPASS = 10 ** (0.1 * abs(gstop)), 10 ** (0.1 * abs(gpass))
+    order = int(math.ceil(math.log10((GSTOP - 1.0) / (GPASS - 1.0)) / (2 * math.log10(nat))))
+    try:
+        W0 = (GPASS - 1.0) ** (-1.0 / (2.0 * order))
+    except ZeroDivisionError:
+        W0 = 1.0
+        warnings.warn("Order is zero...check input parameters.", RuntimeWarning, stacklevel=2)
+    if ftype == 1:
+        WN = W0 * passb
+    elif ftype == 2:
+        WN = passb / W0
+    elif ftype == 3:
+        d = np.sqrt((passb[1] - passb[0]) ** 2 + 4 * W0 ** 2 * passb[0] * passb[1])
+        WN = np.sort(np.abs(np.array([((passb[1] - passb[0]) + d) / (2 * W0),
+                                      ((passb[1] - passb[0]) - d) / (2 * W0)])))
+    else:
+        W0 = np.array([-W0, W0])
+        WN = np.sort(np.abs(-W0 * (passb[1] - passb[0]) / 2.0
+                            + np.sqrt(W0 ** 2 / 4.0 * (passb[1] - passb[0]) ** 2
+                                      + passb[0] * passb[1])))
+    return order, _wn(WN, analog, fs)
+
+
+def _cheb_order(wp, ws, gpass, gstop, analog, fs):
+    fs = _validate_fs(fs, allow_none=True)
+    _gpass_gstop(gpass, gstop)
+    passb, ftype, nat = _ord_setup(wp, ws, gpass, gstop, analog, fs, "cheby")
+    GSTOP, GPASS = 10 ** (0.1 * abs(gstop)), 10 ** (0.1 * abs(gpass))
+    v = math.acosh(math.sqrt((GSTOP - 1.0) / (GPASS - 1.0)))
+    return int(math.ceil(v / math.acosh(nat))), v, passb, ftype, fs
+
+
+def cheb1ord(wp, ws, gpass, gstop, analog=False, fs=None):
+    """The least Chebyshev I order (and its critical frequency) meeting the
+    pass- and stop-band losses."""
+    order, _, passb, _, fs = _cheb_order(wp, ws, gpass, gstop, analog, fs)
+    return order, _wn(passb, analog, fs)
+
+
+def cheb2ord(wp, ws, gpass, gstop, analog=False, fs=None):
+    """The least Chebyshev II order (and its critical frequency) meeting the
+    pass- and stop-band losses."""
+    order, v, passb, ftype, fs = _cheb_order(wp, ws, gpass, gstop, analog, fs)
+    f = 1.0 / math.cosh(1.0 / order * v)
+    if ftype == 1:
+        nat = passb / f
+    elif ftype == 2:
+        nat = passb * f
+    elif ftype == 3:
+        n0 = (f / 2.0 * (passb[0] - passb[1])
+              + math.sqrt(f ** 2 * (passb[1] - passb[0]) ** 2 / 4.0 + passb[1] * passb[0]))
+        nat = np.array([n0, passb[1] * passb[0] / n0])
+    else:
+        n0 = (1.0 / (2.0 * f) * (passb[0] - passb[1])
+              + math.sqrt((passb[1] - passb[0]) ** 2 / (4.0 * f ** 2) + passb[1] * passb[0]))
+        nat = np.array([n0, passb[0] * passb[1] / n0])
+    return order, _wn(nat, analog, fs)
+
+
+_ORDERS = {"butter": "butter", "butterworth": "butter", "cheby1": "cheby1",
+           "chebyshev1": "cheby1", "chebyshevi": "cheby1", "cheby2": "cheby2",
+           "chebyshev2": "cheby2", "chebyshevii": "cheby2"}
+_NOT_YET = ("cauer", "elliptic", "ellip")
+_NO_ORDER = ("bessel", "bessel_phase", "bessel_delay", "bessel_mag")
+
+
+def iirdesign(wp, ws, gpass, gstop, analog=False, ftype="ellip", output="ba", fs=None):
+    """The IIR filter of least order of the family ftype meeting pass band
+    wp (loss <= gpass dB) and stop band ws (loss >= gstop dB). gpunp has
+    no elliptic design yet: ftype 'ellip' (the default) raises
+    NotImplementedError."""
+    if ftype in _NO_ORDER:
+        raise ValueError(f"{ftype} does not have order selection. Use iirfilter function.")
+    if ftype in _NOT_YET:
+        raise NotImplementedError("elliptic filters are not implemented in gpunp yet")
+    if ftype not in _ORDERS:
+        raise ValueError(f"Invalid IIR filter type: {ftype}")
+    _gpass_gstop(gpass, gstop)
+    wp = np.atleast_1d(_host(wp)).astype(np.float64)
+    ws = np.atleast_1d(_host(ws)).astype(np.float64)
+    fs = _validate_fs(fs, allow_none=True)
+    if wp.shape[0] != ws.shape[0] or wp.shape not in [(1,), (2,)]:
+        raise ValueError("wp and ws must have one or two elements each, and the same shape, "
+                         f"got {wp.shape} and {ws.shape}")
+    if np.any(wp <= 0) or np.any(ws <= 0):
+        raise ValueError("Values for wp, ws must be greater than 0")
+    if not analog:
+        if fs is None:
+            if np.any(wp >= 1) or np.any(ws >= 1):
+                raise ValueError("Values for wp, ws must be less than 1")
+        elif np.any(wp >= fs / 2) or np.any(ws >= fs / 2):
+            raise ValueError(f"Values for wp, ws must be less than fs/2 (fs={fs} -> "
+                             f"fs/2={fs / 2})")
+    if wp.shape[0] == 2 and not ((ws[0] < wp[0] and wp[1] < ws[1])
+                                 or (wp[0] < ws[0] and ws[1] < wp[1])):
+        raise ValueError("Passband must lie strictly inside stopband or vice versa")
+    band = 2 * (wp.shape[0] - 1) + 1 + (1 if wp[0] >= ws[0] else 0)
+    btype = {1: "lowpass", 2: "highpass", 3: "bandstop", 4: "bandpass"}[band]
+    kind = _ORDERS[ftype]
+    ordfunc = {"butter": buttord, "cheby1": cheb1ord, "cheby2": cheb2ord}[kind]
+    N, Wn = ordfunc(wp, ws, gpass, gstop, analog=analog, fs=fs)
+    return iirfilter(N, Wn, rp=gpass, rs=gstop, analog=analog, btype=btype, ftype=kind,
+                     output=output, fs=fs)
