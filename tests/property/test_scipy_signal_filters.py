@@ -68,7 +68,8 @@ def stable_poly(rng, order, complex_=False, radius=0.9):
     """A monic polynomial whose roots lie within radius of the origin (real
     coefficients: conjugate pairs and real roots)."""
     if complex_:
-        z = radius * np.sqrt(rng.uniform(0, 1, order)) * np.exp(2j * np.pi * rng.uniform(size=order))
+        z = radius * np.sqrt(rng.uniform(0, 1, order)) * np.exp(
+            2j * np.pi * rng.uniform(size=order))
         return np.atleast_1d(np.poly(z))
     pairs, single = divmod(order, 2)
     z = list(radius * rng.uniform(-1, 1, single))
@@ -183,7 +184,8 @@ def test_sosfilt_zi_and_steady_state():
     sos = ss.butter(9, 0.2, output="sos")
     close(gs.sosfilt_zi(sos), ss.sosfilt_zi(sos))
     close(gs.sosfilt_zi(sos.astype(np.float32)), ss.sosfilt_zi(sos.astype(np.float32)), True)
-    close(gs.sosfilt_zi(np.array([[1, 0, 0, 1, 0, 0]])), ss.sosfilt_zi(np.array([[1, 0, 0, 1, 0, 0]])))
+    unit = np.array([[1, 0, 0, 1, 0, 0]])
+    close(gs.sosfilt_zi(unit), ss.sosfilt_zi(unit))
 
 
 def test_a_long_signal_is_scanned():
@@ -207,8 +209,10 @@ def test_errors():
     sos = ss.butter(4, 0.2, output="sos")
     for bad in (sos[:, :5], sos * 2, sos[None]):
         close(outcome(gs.sosfilt, bad, x), outcome(ss.sosfilt, bad, x))
-    close(outcome(gs.sosfilt, sos, x, zi=np.ones((2, 3))), outcome(ss.sosfilt, sos, x, zi=np.ones((2, 3))))
-    close(outcome(gs.filtfilt, [1], [1, 0.5], x, padlen=5), outcome(ss.filtfilt, [1], [1, 0.5], x, padlen=5))
+    close(outcome(gs.sosfilt, sos, x, zi=np.ones((2, 3))),
+          outcome(ss.sosfilt, sos, x, zi=np.ones((2, 3))))
+    close(outcome(gs.filtfilt, [1], [1, 0.5], x, padlen=5),
+          outcome(ss.filtfilt, [1], [1, 0.5], x, padlen=5))
     close(outcome(gs.filtfilt, [1], [1, 0.5], x, padtype="bad"),
           outcome(ss.filtfilt, [1], [1, 0.5], x, padtype="bad"))
     close(outcome(gs.filtfilt, [1], [1, 0.5], x, method="bad"),

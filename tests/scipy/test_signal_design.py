@@ -32,9 +32,11 @@ def test_iirfilter_forms_and_errors():
          ss.iirfilter(4, [100, 200], btype="band", fs=1000, output="sos"))
     same(gs.iirfilter(3, 0.4, rp=2, ftype="cheby1", btype="lowpass"),
          ss.iirfilter(3, 0.4, rp=2, ftype="cheby1", btype="lowpass"))
-    for args, kw in [((4, 1.5), {}), ((4, [0.5, 0.2]), {"btype": "band"}), ((4, 0.2), {"btype": "nope"}),
-                     ((4, 0.2), {"output": "nope"}), ((4, -0.2), {}), ((4, 0.3), {"ftype": "cheby1"}),
-                     ((4, 0.3), {"ftype": "cheby2"}), ((4, 0.3, None, None, "low", True), {"fs": 3}),
+    for args, kw in [((4, 1.5), {}), ((4, [0.5, 0.2]), {"btype": "band"}),
+                     ((4, 0.2), {"btype": "nope"}), ((4, 0.2), {"output": "nope"}),
+                     ((4, -0.2), {}), ((4, 0.3), {"ftype": "cheby1"}),
+                     ((4, 0.3), {"ftype": "cheby2"}),
+                     ((4, 0.3, None, None, "low", True), {"fs": 3}),
                      ((4, [0.1, 0.2]), {"btype": "low"}), ((4, 0.2), {"btype": "band"})]:
         same(outcome(gs.iirfilter, *args, **kw), outcome(ss.iirfilter, *args, **kw))
 
@@ -108,14 +110,17 @@ def test_responses():
     sos = ss.butter(6, 0.3, output="sos")
     same(gs.sosfreqz(sos, 100), ss.sosfreqz(sos, 100))
     same(gs.freqz_sos(sos, [0.1, 0.3], fs=1), ss.freqz_sos(sos, [0.1, 0.3], fs=1))
-    same(gs.freqz_zpk(*ss.butter(6, 0.3, output="zpk")), ss.freqz_zpk(*ss.butter(6, 0.3, output="zpk")))
+    zpk = ss.butter(6, 0.3, output="zpk")
+    same(gs.freqz_zpk(*zpk), ss.freqz_zpk(*zpk))
     ba = ss.butter(4, 1, analog=True)
     same(gs.freqs(*ba), ss.freqs(*ba))
     same(gs.freqs(*ba, worN=[0.5, 1, 2]), ss.freqs(*ba, worN=[0.5, 1, 2]))
     zpk = ss.butter(4, 1, analog=True, output="zpk")
     same(gs.freqs_zpk(*zpk), ss.freqs_zpk(*zpk))
     same(gs.group_delay((b, a)), ss.group_delay((b, a)))
-    same(gs.group_delay((b, a), 20, whole=True, fs=100), ss.group_delay((b, a), 20, whole=True, fs=100))
+    with pytest.warns(UserWarning):  # SciPy warns of a near-singular denominator too
+        g = gs.group_delay((b, a), 20, whole=True, fs=100)
+    same(g, outcome(ss.group_delay, (b, a), 20, whole=True, fs=100))
     for f in ("iirnotch", "iirpeak"):
         same(getattr(gs, f)(60, 30, 1000), getattr(ss, f)(60, 30, 1000))
         same(outcome(getattr(gs, f), 600, 30, 1000), outcome(getattr(ss, f), 600, 30, 1000))
@@ -124,7 +129,8 @@ def test_responses():
 def test_state_space_forms():
     b, a = ss.butter(3, 0.3)
     same(gs.tf2ss(b, a), ss.tf2ss(b, a))
-    same(gs.tf2ss([[1, 2, 3], [0, 1, 1]], [1, 2, 3, 4]), ss.tf2ss([[1, 2, 3], [0, 1, 1]], [1, 2, 3, 4]))
+    num = [[1, 2, 3], [0, 1, 1]]
+    same(gs.tf2ss(num, [1, 2, 3, 4]), ss.tf2ss(num, [1, 2, 3, 4]))
     same(gs.tf2ss([2], [3]), ss.tf2ss([2], [3]))
     same(outcome(gs.tf2ss, [1, 2, 3], [1, 2]), outcome(ss.tf2ss, [1, 2, 3], [1, 2]))
     A, B, C, D = ss.tf2ss(b, a)
@@ -172,7 +178,8 @@ def test_comb_gammatone_findfreqs():
     for args in [(100, 30, "notch", 1000), (100, 30, "peak", 1000), (300, 30, "notch", 1000),
                  (100, 30, "nope", 1000), (0, 30)]:
         for pz in (False, True):
-            same(outcome(gs.iircomb, *args, pass_zero=pz), outcome(ss.iircomb, *args, pass_zero=pz))
+            same(outcome(gs.iircomb, *args, pass_zero=pz),
+                 outcome(ss.iircomb, *args, pass_zero=pz))
     for args, kw in [((440, "fir"), {"fs": 16000}), ((440, "iir"), {"fs": 16000}),
                      ((440, "fir"), {"fs": 16000, "order": 6, "numtaps": 40}),
                      ((440, "fir"), {"fs": 16000, "order": 30}), ((440, "nope"), {"fs": 16000}),
@@ -196,7 +203,8 @@ def test_order_selection(name, wp, ws, gpass, gstop):
     for analog in (False, True):
         same(outcome(g, wp, ws, gpass, gstop, analog), outcome(f, wp, ws, gpass, gstop, analog))
     wp50, ws50 = np.asarray(wp) * 50, np.asarray(ws) * 50
-    same(outcome(g, wp50, ws50, gpass, gstop, fs=100), outcome(f, wp50, ws50, gpass, gstop, fs=100))
+    same(outcome(g, wp50, ws50, gpass, gstop, fs=100),
+         outcome(f, wp50, ws50, gpass, gstop, fs=100))
     same(outcome(g, wp, ws, 0, gstop), outcome(f, wp, ws, 0, gstop))
 
 

@@ -869,7 +869,8 @@ def gammatone(freq, ftype, order=None, numtaps=None, fs=None):
     c = math.cos
     b = [T ** 4 / g, -4 * T ** 4 * c(fr) / math.exp(bwT) / g,
          6 * T ** 4 * c(2 * fr) / math.exp(2 * bwT) / g,
-         -4 * T ** 4 * c(3 * fr) / math.exp(3 * bwT) / g, T ** 4 * c(4 * fr) / math.exp(4 * bwT) / g]
+         -4 * T ** 4 * c(3 * fr) / math.exp(3 * bwT) / g,
+         T ** 4 * c(4 * fr) / math.exp(4 * bwT) / g]
     a = [1, -8 * c(fr) / math.exp(bwT), 4 * (4 + 3 * c(2 * fr)) / math.exp(2 * bwT),
          -8 * (6 * c(fr) + c(3 * fr)) / math.exp(3 * bwT),
          2 * (18 + 16 * c(2 * fr) + c(4 * fr)) / math.exp(4 * bwT),

@@ -13,7 +13,7 @@ import gpunp as gp
 
 from ._convolve import convolve, fftconvolve
 from ._fir import _firwin_host
-from ._lfilter import filtfilt, lfilter, sosfilt, sosfiltfilt
+from ._lfilter import lfilter, sosfilt, sosfiltfilt
 from .windows._windows import get_window
 
 _UPFIRDN_MODES = ("constant", "wrap", "edge", "smooth", "symmetric", "reflect",
