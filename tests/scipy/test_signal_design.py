@@ -195,7 +195,7 @@ ORDER_CASES = [(0.2, 0.3, 3, 40), (0.3, 0.2, 3, 40), ([0.2, 0.5], [0.1, 0.6], 3,
                ([0.1, 0.6], [0.2, 0.5], 3, 40), ([0.2, 0.4], [0.25, 0.35], 0.5, 50)]
 
 
-@pytest.mark.parametrize("name", ["buttord", "cheb1ord", "cheb2ord"])
+@pytest.mark.parametrize("name", ["buttord", "cheb1ord", "cheb2ord", "ellipord"])
 @pytest.mark.parametrize("wp,ws,gpass,gstop", ORDER_CASES)
 def test_order_selection(name, wp, ws, gpass, gstop):
     """Every band type, band-stop's edges found by Brent's bounded search."""
@@ -208,7 +208,7 @@ def test_order_selection(name, wp, ws, gpass, gstop):
     same(outcome(g, wp, ws, 0, gstop), outcome(f, wp, ws, 0, gstop))
 
 
-@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2", "bessel", "nope"])
+@pytest.mark.parametrize("ftype", ["butter", "cheby1", "cheby2", "ellip", "bessel", "nope"])
 @pytest.mark.parametrize("wp,ws,gpass,gstop", ORDER_CASES)
 def test_iirdesign(ftype, wp, ws, gpass, gstop):
     for out in ("ba", "sos"):
@@ -222,3 +222,26 @@ def test_iirdesign(ftype, wp, ws, gpass, gstop):
 def test_band_stop_obj(kind):
     args = (0.3, 0, np.array([0.2, 0.7]), np.array([0.4, 0.5]), 1, 40, kind)
     same(outcome(gs.band_stop_obj, *args), outcome(ss.band_stop_obj, *args))
+
+
+@pytest.mark.parametrize("N", [0, 1, 2, 3, 5, 8])
+@pytest.mark.parametrize("rp,rs", [(1, 40), (0.5, 60), (3, 20), (0.1, 80)])
+def test_ellipap(N, rp, rs):
+    """Jacobi's elliptic functions and the filter's degree equation are the
+    engine of the design: its zeros, poles and gain against SciPy's."""
+    same(gs.ellipap(N, rp, rs), ss.ellipap(N, rp, rs), 1e-8)
+
+
+@pytest.mark.parametrize("N", [2, 3, 5])
+@pytest.mark.parametrize("btype,Wn", BANDS)
+def test_ellip(N, btype, Wn):
+    for analog in (False, True):
+        W = np.asarray(Wn) * (10 if analog else 1)
+        for out in ("ba", "zpk", "sos"):
+            same(gs.ellip(N, 1, 40, W, btype, analog, out),
+                 ss.ellip(N, 1, 40, W, btype, analog, out), 1e-8)
+    for args in [(3, None, 40), (3, 1, None), (3, -1, 40)]:
+        same(outcome(gs.iirfilter, args[0], 0.3, args[1], args[2], "low", ftype="ellip"),
+             outcome(ss.iirfilter, args[0], 0.3, args[1], args[2], "low", ftype="ellip"))
+    same(outcome(gs.iirfilter, 3, 0.3, btype="low", ftype="nope"),
+         outcome(ss.iirfilter, 3, 0.3, btype="low", ftype="nope"))

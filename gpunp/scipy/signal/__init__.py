@@ -11,11 +11,12 @@ from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, cor
                         correlation_lags, fftconvolve, oaconvolve)
 from ._czt import CZT, ZoomFFT, czt, czt_points, lombscargle, vectorstrength, zoom_fft
 from ._design import (BadCoefficients, band_stop_obj, bilinear, bilinear_zpk, buttap, butter,
-                      buttord, cheb1ap, cheb1ord, cheb2ap, cheb2ord, cheby1, cheby2,
-                      findfreqs, freqs, freqs_zpk, freqz, freqz_sos, freqz_zpk, gammatone,
-                      group_delay, iircomb, iirdesign, iirfilter, iirnotch, iirpeak, lp2bp,
-                      lp2bp_zpk, lp2bs, lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp, lp2lp_zpk,
-                      normalize, sos2tf, sos2zpk, sosfreqz, tf2sos, tf2zpk, zpk2sos, zpk2tf)
+                      buttord, cheb1ap, cheb1ord, cheb2ap, cheb2ord, cheby1, cheby2, ellip,
+                      ellipap, ellipord, findfreqs, freqs, freqs_zpk, freqz, freqz_sos,
+                      freqz_zpk, gammatone, group_delay, iircomb, iirdesign, iirfilter, iirnotch,
+                      iirpeak, lp2bp, lp2bp_zpk, lp2bs, lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp,
+                      lp2lp_zpk, normalize, sos2tf, sos2zpk, sosfreqz, tf2sos, tf2zpk, zpk2sos,
+                      zpk2tf)
 from ._fir import firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord, minimum_phase
 from ._ltiforms import abcd_normalize, ss2tf, ss2zpk, tf2ss, zpk2ss
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,

@@ -497,7 +497,9 @@ _BANDS = {"band": "bandpass", "bandpass": "bandpass", "pass": "bandpass", "bp": 
           "high": "highpass", "highpass": "highpass", "h": "highpass", "hp": "highpass"}
 _FTYPES = {"butter": "butter", "butterworth": "butter", "butt": "butter",
            "cheby1": "cheby1", "chebyshev1": "cheby1", "cheb1": "cheby1", "chebyshevi": "cheby1",
-           "cheby2": "cheby2", "chebyshev2": "cheby2", "cheb2": "cheby2", "chebyshevii": "cheby2"}
+           "cheby2": "cheby2", "chebyshev2": "cheby2", "cheb2": "cheby2",
+           "chebyshevii": "cheby2", "ellip": "ellip", "elliptic": "ellip", "cauer": "ellip"}
+_BESSEL = ("bessel", "bessel_phase", "bessel_delay", "bessel_mag")
 
 
 def _iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butter",
@@ -517,13 +519,23 @@ def _iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butte
         btype = _BANDS[btype]
     except KeyError as e:
         raise ValueError(f"'{btype}' is an invalid bandtype for filter.") from e
+    if ftype in _BESSEL:
+        raise NotImplementedError("Bessel filters are not implemented in gpunp yet")
     if ftype not in _FTYPES:
-        raise NotImplementedError(f"'{ftype}' not implemented in iirfilter.")
+        raise ValueError(f"'{ftype}' is not a valid basic IIR filter.")
     if output not in ("ba", "zpk", "sos"):
         raise ValueError(f"'{output}' is not a valid output form.")
+    if rp is not None and rp < 0:
+        raise ValueError("passband ripple (rp) must be positive")
+    if rs is not None and rs < 0:
+        raise ValueError("stopband attenuation (rs) must be positive")
     ftype = _FTYPES[ftype]
     if ftype == "butter":
         z, p, k = _buttap(N)
+    elif ftype == "ellip":
+        if rs is None or rp is None:
+            raise ValueError("Both rp and rs must be provided to design an elliptic filter.")
+        z, p, k = _ellipap(N, rp, rs)
     elif ftype == "cheby1":
         if rp is None:
             raise ValueError("passband ripple (rp) must be provided to design a Chebyshev I "
@@ -1093,20 +1105,15 @@ def cheb2ord(wp, ws, gpass, gstop, analog=False, fs=None):
 
 _ORDERS = {"butter": "butter", "butterworth": "butter", "cheby1": "cheby1",
            "chebyshev1": "cheby1", "chebyshevi": "cheby1", "cheby2": "cheby2",
-           "chebyshev2": "cheby2", "chebyshevii": "cheby2"}
-_NOT_YET = ("cauer", "elliptic", "ellip")
-_NO_ORDER = ("bessel", "bessel_phase", "bessel_delay", "bessel_mag")
+           "chebyshev2": "cheby2", "chebyshevii": "cheby2", "cauer": "ellip",
+           "elliptic": "ellip", "ellip": "ellip"}
 
 
 def iirdesign(wp, ws, gpass, gstop, analog=False, ftype="ellip", output="ba", fs=None):
     """The IIR filter of least order of the family ftype meeting pass band
-    wp (loss <= gpass dB) and stop band ws (loss >= gstop dB). gpunp has
-    no elliptic design yet: ftype 'ellip' (the default) raises
-    NotImplementedError."""
-    if ftype in _NO_ORDER:
+    wp (loss <= gpass dB) and stop band ws (loss >= gstop dB)."""
+    if ftype in _BESSEL:
         raise ValueError(f"{ftype} does not have order selection. Use iirfilter function.")
-    if ftype in _NOT_YET:
-        raise NotImplementedError("elliptic filters are not implemented in gpunp yet")
     if ftype not in _ORDERS:
         raise ValueError(f"Invalid IIR filter type: {ftype}")
     _gpass_gstop(gpass, gstop)
@@ -1131,7 +1138,169 @@ def iirdesign(wp, ws, gpass, gstop, analog=False, ftype="ellip", output="ba", fs
     band = 2 * (wp.shape[0] - 1) + 1 + (1 if wp[0] >= ws[0] else 0)
     btype = {1: "lowpass", 2: "highpass", 3: "bandstop", 4: "bandpass"}[band]
     kind = _ORDERS[ftype]
-    ordfunc = {"butter": buttord, "cheby1": cheb1ord, "cheby2": cheb2ord}[kind]
+    ordfunc = {"butter": buttord, "cheby1": cheb1ord, "cheby2": cheb2ord,
+               "ellip": ellipord}[kind]
     N, Wn = ordfunc(wp, ws, gpass, gstop, analog=analog, fs=fs)
     return iirfilter(N, Wn, rp=gpass, rs=gstop, analog=analog, btype=btype, ftype=kind,
                      output=output, fs=fs)
+
+
+# ---- elliptic (Cauer) filters -------------------------------------------------------------
+
+def _agm_K(mc):
+    """K(1 - mc), the complete elliptic integral of parameter 1 - mc, by the
+    arithmetic-geometric mean of 1 and sqrt(mc) (accurate for tiny mc)."""
+    a, b = 1.0, math.sqrt(mc)
+    for _ in range(60):
+        if abs(a - b) <= 1e-16 * a:
+            break
+        a, b = 0.5 * (a + b), math.sqrt(a * b)
+    return math.pi / (2 * a)
+
+
+def _ellipk_m(m):
+    return _agm_K(1.0 - m)
+
+
+def _ellipj(u, m):
+    """Jacobi's sn, cn, dn of u for parameter m (Cephes' method: the descending
+    Landen sequence by the arithmetic-geometric mean, series at either end)."""
+    if m < 1e-9:
+        t, b = math.sin(u), math.cos(u)
+        ai = 0.25 * m * (u - t * b)
+        return t - ai * b, b + ai * t, 1.0 - 0.5 * m * t * t
+    if m >= 0.9999999999:
+        ai = 0.25 * (1.0 - m)
+        b, t = math.cosh(u), math.tanh(u)
+        phi = 1.0 / b
+        twon = b * math.sinh(u)
+        sn = t + ai * (twon - u) / (b * b)
+        ai *= t * phi
+        return sn, phi - ai * (twon - u), phi + ai * (twon + u)
+    a, c = [1.0], [math.sqrt(m)]
+    b = math.sqrt(1.0 - m)
+    twon = 1.0
+    while abs(c[-1] / a[-1]) > 1.11022302462515654042e-16 and len(a) < 9:
+        ai = a[-1]
+        c.append((ai - b) / 2.0)
+        t = math.sqrt(ai * b)
+        a.append((ai + b) / 2.0)
+        b = t
+        twon *= 2.0
+    i = len(a) - 1
+    phi = twon * a[i] * u
+    while True:
+        t = c[i] * math.sin(phi) / a[i]
+        b = phi
+        phi = (math.asin(t) + phi) / 2.0
+        i -= 1
+        if i == 0:
+            break
+    t = math.cos(phi)
+    return math.sin(phi), t, t / math.cos(phi - b)
+
+
+def _ellipdeg(n, m1):
+    """The parameter m of an order-n elliptic filter whose selectivity
+    parameter is m1, from the nome's q-series."""
+    q = math.exp(-math.pi * _agm_K(m1) / _ellipk_m(m1)) ** (1 / n)
+    num = sum(q ** (k * (k + 1)) for k in range(8))
+    den = 1 + 2 * sum(q ** (k * k) for k in range(1, 9))
+    return 16 * q * (num / den) ** 4
+
+
+def _arc_jac_sn(w, m):
+    """The inverse of Jacobi's sn (complex w allowed), by Landen's
+    transformation."""
+    def comp(kx):
+        return ((1 - kx) * (1 + kx)) ** 0.5
+    k = m ** 0.5
+    if k > 1:
+        return np.nan
+    if k == 1:
+        return np.arctanh(w)
+    ks = [k]
+    while ks[-1] != 0:
+        kp = comp(ks[-1])
+        ks.append((1 - kp) / (1 + kp))
+        if len(ks) > 11:
+            raise ValueError("Landen transformation not converging")
+    K = np.prod(1 + np.array(ks[1:])) * np.pi / 2
+    wn = w
+    for kn, knext in zip(ks[:-1], ks[1:]):
+        wn = 2 * wn / ((1 + knext) * (1 + comp(kn * wn)))
+    return K * (2 / np.pi * np.arcsin(wn))
+
+
+def _arc_jac_sc1(w, m):
+    z = _arc_jac_sn(1j * w, m)
+    if abs(z.real) > 1e-14:
+        raise ValueError
+    return z.imag
+
+
+def _pow10m1(x):
+    return math.expm1(math.log(10) * x)
+
+
+def _ellipap(N, rp, rs):
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    if N == 0:
+        return np.array([], complex), np.array([], complex), 10 ** (-rp / 20)
+    if N == 1:
+        p = -math.sqrt(1.0 / _pow10m1(0.1 * rp))
+        return np.array([], complex), np.array([p], complex).reshape(()), -p
+    eps_sq = _pow10m1(0.1 * rp)
+    eps = math.sqrt(eps_sq)
+    ck1_sq = eps_sq / _pow10m1(0.1 * rs)
+    if ck1_sq == 0:
+        raise ValueError("Cannot design a filter with given rp and rs specifications.")
+    K1 = _ellipk_m(ck1_sq)
+    m = _ellipdeg(N, ck1_sq)
+    capk = _ellipk_m(m)
+    j = np.arange(1 - N % 2, N, 2)
+    scd = np.array([_ellipj(float(jj) * capk / N, m) for jj in j])
+    s, c, d = scd[:, 0], scd[:, 1], scd[:, 2]
+    snew = s[abs(s) > 2e-16]
+    z = 1j / (np.sqrt(m) * snew)
+    z = np.concatenate((z, np.conjugate(z)))
+    r = _arc_jac_sc1(1.0 / eps, ck1_sq)
+    v0 = capk * r / (N * K1)
+    sv, cv, dv = _ellipj(v0, 1 - m)
+    p = -(c * d * sv * cv + 1j * s * dv) / (1 - (d * sv) ** 2.0)
+    if N % 2:
+        keep = abs(p.imag) > 2e-16 * np.sqrt(np.sum(p * np.conjugate(p)).real)
+        p = np.concatenate((p, np.conjugate(p[keep])))
+    else:
+        p = np.concatenate((p, np.conjugate(p)))
+    k = (np.prod(-p) / np.prod(-z)).real
+    if N % 2 == 0:
+        k = k / np.sqrt(1 + eps_sq)
+    return z.astype(complex), p.astype(complex), float(k)
+
+
+def ellipap(N, rp, rs):
+    """The analog elliptic (Cauer) lowpass prototype: ripple rp dB in the
+    pass band, rs dB down in the stop band."""
+    z, p, k = _ellipap(N, rp, rs)
+    return gp.asarray(z), gp.asarray(p), k
+
+
+def ellip(N, rp, rs, Wn, btype="low", analog=False, output="ba", fs=None):
+    """An elliptic (Cauer) filter of order N: equiripple in both bands."""
+    return iirfilter(N, Wn, rs=rs, rp=rp, btype=btype, analog=analog, output=output,
+                     ftype="elliptic", fs=fs)
+
+
+def ellipord(wp, ws, gpass, gstop, analog=False, fs=None):
+    """The least elliptic order (and its critical frequency) meeting the
+    pass- and stop-band losses."""
+    fs = _validate_fs(fs, allow_none=True)
+    _gpass_gstop(gpass, gstop)
+    passb, _, nat = _ord_setup(wp, ws, gpass, gstop, analog, fs, "ellip")
+    arg1_sq = _pow10m1(0.1 * gpass) / _pow10m1(0.1 * gstop)
+    arg0 = 1.0 / nat
+    order = int(np.ceil(_ellipk_m(arg0 ** 2) * _agm_K(arg1_sq)
+                        / (_agm_K(arg0 ** 2) * _ellipk_m(arg1_sq))))
+    return order, _wn(passb, analog, fs)
