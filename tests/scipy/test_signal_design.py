@@ -245,3 +245,22 @@ def test_ellip(N, btype, Wn):
              outcome(ss.iirfilter, args[0], 0.3, args[1], args[2], "low", ftype="ellip"))
     same(outcome(gs.iirfilter, 3, 0.3, btype="low", ftype="nope"),
          outcome(ss.iirfilter, 3, 0.3, btype="low", ftype="nope"))
+
+
+@pytest.mark.parametrize("b,a", [([1, 2], [1, 3, 2]), ([1, 0, 1], [1, -1, 0.25]),
+                                 ([2, 3, 4, 5], [1, 2, 1]), ([1], [1, -3, 3, -1]), ([0, 0], [1, 2]),
+                                 ([1, 2j], [1, 1j, 2]), ([1], [0, 0]), ([3], [2, 1, 0, 0])])
+def test_partial_fractions(b, a):
+    for name in ("residue", "residuez"):
+        r = outcome(getattr(ss, name), b, a)
+        same(outcome(getattr(gs, name), b, a), r, 1e-8)
+        if isinstance(r, Exception) or not len(r[1]):
+            continue
+        inv = "invres" if name == "residue" else "invresz"
+        same(getattr(gs, inv)(*r), getattr(ss, inv)(*r), 1e-8)
+
+
+@pytest.mark.parametrize("rtype", ["min", "max", "avg", "nope"])
+def test_unique_roots(rtype):
+    p = [1, 1.0005, 2, 2.0001j, 2, 3]
+    same(outcome(gs.unique_roots, p, 1e-3, rtype), outcome(ss.unique_roots, p, 1e-3, rtype))
