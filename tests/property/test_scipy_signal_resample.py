@@ -144,3 +144,15 @@ def test_deconvolve():
     same(gs.deconvolve(gp.asarray(flt), gp.asarray(sig)), ss.deconvolve(flt, sig))
     same(outcome(gs.deconvolve, gp.ones((2, 2)), gp.ones(2)),
          outcome(ss.deconvolve, np.ones((2, 2)), np.ones(2)))
+
+
+@settings(max_examples=30)
+@given(signals(), st.sampled_from([(1, None), (None, None), (0, 2), (-3, 2), (-2, -1), (2, 3)]),
+       st.sampled_from([None, 5, 12]), st.sampled_from(["lowpass", "all", None]),
+       st.booleans())
+def test_envelope(sig, bp, n_out, residual, squared):
+    x, axis, _ = sig
+    same(outcome(gs.envelope, gp.asarray(x), bp, n_out=n_out, squared=squared,
+                 residual=residual, axis=axis),
+         outcome(ss.envelope, x, bp, n_out=n_out, squared=squared, residual=residual,
+                 axis=axis), tol(x))

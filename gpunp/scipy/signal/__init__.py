@@ -24,7 +24,7 @@ from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_
 from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks,
                      peak_prominences, peak_widths)
 from ._residue import invres, invresz, residue, residuez, unique_roots
-from ._resample import (decimate, deconvolve, detrend, hilbert, hilbert2, resample,
+from ._resample import (decimate, deconvolve, detrend, envelope, hilbert, hilbert2, resample,
                         resample_poly, upfirdn)
 from ._smooth import (medfilt, medfilt2d, order_filter, savgol_coeffs, savgol_filter,
                       wiener)

@@ -369,3 +369,69 @@ def deconvolve(signal, divisor):
     impulse[0] = 1
     quot = lfilter(gp.asnumpy(num), gp.asnumpy(den), gp.asarray(impulse))
     return quot, num - convolve(den, quot, mode="full")
+
+
+def envelope(z, bp_in=(1, None), *, n_out=None, squared=False, residual="lowpass", axis=-1):
+    """The envelope of z along axis (the magnitude of the analytic signal of
+    the band bp_in of Fourier bins, resampled to n_out) and, unless residual
+    is None, what is left of the signal outside the band ('lowpass': below
+    it only)."""
+    z = gp.asarray(z)
+    if not -z.ndim <= axis < z.ndim:
+        raise ValueError(f"Invalid parameter {axis=} for {z.shape=}!")
+    if not z.shape[axis] > 0:
+        raise ValueError(f"z.shape[axis] not > 0 for {z.shape=}, {axis=}!")
+    if len(bp_in) != 2 or not all(isinstance(b, int) or b is None for b in bp_in):
+        raise ValueError(f"{bp_in=} isn't a 2-tuple of type (int | None, int | None)!")
+    if not ((isinstance(n_out, int) and 0 < n_out) or n_out is None):
+        raise ValueError(f"{n_out=} is not a positive integer or None!")
+    if residual not in ("lowpass", "all", None):
+        raise ValueError(f"{residual=} not in ['lowpass', 'all', None]!")
+    n = z.shape[axis]
+    n_out = n if n_out is None else n_out
+    fak = n_out / n
+    lo = bp_in[0] if bp_in[0] is not None else -(n // 2)
+    hi = bp_in[1] if bp_in[1] is not None else (n + 1) // 2
+    if not -n // 2 <= lo < hi <= (n + 1) // 2:
+        raise ValueError("`-n//2 <= bp_in[0] < bp_in[1] <= (n+1)//2` does not hold for "
+                         f"n={z.shape[axis]=} and {bp_in=}!")
+    bp = slice(lo, hi)
+    zm = gp.moveaxis(z, axis, -1)
+    if zm.dtype.kind == "c":
+        Z = gp.array(gp.fft.fft(zm), copy=True)
+    else:  # the negative frequencies of a real signal stay zero
+        half = gp.fft.rfft(zm)
+        Z = gp.zeros(zm.shape, dtype=half.dtype)
+        Z[..., :n // 2 + 1] = half
+        if lo > 0:  # analytic within the band
+            Z[..., bp] = Z[..., bp] * 2
+        elif hi > 0:
+            Z[..., 1:hi] = Z[..., 1:hi] * 2
+    if not lo <= 0 < hi:  # the band's baseband (the envelope ignores shifts)
+        bb = gp.fft.ifft(Z[..., bp], n=n_out) * fak
+    else:
+        bb = gp.fft.ifft(gp.fft.fftshift(Z, axes=-1)[..., lo + n // 2:hi + n // 2],
+                         n=n_out) * fak
+    env = gp.abs(bb) if not squared else bb.real ** 2 + bb.imag ** 2
+    env = gp.moveaxis(env, -1, axis)
+    if residual is None:
+        return gp.ascontiguousarray(env)
+    if not lo <= 0 < hi:
+        Z[..., bp] = 0
+    else:
+        Z[..., :hi] = 0
+        Z[..., n + lo if lo < 0 else lo:] = 0
+    if residual == "lowpass":
+        if hi > 0:
+            Z[..., hi:(n + 1) // 2] = 0
+        else:
+            Z[..., n + lo if lo < 0 else lo:] = 0
+            Z[..., 0:(n + 1) // 2] = 0
+    if zm.dtype.kind == "c":
+        res = resample(Z, n_out, axis=-1, domain="freq")
+    else:
+        m = min(n, n_out)
+        if n_out != n and m % 2 == 0:  # the unpaired bin at m // 2
+            Z[..., m // 2] = Z[..., m // 2] * (2 if n_out < n else 0.5)
+        res = fak * gp.fft.irfft(Z, n=n_out)
+    return gp.stack((env, gp.moveaxis(res, -1, axis)), axis=0)
