@@ -256,3 +256,16 @@ def test_relative_extrema(order, mode, axis):
     same(gs.argrelextrema(gp.asarray(X), np.greater_equal, axis, order, mode),
          ss.argrelextrema(X, np.greater_equal, axis, order, mode))
     same(outcome(gs.argrelmax, gp.asarray(X), axis, 0), outcome(ss.argrelmax, X, axis, 0))
+
+
+@pytest.mark.parametrize("widths", [np.arange(1, 10), [2, 5, 10], np.arange(1, 30, 3)])
+def test_find_peaks_cwt(widths):
+    rng = np.random.default_rng(9)
+    t = np.arange(200)
+    x = np.sin(t * 6 * np.pi / 199) + 0.3 * rng.standard_normal(200)
+    x = x + 3 * np.exp(-((t - 80) / 5.0) ** 2)
+    for kw in ({}, {"min_snr": 2}, {"min_length": 2, "gap_thresh": 2},
+               {"window_size": 7, "noise_perc": 20},
+               {"max_distances": np.ones(len(widths)) * 3}, {"max_distances": [1]}):
+        same(outcome(gs.find_peaks_cwt, gp.asarray(x), widths, **kw),
+             outcome(ss.find_peaks_cwt, x, widths, **kw))

@@ -21,7 +21,7 @@ from ._fir import firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord, minimum
 from ._ltiforms import abcd_normalize, ss2tf, ss2zpk, tf2ss, zpk2ss
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,
                        sosfiltfilt)
-from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks,
+from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks, find_peaks_cwt,
                      peak_prominences, peak_widths)
 from ._residue import invres, invresz, residue, residuez, unique_roots
 from ._resample import (decimate, deconvolve, detrend, envelope, hilbert, hilbert2, resample,

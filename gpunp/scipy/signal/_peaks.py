@@ -369,3 +369,99 @@ def argrelmin(data, axis=0, order=1, mode="clip"):
 def argrelmax(data, axis=0, order=1, mode="clip"):
     """The indices of the relative maxima of data along axis."""
     return argrelextrema(data, np.greater, axis, order, mode)
+
+
+def _ricker(points, a):
+    """The Ricker (Mexican hat) wavelet of width a on points samples."""
+    A = 2 / (np.sqrt(3 * a) * (np.pi ** 0.25))
+    vec = np.arange(0, points) - (points - 1.0) / 2
+    return A * (1 - vec ** 2 / a ** 2) * np.exp(-vec ** 2 / (2 * a ** 2))
+
+
+def _ridge_lines(matr, max_distances, gap_thresh):
+    """SciPy's ridge lines: relative maxima of each row of the wavelet
+    transform chained from the widest scale down, a line ending after
+    gap_thresh rows without a maximum near it (sequential, on the host)."""
+    if len(max_distances) < matr.shape[0]:
+        raise ValueError("Max_distances must have at least as many rows as matr")
+    m = np.ones(matr.shape, dtype=bool)
+    n = matr.shape[1]
+    idx = np.arange(n)
+    for s in (1, -1):
+        m &= matr > matr[:, np.clip(idx + s, 0, n - 1)]
+    rows_with = np.nonzero(m.any(axis=1))[0]
+    if len(rows_with) == 0:
+        return []
+    start = rows_with[-1]
+    lines = [[[start], [col], 0] for col in np.nonzero(m[start])[0]]
+    final = []
+    for row in range(start - 1, -1, -1):
+        for line in lines:
+            line[2] += 1
+        prev = np.array([line[1][-1] for line in lines])
+        for col in idx[m[row]]:
+            line = None
+            if len(prev) > 0:
+                d = np.abs(col - prev)
+                c = np.argmin(d)
+                if d[c] <= max_distances[row]:
+                    line = lines[c]
+            if line is not None:
+                line[1].append(col)
+                line[0].append(row)
+                line[2] = 0
+            else:
+                lines.append([[row], [col], 0])
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i][2] > gap_thresh:
+                final.append(lines[i])
+                del lines[i]
+    out = []
+    for line in final + lines:
+        order = np.array(np.argsort(line[0]))
+        rows, cols = np.zeros_like(order), np.zeros_like(order)
+        rows[order], cols[order] = line[0], line[1]
+        out.append([rows, cols])
+    return out
+
+
+def find_peaks_cwt(vector, widths, wavelet=None, max_distances=None, gap_thresh=None,
+                   min_length=None, min_snr=1, noise_perc=10, window_size=None):
+    """Peaks of vector found by a continuous wavelet transform: ridge lines
+    through the scales widths, kept where long enough and above the noise
+    (the transform is convolutions of gpunp arrays; the ridges are traced
+    on the host)."""
+    from ._convolve import convolve
+    widths = np.atleast_1d(np.asarray(gp.asnumpy(widths) if isinstance(widths, gp.ndarray)
+                                      else widths))
+    if gap_thresh is None:
+        gap_thresh = np.ceil(widths[0])
+    if max_distances is None:
+        max_distances = widths / 4.0
+    wavelet = _ricker if wavelet is None else wavelet
+    v = gp.asarray(vector)
+    cplx = np.asarray(wavelet(1, widths[0])).dtype.char in "FDG"
+    rows = []
+    for w in widths:
+        N = np.min([10 * w, v.shape[0]])
+        wd = np.conj(np.asarray(wavelet(N, w))[::-1])
+        rows.append(convolve(v, gp.asarray(wd), mode="same"))
+    cwt = gp.asnumpy(gp.stack(rows)).astype(np.complex128 if cplx else np.float64)
+    lines = _ridge_lines(cwt, max_distances, gap_thresh)
+    num = cwt.shape[1]
+    min_length = np.ceil(cwt.shape[0] / 4) if min_length is None else min_length
+    window_size = int(np.ceil(num / 20) if window_size is None else window_size)
+    half, odd = divmod(window_size, 2)
+    row0 = cwt[0, :]
+    noises = np.empty_like(row0)
+    for i in range(num):
+        noises[i] = np.percentile(row0[max(i - half, 0):min(i + half + odd, num)], noise_perc)
+
+    def strong(line):
+        if len(line[0]) < min_length:
+            return False
+        return abs(cwt[line[0][0], line[1][0]] / noises[line[1][0]]) >= min_snr
+
+    locs = np.asarray([line[1][0] for line in lines if strong(line)])
+    locs.sort()
+    return gp.asarray(locs)
