@@ -265,3 +265,24 @@ def test_partial_fractions(b, a):
 def test_unique_roots(rtype):
     p = [1, 1.0005, 2, 2.0001j, 2, 3]
     same(outcome(gs.unique_roots, p, 1e-3, rtype), outcome(ss.unique_roots, p, 1e-3, rtype))
+
+
+@pytest.mark.parametrize("N", [0, 1, 2, 3, 5, 8, 12])
+@pytest.mark.parametrize("norm", ["phase", "delay", "mag", "nope"])
+def test_besselap(N, norm):
+    """The zeros of the Bessel polynomial by Aberth's and Newton's iterations
+    ('mag' also solves for the -3 dB frequency, which SciPy's secant steps
+    find to 1.5e-8)."""
+    same(outcome(gs.besselap, N, norm), outcome(ss.besselap, N, norm),
+         1e-6 if norm == "mag" else 1e-10)
+
+
+@pytest.mark.parametrize("N", [2, 3, 5])
+@pytest.mark.parametrize("btype,Wn", BANDS)
+def test_bessel(N, btype, Wn):
+    for norm in ("phase", "delay", "mag"):
+        for out in ("ba", "zpk", "sos"):
+            same(gs.bessel(N, Wn, btype, False, out, norm),
+                 ss.bessel(N, Wn, btype, False, out, norm), 1e-6 if norm == "mag" else 1e-9)
+    same(outcome(gs.iirdesign, 0.2, 0.3, 1, 40, ftype="bessel"),
+         outcome(ss.iirdesign, 0.2, 0.3, 1, 40, ftype="bessel"))

@@ -10,7 +10,8 @@ from . import windows
 from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d,
                         correlation_lags, fftconvolve, oaconvolve)
 from ._czt import CZT, ZoomFFT, czt, czt_points, lombscargle, vectorstrength, zoom_fft
-from ._design import (BadCoefficients, band_stop_obj, bilinear, bilinear_zpk, buttap, butter,
+from ._design import (BadCoefficients, band_stop_obj, bessel, besselap, bilinear, bilinear_zpk,
+                      buttap, butter,
                       buttord, cheb1ap, cheb1ord, cheb2ap, cheb2ord, cheby1, cheby2, ellip,
                       ellipap, ellipord, findfreqs, freqs, freqs_zpk, freqz, freqz_sos,
                       freqz_zpk, gammatone, group_delay, iircomb, iirdesign, iirfilter, iirnotch,

@@ -519,9 +519,7 @@ def _iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butte
         btype = _BANDS[btype]
     except KeyError as e:
         raise ValueError(f"'{btype}' is an invalid bandtype for filter.") from e
-    if ftype in _BESSEL:
-        raise NotImplementedError("Bessel filters are not implemented in gpunp yet")
-    if ftype not in _FTYPES:
+    if ftype not in _FTYPES and ftype not in _BESSEL:
         raise ValueError(f"'{ftype}' is not a valid basic IIR filter.")
     if output not in ("ba", "zpk", "sos"):
         raise ValueError(f"'{output}' is not a valid output form.")
@@ -529,9 +527,13 @@ def _iirfilter(N, Wn, rp=None, rs=None, btype="band", analog=False, ftype="butte
         raise ValueError("passband ripple (rp) must be positive")
     if rs is not None and rs < 0:
         raise ValueError("stopband attenuation (rs) must be positive")
-    ftype = _FTYPES[ftype]
+    norm = {"bessel": "phase", "bessel_phase": "phase", "bessel_delay": "delay",
+            "bessel_mag": "mag"}.get(ftype)
+    ftype = _FTYPES.get(ftype, "bessel")
     if ftype == "butter":
         z, p, k = _buttap(N)
+    elif ftype == "bessel":
+        z, p, k = _besselap(N, norm)
     elif ftype == "ellip":
         if rs is None or rp is None:
             raise ValueError("Both rp and rs must be provided to design an elliptic filter.")
@@ -1304,3 +1306,143 @@ def ellipord(wp, ws, gpass, gstop, analog=False, fs=None):
     order = int(np.ceil(_ellipk_m(arg0 ** 2) * _agm_K(arg1_sq)
                         / (_agm_K(arg0 ** 2) * _ellipk_m(arg1_sq))))
     return order, _wn(passb, analog, fs)
+
+
+# ---- Bessel (Thomson) filters -------------------------------------------------------------
+
+def _falling_factorial(x, n):
+    val = 1
+    for k in range(x - n + 1, x + 1):
+        val *= k
+    return val
+
+
+def _kve_half(nu_half, z):
+    """K_{n+1/2}(z) e^z for complex z, by the upward recurrence
+    K_{v+1} = K_{v-1} + (2v / z) K_v from K_{1/2} e^z = sqrt(pi / 2z) and
+    K_{3/2} e^z = sqrt(pi / 2z) (1 + 1/z) (stable: K grows with the order)."""
+    n = int(nu_half)
+    if n < 0:  # K_{-v} = K_v
+        n = -n - 1
+    # in extended precision: near the zeros the recurrence's terms are far
+    # larger than its sum, which double precision would leave as noise
+    z = np.asarray(z, dtype=np.clongdouble)
+    k0 = np.sqrt(np.longdouble(np.pi) / (2 * z))
+    k1 = k0 * (1 + 1 / z)
+    if n == 0:
+        return k0.astype(complex)
+    for j in range(1, n):
+        k0, k1 = k1, k0 + (2 * (j + np.longdouble(0.5)) / z) * k1
+    return k1.astype(complex)
+
+
+def _campos_zeros(n):
+    """Campos and Calderon's approximation of the zeros of the Bessel
+    polynomial of order n: the starting points of the root search."""
+    if n == 1:
+        return np.asarray([-1 + 0j])
+    pv = np.polynomial.polynomial.polyval
+    s = pv(n, [0, 0, 2, 0, -3, 1])
+    b3, b2 = pv(n, [16, -8]) / s, pv(n, [-24, -12, 12]) / s
+    b1, b0 = pv(n, [8, 24, -12, -2]) / s, pv(n, [0, -6, 0, 5, -1]) / s
+    r = pv(n, [0, 0, 2, 1])
+    a1, a2 = pv(n, [-6, -6]) / r, 6 / r
+    k = np.arange(1, n + 1)
+    return pv(k, [0, a1, a2]) + 1j * pv(k, [b0, b1, b2, b3])
+
+
+def _bessel_zeros(N):
+    """The zeros of the order-N Bessel polynomial, refined from Campos' guesses
+    by Aberth's simultaneous iteration and then Newton's, on K_{N+1/2}(1/x)."""
+    if N == 0:
+        return np.asarray([])
+
+    def f(x):
+        return _kve_half(N, 1 / x)
+
+    def fp(x):
+        return (_kve_half(N - 1, 1 / x) / (2 * x ** 2) - _kve_half(N, 1 / x) / x ** 2
+                + _kve_half(N + 1, 1 / x) / (2 * x ** 2))
+
+    x = np.array(_campos_zeros(N), complex)
+    for _ in range(50):
+        alpha = -f(x) / fp(x)
+        beta = np.array([np.sum(1 / (x[k] - np.delete(x, k))) for k in range(N)])
+        x = x + alpha / (1 + alpha * beta)
+        if not np.all(np.isfinite(x)):
+            raise RuntimeError("Root-finding calculation failed")
+        if np.all(abs(alpha) <= 1e-15):
+            break
+    # (the steps may stall at rounding level, 1e-15 of a zero, rather than
+    # under it as with SciPy's AMOS Bessel functions: Newton's polish follows)
+    for i in range(N):  # Newton's polish, to 1e-15 as SciPy's
+        for _ in range(50):
+            step = f(x[i:i + 1])[0] / fp(x[i:i + 1])[0]
+            x[i] -= step
+            if abs(step) <= 1e-15:
+                break
+    x = np.mean((x, x[::-1].conj()), 0)
+    # the zeros sum to -1 (the polynomial's second coefficient); SciPy holds
+    # its zeros to 1e-15 there, these to 1e-13 (their Bessel functions are
+    # summed by a recurrence, good to a few units in the last place)
+    if abs(np.sum(x) + 1) > 1e-13:
+        raise RuntimeError("Generated zeros are inaccurate")
+    return x
+
+
+def _norm_factor(p, k):
+    """The frequency where |k / prod(jw - p)| = 1/sqrt(2), by the secant
+    method from 1.5 (scipy.optimize.newton's default without a derivative,
+    to its tolerance)."""
+    p = np.asarray(p, dtype=np.complex128)
+
+    def cut(w):
+        return np.abs(k / np.prod(1j * w - p)) - 1 / math.sqrt(2)
+
+    x0 = 1.5
+    x1 = x0 * (1 + 1e-4) + (1e-4 if x0 >= 0 else -1e-4)
+    q0, q1 = cut(x0), cut(x1)
+    for _ in range(50):
+        if q1 == q0:
+            return (x1 + x0) / 2.0
+        x2 = x1 - q1 * (x1 - x0) / (q1 - q0) if abs(q1) <= abs(q0) else \
+            (-q0 / q1 * x1 + x0) / (1 - q0 / q1)
+        if abs(x2 - x1) < 1.48e-8 + 0 * abs(x2):
+            return x2
+        x0, q0, x1, q1 = x1, q1, x2, cut(x2)
+    return x1
+
+
+def _besselap(N, norm="phase"):
+    if abs(int(N)) != N:
+        raise ValueError("Filter order must be a nonnegative integer")
+    N = int(N)
+    if N == 0:
+        return np.array([]), np.array([], complex), 1.0
+    p = 1 / _bessel_zeros(N)
+    a_last = _falling_factorial(2 * N, N) // 2 ** N
+    if norm in ("delay", "mag"):
+        k = a_last
+        if norm == "mag":
+            nf = _norm_factor(p, k)
+            p = p / nf
+            k = nf ** -N * a_last
+    elif norm == "phase":
+        p = p * 10 ** (-math.log10(a_last) / N)
+        k = 1
+    else:
+        raise ValueError("normalization not understood")
+    return np.array([]), p.astype(complex), float(k)
+
+
+def besselap(N, norm="phase"):
+    """The analog Bessel (Thomson) lowpass prototype: maximally flat group
+    delay, normalised by 'phase', 'delay' or 'mag'."""
+    z, p, k = _besselap(N, norm)
+    return gp.asarray(z), gp.asarray(p), k
+
+
+def bessel(N, Wn, btype="low", analog=False, output="ba", norm="phase", fs=None):
+    """A Bessel (Thomson) filter of order N."""
+    return iirfilter(N, Wn, btype=btype, analog=analog, output=output, ftype="bessel_" + norm,
+                     fs=fs)
