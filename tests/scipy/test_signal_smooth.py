@@ -76,3 +76,27 @@ def test_order_filter(rank):
 @pytest.mark.parametrize("noise", [None, 0.5])
 def test_wiener(mysize, noise):
     same(gs.wiener(gp.asarray(IM), mysize, noise), ss.wiener(IM, mysize, noise))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 31])
+def test_splines(n):
+    x = np.random.default_rng(n).standard_normal(n)
+    same(outcome(gs.cspline1d, gp.asarray(x)), outcome(ss.cspline1d, x))
+    same(outcome(gs.qspline1d, gp.asarray(x)), outcome(ss.qspline1d, x))
+    same(outcome(gs.qspline1d, gp.asarray(x), 1.0), outcome(ss.qspline1d, x, 1.0))
+    if n > 2:
+        for lam in (0.5, 2.0):
+            same(gs.cspline1d(gp.asarray(x), lam), ss.cspline1d(x, lam))
+    if n == 1:
+        return  # SciPy's evaluation recurses forever mirroring about 0 and N - 1 = 0
+    nx = np.linspace(-3, n + 3, 57)
+    cj, qj = ss.cspline1d(x), ss.qspline1d(x)
+    same(gs.cspline1d_eval(gp.asarray(cj), gp.asarray(nx)), ss.cspline1d_eval(cj, nx))
+    same(gs.qspline1d_eval(gp.asarray(qj), gp.asarray(nx), 0.5, -1),
+         ss.qspline1d_eval(qj, nx, 0.5, -1))
+
+
+def test_gauss_spline():
+    x = np.linspace(-3, 3, 11)
+    for n in (0, 3):
+        same(gs.gauss_spline(gp.asarray(x), n), ss.gauss_spline(x, n))

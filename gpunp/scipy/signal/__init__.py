@@ -27,6 +27,8 @@ from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks, find_peaks
 from ._residue import invres, invresz, residue, residuez, unique_roots
 from ._resample import (decimate, deconvolve, detrend, envelope, hilbert, hilbert2, resample,
                         resample_poly, upfirdn)
+from ._splines import (cspline1d, cspline1d_eval, gauss_spline, qspline1d,
+                       qspline1d_eval)
 from ._smooth import (medfilt, medfilt2d, order_filter, savgol_coeffs, savgol_filter,
                       wiener)
 from ._spectral import (check_COLA, check_NOLA, coherence, csd, istft, periodogram,
