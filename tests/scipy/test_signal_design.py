@@ -286,3 +286,15 @@ def test_bessel(N, btype, Wn):
                  ss.bessel(N, Wn, btype, False, out, norm), 1e-6 if norm == "mag" else 1e-9)
     same(outcome(gs.iirdesign, 0.2, 0.3, 1, 40, ftype="bessel"),
          outcome(ss.iirdesign, 0.2, 0.3, 1, 40, ftype="bessel"))
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((11, [0, 0.3, 0.5, 1], [1, 1, 0, 0]), {}), ((31, [0, 0.2, 0.3, 1], [1, 1, 0, 0]), {}),
+    ((21, [0, 0.1, 0.2, 0.4, 0.5, 1], [0, 0, 1, 1, 0, 0]), {"weight": [1, 2, 1]}),
+    ((21, [0, 20, 30, 50], [1, 0.5, 0, 0]), {"fs": 100}),
+    ((10, [0, 0.3, 0.5, 1], [1, 1, 0, 0]), {}),
+    ((11, [0, 0.3, 0.5], [1, 1, 0]), {}), ((11, [0, 0.5, 0.3, 1], [1, 1, 0, 0]), {}),
+    ((11, [0, 0.3, 0.5, 1], [1, -1, 0, 0]), {}), ((11, [0, 0.3, 0.5, 1], [1, 1, 0, 0]),
+                                                  {"weight": [1]})])
+def test_firls(args, kw):
+    same(outcome(gs.firls, *args, **kw), outcome(ss.firls, *args, **kw), 1e-8)

@@ -18,7 +18,8 @@ from ._design import (BadCoefficients, band_stop_obj, bessel, besselap, bilinear
                       iirpeak, lp2bp, lp2bp_zpk, lp2bs, lp2bs_zpk, lp2hp, lp2hp_zpk, lp2lp,
                       lp2lp_zpk, normalize, sos2tf, sos2zpk, sosfreqz, tf2sos, tf2zpk, zpk2sos,
                       zpk2tf)
-from ._fir import firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord, minimum_phase
+from ._fir import (firls, firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord,
+                   minimum_phase)
 from ._ltiforms import abcd_normalize, ss2tf, ss2zpk, tf2ss, zpk2ss
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,
                        sosfiltfilt)

@@ -207,3 +207,60 @@ def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
         hmin = np.fft.ifft(np.exp(np.fft.fft(cep * win))).real
     n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]
     return gp.asarray(hmin[:n_out])
+
+
+def firls(numtaps, bands, desired, *, weight=None, fs=None):
+    """The linear-phase FIR filter of odd numtaps whose response is closest,
+    in weighted least squares, to the piecewise-linear desired gains over
+    the bands: a (Toeplitz + Hankel) system of (numtaps + 1) / 2 unknowns."""
+    bands = np.asarray(gp.asnumpy(bands) if isinstance(bands, gp.ndarray) else bands)
+    desired = np.asarray(gp.asnumpy(desired) if isinstance(desired, gp.ndarray) else desired)
+    if fs is not None and (np.ndim(fs) != 0 or fs <= 0):
+        raise ValueError("Sampling frequency fs must be a single finite positive number.")
+    nyq = 0.5 * (2 if fs is None else fs)
+    numtaps = int(numtaps)
+    if numtaps % 2 == 0 or numtaps < 1:
+        raise ValueError("numtaps must be odd and >= 1")
+    M = (numtaps - 1) // 2
+    bands = bands.flatten() / float(nyq)
+    if len(bands) % 2 != 0:
+        raise ValueError("bands must contain frequency pairs.")
+    if (bands < 0).any() or (bands > 1).any():
+        raise ValueError("bands must be between 0 and 1 relative to Nyquist")
+    bands = bands.reshape((-1, 2))
+    desired = desired.flatten()
+    if bands.size != desired.size:
+        raise ValueError(f"desired must have one entry per frequency, got {desired.size} gains "
+                         f"for {bands.size} frequencies.")
+    desired = desired.reshape((-1, 2))
+    if (np.diff(bands) <= 0).any() or (np.diff(bands[:, 0]) < 0).any():
+        raise ValueError("bands must be monotonically nondecreasing and have width > 0.")
+    if (bands[:-1, 1] > bands[1:, 0]).any():
+        raise ValueError("bands must not overlap.")
+    if (desired < 0).any():
+        raise ValueError("desired must be non-negative.")
+    weight = np.ones(len(desired)) if weight is None else np.asarray(weight).flatten()
+    if len(weight) != len(desired):
+        raise ValueError("weight must be the same size as the number of band pairs "
+                         f"({len(bands)}).")
+    if (weight < 0).any():
+        raise ValueError("weight must be non-negative.")
+    n = np.arange(numtaps)[:, None, None]
+    # the normal equations: the weighted band integrals of cos(k w) cos(j w)
+    q = np.dot(np.diff(np.sinc(bands * n) * bands, axis=2)[:, :, 0], weight)
+    i = np.arange(M + 1)
+    Q = q[np.abs(i[:, None] - i[None, :])] + q[i[:, None] + i[None, :]]
+    n = n[:M + 1]
+    m = np.diff(desired, axis=1) / np.diff(bands, axis=1)
+    c = desired[:, [0]] - bands[:, [0]] * m
+    b = bands * (m * bands + c) * np.sinc(bands * n)
+    b[0] -= m * bands * bands / 2.0
+    b[1:] += m * np.cos(n[1:] * np.pi * bands) / (np.pi * n[1:]) ** 2
+    b = np.dot(np.diff(b, axis=2)[:, :, 0], weight)
+    try:
+        a = np.linalg.solve(Q, b)
+        if np.linalg.cond(Q) > 1 / np.finfo(np.float64).eps:
+            raise np.linalg.LinAlgError("ill-conditioned")
+    except np.linalg.LinAlgError:  # a rank-deficient system: least squares
+        a = np.linalg.lstsq(Q, b, rcond=None)[0]
+    return gp.asarray(np.hstack((a[:0:-1], 2 * a[0], a[1:])))
