@@ -556,6 +556,95 @@ OVERHEAD = [
 ]
 
 
+# ---- scipy.signal: gpunp.scipy.signal, cupyx.scipy.signal, SciPy on the host ------------
+# Each answer is checked against SciPy's on the host before it is timed
+# (SciPy's own answer computed once per row and size). SciPy is timed on the
+# host at the quick sizes only (at the full ones a call takes seconds).
+# PyTorch is left out (no scipy.signal).
+
+def _signal_of(lib, n, quick_n):
+    if lib.name == "gpunp":
+        import gpunp.scipy.signal as gsig
+        return gsig
+    if lib.name == "cupy":
+        import cupyx.scipy.signal as csig
+        return csig
+    if lib.name == "numpy" and n <= quick_n:
+        import scipy.signal as ssig
+        return ssig
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def _scipy_answer(name, n):
+    """SciPy's answer of a signal row (kept while the row is measured)."""
+    import scipy.signal as ssig
+    return _SIGNAL_ROWS[name][1](ssig, *_signal_inputs(name, n))
+
+
+def _signal_inputs(name, n):
+    return _SIGNAL_ROWS[name][0](n)
+
+
+def _signal_check(lib, got, want, rtol):
+    def host(v):
+        return v if isinstance(v, np.ndarray) else (v.get() if hasattr(v, "get") else
+                                                   np.asarray(v))
+    got = [host(g) for g in (got if isinstance(got, tuple) else (got,))]
+    want = want if isinstance(want, tuple) else (want,)
+    for g, w in zip(got, want):
+        w = np.asarray(w)
+        if g.shape != w.shape or not np.allclose(g, w, rtol=rtol,
+                                                 atol=rtol * np.abs(w).max(initial=0)):
+            raise AssertionError(f"{lib.name}'s answer differs from SciPy's")
+
+
+def _iir8():
+    import scipy.signal as ssig
+    return ssig.butter(8, 0.125), ssig.butter(8, 0.125, output="sos")
+
+
+# row name -> (inputs of a size n (host arrays and parameters), the call on
+# a scipy.signal-like module, rtol of the check)
+_SIGNAL_ROWS = {
+    "fftconvolve": (lambda n: (_host_f32(n, 0), _host_f32(n >> 8, 1)),
+                    lambda sig, a, b: sig.fftconvolve(a, b), 1e-3),
+    "lfilter": (lambda n: (_host_f64((16, n), 2), *_iir8()[0]),
+                lambda sig, x, b, a: sig.lfilter(b, a, x, axis=-1), 1e-6),
+    "sosfiltfilt": (lambda n: (_host_f64((16, n), 2), _iir8()[1]),
+                    lambda sig, x, sos: sig.sosfiltfilt(sos, x, axis=-1), 1e-6),
+    "welch": (lambda n: (_host_f32(n, 3),),
+              lambda sig, x: sig.welch(x, nperseg=1024), 1e-3),
+    "stft": (lambda n: (_host_f32(n, 3),),
+             lambda sig, x: sig.stft(x, nperseg=1024), 1e-3),
+    "resample_poly": (lambda n: (_host_f32(n, 4),),
+                      lambda sig, x: sig.resample_poly(x, 3, 2), 1e-3),
+    "find_peaks": (lambda n: (_host_f32(n, 5),),
+                   lambda sig, x: sig.find_peaks(x)[0], 0),
+}
+
+
+@functools.lru_cache(maxsize=2)
+def _host_f64(shape, seed):
+    return np.random.default_rng(seed).standard_normal(shape)
+
+
+def _signal(name, quick_n):
+    def make(lib, n):
+        sig = _signal_of(lib, n, quick_n)
+        if sig is None:
+            return None
+        inputs, call, rtol = _SIGNAL_ROWS[name]
+        args = [lib.asarray(a) if isinstance(a, np.ndarray) and lib.name != "numpy" else a
+                for a in inputs(n)]
+
+        def fn():
+            return call(sig, *args)
+        _signal_check(lib, fn(), _scipy_answer(name, n), rtol)
+        return fn
+    return make
+
+
 def workloads(quick: bool) -> list:
     big = 1 << (22 if quick else 28)
     side = 2048 if quick else 16384
@@ -641,6 +730,24 @@ def workloads(quick: bool) -> list:
                  _cg),
         Workload(f"sparse eigsh, 6 largest of a {eside * eside}-row 2-D Laplacian float64",
                  "ms", eside, _eigsh),
+    ]
+    sig = 1 << (16 if quick else 24)
+    sig26 = 1 << (18 if quick else 26)
+    quick_n = 1 << 18
+    out += [
+        Workload(f"signal fftconvolve, {sig} by {sig >> 8} float32", "ms", sig,
+                 _signal("fftconvolve", quick_n)),
+        Workload(f"signal lfilter, order-8 IIR over 16 x {sig} float64", "ms", sig,
+                 _signal("lfilter", quick_n)),
+        Workload(f"signal sosfiltfilt, order-8 IIR over 16 x {sig} float64", "ms", sig,
+                 _signal("sosfiltfilt", quick_n)),
+        Workload(f"signal welch, {sig26} float32, nperseg 1024", "ms", sig26,
+                 _signal("welch", quick_n)),
+        Workload(f"signal stft, {sig26} float32, nperseg 1024", "ms", sig26,
+                 _signal("stft", quick_n)),
+        Workload(f"signal resample_poly 3/2, {sig} float32", "ms", sig,
+                 _signal("resample_poly", quick_n)),
+        Workload(f"signal find_peaks, {sig} float32", "ms", sig, _signal("find_peaks", quick_n)),
     ]
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,

@@ -146,6 +146,8 @@ def test_scipy_part_is_current(section, gp_name):
 #: cupyx.scipy's names, per group of SciPy's modules (CuPy 14.2)
 CUPY_NAMES = ((("scipy.sparse", "scipy.sparse.linalg", "scipy.sparse.csgraph"), 63),
               (("scipy.linalg",), 21), (("scipy.fft",), 34), (("scipy.fftpack",), 9))
+# scipy.signal joins when it reaches cupyx.scipy.signal's 179 (issue 39: the
+# linear systems are missing)
 
 
 @pytest.mark.parametrize("modules, cupy", CUPY_NAMES, ids=lambda v: str(v))

@@ -32,7 +32,9 @@ SCIPY_SECTIONS = (("scipy.sparse", "gpunp.scipy.sparse"),
                   ("scipy.sparse.csgraph", "gpunp.scipy.sparse.csgraph"),
                   ("scipy.linalg", "gpunp.scipy.linalg"),
                   ("scipy.fft", "gpunp.scipy.fft"),
-                  ("scipy.fftpack", "gpunp.scipy.fftpack"))
+                  ("scipy.fftpack", "gpunp.scipy.fftpack"),
+                  ("scipy.signal", "gpunp.scipy.signal"),
+                  ("scipy.signal.windows", "gpunp.scipy.signal.windows"))
 
 SECTIONS = NUMPY_SECTIONS + SCIPY_SECTIONS
 
