@@ -120,9 +120,10 @@ def dense_pairs(shape, dtype):
     return build()
 
 
-def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True):
+def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True, rtol=None):
     """`got` (gpunp: sparse, dense array or scalar) equals SciPy's `want`:
-    same class and format for sparse results, same dtype, same values."""
+    same class and format for sparse results, same dtype, same values
+    (within `rtol`, and as much absolutely, where given)."""
     if sp.issparse(want):
         assert gsp.issparse(got), f"expected a sparse result, got {type(got)}"
         host = got.get()
@@ -144,7 +145,9 @@ def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True
         w = np.asarray(want)
         assert g.shape == w.shape, (g.shape, w.shape)
         assert g.dtype == w.dtype, (g.dtype, w.dtype)
-    if exact:
+    if rtol is not None:
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol)
+    elif exact:
         np.testing.assert_array_equal(g, w)
     else:
         np.testing.assert_allclose(g, w, rtol=1e-5 if g.dtype.itemsize <= 8 and

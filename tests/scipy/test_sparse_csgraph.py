@@ -10,6 +10,7 @@ import scipy.sparse.csgraph as sc
 import gpunp as gp
 import gpunp.scipy.sparse.csgraph as gc
 from property.sparse_standin import CSR
+from property.sparse_strategies import assert_same
 
 # the example of SciPy's docs: a four-vertex graph, with one isolated vertex added
 G = np.array([[0, 8, 0, 3, 0],
@@ -169,15 +170,12 @@ def test_dijkstra_limit_min_only_and_errors():
 
 
 def test_minimum_spanning_tree():
-    np.testing.assert_array_equal(gc.minimum_spanning_tree(gp.asarray(G)).get(),
-                                  sc.minimum_spanning_tree(G).toarray())
+    assert_same(gc.minimum_spanning_tree(gp.asarray(G)), sc.minimum_spanning_tree(G))
     # ties: SciPy keeps the entries first in its stable order, and so does gpunp
     t = np.ones((5, 5)) - np.eye(5)
-    np.testing.assert_array_equal(gc.minimum_spanning_tree(CSR(t)).get(),
-                                  sc.minimum_spanning_tree(sp.csr_array(t)).toarray())
+    assert_same(gc.minimum_spanning_tree(CSR(t)), sc.minimum_spanning_tree(sp.csr_array(t)))
     neg = -G - G.T
-    np.testing.assert_array_equal(gc.minimum_spanning_tree(gp.asarray(neg)).get(),
-                                  sc.minimum_spanning_tree(neg).toarray())
+    assert_same(gc.minimum_spanning_tree(gp.asarray(neg)), sc.minimum_spanning_tree(neg))
     with pytest.raises(ValueError):
         gc.minimum_spanning_tree(gp.ones((2, 3)))
 
@@ -194,8 +192,8 @@ def test_laplacian():
                 assert Lg.dtype == L.dtype
                 np.testing.assert_allclose(Lg.get(), L)
                 np.testing.assert_allclose(dg.get(), d)
-                L = sc.laplacian(sp.csr_array(g), **kw)[0].toarray()
-                np.testing.assert_allclose(gc.laplacian(CSR(g), **kw)[0].get(), L)
+                assert_same(gc.laplacian(CSR(g), **kw)[0], sc.laplacian(sp.csr_array(g), **kw)[0],
+                            rtol=1e-11)
     for dtype in (np.int64, np.float32):
         for normed in (False, True):
             assert gc.laplacian(gp.asarray(g.astype(dtype)), normed=normed).dtype == \
@@ -232,25 +230,22 @@ def test_tools_match_scipy():
     g = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [5, 0, 0, 3], [0, 4, 0, 0.]])
     for pred, directed in [([-9999, 0, 0, 1], True), ([-9999, 0, 0, 1], False),
                            ([-9999, 3, 0, 2], False), ([1, -9999, 0, 1], False)]:
-        want = sc.reconstruct_path(g, np.array(pred), directed=directed).toarray()
-        got = gc.reconstruct_path(gp.asarray(g), gp.asarray(pred), directed=directed)
-        np.testing.assert_array_equal(got.get(), want)
+        want = sc.reconstruct_path(g, np.array(pred), directed=directed)
+        assert_same(gc.reconstruct_path(gp.asarray(g), gp.asarray(pred), directed=directed), want)
     with pytest.raises(ValueError):
         gc.reconstruct_path(gp.asarray(g), gp.asarray([-9999, 2, 0, 1]))  # no edge 2 -> 1
     # repeated entries: reconstruct_path adds them, csgraph_to_dense takes the least
     m = sp.csr_array((np.array([2., 3, 0]), np.array([1, 1, 2]), np.array([0, 3, 3, 3])),
                      shape=(3, 3))
-    np.testing.assert_array_equal(gc.reconstruct_path(CSR(m), gp.asarray([-9999, 0, 0])).get(),
-                                  sc.reconstruct_path(m, np.array([-9999, 0, 0])).toarray())
+    assert_same(gc.reconstruct_path(CSR(m), gp.asarray([-9999, 0, 0])),
+                sc.reconstruct_path(m, np.array([-9999, 0, 0])))
     for null in (0, np.inf):
         np.testing.assert_array_equal(gc.csgraph_to_dense(CSR(m), null_value=null).get(),
                                       sc.csgraph_to_dense(m, null_value=null))
     h = g.copy()
     h[0, 3], h[1, 0] = np.inf, np.nan
     for kw in [{}, dict(null_value=1), dict(infinity_null=False, nan_null=False)]:
-        got = gc.csgraph_from_dense(gp.asarray(h), **kw).get()
-        want = sc.csgraph_from_dense(h, **kw).toarray()
-        np.testing.assert_array_equal(got, want)
+        assert_same(gc.csgraph_from_dense(gp.asarray(h), **kw), sc.csgraph_from_dense(h, **kw))
     for directed in (True, False):
         dist, pred = sc.shortest_path(g, directed=directed, return_predecessors=True)
         got = gc.construct_dist_matrix(gp.asarray(g), gp.asarray(pred), directed=directed)
@@ -259,9 +254,8 @@ def test_tools_match_scipy():
         np.testing.assert_array_equal(got.get(),
                                       sc.construct_dist_matrix(g, pred, directed, null_value=-1))
         for start in range(4):
-            np.testing.assert_array_equal(
-                gc.breadth_first_tree(gp.asarray(g), start, directed).get(),
-                sc.breadth_first_tree(g, start, directed).toarray())
+            assert_same(gc.breadth_first_tree(gp.asarray(g), start, directed),
+                        sc.breadth_first_tree(g, start, directed))
 
 
 def test_host_arrays_are_refused_as_gpunp_refuses_them():
