@@ -109,6 +109,36 @@ def sparse_pairs(draw, formats=FORMATS, dtypes=SPARSE_DTYPES, shape=None, array=
     return g, s
 
 
+def random_host(rng, m, n, density, dtype=np.float64, index_dtype=np.int32,
+                duplicates=False, unsorted=False):
+    """SciPy's CSR array of a random matrix (random float values, for the
+    solvers' tests), optionally with duplicate entries and unsorted indices
+    within rows (the same matrix, as SciPy sums them)."""
+    a = sp.random_array((m, n), density=density, rng=rng, dtype=np.float64, format="coo")
+    data = a.data.astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        data = data + 1j * rng.standard_normal(len(data)).astype(dtype)
+    rows, cols = a.coords
+    if duplicates and len(data):
+        half = data / 2
+        data = np.concatenate([half, data - half])
+        rows, cols = np.concatenate([rows, rows]), np.concatenate([cols, cols])
+    order = rng.permutation(len(data)) if unsorted else np.lexsort((cols, rows))
+    rows, cols, data = rows[order], cols[order], data[order]
+    data, indices, indptr = _compressed_arrays(data, rows, cols, m, np.dtype(index_dtype))
+    return sp.csr_array((data, indices, indptr), shape=(m, n))
+
+
+def to_pair(host, fmt="csr", array=True):
+    """(gpunp sparse object, SciPy sparse object) of `fmt` and flavour holding
+    the SciPy matrix or dense array `host` (duplicates and order kept where
+    SciPy's conversion keeps them). The gpunp object is a copy, made first:
+    SciPy sums a matrix's duplicates in place when a function reads it."""
+    s = cls_of(fmt, array, sp)(host if sp.issparse(host) and host.format == fmt
+                               else sp.csr_array(host).asformat(fmt))
+    return cls_of(fmt, array)(s), s
+
+
 def dense_pairs(shape, dtype):
     """A strategy for (gpunp array, NumPy array) of small exact values."""
     n = shape[0] * shape[1] if len(shape) == 2 else shape[0]

@@ -7,7 +7,7 @@ import gpunp as gp
 
 from ._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts, device, is_sparse,
                    scatter_reduce)
-from ._graph import as_graph
+from ._graph import as_graph, check_compressed
 
 __all__ = ["construct_dist_matrix", "csgraph_from_dense", "csgraph_to_dense",
            "reconstruct_path"]
@@ -19,6 +19,7 @@ def csgraph_to_dense(csgraph, null_value=0):
     ``null_value`` where there is no edge (an explicit zero stays 0)."""
     if not is_sparse(csgraph):
         raise ValueError("csgraph must be a sparse matrix (anything with tocsr)")
+    check_compressed(csgraph)
     g = as_graph(csgraph)
     n = g.n
     seen = gp.zeros(n * n, dtype=bool)
@@ -103,6 +104,7 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=numpy.i
     ``null_value`` where j is not reached from i. Edge weights as
     csgraph_to_dense reads them (the smallest of repeats; undirected, the
     smaller direction)."""
+    check_compressed(graph)
     g = as_graph(graph)
     n = g.n
     pred = device(predecessors).astype(gp.int64)
