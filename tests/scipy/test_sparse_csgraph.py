@@ -295,3 +295,36 @@ def test_host_arrays_are_refused_as_gpunp_refuses_them():
                  lambda: gc.reconstruct_path(gp.asarray(G), np.array([-9999, 0, 1, 0, -9999]))):
         with pytest.raises(TypeError, match="Unsupported type"):
             call()
+
+
+# every format and flavour through the paths that read a sparse graph by duck type
+_W = np.round(np.random.default_rng(3).random((6, 6)) * (np.random.default_rng(4).random(
+    (6, 6)) < 0.4) * 4)
+_PRED = sc.breadth_first_order(_W, 0, directed=False)[1]
+_GRAPH_CASES = {
+    "connected_components": lambda m, L, xp: L.connected_components(m, directed=False)[1],
+    "breadth_first_order": lambda m, L, xp: L.breadth_first_order(m, 0, directed=False)[0],
+    "dijkstra": lambda m, L, xp: L.dijkstra(m, indices=[0, 2], return_predecessors=True)[1],
+    "bellman_ford": lambda m, L, xp: L.bellman_ford(m),
+    "johnson": lambda m, L, xp: L.johnson(m, directed=False),
+    "reconstruct_path": lambda m, L, xp: L.reconstruct_path(m, xp.asarray(_PRED), False),
+    "breadth_first_tree": lambda m, L, xp: L.breadth_first_tree(m, 0, directed=False),
+    "minimum_spanning_tree": lambda m, L, xp: L.minimum_spanning_tree(m),
+    "laplacian": lambda m, L, xp: L.laplacian(m, normed=True),
+}
+ALL_FORMS = [(f, a) for a in (True, False) for f in ("csr", "csc", "coo", "dia", "bsr")]
+
+
+@pytest.mark.parametrize("form", ALL_FORMS,
+                         ids=lambda f: f"{f[0]}_{'array' if f[1] else 'matrix'}")
+def test_every_format_through_the_graph_paths(form):
+    import gpunp.scipy.sparse as gsp
+    assert gsp.csgraph is gc  # an attribute of gpunp.scipy.sparse
+    for name, call in _GRAPH_CASES.items():
+        g, s = to_pair(_W, *form)
+        want = call(s, sc, np)
+        got = call(g, gc, gp)
+        if sp.issparse(want):
+            assert_same(got, want, rtol=1e-12)
+        else:
+            np.testing.assert_array_equal(got.get(), want, err_msg=name)

@@ -703,3 +703,38 @@ def test_laplacian_nd_matches_scipy(bc):
     np.testing.assert_allclose(x.get(), want, rtol=1e-8)
     with pytest.raises(ValueError, match="Unknown value"):
         gl.LaplacianNd((3,), boundary_conditions="free")
+
+
+# every format and flavour through the paths that read a sparse operand by duck type
+_A = np.round(np.random.default_rng(3).random((6, 6)) * (np.random.default_rng(4).random(
+    (6, 6)) < 0.4) * 4) + 8 * np.eye(6)
+_B = np.random.default_rng(5).standard_normal(6)
+_OPERAND_CASES = {
+    "aslinearoperator": lambda m, L, xp: L.aslinearoperator(m) @ xp.asarray(_B),
+    "rmatvec": lambda m, L, xp: L.aslinearoperator(m).rmatvec(xp.asarray(_B)),
+    "cg": lambda m, L, xp: L.cg(m + m.T, xp.asarray(_B), rtol=1e-12)[0],
+    "gmres": lambda m, L, xp: L.gmres(m, xp.asarray(_B), rtol=1e-12)[0],
+    "bicgstab": lambda m, L, xp: L.bicgstab(m, xp.asarray(_B), rtol=1e-12)[0],
+    "lsmr": lambda m, L, xp: L.lsmr(m, xp.asarray(_B), atol=1e-12, btol=1e-12)[0],
+    "eigsh": lambda m, L, xp: L.eigsh(m + m.T, k=2, return_eigenvectors=False),
+    "svds": lambda m, L, xp: L.svds(m, k=2, return_singular_vectors=False),
+    "norm": lambda m, L, xp: L.norm(m, 1),
+    "onenormest": lambda m, L, xp: L.onenormest(m),
+    "expm_multiply": lambda m, L, xp: L.expm_multiply(m * 0.1, xp.asarray(_B)),
+    "spsolve": lambda m, L, xp: L.spsolve(m, xp.asarray(_B)),
+    "spsolve_triangular": lambda m, L, xp: L.spsolve_triangular(m.tocsr().multiply(
+        xp.asarray(np.tril(np.ones((6, 6))))), xp.asarray(_B)),
+    "splu": lambda m, L, xp: L.splu(m).solve(xp.asarray(_B)),
+    "structure": lambda m, L, xp: np.array(L.is_sptriangular(m) + L.spbandwidth(m)),
+}
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f[0]}_{'array' if f[1] else 'matrix'}")
+def test_every_format_through_the_operator_paths(form):
+    assert gp.scipy.sparse.linalg is gl  # an attribute of gpunp.scipy.sparse
+    for name, call in _OPERAND_CASES.items():
+        g, s = to_pair(_A, *form)
+        want = call(s, sl, np)
+        got = call(g, gl, gp)
+        got = got.get() if isinstance(got, gp.ndarray) else got
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=name)
