@@ -9,11 +9,13 @@ from hypothesis import given, settings, strategies as st
 
 import gpunp as gp
 import gpunp.scipy.sparse.linalg as gl
-from property.sparse_strategies import FORMATS, assert_same, random_host, to_pair
+from property.sparse_strategies import assert_same, random_host, to_pair
 
 FEW = settings(max_examples=10)
-# a sparse operand: gpunp's class of a drawn format and flavour
-FORMS = st.tuples(st.sampled_from(FORMATS), st.booleans())
+# a sparse operand: gpunp's class of a drawn format and flavour (DIA and BSR,
+# whose conversions would compile for every dtype drawn here, are
+# tests/scipy/test_sparse_linalg.py's, in float64)
+FORMS = st.tuples(st.sampled_from(["csr", "csc", "coo"]), st.booleans())
 
 
 def dev(host, form):
