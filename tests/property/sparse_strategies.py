@@ -109,6 +109,36 @@ def sparse_pairs(draw, formats=FORMATS, dtypes=SPARSE_DTYPES, shape=None, array=
     return g, s
 
 
+def random_host(rng, m, n, density, dtype=np.float64, index_dtype=np.int32,
+                duplicates=False, unsorted=False):
+    """SciPy's CSR array of a random matrix (random float values, for the
+    solvers' tests), optionally with duplicate entries and unsorted indices
+    within rows (the same matrix, as SciPy sums them)."""
+    a = sp.random_array((m, n), density=density, rng=rng, dtype=np.float64, format="coo")
+    data = a.data.astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        data = data + 1j * rng.standard_normal(len(data)).astype(dtype)
+    rows, cols = a.coords
+    if duplicates and len(data):
+        half = data / 2
+        data = np.concatenate([half, data - half])
+        rows, cols = np.concatenate([rows, rows]), np.concatenate([cols, cols])
+    order = rng.permutation(len(data)) if unsorted else np.lexsort((cols, rows))
+    rows, cols, data = rows[order], cols[order], data[order]
+    data, indices, indptr = _compressed_arrays(data, rows, cols, m, np.dtype(index_dtype))
+    return sp.csr_array((data, indices, indptr), shape=(m, n))
+
+
+def to_pair(host, fmt="csr", array=True):
+    """(gpunp sparse object, SciPy sparse object) of `fmt` and flavour holding
+    the SciPy matrix or dense array `host` (duplicates and order kept where
+    SciPy's conversion keeps them). The gpunp object is a copy, made first:
+    SciPy sums a matrix's duplicates in place when a function reads it."""
+    s = cls_of(fmt, array, sp)(host if sp.issparse(host) and host.format == fmt
+                               else sp.csr_array(host).asformat(fmt))
+    return cls_of(fmt, array)(s), s
+
+
 def dense_pairs(shape, dtype):
     """A strategy for (gpunp array, NumPy array) of small exact values."""
     n = shape[0] * shape[1] if len(shape) == 2 else shape[0]
@@ -120,9 +150,11 @@ def dense_pairs(shape, dtype):
     return build()
 
 
-def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True):
+def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True, rtol=None):
     """`got` (gpunp: sparse, dense array or scalar) equals SciPy's `want`:
-    same class and format for sparse results, same dtype, same values."""
+    same class and format for sparse results, same dtype, same values
+    (where `rtol` is given: within rtol of each value or of the largest, as
+    the rounding of a matrix function is relative to the matrix's norm)."""
     if sp.issparse(want):
         assert gsp.issparse(got), f"expected a sparse result, got {type(got)}"
         host = got.get()
@@ -144,7 +176,10 @@ def assert_same(got, want, exact=True, check_format=True, check_index_dtype=True
         w = np.asarray(want)
         assert g.shape == w.shape, (g.shape, w.shape)
         assert g.dtype == w.dtype, (g.dtype, w.dtype)
-    if exact:
+    if rtol is not None:
+        big = float(np.abs(w).max()) if w.size else 0.0
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol * max(big, 1.0))
+    elif exact:
         np.testing.assert_array_equal(g, w)
     else:
         np.testing.assert_allclose(g, w, rtol=1e-5 if g.dtype.itemsize <= 8 and

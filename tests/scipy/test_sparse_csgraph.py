@@ -9,7 +9,11 @@ import scipy.sparse.csgraph as sc
 
 import gpunp as gp
 import gpunp.scipy.sparse.csgraph as gc
-from property.sparse_standin import CSR
+from property.sparse_strategies import assert_same, to_pair
+
+# the sparse inputs: gpunp's classes of several formats, arrays and matrices
+FORMS = [("csr", True), ("csc", False), ("coo", True), ("csr", False), ("coo", False),
+         ("csc", True)]
 
 # the example of SciPy's docs: a four-vertex graph, with one isolated vertex added
 G = np.array([[0, 8, 0, 3, 0],
@@ -33,13 +37,15 @@ def test_dense_graph_null_values_are_scipys():
 def test_explicit_zeros_of_a_sparse_graph_are_edges():
     m = sp.csr_array((np.array([0.0, 1.0]), np.array([1, 2]), np.array([0, 1, 2, 2])),
                      shape=(3, 3))
-    want = sc.connected_components(m)
-    got = gc.connected_components(CSR(m))
-    assert got[0] == want[0] == 1 and np.array_equal(got[1].get(), want[1])
-    np.testing.assert_array_equal(gc.shortest_path(CSR(m)).get(), sc.shortest_path(m))
-    o, p = gc.breadth_first_order(CSR(m), 0)
-    wo, wp = sc.breadth_first_order(m, 0)
-    assert np.array_equal(o.get(), wo) and np.array_equal(p.get(), wp)
+    for form in FORMS[:3]:
+        g, s = to_pair(m, *form)
+        want = sc.connected_components(s)
+        got = gc.connected_components(g)
+        assert got[0] == want[0] == 1 and np.array_equal(got[1].get(), want[1])
+        np.testing.assert_array_equal(gc.shortest_path(g).get(), sc.shortest_path(s))
+        o, p = gc.breadth_first_order(g, 0)
+        wo, wp = sc.breadth_first_order(s, 0)
+        assert np.array_equal(o.get(), wo) and np.array_equal(p.get(), wp)
 
 
 def test_connected_components_labels_and_arguments():
@@ -67,8 +73,9 @@ def test_strong_components_are_scipys_partition():
     d = np.zeros((7, 7))
     for a, b in edges:
         d[a, b] = 1
-    k, want = sc.connected_components(d, connection="strong")
-    kg, got = gc.connected_components(CSR(d), connection="strong")
+    g, s = to_pair(d, "coo", False)
+    k, want = sc.connected_components(s, connection="strong")
+    kg, got = gc.connected_components(g, connection="strong")
     got = got.get()
     assert kg == k == 3
     assert len(set(zip(got, want))) == k  # the same partition
@@ -82,8 +89,9 @@ def test_breadth_first_order(directed):
         got = gc.breadth_first_order(gp.asarray(G), start, directed)
         assert got[0].dtype == np.int32 and got[1].dtype == np.int32
         assert np.array_equal(got[0].get(), want[0]) and np.array_equal(got[1].get(), want[1])
-    assert np.array_equal(gc.breadth_first_order(CSR(G), 0, directed, False).get(),
-                          sc.breadth_first_order(G, 0, directed, False))
+    g, s = to_pair(G, *FORMS[directed])
+    assert np.array_equal(gc.breadth_first_order(g, 0, directed, False).get(),
+                          sc.breadth_first_order(s, 0, directed, False))
     with pytest.raises(ValueError, match="out of range"):
         gc.breadth_first_order(gp.asarray(G), 5)
 
@@ -99,9 +107,10 @@ def test_shortest_path_methods(method, directed):
         if not unweighted:
             np.testing.assert_array_equal(pg.get(), p)
     if method != "FW":
+        g, s = to_pair(G, *FORMS[len(method) + directed])
         for idx in (2, [3, 0], np.array([1])):
-            want = sc.shortest_path(G, method, directed, indices=idx)
-            got = gc.shortest_path(CSR(G), method, directed, indices=idx)
+            want = sc.shortest_path(s, method, directed, indices=idx)
+            got = gc.shortest_path(g, method, directed, indices=idx)
             assert got.shape == want.shape
             np.testing.assert_array_equal(got.get(), want)
 
@@ -169,15 +178,14 @@ def test_dijkstra_limit_min_only_and_errors():
 
 
 def test_minimum_spanning_tree():
-    np.testing.assert_array_equal(gc.minimum_spanning_tree(gp.asarray(G)).get(),
-                                  sc.minimum_spanning_tree(G).toarray())
+    assert_same(gc.minimum_spanning_tree(gp.asarray(G)), sc.minimum_spanning_tree(G))
     # ties: SciPy keeps the entries first in its stable order, and so does gpunp
     t = np.ones((5, 5)) - np.eye(5)
-    np.testing.assert_array_equal(gc.minimum_spanning_tree(CSR(t)).get(),
-                                  sc.minimum_spanning_tree(sp.csr_array(t)).toarray())
+    for form in FORMS:
+        g, s = to_pair(t, *form)
+        assert_same(gc.minimum_spanning_tree(g), sc.minimum_spanning_tree(s))
     neg = -G - G.T
-    np.testing.assert_array_equal(gc.minimum_spanning_tree(gp.asarray(neg)).get(),
-                                  sc.minimum_spanning_tree(neg).toarray())
+    assert_same(gc.minimum_spanning_tree(gp.asarray(neg)), sc.minimum_spanning_tree(neg))
     with pytest.raises(ValueError):
         gc.minimum_spanning_tree(gp.ones((2, 3)))
 
@@ -194,8 +202,14 @@ def test_laplacian():
                 assert Lg.dtype == L.dtype
                 np.testing.assert_allclose(Lg.get(), L)
                 np.testing.assert_allclose(dg.get(), d)
-                L = sc.laplacian(sp.csr_array(g), **kw)[0].toarray()
-                np.testing.assert_allclose(gc.laplacian(CSR(g), **kw)[0].get(), L)
+                gs, s = to_pair(g, *FORMS[normed + 2 * uod + sym])
+                assert_same(gc.laplacian(gs, **kw)[0], sc.laplacian(s, **kw)[0], rtol=1e-11)
+    for form in [("dia", True), ("dia", False), ("bsr", True)]:
+        # an unnormed DIA graph's Laplacian is DIA in SciPy
+        for normed in (False, True):
+            gs, s = to_pair(g, *form)
+            assert_same(gc.laplacian(gs, normed=normed), sc.laplacian(s, normed=normed),
+                        rtol=1e-11)
     for dtype in (np.int64, np.float32):
         for normed in (False, True):
             assert gc.laplacian(gp.asarray(g.astype(dtype)), normed=normed).dtype == \
@@ -232,36 +246,46 @@ def test_tools_match_scipy():
     g = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [5, 0, 0, 3], [0, 4, 0, 0.]])
     for pred, directed in [([-9999, 0, 0, 1], True), ([-9999, 0, 0, 1], False),
                            ([-9999, 3, 0, 2], False), ([1, -9999, 0, 1], False)]:
-        want = sc.reconstruct_path(g, np.array(pred), directed=directed).toarray()
-        got = gc.reconstruct_path(gp.asarray(g), gp.asarray(pred), directed=directed)
-        np.testing.assert_array_equal(got.get(), want)
+        want = sc.reconstruct_path(g, np.array(pred), directed=directed)
+        assert_same(gc.reconstruct_path(gp.asarray(g), gp.asarray(pred), directed=directed), want)
     with pytest.raises(ValueError):
         gc.reconstruct_path(gp.asarray(g), gp.asarray([-9999, 2, 0, 1]))  # no edge 2 -> 1
     # repeated entries: reconstruct_path adds them, csgraph_to_dense takes the least
     m = sp.csr_array((np.array([2., 3, 0]), np.array([1, 1, 2]), np.array([0, 3, 3, 3])),
                      shape=(3, 3))
-    np.testing.assert_array_equal(gc.reconstruct_path(CSR(m), gp.asarray([-9999, 0, 0])).get(),
-                                  sc.reconstruct_path(m, np.array([-9999, 0, 0])).toarray())
-    for null in (0, np.inf):
-        np.testing.assert_array_equal(gc.csgraph_to_dense(CSR(m), null_value=null).get(),
-                                      sc.csgraph_to_dense(m, null_value=null))
+    for form in FORMS[:4]:
+        gm, s = to_pair(m, *form)
+        assert_same(gc.reconstruct_path(gm, gp.asarray([-9999, 0, 0])),
+                    sc.reconstruct_path(s, np.array([-9999, 0, 0])))
+        for null in (0, np.inf):
+            if form[0] == "coo":  # SciPy reads CSR, CSC and LIL only
+                with pytest.raises(ValueError, match="lil, csr, or csc"):
+                    sc.csgraph_to_dense(s, null_value=null)
+                with pytest.raises(ValueError, match="lil, csr, or csc"):
+                    gc.csgraph_to_dense(gm, null_value=null)
+                continue
+            np.testing.assert_array_equal(gc.csgraph_to_dense(gm, null_value=null).get(),
+                                          sc.csgraph_to_dense(s, null_value=null))
     h = g.copy()
     h[0, 3], h[1, 0] = np.inf, np.nan
     for kw in [{}, dict(null_value=1), dict(infinity_null=False, nan_null=False)]:
-        got = gc.csgraph_from_dense(gp.asarray(h), **kw).get()
-        want = sc.csgraph_from_dense(h, **kw).toarray()
-        np.testing.assert_array_equal(got, want)
+        assert_same(gc.csgraph_from_dense(gp.asarray(h), **kw), sc.csgraph_from_dense(h, **kw))
     for directed in (True, False):
         dist, pred = sc.shortest_path(g, directed=directed, return_predecessors=True)
         got = gc.construct_dist_matrix(gp.asarray(g), gp.asarray(pred), directed=directed)
         np.testing.assert_array_equal(got.get(), sc.construct_dist_matrix(g, pred, directed))
-        got = gc.construct_dist_matrix(CSR(g), gp.asarray(pred), directed, null_value=-1)
+        gs, s = to_pair(g, *FORMS[3 + 2 * directed])
+        with pytest.raises(ValueError, match="lil, csr, or csc"):
+            gc.construct_dist_matrix(to_pair(g, "dia")[0], gp.asarray(pred), directed)
+        got = gc.construct_dist_matrix(gs, gp.asarray(pred), directed, null_value=-1)
         np.testing.assert_array_equal(got.get(),
-                                      sc.construct_dist_matrix(g, pred, directed, null_value=-1))
+                                      sc.construct_dist_matrix(s, pred, directed, null_value=-1))
+        for start in range(0, 4, 3):
+            assert_same(gc.breadth_first_tree(gs, start, directed),
+                        sc.breadth_first_tree(s, start, directed))
         for start in range(4):
-            np.testing.assert_array_equal(
-                gc.breadth_first_tree(gp.asarray(g), start, directed).get(),
-                sc.breadth_first_tree(g, start, directed).toarray())
+            assert_same(gc.breadth_first_tree(gp.asarray(g), start, directed),
+                        sc.breadth_first_tree(g, start, directed))
 
 
 def test_host_arrays_are_refused_as_gpunp_refuses_them():
@@ -271,3 +295,36 @@ def test_host_arrays_are_refused_as_gpunp_refuses_them():
                  lambda: gc.reconstruct_path(gp.asarray(G), np.array([-9999, 0, 1, 0, -9999]))):
         with pytest.raises(TypeError, match="Unsupported type"):
             call()
+
+
+# every format and flavour through the paths that read a sparse graph by duck type
+_W = np.round(np.random.default_rng(3).random((6, 6)) * (np.random.default_rng(4).random(
+    (6, 6)) < 0.4) * 4)
+_PRED = sc.breadth_first_order(_W, 0, directed=False)[1]
+_GRAPH_CASES = {
+    "connected_components": lambda m, L, xp: L.connected_components(m, directed=False)[1],
+    "breadth_first_order": lambda m, L, xp: L.breadth_first_order(m, 0, directed=False)[0],
+    "dijkstra": lambda m, L, xp: L.dijkstra(m, indices=[0, 2], return_predecessors=True)[1],
+    "bellman_ford": lambda m, L, xp: L.bellman_ford(m),
+    "johnson": lambda m, L, xp: L.johnson(m, directed=False),
+    "reconstruct_path": lambda m, L, xp: L.reconstruct_path(m, xp.asarray(_PRED), False),
+    "breadth_first_tree": lambda m, L, xp: L.breadth_first_tree(m, 0, directed=False),
+    "minimum_spanning_tree": lambda m, L, xp: L.minimum_spanning_tree(m),
+    "laplacian": lambda m, L, xp: L.laplacian(m, normed=True),
+}
+ALL_FORMS = [(f, a) for a in (True, False) for f in ("csr", "csc", "coo", "dia", "bsr")]
+
+
+@pytest.mark.parametrize("form", ALL_FORMS,
+                         ids=lambda f: f"{f[0]}_{'array' if f[1] else 'matrix'}")
+def test_every_format_through_the_graph_paths(form):
+    import gpunp.scipy.sparse as gsp
+    assert gsp.csgraph is gc  # an attribute of gpunp.scipy.sparse
+    for name, call in _GRAPH_CASES.items():
+        g, s = to_pair(_W, *form)
+        want = call(s, sc, np)
+        got = call(g, gc, gp)
+        if sp.issparse(want):
+            assert_same(got, want, rtol=1e-12)
+        else:
+            np.testing.assert_array_equal(got.get(), want, err_msg=name)

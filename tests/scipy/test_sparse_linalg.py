@@ -8,9 +8,17 @@ import scipy.sparse.linalg as sl
 
 import gpunp as gp
 import gpunp.scipy.sparse.linalg as gl
-from property.sparse_standin import CSR, random_csr
+from property.sparse_strategies import FORMATS, assert_same, random_host, to_pair
 
 RNG = np.random.default_rng(1234)
+
+# the sparse inputs: gpunp's classes of every format, arrays and matrices
+FORMS = [(f, a) for a in (True, False) for f in FORMATS]
+
+
+def dev(i, host):
+    """gpunp's sparse copy of `host` in the i-th form (cycling)."""
+    return to_pair(host, *FORMS[i % len(FORMS)])[0]
 
 
 def spd(n, dtype=np.float64):
@@ -79,8 +87,8 @@ def test_linear_operator_subclass_and_aslinearoperator_of_sparse():
     X = gp.asarray(RNG.standard_normal((3, 2)))
     np.testing.assert_allclose(Diag(d).matmat(X).get(), np.diag([1, 2, 3.]) @ X.get())
     np.testing.assert_allclose(Diag(d).rmatvec(gp.ones(3)).get(), [1, 2, 3])
-    m = random_csr(RNG, 5, 3, 0.5, duplicates=True)
-    op, ref = gl.aslinearoperator(CSR(m)), sl.aslinearoperator(m)
+    m = random_host(RNG, 5, 3, 0.5, duplicates=True)
+    op, ref = gl.aslinearoperator(dev(1, m)), sl.aslinearoperator(m)
     assert op.shape == ref.shape and op.dtype == ref.dtype
     x, y = RNG.standard_normal(3), RNG.standard_normal(5)
     np.testing.assert_allclose((op @ gp.asarray(x)).get(), ref @ x)
@@ -154,12 +162,12 @@ def test_solver_with_preconditioner_on_a_sparse_operator(name):
     n = 20
     a = SOLVERS[name](n) * (RNG.random((n, n)) < 0.3) + 3 * n * np.eye(n)
     a = (a + a.T) / 2 if SOLVERS[name] is spd else a
-    m = random_csr(RNG, n, n, 0.0)  # structure only: the matrix is a's
+    m = random_host(RNG, n, n, 0.0)  # structure only: the matrix is a's
     m = type(m)(a)
     precond = np.diag(1 / np.diag(a))
     b = RNG.standard_normal(n)
     xs, infos = getattr(sl, name)(m, b, M=precond)
-    xg, infog = getattr(gl, name)(CSR(m), gp.asarray(b), M=gp.asarray(precond))
+    xg, infog = getattr(gl, name)(dev(2, m), gp.asarray(b), M=gp.asarray(precond))
     assert infog == infos == 0
     np.testing.assert_allclose(xg.get(), xs, rtol=1e-6, atol=1e-8)
 
@@ -259,7 +267,7 @@ def test_least_squares_match_scipy(name, shape):
     for kw in [{}, {"damp": 0.7}, {"x0": RNG.standard_normal(shape[1])},
                {"atol": 1e-3, "btol": 1e-3}, {"conlim": 2.0}]:
         want = getattr(sl, name)(a, b, **kw)
-        got = getattr(gl, name)(CSR(a), gp.asarray(b),
+        got = getattr(gl, name)(dev(3, a), gp.asarray(b),
                                 **{k: (gp.asarray(v) if k == "x0" else v) for k, v in kw.items()})
         assert got[1:3] == want[1:3]  # istop, itn
         np.testing.assert_allclose(got[0].get(), want[0], rtol=1e-9, atol=1e-11)
@@ -289,8 +297,8 @@ def test_least_squares_complex_zero_rhs_and_errors():
 # ---- norm, onenormest, expm_multiply ----------------------------------------------
 
 def test_norm_matches_scipy_on_non_canonical_input():
-    m = random_csr(RNG, 7, 5, 0.4, duplicates=True, unsorted=True, index_dtype=np.int64)
-    g = CSR(m)
+    m = random_host(RNG, 7, 5, 0.4, duplicates=True, unsorted=True, index_dtype=np.int64)
+    g = dev(4, m)
     cases = [(None, None), ("fro", None), (1, None), (-1, None), (np.inf, None),
              (-np.inf, None), (1, (1, 0)), (np.inf, (1, 0)), (-1, (0, 1))]
     cases += [(o, a) for o in (None, 1, 2, 3, 0, np.inf, -np.inf, 0.5) for a in (0, 1, -1)]
@@ -333,7 +341,7 @@ def test_expm_multiply_matches_scipy(scale):
     np.testing.assert_allclose(gl.expm_multiply(gp.asarray(a), gp.asarray(b)).get(),
                                sl.expm_multiply(a, b), rtol=1e-10, atol=1e-12)
     m = sp_csr(a * (RNG.random((n, n)) < 0.4))
-    np.testing.assert_allclose(gl.expm_multiply(CSR(m), gp.asarray(B)).get(),
+    np.testing.assert_allclose(gl.expm_multiply(dev(5, m), gp.asarray(B)).get(),
                                sl.expm_multiply(m, B), rtol=1e-10, atol=1e-12)
     kw = dict(start=0.5, stop=2, num=4, endpoint=False)
     got = gl.expm_multiply(gp.asarray(a), gp.asarray(B), **kw)
@@ -367,7 +375,7 @@ def test_eigsh_matches_scipy(which):
     np.testing.assert_allclose(wg.get(), w, rtol=1e-9)
     np.testing.assert_allclose(np.abs(np.sum(v * vg.get(), axis=0)), 1, rtol=1e-7)
     w = sl.eigsh(a, k=3, which=which, return_eigenvectors=False)
-    np.testing.assert_allclose(gl.eigsh(CSR(a), k=3, which=which,
+    np.testing.assert_allclose(gl.eigsh(dev(6, a), k=3, which=which,
                                         return_eigenvectors=False).get(), w, rtol=1e-9)
 
 
@@ -399,7 +407,7 @@ def test_svds_matches_scipy(shape):
     a = RNG.standard_normal(shape)
     for which in ("LM", "SM"):
         u, s, vh = sl.svds(a, k=3, which=which)
-        ug, sg, vhg = gl.svds(CSR(a), k=3, which=which)
+        ug, sg, vhg = gl.svds(dev(7, a), k=3, which=which)
         np.testing.assert_allclose(sg.get(), s, rtol=1e-9)
         np.testing.assert_allclose(np.abs(np.sum(u * ug.get(), axis=0)), 1, rtol=1e-7)
         np.testing.assert_allclose(np.abs(np.sum(vh * vhg.get(), axis=1)), 1, rtol=1e-7)
@@ -438,15 +446,22 @@ def test_lobpcg_matches_scipy():
 def test_spsolve_splu_factorized_match_scipy():
     import scipy.sparse as sp
     n = 12
-    m = random_csr(RNG, n, n, 0.3, duplicates=True, unsorted=True)
+    m = random_host(RNG, n, n, 0.3, duplicates=True, unsorted=True)
     m = sp.csr_array(m.toarray() + 3 * np.eye(n))
     b, B = RNG.standard_normal(n), RNG.standard_normal((n, 3))
     for rhs in (b, B, b[:, None]):
         want = sl.spsolve(m, rhs)
-        got = gl.spsolve(CSR(m), gp.asarray(rhs))
+        got = gl.spsolve(dev(8, m), gp.asarray(rhs))
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(got.get(), want, rtol=1e-10)
-    lu, lug = sl.splu(sp.csc_array(m)), gl.splu(CSR(m))
+    # a sparse b: a sparse x of A's class where A is CSR or CSC, else a csc_array;
+    # a sparse b of one column: a vector
+    for i, form in enumerate(FORMS):
+        g, s = to_pair(m, *form)
+        for rhs in (B, B[:, :1]):
+            gb, sb = to_pair(rhs, *FORMS[i + 3 - len(FORMS)])
+            assert_same(gl.spsolve(g, gb), sl.spsolve(s, sb), rtol=1e-10)
+    lu, lug = sl.splu(sp.csc_array(m)), gl.splu(dev(9, m))
     for trans in "NTH":
         for rhs in (b, B):
             np.testing.assert_allclose(lug.solve(gp.asarray(rhs), trans).get(),
@@ -455,13 +470,16 @@ def test_spsolve_splu_factorized_match_scipy():
     pr[lug.perm_r.get(), np.arange(n)] = 1
     pc = np.zeros((n, n))
     pc[np.arange(n), lug.perm_c.get()] = 1
-    L, U = gp.asarray(lug.L).get(), gp.asarray(lug.U).get()
+    # SuperLU's column order is its own: the factors' class, and P A Q = L U
+    assert type(lug.L.get()) is type(lu.L) and type(lug.U.get()) is type(lu.U)
+    L, U = lug.L.toarray().get(), lug.U.toarray().get()
     np.testing.assert_allclose(pr @ m.toarray() @ pc, L @ U, atol=1e-12)
     assert np.allclose(L, np.tril(L)) and np.allclose(U, np.triu(U)) and lug.shape == (n, n)
-    np.testing.assert_allclose(gl.factorized(CSR(m))(gp.asarray(b)).get(), sl.spsolve(m, b),
+    np.testing.assert_allclose(gl.factorized(dev(10, m))(gp.asarray(b)).get(), sl.spsolve(m, b),
                                rtol=1e-10)
-    ilu = gl.spilu(CSR(m), drop_tol=1e-2)
-    x, info = gl.gmres(CSR(m), gp.asarray(b), M=gl.LinearOperator((n, n), ilu.solve), rtol=1e-10)
+    ilu = gl.spilu(dev(11, m), drop_tol=1e-2)
+    x, info = gl.gmres(dev(12, m), gp.asarray(b), M=gl.LinearOperator((n, n), ilu.solve),
+                       rtol=1e-10)
     assert info == 0
     np.testing.assert_allclose(x.get(), sl.spsolve(m, b), rtol=1e-8)
 
@@ -492,14 +510,14 @@ def test_direct_solver_errors_and_singular():
 def test_spsolve_triangular_matches_scipy(lower):
     import scipy.sparse as sp
     n = 15
-    d = random_csr(RNG, n, n, 0.3).toarray() + 2 * np.eye(n)
+    d = random_host(RNG, n, n, 0.3).toarray() + 2 * np.eye(n)
     t = np.tril(d) if lower else np.triu(d)
     m = sp.csr_array(t)
     for unit in (False, True):
         for rhs in (RNG.standard_normal(n), RNG.standard_normal((n, 2)),
                     np.arange(n, dtype=np.int64)):
             want = sl.spsolve_triangular(m, rhs, lower=lower, unit_diagonal=unit)
-            got = gl.spsolve_triangular(CSR(m), gp.asarray(rhs), lower=lower,
+            got = gl.spsolve_triangular(dev(13, m), gp.asarray(rhs), lower=lower,
                                         unit_diagonal=unit)
             assert got.dtype == want.dtype and got.shape == want.shape
             np.testing.assert_allclose(got.get(), want, rtol=1e-10)
@@ -524,7 +542,7 @@ def test_eigsh_shift_invert(which):
     b = RNG.standard_normal((n, n))
     a = b + b.T
     w, v = sl.eigsh(a, k=3, sigma=0.5, which=which)
-    wg, vg = gl.eigsh(CSR(a), k=3, sigma=0.5, which=which)
+    wg, vg = gl.eigsh(dev(14, a), k=3, sigma=0.5, which=which)
     np.testing.assert_allclose(wg.get(), w, rtol=1e-9)
     np.testing.assert_allclose(np.abs(np.sum(v * vg.get(), axis=0)), 1, rtol=1e-7)
     np.testing.assert_allclose(gl.eigsh(gp.asarray(a), k=3, sigma=0.5, which=which,
@@ -570,35 +588,38 @@ def test_qmr_and_tfqmr_match_scipy(name):
 def test_matrix_functions_match_scipy():
     import scipy.sparse as sp
     n = 9
-    m = random_csr(RNG, n, n, 0.3, duplicates=True, unsorted=True)
+    m = random_host(RNG, n, n, 0.3, duplicates=True, unsorted=True)
     d = m.toarray()
     a = sp.csc_array(d + 3 * np.eye(n))
-    np.testing.assert_allclose(gp.asarray(gl.inv(CSR(a))).get(), sl.inv(a).toarray(),
-                               rtol=1e-12, atol=1e-14)
-    for scale in (0.1, 3.0, 40.0):
-        np.testing.assert_allclose(gl.expm(CSR(scale * m)).get(),
-                                   sl.expm(sp.csc_array(scale * m)).toarray(), rtol=1e-11,
-                                   atol=1e-12)
-        np.testing.assert_allclose(gl.expm(gp.asarray(scale * d)).get(), sl.expm(scale * d),
-                                   rtol=1e-11, atol=1e-12)
+    for form in FORMS:
+        g, s = to_pair(a, *form)
+        assert_same(gl.inv(g), sl.inv(s), rtol=1e-11)
+        assert_same(gl.matrix_power(g, 2), sl.matrix_power(s, 2), rtol=1e-11)
+    for i, scale in enumerate((0.1, 3.0, 40.0)):
+        g, s = to_pair(scale * m, *FORMS[3 * i])
+        assert_same(gl.expm(g), sl.expm(s), rtol=1e-11)
+        # rounding relative to the norm: SciPy's has it where exact zeros are due
+        want = sl.expm(scale * d)
+        np.testing.assert_allclose(gl.expm(gp.asarray(scale * d)).get(), want,
+                                   rtol=1e-11, atol=1e-11 * np.abs(want).max())
     for p in (0, 1, 3):
-        np.testing.assert_allclose(gl.matrix_power(CSR(m), p).get(),
-                                   sl.matrix_power(m, p).toarray(), rtol=1e-12)
+        g, s = to_pair(m, *FORMS[p + 2])
+        assert_same(gl.matrix_power(g, p), sl.matrix_power(s, p), rtol=1e-11)
     with pytest.raises(TypeError, match="sparse"):
         gl.inv(gp.eye(3))
     with pytest.raises(ValueError, match="square"):
         gl.expm(gp.ones((2, 3)))
     with pytest.raises(ValueError, match=">= 0"):
-        gl.matrix_power(CSR(m), -1)
+        gl.matrix_power(dev(15, m), -1)
     with pytest.raises(ValueError, match="integer"):
-        gl.matrix_power(CSR(m), 1.5)
+        gl.matrix_power(dev(16, m), 1.5)
     with pytest.raises(TypeError, match="not square"):
-        gl.matrix_power(CSR(np.ones((2, 3))), 2)
+        gl.matrix_power(dev(17, np.ones((2, 3))), 2)
     for t in (m, sp.csr_array(np.tril(d)), sp.csr_array(np.triu(d)), sp.csr_array(np.eye(4)),
               sp.csr_array(np.ones((3, 5)))):
-        assert gl.is_sptriangular(CSR(t)) == tuple(sl.is_sptriangular(t))
-        assert gl.spbandwidth(CSR(t)) == sl.spbandwidth(t)
-    assert gl.spbandwidth(CSR(sp.csr_array((3, 3)))) == (0, 0)
+        assert gl.is_sptriangular(dev(18, t)) == tuple(sl.is_sptriangular(t))
+        assert gl.spbandwidth(dev(19, t)) == sl.spbandwidth(t)
+    assert gl.spbandwidth(dev(20, sp.csr_array((3, 3)))) == (0, 0)
 
 
 # SciPy does not converge for SI of a real matrix here (the real eigenvalues)
@@ -612,7 +633,7 @@ def test_eigs_finds_scipys_eigenvalues(which):
     rank = {"LM": np.abs, "LR": np.real, "SR": np.real,
             "LI": lambda z: np.abs(z.imag), "SI": lambda z: np.abs(z.imag)}[which]
     want = sl.eigs(a, k=4, which=which, return_eigenvectors=False)
-    w, v = gl.eigs(CSR(a), k=4, which=which)
+    w, v = gl.eigs(dev(21, a), k=4, which=which)
     assert w.dtype == np.complex128 and v.shape == (n, 4)
     w, v = w.get(), v.get()
     np.testing.assert_allclose(np.sort(rank(w)), np.sort(rank(want)), rtol=1e-9, atol=1e-12)
@@ -663,7 +684,7 @@ def test_laplacian_nd_matches_scipy(bc):
         a = s.toarray()
         assert repr(g) == repr(s) and g.toarray().dtype == a.dtype
         np.testing.assert_array_equal(g.toarray().get(), a)
-        np.testing.assert_array_equal(g.tosparse().get(), s.tosparse().toarray())
+        assert_same(g.tosparse(), s.tosparse())
         x = RNG.standard_normal((a.shape[0], 2))
         np.testing.assert_allclose(g.matmat(gp.asarray(x)).get(), s.matmat(x), rtol=1e-12)
         np.testing.assert_allclose((g @ gp.asarray(x[:, 0])).get(), s @ x[:, 0], rtol=1e-12)
@@ -684,3 +705,38 @@ def test_laplacian_nd_matches_scipy(bc):
     np.testing.assert_allclose(x.get(), want, rtol=1e-8)
     with pytest.raises(ValueError, match="Unknown value"):
         gl.LaplacianNd((3,), boundary_conditions="free")
+
+
+# every format and flavour through the paths that read a sparse operand by duck type
+_A = np.round(np.random.default_rng(3).random((6, 6)) * (np.random.default_rng(4).random(
+    (6, 6)) < 0.4) * 4) + 8 * np.eye(6)
+_B = np.random.default_rng(5).standard_normal(6)
+_OPERAND_CASES = {
+    "aslinearoperator": lambda m, L, xp: L.aslinearoperator(m) @ xp.asarray(_B),
+    "rmatvec": lambda m, L, xp: L.aslinearoperator(m).rmatvec(xp.asarray(_B)),
+    "cg": lambda m, L, xp: L.cg(m + m.T, xp.asarray(_B), rtol=1e-12)[0],
+    "gmres": lambda m, L, xp: L.gmres(m, xp.asarray(_B), rtol=1e-12)[0],
+    "bicgstab": lambda m, L, xp: L.bicgstab(m, xp.asarray(_B), rtol=1e-12)[0],
+    "lsmr": lambda m, L, xp: L.lsmr(m, xp.asarray(_B), atol=1e-12, btol=1e-12)[0],
+    "eigsh": lambda m, L, xp: L.eigsh(m + m.T, k=2, return_eigenvectors=False),
+    "svds": lambda m, L, xp: L.svds(m, k=2, return_singular_vectors=False),
+    "norm": lambda m, L, xp: L.norm(m, 1),
+    "onenormest": lambda m, L, xp: L.onenormest(m),
+    "expm_multiply": lambda m, L, xp: L.expm_multiply(m * 0.1, xp.asarray(_B)),
+    "spsolve": lambda m, L, xp: L.spsolve(m, xp.asarray(_B)),
+    "spsolve_triangular": lambda m, L, xp: L.spsolve_triangular(m.tocsr().multiply(
+        xp.asarray(np.tril(np.ones((6, 6))))), xp.asarray(_B)),
+    "splu": lambda m, L, xp: L.splu(m).solve(xp.asarray(_B)),
+    "structure": lambda m, L, xp: np.array(L.is_sptriangular(m) + L.spbandwidth(m)),
+}
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda f: f"{f[0]}_{'array' if f[1] else 'matrix'}")
+def test_every_format_through_the_operator_paths(form):
+    assert gp.scipy.sparse.linalg is gl  # an attribute of gpunp.scipy.sparse
+    for name, call in _OPERAND_CASES.items():
+        g, s = to_pair(_A, *form)
+        want = call(s, sl, np)
+        got = call(g, gl, gp)
+        got = got.get() if isinstance(got, gp.ndarray) else got
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=name)

@@ -68,10 +68,21 @@ def as_dense(a):
     return device(a)
 
 
-def _csr_result(data, indices, indptr, shape):
-    """The one place a sparse result is built: a csr_array (SciPy gives a
-    csr_matrix for a csr_matrix input, and laplacian a COO)."""
-    return sparse.csr_array((data, indices, indptr), shape=shape)
+def _csr_result(data, indices, indptr, shape, like=None, format="csr"):
+    """The one place a sparse result is built, from CSR arrays: of SciPy's
+    flavour, a sparse matrix where `like` (the input) is one and a sparse
+    array otherwise (a dense or absent input), converted to `format`;
+    int32 indices where they fit, as SciPy's algorithms make them."""
+    cls = sparse.csr_matrix if isinstance(like, sparse.spmatrix) else sparse.csr_array
+    idx = sparse.get_index_dtype(maxval=max(tuple(shape) + (int(data.shape[0]),)))
+    out = cls((data, indices.astype(idx), indptr.astype(idx)), shape=shape)
+    return out if format == "csr" else out.asformat(format)
+
+
+def _dense_result(dense, like=None, format="csr"):
+    """_csr_result of the nonzero entries of a 2-D gpunp array."""
+    indptr, indices, data = csr_from_mask(dense, dense != 0)
+    return _csr_result(data, indices, indptr, dense.shape, like, format)
 
 
 def canonical_coo(indptr, indices, data, shape):

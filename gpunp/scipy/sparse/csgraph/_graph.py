@@ -30,8 +30,12 @@ class Graph:
                 gp.concatenate([self.w, self.w]))
 
 
-def as_graph(csgraph, dtype=numpy.float64):
-    """The Graph of a csgraph argument, with SciPy's shape checks."""
+def as_graph(csgraph, directed=True, dtype=numpy.float64):
+    """The Graph of a csgraph argument, with SciPy's shape checks.
+    Undirected, a CSC graph is read as its transpose's CSR, as SciPy reads
+    it (the same graph; the order of edges, and so of a search, is that)."""
+    if not directed and is_sparse(csgraph) and csgraph.format == "csc":
+        csgraph = csgraph.T
     if is_sparse(csgraph):
         indptr, indices, data, shape = csr_parts(csgraph)
         _check_shape(shape)
@@ -42,6 +46,14 @@ def as_graph(csgraph, dtype=numpy.float64):
     mask = (a != 0) & gp.isfinite(a) if a.dtype.kind in "fc" else a != 0
     indptr, cols, data = csr_from_mask(a, mask)
     return Graph(a.shape[0], indptr, cols, data)
+
+
+def check_compressed(csgraph):
+    """SciPy's paths that read a sparse graph as a dense matrix
+    (csgraph_to_dense, construct_dist_matrix, Floyd-Warshall) take the
+    compressed formats only."""
+    if is_sparse(csgraph) and csgraph.format not in ("csr", "csc", "lil"):
+        raise ValueError("csgraph must be lil, csr, or csc format")
 
 
 def _check_shape(shape):

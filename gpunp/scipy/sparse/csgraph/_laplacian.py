@@ -6,7 +6,7 @@ import gpunp as gp
 
 # the module, not its name: linalg imports csgraph._csr while it loads
 from ..linalg import _interface
-from ._csr import _csr_result, canonical_coo, csr_parts, device, is_sparse
+from ._csr import _dense_result, canonical_coo, csr_parts, device, is_sparse
 
 __all__ = ["laplacian"]
 
@@ -15,7 +15,8 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
               form="array", dtype=None, symmetrized=False):
     """The (normalised) Laplacian ``D - A`` of a graph, A's diagonal ignored,
     degrees by in-edges (column sums) unless ``use_out_degree``; a dense
-    graph gives a dense gpunp array, a sparse one a CSR result; ``form``
+    graph gives a dense gpunp array, a sparse one SciPy's COO (DIA for an
+    unnormed DIA graph) of the input's flavour; ``form``
     'function' or 'lo' give a function or a LinearOperator."""
     if len(csgraph.shape) != 2 or csgraph.shape[0] != csgraph.shape[1]:
         raise ValueError("csgraph must be a square matrix or array")
@@ -50,11 +51,9 @@ def laplacian(csgraph, normed=False, return_diag=False, use_out_degree=False, *,
         diag = degree
     if form == "array":
         if sparse:
-            mask = lap != 0
-            rows_, cols_ = gp.nonzero(mask)
-            counts = gp.bincount(rows_, minlength=n)
-            ptr = gp.concatenate([gp.zeros(1, dtype=gp.int64), gp.cumsum(counts)])
-            lap = _csr_result(lap[rows_, cols_], cols_, ptr, (n, n))
+            # SciPy's: COO, but DIA stays DIA where not normed
+            fmt = "dia" if csgraph.format == "dia" and not normed else "coo"
+            lap = _dense_result(lap, like=csgraph, format=fmt)
         return (lap, diag) if return_diag else lap
 
     def apply(v):

@@ -16,7 +16,7 @@ __all__ = ["minimum_spanning_tree"]
 def minimum_spanning_tree(csgraph, overwrite=False):
     """The minimum spanning tree (forest) of the undirected graph, as
     scipy.sparse.csgraph.minimum_spanning_tree: the kept entries, at their
-    own positions, as a CSR result (``_csr_result``)."""
+    own positions, as CSR of the input's flavour (``_csr_result``)."""
     g = as_graph(csgraph)
     n, u, v, w = g.n, g.src, g.dst, g.w
     m = w.shape[0]
@@ -51,4 +51,4 @@ def minimum_spanning_tree(csgraph, overwrite=False):
     keep = kept & (w != 0)
     counts = gp.bincount(u[keep], minlength=n)
     indptr = gp.concatenate([gp.zeros(1, dtype=gp.int64), gp.cumsum(counts)])
-    return _csr_result(w[keep], v[keep], indptr, (n, n))
+    return _csr_result(w[keep], v[keep], indptr, (n, n), like=csgraph)

@@ -15,8 +15,8 @@ import numpy
 
 import gpunp as gp
 
-from ._csr import Segments, scatter_reduce
-from ._graph import NULL, as_graph, fixpoint_parents
+from ._csr import Segments, is_sparse, scatter_reduce
+from ._graph import NULL, as_graph, check_compressed, fixpoint_parents
 
 __all__ = ["NegativeCycleError", "bellman_ford", "dijkstra", "floyd_warshall", "johnson",
            "shortest_path"]
@@ -120,7 +120,7 @@ def _result(dist, pred, scalar, return_predecessors):
 
 
 def _solve(csgraph, directed, indices, return_predecessors, unweighted):
-    g = as_graph(csgraph)
+    g = as_graph(csgraph, directed)
     sources, scalar = _sources(indices, g.n)
     u, v, w = _edges(g, directed, unweighted)
     dist, pred = _all_sources(g.n, u, v, w, sources, return_predecessors)
@@ -137,6 +137,9 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         raise ValueError(f"unrecognized method '{method}'")
     if method == "FW" and indices is not None:
         raise ValueError("Cannot specify indices with method == 'FW'.")
+    if method == "FW" or (method == "auto" and indices is None and is_sparse(csgraph)
+                          and csgraph.nnz >= csgraph.shape[0] ** 2 / 4):
+        check_compressed(csgraph)  # SciPy's choice of Floyd-Warshall, on a dense matrix
     if method == "D":
         return dijkstra(csgraph, directed=directed, indices=indices,
                         return_predecessors=return_predecessors, unweighted=unweighted)
@@ -148,7 +151,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False,
     """Shortest paths from ``indices`` (with ``limit`` and ``min_only``), as
     scipy.sparse.csgraph.dijkstra. Computed by relaxation rounds: the same
     distances, on the device."""
-    g = as_graph(csgraph)
+    g = as_graph(csgraph, directed)
     sources, scalar = _sources(indices, g.n)
     u, v, w = _edges(g, directed, unweighted)
     if u.shape[0] and bool(gp.any(w < 0)):
@@ -188,4 +191,5 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
                    overwrite=False):
     """All-pairs shortest paths, as scipy.sparse.csgraph.floyd_warshall."""
+    check_compressed(csgraph)
     return _solve(csgraph, directed, None, return_predecessors, unweighted)

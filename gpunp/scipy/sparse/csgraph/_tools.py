@@ -7,7 +7,7 @@ import gpunp as gp
 
 from ._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts, device, is_sparse,
                    scatter_reduce)
-from ._graph import as_graph
+from ._graph import as_graph, check_compressed
 
 __all__ = ["construct_dist_matrix", "csgraph_from_dense", "csgraph_to_dense",
            "reconstruct_path"]
@@ -19,6 +19,7 @@ def csgraph_to_dense(csgraph, null_value=0):
     ``null_value`` where there is no edge (an explicit zero stays 0)."""
     if not is_sparse(csgraph):
         raise ValueError("csgraph must be a sparse matrix (anything with tocsr)")
+    check_compressed(csgraph)
     g = as_graph(csgraph)
     n = g.n
     seen = gp.zeros(n * n, dtype=bool)
@@ -30,7 +31,7 @@ def csgraph_to_dense(csgraph, null_value=0):
 
 def csgraph_from_dense(graph, null_value=0, nan_null=True, infinity_null=True):
     """The sparse graph of a dense one: entries equal to ``null_value`` (and
-    NaN, infinities as asked) are not edges. A CSR result (``_csr_result``)."""
+    NaN, infinities as asked) are not edges. A csr_array (``_csr_result``)."""
     a = device(graph).astype(gp.float64)
     if a.ndim != 2:
         raise ValueError("graph should have two dimensions")
@@ -80,7 +81,7 @@ def _edge_lookup(csgraph, directed):
 def reconstruct_path(csgraph, predecessors, directed=True):
     """The tree of a predecessor array: an entry (predecessors[i], i) of the
     edge's weight for each i that has one (undirected: the smaller of the
-    two directions). A CSR result (``_csr_result``)."""
+    two directions). CSR of the input's flavour (``_csr_result``)."""
     n, weight = _edge_lookup(csgraph, directed)
     pred = device(predecessors).astype(gp.int64)
     if pred.shape != (n,):
@@ -94,7 +95,7 @@ def reconstruct_path(csgraph, predecessors, directed=True):
     parent, child, w = parent[order], child[order], w[order]
     counts = gp.bincount(parent, minlength=n)
     indptr = gp.concatenate([gp.zeros(1, dtype=gp.int64), gp.cumsum(counts)])
-    return _csr_result(w, child, indptr, (n, n))
+    return _csr_result(w, child, indptr, (n, n), like=csgraph)
 
 
 def construct_dist_matrix(graph, predecessors, directed=True, null_value=numpy.inf):
@@ -103,6 +104,7 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=numpy.i
     ``null_value`` where j is not reached from i. Edge weights as
     csgraph_to_dense reads them (the smallest of repeats; undirected, the
     smaller direction)."""
+    check_compressed(graph)
     g = as_graph(graph)
     n = g.n
     pred = device(predecessors).astype(gp.int64)

@@ -66,7 +66,7 @@ def connected_components(csgraph, directed=True, connection="weak", return_label
     completion (the same partition, labels permuted)."""
     if connection.lower() not in ("weak", "strong"):
         raise ValueError("connection must be 'weak' or 'strong'")
-    g = as_graph(csgraph)
+    g = as_graph(csgraph, directed)
     if directed and connection.lower() == "strong":
         ids = _strong_ids(g.n, g.src, g.dst)
     else:
@@ -99,7 +99,7 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
     their predecessors (-9999 where none), as
     scipy.sparse.csgraph.breadth_first_order: the same order as SciPy's
     queue, one frontier at a time."""
-    g = as_graph(csgraph)
+    g = as_graph(csgraph, directed)
     i_start = int(i_start)
     if not 0 <= i_start < g.n:
         raise ValueError(f"i_start={i_start} out of range for a graph of {g.n} vertices")

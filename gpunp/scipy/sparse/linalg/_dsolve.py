@@ -24,7 +24,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import (_csr_result, canonical_coo, csr_from_mask, csr_parts, device,
+from ..csgraph._csr import (_dense_result, canonical_coo, csr_from_mask, csr_parts, device,
                             is_sparse, scatter_reduce)
 
 __all__ = ["MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
@@ -70,16 +70,26 @@ def _solve_dtype(*dtypes):
     return numpy.result_type(dt, numpy.float32)
 
 
+def solution_kind(A):
+    """(like, format) of a sparse solution of ``A X = B``, as SciPy's
+    spsolve (and inv) build it: A's own class where A is CSR or CSC (SuperLU
+    reads those), else the csc_array SciPy converts A to."""
+    if is_sparse(A) and A.format in ("csr", "csc"):
+        return A, A.format
+    return None, "csc"
+
+
 def spsolve(A, b, permc_spec=None, use_umfpack=True):
     """Solve ``A x = b`` for a square A (sparse or dense), as
     scipy.sparse.linalg.spsolve: a vector b (shape (N,) or (N, 1)) gives a
     1-d x, a matrix b a matrix. A singular A warns MatrixRankWarning and
-    returns NaNs. Runs gpunp.linalg.solve on A's dense form (see the
+    returns NaNs. A sparse b of several columns gives a sparse x
+    (``solution_kind``). Runs gpunp.linalg.solve on A's dense form (see the
     module's note)."""
     n = _square(A)
     b_sparse = is_sparse(b)
     bd = _dense_of(b) if b_sparse else device(b)
-    vector = bd.ndim == 1 or (bd.ndim == 2 and bd.shape[1] == 1 and not b_sparse)
+    vector = bd.ndim == 1 or (bd.ndim == 2 and bd.shape[1] == 1)
     if bd.shape[0] != n:
         raise ValueError(f"matrix - rhs dimension mismatch ({tuple(A.shape)} - {bd.shape[0]})")
     dtype = _solve_dtype(A.dtype, bd.dtype)
@@ -95,10 +105,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
         x = gp.full(rhs.shape, numpy.nan, dtype=dtype)
     if vector:
         return x.ravel()
-    if b_sparse:
-        indptr, indices, data = csr_from_mask(x, x != 0)
-        return _csr_result(data, indices, indptr, x.shape)
-    return x
+    return _dense_result(x, *solution_kind(A)) if b_sparse else x
 
 
 def _dense_lu(a):
@@ -146,13 +153,11 @@ class SuperLU:
 
     @property
     def L(self):
-        indptr, indices, data = csr_from_mask(self._L, self._L != 0)
-        return _csr_result(data, indices, indptr, self.shape)
+        return _dense_result(self._L, format="csc")  # SuperLU's: a csc_array
 
     @property
     def U(self):
-        indptr, indices, data = csr_from_mask(self._U, self._U != 0)
-        return _csr_result(data, indices, indptr, self.shape)
+        return _dense_result(self._U, format="csc")
 
     def solve(self, rhs, trans="N"):
         """x with ``A x = rhs`` (trans 'N'), ``A^T x = rhs`` ('T') or

@@ -11,7 +11,7 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import _csr_result, csr_from_mask, device
+from ..csgraph._csr import _dense_result, device
 from ._interface import LinearOperator
 
 __all__ = ["LaplacianNd"]
@@ -141,7 +141,7 @@ class LaplacianNd(LinearOperator):
         return out.astype(self.dtype)
 
     def tosparse(self):
-        """The matrix as a sparse result (``_csr_result``)."""
-        a = self.toarray()
-        indptr, indices, data = csr_from_mask(a, a != 0)
-        return _csr_result(data, indices, indptr, a.shape)
+        """The matrix as SciPy's: a dia_array of one axis, a csr_array of a
+        sum of Kronecker products."""
+        fmt = "dia" if len(self.grid_shape) == 1 else "csr"
+        return _dense_result(self.toarray(), format=fmt)

@@ -2,9 +2,9 @@
 structure queries is_sptriangular and spbandwidth.
 
 inv, expm and matrix_power compute on the dense matrix on the device (the
-same fallback as spsolve's, see _dsolve) and return a CSR result
-(``_csr_result``) for a sparse input; the structure queries read only the
-stored entries."""
+same fallback as spsolve's, see _dsolve) and give for a sparse input a
+sparse result of the class SciPy's has (``_csr_result``); the structure
+queries read only the stored entries."""
 
 import math
 
@@ -12,8 +12,8 @@ import numpy
 
 import gpunp as gp
 
-from ..csgraph._csr import _csr_result, csr_from_mask, csr_parts, device, entry_rows, is_sparse
-from ._dsolve import _dense_of, spsolve
+from ..csgraph._csr import _dense_result, csr_parts, device, entry_rows, is_sparse
+from ._dsolve import _dense_of, solution_kind, spsolve
 
 __all__ = ["expm", "inv", "is_sptriangular", "matrix_power", "spbandwidth"]
 
@@ -25,21 +25,24 @@ _PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796
 _THETA13 = 5.371920351148152
 
 
-def _sparse_out(dense):
-    indptr, indices, data = csr_from_mask(dense, dense != 0)
-    return _csr_result(data, indices, indptr, dense.shape)
+# The class of SciPy's result for a sparse input, by the input's format:
+# expm's products keep CSR and CSC, turn COO into CSR, and its solve turns the
+# others into a csc_array (``solution_kind``); matrix_power's products keep
+# every format but COO, which becomes CSR.
+_EXPM_FORMAT = {"csr": "csr", "csc": "csc", "coo": "csr"}
+_POWER_FORMAT = {"coo": "csr"}
 
 
 def inv(A):
     """The inverse of a sparse square matrix, as scipy.sparse.linalg.inv
-    (spsolve of the identity; a CSR result)."""
+    (spsolve of the identity; sparse of spsolve's class)."""
     if not is_sparse(A):
         raise TypeError("Input must be a sparse arrays")
     n = A.shape[0]
     x = spsolve(A, gp.eye(n, dtype=numpy.result_type(A.dtype, numpy.float32)))
     if n == 1:
         return x.reshape(1)  # as SciPy: spsolve of a one-column identity is a vector
-    return _sparse_out(x)
+    return _dense_result(x, *solution_kind(A))
 
 
 def matrix_power(A, power):
@@ -52,7 +55,12 @@ def matrix_power(A, power):
     if power < 0:
         raise ValueError("exponent must be >= 0")
     out = gp.linalg.matrix_power(_dense_of(A), int(power))
-    return _sparse_out(out) if is_sparse(A) else out
+    if not is_sparse(A):
+        return out
+    if power == 0:
+        return _dense_result(out, format="dia")  # SciPy's eye_array
+    fmt = A.format if power == 1 else _POWER_FORMAT.get(A.format, A.format)
+    return _dense_result(out, like=A, format=fmt)
 
 
 def expm(A):
@@ -62,11 +70,13 @@ def expm(A):
     if len(A.shape) != 2 or A.shape[0] != A.shape[1]:
         raise ValueError("expected a square matrix")
     a = _dense_of(A)
+    n = a.shape[0]
+    if n <= 1:
+        # SciPy's exact cases keep the input's class
+        r = gp.exp(a) if n else a
+        return _dense_result(r, like=A, format=A.format) if is_sparse(A) else r
     if a.dtype.kind not in "fc":
         a = a.astype(gp.float64)
-    n = a.shape[0]
-    if n == 0:
-        return _sparse_out(a) if is_sparse(A) else a
     norm1 = float(gp.max(gp.sum(gp.abs(a), axis=0)))
     s = max(0, math.ceil(math.log2(norm1 / _THETA13))) if norm1 > 0 else 0
     a = a * (2.0 ** -s)
@@ -82,7 +92,10 @@ def expm(A):
     r = gp.linalg.solve(v - u, v + u)
     for _ in range(s):
         r = r @ r
-    return _sparse_out(r) if is_sparse(A) else r
+    if not is_sparse(A):
+        return r
+    fmt = _EXPM_FORMAT.get(A.format)
+    return _dense_result(r, like=A, format=fmt) if fmt else _dense_result(r, format="csc")
 
 
 def _entries(A):
