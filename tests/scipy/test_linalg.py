@@ -445,9 +445,9 @@ _SQUARE_ONLY = ["expm", "sqrtm", "logm", "cosm", "sinm", "tanm", "coshm", "sinhm
                 "eigvals"]
 
 
-@pytest.mark.parametrize("shape", [(2, 3), (0, 3)])
+@pytest.mark.parametrize("shape", [(2, 3), (0, 3), (3,)])
 def test_not_square_is_scipys_error(shape):
-    for name in _SQUARE_ONLY:
+    for name in _SQUARE_ONLY if len(shape) == 2 else ["cholesky", "cho_factor", "eig"]:
         with pytest.raises(Exception) as want:
             getattr(sl, name)(np.ones(shape))
         with pytest.raises(type(want.value)) as got:

@@ -80,7 +80,9 @@ def require_square(a, kind: str) -> None:
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         table = _NOT_SQUARE_SINCE_1_18 if scipy_version() >= 11800 else {}
         cls, text = table.get(kind, _NOT_SQUARE[kind])
-        raise cls(text.format(shape=a.shape))
+        # SciPy's cholesky names a vector's shape as a row's
+        shape = (1,) + a.shape if kind == "cholesky" and a.ndim < 2 else a.shape
+        raise cls(text.format(shape=shape))
 
 
 def _h(a):
