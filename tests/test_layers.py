@@ -58,9 +58,11 @@ def test_scipy_importing_a_private_module_fails(tmp_path, capsys):
     sparse = root / "gpunp" / "scipy" / "sparse"
     sparse.mkdir(parents=True, exist_ok=True)
     (sparse / "_own.py").write_text("X = 1\n")
-    (sparse / "_ok.py").write_text("import gpunp\nfrom gpunp import linalg\nfrom . import _own\n")
+    (sparse / "_ok.py").write_text("import gpunp\nfrom gpunp import linalg\nfrom . import _own\n"
+                                   "from gpunp.scipy._version import scipy_version\n")
     assert _layers().main(["--root", str(root)]) == 0, capsys.readouterr().err
-    (sparse / "_bad.py").write_text("from gpunp._lib import lib\nfrom gpunp import _ufunc\n")
+    (sparse / "_bad.py").write_text("from gpunp._lib import lib\nfrom gpunp import _ufunc\n"
+                                    "from gpunp.scipy.linalg._decomp import lu\n")
     assert _layers().main(["--root", str(root)]) == 1
     err = capsys.readouterr().err
-    assert "gpunp._lib.lib" in err and "gpunp._ufunc" in err
+    assert "gpunp._lib.lib" in err and "gpunp._ufunc" in err and "_decomp.lu" in err

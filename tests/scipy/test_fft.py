@@ -50,8 +50,10 @@ def test_r2r_every_type_and_norm(kind, type):
                     want = getattr(sf, kind)(x, type=type, axis=1, norm=norm,
                                              orthogonalize=orth)
                 except RuntimeError as e:  # DCT-I of one point
-                    with pytest.raises(RuntimeError, match=str(e)):
+                    with pytest.raises(RuntimeError) as got:
                         getattr(gf, kind)(gp.asarray(x), type=type, axis=1, norm=norm)
+                    # SciPy 1.18's (ducc0's) message opens with its source path
+                    assert str(got.value) == str(e).strip().splitlines()[-1]
                     continue
                 got = getattr(gf, kind)(gp.asarray(x), type=type, axis=1, norm=norm,
                                         orthogonalize=orth)

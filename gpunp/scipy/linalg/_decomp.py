@@ -23,6 +23,7 @@ import numpy
 import gpunp
 import gpunp.linalg as _la
 
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.linalg._batch import as_device
 LinAlgError = numpy.linalg.LinAlgError
 
@@ -67,12 +68,21 @@ _NOT_SQUARE = {
     "logm": (ValueError, "expected a square matrix"),
     "trig": (ValueError, "expected square array_like input"),
 }
+# SciPy 1.18's batched cholesky and eig reword theirs
+_NOT_SQUARE_SINCE_1_18 = {
+    "cholesky": (ValueError, "Expected a square matrix or batch thereof, got a1.shape={shape}"),
+    "eig": (ValueError, "Expected a square matrix or a batch of square matrices. Got "
+                        "a.shape = {shape}"),
+}
 
 
 def require_square(a, kind: str) -> None:
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        cls, text = _NOT_SQUARE[kind]
-        raise cls(text.format(shape=a.shape))
+        table = _NOT_SQUARE_SINCE_1_18 if scipy_version() >= 11800 else {}
+        cls, text = table.get(kind, _NOT_SQUARE[kind])
+        # SciPy's cholesky names a vector's shape as a row's
+        shape = (1,) + a.shape if kind == "cholesky" and a.ndim < 2 else a.shape
+        raise cls(text.format(shape=shape))
 
 
 def _h(a):
@@ -289,11 +299,14 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
 
 
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
-    """(c, lower): the factor in c's named triangle, a's entries in the
-    other, as LAPACK's potrf leaves them (scipy.linalg.cho_factor)."""
+    """(c, lower): the factor in c's named triangle (scipy.linalg.cho_factor);
+    in the other, a's entries as LAPACK's potrf leaves them, or zeros as
+    SciPy 1.18 writes them unless overwrite_a."""
     a = asarray_validated(a, check_finite)
     require_square(a, "cholesky")
     c = cholesky(a, lower=lower, check_finite=False)
+    if scipy_version() >= 11800 and not overwrite_a:
+        return c, lower
     n = a.shape[-1]
     keep = gpunp.tri(n, dtype=bool) if lower else gpunp.tri(n, dtype=bool).T
     return gpunp.where(keep, c, a), lower

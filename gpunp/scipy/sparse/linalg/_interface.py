@@ -11,6 +11,7 @@ import warnings
 import numpy
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 from ..csgraph._csr import device
 
@@ -368,7 +369,10 @@ class _ScaledLinearOperator(LinearOperator):
         if isinstance(A, _ScaledLinearOperator):
             A, inner = A.args
             alpha = alpha * inner
-        super().__init__(_result_dtype([A], [type(alpha)]), A.shape)
+        # SciPy 1.18 promotes with alpha's value (a Python scalar is weak:
+        # float32 * 2.5 stays float32), older SciPy with its type
+        weight = alpha if scipy_version() >= 11800 else type(alpha)
+        super().__init__(_result_dtype([A], [weight]), A.shape)
         self.args = (A, alpha)
 
     def _matvec(self, x):

@@ -7,11 +7,13 @@ Vectors and their dot products stay on the device; the host reads only the
 few scalars a decision needs, one transfer for each decision point
 (``_host``), and gmres's small Hessenberg problem."""
 
+import math
 import warnings
 
 import numpy
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 from ..csgraph._csr import device
 from ._interface import IdentityOperator, LinearOperator, aslinearoperator
@@ -386,7 +388,10 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
     if maxiter is None:
         maxiter = 5 * n
     dot = gp.vdot if x.dtype.kind == "c" else gp.dot
-    eps = numpy.finfo(x.dtype).eps
+    eps = float(numpy.finfo(x.dtype).eps)
+    # the step's scalars are Python floats, so x keeps its dtype, as in
+    # SciPy 1.18; before, SciPy's float64 rotations promoted x to double
+    wtype = x.dtype if scipy_version() >= 11800 else numpy.result_type(x.dtype, numpy.float64)
     r1 = _residual(A, x, b) if x0 is not None else b.copy()
     y = M.matvec(r1)
     beta1 = _host(dot(r1, y))[0].real
@@ -396,7 +401,7 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
         return x, 0
     if float(gp.linalg.norm(b)) == 0:
         return b, 0
-    beta1 = numpy.sqrt(beta1)
+    beta1 = math.sqrt(beta1)
     if check:
         # A and M must be Hermitian: y'(A x) == x'(A y) for two vectors
         for op, what in ((A, "non-symmetric matrix"), (M, "non-symmetric preconditioner")):
@@ -410,7 +415,7 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
     itn = 0
     oldb, beta, dbar, epsln = 0.0, beta1, 0.0, 0.0
     phibar, rhs1, rhs2 = beta1, beta1, 0.0
-    tnorm2, gmax, gmin = 0.0, 0.0, numpy.finfo(numpy.float64).max
+    tnorm2, gmax, gmin = 0.0, 0.0, float(numpy.finfo(numpy.float64).max)
     cs, sn = -1.0, 0.0
     w = gp.zeros(n, dtype=x.dtype)
     w2 = gp.zeros(n, dtype=x.dtype)
@@ -431,7 +436,7 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
         beta = _host(dot(r2, y))[0].real
         if beta < 0:
             raise ValueError("non-symmetric matrix")
-        beta = numpy.sqrt(beta)
+        beta = math.sqrt(beta)
         tnorm2 += alfa ** 2 + oldb ** 2 + beta ** 2
         if itn == 1 and beta / beta1 <= 10 * eps:
             istop = -1  # b is an eigenvector: x is exact after one step
@@ -442,21 +447,21 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
         gbar = sn * dbar - cs * alfa
         epsln = sn * beta
         dbar = -cs * beta
-        root = numpy.hypot(gbar, dbar)
-        gamma = max(numpy.hypot(gbar, beta), eps)
+        root = math.hypot(gbar, dbar)
+        gamma = max(math.hypot(gbar, beta), eps)
         cs, sn = gbar / gamma, beta / gamma
         phi = cs * phibar
         phibar = sn * phibar
 
         w1, w2 = w2, w
-        w = (v - oldeps * w1 - delta * w2) * (1.0 / gamma)
+        w = ((v - oldeps * w1 - delta * w2) * (1.0 / gamma)).astype(wtype, copy=False)
         x = x + phi * w
         gmax, gmin = max(gmax, gamma), min(gmin, gamma)
         z = rhs1 / gamma
         rhs1 = rhs2 - delta * z
         rhs2 = -epsln * z
 
-        anorm = numpy.sqrt(tnorm2)
+        anorm = math.sqrt(tnorm2)
         ynorm = float(gp.linalg.norm(x))
         epsx = anorm * ynorm * eps
         rnorm = phibar
