@@ -123,7 +123,7 @@ static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const in
                      "ufunc '%s' not supported for the input types, and the inputs could not "
                      "be safely coerced to any supported types according to the casting rule "
                      "''safe''",
-                     op->name);
+                     gp_op_shown(op));
         return -1;
     }
     int32_t want[GP_MAX_LOOP_ARGS], free_out[GP_MAX_LOOP_ARGS], u = eff[0];
@@ -156,7 +156,7 @@ static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const in
             gp_set_error(GP_ERR_TYPE_NO_LOOP,
                          "ufunc '%s' did not contain a loop with signature matching types %s "
                          "-> None",
-                         op->name, gp_dtypes[u].name);
+                         gp_op_shown(op), gp_dtypes[u].name);
     }
     return l;
 }
@@ -283,7 +283,7 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
     if (l < 0)
         return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature and "
                                                  "casting was found for ufunc %s",
-                            op->name);
+                            gp_op_shown(op));
     *chosen = l;
     return GP_OK;
 }
@@ -307,7 +307,7 @@ static gp_status_t check_casting(const gp_op_t *op, int32_t l, const int32_t *dt
             return gp_set_error(GP_ERR_TYPE_CASTING,
                                 "Cannot cast ufunc '%s' input %d from dtype('%s') to "
                                 "dtype('%s') with casting rule '%s'",
-                                op->name, k, gp_dtypes[dtypes[k]].name,
+                                gp_op_shown(op), k, gp_dtypes[dtypes[k]].name,
                                 gp_dtypes[loops->dt[l][k]].name, casting_name(casting));
     }
     for (int k = 0; k < nout; ++k) {
@@ -316,7 +316,7 @@ static gp_status_t check_casting(const gp_op_t *op, int32_t l, const int32_t *dt
             return gp_set_error(GP_ERR_TYPE_CASTING,
                                 "Cannot cast ufunc '%s' output from dtype('%s') to "
                                 "dtype('%s') with casting rule '%s'",
-                                op->name, gp_dtypes[loops->dt[l][nin + k]].name,
+                                gp_op_shown(op), gp_dtypes[loops->dt[l][nin + k]].name,
                                 gp_dtypes[od].name, casting_name(casting));
     }
     return GP_OK;

@@ -87,5 +87,12 @@ void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size
     gp_str_puts(out, "\n");
     put_common(out, skip);
     gp_str_puts(out, "\n");
+    /* SciPy's special functions are a prelude of their own, thousands of
+     * lines no other kernel should make NVRTC read: a body gets it when it
+     * calls one of them (every name starts gpk_sf_) */
+    if (spells(body, len, "gpk_sf_")) {
+        gp_str_puts(out, gp_prelude_special);
+        gp_str_puts(out, "\n");
+    }
     gp_str_putn(out, body, len);
 }
