@@ -122,6 +122,9 @@ GPK_HELPER double gpk_sf_gamma(double x)
 
 GPK_HELPER double gpk_sf_gammaln(double x)
 {
+    if (x == -INFINITY) return -INFINITY; /* SciPy's value */
+    /* SciPy's: log(1/x) overflows for the smallest subnormals */
+    if (x != 0 && fabs(x) < 5.562684646268003e-309) return INFINITY;
     if (x <= 0 && gpk_sf_isint(x)) return INFINITY;
     return lgamma(x);
 }
@@ -140,9 +143,9 @@ GPK_HELPER double gpk_sf_rgamma(double x)
 {
     if (x != x) return x;
     if (x == INFINITY) return 0.0;
-    if (x == -INFINITY) return NAN;
-    if (x <= 0 && gpk_sf_isint(x)) return 0.0 * copysign(1.0, x) * (x == 0 ? 1 : 0) + 0.0;
+    if (x <= 0 && gpk_sf_isint(x)) return 0.0; /* -inf too, as SciPy */
     double g = tgamma(x);
+    if (x > 0) return 1 / g; /* 0 once Gamma overflows, as SciPy's */
     if (isinf(g) || g == 0) return gpk_sf_gammasgn(x) * exp(-lgamma(x));
     return 1 / g;
 }
@@ -207,12 +210,13 @@ GPK_HELPER double gpk_sf_lbeta_signed(double a, double b, double *sign)
     *sign = 1;
     if (a > b) { double t = a; a = b; b = t; }
     if (a >= 8) return gpk_sf_lbeta_big(a, b, sign);
-    if (a > 0 && b >= 8) {
+    if (b >= 8 && a + b >= 8) {
         /* Gamma(b) / Gamma(a + b) for large b by Stirling:
          *   log = (b - 1/2) log(b / (a + b)) - a log(a + b) + a + mu(b) - mu(a + b) */
         double s = a + b;
         double lr = (b - 0.5) * log1p(-a / s) - a * log(s) + a +
                     (gpk_sf_stirling_mu(b) - gpk_sf_stirling_mu(s));
+        *sign = gpk_sf_gammasgn(a);
         return lgamma(a) + lr;
     }
     double la = lgamma(a), lb = lgamma(b), lab = lgamma(a + b);
@@ -270,6 +274,13 @@ GPK_HELPER double gpk_sf_poch(double a, double m)
     }
     double sg = gpk_sf_gammasgn(a + m) * gpk_sf_gammasgn(a);
     if ((a + m <= 0 && gpk_sf_isint(a + m))) return a <= 0 && gpk_sf_isint(a) ? NAN : INFINITY;
+    if (a >= 8 && a + m >= 8) {
+        /* log Gamma(a + m) - log Gamma(a) by Stirling, the large logs apart:
+         * (a - 1/2) log1p(m / a) + m log(a + m) - m + mu(a + m) - mu(a) */
+        double l = (a - 0.5) * log1p(m / a) + m * log(a + m) - m +
+                   (gpk_sf_stirling_mu(a + m) - gpk_sf_stirling_mu(a));
+        return exp(l);
+    }
     return sg * exp(lgamma(a + m) - lgamma(a));
 }
 
@@ -360,7 +371,7 @@ GPK_HELPER double gpk_sf_ndtr(double x)
 GPK_HELPER double gpk_sf_log_ndtr(double x)
 {
     if (x != x) return x;
-    if (x > 6) return -0.5 * erfc(x * GPK_SF_SQRT1_2);
+    if (x > 0) return log1p(-0.5 * erfc(x * GPK_SF_SQRT1_2));
     if (x > -20) return log(0.5 * erfc(-x * GPK_SF_SQRT1_2));
     /* log ndtr(x) = -x^2/2 - log(-x) - log(2 pi)/2 + log(1 + sum (-1)^k (2k-1)!! / x^(2k)) */
     double r = 1 / (x * x), t = 1, s = 0;
@@ -409,6 +420,26 @@ GPK_HELPER double gpk_sf_erfcinv(double y)
     if (y == 0) return INFINITY;
     if (y == 2) return -INFINITY;
     if (y > 0.5) return gpk_sf_erfinv(1 - y);
+    if (0.5 * y == 0) return INFINITY; /* SciPy's, which halves y first */
+    if (y < 1e-280) {
+        /* erfc(x) near the subnormals: Newton on its logarithm,
+         * log erfc(x) = -x^2 - log(x sqrt(pi)) + log(1 + sum (-1)^k (2k-1)!! / (2x^2)^k) */
+        double ly = log(y);
+        double x = sqrt(-ly - 0.5 * log(-ly));
+        for (int it = 0; it < 8; ++it) {
+            double r = 1 / (2 * x * x), t = 1, s = 0;
+            for (int k = 1; k < 30; ++k) {
+                t *= -(2 * k - 1) * r;
+                s += t;
+                if (fabs(t) < 1e-17) break;
+            }
+            double g = -x * x - log(x * GPK_SF_SQRTPI) + log1p(s) - ly;
+            double dx = g / (-2 * x - 1 / x);
+            x -= dx;
+            if (fabs(dx) <= 1e-17 * x) break;
+        }
+        return x;
+    }
     /* y small: Halley on erfc(x) = y, started from the asymptotic form */
     double l = -log(y) - 0.5 * log(GPK_SF_PI);
     double x = sqrt(l - 0.5 * log(l > 1 ? l : 1));
@@ -437,9 +468,8 @@ GPK_HELPER double gpk_sf_ndtri(double p)
 /* ---- logistic and information-theory functions -------------------------- */
 GPK_HELPER double gpk_sf_expit(double x)
 {
-    if (x >= 0) return 1 / (1 + exp(-x));
-    double e = exp(x);
-    return e / (1 + e);
+    /* SciPy's form: 0, not a subnormal, once exp(-x) overflows */
+    return 1 / (1 + exp(-x));
 }
 GPK_HELPER double gpk_sf_logit(double p)
 {
@@ -473,7 +503,12 @@ GPK_HELPER double gpk_sf_entr(double x)
 GPK_HELPER double gpk_sf_rel_entr(double x, double y)
 {
     if (x != x || y != y) return NAN;
-    if (x > 0 && y > 0) return x * log(x / y);
+    if (x > 0 && y > 0) {
+        double r = x / y;
+        /* a ratio past the doubles: the logarithms apart */
+        if (r == 0 || isinf(r)) return x * (log(x) - log(y));
+        return x * log(r);
+    }
     if (x == 0 && y >= 0) return 0.0;
     return INFINITY;
 }
@@ -504,71 +539,114 @@ GPK_HELPER double gpk_sf_boxcox(double x, double l)
 {
     double lx = log(x);
     if (fabs(l) < 1e-19) return lx;
-    return expm1(l * lx) / l;
+    double t = l * lx;
+    if (t > 709 && l > 0) return exp(t - log(l));
+    return expm1(t) / l;
 }
 GPK_HELPER double gpk_sf_boxcox1p(double x, double l)
 {
     double lx = log1p(x);
     if (fabs(l) < 1e-19 || (fabs(lx) < 1e-289 && fabs(l) < 1e273)) return lx;
-    return expm1(l * lx) / l;
+    double t = l * lx;
+    /* exp(t) / l past the largest double while the quotient is not */
+    if (t > 709 && l > 0) return exp(t - log(l));
+    return expm1(t) / l;
+}
+/* log1p(l y), with l y past the doubles taken as log|l| + log|y| */
+GPK_HELPER double gpk_sf_log1p_prod(double l, double y)
+{
+    double p = l * y;
+    if (isinf(p) && !isinf(l) && !isinf(y) && p > 0) return log(fabs(l)) + log(fabs(y));
+    return log1p(p);
 }
 GPK_HELPER double gpk_sf_inv_boxcox(double y, double l)
 {
     if (l == 0) return exp(y);
-    return exp(log1p(l * y) / l);
+    return exp(gpk_sf_log1p_prod(l, y) / l);
 }
 GPK_HELPER double gpk_sf_inv_boxcox1p(double y, double l)
 {
     if (l == 0) return expm1(y);
     if (fabs(l * y) < 1e-154) return y;
-    return expm1(log1p(l * y) / l);
+    return expm1(gpk_sf_log1p_prod(l, y) / l);
 }
 
 /* ---- convenience functions ----------------------------------------------- */
-GPK_HELPER double gpk_sf_exp10(double x) { return pow(10.0, x); }
+GPK_HELPER double gpk_sf_exp10(double x)
+{
+    /* SciPy's limits: 0 below log10 of the smallest normal double, inf above the largest */
+    if (x < -308.2547155599167) return 0.0;
+    if (x > 308.2547155599167) return INFINITY;
+    return pow(10.0, x);
+}
 GPK_HELPER double gpk_sf_exp2(double x) { return exp2(x); }
 GPK_HELPER double gpk_sf_cbrt(double x) { return cbrt(x); }
 GPK_HELPER double gpk_sf_log1p(double x) { return log1p(x); }
 GPK_HELPER double gpk_sf_expm1(double x) { return expm1(x); }
 GPK_HELPER double gpk_sf_radian(double d, double m, double s)
 {
-    return (d + m / 60 + s / 3600) * (GPK_SF_PI / 180);
+    /* in arc seconds first, as SciPy: its rounding is the reference's */
+    return ((d * 60 + m) * 60 + s) * 4.848136811095359935899141e-6;
 }
-/* trigonometric functions of degrees, reduced exactly modulo 360 first */
+/* trigonometric functions of degrees: the argument reduced in degrees,
+ * exactly (fmod, and differences of numbers within a factor of two), to
+ * at most 90 before it is scaled; SciPy gives 0 past 1e14, where a degree
+ * is below the argument's ulp */
+#define GPK_SF_PI180 0.017453292519943295769236907684886127
+#define GPK_SF_DG_LOSS 1.0e14
 GPK_HELPER double gpk_sf_sindg(double x)
 {
-    if (isinf(x)) return NAN;
-    return gpk_sf_sinpi(fmod(x, 360.0) / 180);
+    if (x != x) return x;
+    if (fabs(x) > GPK_SF_DG_LOSS) return 0.0; /* SciPy's, infinities too */
+    double r = fmod(x, 360.0);
+    if (r > 180) r -= 360;
+    else if (r < -180) r += 360;
+    if (r > 90) r = 180 - r;
+    else if (r < -90) r = -180 - r;
+    return sin(r * GPK_SF_PI180);
 }
 GPK_HELPER double gpk_sf_cosdg(double x)
 {
-    if (isinf(x)) return NAN;
-    return gpk_sf_cospi(fmod(x, 360.0) / 180);
+    if (x != x) return x;
+    if (fabs(x) > GPK_SF_DG_LOSS) return 0.0; /* SciPy's, infinities too */
+    double r = fmod(fabs(x), 360.0);
+    if (r > 180) r = 360 - r;
+    if (r < 45) return cos(r * GPK_SF_PI180);
+    return sin((90 - r) * GPK_SF_PI180);
 }
-GPK_HELPER double gpk_sf_tandg(double x)
+/* tan (cot = 0) or cot (cot = 1) of degrees, reduced to [0, 90] in degrees
+ * as SciPy reduces them (cot as tan of 90 - r, a tiny r giving the pole), so
+ * that both round the same angle */
+GPK_HELPER double gpk_sf_tancotdg(double x, int cot)
 {
-    if (isinf(x)) return NAN;
+    if (x != x) return x;
+    if (isinf(x)) return 0.0; /* SciPy's */
+    double sign = signbit(x) ? -1 : 1;
+    x = fabs(x);
+    if (x > GPK_SF_DG_LOSS) return 0.0;
     double r = fmod(x, 180.0);
-    if (r == 0) return copysign(0.0, x) * 0 + 0.0 * r;
-    if (fabs(r) == 90) return r > 0 ? INFINITY : -INFINITY;
-    if (fabs(r) == 45) return r > 0 ? 1.0 : -1.0;
-    return gpk_sf_sinpi(r / 180) / gpk_sf_cospi(r / 180);
+    if (cot) {
+        if (r <= 90) r = 90 - r;
+        else { r = r - 90; sign = -sign; }
+    } else if (r > 90) {
+        r = 180 - r;
+        sign = -sign;
+    }
+    if (r == 0) return 0.0;
+    if (r == 45) return sign;
+    if (r == 90) return INFINITY; /* SciPy's sign, whatever the side */
+    return sign * tan(r * GPK_SF_PI180);
 }
-GPK_HELPER double gpk_sf_cotdg(double x)
-{
-    if (isinf(x)) return NAN;
-    double r = fmod(x, 180.0);
-    if (r == 0) return r >= 0 ? INFINITY : -INFINITY;
-    if (fabs(r) == 90) return 0.0;
-    if (fabs(r) == 45) return r > 0 ? 1.0 : -1.0;
-    return gpk_sf_cospi(r / 180) / gpk_sf_sinpi(r / 180);
-}
+GPK_HELPER double gpk_sf_tandg(double x) { return gpk_sf_tancotdg(x, 0); }
+GPK_HELPER double gpk_sf_cotdg(double x) { return gpk_sf_tancotdg(x, 1); }
 
 /* ---- incomplete gamma ------------------------------------------------------ */
 /* x^a e^-x / Gamma(a), with Stirling's form for large a so that x near a
  * keeps its digits */
 GPK_HELPER double gpk_sf_igam_fac(double a, double x)
 {
+    /* SciPy's: 0 once log of the factor is below the smallest normal's */
+    if (a * log(x) - x - lgamma(a) < -709.782712893384) return 0.0;
     if (a < 20) {
         double l = a * log(x) - x - lgamma(a);
         if (fabs(l) < 700 && a < 170 && x < 700) {
@@ -578,7 +656,10 @@ GPK_HELPER double gpk_sf_igam_fac(double a, double x)
         return exp(l);
     }
     double t = (x - a) / a;
-    return sqrt(a / (2 * GPK_SF_PI)) * exp(a * gpk_sf_log1pmx(t) - gpk_sf_stirling_mu(a));
+    /* a (log(x/a) - (x - a)/a): by the series of log1p(t) - t near x = a,
+     * else with x/a itself (x - a loses a tiny x) */
+    double e = fabs(t) < 0.5 ? a * gpk_sf_log1pmx(t) : a * log(x / a) - (x - a);
+    return sqrt(a / (2 * GPK_SF_PI)) * exp(e - gpk_sf_stirling_mu(a));
 }
 
 /* P(a, x) by its series: x^a e^-x / Gamma(a + 1) * sum x^n / ((a+1)...(a+n)) */
@@ -613,6 +694,48 @@ GPK_HELPER double gpk_sf_igamc_cf(double a, double x)
     return gpk_sf_igam_fac(a, x) * h;
 }
 
+/* log Gamma(1 + a) for |a| <= 0.2: -gamma a + sum_k>=2 (-1)^k zeta(k) a^k / k,
+ * so that a tiny a keeps its digits (1 + a would round them away) */
+GPK_HELPER double gpk_sf_lgam1p_small(double a)
+{
+    /* zeta(k) - 1, k = 2..27 */
+    const double zm1[26] = {
+        0.64493406684822641, 0.20205690315959424, 0.082323233711138144,
+        0.036927755143369989, 0.017343061984449237, 0.008349277381922926,
+        0.0040773561979443596, 0.0020083928260821171, 0.00099457512781797597,
+        0.00049418860411942767, 0.00024608655330804474, 0.00012271334757851804,
+        6.1248135058811215e-05, 3.058823630697205e-05, 1.5282259408611054e-05,
+        7.6371976378553086e-06, 3.8172932650404334e-06, 1.9082127165059859e-06,
+        9.5396203381170608e-07, 4.7693298688145092e-07, 2.3845050267645718e-07,
+        1.1921992593144637e-07, 5.9608189051374438e-08, 2.9803503442948909e-08,
+        1.4901554878932188e-08, 7.4507118252853388e-09};
+    /* sum (-1)^k (zeta(k) - 1) a^k / k, plus the ones' part: a - log(1 + a) */
+    double s = 0, p = -a;
+    for (int k = 2; k < 28; ++k) {
+        p *= -a;
+        s += zm1[k - 2] * p / k;
+    }
+    return -GPK_SF_EULER * a + (s - gpk_sf_log1pmx(a));
+}
+
+/* Q(a, x) for a < 1, x < 2: 1 - x^a / Gamma(1 + a) less the rest of the
+ * series of the lower function, x^a / Gamma(1 + a) a sum_n>=1 (-x)^n / (n! (a + n));
+ * no 1 - P, which would lose a tiny Q */
+GPK_HELPER double gpk_sf_igamc_small_a(double a, double x)
+{
+    double lg = a <= 0.2 ? gpk_sf_lgam1p_small(a) : lgamma(1 + a);
+    double l = a * log(x) - lg;
+    double head = -expm1(l);
+    double term = 1, sum = 0;
+    for (int n = 1; n < 200; ++n) {
+        term *= -x / n;
+        double d = term / (a + n);
+        sum += d;
+        if (fabs(d) <= 1e-17 * fabs(sum)) break;
+    }
+    return head - exp(l) * a * sum;
+}
+
 GPK_HELPER double gpk_sf_gammainc(double a, double x)
 {
     if (a != a || x != x || a < 0 || x < 0) return NAN;
@@ -631,6 +754,7 @@ GPK_HELPER double gpk_sf_gammaincc(double a, double x)
     if (x == 0) return 1.0;
     if (isinf(a)) return isinf(x) ? NAN : 1.0;
     if (isinf(x)) return 0.0;
+    if (a < 1 && x < 2) return gpk_sf_igamc_small_a(a, x);
     if (x < a + 1) return 1 - gpk_sf_igam_series(a, x);
     return gpk_sf_igamc_cf(a, x);
 }
@@ -638,15 +762,13 @@ GPK_HELPER double gpk_sf_gammaincc(double a, double x)
 /* the distributions on it */
 GPK_HELPER double gpk_sf_pdtr(double k, double m)
 {
-    if (k != k || m != m || m < 0) return NAN;
-    if (k < 0) return 0.0;
+    if (k != k || m != m || m < 0 || k < 0) return NAN;
     if (isinf(k)) return 1.0;
     return gpk_sf_gammaincc(floor(k) + 1, m);
 }
 GPK_HELPER double gpk_sf_pdtrc(double k, double m)
 {
-    if (k != k || m != m || m < 0) return NAN;
-    if (k < 0) return 1.0;
+    if (k != k || m != m || m < 0 || k < 0) return NAN;
     if (isinf(k)) return 0.0;
     return gpk_sf_gammainc(floor(k) + 1, m);
 }
@@ -715,7 +837,7 @@ GPK_HELPER double gpk_sf_jy_series(int order, int second, double x)
     double j = jsum.hi + jsum.lo;
     if (order == 1) j *= 0.5 * x;
     if (!second) return j;
-    double lg = log(0.5 * x) + GPK_SF_EULER;
+    double lg = (log(x) - 0.6931471805599453094172321) + GPK_SF_EULER; /* x/2 may underflow */
     if (order == 0) {
         /* Y0 = 2/pi ((log(x/2) + gamma) J0 - sum (-q)^k H_k / (k!)^2) */
         return (2 / GPK_SF_PI) * (lg * j - (hsum.hi + hsum.lo));
@@ -740,15 +862,13 @@ GPK_HELPER double gpk_sf_jy_large(int order, int second, double x)
 GPK_HELPER double gpk_sf_j0(double x)
 {
     x = fabs(x);
-    if (x != x) return x;
-    if (isinf(x)) return 0.0;
+    if (x != x || isinf(x)) return NAN; /* SciPy's value at infinity */
     if (x == 0) return 1.0;
     return x <= 25 ? gpk_sf_jy_series(0, 0, x) : gpk_sf_jy_large(0, 0, x);
 }
 GPK_HELPER double gpk_sf_j1(double x)
 {
-    if (x != x) return x;
-    if (isinf(x)) return 0.0;
+    if (x != x || isinf(x)) return NAN;
     if (x == 0) return x;
     double a = fabs(x);
     double r = a <= 25 ? gpk_sf_jy_series(1, 0, a) : gpk_sf_jy_large(1, 0, a);
@@ -759,7 +879,7 @@ GPK_HELPER double gpk_sf_y0(double x)
     if (x != x) return x;
     if (x < 0) return NAN;
     if (x == 0) return -INFINITY;
-    if (isinf(x)) return 0.0;
+    if (isinf(x)) return NAN;
     return x <= 25 ? gpk_sf_jy_series(0, 1, x) : gpk_sf_jy_large(0, 1, x);
 }
 GPK_HELPER double gpk_sf_y1(double x)
@@ -767,7 +887,8 @@ GPK_HELPER double gpk_sf_y1(double x)
     if (x != x) return x;
     if (x < 0) return NAN;
     if (x == 0) return -INFINITY;
-    if (isinf(x)) return 0.0;
+    if (x < 1e-150) return -2 / (GPK_SF_PI * x); /* the rest is below its ulp */
+    if (isinf(x)) return NAN;
     return x <= 25 ? gpk_sf_jy_series(1, 1, x) : gpk_sf_jy_large(1, 1, x);
 }
 
@@ -808,15 +929,15 @@ GPK_HELPER double gpk_sf_i0(double x)
 {
     if (x != x) return x;
     x = fabs(x);
-    if (x > 713.99) return INFINITY;
-    /* exp(x) split in two halves so e^x * I0e(x) overflows only with the result */
-    double h = exp(0.5 * x);
-    return gpk_sf_ive01(0, x) * h * h;
+    if (isinf(x)) return NAN; /* SciPy's */
+    /* SciPy's I0 overflows with exp(x), a little before the result would */
+    if (x > 709.782712893384) return INFINITY;
+    return gpk_sf_ive01(0, x) * exp(x);
 }
 GPK_HELPER double gpk_sf_i1e(double x)
 {
     if (x != x) return x;
-    if (isinf(x)) return 0.0 * x;
+    if (isinf(x)) return copysign(0.0, x);
     double r = gpk_sf_ive01(1, fabs(x));
     return x < 0 ? -r : r;
 }
@@ -824,21 +945,21 @@ GPK_HELPER double gpk_sf_i1(double x)
 {
     if (x != x) return x;
     double a = fabs(x);
-    if (a > 713.99) return copysign(INFINITY, x);
-    double h = exp(0.5 * a);
-    double r = gpk_sf_ive01(1, a) * h * h;
+    if (isinf(a)) return NAN; /* SciPy's */
+    if (a > 709.782712893384) return copysign(INFINITY, x);
+    double r = gpk_sf_ive01(1, a) * exp(a);
     return x < 0 ? -r : r;
 }
 
-/* e^x K_nu(x), nu = 0 or 1. Below 2 the series with logarithms
+/* e^x K_nu(x), nu = 0 or 1. To 1 the series with logarithms
  * (A&S 9.6.13 and 9.6.11); above, the trapezoidal rule on
  * e^x K_nu(x) = integral_0^inf exp(-2 x sinh^2(t/2)) cosh(nu t) dt, a
  * Gaussian of width 1/sqrt(x) near 0: a step of 0.7 widths (at most 0.2)
  * leaves an error near exp(-40). */
 GPK_HELPER double gpk_sf_kve01(int order, double x)
 {
-    if (x <= 2) {
-        double q = 0.25 * x * x, lg = log(0.5 * x);
+    if (x <= 1) {
+        double q = 0.25 * x * x, lg = log(x) - 0.6931471805599453094172321;
         double term = 1, H = 0, Hn = 1, i = 1, s = order ? 1 : 0;
         /* order 0: K0 = -(lg + gamma) I0 + sum H_k q^k / (k!)^2
          * order 1: K1 = 1/x + lg I1 - (x/4) sum (H_k + H_k+1 - 2 gamma) q^k / (k! (k+1)!) */
@@ -873,7 +994,7 @@ GPK_HELPER double gpk_sf_k0e(double x)
 {
     if (x != x) return x;
     if (x < 0) return NAN;
-    if (x == 0) return INFINITY;
+    if (0.5 * x == 0) return INFINITY; /* SciPy's, whose x/2 underflows */
     if (isinf(x)) return 0.0;
     return gpk_sf_kve01(0, x);
 }
@@ -881,8 +1002,8 @@ GPK_HELPER double gpk_sf_k0(double x)
 {
     if (x != x) return x;
     if (x < 0) return NAN;
-    if (x == 0) return INFINITY;
-    if (x > 710) return 0.0 * exp(-x);
+    if (0.5 * x == 0) return INFINITY; /* SciPy's, whose x/2 underflows */
+    if (isinf(x)) return 0.0;
     return gpk_sf_kve01(0, x) * exp(-x);
 }
 GPK_HELPER double gpk_sf_k1e(double x)
@@ -890,6 +1011,7 @@ GPK_HELPER double gpk_sf_k1e(double x)
     if (x != x) return x;
     if (x < 0) return NAN;
     if (x == 0) return INFINITY;
+    if (0.5 * x == 0) return NAN; /* SciPy's, whose x/2 underflows */
     if (isinf(x)) return 0.0;
     return gpk_sf_kve01(1, x);
 }
@@ -898,19 +1020,16 @@ GPK_HELPER double gpk_sf_k1(double x)
     if (x != x) return x;
     if (x < 0) return NAN;
     if (x == 0) return INFINITY;
-    if (x > 710) return 0.0 * exp(-x);
+    if (0.5 * x == 0) return NAN; /* SciPy's, whose x/2 underflows */
+    if (isinf(x)) return 0.0;
     return gpk_sf_kve01(1, x) * exp(-x);
 }
 
 /* ---- exponential integrals ------------------------------------------------- */
 /* E_n(x) for integer n >= 0, x >= 0: the series with digamma below 1, the
  * continued fraction above (the classic split) */
-GPK_HELPER double gpk_sf_expn(double nd, double x)
+GPK_HELPER double gpk_sf_expn_core(int n, double x)
 {
-    if (nd != nd || x != x) return NAN;
-    if (nd < 0 || x < 0) return NAN;
-    if (x > 700) return 0.0;
-    int n = (int)nd;
     if (x == 0) return n < 2 ? INFINITY : 1.0 / (n - 1);
     if (n == 0) return exp(-x) / x;
     if (x > 1) {
@@ -945,22 +1064,32 @@ GPK_HELPER double gpk_sf_expn(double nd, double x)
     return ans;
 }
 
+GPK_HELPER double gpk_sf_expn(double nd, double x)
+{
+    if (nd != nd || x != x) return NAN;
+    if (nd < 0 || x < 0) return NAN;
+    if (x > 709.782712893384) return 0.0; /* SciPy's underflow */
+    return gpk_sf_expn_core((int)nd, x);
+}
+
 GPK_HELPER double gpk_sf_exp1(double x)
 {
     if (x != x) return x;
     if (x < 0) return NAN;
     if (x == 0) return INFINITY;
-    return gpk_sf_expn(1, x);
+    if (x > 746) return 0.0;
+    return gpk_sf_expn_core(1, x);
 }
 
-/* Ei(x): its series for |x| < 40 (convergent, positive terms for x > 0),
+/* Ei(x): its series for x < 100 (convergent, positive terms for x > 0),
  * the asymptotic series beyond, -E1(-x) for negative x */
 GPK_HELPER double gpk_sf_expi(double x)
 {
     if (x != x) return x;
     if (x == 0) return -INFINITY;
     if (x < 0) return -gpk_sf_exp1(-x);
-    if (x < 40) {
+    if (x < 100) {
+        /* positive terms: no cancellation */
         double term = 1, sum = 0;
         for (int k = 1; k < 500; ++k) {
             term *= x / k;
@@ -1037,12 +1166,36 @@ GPK_HELPER double gpk_sf_zeta(double x, double q)
     return s;
 }
 
+/* zeta(x) for 0 <= x < 1 (or any x > 0) from Dirichlet's eta,
+ * sum (-1)^k / (k+1)^x, by Borwein's algorithm 2 with n = 24 terms (error
+ * about 3 / (3 + sqrt 8)^n, below 1e-17): zeta = eta / (1 - 2^(1-x)) */
+GPK_HELPER double gpk_sf_zeta_borwein(double x)
+{
+    const int n = 24;
+    /* d_k = n sum_{i<=k} (n + i - 1)! 4^i / ((n - i)! (2i)!), term by term */
+    double d[25], t = 1.0 / n, acc = t;
+    d[0] = n * acc;
+    for (int i = 1; i <= n; ++i) {
+        t *= 4.0 * (n + i - 1) * (n - i + 1) / ((2.0 * i - 1) * (2.0 * i));
+        acc += t;
+        d[i] = n * acc;
+    }
+    double s = 0;
+    for (int k = 0; k < n; ++k) {
+        double term = (d[k] - d[n]) * pow(k + 1.0, -x);
+        s += (k % 2) ? -term : term;
+    }
+    double eta = -s / d[n];
+    return eta / -expm1((1 - x) * 0.6931471805599453094172321);
+}
+
 GPK_HELPER double gpk_sf_zetac(double x)
 {
     if (x != x) return x;
     if (x == INFINITY) return 0.0;
     if (x == 1) return INFINITY;
     if (x > 1) {
+        if (x >= 127) return 0.0; /* SciPy's cut, where 2^-x leaves float's range */
         if (x > 60) return exp2(-x) + pow(3.0, -x);
         /* zeta(x, 2): the 1 is not added, so the small result keeps its digits */
         return gpk_sf_zeta(x, 2.0);
@@ -1051,7 +1204,7 @@ GPK_HELPER double gpk_sf_zetac(double x)
     /* x < 1: the reflection zeta(x) = 2^x pi^(x-1) sin(pi x/2) Gamma(1-x) zeta(1-x) */
     if (x == 0) return -1.5;
     if (x < 0 && fmod(x, 2.0) == 0) return -1.0;
-    if (x > -0.01 && x < 1 && 0) return 0;
+    if (x >= -0.5) return gpk_sf_zeta_borwein(x) - 1;
     double z1 = 1 - x;
     double zz = gpk_sf_zeta(z1, 1.0);
     if (x > -150) {
