@@ -63,7 +63,10 @@ enum gp_resolver {
     GP_RES_UNIFORM,     /* the loop of the inputs' result_type */
     GP_RES_TRUEDIV,     /* uniform, but integers divide as float64 */
     GP_RES_COMPARE,     /* uniform inputs, bool output, exact int64/uint64 */
-    GP_RES_LOGICAL      /* always the bool loop */
+    GP_RES_LOGICAL,     /* always the bool loop */
+    GP_RES_EXACT        /* SciPy's ufuncs: the loop of exactly the inputs' dtypes (Python
+                         * scalars as their default dtypes), else the first the inputs
+                         * cast to safely */
 };
 
 /* The start value of parallel reductions (not NumPy's identity, which is

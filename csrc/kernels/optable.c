@@ -61,7 +61,7 @@
 
 /* A row of scipy.special: n inputs, one output, the helper's call. */
 #define SF(n, name, loops, call)                                               \
-    {"scipy.special." name, n, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,   \
+    {"scipy.special." name, n, 1, GP_RES_EXACT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
      GP_CHECK_NONE, loops, {ANY(call)}, NULL}
 
 static const char BOOL_SUB_MSG[] =

@@ -111,7 +111,7 @@ static int32_t find_logical(const gp_loops_t *loops, int nin, int nout, const in
 static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const int32_t *eff)
 {
     int nin = op->nin, nout = op->nout;
-    if (op->resolver == GP_RES_DEFAULT) {
+    if (op->resolver == GP_RES_DEFAULT || op->resolver == GP_RES_EXACT) {
         for (int32_t c = 0; c < loops->n; ++c) {
             bool ok = true;
             for (int k = 0; k < nin && ok; ++k)
@@ -275,6 +275,20 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
             any_weak = any_weak || weak[k];
         l = op->resolver == GP_RES_DEFAULT && any_weak
                 ? weak_scalar_loop(op, loops, dtypes, weak) : -1;
+        if (op->resolver == GP_RES_EXACT) {
+            /* NumPy 2 dispatches a ufunc of SciPy's (loops in no order of
+             * size: "d->d f->f") to the loop of exactly its operands' dtypes
+             * before its legacy search, which takes Python scalars as their
+             * default dtypes (beta(float32, 3.0) is "dd->d") */
+            for (int k = 0; k < nin; ++k)
+                eff[k] = !(weak && weak[k]) ? dtypes[k]
+                         : gp_dtype_kind(dtypes[k]) == GP_KIND_COMPLEX ? GP_COMPLEX128
+                         : gp_dtype_kind(dtypes[k]) == GP_KIND_FLOAT   ? GP_FLOAT64
+                         : dtypes[k] == GP_BOOL                        ? GP_BOOL
+                                                                       : GP_INT64;
+            int32_t none[GP_MAX_LOOP_ARGS] = {-1, -1, -1, -1};
+            l = find_exact(loops, nin, nout, eff, none);
+        }
         if (l < 0)
             l = natural_loop(op, loops, eff);
         if (l < 0)
