@@ -34,6 +34,27 @@ def _x(args, k=0):
     return np.abs(np.asarray(args[k], np.float64))
 
 
+def _pole_ulps(x):
+    """|x| / (distance to the nearest integer): the ULPs by which a rounded
+    pi x moves cot(pi x) near its poles."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.abs(x - np.round(x))
+        return np.nan_to_num(np.abs(x) / np.maximum(d, TINY), nan=0.0, posinf=1e300)
+
+
+def _binom_steps(args, ref):
+    """For an integer k SciPy forms the factors n - j (j < k) as (i + n) - k,
+    or through Gammas of n - k: it loses |n| + k ULPs of the factor nearest
+    0, relative to that factor."""
+    n, k = np.broadcast_arrays(np.asarray(args[0], np.float64), np.asarray(args[1], np.float64))
+    ok = (k == np.floor(k)) & (k >= 1) & np.isfinite(n) & np.isfinite(k)
+    with np.errstate(invalid="ignore"):
+        d = np.abs(n - np.clip(np.round(n), 0, np.maximum(k - 1, 0)))
+        out = np.where(ok, 4 * (np.abs(n) + k) / np.maximum(d, TINY), 0)
+    return np.minimum(np.nan_to_num(out), 1e300)
+
+
 def _abs_ulps(err, ref):
     """An absolute error `err` in ULPs of the values `ref`."""
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -74,8 +95,8 @@ TOL = {
                 "relative error reaches 116 ULPs (mpmath: at 0.9858 gpunp's is 0)"),
     "gammasgn": (0, None, ""),
     "rgamma": (6, None, ""),
-    "psi": (48, lambda a, r: np.where(np.asarray(a[0]) < 0,
-                                      _x(a) / 2 + _abs_ulps(8 * 2.2e-16 * np.log1p(_x(a)), r), 0),
+    "psi": (48, lambda a, r: np.where(np.asarray(a[0]) < 0, _pole_ulps(a[0]) +
+                                      _abs_ulps(8 * 2.2e-16 * np.log1p(_x(a)), r), 0),
             "x < 0 reflects, psi(1 - x) - pi cot(pi x): SciPy's cot carries hundreds of "
             "ULPs near the poles (mpmath: psi(-495.9966) SciPy 168 ULPs off, gpunp 0), "
             "and the difference cancels near the negative zeros"),
@@ -128,10 +149,11 @@ TOL = {
     "betaln": (64, lambda a, r: _lgammas(a, r) / np.maximum(np.abs(r), 1e-3),
                "as beta, an absolute error of 8 ULPs of each log Gamma"),
     "poch": (64, lambda a, r: _lgammas(a, r), "as beta"),
-    "binom": (64, lambda a, r: _lgammas(a, r) + np.where(
+    "binom": (64, lambda a, r: _lgammas(a, r) + _binom_steps(a, r) + np.where(
         _x(a, 1) >= 1e8 * _x(a), 4e7 / np.maximum(_x(a, 1), 1) ** 2, 0),
         "as beta; where k > 1e8 |n| SciPy takes its expansion for k >> n, 1e-8/k^2 off at "
-        "small k (mpmath: binom(1.7e-43, 8.16) SciPy 132767 ULPs off, gpunp 0; "
+        "small k (mpmath: binom(1.7e-43, 8.16) SciPy 132767 ULPs off, gpunp 0; its "
+        "product for an integer k forms n - j as (i + n) - k; "
         "test_binom_of_a_tiny_n checks gpunp's against the product)"),
     "xlogy": (2, None, ""),
     "xlog1py": (2, None, ""),
@@ -172,7 +194,8 @@ def _bessel_abs(args, ref):
 # Where SciPy's own results at huge arguments are not its function's (NaN for
 # a finite value, or its overflow before the true value's), the wide sample
 # stays below these bounds; everything else is sampled over all doubles.
-BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0}
+BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
+         "rgamma": 2147483648.0}  # SciPy's sign of Gamma past a C int is its conversion's
 
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic
