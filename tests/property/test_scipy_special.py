@@ -195,7 +195,8 @@ def _bessel_abs(args, ref):
 # a finite value, or its overflow before the true value's), the wide sample
 # stays below these bounds; everything else is sampled over all doubles.
 BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
-         "rgamma": 2147483648.0}  # SciPy's sign of Gamma past a C int is its conversion's
+         # SciPy's sign of Gamma past a C int is its int conversion's
+         "rgamma": 2147483648.0, "gammasgn": 2147483648.0, "gamma": 2147483648.0}
 
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic
