@@ -624,7 +624,7 @@ GPK_HELPER double gpk_sf_rel_entr(double x, double y)
         if (x >= 0.5 * y && x <= 2 * y) return x * log1p((x - y) / y);
         double r = x / y;
         /* a ratio past the doubles: the logarithms apart */
-        if (r == 0 || isinf(r)) return x * (log(x) - log(y));
+        if (r < 2.2250738585072014e-308 || isinf(r)) return x * (log(x) - log(y));
         return x * log(r);
     }
     if (x == 0 && y >= 0) return 0.0;
@@ -646,7 +646,10 @@ GPK_HELPER double gpk_sf_kl_div(double x, double y)
             }
             return y * s;
         }
-        return x * log(x / y) - x + y;
+        double r = x / y;
+        if (isinf(r)) return INFINITY; /* SciPy's, where x / y overflows */
+        if (r < 2.2250738585072014e-308) return x * (log(x) - log(y)) - x + y;
+        return x * log(r) - x + y;
     }
     if (x == 0 && y >= 0) return y;
     return INFINITY;
