@@ -276,7 +276,12 @@ GPK_HELPER double gpk_sf_betaln(double a, double b)
     if ((a != 0 && fabs(a) < 5.562684646268003e-309) || (b != 0 && fabs(b) < 5.562684646268003e-309))
         return INFINITY;
     double sg;
-    if (a > 0 && b > 0 && a < 8 && b < 8) return log(gpk_sf_beta(a, b));
+    if (a > 0 && b > 0 && a < 8 && b < 8) {
+        double B = gpk_sf_beta(a, b);
+        /* near B = 1 the log Gammas are small and their sum keeps the digits */
+        if (B > 0.5 && B < 2) return lgamma(a) + lgamma(b) - lgamma(a + b);
+        return log(B);
+    }
     return gpk_sf_lbeta_signed(a, b, &sg);
 }
 
