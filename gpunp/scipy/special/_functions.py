@@ -31,13 +31,13 @@ def polygamma(n, x):
 
 def multigammaln(a, d):
     """log of the multivariate gamma function of dimension d: d(d-1)/4 log(pi)
-    + sum_{j=1..d} gammaln(a - (j - 1)/2); SciPy's ValueErrors for a bad d
-    and for a <= (d - 1)/2."""
+    + sum_{j=1..d} gammaln(a - (j - 1)/2), with SciPy's checks (ValueError
+    for a d that is not a whole number or an a <= (d - 1)/2; a float d that
+    is whole fails in range() as SciPy's does)."""
     a = gpunp.asarray(a)
-    if not (isinstance(d, int) or (hasattr(d, "__index__") and not hasattr(d, "dtype"))) or \
-            int(d) != d or d <= 0:
+    if not (isinstance(d, (int, float)) or (hasattr(d, "dtype") and getattr(d, "ndim", 1) == 0)) \
+            or math.floor(d) != d:
         raise ValueError("d should be a positive integer (dimension)")
-    d = int(d)
     if bool(gpunp.any(a <= 0.5 * (d - 1))):
         raise ValueError(f"condition a ({a}) > 0.5 * (d-1) ({0.5 * (d - 1)}) not met")
     res = (d * (d - 1) * 0.25) * math.log(math.pi)
@@ -45,4 +45,4 @@ def multigammaln(a, d):
     for j in range(1, d + 1):
         term = _gammaln(a - (j - 1) / 2.0)
         total = term if total is None else total + term
-    return res + total
+    return gpunp.asarray(res) if total is None else res + total
