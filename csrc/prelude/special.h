@@ -652,7 +652,8 @@ GPK_HELPER double gpk_sf_kl_div(double x, double y)
             return y * s;
         }
         double r = x / y;
-        if (isinf(r)) return INFINITY; /* SciPy's, where x / y overflows */
+        /* SciPy's where x / y overflows: inf, or inf - inf for an infinite x */
+        if (isinf(r)) return isinf(x) ? NAN : INFINITY;
         if (r < 2.2250738585072014e-308) return x * (log(x) - log(y)) - x + y;
         return x * log(r) - x + y;
     }
