@@ -1,7 +1,11 @@
 /* gpunp kernel prelude: SciPy's special functions (scipy.special).
  *
  * A kernel gets this text only when its body calls one of these helpers
- * (every name starts gpk_sf_; rtc/source.c), after the common prelude.
+ * (every name starts gpk_sf_; rtc/source.c), after the common prelude, and
+ * of its sections (#ifdef GPK_SF_<FAMILY> ... #endif, each #endif naming
+ * its section again) only those whose functions it calls: source.c's
+ * sf_sections lists each section's words, and a helper added to a section
+ * needs its caller's name there.
  * Every function computes in double: the op table's float32 loops convert
  * their inputs, call the double function and round the result once, as
  * SciPy's float loops of these functions do.
@@ -26,6 +30,7 @@
 #define GPK_SF_LN2PI_2 0.918938533204672741780329736405617640 /* log(2 pi) / 2 */
 #define GPK_SF_EPS 1.1102230246251565e-16
 
+#ifdef GPK_SF_BESSEL
 /* ---- double-double arithmetic (for series that cancel) ------------------ */
 typedef struct gpk_sf_dd { double hi, lo; } gpk_sf_dd;
 
@@ -59,6 +64,7 @@ GPK_HELPER gpk_sf_dd gpk_sf_dd_scale(gpk_sf_dd a, double b)
     double p = a.hi * b;
     return gpk_sf_dd_make(p, fma(a.hi, b, -p) + a.lo * b);
 }
+#endif /* GPK_SF_BESSEL */
 
 /* ---- small helpers -------------------------------------------------------- */
 GPK_HELPER int gpk_sf_isint(double x) { return x == floor(x); }
@@ -111,6 +117,7 @@ GPK_HELPER double gpk_sf_log1pmx(double t)
     return log1p(t) - t;
 }
 
+#ifdef GPK_SF_GAMMA
 /* ---- the gamma family ---------------------------------------------------- */
 GPK_HELPER double gpk_sf_gamma(double x)
 {
@@ -436,7 +443,9 @@ GPK_HELPER double gpk_sf_binom(double n, double k)
     }
     return 1 / (n + 1) / gpk_sf_beta(1 + n - k, 1 + k);
 }
+#endif /* GPK_SF_GAMMA */
 
+#ifdef GPK_SF_ERF
 /* ---- error functions ----------------------------------------------------- */
 GPK_HELPER double gpk_sf_erf(double x) { return erf(x); }
 GPK_HELPER double gpk_sf_erfc(double x)
@@ -585,7 +594,9 @@ GPK_HELPER double gpk_sf_ndtri(double p)
     if (p < 0.5) return -GPK_SF_SQRT2 * gpk_sf_erfcinv(2 * p);
     return GPK_SF_SQRT2 * gpk_sf_erfcinv(2 * (1 - p));
 }
+#endif /* GPK_SF_ERF */
 
+#ifdef GPK_SF_MISC
 /* ---- logistic and information-theory functions -------------------------- */
 GPK_HELPER double gpk_sf_expit(double x)
 {
@@ -780,7 +791,9 @@ GPK_HELPER double gpk_sf_tancotdg(double x, int cot)
 }
 GPK_HELPER double gpk_sf_tandg(double x) { return gpk_sf_tancotdg(x, 0); }
 GPK_HELPER double gpk_sf_cotdg(double x) { return gpk_sf_tancotdg(x, 1); }
+#endif /* GPK_SF_MISC */
 
+#ifdef GPK_SF_IGAM
 /* ---- incomplete gamma ------------------------------------------------------ */
 /* x^a e^-x / Gamma(a), with Stirling's form for large a so that x near a
  * keeps its digits */
@@ -945,7 +958,9 @@ GPK_HELPER double gpk_sf_gdtrc(double a, double b, double x)
     if (x < 0) return NAN;
     return gpk_sf_gammaincc(b, a * x);
 }
+#endif /* GPK_SF_IGAM */
 
+#ifdef GPK_SF_BESSEL
 /* ---- Bessel functions of integer order 0 and 1 --------------------------- */
 
 /* Hankel's asymptotic factors P and Q of order nu (0 or 1) for large x:
@@ -1190,7 +1205,9 @@ GPK_HELPER double gpk_sf_k1(double x)
     if (isinf(x)) return 0.0;
     return gpk_sf_kve01(1, x) * exp(-x);
 }
+#endif /* GPK_SF_BESSEL */
 
+#ifdef GPK_SF_EXPINT
 /* ---- exponential integrals ------------------------------------------------- */
 /* E_n(x) for integer n >= 0, x >= 0: the series with digamma below 1, the
  * continued fraction above (the classic split) */
@@ -1283,7 +1300,9 @@ GPK_HELPER double gpk_sf_exprel(double x)
     if (x > 717) return INFINITY;
     return expm1(x) / x;
 }
+#endif /* GPK_SF_EXPINT */
 
+#ifdef GPK_SF_ZETA
 /* ---- zeta ------------------------------------------------------------------ */
 /* Hurwitz zeta(x, q) by Euler-Maclaurin: the first N terms, then the
  * integral, the half term and the Bernoulli corrections */
@@ -1386,3 +1405,5 @@ GPK_HELPER double gpk_sf_riemann_zeta(double x)
     if (x > 1) return gpk_sf_zeta(x, 1.0);
     return gpk_sf_zetac(x) + 1;
 }
+#endif /* GPK_SF_ZETA */
+
