@@ -337,6 +337,9 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "gdtr", "fff->f ddd->d", "gpk_sf_gdtr(x0, x1, x2)"),
     SF(3, "gdtrc", "fff->f ddd->d", "gpk_sf_gdtrc(x0, x1, x2)"),
     SF(3, "radian", "ddd->d fff->f", "gpk_sf_radian(x0, x1, x2)"),
+    SF(2, "yn", "ld->d ff->f dd->d", "gpk_sf_yn(x0, x1)"),
+    SF(2, "kn", "ld->d ff->f dd->d", "gpk_sf_kn(x0, x1)"),
+    SF(1, "round", "f->f d->d", "gpk_sf_round(x0)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -724,6 +724,8 @@ GPK_HELPER double gpk_sf_inv_boxcox1p(double y, double l)
 }
 
 /* ---- convenience functions ----------------------------------------------- */
+/* SciPy's round: half-way cases to even (rint in the default rounding) */
+GPK_HELPER double gpk_sf_round(double x) { return rint(x); }
 GPK_HELPER double gpk_sf_exp10(double x)
 {
     /* SciPy's limits: 0 below log10 of the smallest normal double, inf above the largest */
@@ -825,6 +827,9 @@ GPK_HELPER double gpk_sf_igam_series(double a, double x)
         sum += term;
         if (term < sum * 1e-17) break;
     }
+    /* x^a e^-x / Gamma(a + 1) directly for a < 1: a tiny a's factor alone
+     * would underflow, though P is near 1 */
+    if (a < 1) return exp(a * log(x) - x - lgamma(a + 1)) * sum;
     return gpk_sf_igam_fac(a, x) / a * sum;
 }
 
@@ -1205,6 +1210,41 @@ GPK_HELPER double gpk_sf_k1(double x)
     if (isinf(x)) return 0.0;
     return gpk_sf_kve01(1, x) * exp(-x);
 }
+
+/* Y_n and K_n of integer order by the forward recurrences from orders 0
+ * and 1, Y_n+1 = (2n/x) Y_n - Y_n-1 and K_n+1 = (2n/x) K_n + K_n-1: both
+ * grow with n, so the recurrence is stable upwards */
+GPK_HELPER double gpk_sf_yn(double nd, double x)
+{
+    if (nd != nd || x != x) return NAN;
+    double sign = 1;
+    if (nd < 0) { nd = -nd; if (fmod(nd, 2.0) != 0) sign = -1; } /* Y_-n = (-1)^n Y_n */
+    if (nd == 0) return sign * gpk_sf_y0(x);
+    if (x < 0) return NAN;
+    if (x == 0) return -sign * INFINITY;
+    double a = gpk_sf_y0(x), b = gpk_sf_y1(x);
+    for (double k = 1; k < nd && !isinf(b); ++k) {
+        double c = 2 * k / x * b - a;
+        a = b;
+        b = c;
+    }
+    return sign * b;
+}
+GPK_HELPER double gpk_sf_kn(double nd, double x)
+{
+    if (nd != nd || x != x) return NAN;
+    nd = fabs(nd); /* K_-n = K_n */
+    if (x < 0) return NAN;
+    if (x <= 2.2250738585072014e-305) return INFINITY; /* SciPy's cut, at 1000 DBL_MIN */
+    if (nd == 0) return gpk_sf_k0(x);
+    double a = gpk_sf_k0(x), b = gpk_sf_k1(x);
+    for (double k = 1; k < nd && !isinf(b); ++k) {
+        double c = 2 * k / x * b + a;
+        a = b;
+        b = c;
+    }
+    return b;
+}
 #endif /* GPK_SF_BESSEL */
 
 #ifdef GPK_SF_EXPINT
@@ -1406,4 +1446,5 @@ GPK_HELPER double gpk_sf_riemann_zeta(double x)
     return gpk_sf_zetac(x) + 1;
 }
 #endif /* GPK_SF_ZETA */
+
 

@@ -50,10 +50,10 @@ static const section_t sf_sections[] = {
     {"GPK_SF_MISC", {"gpk_sf_expit(", "gpk_sf_logit(", "gpk_sf_log_expit(", "gpk_sf_xlog",
                      "gpk_sf_entr(", "gpk_sf_rel_entr(", "gpk_sf_kl_div(", "huber(",
                      "boxcox", "gpk_sf_exp10(", "gpk_sf_exp2(", "gpk_sf_cbrt(", "gpk_sf_log1p(",
-                     "gpk_sf_expm1(", "gpk_sf_radian(", "dg("}},
+                     "gpk_sf_expm1(", "gpk_sf_radian(", "dg(", "gpk_sf_round("}},
     {"GPK_SF_IGAM", {SF_IGAM_WORDS}},
     {"GPK_SF_BESSEL", {"gpk_sf_j0(", "gpk_sf_j1(", "gpk_sf_y0(", "gpk_sf_y1(", "gpk_sf_i0",
-                       "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1"}},
+                       "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn("}},
     {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel("}},
     {"GPK_SF_ZETA", {"zeta"}},
 };
