@@ -378,7 +378,7 @@ GPK_HELPER double gpk_sf_poch(double a, double m)
         double n1 = -a, n2 = -b, sg = fmod(fabs(n2 - n1), 2.0) == 0 ? 1 : -1;
         return sg * exp(lgamma(n1 + 1) - lgamma(n2 + 1));
     }
-    if (isinf(m)) return m > 0 && a > 0 ? INFINITY : NAN;
+    if (isinf(m)) return m > 0 ? gpk_sf_gammasgn(a) * INFINITY : NAN; /* Gamma(inf) / Gamma(a) */
     if (gpk_sf_isint(m)) return gpk_sf_poch_nonint(a, m); /* |m| > 200 */
     if (b < 0 && fabs(m) > 1 && fabs(m) <= 200) {
         /* (a)_m = (a)_f (a + f)_n, n = trunc(m): a + m near a pole is formed as

@@ -50,7 +50,8 @@ def _binom_steps(args, ref):
     n, k = np.broadcast_arrays(np.asarray(args[0], np.float64), np.asarray(args[1], np.float64))
     ok = (k == np.floor(k)) & (k >= 1) & np.isfinite(n) & np.isfinite(k)
     with np.errstate(invalid="ignore"):
-        d = np.abs(n - np.clip(np.round(n), 0, np.maximum(k - 1, 0)))
+        # j = -1 too: SciPy's formula through beta forms n + 1
+        d = np.abs(n - np.clip(np.round(n), -1, np.maximum(k - 1, 0)))
         out = np.where(ok, 4 * (np.abs(n) + k) / np.maximum(d, TINY), 0)
     return np.minimum(np.nan_to_num(out), 1e300)
 
