@@ -340,6 +340,8 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "yn", "ld->d ff->f dd->d", "gpk_sf_yn(x0, x1)"),
     SF(2, "kn", "ld->d ff->f dd->d", "gpk_sf_kn(x0, x1)"),
     SF(1, "round", "f->f d->d", "gpk_sf_round(x0)"),
+    SF(1, "ellipk", "d->d f->f", "gpk_sf_ellipk(x0)"),
+    SF(1, "ellipkm1", "d->d f->f", "gpk_sf_ellipkm1(x0)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

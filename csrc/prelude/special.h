@@ -1448,3 +1448,31 @@ GPK_HELPER double gpk_sf_riemann_zeta(double x)
 #endif /* GPK_SF_ZETA */
 
 
+
+#ifdef GPK_SF_ELLIP
+/* ---- complete elliptic integrals ------------------------------------------- */
+
+/* K(m) as pi / (2 AGM(1, sqrt(1 - m))), given p = 1 - m itself, so that m
+ * near 1 keeps its digits (Gauss's arithmetic-geometric mean, quadratic
+ * convergence) */
+GPK_HELPER double gpk_sf_ellipkm1(double p)
+{
+    if (p != p || p < 0) return NAN;
+    if (p == 0) return INFINITY;
+    if (isinf(p)) return 0.0;
+    double a = 1, b = sqrt(p);
+    if (b > 1) { double t = a; a = b; b = t; }
+    for (int it = 0; it < 60 && a - b > 1e-16 * a; ++it) {
+        double m = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = m;
+    }
+    return GPK_SF_PI / (a + b);
+}
+GPK_HELPER double gpk_sf_ellipk(double m)
+{
+    if (m != m || m > 1) return NAN;
+    if (m == -INFINITY) return 0.0;
+    return gpk_sf_ellipkm1(1 - m);
+}
+#endif /* GPK_SF_ELLIP */

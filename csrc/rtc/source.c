@@ -56,6 +56,7 @@ static const section_t sf_sections[] = {
                        "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn("}},
     {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel("}},
     {"GPK_SF_ZETA", {"zeta"}},
+    {"GPK_SF_ELLIP", {"gpk_sf_ellipk"}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -185,6 +185,8 @@ TOL = {
     "expn": (256, None, "the continued fraction against SciPy's expansion for large n"),
     "radian": (2, None, ""),
     "round": (0, None, ""),
+    "ellipk": (8, None, "the arithmetic-geometric mean against SciPy's polynomial fits"),
+    "ellipkm1": (8, None, "as ellipk"),
     "yn": (16, lambda a, r: _bessel_abs(a[1:], r) * (1 + _x(a)) + 2 * _x(a),
            "as j0, and the recurrence's rounding grows with the order"),
     "kn": (512, lambda a, r: 8 * _x(a),
