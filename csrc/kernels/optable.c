@@ -341,6 +341,7 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "kn", "ld->d ff->f dd->d", "gpk_sf_kn(x0, x1)"),
     SF(1, "round", "f->f d->d", "gpk_sf_round(x0)"),
     SF(1, "ellipk", "d->d f->f", "gpk_sf_ellipk(x0)"),
+    SF(1, "loggamma", "d->d f->f", "gpk_sf_loggamma(x0)"),
     SF(1, "ellipkm1", "d->d f->f", "gpk_sf_ellipkm1(x0)"),
 };
 

@@ -149,6 +149,10 @@ GPK_HELPER double gpk_sf_gammasgn(double x)
     return fmod(floor(x), 2.0) == 0 ? 1.0 : -1.0;
 }
 
+/* loggamma's real loop: gammaln for x >= 0, NaN for every x < 0 (SciPy's:
+ * the real logarithm of a complex function there) */
+GPK_HELPER double gpk_sf_loggamma(double x) { return x < 0 ? NAN : gpk_sf_gammaln(x); }
+
 GPK_HELPER double gpk_sf_rgamma(double x)
 {
     if (x != x) return x;

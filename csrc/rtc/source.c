@@ -43,7 +43,7 @@ static const section_t sections[] = {
 static const section_t sf_sections[] = {
     {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
-                      "gpk_sf_binom("}},
+                      "gpk_sf_binom(", "gpk_sf_loggamma("}},
     {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
                     "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
                     SF_IGAM_WORDS}},

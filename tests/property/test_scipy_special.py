@@ -95,6 +95,7 @@ TOL = {
                 "absolute near lgamma's zeros (1, 2, and the negative ones); there SciPy's "
                 "relative error reaches 116 ULPs (mpmath: at 0.9858 gpunp's is 0)"),
     "gammasgn": (0, None, ""),
+    "loggamma": (8, lambda a, r: _abs_ulps(8 * 2.2e-16 * (1 + _x(a)), r), "as gammaln"),
     "rgamma": (6, None, ""),
     "psi": (48, lambda a, r: np.where(np.asarray(a[0]) < 0, _pole_ulps(a[0]) +
                                       _abs_ulps(8 * 2.2e-16 * np.log1p(_x(a)), r), 0),

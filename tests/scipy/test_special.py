@@ -38,8 +38,10 @@ def test_ufunc_is_scipys_real_loops(name):
     assert mine.types == real
 
 
-def test_digamma_is_psi():
+def test_digamma_is_psi_and_sinc_is_numpys():
     assert sp.digamma is sp.psi and ss.digamma is ss.psi
+    assert sp.sinc is gp.sinc and ss.sinc is np.sinc
+    np.testing.assert_allclose(ss.sinc(gp.asarray(X)).get(), np.sinc(X), rtol=1e-15)
 
 
 def test_import_gpunp_scipy_special_loads_nothing_of_scipy():
