@@ -32,7 +32,7 @@ INCLUDE = CSRC / "include"
 PRELUDE_DIR = CSRC / "prelude"
 # Each embedded prelude and the files it is made of: the GPU vendors' share gpu.h.
 PRELUDES = {"common": ("common",), "host": ("host",), "cuda": ("cuda", "gpu"),
-            "hip": ("hip", "gpu"), "random": ("random",)}
+            "hip": ("hip", "gpu"), "random": ("random",), "special": ("special",)}
 
 # Python 3.10 is the oldest stable ABI the wheel promises.
 LIMITED_API = "0x030A0000"

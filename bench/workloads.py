@@ -233,10 +233,6 @@ def _scipy(lib, sub):
     return None if mod is None else importlib.import_module(mod + sub)
 
 
-def _to_host(lib, a):
-    return a if lib.name == "numpy" else lib.xp.asnumpy(a)
-
-
 def _checked(lib, fn, want, rtol):
     """fn, once its answer has been compared with `want` (SciPy's, on the host)."""
     got = _to_host(lib, fn())
@@ -291,6 +287,76 @@ def _lu_factor(lib, n):
     if not np.allclose(_to_host(lib, lux), ax, rtol=1e-8, atol=1e-8 * n):
         raise AssertionError(f"{lib.name}'s LU factors do not give back the matrix")
     return fn
+# ---- scipy.special ---------------------------------------------------------------------
+
+def _special_module(lib):
+    """The library's scipy.special: gpunp.scipy.special, cupyx.scipy.special,
+    torch.special, SciPy's own for NumPy."""
+    if lib.name == "gpunp":
+        import gpunp.scipy.special as m
+    elif lib.name == "cupy":
+        import cupyx.scipy.special as m
+    elif lib.name == "torch":
+        m = lib.xp.special
+    else:
+        import scipy.special as m
+    return m
+
+
+def _to_host(lib, x):
+    if lib.name == "torch":
+        return x.cpu().numpy()
+    return x.get() if hasattr(x, "get") else np.asarray(x)
+
+
+# name -> (torch's name or None, host inputs from the row's uniform floats, SciPy's call)
+_SPECIAL = {
+    "gamma": (None, lambda u: (4 * u[0] + 0.1,)),
+    "erf": ("erf", lambda u: (4 * u[0] - 2,)),
+    "j0": ("bessel_j0", lambda u: (40 * u[0],)),
+    "gammainc": ("gammainc", lambda u: (10 * u[0] + 0.5, 10 * u[1])),
+}
+
+
+def _special(name):
+    """scipy.special.<name> elementwise on n float32: each library's answer
+    is compared with SciPy's on the first 4096 elements before it is timed."""
+    torch_name, inputs = _SPECIAL[name]
+
+    def make(lib, n):
+        import scipy.special
+        mod = _special_module(lib)
+        fname = torch_name if lib.name == "torch" else name
+        if fname is None or not hasattr(mod, fname):
+            return None
+        f = getattr(mod, fname)
+        hosts = inputs([_host_f32(n, k) for k in range(2)])
+        hosts = [h.astype(np.float32) for h in hosts]
+        args = [lib.asarray(h) for h in hosts]
+        got = _to_host(lib, f(*args)).ravel()[:4096]
+        want = getattr(scipy.special, name)(*[h.ravel()[:4096] for h in hosts])
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6,
+                                   err_msg=f"{lib.name}'s {name}")
+        return lambda: f(*args)
+    return make
+
+
+def _logsumexp(lib, n):
+    """logsumexp(axis=1) of n float32 as a square matrix, checked against
+    SciPy's on its first rows."""
+    import scipy.special
+    side = int(round(n ** 0.5))
+    h = _host_f32(n, 0).reshape(side, side)
+    a = lib.asarray(h)
+    if lib.name == "torch":
+        f = lambda: lib.xp.logsumexp(a, dim=1)  # noqa: E731
+    else:
+        mod = _special_module(lib)
+        f = lambda: mod.logsumexp(a, axis=1)  # noqa: E731
+    got = _to_host(lib, f())[:64]
+    np.testing.assert_allclose(got, scipy.special.logsumexp(h[:64], axis=1), rtol=1e-5,
+                               err_msg=f"{lib.name}'s logsumexp")
+    return f
 
 
 def _h2d(lib, n):
@@ -705,6 +771,15 @@ def workloads(quick: bool) -> list:
                  gpu_only=True),
         Workload(f"svd {lside // 2}x{lside // 2} float64", "ms", lside // 2,
                  _factorization("svd"), gpu_only=True),
+    ]
+    for name in ("gamma", "erf", "j0"):
+        out.append(Workload(f"scipy.special.{name}, {big} float32", "TB/s", big,
+                            _special(name), bytes_moved(2), True))
+    out += [
+        Workload(f"scipy.special.gammainc, {big} float32", "TB/s", big, _special("gammainc"),
+                 bytes_moved(3), True),
+        Workload(f"scipy.special.logsumexp(axis=1), {big} float32", "TB/s", big, _logsumexp,
+                 bytes_moved(1), True),
     ]
     fside, flen = (1024, 1 << 20) if quick else (4096, 1 << 24)
     # SciPy's (gpunp.scipy, cupyx.scipy; SciPy's own on the CPU)

@@ -4,7 +4,9 @@ and NEP 13's ``__array_ufunc__`` for NumPy's elementwise ufuncs."""
 
 from __future__ import annotations
 
+import importlib
 import math
+import sys
 
 import numpy
 
@@ -201,7 +203,9 @@ class ufunc:
         info = ffi.new("gp_ufunc_info_t *")
         check(lib.gp_ufunc_get_info(uid, info))
         self._id = uid
-        self.__name__ = ffi.string(info.name).decode()
+        # a SciPy function's row is "scipy.special.gamma": the module, then the name
+        module, _, self.__name__ = ffi.string(info.name).decode().rpartition(".")
+        self._module = module or "numpy"
         self.nin = info.nin
         self.nout = info.nout
         self.nargs = info.nin + info.nout
@@ -213,10 +217,17 @@ class ufunc:
             self._unary_op = _unary(uid)
         elif self.nout == 1 and self.nin == 2:
             self._binary_op, self._rbinary_op = _binary(self, False), _binary(self, True)
-        self.__doc__ = f"gpunp.{self.__name__}: numpy.{self.__name__} on the device."
+        where = "gpunp." + (module + "." if module else "")
+        self.__doc__ = f"{where}{self.__name__}: {self._module}.{self.__name__} on the device."
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
+
+    @classmethod
+    def of_module(cls, module: str) -> dict:
+        """{name: ufunc} of the op table's rows for another library's module
+        (``"scipy.special"``): what ``gpunp.scipy.special`` is made of."""
+        return dict(_MODULES.get(module, {}))
 
     @property
     def types(self) -> list:
@@ -468,12 +479,17 @@ def _unary(uid):
 # ---- the instances, one per row of the op table ----------------------------------
 
 def _make_ufuncs() -> dict:
+    """{module: {name: ufunc}}: NumPy's under "numpy", SciPy's under theirs."""
     n = ffi.new("int32_t *")
     check(lib.gp_ufunc_count(n))
-    return {u.__name__: u for u in (ufunc(k) for k in range(n[0]))}
+    modules: dict = {}
+    for u in (ufunc(k) for k in range(n[0])):
+        modules.setdefault(u._module, {})[u.__name__] = u
+    return modules
 
 
-UFUNCS = _make_ufuncs()
+_MODULES = _make_ufuncs()
+UFUNCS = _MODULES["numpy"]
 
 # NumPy's aliases of the same objects
 ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute",
@@ -555,13 +571,34 @@ _divmod.__name__, _rdivmod.__name__ = "__divmod__", "__rdivmod__"
 
 _FROM_NUMPY: dict = {}
 
+# Other libraries' ufuncs gpunp answers: (their module, gpunp's module). A
+# ufunc that is the object of that name in their module (loaded already, as
+# it must be for the ufunc to exist) runs the function of the same name in
+# gpunp's, which is imported at that first call, not with gpunp.
+# (SciPy's public functions such as zeta call private ufuncs of
+# scipy.special._ufuncs, which gpunp.scipy.special has under the same names.)
+FOREIGN_UFUNCS = (("scipy.special", "gpunp.scipy.special"),
+                  ("scipy.special._ufuncs", "gpunp.scipy.special"))
+
+
+def _counterpart(uf):
+    """gpunp's ufunc (or function) for NumPy's or another library's ufunc, or None."""
+    name = uf.__name__
+    if getattr(numpy, name, None) is uf or getattr(numpy, ALIASES.get(name, "-"), None) is uf:
+        return by_name(name)
+    for theirs, mine in FOREIGN_UFUNCS:
+        mod = sys.modules.get(theirs)
+        if mod is not None and getattr(mod, name, None) is uf:
+            return getattr(importlib.import_module(mine), name, None)
+    return None
+
 
 def array_ufunc(self, uf, method, *inputs, **kwargs):
     """NEP 13 for NumPy's elementwise ufuncs: the gpunp ufunc of the same name
     (gpunp._protocols.array_ufunc adds NumPy's gufuncs)."""
     mine = _FROM_NUMPY.get(uf)
     if mine is None:
-        mine = by_name(uf.__name__)
+        mine = _counterpart(uf)
         if mine is None:
             return NotImplemented
         _FROM_NUMPY[uf] = mine

@@ -34,7 +34,8 @@ SCIPY_SECTIONS = (("scipy.sparse", "gpunp.scipy.sparse"),
                   ("scipy.fft", "gpunp.scipy.fft"),
                   ("scipy.fftpack", "gpunp.scipy.fftpack"),
                   ("scipy.signal", "gpunp.scipy.signal"),
-                  ("scipy.signal.windows", "gpunp.scipy.signal.windows"))
+                  ("scipy.signal.windows", "gpunp.scipy.signal.windows"),
+                  ("scipy.special", "gpunp.scipy.special"))
 
 SECTIONS = NUMPY_SECTIONS + SCIPY_SECTIONS
 

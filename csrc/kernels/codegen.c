@@ -184,6 +184,19 @@ static const char *op_expr(gp_str_t *s, const gp_op_t *op, int32_t d0, int32_t d
     return ex;
 }
 
+/* An op's name as part of a kernel's (C identifier) name: the rows of
+ * SciPy's functions are named "scipy.special.gamma", and a dot is no
+ * identifier's. Returns the characters written (n - 1 at most). */
+static size_t op_ident(char *out, size_t n, const char *opname)
+{
+    size_t k = 0;
+    for (; n && opname[k] && k + 1 < n; ++k)
+        out[k] = opname[k] == '.' ? '_' : opname[k];
+    if (n)
+        out[k] = '\0';
+    return k;
+}
+
 static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
 {
     gp_str_printf(s, "/* %s */\n", what);
@@ -373,8 +386,8 @@ gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t 
 {
     const gp_ew_spec_t *sp = vspec;
     const gp_op_t *op = gp_ew_op(sp);
-    size_t used = (size_t)snprintf(name, name_size, "gpk_%s",
-                                   op->name[0] == '_' ? op->name + 1 : op->name);
+    size_t used = (size_t)snprintf(name, name_size, "gpk_");
+    used += op_ident(name + used, name_size - used, op->name[0] == '_' ? op->name + 1 : op->name);
     for (int k = 0; k < sp->nin + sp->nout && used < name_size; ++k)
         used += (size_t)snprintf(name + used, name_size - used, "_%s",
                                  gp_dtypes[sp->loop[k]].suffix);
@@ -533,9 +546,10 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
     char vs[8] = "";
     if (sp->vec > 1)
         snprintf(vs, sizeof vs, "_v%d", sp->vec);
-    snprintf(name, name_size, "gpk_red_%s_%s_%s%s%s",
-             sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN ? "argmin"
-             : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name,
+    char id[64];
+    op_ident(id, sizeof id, sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN
+                            ? "argmin" : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name);
+    snprintf(name, name_size, "gpk_red_%s_%s_%s%s%s", id,
              gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
              sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "", vs);
     const gp_op_t *op = arg ? NULL : &gp_ufuncs[sp->op];
@@ -977,7 +991,9 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
     const gp_op_t *op = &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
     static const char *const tag[] = {"", "_t", "_cub", "_cubinit"};
-    snprintf(name, name_size, "gpk_scan_%s_%s_%s%s%s", op->name, gp_dtypes[sp->in_dt].suffix,
+    char id[64];
+    op_ident(id, sizeof id, op->name);
+    snprintf(name, name_size, "gpk_scan_%s_%s_%s%s%s", id, gp_dtypes[sp->in_dt].suffix,
              gp_dtypes[ld].suffix, tag[sp->strategy], sp->vec > 1 ? "_v" : "");
     if (sp->strategy >= GP_SCAN_CUB)
         gp_str_puts(s, "#if defined(GPK_CUDA)\n#include <cub/agent/agent_scan.cuh>\n#endif\n");

@@ -5,6 +5,8 @@
 #ifndef GP_KERNELS_H
 #define GP_KERNELS_H
 
+#include <string.h>
+
 #include "../array/array.h"
 #include "../cache/cache.h"
 
@@ -61,7 +63,10 @@ enum gp_resolver {
     GP_RES_UNIFORM,     /* the loop of the inputs' result_type */
     GP_RES_TRUEDIV,     /* uniform, but integers divide as float64 */
     GP_RES_COMPARE,     /* uniform inputs, bool output, exact int64/uint64 */
-    GP_RES_LOGICAL      /* always the bool loop */
+    GP_RES_LOGICAL,     /* always the bool loop */
+    GP_RES_EXACT        /* SciPy's ufuncs: the loop of exactly the inputs' dtypes (Python
+                         * scalars as their default dtypes), else the first the inputs
+                         * cast to safely */
 };
 
 /* The start value of parallel reductions (not NumPy's identity, which is
@@ -102,6 +107,15 @@ typedef struct gp_op {
     const char *expr[GP_EK_COUNT];
     const char *bool_msg; /* TypeError when the inputs resolve to bool */
 } gp_op_t;
+
+/* The name an op's messages give it: a SciPy function's row is named
+ * "scipy.special.gamma" (so it never meets NumPy's names), and SciPy's
+ * messages name it "gamma". */
+static inline const char *gp_op_shown(const gp_op_t *op)
+{
+    const char *dot = strrchr(op->name, '.');
+    return dot ? dot + 1 : op->name;
+}
 
 extern const gp_op_t gp_ufuncs[];
 /* gp_set_numpy_version's value; the kernels see it as GPK_NUMPY_VERSION */

@@ -59,6 +59,11 @@
 
 #define LOGIC(e) ANY("(x0 != 0) " e " (x1 != 0)"), C("F(nonzero)(x0) " e " F(nonzero)(x1)")
 
+/* A row of scipy.special: n inputs, one output, the helper's call. */
+#define SF(n, name, loops, call)                                               \
+    {"scipy.special." name, n, 1, GP_RES_EXACT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
+     GP_CHECK_NONE, loops, {ANY(call)}, NULL}
+
 static const char BOOL_SUB_MSG[] =
     "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
     "the `^` operator, or the logical_xor function instead.";
@@ -258,6 +263,86 @@ const gp_op_t gp_ufuncs[] = {
      {ANY("F(lcm)(x0, x1)")}, NULL},
     {"bitwise_count", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "b->B B->B h->B H->B i->B I->B l->B L->B",
      {ANY("F(bitwise_count)(x0)")}, NULL},
+
+    /* SciPy's special functions (scipy.special), named "scipy.special.<name>"
+     * so that they never meet NumPy's names; gpunp.scipy.special gives them
+     * SciPy's. Loops are SciPy's real ones in SciPy's order (so an integer
+     * or float16 input takes the loop SciPy's takes); every loop computes in
+     * double (csrc/prelude/special.h) and rounds once. */
+    SF(1, "gamma", "d->d f->f", "gpk_sf_gamma(x0)"),
+    SF(1, "gammaln", "d->d f->f", "gpk_sf_gammaln(x0)"),
+    SF(1, "gammasgn", "d->d f->f", "gpk_sf_gammasgn(x0)"),
+    SF(1, "rgamma", "d->d f->f", "gpk_sf_rgamma(x0)"),
+    SF(1, "psi", "d->d f->f", "gpk_sf_digamma(x0)"),
+    SF(1, "erf", "d->d f->f", "gpk_sf_erf(x0)"),
+    SF(1, "erfc", "d->d f->f", "gpk_sf_erfc(x0)"),
+    SF(1, "erfcx", "d->d f->f", "gpk_sf_erfcx(x0)"),
+    SF(1, "erfinv", "f->f d->d", "gpk_sf_erfinv(x0)"),
+    SF(1, "erfcinv", "f->f d->d", "gpk_sf_erfcinv(x0)"),
+    SF(1, "ndtr", "d->d f->f", "gpk_sf_ndtr(x0)"),
+    SF(1, "log_ndtr", "d->d f->f", "gpk_sf_log_ndtr(x0)"),
+    SF(1, "ndtri", "f->f d->d", "gpk_sf_ndtri(x0)"),
+    SF(1, "expit", "d->d f->f", "gpk_sf_expit(x0)"),
+    SF(1, "logit", "d->d f->f", "gpk_sf_logit(x0)"),
+    SF(1, "log_expit", "d->d f->f", "gpk_sf_log_expit(x0)"),
+    SF(1, "entr", "f->f d->d", "gpk_sf_entr(x0)"),
+    SF(1, "exp10", "d->d f->f", "gpk_sf_exp10(x0)"),
+    SF(1, "exp2", "d->d f->f", "gpk_sf_exp2(x0)"),
+    SF(1, "cbrt", "d->d f->f", "gpk_sf_cbrt(x0)"),
+    SF(1, "log1p", "d->d f->f", "gpk_sf_log1p(x0)"),
+    SF(1, "expm1", "d->d f->f", "gpk_sf_expm1(x0)"),
+    SF(1, "sindg", "d->d f->f", "gpk_sf_sindg(x0)"),
+    SF(1, "cosdg", "d->d f->f", "gpk_sf_cosdg(x0)"),
+    SF(1, "tandg", "d->d f->f", "gpk_sf_tandg(x0)"),
+    SF(1, "cotdg", "d->d f->f", "gpk_sf_cotdg(x0)"),
+    SF(1, "j0", "d->d f->f", "gpk_sf_j0(x0)"),
+    SF(1, "j1", "d->d f->f", "gpk_sf_j1(x0)"),
+    SF(1, "y0", "d->d f->f", "gpk_sf_y0(x0)"),
+    SF(1, "y1", "d->d f->f", "gpk_sf_y1(x0)"),
+    SF(1, "i0", "d->d f->f", "gpk_sf_i0(x0)"),
+    SF(1, "i0e", "d->d f->f", "gpk_sf_i0e(x0)"),
+    SF(1, "i1", "d->d f->f", "gpk_sf_i1(x0)"),
+    SF(1, "i1e", "d->d f->f", "gpk_sf_i1e(x0)"),
+    SF(1, "k0", "d->d f->f", "gpk_sf_k0(x0)"),
+    SF(1, "k0e", "d->d f->f", "gpk_sf_k0e(x0)"),
+    SF(1, "k1", "d->d f->f", "gpk_sf_k1(x0)"),
+    SF(1, "k1e", "d->d f->f", "gpk_sf_k1e(x0)"),
+    SF(1, "exp1", "f->f d->d", "gpk_sf_exp1(x0)"),
+    SF(1, "expi", "f->f d->d", "gpk_sf_expi(x0)"),
+    SF(1, "exprel", "d->d f->f", "gpk_sf_exprel(x0)"),
+    SF(1, "zetac", "d->d f->f", "gpk_sf_zetac(x0)"),
+    SF(1, "_riemann_zeta", "d->d f->f", "gpk_sf_riemann_zeta(x0)"),
+    SF(2, "beta", "dd->d ff->f", "gpk_sf_beta(x0, x1)"),
+    SF(2, "betaln", "dd->d ff->f", "gpk_sf_betaln(x0, x1)"),
+    SF(2, "poch", "ff->f dd->d", "gpk_sf_poch(x0, x1)"),
+    SF(2, "binom", "ff->f dd->d", "gpk_sf_binom(x0, x1)"),
+    SF(2, "xlogy", "dd->d ff->f", "gpk_sf_xlogy(x0, x1)"),
+    SF(2, "xlog1py", "dd->d ff->f", "gpk_sf_xlog1py(x0, x1)"),
+    SF(2, "rel_entr", "ff->f dd->d", "gpk_sf_rel_entr(x0, x1)"),
+    SF(2, "kl_div", "ff->f dd->d", "gpk_sf_kl_div(x0, x1)"),
+    SF(2, "huber", "ff->f dd->d", "gpk_sf_huber(x0, x1)"),
+    SF(2, "pseudo_huber", "ff->f dd->d", "gpk_sf_pseudo_huber(x0, x1)"),
+    SF(2, "boxcox", "ff->f dd->d", "gpk_sf_boxcox(x0, x1)"),
+    SF(2, "boxcox1p", "ff->f dd->d", "gpk_sf_boxcox1p(x0, x1)"),
+    SF(2, "inv_boxcox", "ff->f dd->d", "gpk_sf_inv_boxcox(x0, x1)"),
+    SF(2, "inv_boxcox1p", "ff->f dd->d", "gpk_sf_inv_boxcox1p(x0, x1)"),
+    SF(2, "gammainc", "dd->d ff->f", "gpk_sf_gammainc(x0, x1)"),
+    SF(2, "gammaincc", "dd->d ff->f", "gpk_sf_gammaincc(x0, x1)"),
+    SF(2, "pdtr", "ff->f dd->d", "gpk_sf_pdtr(x0, x1)"),
+    SF(2, "pdtrc", "ff->f dd->d", "gpk_sf_pdtrc(x0, x1)"),
+    SF(2, "chdtr", "ff->f dd->d", "gpk_sf_chdtr(x0, x1)"),
+    SF(2, "chdtrc", "ff->f dd->d", "gpk_sf_chdtrc(x0, x1)"),
+    SF(2, "expn", "ld->d ff->f dd->d", "gpk_sf_expn(x0, x1)"),
+    SF(2, "_zeta", "ff->f dd->d", "gpk_sf_zeta(x0, x1)"),
+    SF(3, "gdtr", "fff->f ddd->d", "gpk_sf_gdtr(x0, x1, x2)"),
+    SF(3, "gdtrc", "fff->f ddd->d", "gpk_sf_gdtrc(x0, x1, x2)"),
+    SF(3, "radian", "ddd->d fff->f", "gpk_sf_radian(x0, x1, x2)"),
+    SF(2, "yn", "ld->d ff->f dd->d", "gpk_sf_yn(x0, x1)"),
+    SF(2, "kn", "ld->d ff->f dd->d", "gpk_sf_kn(x0, x1)"),
+    SF(1, "round", "f->f d->d", "gpk_sf_round(x0)"),
+    SF(1, "ellipk", "d->d f->f", "gpk_sf_ellipk(x0)"),
+    SF(1, "loggamma", "d->d f->f", "gpk_sf_loggamma(x0)"),
+    SF(1, "ellipkm1", "d->d f->f", "gpk_sf_ellipkm1(x0)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -375,7 +375,7 @@ static gp_status_t reduce_loop(int32_t id, int32_t in_dt, const gp_array_t *out,
         if (dtype >= 0 && dtype != GP_BOOL)
             return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature "
                                                      "and casting was found for ufunc %s",
-                                op->name);
+                                gp_op_shown(op));
         *loop_dt = GP_BOOL;
         return GP_OK;
     }
@@ -394,7 +394,7 @@ static gp_status_t reduce_loop(int32_t id, int32_t in_dt, const gp_array_t *out,
     if (ld[0] != ld[1] || ld[0] != ld[2])
         return gp_set_error(GP_ERR_TYPE, "the resolved dtypes are not compatible with %s.%s. "
                                          "Resolved (dtype('%s'), dtype('%s'), dtype('%s'))",
-                            op->name, method, gp_dtypes[ld[0]].name, gp_dtypes[ld[1]].name,
+                            gp_op_shown(op), method, gp_dtypes[ld[0]].name, gp_dtypes[ld[1]].name,
                             gp_dtypes[ld[2]].name);
     *loop_dt = ld[0];
     return GP_OK;
@@ -546,7 +546,7 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
     GP_TRY(reduce_loop(id, a->dtype, *out, dtype, "reduce", &loop_dt));
     if (op->neutral == GP_NEUTRAL_NONE && nred > 1)
         return gp_set_error(GP_ERR_VALUE, "reduction operation '%s' is not reorderable, so at "
-                                          "most one axis may be specified", op->name);
+                                          "most one axis may be specified", gp_op_shown(op));
     gp_scalar_t init_value;
     if (initial) {
         GP_TRY(convert_initial(initial, loop_dt, &init_value));
@@ -562,7 +562,7 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
         }
     GP_TRY(check_exponents(op, loop_dt, a, nred == 1 ? axis : -1, initial != NULL));
     bool made;
-    GP_TRY(prepare_out(a, mask, keepdims, loop_dt, op->name, out, &made));
+    GP_TRY(prepare_out(a, mask, keepdims, loop_dt, gp_op_shown(op), out, &made));
     gp_status_t s = GP_OK;
     if (K == 0 || a->size == 0) {
         /* nothing to combine: every output is the initial value or the
@@ -572,7 +572,7 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
             v = *initial;
         else if (K == 0 && identity_scalar(op, &v) != GP_OK)
             s = gp_set_error(GP_ERR_VALUE, "zero-size array to reduction operation %s which "
-                                           "has no identity", op->name);
+                                           "has no identity", gp_op_shown(op));
         if (s == GP_OK && (*out)->size > 0)
             s = gp_array_fill(*out, &v);
     } else {

@@ -111,7 +111,7 @@ static int32_t find_logical(const gp_loops_t *loops, int nin, int nout, const in
 static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const int32_t *eff)
 {
     int nin = op->nin, nout = op->nout;
-    if (op->resolver == GP_RES_DEFAULT) {
+    if (op->resolver == GP_RES_DEFAULT || op->resolver == GP_RES_EXACT) {
         for (int32_t c = 0; c < loops->n; ++c) {
             bool ok = true;
             for (int k = 0; k < nin && ok; ++k)
@@ -123,7 +123,7 @@ static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const in
                      "ufunc '%s' not supported for the input types, and the inputs could not "
                      "be safely coerced to any supported types according to the casting rule "
                      "''safe''",
-                     op->name);
+                     gp_op_shown(op));
         return -1;
     }
     int32_t want[GP_MAX_LOOP_ARGS], free_out[GP_MAX_LOOP_ARGS], u = eff[0];
@@ -156,7 +156,7 @@ static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const in
             gp_set_error(GP_ERR_TYPE_NO_LOOP,
                          "ufunc '%s' did not contain a loop with signature matching types %s "
                          "-> None",
-                         op->name, gp_dtypes[u].name);
+                         gp_op_shown(op), gp_dtypes[u].name);
     }
     return l;
 }
@@ -275,6 +275,20 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
             any_weak = any_weak || weak[k];
         l = op->resolver == GP_RES_DEFAULT && any_weak
                 ? weak_scalar_loop(op, loops, dtypes, weak) : -1;
+        if (op->resolver == GP_RES_EXACT) {
+            /* NumPy 2 dispatches a ufunc of SciPy's (loops in no order of
+             * size: "d->d f->f") to the loop of exactly its operands' dtypes
+             * before its legacy search, which takes Python scalars as their
+             * default dtypes (beta(float32, 3.0) is "dd->d") */
+            for (int k = 0; k < nin; ++k)
+                eff[k] = !(weak && weak[k]) ? dtypes[k]
+                         : gp_dtype_kind(dtypes[k]) == GP_KIND_COMPLEX ? GP_COMPLEX128
+                         : gp_dtype_kind(dtypes[k]) == GP_KIND_FLOAT   ? GP_FLOAT64
+                         : dtypes[k] == GP_BOOL                        ? GP_BOOL
+                                                                       : GP_INT64;
+            int32_t none[GP_MAX_LOOP_ARGS] = {-1, -1, -1, -1};
+            l = find_exact(loops, nin, nout, eff, none);
+        }
         if (l < 0)
             l = natural_loop(op, loops, eff);
         if (l < 0)
@@ -283,7 +297,7 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
     if (l < 0)
         return gp_set_error(GP_ERR_TYPE_NO_LOOP, "No loop matching the specified signature and "
                                                  "casting was found for ufunc %s",
-                            op->name);
+                            gp_op_shown(op));
     *chosen = l;
     return GP_OK;
 }
@@ -307,7 +321,7 @@ static gp_status_t check_casting(const gp_op_t *op, int32_t l, const int32_t *dt
             return gp_set_error(GP_ERR_TYPE_CASTING,
                                 "Cannot cast ufunc '%s' input %d from dtype('%s') to "
                                 "dtype('%s') with casting rule '%s'",
-                                op->name, k, gp_dtypes[dtypes[k]].name,
+                                gp_op_shown(op), k, gp_dtypes[dtypes[k]].name,
                                 gp_dtypes[loops->dt[l][k]].name, casting_name(casting));
     }
     for (int k = 0; k < nout; ++k) {
@@ -316,7 +330,7 @@ static gp_status_t check_casting(const gp_op_t *op, int32_t l, const int32_t *dt
             return gp_set_error(GP_ERR_TYPE_CASTING,
                                 "Cannot cast ufunc '%s' output from dtype('%s') to "
                                 "dtype('%s') with casting rule '%s'",
-                                op->name, gp_dtypes[loops->dt[l][nin + k]].name,
+                                gp_op_shown(op), gp_dtypes[loops->dt[l][nin + k]].name,
                                 gp_dtypes[od].name, casting_name(casting));
     }
     return GP_OK;

@@ -27,6 +27,7 @@ extern const char gp_prelude_host[];
 extern const char gp_prelude_cuda[];
 extern const char gp_prelude_hip[];
 extern const char gp_prelude_random[]; /* the distributions (random.c's kernels) */
+extern const char gp_prelude_special[]; /* SciPy's special functions (source.c) */
 
 /* ---- compilers ----------------------------------------------------------- */
 

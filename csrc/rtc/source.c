@@ -18,10 +18,12 @@
  * catch for every kernel the tests make. Every complex helper's name and
  * type ends in c64 or c128, and complex64's inverse trigonometric functions
  * are complex128's, rounded. */
-static const struct {
+typedef struct {
     const char *define;
-    const char *words[20];
-} sections[] = {
+    const char *words[24];
+} section_t;
+
+static const section_t sections[] = {
     {"GPK_WITH_INT", {"floordiv", "remainder", "power", "lshift", "rshift", "neg", "abs", "sign",
                       "reciprocal", "fmod", "gcd", "lcm", "bitwise_count", "popcount"}},
     {"GPK_WITH_REAL", {"floordiv", "remainder", "power", "abs", "sign", "reciprocal", "maximum",
@@ -30,6 +32,31 @@ static const struct {
     {"GPK_WITH_RNG", {"philox", "gpk_rng", "mul64", "u32x4", "f32x2"}},
     {"GPK_WITH_C64", {"c64"}},
     {"GPK_WITH_C128", {"c64", "c128"}},
+};
+
+/* SciPy's special functions (prelude/special.h), a prelude of their own
+ * that a body gets when it calls one (every name starts gpk_sf_), cut the
+ * same way: a section for each family, asked for by its functions' calls.
+ * The incomplete gamma functions use erfc (their normal limit), so their
+ * calls ask for the error functions too. */
+#define SF_IGAM_WORDS "gpk_sf_gammainc", "gpk_sf_pdtr", "gpk_sf_chdtr", "gpk_sf_gdtr"
+static const section_t sf_sections[] = {
+    {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
+                      "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
+                      "gpk_sf_binom(", "gpk_sf_loggamma("}},
+    {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
+                    "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
+                    SF_IGAM_WORDS}},
+    {"GPK_SF_MISC", {"gpk_sf_expit(", "gpk_sf_logit(", "gpk_sf_log_expit(", "gpk_sf_xlog",
+                     "gpk_sf_entr(", "gpk_sf_rel_entr(", "gpk_sf_kl_div(", "huber(",
+                     "boxcox", "gpk_sf_exp10(", "gpk_sf_exp2(", "gpk_sf_cbrt(", "gpk_sf_log1p(",
+                     "gpk_sf_expm1(", "gpk_sf_radian(", "dg(", "gpk_sf_round("}},
+    {"GPK_SF_IGAM", {SF_IGAM_WORDS}},
+    {"GPK_SF_BESSEL", {"gpk_sf_j0(", "gpk_sf_j1(", "gpk_sf_y0(", "gpk_sf_y1(", "gpk_sf_i0",
+                       "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn("}},
+    {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel("}},
+    {"GPK_SF_ZETA", {"zeta"}},
+    {"GPK_SF_ELLIP", {"gpk_sf_ellipk"}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)
@@ -41,23 +68,25 @@ static bool spells(const char *body, size_t len, const char *what)
     return false;
 }
 
-/* The common prelude without the sections in `skip`: each runs from a line
- * "#ifdef GPK_WITH_<NAME>" to the "#endif" line that names it again. The
- * preprocessor would leave them out too, but NVRTC's still reads the lines
- * it skips (a quarter of what the sections cost it). */
-static void put_common(gp_str_t *out, const bool *skip)
+/* `text` (a prelude) without the sections of `table` in `skip`: each runs
+ * from a line "#ifdef <define>" to the "#endif" line that names it again.
+ * The preprocessor would leave them out too, but NVRTC's still reads the
+ * lines it skips (a quarter of what the sections cost it). `opener` is the
+ * start of the table's #ifdef lines ("\n#ifdef GPK_WITH_"). */
+static void put_cut(gp_str_t *out, const char *text, const char *opener, const section_t *table,
+                    size_t n_table, const bool *skip)
 {
-    const char *p = gp_prelude_common, *at;
-    while ((at = strstr(p, "\n#ifdef GPK_WITH_")) != NULL) {
+    const char *p = text, *at;
+    while ((at = strstr(p, opener)) != NULL) {
         at += 1;
         const char *name = at + strlen("#ifdef ");
         size_t n = strcspn(name, " \n");
         const char *end = NULL;
-        for (size_t k = 0; k < sizeof sections / sizeof sections[0] && !end; ++k)
-            if (skip[k] && strlen(sections[k].define) == n &&
-                memcmp(name, sections[k].define, n) == 0) {
+        for (size_t k = 0; k < n_table && !end; ++k)
+            if (skip[k] && strlen(table[k].define) == n &&
+                memcmp(name, table[k].define, n) == 0) {
                 char close[64];
-                snprintf(close, sizeof close, "\n#endif /* %s */\n", sections[k].define);
+                snprintf(close, sizeof close, "\n#endif /* %s */\n", table[k].define);
                 end = strstr(at, close);
                 if (end)
                     end += strlen(close) - 1; /* the line's end stays */
@@ -73,19 +102,39 @@ static void put_common(gp_str_t *out, const bool *skip)
     gp_str_puts(out, p);
 }
 
-void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size_t len)
+/* Which sections of `table` `body` asks for (skip[k] false), with their
+ * defines written to `out`. */
+static void choose_sections(gp_str_t *out, const section_t *table, size_t n, const char *body,
+                            size_t len, bool *skip)
 {
-    bool skip[sizeof sections / sizeof sections[0]];
-    for (size_t k = 0; k < sizeof sections / sizeof sections[0]; ++k) {
+    for (size_t k = 0; k < n; ++k) {
         skip[k] = true;
-        for (const char *const *w = sections[k].words; *w && skip[k]; ++w)
+        for (const char *const *w = table[k].words; *w && skip[k]; ++w)
             skip[k] = !spells(body, len, *w);
         if (!skip[k])
-            gp_str_printf(out, "#define %s 1\n", sections[k].define);
+            gp_str_printf(out, "#define %s 1\n", table[k].define);
     }
+}
+
+void gp_kernel_source(gp_str_t *out, const char *prelude, const char *body, size_t len)
+{
+    enum { NC = sizeof sections / sizeof sections[0], NS = sizeof sf_sections / sizeof sf_sections[0] };
+    bool skip[NC], sf_skip[NS];
+    choose_sections(out, sections, NC, body, len, skip);
+    /* SciPy's special functions are a prelude of their own, some 1,400 lines
+     * no other kernel should make NVRTC read: a body gets it when it calls
+     * one of them (every name starts gpk_sf_), less the families it does
+     * not call */
+    bool special = spells(body, len, "gpk_sf_");
+    if (special)
+        choose_sections(out, sf_sections, NS, body, len, sf_skip);
     gp_str_puts(out, prelude);
     gp_str_puts(out, "\n");
-    put_common(out, skip);
+    put_cut(out, gp_prelude_common, "\n#ifdef GPK_WITH_", sections, NC, skip);
     gp_str_puts(out, "\n");
+    if (special) {
+        put_cut(out, gp_prelude_special, "\n#ifdef GPK_SF_", sf_sections, NS, sf_skip);
+        gp_str_puts(out, "\n");
+    }
     gp_str_putn(out, body, len);
 }

@@ -1,10 +1,26 @@
 """``gpunp.scipy.special``: ``scipy.special`` for gpunp arrays, name for name.
 
-It will hold special functions (gamma, erf, Bessel functions...), each a row of
-the engine's op table and so a gpunp.ufunc.
-
-Nothing is implemented yet: the public API is empty, and every name of
-scipy.special raises AttributeError here.
+Each special function is a row of the engine's op table and so a
+``gpunp.ufunc`` (SciPy's real dtype loops in SciPy's order, ``out=``,
+``where=``, broadcasting) on every backend from one generated source; the
+per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
+own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
+A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
+``multigammaln``, ``logsumexp``, ``softmax``, ``log_softmax``) are built on
+them and on gpunp's operations.
 """
 
-__all__ = []
+import gpunp as _gpunp
+
+from gpunp.scipy.special._functions import multigammaln, polygamma, zeta
+from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
+
+# the op table's rows for scipy.special, by SciPy's names (_zeta and
+# _riemann_zeta are SciPy's private ufuncs behind zeta)
+globals().update(_gpunp.ufunc.of_module("scipy.special"))
+digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
+sinc = _gpunp.sinc  # SciPy's is NumPy's
+
+__all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
+                 + ["digamma", "logsumexp", "log_softmax", "multigammaln", "polygamma",
+                    "sinc", "softmax", "zeta"])

@@ -1,0 +1,48 @@
+"""scipy.special's functions that are not ufuncs, on the ufuncs of the op table."""
+
+import math
+
+import gpunp
+
+_rows = gpunp.ufunc.of_module("scipy.special")
+_hurwitz, _riemann, _psi, _gammaln = (_rows[n] for n in ("_zeta", "_riemann_zeta", "psi",
+                                                        "gammaln"))
+
+
+def zeta(x, q=None, out=None):
+    """Riemann's zeta(x), or Hurwitz's zeta(x, q)."""
+    if q is None:
+        return _riemann(x, out=out)
+    return _hurwitz(x, q, out=out)
+
+
+def polygamma(n, x):
+    """The n-th derivative of digamma: psi(x) for n = 0, else
+    (-1)^(n+1) n! zeta(n + 1, x)."""
+    n = gpunp.asarray(n)
+    x = gpunp.asarray(x)
+    n, x = gpunp.broadcast_arrays(n, x)
+    nf = n.astype(gpunp.float64)
+    sign = gpunp.where(gpunp.remainder(nf, 2) == 0, -1.0, 1.0)
+    fact = gpunp.exp(_gammaln(nf + 1))
+    higher = sign * fact * _hurwitz(nf + 1, x)
+    return gpunp.where(nf == 0, _psi(x), higher)
+
+
+def multigammaln(a, d):
+    """log of the multivariate gamma function of dimension d: d(d-1)/4 log(pi)
+    + sum_{j=1..d} gammaln(a - (j - 1)/2), with SciPy's checks (ValueError
+    for a d that is not a whole number or an a <= (d - 1)/2; a float d that
+    is whole fails in range() as SciPy's does)."""
+    a = gpunp.asarray(a)
+    if not (isinstance(d, (int, float)) or (hasattr(d, "dtype") and getattr(d, "ndim", 1) == 0)) \
+            or math.floor(d) != d:
+        raise ValueError("d should be a positive integer (dimension)")
+    if bool(gpunp.any(a <= 0.5 * (d - 1))):
+        raise ValueError(f"condition a ({a}) > 0.5 * (d-1) ({0.5 * (d - 1)}) not met")
+    res = (d * (d - 1) * 0.25) * math.log(math.pi)
+    total = None
+    for j in range(1, d + 1):
+        term = _gammaln(a - (j - 1) / 2.0)
+        total = term if total is None else total + term
+    return gpunp.asarray(res) if total is None else res + total
