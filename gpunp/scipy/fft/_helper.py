@@ -17,15 +17,7 @@ import threading
 import numpy
 
 import gpunp
-
-def as_device(x):
-    """x as a gpunp array: host data that NumPy would make an array of
-    (lists, scalars) is made one on the device, but a NumPy array is
-    refused, as gpunp's own functions refuse it (no implicit transfer:
-    docs/differences.md)."""
-    if isinstance(x, numpy.ndarray):
-        raise TypeError(f"Unsupported type {type(x)}: use gpunp.asarray(x) to move it")
-    return gpunp.asarray(x)
+from gpunp.scipy._host import as_device  # noqa: F401  (for this subpackage's modules)
 
 
 # the prime factors pocketfft transforms fastest: complex lengths may also
