@@ -44,6 +44,16 @@ class ArpackNoConvergence(ArpackError):
 _WHICH = ("LM", "SM", "LA", "SA", "BE")
 
 
+
+def _converged(b, S, theta, idx, tol, eps) -> bool:
+    """ARPACK's test on the wanted Ritz pairs (residual b * |last row of
+    S|), floored where rounding stops the residual falling (about
+    eps * norm(A) with a reorthogonalised basis)."""
+    resid = numpy.abs(b * S[-1, idx])
+    bound = numpy.maximum(tol * numpy.maximum(numpy.abs(theta[idx]), eps ** (2.0 / 3.0)),
+                          10 * eps * numpy.abs(theta).max())
+    return bool(numpy.all(resid <= bound))
+
 def _wanted(theta, which, k):
     """Indices of the k wanted Ritz values, most wanted first."""
     if which == "LM":
@@ -126,12 +136,7 @@ def _lanczos(op, k, which, v0, ncv, maxiter, tol, dtype, rng):
                 T[j + 1, j] = T[j, j + 1] = b
         theta, S = numpy.linalg.eigh(T)
         idx = _wanted(theta, which, k)
-        resid = numpy.abs(b * S[-1, idx])
-        # ARPACK's test, floored where rounding stops the residual falling
-        # (about eps * norm(A) with a reorthogonalised basis)
-        bound = numpy.maximum(tol * numpy.maximum(numpy.abs(theta[idx]), eps ** (2.0 / 3.0)),
-                              10 * eps * numpy.abs(theta).max())
-        if numpy.all(resid <= bound):
+        if _converged(b, S, theta, idx, tol, eps):
             return theta[idx], gp.asarray(S[:, idx].T.copy()) @ V[:ncv], True
         # thick restart: keep the wanted Ritz vectors and a few more, plus
         # the residual direction; the projected matrix becomes an arrow
@@ -263,10 +268,7 @@ def _arnoldi(op, k, which, v0, ncv, maxiter, tol, rng):
         S = S / numpy.linalg.norm(S, axis=0)
         order = numpy.argsort(key(theta), kind="stable")
         idx = order[:k]
-        resid = numpy.abs(b * S[-1, idx])
-        bound = numpy.maximum(tol * numpy.maximum(numpy.abs(theta[idx]), eps ** (2.0 / 3.0)),
-                              10 * eps * numpy.abs(theta).max())
-        if numpy.all(resid <= bound):
+        if _converged(b, S, theta, idx, tol, eps):
             return theta[idx], gp.asarray(S[:, idx].T.copy()) @ V[:ncv], True
         keep = min(ncv - 1, k + (ncv - k) // 2)
         Q, _ = numpy.linalg.qr(S[:, order[:keep]])
