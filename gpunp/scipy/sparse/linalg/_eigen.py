@@ -44,7 +44,6 @@ class ArpackNoConvergence(ArpackError):
 _WHICH = ("LM", "SM", "LA", "SA", "BE")
 
 
-
 def _converged(b, S, theta, idx, tol, eps) -> bool:
     """ARPACK's test on the wanted Ritz pairs (residual b * |last row of
     S|), floored where rounding stops the residual falling (about
@@ -53,6 +52,7 @@ def _converged(b, S, theta, idx, tol, eps) -> bool:
     bound = numpy.maximum(tol * numpy.maximum(numpy.abs(theta[idx]), eps ** (2.0 / 3.0)),
                           10 * eps * numpy.abs(theta).max())
     return bool(numpy.all(resid <= bound))
+
 
 def _wanted(theta, which, k):
     """Indices of the k wanted Ritz values, most wanted first."""
