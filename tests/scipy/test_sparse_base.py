@@ -213,6 +213,21 @@ def test_dia_times_dia_equals_the_dense_product():
     assert (e @ e.T).nnz == 0 and (e @ e.T).shape == (2, 2)
 
 
+def test_bsr_product_sums_the_other_operands_duplicates_first():
+    # SciPy makes the right operand BSR, which sums its duplicates in bool (or),
+    # unless the blocks are 1 wide; CSR @ CSR multiplies each duplicate
+    parts = (np.array([True, True]), np.array([0, 0]), np.array([0, 2]))
+    b = sp.csr_array(parts, shape=(1, 2)).T.tocsr()
+    g = gsp.csr_array(tuple(gp.asarray(p) for p in parts), shape=(1, 2)).T.tocsr()
+    dense = np.array([[-4, 3]], dtype=np.int32)
+    for blocks in ((1, 2), (1, 1), None):
+        def left(m):
+            return m.tobsr(blocksize=blocks) if blocks else m
+        want = (left(sp.csr_array(dense)) @ b).toarray()
+        got = (left(gsp.csr_array(gp.asarray(dense))) @ g).toarray().get()
+        np.testing.assert_array_equal(got, want)
+
+
 def test_scipy_is_loaded_only_for_host_objects():
     """SciPy is optional at run time: gpunp.scipy.sparse imports and computes
     without it; .get(), SciPy inputs and .npz files load it."""

@@ -617,6 +617,13 @@ class _spbase:
         if self.shape[1] != other.shape[0]:
             raise ValueError("dimension mismatch")
         a, b = self.tocsr(), other.tocsr()
+        if (self.format == "bsr" and not b.has_canonical_format and
+                (self.blocksize[1] > 1 or other.format != "csr")):
+            # SciPy multiplies a BSR by the other operand made BSR, which sums
+            # its duplicates in its own dtype (bool: logical or), except a CSR
+            # taken as 1-wide blocks as it is
+            b = b.copy()
+            b.sum_duplicates()
         fmt = "csc" if self.format == "csc" else "csr"
         if not a.nnz or not b.nnz or not int(gpunp.diff(b.indptr)[a.indices].sum()):
             # no products at all: SciPy gives a fresh empty object (narrow indices)
