@@ -11,7 +11,7 @@ import itertools
 import numpy
 
 from gpunp import _lib
-from gpunp._creation import _array, empty, empty_like, zeros_like
+from gpunp._creation import _array, arange, asarray, empty, empty_like, zeros_like
 from gpunp._dtypes import can_cast
 from gpunp._joining import concatenate
 from gpunp._lib import check, ffi, lib
@@ -86,6 +86,10 @@ def _spread(a: ndarray, ax: int, r: int, out: ndarray) -> None:
     out.reshape(head + (r,) + tail, copy=False)[...] = a.reshape(head + (1,) + tail)
 
 
+#: runs of equal counts past which repeat gathers instead of copying run by run
+_MAX_RUNS = 16
+
+
 def repeat(a, repeats, axis=None) -> ndarray:
     a = _array(a)
     if axis is None or a.ndim == 0:
@@ -112,6 +116,13 @@ def repeat(a, repeats, axis=None) -> ndarray:
     out = empty(shape[:ax] + (int(counts.sum()),) + shape[ax + 1:], a.dtype)
     if out.size == 0:
         return out
+    if numpy.count_nonzero(counts[1:] != counts[:-1]) >= _MAX_RUNS:
+        # many runs: one gather, each output position's source found by a
+        # search of the running counts on the device
+        from gpunp._indexing import take
+        from gpunp._sorting import searchsorted
+        ends = asarray(numpy.cumsum(counts))
+        return take(a, searchsorted(ends, arange(out.shape[ax]), side="right"), axis=ax)
     # one broadcast copy per run of elements repeated equally often
     head = (_ALL,) * ax
     start = pos = 0

@@ -121,6 +121,17 @@ def test_repeat_matches_numpy(data):
     _check(lambda: h.repeat(repeats, axis), lambda: g.repeat(repeats, axis))
 
 
+@pytest.mark.parametrize("shape, axis", [((64,), None), ((3, 40, 2), 1), ((40, 3), -2)])
+def test_repeat_of_many_different_counts_matches_numpy(shape, axis):
+    # many runs of equal counts take the gather road
+    rng = np.random.default_rng(len(shape))
+    h = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    counts = rng.integers(0, 4, h.size if axis is None else shape[axis])
+    g = gp.asarray(h)
+    _check(lambda: np.repeat(h, counts, axis), lambda: gp.repeat(g, counts, axis))
+    _check(lambda: np.repeat(h, counts, axis), lambda: gp.repeat(g, gp.asarray(counts), axis))
+
+
 @given(data=st.data())
 def test_resize_and_append_match_numpy(data):
     g, h = data.draw(an_array())
