@@ -8,7 +8,8 @@ every destination, so a round's destinations are distinct and one gather,
 one ufunc call and one scatter apply it; each destination still sees its
 updates in NumPy's order, so duplicates accumulate (``add.at(a, [0, 0], 1)``
 adds 2) with NumPy's rounding, on the host and on a GPU alike. A list with
-k repeats of one index takes k rounds."""
+k repeats of one index takes k rounds, except integer ``add``/``subtract``:
+their sums wrap alike in any order, so one scatter-add applies them all."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ from gpunp import _lib
 from gpunp._creation import asarray, empty, zeros
 from gpunp._manipulation import broadcast_to
 from gpunp._ndarray import ndarray
+
+
+#: the integer dtypes the engine's scatter-add takes
+_ATOMIC_INTS = tuple(numpy.dtype(t) for t in ("int32", "uint32", "int64", "uint64"))
 
 
 def _device(x):
@@ -218,6 +223,17 @@ def at(uf, a, indices, b=None):
         for k in range(size):
             args = (view,) if bflat is None else (view, bflat[k:k + 1])
             view[...] = uf(*args, out=empty(1, a.dtype), casting="unsafe")
+        return None
+    if (uf.__name__ in ("add", "subtract") and bflat is not None and len(rounds) > 1 and
+            a.dtype in _ATOMIC_INTS and
+            uf.resolve_dtypes((a.dtype, bb.dtype, None), casting="unsafe") == (a.dtype,) * 3):
+        # integer sums wrap the same in any order: one scatter-add
+        vals = bflat if uf.__name__ == "add" else uf(zeros((), a.dtype), bflat)
+        idx = [asarray(c) for c in flatc]
+        _lib.check(_lib.lib.gp_array_scatter_add(
+            a._h, len(idx), _lib.ffi.new("gp_array_t *[]", [x._h for x in idx]),
+            _lib.ffi.new("int32_t[]", list(range(len(idx)))), _lib.lib.GP_TAKE_RAISE,
+            vals.astype(a.dtype, copy=False)._h))
         return None
     for sel in rounds:
         where = tuple(c[sel] for c in flatc)
