@@ -35,7 +35,13 @@ SCIPY_SECTIONS = (("scipy.sparse", "gpunp.scipy.sparse"),
                   ("scipy.fftpack", "gpunp.scipy.fftpack"),
                   ("scipy.signal", "gpunp.scipy.signal"),
                   ("scipy.signal.windows", "gpunp.scipy.signal.windows"),
-                  ("scipy.special", "gpunp.scipy.special"))
+                  ("scipy.special", "gpunp.scipy.special"),
+                  ("scipy.stats", "gpunp.scipy.stats"),
+                  ("scipy.ndimage", "gpunp.scipy.ndimage"),
+                  ("scipy.interpolate", "gpunp.scipy.interpolate"),
+                  ("scipy.spatial", "gpunp.scipy.spatial"),
+                  ("scipy.spatial.distance", "gpunp.scipy.spatial.distance"),
+                  ("scipy.spatial.transform", "gpunp.scipy.spatial.transform"))
 
 SECTIONS = NUMPY_SECTIONS + SCIPY_SECTIONS
 
