@@ -20,6 +20,8 @@ from ._design import (BadCoefficients, band_stop_obj, bessel, besselap, bilinear
                       zpk2tf)
 from ._fir import (firls, firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord,
                    minimum_phase)
+from ._lti import (StateSpace, TransferFunction, ZerosPolesGain, bode, cont2discrete, dbode,
+                   dfreqresp, dimpulse, dlsim, dlti, dstep, freqresp, impulse, lsim, lti, step)
 from ._ltiforms import abcd_normalize, ss2tf, ss2zpk, tf2ss, zpk2ss
 from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi,
                        sosfiltfilt)
