@@ -36,6 +36,7 @@ from ._smooth import (medfilt, medfilt2d, order_filter, savgol_coeffs, savgol_fi
                       wiener)
 from ._spectral import (check_COLA, check_NOLA, coherence, csd, istft, periodogram,
                         spectrogram, stft, welch)
+from ._stft import ShortTimeFFT, closest_STFT_dual_window
 from ._waveforms import (chirp, gausspulse, max_len_seq, sawtooth, square, sweep_poly,
                          unit_impulse)
 from .windows import get_window
