@@ -32,6 +32,8 @@ from ._resample import (decimate, deconvolve, detrend, envelope, hilbert, hilber
                         resample_poly, upfirdn)
 from ._splines import (cspline1d, cspline1d_eval, gauss_spline, qspline1d,
                        qspline1d_eval)
+from ._splines2d import (cspline2d, firwin_2d, qspline2d, sepfir2d, spline_filter,
+                         symiirorder1, symiirorder2)
 from ._smooth import (medfilt, medfilt2d, order_filter, savgol_coeffs, savgol_filter,
                       wiener)
 from ._spectral import (check_COLA, check_NOLA, coherence, csd, istft, periodogram,
