@@ -223,3 +223,58 @@ def test_cont2discrete_gbt_and_errors():
              outcome(ss.cont2discrete, (A, B2, C2, D2), 0.1, **kw))
     same(outcome(gs.cont2discrete, (1, 2, 3, 4, 5), 0.1),
          outcome(ss.cont2discrete, (1, 2, 3, 4, 5), 0.1))
+
+
+PP_A = np.array([[1.380, -0.2077, 6.715, -5.676], [-0.5814, -4.290, 0, 0.6750],
+                 [1.067, 4.273, -6.654, 5.893], [0.0480, 4.273, 1.343, -2.104]])
+PP_B = np.array([[0, 5.679], [1.136, 1.136], [0, 0], [-3.146, 0]])
+
+
+def pp_same(g, r, tol=1e-7, X=True):
+    for name in ("gain_matrix", "computed_poles", "requested_poles") + (("X",) if X else ()):
+        same(getattr(g, name), getattr(r, name), tol, path=name)
+    if np.isnan(r.rtol):
+        assert np.isnan(g.rtol) and np.isnan(g.nb_iter) and np.isnan(r.nb_iter)
+    else:
+        assert g.nb_iter == r.nb_iter
+        np.testing.assert_allclose(g.rtol, r.rtol, rtol=1e-3, atol=1e-12)
+
+
+@pytest.mark.parametrize("poles,method", [([-0.2, -0.5, -5.0566, -8.6659], "YT"),
+                                          ([-0.2, -0.5, -5.0566, -8.6659], "KNV0"),
+                                          ([-1 + 1j, -1 - 1j, -2 + 2j, -2 - 2j], "YT"),
+                                          ([-1 + 1j, -1 - 1j, -2, -3], "YT"),
+                                          ([-1, -2, -3, -4], "KNV0")])
+def test_place_poles(poles, method):
+    pp_same(gs.place_poles(PP_A, PP_B, poles, method=method),
+            ss.place_poles(PP_A, PP_B, poles, method=method))
+
+
+def test_place_poles_shapes_and_special_cases():
+    rng = np.random.default_rng(5)
+    for n, k in [(5, 2), (7, 3), (5, 1), (4, 4)]:
+        A, B = rng.standard_normal((n, n)), rng.standard_normal((n, k))
+        for P in (-np.arange(1, n + 1) * 0.7, np.r_[-1 + 2j, -1 - 2j, -np.arange(1, n - 1)]):
+            pp_same(gs.place_poles(gp.asarray(A), gp.asarray(B), P), ss.place_poles(A, B, P),
+                    tol=1e-6)
+    # a repeated pole: its eigenvectors share one space, where the choice
+    # follows LAPACK's rounding (gpunp's QR is NumPy's, SciPy's its own), so
+    # the gain and poles are compared and X only for being eigenvectors
+    g = gs.place_poles(PP_A, PP_B, [-1, -1, -2, -3])
+    pp_same(g, ss.place_poles(PP_A, PP_B, [-1, -1, -2, -3]), X=False)
+    K, X = gp.asnumpy(g.gain_matrix), gp.asnumpy(g.X)
+    np.testing.assert_allclose((PP_A - PP_B @ K) @ X, X @ np.diag([-3, -2, -1, -1]), atol=1e-9)
+
+
+def test_place_poles_errors():
+    P = [-1, -2, -3, -4]
+    for args, kw in [((PP_A, PP_B, [[-1, -2], [-3, -4]]), {}), ((PP_A[None], PP_B, P), {}),
+                     ((PP_A, PP_B[None], P), {}), ((PP_A[:, :3], PP_B, P), {}),
+                     ((PP_A, PP_B, P + [-5]), {}), ((PP_A, PP_B, P[:3]), {}),
+                     ((PP_A, PP_B, [-1, -1, -1, -2]), {}), ((PP_A, PP_B, P), {"method": "x"}),
+                     ((PP_A, PP_B, [-1 + 1j, -1 - 1j, -2, -3]), {"method": "KNV0"}),
+                     ((PP_A, PP_B, P), {"maxiter": 0}), ((PP_A, PP_B, P), {"rtol": 2}),
+                     ((PP_A, PP_B, [-1 + 1j, -1 + 1j, -2, -3]), {})]:
+        same(outcome(gs.place_poles, *args, **kw), outcome(ss.place_poles, *args, **kw))
+    with pytest.warns(UserWarning, match="Convergence was not reached"):
+        gs.place_poles(PP_A, PP_B, P, maxiter=1, rtol=1e-12)

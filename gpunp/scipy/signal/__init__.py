@@ -27,6 +27,7 @@ from ._lfilter import (filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_
                        sosfiltfilt)
 from ._peaks import (argrelextrema, argrelmax, argrelmin, find_peaks, find_peaks_cwt,
                      peak_prominences, peak_widths)
+from ._place import place_poles
 from ._remez import remez
 from ._residue import invres, invresz, residue, residuez, unique_roots
 from ._resample import (decimate, deconvolve, detrend, envelope, hilbert, hilbert2, resample,
