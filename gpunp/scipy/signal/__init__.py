@@ -4,7 +4,11 @@ Convolution and correlation (direct as a product over sliding windows, or
 by gpunp.fft), IIR filtering as a parallel scan over the signal (one
 doubling scan per root of the denominator), rate changes, smoothing and
 rank filters, waveforms, filter design on the host (as SciPy designs), and
-the windows of ``gpunp.scipy.signal.windows``."""
+the windows of ``gpunp.scipy.signal.windows``. Linear systems (the lti and
+dlti classes, their simulation as a blocked scan of the state recursion,
+responses and discretisation, pole placement), the ShortTimeFFT class,
+Parks-McClellan design (remez) and the symmetric IIR and 2-d B-spline
+filters complete SciPy's names."""
 
 from . import windows
 from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d,
