@@ -86,7 +86,8 @@ def test_errors():
              ("symiirorder2", (x, 1.0, 0.3)), ("symiirorder2", (x.reshape(3, 5, 6), 0.5, 0.3)),
              ("symiirorder2", (x[:, :5], 0.9, 0.3)), ("cspline2d", (img, 1.0)),
              ("qspline2d", (img, 1.0)), ("sepfir2d", (img, [1, 2], [1])),
-             ("sepfir2d", (img, [1], [1, 2, 3, 4])), ("spline_filter", (img.astype(int),)),
+             ("sepfir2d", (img, [1], [1, 2, 3, 4])), ("sepfir2d", (img[0], [1], [1])),
+             ("sepfir2d", (img[None], [1], [1])), ("spline_filter", (img.astype(int),)),
              ("spline_filter", (img,))]
     for name, args in cases:
         ga = (gp.asarray(args[0]),) + args[1:]

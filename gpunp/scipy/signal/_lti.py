@@ -565,7 +565,7 @@ def lsim(system, U, T, X0=None, interp=True):
     equally spaced times T (linear interpolation between samples, or a
     zero-order hold): T, the outputs and the states."""
     sys = _continuous(system, "lsim")
-    T = np.atleast_1d(_host(T)) if np.ndim(_host(T)) else _host(T)
+    T = _host(T)
     A, B, C, D = sys._abcd_host()
     if T.ndim != 1:
         raise ValueError("T must be a rank-1 array.")

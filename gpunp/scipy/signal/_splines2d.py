@@ -218,7 +218,7 @@ def sepfir2d(input, hrow, hcol):
     along its columns, with mirror-symmetric boundaries."""
     x = gp.asarray(input)
     if x.ndim != 2:
-        raise ValueError(f"object of too small depth for desired array" if x.ndim < 2 else
+        raise ValueError("object of too small depth for desired array" if x.ndim < 2 else
                          "object too deep for desired array")
     dt = np.result_type(x.dtype, np.float32)
     if dt.kind not in "fc":
