@@ -6,6 +6,7 @@ GB/s, ms)."""
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import statistics
 import subprocess
@@ -711,6 +712,10 @@ def _signal(name, quick_n):
     return make
 
 
+#: modules of bench/ whose rows(quick) add an area's workloads
+AREA_ROWS = ("scipy_signal_lti",)
+
+
 def workloads(quick: bool) -> list:
     big = 1 << (22 if quick else 28)
     side = 2048 if quick else 16384
@@ -824,6 +829,8 @@ def workloads(quick: bool) -> list:
                  _signal("resample_poly", quick_n)),
         Workload(f"signal find_peaks, {sig} float32", "ms", sig, _signal("find_peaks", quick_n)),
     ]
+    for name in AREA_ROWS:  # they import this module: loaded only now
+        out += importlib.import_module(f"bench.{name}").rows(quick)
     out += [
         Workload(f"host->device {gib >> 20} MiB pageable", "GB/s", gib, _h2d, lambda n: n,
                  True, gpu_only=True),

@@ -145,10 +145,9 @@ def test_scipy_part_is_current(section, gp_name):
 
 #: cupyx.scipy's names, per group of SciPy's modules (CuPy 14.2)
 CUPY_NAMES = ((("scipy.sparse", "scipy.sparse.linalg", "scipy.sparse.csgraph"), 63),
-              (("scipy.linalg",), 21), (("scipy.fft",), 34), (("scipy.fftpack",), 9))
-# scipy.signal and scipy.special join when they reach cupyx.scipy's 179 and
-# 108 (issues 39 and 38: the linear systems, the distributions and Bessel
-# functions of any order are missing)
+              (("scipy.linalg",), 21), (("scipy.fft",), 34), (("scipy.fftpack",), 9),
+              (("scipy.signal", "scipy.signal.windows"), 179))
+# scipy.special joins when it reaches cupyx.scipy's 108 (issue 38)
 
 
 @pytest.mark.parametrize("modules, cupy", CUPY_NAMES, ids=lambda v: str(v))
