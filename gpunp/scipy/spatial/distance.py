@@ -587,7 +587,10 @@ def correlation(u, v, w=None, centered=True):
         v = v - (gp.dot(v, w) if w is not None else gp.mean(v))
     uw, vw = (u, v) if w is None else (u * w, v * w)
     uv, uu, vv = gp.dot(u, vw), gp.dot(u, uw), gp.dot(v, vw)
-    return gp.clip(1.0 - uv / gp.sqrt(uu * vv), 0.0, 2.0)
+    prod = uu * vv
+    # SciPy takes math.sqrt, a double, whatever the dot products' dtype
+    root = gp.sqrt(prod if prod.dtype.kind == "f" else prod.astype(np.float64))
+    return gp.clip(1.0 - uv / root, 0.0, 2.0)
 
 
 def cosine(u, v, w=None):
