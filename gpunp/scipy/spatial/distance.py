@@ -42,6 +42,9 @@ _CODE = {
     # a NaN difference never wins `>`, so SciPy's max skips it too
     "chebyshev": ("double s = 0;", "double t_ = fabs(x - y); if (wk > 0 && t_ > s) s = t_;",
                   "s"),
+    # distance_matrix's p = inf: NumPy's max, where a NaN wins
+    "maxabs": ("double s = 0;",
+               "double t_ = fabs(x - y); if (t_ > s || t_ != t_) s = (s != s) ? s : t_;", "s"),
     "braycurtis": ("double s = 0, t = 0;", "s += wk * fabs(x - y); t += wk * fabs(x + y);",
                    "s / t"),
     "canberra": ("double s = 0;",
