@@ -124,7 +124,8 @@ def _kernel(row: str):
                 "    " + body + "\n}\n"
                 "d = " + result + ";\n")
         k = gp.ElementwiseKernel(
-            "raw T xa, raw T xb, raw float64 w, raw float64 vi, int64 n, int64 m, int64 mb, "
+            "raw float64 xa, raw float64 xb, raw float64 w, raw float64 vi, int64 n, int64 m, "
+            "int64 mb, "
             "int32 pd, float64 pexp", "float64 d", code, "gpunp_distance_" + row)
         _KERNELS[row] = k
     return k
@@ -136,6 +137,12 @@ def _run(row, xa, xb, w, vi, p, out, pdist_m=None):
     n = xa.shape[1]
     if out.size == 0:
         return out
+    # SciPy computes every metric in double from any real input; widening
+    # here (one pass over the inputs, not over the output) compiles one
+    # kernel per metric instead of one per metric and input dtype
+    if xa.dtype != np.float64:
+        xa = xa.astype(np.float64)
+        xb = xa if pdist_m is not None else xb.astype(np.float64)
     if w is None:
         w = gp.ones(max(n, 1), dtype=np.float64)
     if vi is None:
@@ -181,24 +188,12 @@ def _unexpected(name, kwargs):
         raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
 
 
-def _real_input(x, what):
-    """x as the dtype a kernel reads: SciPy's loops compute in double from
-    any real input, so only float16 (no C type shared by every backend) is
-    widened first; complex input is SciPy's 'Unsupported dtype' error."""
-    if x.dtype.kind == "c":
-        raise ValueError(f"Unsupported dtype {x.dtype}")
+def _real_input(x):
+    """SciPy's C++ loops take booleans, integers and floats (complex input
+    is their 'Unsupported dtype' error)."""
     if x.dtype.kind not in "biuf":
         raise ValueError(f"Unsupported dtype {x.dtype}")
-    if x.dtype == np.float16:
-        x = x.astype(np.float32)
     return x
-
-
-def _common(xa, xb):
-    if xa.dtype != xb.dtype:
-        dt = np.result_type(xa.dtype, xb.dtype)
-        xa, xb = xa.astype(dt), xb.astype(dt)
-    return gp.ascontiguousarray(xa), gp.ascontiguousarray(xb)
 
 
 def _weights(w, n):
@@ -242,9 +237,8 @@ def _device_metric(name, xa, xb, out, kwargs, pdist_m=None):
             else:
                 _unexpected({"seuclidean": "seuclidean", "mahalanobis": "mahalanobis",
                              "jensenshannon": "jensenshannon"}[name], {"w": w})
-        xa = xa.astype(np.float64) if xa.dtype != np.float64 else xa
-        xb = xb.astype(np.float64) if xb.dtype != np.float64 else xb
-        xa, xb = gp.ascontiguousarray(xa), gp.ascontiguousarray(xb)
+        xa = xa.astype(np.float64)
+        xb = xa if pdist_m is not None else xb.astype(np.float64)
         both = xa if pdist_m is not None else gp.concatenate([xa, xb])
         vi = None
         row = name
@@ -295,11 +289,7 @@ def _device_metric(name, xa, xb, out, kwargs, pdist_m=None):
     _unexpected(name, kwargs)
     if w is not None:
         w = _weights(w, n)
-    xa, xb = _real_input(xa, "XA"), _real_input(xb, "XB")
-    if pdist_m is None:
-        xa, xb = _common(xa, xb)
-    else:
-        xa = xb = gp.ascontiguousarray(xa)
+    xa, xb = _real_input(xa), _real_input(xb)
     out = _out(out, shape)
     row = name
     if name == "minkowski":
