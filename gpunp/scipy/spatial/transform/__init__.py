@@ -1,0 +1,9 @@
+"""``gpunp.scipy.spatial.transform``: ``scipy.spatial.transform`` for gpunp
+arrays: ``Rotation`` (quaternions, matrices, rotation vectors, modified
+Rodrigues parameters, Euler angles of every sequence; composition, inverse,
+application, magnitude, mean, approximate equality; batches of any shape)
+and ``Slerp``. ``RotationSpline`` and ``RigidTransform`` are not here yet."""
+
+from ._rotation import Rotation, Slerp
+
+__all__ = ["Rotation", "Slerp"]
