@@ -173,7 +173,10 @@ def _euler(q, seq, degrees, suppress_warnings):
         angles = [gp.where(regular, half_sum + half_diff, lock) * s, middle,
                   gp.where(regular, half_sum - half_diff, 0.0)]
     out = gp.stack(angles, axis=-1)
-    out = gp.remainder(out + math.pi, 2 * math.pi) - math.pi
+    # into [-pi, pi] by one turn, both ends kept (as SciPy's compiled loop
+    # does; a remainder would send pi to -pi)
+    out = gp.where(out < -math.pi, out + 2 * math.pi,
+                   gp.where(out > math.pi, out - 2 * math.pi, out))
     return out * (180.0 / math.pi) if degrees else out
 
 
