@@ -121,9 +121,9 @@ def test_euler_gimbal_lock(seq):
 
 
 def test_euler_shapes_and_errors():
-    for seq, a in (("x", 0.5), ("x", [[0.5], [1.0]]), ("xy", [0.5, 1.0]), ("XYZ", np.ones((2, 3, 3))),
-                   ("x", [0.5, 1.0]), ("xyzx", [1, 2, 3, 4]), ("xxz", [1, 2, 3]), ("xYz", [1, 2, 3]),
-                   ("abc", [1, 2, 3]), ("", [])):
+    for seq, a in (("x", 0.5), ("x", [[0.5], [1.0]]), ("xy", [0.5, 1.0]),
+                   ("XYZ", np.ones((2, 3, 3))), ("x", [0.5, 1.0]), ("xyzx", [1, 2, 3, 4]),
+                   ("xxz", [1, 2, 3]), ("xYz", [1, 2, 3]), ("abc", [1, 2, 3]), ("", [])):
         r = outcome(R.from_euler, seq, a)
         g = outcome(G.from_euler, seq, gp.asarray(a))
         if isinstance(r, Exception):

@@ -4,8 +4,9 @@ It holds ``distance`` (``cdist``/``pdist`` for every SciPy metric, each in
 one elementwise-kernel pass per output element, the metrics on two vectors,
 ``squareform`` and its checks, ``directed_hausdorff``), ``distance_matrix``
 (the same kernel), ``minkowski_distance(_p)``, ``procrustes`` and
-``geometric_slerp``, and ``transform`` (``Rotation``, ``Slerp``). Trees, triangulations and hulls are not here yet:
-those names of scipy.spatial raise AttributeError.
+``geometric_slerp``, and ``transform`` (``Rotation``, ``Slerp``). Trees,
+triangulations and hulls are not here yet: those names of scipy.spatial
+raise AttributeError.
 """
 
 from . import distance, transform
