@@ -232,3 +232,33 @@ def test_slerp():
                         (t[:1], r[0]), (t, "no")):
         grots = rots if isinstance(rots, str) else G.from_quat(gp.asarray(rots.as_quat()))
         same(outcome(GS, gp.asarray(times), grots), outcome(S, times, rots))
+
+
+def test_powers():
+    g, r = pair(Q[:5])
+    for n in (0, 1, -1, 2.5, -0.3, 0.5, 3):
+        same_rotation(g ** n, r ** n, 1e-10)
+        same_rotation(g[1] ** n, r[1] ** n, 1e-10)
+    same_rotation(g ** gp.asarray([2.0]), r ** np.array([2.0]), 1e-10)
+    same(outcome(lambda: g ** gp.asarray([1.0, 2.0])), outcome(lambda: r ** np.array([1.0, 2.0])))
+    same(outcome(pow, g, 2, 3), outcome(pow, r, 2, 3))
+
+
+def test_align_vectors():
+    a, b, w = RNG.standard_normal((6, 3)), RNG.standard_normal((6, 3)), RNG.random(6)
+    cases = [(a, b), (a, b, w), (a[0], b[0]), (a[:1], b[:1]), (a, b, np.r_[np.inf, w[1:]]),
+             (a[:2], -2 * a[:2]), (a[:1], -a[:1]), (a[:3], a[:3])]
+    for args in cases:
+        g = G.align_vectors(*[gp.asarray(x) for x in args])
+        r = R.align_vectors(*args)
+        same_rotation(g[0], r[0], 1e-9)
+        same(g[1], np.float64(r[1]), 1e-9)
+    g = G.align_vectors(gp.asarray(a), gp.asarray(b), return_sensitivity=True)
+    r = R.align_vectors(a, b, return_sensitivity=True)
+    same(g[2], r[2], 1e-9)
+    for args, kw in (((a, b[:3]), {}), ((a[:, :2], b[:, :2]), {}), ((a, b, -w), {}),
+                     ((a, b, w[:3]), {}), ((a, b, np.full(6, np.inf)), {}),
+                     ((a[:1], b[:1]), {"return_sensitivity": True}),
+                     ((np.zeros(3), b[0]), {}), ((a[None], b[None]), {})):
+        same(outcome(G.align_vectors, *[gp.asarray(x) for x in args], **kw),
+             outcome(R.align_vectors, *args, **kw))

@@ -1,7 +1,8 @@
 """``gpunp.scipy.spatial.transform``: ``scipy.spatial.transform`` for gpunp
 arrays: ``Rotation`` (quaternions, matrices, rotation vectors, modified
 Rodrigues parameters, Euler angles of every sequence; composition, inverse,
-application, magnitude, mean, approximate equality; batches of any shape)
+application, powers, magnitude, mean, approximate equality,
+``align_vectors``; batches of any shape)
 and ``Slerp``. ``RotationSpline`` and ``RigidTransform`` are not here yet."""
 
 from ._rotation import Rotation, Slerp

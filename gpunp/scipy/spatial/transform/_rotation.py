@@ -180,6 +180,54 @@ def _euler(q, seq, degrees, suppress_warnings):
     return out * (180.0 / math.pi) if degrees else out
 
 
+def _align_primary(a, b, w, k):
+    """align_vectors with pair k held exact: the shortest rotation taking
+    b_k onto a_k (a half turn about a perpendicular axis when they are
+    opposite), then the turn about a_k that best fits the other pairs."""
+    ap = a[k] / _norm(a[k])
+    bp = b[k] / _norm(b[k])
+    if float(_norm(a[k])) == 0 or float(_norm(b[k])) == 0:
+        raise ValueError("Cannot align zero length primary vectors")
+    cross = gp.stack([bp[1] * ap[2] - bp[2] * ap[1], bp[2] * ap[0] - bp[0] * ap[2],
+                      bp[0] * ap[1] - bp[1] * ap[0]])
+    cn = float(_norm(cross))
+    theta = math.atan2(cn, float(gp.sum(ap * bp)))
+    tol = 1e-3
+    q_flip = gp.asarray([0.0, 0.0, 0.0, 1.0], dtype=a.dtype)
+    if math.pi - theta < tol:
+        # nearly opposite: a half turn about an axis perpendicular to a_k first
+        if cn == 0:
+            aph = gp.asnumpy(ap)
+            i = int(np.argmin(np.abs(aph)))
+            e = np.zeros(3)
+            e[i] = 1.0
+            r = gp.asarray(np.cross(e, aph).astype(aph.dtype))
+        else:
+            r = cross
+        q_flip = _from_rotvec(r / _norm(r) * math.pi)
+        theta = math.pi - theta
+        cross = -cross
+    # the rotation vector cross * theta / sin(theta), by its series near 0
+    scale = (1 + theta * theta / 6 + theta ** 4 * 7 / 360) if abs(theta) < tol \
+        else theta / math.sin(theta)
+    q = _compose(_from_rotvec(cross * scale), q_flip)
+    others = [i for i in range(a.shape[0]) if i != k]
+    if others:
+        idx = gp.asarray(others)
+        c = (_matrix(q) @ b[idx][..., None])[..., 0]
+        asec, wsec = a[idx], w[idx]
+        ca = gp.stack([c[:, 1] * asec[:, 2] - c[:, 2] * asec[:, 1],
+                       c[:, 2] * asec[:, 0] - c[:, 0] * asec[:, 2],
+                       c[:, 0] * asec[:, 1] - c[:, 1] * asec[:, 0]], axis=-1)
+        sin_t = ca @ ap
+        cos_t = gp.sum(c * asec, axis=-1) - (c @ ap) * (asec @ ap)
+        phi = gp.arctan2(gp.sum(wsec * sin_t), gp.sum(wsec * cos_t))
+        q = _compose(_from_rotvec(phi * ap), q)
+    wz = gp.where(gp.isinf(w), 0.0, w)  # the exact pair adds nothing to the rssd
+    est = (_matrix(q) @ b[..., None])[..., 0]
+    return q, gp.sqrt(gp.sum(wz @ ((a - est) ** 2)))
+
+
 class Rotation:
     """Rotations in 3 dimensions (scipy.spatial.transform.Rotation), one or
     a batch of any shape, as unit quaternions on the device."""
@@ -359,6 +407,90 @@ class Rotation:
             raise ValueError(f"Cannot broadcast {self.shape} rotations in first to "
                              f"{other.shape} rotations in second object.") from None
         return Rotation(_compose(self._quat, other._quat), normalize=True, copy=False)
+
+    def __pow__(self, n, modulus=None):
+        """The rotation applied n times (any real n: the angle scaled by n
+        about the same axis); 0, 1 and -1 give the identity, a copy and the
+        inverse exactly."""
+        if modulus is not None:
+            raise NotImplementedError("modulus not supported")
+        if isinstance(n, gp.ndarray):
+            if n.shape == (1,):
+                n = n[0]
+            elif n.ndim != 0:
+                raise ValueError("Array exponent must be a scalar")
+        n = float(n)
+        q = self._quat
+        if n == 0:
+            return Rotation.identity(shape=self.shape) if not self.single else \
+                Rotation.identity()
+        if n == -1:
+            return self.inv()
+        if n == 1:
+            return Rotation._raw(q.copy())
+        return Rotation._raw(_from_rotvec(n * _rotvec(q)))
+
+    @classmethod
+    def align_vectors(cls, a, b, weights=None, return_sensitivity=False):
+        """(rotation, rssd[, sensitivity]): the rotation C minimising
+        sum_i w_i |a_i - C b_i|^2 (Kabsch: the SVD of sum_i w_i a_i b_i^T,
+        the last singular vector flipped where it would reflect). An
+        infinite weight (or a single pair) makes that pair exact: the
+        smallest rotation taking its b onto its a, then the rotation about
+        a that best fits the others."""
+        a0, b0 = _float(a), _float(b)
+        dt = np.result_type(a0.dtype, b0.dtype)
+        a, b = gp.atleast_2d(a0.astype(dt)), gp.atleast_2d(b0.astype(dt))
+        if a.shape[-1] != 3:
+            raise ValueError(f"Expected input `a` to have shape (3,) or (N, 3), got {a0.shape}")
+        if b.shape[-1] != 3:
+            raise ValueError(f"Expected input `b` to have shape (3,) or (N, 3), got {b0.shape}")
+        if a.shape != b.shape:
+            raise ValueError("Expected inputs `a` and `b` to have same shapes, got "
+                             f"{a0.shape} and {b0.shape} respectively.")
+        if a.ndim > 2:
+            raise ValueError("Expected inputs `a` and `b` to have shape (3,) or (N, 3), got "
+                             f"{a0.shape} and {b0.shape} respectively.")
+        n = a.shape[0]
+        if weights is None:
+            w = gp.ones(n, dtype=dt)
+        else:
+            w = as_device(weights).astype(dt)
+            if w.ndim != 1:
+                raise ValueError(f"Expected `weights` to be 1 dimensional, got shape {w.shape}.")
+            if n > 1 and w.shape[0] != n:
+                raise ValueError("Expected `weights` to have number of values equal to number "
+                                 f"of input vectors, got {w.shape[0]} values and {n} vectors.")
+            if bool(gp.any(w < 0)):
+                raise ValueError("`weights` may not contain negative values")
+        inf = gp.isinf(w) if n > 1 else gp.ones(1, dtype=bool)
+        n_inf = int(gp.sum(inf))
+        if n_inf > 1:
+            raise ValueError("Only one infinite weight is allowed")
+        if n_inf == 1:
+            if return_sensitivity:
+                raise ValueError("Cannot return sensitivity matrix with an infinite weight or "
+                                 "one vector pair")
+            q, rssd = _align_primary(a, b, w, int(gp.argmax(inf)))
+            return cls._raw(q), rssd
+        B = (w[:, None] * a).T @ b
+        u, sv, vh = gp.linalg.svd(B)
+        if float(gp.linalg.det(u @ vh)) < 0:
+            sv = sv * gp.asarray([1.0, 1.0, -1.0], dtype=dt)
+            u = u * gp.asarray([1.0, 1.0, -1.0], dtype=dt)
+        svh = gp.asnumpy(sv)
+        if svh[1] + svh[2] < 1e-16 * svh[0]:
+            warnings.warn("Optimal rotation is not uniquely or poorly defined for the given "
+                          "sets of vectors.", stacklevel=2)
+        ssd = gp.sum(w * gp.sum(b * b + a * a, axis=1)) - 2 * gp.sum(sv)
+        rssd = gp.sqrt(gp.maximum(ssd, 0.0))
+        rot = cls._raw(_from_orthogonal(u @ vh))
+        if not return_sensitivity:
+            return rot, rssd
+        zeta = (sv[0] + sv[1]) * (sv[1] + sv[2]) * (sv[2] + sv[0])
+        kappa = sv[0] * sv[1] + sv[1] * sv[2] + sv[2] * sv[0]
+        sens = gp.mean(w) / zeta * (kappa * gp.eye(3, dtype=dt) + B @ B.T)
+        return rot, rssd, sens
 
     def inv(self):
         """The inverse rotations (the conjugate quaternions)."""
