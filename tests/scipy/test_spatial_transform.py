@@ -262,3 +262,36 @@ def test_align_vectors():
                      ((np.zeros(3), b[0]), {}), ((a[None], b[None]), {})):
         same(outcome(G.align_vectors, *[gp.asarray(x) for x in args], **kw),
              outcome(R.align_vectors, *args, **kw))
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_rotation_spline(n):
+    from scipy.spatial.transform import RotationSpline as RS
+    from gpunp.scipy.spatial.transform import RotationSpline as GRS
+    q = Q[:n].copy()
+    if n == 3:  # nearly equal neighbours: the series of the coefficient functions
+        q = np.array([[0, 0, 0, 1.0], [1e-6, 0, 0, 1], [2e-6, 1e-6, 0, 1]])
+    t = np.array([0.0, 1.0, 2.5, 3.0, 4.5, 5.0])[:n]
+    g, r = pair(q)
+    gs, rs = GRS(gp.asarray(t), g), RS(t, r)
+    tt = np.concatenate([np.linspace(-0.5, t[-1] + 0.5, 13), t])
+    same_rotation(gs(gp.asarray(tt)), rs(tt), 1e-10)
+    same(gs(gp.asarray(tt), 1), rs(tt, 1), 1e-9)
+    same(gs(gp.asarray(tt), 2), rs(tt, 2), 1e-8)
+    same_rotation(gs(1.25), rs(1.25), 1e-10)
+    same(gs(1.25, 2), rs(1.25, 2), 1e-8)
+    for bad in ({"times": np.ones((2, 2))}, {"times": 1.0, "order": 3}):
+        gbad = dict(bad, times=gp.asarray(bad["times"]))
+        same(outcome(gs, **gbad), outcome(rs, **bad))
+
+
+def test_rotation_spline_errors():
+    from scipy.spatial.transform import RotationSpline as RS
+    from gpunp.scipy.spatial.transform import RotationSpline as GRS
+    g, r = pair(Q[:4])
+    t = np.arange(4.0)
+    for times, gr, rr in ((t, g[0], r[0]), (t[:1], g[:1], r[:1]), (t[:3], g, r),
+                          (t[::-1], g, r), (t.reshape(2, 2), g, r),
+                          (np.zeros((2, 2)), G.from_quat(gp.asarray(Q[:4].reshape(2, 2, 4))),
+                           R.from_quat(Q[:4].reshape(2, 2, 4)))):
+        same(outcome(GRS, gp.asarray(times), gr), outcome(RS, times, rr))

@@ -2,9 +2,9 @@
 arrays: ``Rotation`` (quaternions, matrices, rotation vectors, modified
 Rodrigues parameters, Euler angles of every sequence; composition, inverse,
 application, powers, magnitude, mean, approximate equality,
-``align_vectors``; batches of any shape)
-and ``Slerp``. ``RotationSpline`` and ``RigidTransform`` are not here yet."""
+``align_vectors``; batches of any shape), ``Slerp`` and ``RotationSpline``. ``RigidTransform`` is not here yet."""
 
 from ._rotation import Rotation, Slerp
+from ._rotation_spline import RotationSpline
 
-__all__ = ["Rotation", "Slerp"]
+__all__ = ["Rotation", "RotationSpline", "Slerp"]
