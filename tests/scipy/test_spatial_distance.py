@@ -154,6 +154,30 @@ def test_near_duplicates_keep_their_precision():
     same(gd.pdist(gp.asarray(x)), sd.pdist(x), 1e-6, 0)
 
 
+@pytest.mark.parametrize("n", [16, 64, 256])
+def test_product_path(n):
+    """euclidean, sqeuclidean and cosine with 16 to 256 features go through
+    one matrix product: SciPy's values anyway, where rows repeat, nearly
+    repeat, are zero, or hold inf and NaN (recomputed directly)."""
+    xa = RNG.standard_normal((12, n)) * 100
+    xb = RNG.standard_normal((9, n))
+    xb[0] = xa[0]  # a duplicate
+    xb[1] = xa[1] * (1 + 1e-12)  # a near-duplicate
+    xa[2] = 0  # a zero row
+    xa[3, 5] = np.inf
+    xb[4, 7] = np.inf
+    xb[5, 1] = np.nan
+    xa[6] = xb[6] + 1e-9  # near at magnitude 1
+    for metric in ("euclidean", "sqeuclidean", "cosine"):
+        same(gd.cdist(gp.asarray(xa), gp.asarray(xb), metric), outcome(sd.cdist, xa, xb, metric),
+             1e-11, 1e-13)
+        x = np.concatenate([xa, xb])
+        same(gd.pdist(gp.asarray(x), metric), outcome(sd.pdist, x, metric), 1e-11, 1e-13)
+    out = gp.empty((12, 9))
+    assert gd.cdist(gp.asarray(xa), gp.asarray(xb), out=out) is out
+    same(out, sd.cdist(xa, xb), 1e-11, 1e-13)
+
+
 def test_empty_and_degenerate_shapes():
     for shape_a, shape_b in (((0, 3), (4, 3)), ((4, 3), (0, 3)), ((3, 0), (2, 0))):
         xa, xb = np.ones(shape_a), np.ones(shape_b)

@@ -131,6 +131,78 @@ def _kernel(row: str):
     return k
 
 
+# ---- the product path of euclidean, sqeuclidean and cosine -------------------------------------
+
+# |x - y|^2 = |x|^2 + |y|^2 - 2 x.y and x.y / (|x| |y|) from one matrix product
+# (cuBLAS on a GPU) where there are enough features for the product to pay;
+# the bound on the product's rounding grows with n, which caps it too
+_GEMM_FEATURES = (16, 256)
+
+# The product's value is kept where it is provably within 1e-12 of the
+# direct sum: the rounding of |x|^2 + |y|^2 - 2 x.y is at most about
+# 2 n eps (|x|^2 + |y|^2), so a value below `thr` times that scale (or not
+# finite: inf - inf, NaN) is computed again directly, as SciPy computes it.
+_FIXUP = _PAIR + """long long k;
+double na_ = na[a], nb_ = nb[b], g_ = g[a * mb + b];
+"""
+_GEMM_TAIL = {
+    "dist": """
+double s = na_ + nb_ - 2.0 * g_;
+if (!(s >= thr * (na_ + nb_)) || !(s <= 1.7976931348623157e308)) {
+    s = 0;
+    for (k = 0; k < n; k++) { double t_ = xa[a * n + k] - xb[b * n + k]; s += t_ * t_; }
+}
+d = sq ? s : sqrt(s);
+""",
+    # SciPy's cosine is this formula on a directly summed dot product; the
+    # product's dot has the same error bound, and a value that is not finite
+    # (inf or NaN entries) is summed again directly
+    "cosine": """
+double c = g_ / (sqrt(na_) * sqrt(nb_));
+if (!(c >= -2.0 && c <= 2.0) && !(na_ == 0 || nb_ == 0)) {
+    double s = 0, t = 0, r = 0;
+    for (k = 0; k < n; k++) {
+        double x = xa[a * n + k], y = xb[b * n + k];
+        s += x * y; t += x * x; r += y * y;
+    }
+    c = s / (sqrt(t) * sqrt(r));
+}
+d = 1. - (c > 1 ? 1 : (c < -1 ? -1 : c));
+""",
+}
+_GEMM_KERNELS: dict = {}
+
+
+def _gemm_kernel(kind):
+    k = _GEMM_KERNELS.get(kind)
+    if k is None:
+        k = gp.ElementwiseKernel(
+            "raw float64 g, raw float64 na, raw float64 nb, raw float64 xa, raw float64 xb, "
+            "int64 n, int64 m, int64 mb, int32 pd, int32 sq, float64 thr", "float64 d",
+            _FIXUP + _GEMM_TAIL[kind], "gpunp_distance_gemm_" + kind)
+        _GEMM_KERNELS[kind] = k
+    return k
+
+
+def _run_gemm(row, xa, xb, out, pdist_m):
+    """euclidean, sqeuclidean or cosine through one matrix product and one
+    pass that finishes (and where needed recomputes) each output element."""
+    n = xa.shape[1]
+    xa = gp.ascontiguousarray(xa)
+    xb = xa if pdist_m is not None else gp.ascontiguousarray(xb)
+    # the product lands in `out` itself for cdist (each element is read
+    # before it is written, by the same thread)
+    g = out if pdist_m is None else gp.empty((pdist_m, pdist_m))
+    gp.matmul(xa, xb.T, out=g)
+    na = gp.sum(xa * xa, axis=1)
+    nb = na if pdist_m is not None else gp.sum(xb * xb, axis=1)
+    thr = 2.0 * (n + 2) * np.finfo(np.float64).eps * 1e12
+    _gemm_kernel("cosine" if row == "cosine" else "dist")(
+        g, na, nb, xa, xb, n, 0 if pdist_m is None else pdist_m, xb.shape[0],
+        1 if pdist_m is not None else 0, 1 if row == "sqeuclidean" else 0, thr, out)
+    return out
+
+
 def _run(row, xa, xb, w, vi, p, out, pdist_m=None):
     """Fills `out` with the metric `row` between the rows of xa and xb (or,
     with pdist_m, between the pairs of xa's rows in condensed order)."""
@@ -143,6 +215,9 @@ def _run(row, xa, xb, w, vi, p, out, pdist_m=None):
     if xa.dtype != np.float64:
         xa = xa.astype(np.float64)
         xb = xa if pdist_m is not None else xb.astype(np.float64)
+    if row in ("euclidean", "sqeuclidean", "cosine") and w is None and \
+            _GEMM_FEATURES[0] <= n <= _GEMM_FEATURES[1]:
+        return _run_gemm(row, xa, xb, out, pdist_m)
     if w is None:
         w = gp.ones(max(n, 1), dtype=np.float64)
     if vi is None:
