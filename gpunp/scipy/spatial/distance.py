@@ -297,77 +297,76 @@ def _out(out, shape):
     return out
 
 
+def _wrapped(name, xa, xb, kwargs, pdist_m):
+    """(row, xa, xb, w, vi) for a metric SciPy computes from float64 copies
+    in Python (cosine, correlation, seuclidean, mahalanobis, jensenshannon):
+    its parameters (V, VI, the weights of cosine and correlation) checked
+    or defaulted as SciPy does, correlation's rows centred."""
+    n = xa.shape[1]
+    w = kwargs.pop("w", None)
+    if w is not None:
+        if name not in ("cosine", "correlation"):
+            _unexpected(name, {"w": w})  # SciPy's one-vector function takes no w
+        w = _weights(w, n)
+        w = w / w.sum()
+    xa = xa.astype(np.float64)
+    xb = xa if pdist_m is not None else xb.astype(np.float64)
+    both = xa if pdist_m is not None else gp.concatenate([xa, xb])
+    row, vi = name, None
+    if name == "correlation":
+        def centred(x):
+            return x - (x.mean(axis=1, keepdims=True) if w is None else (x @ w)[:, None])
+        xa = centred(xa)
+        xb = xa if pdist_m is not None else centred(xb)
+        row = "cosine"
+    if row == "cosine" and w is not None:
+        row = "cosine_w"
+    if name == "seuclidean":
+        V = kwargs.pop("V", None)
+        if V is None:
+            w = gp.var(both, axis=0, ddof=1)
+        else:
+            V = as_device(V)
+            if V.ndim != 1:
+                raise ValueError("Variance vector V must be one-dimensional.")
+            if V.shape[0] != n:
+                raise ValueError("Variance vector V must be of the same dimension as the "
+                                 "vectors on which the distances are computed.")
+            w = V.astype(np.float64)
+    if name == "mahalanobis":
+        vi = kwargs.pop("VI", None)
+        if vi is None:
+            mm = both.shape[0]
+            if mm <= n:
+                raise ValueError(
+                    f"The number of observations ({mm}) is too small; the covariance "
+                    f"matrix is singular. For observations with {n} dimensions, at least "
+                    f"{n + 1} observations are required.")
+            vi = gp.linalg.inv(gp.atleast_2d(gp.cov(both.T))).T
+        vi = as_device(vi).astype(np.float64)
+        if vi.size != n * n:
+            raise ValueError(f"VI must be a {n} by {n} matrix")
+    _unexpected(name, kwargs)
+    return row, xa, xb, w, vi
+
+
 def _device_metric(name, xa, xb, out, kwargs, pdist_m=None):
     """The kernel run of metric `name` on validated 2-d xa, xb (xb is xa for pdist)."""
-    n = xa.shape[1]
     kwargs = dict(kwargs)
-    shape = out_shape = (xa.shape[0], xb.shape[0]) if pdist_m is None else \
+    shape = (xa.shape[0], xb.shape[0]) if pdist_m is None else \
         (pdist_m * (pdist_m - 1) // 2,)
     if name in _WRAPPED:
-        w = kwargs.pop("w", None)
-        if w is not None:
-            if name in ("cosine", "correlation"):
-                w = _weights(w, n)
-                w = w / w.sum()
-            else:
-                _unexpected({"seuclidean": "seuclidean", "mahalanobis": "mahalanobis",
-                             "jensenshannon": "jensenshannon"}[name], {"w": w})
-        xa = xa.astype(np.float64)
-        xb = xa if pdist_m is not None else xb.astype(np.float64)
-        both = xa if pdist_m is not None else gp.concatenate([xa, xb])
-        vi = None
-        row = name
-        if name == "correlation":
-            if w is None:
-                xa = xa - xa.mean(axis=1, keepdims=True)
-                xb = xa if pdist_m is not None else xb - xb.mean(axis=1, keepdims=True)
-            else:
-                xa = xa - (xa @ w)[:, None]
-                xb = xa if pdist_m is not None else xb - (xb @ w)[:, None]
-            row = "cosine"
-        if name in ("cosine", "correlation") and w is not None:
-            row = "cosine_w"
-        if name == "seuclidean":
-            V = kwargs.pop("V", None)
-            if V is None:
-                w = gp.var(both, axis=0, ddof=1)
-            else:
-                V = as_device(V)
-                if V.ndim != 1:
-                    raise ValueError("Variance vector V must be one-dimensional.")
-                if V.shape[0] != n:
-                    raise ValueError("Variance vector V must be of the same dimension as the "
-                                     "vectors on which the distances are computed.")
-                w = gp.ascontiguousarray(V.astype(np.float64))
-        if name == "mahalanobis":
-            vi = kwargs.pop("VI", None)
-            if vi is None:
-                mm = both.shape[0]
-                if mm <= n:
-                    raise ValueError(
-                        f"The number of observations ({mm}) is too small; the covariance "
-                        f"matrix is singular. For observations with {n} dimensions, at least "
-                        f"{n + 1} observations are required.")
-                vi = gp.linalg.inv(gp.atleast_2d(gp.cov(both.T))).T
-            vi = gp.ascontiguousarray(as_device(vi).astype(np.float64))
-            if vi.size != n * n:
-                raise ValueError(f"VI must be a {n} by {n} matrix")
-        _unexpected(name, kwargs)
-        out = _out(out, out_shape)
-        return _run(row, xa, xb, w, vi, 0.0, out, pdist_m)
-
+        row, xa, xb, w, vi = _wrapped(name, xa, xb, kwargs, pdist_m)
+        return _run(row, xa, xb, w, vi, 0.0, _out(out, shape), pdist_m)
     w = kwargs.pop("w", None)
-    p = 2.0
-    if name == "minkowski":
-        p = kwargs.pop("p", 2.0)
-        p = float(p)
+    p = float(kwargs.pop("p", 2.0)) if name == "minkowski" else 2.0
     _unexpected(name, kwargs)
     if w is not None:
-        w = _weights(w, n)
+        w = _weights(w, xa.shape[1])
     xa, xb = _real_input(xa), _real_input(xb)
     out = _out(out, shape)
     row = name
-    if name == "minkowski":
+    if name == "minkowski":  # SciPy's special cases of p, each exactly its metric
         row = ("cityblock" if p == 1.0 else "euclidean" if p == 2.0
                else "chebyshev" if math.isinf(p) else "minkowski")
     if name == "dice" and w is not None:
