@@ -361,3 +361,12 @@ def test_directed_hausdorff():
     a = np.array([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)])
     b = np.array([(2.0, 0.0), (0.0, 2.0), (-2.0, 0.0), (0.0, -4.0)])
     assert gd.directed_hausdorff(gp.asarray(b), gp.asarray(a)) == (3.0, 3, 3)
+
+
+def test_mixed_dtypes_on_the_product_path():
+    """A float64 set against an int32 one (|y|^2 must not be summed in int32)."""
+    xa = RNG.standard_normal((5, 20))
+    xb = RNG.integers(-40000, 40000, (4, 20)).astype(np.int32)
+    for metric in ("euclidean", "sqeuclidean", "cosine"):
+        same(gd.cdist(gp.asarray(xa), gp.asarray(xb), metric), sd.cdist(xa, xb, metric), 1e-11)
+        same(gd.cdist(gp.asarray(xb), gp.asarray(xa), metric), sd.cdist(xb, xa, metric), 1e-11)

@@ -3,12 +3,13 @@
 ``cdist`` and ``pdist`` compute every output element in one pass of a user
 elementwise kernel (``gpunp.ElementwiseKernel``): a thread takes one pair of
 rows and loops over the features itself, in double as SciPy's C loops do,
-so there is no (m, n, k) intermediate and no cancellation from the
-|x|^2 + |y|^2 - 2xy identity. Each metric is a row of ``_METRICS``: the C
-text of its accumulators, its loop body and its result, written after
-SciPy's own definitions (scipy/spatial/distance/src), including their
+so there is no (m, n, k) intermediate. Each metric is a row of ``_CODE``:
+the C text of its accumulators, its loop body and its result, written
+after SciPy's own definitions (scipy/spatial/distance/src), including their
 quirks (unweighted ``dice`` is arithmetic on the values, weighted ``dice``
-counts booleans). The one-vector functions (``euclidean(u, v)``...) follow
+counts booleans). Unweighted euclidean, sqeuclidean and cosine with 16 to
+256 features use one matrix product instead, and a finishing pass that
+recomputes directly every element the product cannot give to 1e-12. The one-vector functions (``euclidean(u, v)``...) follow
 SciPy's Python definitions with gpunp operations and return 0-d gpunp
 arrays where SciPy returns a scalar.
 """
@@ -212,9 +213,8 @@ def _run(row, xa, xb, w, vi, p, out, pdist_m=None):
     # SciPy computes every metric in double from any real input; widening
     # here (one pass over the inputs, not over the output) compiles one
     # kernel per metric instead of one per metric and input dtype
-    if xa.dtype != np.float64:
-        xa = xa.astype(np.float64)
-        xb = xa if pdist_m is not None else xb.astype(np.float64)
+    xa = xa.astype(np.float64, copy=False)
+    xb = xa if pdist_m is not None else xb.astype(np.float64, copy=False)
     if row in ("euclidean", "sqeuclidean", "cosine") and w is None and \
             _GEMM_FEATURES[0] <= n <= _GEMM_FEATURES[1]:
         return _run_gemm(row, xa, xb, out, pdist_m)
