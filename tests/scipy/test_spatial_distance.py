@@ -366,7 +366,7 @@ def test_directed_hausdorff():
 def test_mixed_dtypes_on_the_product_path():
     """A float64 set against an int32 one (|y|^2 must not be summed in int32)."""
     xa = RNG.standard_normal((5, 20))
-    xb = RNG.integers(-40000, 40000, (4, 20)).astype(np.int32)
+    xb = RNG.integers(-60000, 60000, (4, 20)).astype(np.int32)  # squares past 2^31
     for metric in ("euclidean", "sqeuclidean", "cosine"):
         same(gd.cdist(gp.asarray(xa), gp.asarray(xb), metric), sd.cdist(xa, xb, metric), 1e-11)
         same(gd.cdist(gp.asarray(xb), gp.asarray(xa), metric), sd.cdist(xb, xa, metric), 1e-11)
