@@ -297,3 +297,41 @@ def test_rotation_spline_errors():
                           (np.zeros((2, 2)), G.from_quat(gp.asarray(Q[:4].reshape(2, 2, 4))),
                            R.from_quat(Q[:4].reshape(2, 2, 4)))):
         same(outcome(GRS, gp.asarray(times), gr), outcome(RS, times, rr))
+
+
+C, S_ = np.cos(0.3), np.sin(0.3)
+DAVENPORT_AXES = [np.eye(3), np.eye(3)[[2, 0, 2]],
+                  np.array([[1.0, 0, 0], [0, C, S_], [1, 0, 0]]),
+                  np.array([[0.0, 0, 1], [1, 0, 0], [0, C, S_]]),
+                  np.array([[C, S_, 0], [0, 0, 2.0], [1, 0, 0]])]  # an unnormalised axis
+
+
+@pytest.mark.parametrize("k", range(len(DAVENPORT_AXES)))
+@pytest.mark.parametrize("order", ["e", "intrinsic"])
+def test_davenport(k, order):
+    ax = DAVENPORT_AXES[k]
+    g, r = pair(Q)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for degrees in (False, True):
+            same(g.as_davenport(gp.asarray(ax), order, degrees),
+                 r.as_davenport(ax, order, degrees), 1e-9)
+        angles = r.as_davenport(ax, order)
+    same_rotation(G.from_davenport(gp.asarray(ax), order, gp.asarray(angles)),
+                  R.from_davenport(ax, order, angles), 1e-10)
+    same_rotation(G.from_davenport(gp.asarray(ax[:2]), order, gp.asarray(angles[0, :2])),
+                  R.from_davenport(ax[:2], order, angles[0, :2]), 1e-10)
+
+
+def test_davenport_errors():
+    g, r = pair(Q[:3])
+    bad_axes = (np.ones((3, 3)), np.eye(3)[:2], np.ones((3, 2)), np.ones((4, 3)))
+    for ax in bad_axes:
+        same(outcome(g.as_davenport, gp.asarray(ax), "e"), outcome(r.as_davenport, ax, "e"))
+        same(outcome(G.from_davenport, gp.asarray(ax), "e", gp.zeros(3)),
+             outcome(R.from_davenport, ax, "e", np.zeros(3)))
+    same(outcome(g.as_davenport, gp.eye(3), "x"), outcome(r.as_davenport, np.eye(3), "x"))
+    same(outcome(G.from_davenport, gp.eye(3), "e", gp.zeros(2)),
+         outcome(R.from_davenport, np.eye(3), "e", np.zeros(2)))
+    same_rotation(G.from_davenport(gp.asarray([0, 0, 1.0]), "e", 0.5),
+                  R.from_davenport(np.array([0, 0, 1.0]), "e", 0.5))

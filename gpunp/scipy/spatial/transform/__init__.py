@@ -1,7 +1,7 @@
 """``gpunp.scipy.spatial.transform``: ``scipy.spatial.transform`` for gpunp
 arrays: ``Rotation`` (quaternions, matrices, rotation vectors, modified
 Rodrigues parameters, Euler angles of every sequence; composition, inverse,
-application, powers, magnitude, mean, approximate equality,
+application, powers, magnitude, mean, approximate equality, Davenport angles,
 ``align_vectors``; batches of any shape), ``Slerp`` and ``RotationSpline``. ``RigidTransform`` is not here yet."""
 
 from ._rotation import Rotation, Slerp

@@ -133,10 +133,41 @@ def _check_seq(seq, max_len):
     return [_AXIS[c] for c in seq.lower()], extrinsic
 
 
+def _angles(a, b, c, d, extrinsic, s, lamb, suppress_warnings):
+    """The three angles from the permuted quaternion (a, b, c, d) of
+    Bernardes and Zanetti (2022): the two half angles from two arctangents,
+    the middle one from their moduli less lamb (the angle between the first
+    and third axes' planes: pi/2 for Tait-Bryan sequences, 0 for proper
+    Euler ones), s the sign of the third (the permutation's parity)."""
+    half_sum, half_diff = gp.arctan2(b, a), gp.arctan2(d, c)
+    middle = 2 * gp.arctan2(gp.hypot(c, d), gp.hypot(a, b))
+    eps = 1e-7
+    at_zero = gp.abs(middle) <= eps
+    at_pi = gp.abs(middle - math.pi) <= eps
+    regular = ~(at_zero | at_pi)
+    if not suppress_warnings and not bool(gp.all(regular)):
+        warnings.warn("Gimbal lock detected. Setting third angle to zero since it is not "
+                      "possible to uniquely determine all angles.", stacklevel=4)
+    # in gimbal lock the third angle is 0 and the first takes the whole turn
+    # (SciPy's: the lock value is written to the first angle of the sequence)
+    lock = gp.where(at_zero, 2 * half_sum, 2 * half_diff * (-1 if extrinsic else 1))
+    middle = middle - lamb
+    if extrinsic:
+        angles = [gp.where(regular, half_sum - half_diff, lock), middle,
+                  gp.where(regular, half_sum + half_diff, 0.0) * s]
+    else:
+        angles = [gp.where(regular, half_sum + half_diff, lock) * s, middle,
+                  gp.where(regular, half_sum - half_diff, 0.0)]
+    out = gp.stack(angles, axis=-1)
+    # into [-pi, pi] by one turn, both ends kept (as SciPy's compiled loop
+    # does; a remainder would send pi to -pi)
+    return gp.where(out < -math.pi, out + 2 * math.pi,
+                    gp.where(out > math.pi, out - 2 * math.pi, out))
+
+
 def _euler(q, seq, degrees, suppress_warnings):
-    """Quaternion -> Euler angles after Bernardes and Zanetti (2022): permute
-    the quaternion so the sequence reads as (i, j, k), take the two half
-    angles from two arctangents and the middle angle from their moduli."""
+    """Quaternion -> Euler angles: the quaternion permuted so the sequence
+    reads as (i, j, k), then _angles."""
     if len(seq) != 3:
         raise ValueError(f"Expected 3 axes, got {seq}.")
     axes, extrinsic = _check_seq(seq, 3)
@@ -151,33 +182,48 @@ def _euler(q, seq, degrees, suppress_warnings):
     else:
         a, b = w - q[..., j], q[..., i] + q[..., k] * sign
         c, d = q[..., j] + w, q[..., k] * sign - q[..., i]
-    half_sum, half_diff = gp.arctan2(b, a), gp.arctan2(d, c)
-    middle = 2 * gp.arctan2(gp.hypot(c, d), gp.hypot(a, b))
-    eps = 1e-7
-    at_zero = gp.abs(middle) <= eps
-    at_pi = gp.abs(middle - math.pi) <= eps
-    regular = ~(at_zero | at_pi)
-    if not suppress_warnings and not bool(gp.all(regular)):
-        warnings.warn("Gimbal lock detected. Setting third angle to zero since it is not "
-                      "possible to uniquely determine all angles.", stacklevel=3)
-    # in gimbal lock the third angle is 0 and the first takes the whole turn
-    # (SciPy's: the lock value is written to the first angle of the sequence)
-    lock = gp.where(at_zero, 2 * half_sum, 2 * half_diff * (-1 if extrinsic else 1))
-    s = 1 if symmetric else sign
-    if not symmetric:
-        middle = middle - math.pi / 2
-    if extrinsic:
-        angles = [gp.where(regular, half_sum - half_diff, lock), middle,
-                  gp.where(regular, half_sum + half_diff, 0.0) * s]
-    else:
-        angles = [gp.where(regular, half_sum + half_diff, lock) * s, middle,
-                  gp.where(regular, half_sum - half_diff, 0.0)]
-    out = gp.stack(angles, axis=-1)
-    # into [-pi, pi] by one turn, both ends kept (as SciPy's compiled loop
-    # does; a remainder would send pi to -pi)
-    out = gp.where(out < -math.pi, out + 2 * math.pi,
-                   gp.where(out > math.pi, out - 2 * math.pi, out))
+    out = _angles(a, b, c, d, extrinsic, 1 if symmetric else sign,
+                  0.0 if symmetric else math.pi / 2, suppress_warnings)
     return out * (180.0 / math.pi) if degrees else out
+
+
+def _order(order):
+    if order in ("e", "extrinsic"):
+        return True
+    if order in ("i", "intrinsic"):
+        return False
+    raise ValueError("order should be 'e'/'extrinsic' for extrinsic sequences or 'i'/"
+                     f"'intrinsic' for intrinsic sequences, got {order}")
+
+
+def _vcross(a, b):
+    return gp.stack([a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+                     a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+                     a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]], axis=-1)
+
+
+def _davenport(q, axes, extrinsic, suppress_warnings):
+    """Quaternion -> angles about three axes (the first two and the last two
+    orthogonal), the generalisation of _euler: rotate by lamb about the
+    middle axis so the first and third axes' planes meet at a right angle."""
+    n1, n2, n3 = axes[..., 0, :], axes[..., 1, :], axes[..., 2, :]
+    if not extrinsic:
+        n1, n3 = n3, n1
+    n_cross = _vcross(n1, n2)
+    lamb = gp.arctan2(gp.sum(n3 * n_cross, axis=-1), gp.sum(n3 * n1, axis=-1))
+    # the other of the two angle sets, so lamb >= 0 as SciPy's choice
+    flip = lamb < 0
+    n2 = gp.where(flip[..., None], -n2, n2)
+    n_cross = gp.where(flip[..., None], -n_cross, n_cross)
+    lamb = gp.abs(lamb)
+    q_lamb = gp.concatenate([gp.sin(lamb / 2)[..., None] * n2, gp.cos(lamb / 2)[..., None]],
+                            axis=-1)
+    t = _compose(q_lamb, q)
+    v = t[..., :3]
+    out = _angles(t[..., 3], gp.sum(v * n1, axis=-1), gp.sum(v * n2, axis=-1),
+                  gp.sum(v * n_cross, axis=-1), extrinsic, 1, lamb, suppress_warnings)
+    return gp.concatenate([out[..., :1], gp.where(flip, -out[..., 1], out[..., 1])[..., None],
+                           out[..., 2:]], axis=-1)
 
 
 def _align_primary(a, b, w, k):
@@ -322,6 +368,40 @@ class Rotation:
         return cls._raw(q)
 
     @classmethod
+    def from_davenport(cls, axes, order, angles, degrees=False):
+        """From angles about 1 to 3 unit axes (..., k, 3), each orthogonal
+        to the next, composed extrinsically ('e') or intrinsically ('i')."""
+        extrinsic = _order(order)
+        ax = _float(axes)
+        if ax.ndim == 0 or ax.shape[-1] != 3:
+            raise ValueError("Axes must be vectors of length 3.")
+        ax = gp.atleast_2d(ax)
+        a = gp.atleast_1d(_float(angles))
+        k = ax.shape[-2]
+        if not 1 <= k <= 3:
+            raise ValueError(f"Expected up to 3 axes, got {k}")
+        ax = ax / _norm(ax, keepdims=True)
+        for first in range(k - 1):
+            if bool(gp.any(gp.abs(gp.sum(ax[..., first, :] * ax[..., first + 1, :], axis=-1))
+                           > 1e-7)):
+                raise ValueError("Consecutive axes must be orthogonal.")
+        if degrees:
+            a = a * (math.pi / 180.0)
+        try:
+            gp.broadcast_shapes(ax.shape[:-1], a.shape)
+            ok = a.shape[-1] == k
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"Expected `angles` to match number of axes, got {a.shape} angles "
+                             f"and {ax.shape} axes.")
+        q = None
+        for n in range(k):
+            e = _from_rotvec(a[..., n, None] * ax[..., n, :])
+            q = e if q is None else (_compose(e, q) if extrinsic else _compose(q, e))
+        return cls._raw(q)
+
+    @classmethod
     def identity(cls, num=None, *, shape=None):
         """The identity rotation: one, `num` of them, or an array of `shape`."""
         if num is not None and shape is not None:
@@ -380,6 +460,27 @@ class Rotation:
     def as_euler(self, seq, degrees=False, *, suppress_warnings=False):
         """Euler angles (..., 3) about the axes of `seq` (3 of xyz or XYZ)."""
         return _euler(self._quat, seq, degrees, suppress_warnings)
+
+    def as_davenport(self, axes, order, degrees=False, *, suppress_warnings=False):
+        """Angles (..., 3) about three unit axes (3, 3), each orthogonal to
+        the next, extrinsic ('e') or intrinsic ('i')."""
+        extrinsic = _order(order)
+        ax = as_device(axes).astype(self._quat.dtype)
+        if ax.ndim < 2 or ax.shape[-2] != 3:
+            raise ValueError(f"Expected 3 axes, got {ax.shape}.")
+        if ax.shape[-1] != 3:
+            raise ValueError("Axes must be vectors of length 3.")
+        try:
+            gp.broadcast_shapes(ax.shape[:-2], self.shape)
+        except ValueError:
+            raise ValueError(f"Expected `axes` to match number of rotations, got {ax.shape} "
+                             f"axes and {self._quat.shape} rotations.") from None
+        ax = ax / _norm(ax, keepdims=True)
+        if bool(gp.any((gp.sum(ax[..., 0, :] * ax[..., 1, :], axis=-1) >= 1e-7)
+                       | (gp.sum(ax[..., 1, :] * ax[..., 2, :], axis=-1) >= 1e-7))):
+            raise ValueError("Consecutive axes must be orthogonal.")
+        out = _davenport(self._quat, ax, extrinsic, suppress_warnings)
+        return out * (180.0 / math.pi) if degrees else out
 
     # ---- operations ----
 
