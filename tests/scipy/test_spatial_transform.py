@@ -335,3 +335,57 @@ def test_davenport_errors():
          outcome(R.from_davenport, np.eye(3), "e", np.zeros(2)))
     same_rotation(G.from_davenport(gp.asarray([0, 0, 1.0]), "e", 0.5),
                   R.from_davenport(np.array([0, 0, 1.0]), "e", 0.5))
+
+
+def _as_set(quats):
+    """The rotations as a sorted list of quaternions, each signed so its
+    first entry (w, x, y, z) away from 0 is positive (rounding makes a
+    half turn's w +-1e-17, which SciPy's canonical form would follow)."""
+    q = np.round(np.asarray(quats)[:, [3, 0, 1, 2]], 9) + 0.0
+    first = q[np.arange(len(q)), np.argmax(q != 0, axis=1)]
+    return sorted(map(tuple, np.where(first[:, None] < 0, -q, q) + 0.0))
+
+
+@pytest.mark.parametrize("group", ["I", "O", "T", "C1", "C6", "D1", "D5"])
+def test_create_group(group):
+    for axis in ("Z", "x", "y"):
+        g, r = G.create_group(group, axis), R.create_group(group, axis)
+        assert len(g) == len(r)
+        # the same rotations (SciPy's order where SciPy's tables are not
+        # the natural enumeration: I and O)
+        assert _as_set(gp.asnumpy(g.as_quat())) == _as_set(r.as_quat())
+        if group not in ("I", "O"):
+            same_rotation(g, r)
+    # closed under composition: a group
+    g = G.create_group(group)
+    pq = gp.asnumpy((G.from_quat(gp.repeat(g.as_quat(), len(g), axis=0)) *
+                     G.from_quat(gp.tile(g.as_quat(), (len(g), 1)))).as_quat())
+    assert set(_as_set(pq)) == set(_as_set(gp.asnumpy(g.as_quat())))
+
+
+def test_create_group_errors():
+    for args in ((3,), ("Q",), ("C0",), ("Cx",), ("D",), ("C2", "w")):
+        same(outcome(G.create_group, *args), outcome(R.create_group, *args))
+
+
+@pytest.mark.parametrize("groups", [("T", None), (None, "D3"), ("C4", "T"), ("I", "O")])
+def test_reduce(groups):
+    q = RNG.standard_normal((7, 4))
+    g, r = pair(q)
+    gl, gr = (None if x is None else G.create_group(x) for x in groups)
+    rl, rr = (None if x is None else R.create_group(x) for x in groups)
+    gred, gli, gri = g.reduce(gl, gr, return_indices=True)
+    rred, rli, rri = r.reduce(rl, rr, return_indices=True)
+    # the reduced angle is SciPy's whatever the groups' order
+    same(gred.magnitude(), rred.magnitude(), 1e-10)
+    # the same choice where the groups are in SciPy's order and only one side
+    # reduces: with both, h p h^-1 ties with p for every h in both groups,
+    # and rounding decides which of the tied pairs comes first
+    if None in groups and "I" not in groups and "O" not in groups:
+        same_rotation(gred, rred, 1e-10)
+        for gi, ri in ((gli, rli), (gri, rri)):
+            assert (gi is None) == (ri is None)
+            if gi is not None:
+                assert gp.asnumpy(gi).tolist() == np.asarray(ri).tolist()
+    same_rotation(g[0].reduce(gl, gr), r[0].reduce(rl, rr), 1e-10)
+    same_rotation(g.reduce(), r.reduce())

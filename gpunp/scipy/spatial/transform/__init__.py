@@ -2,8 +2,8 @@
 arrays: ``Rotation`` (quaternions, matrices, rotation vectors, modified
 Rodrigues parameters, Euler angles of every sequence; composition, inverse,
 application, powers, magnitude, mean, approximate equality, Davenport angles,
-``align_vectors``; batches of any shape), ``Slerp`` and ``RotationSpline``.
-``RigidTransform`` and ``Rotation.create_group``/``reduce`` are not here yet."""
+``align_vectors``, symmetry groups and ``reduce``; batches of any shape),
+``Slerp`` and ``RotationSpline``. ``RigidTransform`` is not here yet."""
 
 from ._rotation import Rotation, Slerp
 from ._rotation_spline import RotationSpline

@@ -274,6 +274,63 @@ def _align_primary(a, b, w, k):
     return q, gp.sqrt(gp.sum(wz @ ((a - est) ** 2)))
 
 
+def _group_quats(symbol, order, axis):
+    """The unit quaternions (x, y, z, w), one of each +-q pair, of a
+    rotation group: cyclic C_n and dihedral D_n about `axis`, and the
+    rotations of the tetrahedron (the 12 Hurwitz units up to sign), the
+    octahedron (and the 12 of two entries +-1/sqrt 2) and the icosahedron
+    (and the 48 even permutations of (0, 1/2, 1/(2 phi), phi/2) with every
+    sign; even with the scalar first)."""
+    import itertools
+
+    def rotvec_about(angles, ax):
+        v = np.zeros((len(angles), 3))
+        v[:, ax] = angles
+        return v
+
+    if symbol in "CD":
+        th = np.arange(order) * (2 * np.pi / order)
+        vecs = [rotvec_about(th, axis)]
+        if symbol == "D":
+            # half turns about n axes in the plane perpendicular to `axis`
+            ph = np.arange(order) * (np.pi / order)
+            perp = np.zeros((order, 3))
+            perp[:, (axis + 1) % 3] = np.cos(ph)
+            perp[:, (axis + 2) % 3] = np.sin(ph)
+            vecs.append(np.pi * perp)
+        return None, np.concatenate(vecs)
+    units = [np.eye(4)]
+    units.append(np.array([[0.5, sy, sz, sw] for sw in (0.5, -0.5) for sy in (-0.5, 0.5)
+                           for sz in (-0.5, 0.5)]))
+    if symbol == "O":
+        c = np.sqrt(0.5)
+        units.append(np.array([q for i, j in itertools.combinations(range(4), 2)
+                               for sj in (c, -c)
+                               for q in [np.eye(4)[i] * c + np.eye(4)[j] * sj]]))
+    if symbol == "I":
+        phi = (1 + np.sqrt(5)) / 2
+        base = (0.0, 0.5, 0.5 / phi, phi / 2)  # (w, x, y, z) of the even permutations
+        rows = set()
+        for perm in itertools.permutations(range(4)):
+            inversions = sum(perm[a] > perm[b] for a in range(4) for b in range(a + 1, 4))
+            if inversions % 2:
+                continue
+            for signs in itertools.product((1, -1), repeat=3):
+                wxyz = [0.0] * 4
+                k = 0
+                for slot, src in enumerate(perm):
+                    val = base[src]
+                    if val != 0:
+                        val *= signs[k]
+                        k += 1
+                    wxyz[slot] = val
+                q = np.array(wxyz[1:] + wxyz[:1])
+                first = q[np.nonzero(q)[0][0]]
+                rows.add(tuple(np.round(q if first > 0 else -q, 15)))
+        units.append(np.array(sorted(rows)))
+    return np.concatenate(units), None
+
+
 class Rotation:
     """Rotations in 3 dimensions (scipy.spatial.transform.Rotation), one or
     a batch of any shape, as unit quaternions on the device."""
@@ -400,6 +457,58 @@ class Rotation:
             e = _from_rotvec(a[..., n, None] * ax[..., n, :])
             q = e if q is None else (_compose(e, q) if extrinsic else _compose(q, e))
         return cls._raw(q)
+
+    @classmethod
+    def create_group(cls, group, axis="Z"):
+        """The rotations of a symmetry group: 'I' (icosahedral, 60), 'O'
+        (octahedral, 24), 'T' (tetrahedral, 12), 'Cn' (cyclic, n) or 'Dn'
+        (dihedral, 2n) about `axis`. The same set as SciPy's; the order of
+        the polyhedral groups' elements is gpunp's own."""
+        if not isinstance(group, str):
+            raise ValueError("`group` argument must be a string")
+        permitted = ["x", "y", "z", "X", "Y", "Z"]
+        if axis not in permitted:
+            raise ValueError("`axis` must be one of " + ", ".join(permitted))
+        if group in ("I", "O", "T"):
+            symbol, order = group, 1
+        elif group[:1] in ("C", "D") and group[1:].isdigit():
+            symbol, order = group[:1], int(group[1:])
+        else:
+            raise ValueError("`group` must be one of 'I', 'O', 'T', 'Dn', 'Cn'")
+        if order < 1:
+            raise ValueError("Group order must be positive")
+        quats, rotvecs = _group_quats(symbol, order, "xyz".index(axis.lower()))
+        if quats is not None:
+            return cls(gp.asarray(quats))
+        return cls.from_rotvec(gp.asarray(rotvecs))
+
+    def reduce(self, left=None, right=None, return_indices=False):
+        """Each rotation p as l p r with l of `left` and r of `right` (groups)
+        chosen to make the angle smallest: the largest |w| of l p r. Returns
+        the reduced rotations (and the chosen indices where asked). Where
+        several (l, r) give the same angle (h p h^-1 and p, for h in both
+        groups), the first in (l, r) order wins, as in SciPy, but rounding
+        may order the tied ones differently there."""
+        if left is None and right is None:
+            reduced = Rotation._raw(self._quat.copy())
+            return (reduced, None, None) if return_indices else reduced
+        p = gp.atleast_2d(self._quat)
+        one = Rotation.identity(1)._quat.astype(p.dtype)
+        lq = one if left is None else gp.atleast_2d(left._quat)
+        rq = one if right is None else gp.atleast_2d(right._quat)
+        # w of l p r for every (l, p, r): (L, N, R)
+        pr = _compose(p[None, :, :], rq[:, None, :])  # (R, N, 4)
+        lpr = _compose(lq[:, None, None, :], pr[None, :, :, :])  # (L, R, N, 4)
+        w = gp.abs(lpr[..., 3])
+        best = gp.argmax(gp.moveaxis(w, 2, 0).reshape(p.shape[0], -1), axis=1)
+        li, ri = best // rq.shape[0], best % rq.shape[0]
+        reduced = _compose(lq[li], _compose(p, rq[ri]))
+        if self.single:
+            reduced = reduced[0]
+        rot = Rotation._raw(reduced)
+        if return_indices:
+            return rot, (li if left is not None else None), (ri if right is not None else None)
+        return rot
 
     @classmethod
     def identity(cls, num=None, *, shape=None):
