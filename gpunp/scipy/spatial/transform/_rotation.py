@@ -16,6 +16,7 @@ dominant eigenvector of the mean of q q^T)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import warnings
@@ -281,8 +282,6 @@ def _group_quats(symbol, order, axis):
     octahedron (and the 12 of two entries +-1/sqrt 2) and the icosahedron
     (and the 48 even permutations of (0, 1/2, 1/(2 phi), phi/2) with every
     sign; even with the scalar first)."""
-    import itertools
-
     def rotvec_about(angles, ax):
         v = np.zeros((len(angles), 3))
         v[:, ax] = angles
