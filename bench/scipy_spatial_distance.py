@@ -46,7 +46,7 @@ def _want(kind, metric, m, k):
     return np.concatenate([full[i, i + 1:] for i in range(min(_CHECK_ROWS, m - 1))])
 
 
-def _check(lib, kind, got, want, m):
+def _check(lib, kind, got, want):
     got = _to_host(lib, got)
     if kind == "cdist":
         got = got[:_CHECK_ROWS]
@@ -72,7 +72,7 @@ def _make(kind, metric, k, quick_n):
         else:
             def fn():
                 return mod.pdist(xa, metric)
-        _check(lib, kind, fn(), _want(kind, metric, m, k), m)
+        _check(lib, kind, fn(), _want(kind, metric, m, k))
         return fn
     return make
 
