@@ -3,9 +3,12 @@ arrays: ``Rotation`` (quaternions, matrices, rotation vectors, modified
 Rodrigues parameters, Euler angles of every sequence; composition, inverse,
 application, powers, magnitude, mean, approximate equality, Davenport angles,
 ``align_vectors``, symmetry groups and ``reduce``; batches of any shape),
-``Slerp`` and ``RotationSpline``. ``RigidTransform`` is not here yet."""
+``Slerp``, ``RotationSpline`` and ``RigidTransform`` (homogeneous matrices,
+components, exponential coordinates, dual quaternions; compose, inverse,
+apply, powers; no ``mean`` yet)."""
 
+from ._rigid_transform import RigidTransform
 from ._rotation import Rotation, Slerp
 from ._rotation_spline import RotationSpline
 
-__all__ = ["Rotation", "RotationSpline", "Slerp"]
+__all__ = ["RigidTransform", "Rotation", "RotationSpline", "Slerp"]
