@@ -136,3 +136,20 @@ def test_container():
         else:
             same_transform(gg, rr)
     assert "RigidTransform" in repr(g[0])
+
+
+def test_mean():
+    g = GT.from_components(gp.asarray(TR), G.from_quat(gp.asarray(Q)))
+    r = T.from_components(TR, R.from_quat(Q))
+    w = RNG.random(6)
+    same_transform(g.mean(), r.mean())
+    same_transform(g.mean(gp.asarray(w)), r.mean(w))
+    same_transform(g[0].mean(), r[0].mean())
+    g2 = GT.from_matrix(g.as_matrix().reshape(2, 3, 4, 4))
+    r2 = T.from_matrix(r.as_matrix().reshape(2, 3, 4, 4))
+    for axis in (None, 0, 1, -1, (0, 1)):
+        same_transform(g2.mean(axis=axis), r2.mean(axis=axis))
+    for kw in ({"weights": -w}, {"weights": w[:3]}, {"axis": 1}, {"axis": [0]}):
+        gkw = {k: gp.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        same(outcome(g.mean, **gkw), outcome(r.mean, **kw))
+    same(outcome(GT.identity(0).mean), outcome(T.identity(0).mean))

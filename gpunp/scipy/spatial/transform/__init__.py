@@ -5,7 +5,7 @@ application, powers, magnitude, mean, approximate equality, Davenport angles,
 ``align_vectors``, symmetry groups and ``reduce``; batches of any shape),
 ``Slerp``, ``RotationSpline`` and ``RigidTransform`` (homogeneous matrices,
 components, exponential coordinates, dual quaternions; compose, inverse,
-apply, powers; no ``mean`` yet)."""
+apply, powers, mean)."""
 
 from ._rigid_transform import RigidTransform
 from ._rotation import Rotation, Slerp

@@ -231,6 +231,39 @@ class RigidTransform:
         """The translation part (..., 3)."""
         return self._matrix[..., :3, 3].copy()
 
+    def mean(self, weights=None, axis=None):
+        """The mean transform (over `axis`, all by default): the mean
+        rotation (Rotation.mean) after the (weighted) mean translation."""
+        m = self._matrix if not self.single else self._matrix[None]
+        nb = m.ndim - 2
+        if m.shape[0] == 0:
+            raise ValueError("Mean of an empty rotation set is undefined.")
+        if axis is None:
+            axis = tuple(range(nb))
+        elif isinstance(axis, int):
+            axis = (axis,)
+        if not isinstance(axis, tuple):
+            raise ValueError("`axis` must be None, int, or tuple of ints.")
+        if axis and (min(axis) < -nb or max(axis) > nb - 1):
+            raise ValueError(f"axis {axis} is out of bounds for transform with shape "
+                             f"{m.shape[:-2]}.")
+        axis = tuple(sorted({a % nb for a in axis}))
+        t = m[..., :3, 3]
+        if weights is not None:
+            weights = as_device(weights).astype(m.dtype)
+            if bool(gp.any(weights < 0)):
+                raise ValueError("`weights` must be non-negative.")
+            if weights.shape != m.shape[:-2]:
+                raise ValueError("Expected `weights` to match transform shape, got shape "
+                                 f"{weights.shape} for {m.shape[:-2]} transformations.")
+        rot = Rotation._raw(_from_orthogonal(m[..., :3, :3])).mean(weights, axis)
+        if weights is None:
+            t_mean = gp.mean(t, axis=axis)
+        else:
+            t_mean = gp.sum(t * weights[..., None], axis=axis) / \
+                gp.sum(weights[..., None], axis=axis)
+        return RigidTransform._raw(_assemble(t_mean, rot.as_matrix()))
+
     # ---- operations ----
 
     def apply(self, vector, inverse=False):
