@@ -8,3 +8,8 @@ scipy.spatial raises AttributeError here.
 """
 
 __all__ = []
+
+# the k-d tree (branch kdtree)
+from gpunp.scipy.spatial._kdtree import KDTree, cKDTree  # noqa: E402
+
+__all__ += ["KDTree", "cKDTree"]
