@@ -524,7 +524,7 @@ class cKDTree:
         if nearest:
             dd, ii = dd[..., 0], ii[..., 0]
             if x.ndim == 1:
-                return float(dd), numpy.intp(int(ii))
+                return float(dd), int(ii)
         return dd, ii
 
     def _brute_knn(self, q, ks, keff, kind, p, ub0, dd, ii):
@@ -728,7 +728,8 @@ class KDTree(cKDTree):
     def query(self, x, k=1, eps=0.0, p=2.0, distance_upper_bound=numpy.inf, workers=1):
         if k is None:
             raise ValueError("k must be an integer or a sequence of integers")
-        return super().query(x, k, eps, p, distance_upper_bound, workers)
+        d, i = super().query(x, k, eps, p, distance_upper_bound, workers)
+        return (d, numpy.intp(i)) if isinstance(i, int) else (d, i)
 
     query.__doc__ = cKDTree.query.__doc__
 
