@@ -9,7 +9,8 @@ scipy.spatial raises AttributeError here.
 
 __all__ = []
 
-# the k-d tree (branch kdtree)
+# the k-d tree and Qhull's objects (branch kdtree)
 from gpunp.scipy.spatial._kdtree import KDTree, cKDTree  # noqa: E402
+from gpunp.scipy.spatial._qhull import ConvexHull, Delaunay  # noqa: E402
 
-__all__ += ["KDTree", "cKDTree"]
+__all__ += ["ConvexHull", "Delaunay", "KDTree", "cKDTree"]
