@@ -8,3 +8,9 @@ scipy.interpolate raises AttributeError here.
 """
 
 __all__ = []
+
+# scattered data in N dimensions (branch kdtree)
+from gpunp.scipy.interpolate._ndgriddata import (  # noqa: E402
+    LinearNDInterpolator, NearestNDInterpolator, griddata)
+
+__all__ += ["LinearNDInterpolator", "NearestNDInterpolator", "griddata"]
