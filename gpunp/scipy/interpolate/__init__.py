@@ -11,6 +11,7 @@ __all__ = []
 
 # scattered data in N dimensions (branch kdtree)
 from gpunp.scipy.interpolate._ndgriddata import (  # noqa: E402
-    LinearNDInterpolator, NearestNDInterpolator, griddata)
+    CloughTocher2DInterpolator, LinearNDInterpolator, NearestNDInterpolator, griddata)
 
-__all__ += ["LinearNDInterpolator", "NearestNDInterpolator", "griddata"]
+__all__ += ["CloughTocher2DInterpolator", "LinearNDInterpolator", "NearestNDInterpolator",
+            "griddata"]

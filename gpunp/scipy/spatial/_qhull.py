@@ -175,6 +175,11 @@ class _QhullUser:
         """Finish incremental processing."""
         self._host.close()
 
+    def get(self):
+        """The SciPy object on the host that this one holds the arrays of
+        (what gpunp.scipy.interpolate hands SciPy's host-side fitting)."""
+        return self._host
+
 
 class Delaunay(_QhullUser):
     """Delaunay tessellation in N dimensions (``scipy.spatial.Delaunay``).
