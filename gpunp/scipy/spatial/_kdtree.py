@@ -304,8 +304,10 @@ def _kernel(name, kb=0):
     return k
 
 
-#: the largest k-nearest buffer compiled; past it queries go by brute force
-_KB_MAX = 1024
+#: the k-nearest buffers compiled (few, for the compile time); past the
+#: largest, queries go by brute force
+_KB_SIZES = (8, 64, 1024)
+_KB_MAX = _KB_SIZES[-1]
 
 # ---- helpers ------------------------------------------------------------------------------
 
@@ -515,7 +517,7 @@ class cKDTree:
             if keff > _KB_MAX:
                 self._brute_knn(q, ks, keff, kind, p, ub0, dd, ii)
             else:
-                kb = 1 << max(keff - 1, 0).bit_length()
+                kb = next(b for b in _KB_SIZES if b >= keff)
                 args = self._tree_args(q, kind, p, nk=len(ks), kmax=max(keff, 1), ub0=ub0,
                                        epsfac=epsfac)
                 _kernel("knn", kb)(*args, gpunp.asarray(ks), dd, ii, size=nq)
