@@ -5,10 +5,11 @@ SciPy already does well), held as gpunp arrays, queried on the device.
 find_simplex is one kernel over the query points. Each starts at a simplex
 of the data point nearest to it (a gpunp KDTree query) and walks towards it
 as SciPy's directed search does (hop across the first facet whose
-barycentric coordinate is below -eps; leaving the hull means outside),
-falling back to SciPy's brute force (the first simplex that holds the point
-within eps, degenerate simplices judged from their neighbours with
-sqrt(eps)) where the walk runs too long or meets a degenerate simplex. The
+barycentric coordinate is below -eps; leaving the hull by more than
+sqrt(eps) means outside), falling back to SciPy's brute force (the first
+simplex that holds the point within eps, degenerate simplices judged from
+their neighbours with sqrt(eps)) where the walk runs too long, meets a
+degenerate simplex or leaves the hull by less. The
 coordinates are computed in SciPy's order of operations, so
 ``bruteforce=True`` gives SciPy's simplices exactly; the walk gives SciPy's
 where the point is in one simplex only, and a simplex that holds it within
@@ -53,7 +54,13 @@ if (!outside && nsimplex > 0) {
                 inside = 0;
             }
         }
-        if (hop == -1) { found = -1; s = -4; break; }
+        /* past a hull facet: outside, unless by less than eps_broad, where
+           the brute force below decides (the walk's answer there depends on
+           where it came from) */
+        if (hop == -1) {
+            if (c[k] < -eps_broad) { found = -1; s = -4; }
+            break;
+        }
         if (hop >= 0) { s = hop; continue; }
         if (inside) { found = (int)s; s = -4; }
         break;
