@@ -43,7 +43,7 @@ def holds(tri, s, x):
     return bool(np.all((c >= -1e-12) & (c <= 1 + 1e-12)))
 
 
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(clouds())
 def test_find_simplex(case):
     pts, q = case
@@ -67,7 +67,7 @@ def test_find_simplex(case):
             assert holds(s, got[k], q[k]), (k, got[k], ref[k])
 
 
-@settings(max_examples=20)
+@settings(max_examples=12)
 @given(clouds(), st.sampled_from(["nearest", "linear", "cubic"]))
 def test_griddata(case, method):
     pts, q = case
