@@ -5,11 +5,13 @@ SciPy already does well), held as gpunp arrays, queried on the device.
 find_simplex is one kernel over the query points. Each starts at a simplex
 of the data point nearest to it (a gpunp KDTree query) and walks towards it
 as SciPy's directed search does (hop across the first facet whose
-barycentric coordinate is below -eps; leaving the hull by more than
-sqrt(eps) means outside), falling back to SciPy's brute force (the first
-simplex that holds the point within eps, degenerate simplices judged from
-their neighbours with sqrt(eps)) where the walk runs too long, meets a
-degenerate simplex or leaves the hull by less. The
+barycentric coordinate is below -eps; leaving the hull farther than
+sqrt(eps) of the points' extent from a hull facet's plane means outside),
+falling back to SciPy's brute force (the first simplex that holds the point
+within eps, degenerate simplices judged from their neighbours with
+sqrt(eps)) where the walk runs too long, meets a degenerate simplex or
+leaves the hull nearer than that (a point on the hull's boundary, or a
+sliver's coordinates, which are distances over a tiny height). The
 coordinates are computed in SciPy's order of operations, so
 ``bruteforce=True`` gives SciPy's simplices exactly; the walk gives SciPy's
 where the point is in one simplex only, and a simplex that holds it within
@@ -54,11 +56,12 @@ if (!outside && nsimplex > 0) {
                 inside = 0;
             }
         }
-        /* past a hull facet: outside, unless by less than eps_broad, where
-           the brute force below decides (the walk's answer there depends on
-           where it came from) */
+        /* past a hull facet: outside if farther from its plane than
+           sqrt(eps) of the points' extent; nearer, the brute force below
+           decides (a sliver's coordinates are its distances over its
+           tiny height, and SciPy's walk answers there from where it came) */
         if (hop == -1) {
-            if (c[k] < -eps_broad) { found = -1; s = -4; }
+            if (c[k] < -eps_broad * dt_gradient(t, k) * fv[2]) { found = -1; s = -4; }
             break;
         }
         if (hop >= 0) { s = hop; continue; }
@@ -83,6 +86,25 @@ GPK_FN void dt_coordinate(const double *t, const double *x, double *c, int k)
         c[k] = 0;
         for (j = 0; j < ND; ++j) c[k] += t[ND * k + j] * (x[j] - t[ND * ND + j]);
     }
+}
+
+/* the length of coordinate k's gradient (rows of the transform; the last
+   coordinate's is minus their sum): coordinate k over it is the distance
+   from facet k's plane */
+GPK_FN double dt_gradient(const double *t, int k)
+{
+    double s = 0.0;
+    int i, j;
+    for (j = 0; j < ND; ++j) {
+        double r = 0.0;
+        if (k < ND) {
+            r = t[ND * k + j];
+        } else {
+            for (i = 0; i < ND; ++i) r -= t[ND * i + j];
+        }
+        s += r * r;
+    }
+    return sqrt(s);
 }
 
 /* SciPy's _find_simplex_bruteforce: the first simplex holding x within eps;
@@ -245,7 +267,8 @@ class Delaunay(_QhullUser):
         else:
             start = self._starts(x)
         iv = gpunp.asarray(numpy.array([self.nsimplex, int(bool(bruteforce))], numpy.int64))
-        fv = gpunp.asarray(numpy.array([eps, numpy.sqrt(eps)]))
+        extent = float(gpunp.linalg.norm(self.max_bound - self.min_bound)) if self.npoints else 0.0
+        fv = gpunp.asarray(numpy.array([eps, numpy.sqrt(eps), extent]))
         _find_kernel(self.ndim)(x, self.transform, self.neighbors, self.min_bound,
                                 self.max_bound, start, iv, fv, out, size=nq)
         return out.reshape(shape)
