@@ -246,3 +246,12 @@ class _Moving:
 def test_host_arrays_are_refused():
     with pytest.raises(TypeError):
         gsp.KDTree(DATA)
+
+
+def test_ckdtree_drops_imaginary_parts_as_scipy():
+    data = DATA[:20] + 1j
+    with pytest.warns(np.exceptions.ComplexWarning):
+        s = ss.cKDTree(data)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        g = gsp.cKDTree(gp.asarray(data))
+    same_knn(g.query(gp.asarray(QUERY), k=2), s.query(QUERY, k=2))

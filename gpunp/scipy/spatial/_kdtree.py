@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 
 import numpy
 
@@ -312,10 +313,17 @@ _KB_MAX = _KB_SIZES[-1]
 # ---- helpers ------------------------------------------------------------------------------
 
 
-def _float64(x, what="x"):
+def _float64(x, refuse_complex):
+    """x as a contiguous float64 gpunp array (host arrays refused, lists
+    taken); complex data is KDTree's TypeError, or cKDTree's cast that drops
+    the imaginary part with NumPy's ComplexWarning."""
     x = as_device(x)
     if x.dtype.kind == "c":
-        raise TypeError("KDTree does not work with complex data")
+        if refuse_complex:
+            raise TypeError("KDTree does not work with complex data")
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      numpy.exceptions.ComplexWarning, stacklevel=3)
+        x = x.real
     return gpunp.ascontiguousarray(x, dtype=gpunp.float64)
 
 
@@ -376,9 +384,11 @@ class cKDTree:
     are host containers here too; arrays are gpunp arrays.
     """
 
+    _refuse_complex = False
+
     def __init__(self, data, leafsize=16, compact_nodes=True, copy_data=False,
                  balanced_tree=True, boxsize=None):
-        data = _float64(data)
+        data = _float64(data, self._refuse_complex)
         if copy_data:
             data = data.copy()
         if data.ndim != 2:
@@ -460,7 +470,7 @@ class cKDTree:
     def _points(self, x):
         """x as (count, m) contiguous float64 points (wrapped into a periodic
         box), and the shape of its leading axes."""
-        x = _float64(x)
+        x = _float64(x, self._refuse_complex)
         if x.ndim == 0 or x.shape[-1] != self.m:
             raise ValueError(f"x must consist of vectors of length {self.m} but "
                              f"has shape {tuple(x.shape)}")
@@ -721,7 +731,10 @@ class cKDTree:
 
 class KDTree(cKDTree):
     """kd-tree for quick nearest-neighbour lookup (``scipy.spatial.KDTree``):
-    cKDTree with SciPy's KDTree defaults (leafsize 10) and its index scalar."""
+    cKDTree with SciPy's KDTree defaults (leafsize 10), its index scalar and
+    its TypeError for complex data."""
+
+    _refuse_complex = True
 
     def __init__(self, data, leafsize=10, compact_nodes=True, copy_data=False,
                  balanced_tree=True, boxsize=None):
