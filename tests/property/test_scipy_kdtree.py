@@ -46,7 +46,7 @@ def same_knn(got, ref):
     assert np.all((i == i0) | (d == d0)), (i, i0)
 
 
-@settings(max_examples=40)
+@settings(max_examples=30)
 @given(point_sets(), P, st.sampled_from([1, 3, 80, [1, 4, 70]]),
        st.sampled_from([np.inf, 0.5, 2.0]))
 def test_query(case, p, k, dub):
@@ -57,7 +57,7 @@ def test_query(case, p, k, dub):
              s.query(query, k=k, p=p, distance_upper_bound=dub))
 
 
-@settings(max_examples=30)
+@settings(max_examples=25)
 @given(point_sets(), P, st.sampled_from([0.0, 0.5, 1.0, 1.7]))
 def test_balls_pairs_counts(case, p, r):
     data, query, leafsize = case
@@ -74,7 +74,7 @@ def test_balls_pairs_counts(case, p, r):
         s.sparse_distance_matrix(sq, r, p=p, output_type="dict")
 
 
-@settings(max_examples=25)
+@settings(max_examples=20)
 @given(point_sets(), P, st.sampled_from([1, 4]))
 def test_periodic(case, p, k):
     data, query, leafsize = case
