@@ -8,3 +8,10 @@ scipy.interpolate raises AttributeError here.
 """
 
 __all__ = []
+
+# scattered data in N dimensions (branch kdtree)
+from gpunp.scipy.interpolate._ndgriddata import (  # noqa: E402
+    CloughTocher2DInterpolator, LinearNDInterpolator, NearestNDInterpolator, griddata)
+
+__all__ += ["CloughTocher2DInterpolator", "LinearNDInterpolator", "NearestNDInterpolator",
+            "griddata"]
