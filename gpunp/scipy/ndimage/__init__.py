@@ -15,5 +15,7 @@ from ._filters import (convolve, convolve1d, correlate, correlate1d, gaussian_fi
 from ._fourier import fourier_ellipsoid, fourier_gaussian, fourier_shift, fourier_uniform
 from ._grey import (black_tophat, grey_closing, grey_dilation, grey_erosion, grey_opening,
                     morphological_gradient, morphological_laplace, white_tophat)
+from ._interpolation import (affine_transform, geometric_transform, map_coordinates, rotate,
+                             shift, spline_filter, spline_filter1d, zoom)
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))
