@@ -11,7 +11,8 @@ from ._filters import (convolve, convolve1d, correlate, correlate1d, gaussian_fi
                        generic_filter, generic_filter1d, generic_gradient_magnitude,
                        generic_laplace, laplace, maximum_filter, maximum_filter1d,
                        median_filter, minimum_filter, minimum_filter1d, percentile_filter,
-                       prewitt, rank_filter, sobel, uniform_filter, uniform_filter1d)
+                       prewitt, rank_filter, sobel, uniform_filter, uniform_filter1d,
+                       vectorized_filter)
 from ._fourier import fourier_ellipsoid, fourier_gaussian, fourier_shift, fourier_uniform
 from ._grey import (black_tophat, grey_closing, grey_dilation, grey_erosion, grey_opening,
                     morphological_gradient, morphological_laplace, white_tophat)

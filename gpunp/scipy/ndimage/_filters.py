@@ -8,6 +8,7 @@ dtype where SciPy's do. Sums are in double in SciPy's order of taps."""
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 import warnings
@@ -233,7 +234,7 @@ def _tap_info(shape, fshape, origins, mask):
     lowest and highest tap offset, each tap's offsets, each tap's flat offset
     (taps of `mask`, a boolean footprint, in C order)."""
     nd = len(shape)
-    idx = np.argwhere(mask).astype(np.int64).reshape(-1, nd)
+    idx = np.argwhere(mask).astype(np.int64) if nd else np.zeros((int(mask), 0), np.int64)
     offs = idx - np.array([f // 2 + o for f, o in zip(fshape, origins)], np.int64)
     cs = np.array(_cstrides(shape), np.int64)
     flat = offs @ cs if nd else np.zeros(len(idx), np.int64)
@@ -851,3 +852,101 @@ def _host_map(k, n, mode):
     else:
         m = np.where(inside, k, -1)
     return np.where(inside, k, m)
+
+
+# NumPy's pad modes for ndimage's boundary modes (vectorized_filter pads)
+_PAD_MODES = {"nearest": "edge", "reflect": "symmetric", "mirror": "reflect",
+              "grid-mirror": "reflect", "grid-constant": "constant", "grid-wrap": "wrap",
+              "constant": "constant", "wrap": "wrap", "valid": "valid"}
+
+
+def _integral(v):
+    return isinstance(v, (numbers.Integral, np.integer)) and not isinstance(v, bool) or \
+        isinstance(v, (bool, np.bool_))
+
+
+def vectorized_filter(input, function, *, size=None, footprint=None, output=None,
+                      mode="reflect", cval=None, origin=None, axes=None, batch_memory=2**30):
+    """A filter of a vectorized function of whole windows, as SciPy's:
+    ``function(window, axis=axes)`` is called on a sliding-window view of
+    the padded gpunp array (the windows' axes last), in batches along the
+    first axis of at most `batch_memory` bytes of windows."""
+    input = ns.device_input(input)
+    if not callable(function):
+        raise ValueError("`function` must be a callable.")
+    if size is None and footprint is None:
+        raise ValueError("Either `size` or `footprint` must be provided.")
+    if size is not None and footprint is not None:
+        raise ValueError("Either `size` or `footprint` may be provided, not both.")
+    axes = tuple(range(-input.ndim, 0)) if axes is None else \
+        ((axes,) if np.isscalar(axes) else tuple(axes))
+    n_axes = len(axes)
+    if n_axes > input.ndim:
+        raise ValueError("The length of `axes` may not exceed the dimensionality of `input`"
+                         "(`input.ndim`).")
+    call = function
+    if size is not None:
+        size = (size,) * n_axes if np.isscalar(size) else tuple(size)
+        if not all(_integral(s) and s > 0 for s in size):
+            raise ValueError("All elements of `size` must be positive integers.")
+    else:
+        fp = ns.host(footprint, bool)
+        size = fp.shape
+        mask = gp.asarray(fp)
+
+        def call(w, *args, axis=-1, **kw):
+            # the footprint's elements as one last axis, in C order
+            flat = w.reshape(w.shape[:w.ndim - fp.ndim] + (-1,))
+            return function(gp.compress(mask.ravel(), flat, axis=-1), *args, axis=-1, **kw)
+    if n_axes != len(size):
+        raise ValueError("`axes` must be compatible with the dimensionality of the window "
+                         "specified by `size` or `footprint`.")
+    if origin is None:
+        origin = (0,) * n_axes
+    else:
+        origin = (origin,) * n_axes if np.isscalar(origin) else tuple(origin)
+        if not all(_integral(o) for o in origin):
+            raise ValueError("All elements of `origin` must be integers.")
+        if len(origin) != n_axes:
+            raise ValueError("`origin` must be an integer or tuple of integers with length "
+                             "equal to the number of axes.")
+    if not isinstance(mode, str) or mode not in _PAD_MODES:
+        raise ValueError(f"`mode` must be one of {set(_PAD_MODES)}.")
+    pad_mode = _PAD_MODES[mode]
+    if pad_mode == "valid" and any(origin):
+        raise ValueError("`mode='valid'` is incompatible with use of `origin`.")
+    if cval is None:
+        cval = 0.0
+    elif pad_mode != "constant":
+        raise ValueError("Use of `cval` is compatible only with `mode='constant'`.")
+    if not np.issubdtype(np.asarray(cval).dtype, np.number):
+        raise ValueError("`cval` must include only numbers.")
+    bm = np.asarray(batch_memory)
+    if bm.ndim != 0 or not np.issubdtype(bm.dtype, np.number) or bm <= 0:
+        raise ValueError("`batch_memory` must be positive number.")
+    work = tuple(range(-n_axes, 0))
+    x = gp.moveaxis(input, axes, work)
+    if input.size == 0:
+        return input.copy()
+    if input.ndim == 0 and size == ():
+        return gp.asarray(call(input, axis=()))
+    if pad_mode != "valid":
+        borders = tuple((s // 2 + o, (s - 1) // 2 - o) for s, o in zip(size, origin))
+        kw = {"constant_values": cval} if pad_mode == "constant" else {}
+        x = gp.pad(x, ((0, 0),) * (input.ndim - n_axes) + borders, mode=pad_mode, **kw)
+    view = gp.lib.stride_tricks.sliding_window_view(x, size, work)
+    if not work:
+        res = call(view, axis=work)
+    else:
+        per = math.prod(view.shape[1:]) * view.dtype.itemsize
+        step = min(view.shape[0], int(batch_memory // per)) if per else view.shape[0]
+        if step < 1:
+            raise ValueError("`batch_memory` is insufficient for minimum chunk size.")
+        parts = [call(view[k:k + step], axis=work) for k in range(0, view.shape[0], step)]
+        res = parts[0] if len(parts) == 1 else gp.concatenate(parts, axis=0)
+    res = gp.moveaxis(gp.asarray(res), work, axes)
+    if output is not None:
+        output[...] = res
+        return output
+    return res
+
