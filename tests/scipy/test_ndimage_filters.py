@@ -251,3 +251,35 @@ def test_fourier_ellipsoid_3d_and_too_many_dims():
     c = np.fft.fftn(np.random.default_rng(5).standard_normal((4, 5, 3)))
     same("fourier_ellipsoid", (2.0,), dict(), host=c, tol=1e-14)
     same("fourier_ellipsoid", (2.0,), dict(), host=c[..., None])
+
+
+def test_one_dimensional_rank_filters_read_only_the_footprints_length_as_scipy():
+    # SciPy's 1-d rank path takes a window of footprint.size samples (the
+    # false ones too) and the rank of the true ones
+    x = sample((11,), np.float64)
+    same("median_filter", (), dict(footprint=[1, 1, 0, 1]), host=x)
+    same("percentile_filter", (40,), dict(footprint=[1, 0, 1, 1, 0, 1]), host=x)
+    same("rank_filter", (1,), dict(footprint=[1, 1, 0, 1, 1], mode="constant", cval=0.7),
+         host=x.astype(np.float32))
+    same("rank_filter", (1,), dict(size=3, cval=2.6, mode="constant"), host=sample((9,), np.int32))
+
+
+@pytest.mark.parametrize("kw", [
+    dict(size=3), dict(size=(2, 3), axes=(0, 2)),
+    dict(footprint=[[1, 0, 1], [1, 1, 0]], axes=(1, 2), mode="wrap"),
+    dict(size=(3, 2, 2), mode="valid"), dict(size=2, mode="constant", cval=3, origin=-1),
+    dict(size=3, batch_memory=2000), dict(size=3, batch_memory=10),
+    dict(size=3, mode="bogus"), dict(size=3, cval=1.0), dict(size=0),
+    dict(size=3, footprint=[1, 1, 1]), dict(),
+])
+def test_vectorized_filter(kw):
+    x = sample((6, 7, 5), np.float64, 9)
+    try:
+        r = sn.vectorized_filter(x, np.mean, **kw)
+    except ValueError:
+        with pytest.raises(ValueError):
+            gn.vectorized_filter(gp.asarray(x), np.mean, **kw)
+        return
+    g = gn.vectorized_filter(gp.asarray(x), np.mean, **kw)
+    assert g.shape == r.shape and g.dtype == r.dtype
+    np.testing.assert_allclose(g.get(), r, rtol=1e-14, atol=1e-15)

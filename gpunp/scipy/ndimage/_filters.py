@@ -740,9 +740,13 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
     mode = ns.mode_code(ns.single_mode(mode, " by non-separable rank filters"), is_filter=True)
     if input.ndim == 1 and (input.size - ((footprint.size - 1) // 2 - origins[0]) >= 0
                             or input.size == 1):
-        # SciPy's 1-d path reads cval in the dtype it computes in
+        # SciPy's 1-d path reads cval in the dtype it computes in, and of the
+        # footprint only its length: the window is footprint.size samples
+        # whichever are true (the rank still counts the true ones)
         cval = float(np.float32(cval) if input.dtype == np.float32 else
                      np.float64(cval) if input.dtype == np.float64 else np.int64(cval))
+        footprint = np.ones(footprint.shape, bool)
+        filter_size = footprint.size
     bound = next((n for n in _RANK_SIZES if filter_size <= n), None)
     if bound is None:
         raise NotImplementedError(f"rank filters of footprints over {_RANK_SIZES[-1]} "
