@@ -1,8 +1,10 @@
 """Property tests of gpunp.scipy.ndimage's filters and interpolation
 against SciPy: random 1-3 dimensional arrays (length-1 axes included),
 window sizes odd and even and larger than the array, origins, every
-boundary mode, spline orders 0-5. The dtypes are few (a kernel compiles
-once per dtype pair); tests/scipy/test_ndimage_*.py cover every dtype."""
+boundary mode, spline orders 0-5. The dtypes are float64 and, for the
+correlations, float32 and int16 (a kernel compiles once per dtype pair, and
+a cold CI run pays for each); tests/scipy/test_ndimage_*.py cover every
+dtype."""
 
 from __future__ import annotations
 
@@ -19,10 +21,10 @@ DTYPES = [np.float64, np.float32, np.int16]
 
 
 @st.composite
-def images(draw, max_side=7):
+def images(draw, dtypes=(np.float64,), max_side=7):
     nd = draw(st.integers(1, 3))
     shape = tuple(draw(st.lists(st.integers(1, max_side), min_size=nd, max_size=nd)))
-    dtype = draw(st.sampled_from(DTYPES))
+    dtype = draw(st.sampled_from(dtypes))
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape) * (30 if dtype == np.int16 else 1)
@@ -57,7 +59,7 @@ def check(name, x, *args, tol=0.0, **kw):
 
 
 @settings(max_examples=30)
-@given(st.data(), images(), st.sampled_from(MODES))
+@given(st.data(), images(DTYPES), st.sampled_from(MODES))
 def test_correlate_and_convolve(data, x, mode):
     size, origin = data.draw(windows(x.shape))
     w = np.random.default_rng(sum(size)).integers(-3, 4, size).astype(np.float64)

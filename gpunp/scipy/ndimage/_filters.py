@@ -64,7 +64,7 @@ _PRE = ns.C_PRELUDE + _ND_HEAD
 
 _correlate_k = gp.ElementwiseKernel(
     "raw X x, raw int64 info, raw float64 w, float64 cval, int32 mode, int32 nd, int32 nt",
-    "Y y",
+    "raw Y y",
     r"""
     long long c[64], base, off;
     const long long *fo = NDI_FLAT(info, nd, nt);
@@ -79,7 +79,7 @@ _correlate_k = gp.ElementwiseKernel(
             acc += (off < 0 ? cval : (double)x[off]) * w[t];
         }
     }
-    y = acc;
+    y[i] = (Y)(acc);
     """, "ndi_correlate", preamble=_PRE)
 
 # SciPy's minimum/maximum over a footprint: the running extreme is a double,
@@ -87,7 +87,7 @@ _correlate_k = gp.ElementwiseKernel(
 _minmax_k = gp.ElementwiseKernel(
     "raw X x, raw int64 info, raw float64 s, float64 cval, int32 mode, int32 nd, int32 nt, "
     "int32 minimum, int32 hass",
-    "Y y",
+    "raw Y y",
     r"""
     long long c[64], base, off;
     const long long *fo = NDI_FLAT(info, nd, nt);
@@ -107,7 +107,7 @@ _minmax_k = gp.ElementwiseKernel(
         if (minimum ? v < r : v > r)
             r = v;
     }
-    y = r;
+    y[i] = (Y)(r);
     """, "ndi_min_or_max", preamble=_PRE)
 
 _SELECT = r"""
@@ -145,13 +145,13 @@ _RANK_OP = r"""
         off = inside ? base + fo[t] : ndi_tap(info, nd, nt, t, c, mode);
         buf[t] = off < 0 ? cval : (double)x[off];
     }
-    y = ndi_select(buf, nt, rank);
+    y[i] = (Y)(ndi_select(buf, nt, rank));
     """
 # one kernel per bound on the footprint's size (a thread's buffer is fixed)
 _RANK_SIZES = (64, 512, 4096)
 _rank_k = {n: gp.ElementwiseKernel(
     "raw X x, raw int64 info, float64 cval, int32 mode, int32 nd, int32 nt, int32 rank",
-    "Y y", _RANK_OP, f"ndi_rank{n}", preamble=f"#define NDI_RMAX {n}\n" + _PRE + _SELECT)
+    "raw Y y", _RANK_OP, f"ndi_rank{n}", preamble=f"#define NDI_RMAX {n}\n" + _PRE + _SELECT)
     for n in _RANK_SIZES}
 
 # every footprint value of every element, in SciPy's double (generic_filter)
@@ -184,7 +184,7 @@ GPK_FN double ndi_at(const X *x, long long base, long long c, long long n, long 
 _line_k = gp.ElementwiseKernel(
     "raw X x, raw float64 w, float64 cval, int64 n, int64 stride, int32 mode, int32 size1, "
     "int32 size2, int32 origin, int32 op",
-    "Y y",
+    "raw Y y",
     r"""
     const long long c = ((long long)i / stride) % n, base = (long long)i - c * stride;
     const double *wc = w + size1;
@@ -215,7 +215,7 @@ _line_k = gp.ElementwiseKernel(
                 acc = v;
         }
     }
-    y = acc;
+    y[i] = (Y)(acc);
     """, "ndi_line", preamble=_LINE)
 
 
@@ -245,17 +245,20 @@ def _tap_info(shape, fshape, origins, mask):
 
 
 def _run(kernel, input, output, *args):
-    """Calls a filter kernel on the C-contiguous input; an output that shares
-    memory with the input is written through a temporary."""
+    """Calls a filter kernel on the C-contiguous input. The kernel writes a
+    C-contiguous output by C's conversion from double, as SciPy's (a bool
+    output gets the converted byte, as SciPy's does, which a later pass
+    reads back); an output of another layout, or one that shares memory
+    with the input, goes through a temporary."""
     x = gp.ascontiguousarray(input)
     if output.size == 0:
         return output
-    if ns.shares(x, output):
+    if ns.shares(x, output) or not output.flags.c_contiguous:
         tmp = gp.empty(output.shape, output.dtype)
-        kernel(x, *args, tmp)
+        kernel(x, *args, tmp, size=tmp.size)
         output[...] = tmp
     else:
-        kernel(x, *args, output)
+        kernel(x, *args, output, size=output.size)
     return output
 
 

@@ -190,7 +190,7 @@ _interp_k = gp.ElementwiseKernel(
     "raw X x, raw int64 shapes, raw float64 par, int64 ncoord, int32 irank, int32 orank, "
     "int32 order, int32 mode, float64 cval, int32 npad, int32 kind, int32 flags, "
     "int32 outkind, float64 omin, float64 omax",
-    "Y y",
+    "raw Y y",
     r"""
     const long long *ishape = shapes, *oshape = shapes + irank;
     long long oc[16], tix[16][6], cs[16], rem = i, start, k, idx, ntap, tp;
@@ -287,7 +287,7 @@ _interp_k = gp.ElementwiseKernel(
         t = t > omax ? omax : t;
         t = t < omin ? omin : t;
     }
-    y = t;
+    y[i] = (Y)t;
     """, "ndi_interpolate", preamble=_INTERP_PRE)
 
 
@@ -376,8 +376,12 @@ def _transform(filtered, output, order, mode, cval, npad, kind, par, flags, ncoo
     shapes = gp.asarray(np.array(list(filtered.shape) + list(output.shape) + [0], np.int64))
     ok, lo, hi = _out_kind(output.dtype)
     x = gp.ascontiguousarray(filtered)
+    # the kernel writes a C-contiguous output
+    out = output if output.flags.c_contiguous else gp.empty(output.shape, output.dtype)
     _interp_k(x, shapes, par, ncoord, filtered.ndim, output.ndim, order, mode, float(cval),
-              npad, kind, flags, ok, lo, hi, output)
+              npad, kind, flags, ok, lo, hi, out, size=out.size)
+    if out is not output:
+        output[...] = out
     return output
 
 

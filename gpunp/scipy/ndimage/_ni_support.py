@@ -183,3 +183,4 @@ GPK_FN long long ndi_map(long long c, long long n, int mode)
     }
 }
 """
+
