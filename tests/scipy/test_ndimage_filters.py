@@ -285,3 +285,11 @@ def test_vectorized_filter(kw):
     g = gn.vectorized_filter(gp.asarray(x), np.mean, **kw)
     assert g.shape == r.shape and g.dtype == r.dtype
     np.testing.assert_allclose(g.get(), r, rtol=1e-14, atol=1e-15)
+
+
+def test_rank_filter_of_a_footprint_too_large_for_a_thread(monkeypatch):
+    # over 4096 taps: rows of footprint values gathered in blocks, partitioned
+    monkeypatch.setattr(gn._filters, "_GATHER_BYTES", 8 * 71 * 70 * 25)  # 25 rows a block
+    same("median_filter", ((71, 70),), dict(mode="wrap"), host=sample((12, 9), np.float64))
+    same("rank_filter", (-3, (71, 70)), dict(mode="constant", cval=0.5),
+         host=sample((7, 5), np.float64))

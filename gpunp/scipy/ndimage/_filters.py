@@ -155,18 +155,37 @@ _rank_k = {n: gp.ElementwiseKernel(
     for n in _RANK_SIZES}
 
 # every footprint value of every element, in SciPy's double (generic_filter)
+# every footprint value of elements i0, i0+1, ..., in SciPy's double (the
+# rows of generic_filter, and of rank filters too large for a thread's buffer)
 _gather_k = gp.ElementwiseKernel(
-    "raw X x, raw int64 info, float64 cval, int32 mode, int32 nd, int32 nt",
+    "raw X x, raw int64 info, float64 cval, int32 mode, int32 nd, int32 nt, int64 i0",
     "raw float64 g",
     r"""
     long long c[64], base, off;
     const long long *fo = NDI_FLAT(info, nd, nt);
-    int t, inside = ndi_coords(i, info, nd, c, &base);
+    int t, inside = ndi_coords(i0 + i, info, nd, c, &base);
     for (t = 0; t < nt; ++t) {
         off = inside ? base + fo[t] : ndi_tap(info, nd, nt, t, c, mode);
         g[(long long)i * nt + t] = off < 0 ? cval : (double)x[off];
     }
     """, "ndi_gather", preamble=_PRE)
+
+_cast_k = gp.ElementwiseKernel("raw float64 v", "raw Y y", "y[i] = (Y)v[i];", "ndi_store")
+
+# the rows one gather holds at most (256 MiB of doubles)
+_GATHER_BYTES = 1 << 28
+
+
+def _gathered_rows(input, info, cval, mode, nt):
+    """The footprint values of every element, a block of rows at a time:
+    yields (first element, rows) with rows a (k, nt) float64 array."""
+    x = gp.ascontiguousarray(input)
+    step = max(1, _GATHER_BYTES // (8 * nt))
+    for i0 in range(0, input.size, step):
+        k = min(step, input.size - i0)
+        g = gp.empty((k, nt), np.float64)
+        _gather_k(x, info, float(cval), mode, input.ndim, nt, i0, g, size=k)
+        yield i0, g
 
 # 1-d filters along one axis: op 0 correlation (SciPy's order: the last tap
 # first), 1 symmetric and 2 antisymmetric correlation (pairs about the
@@ -751,12 +770,16 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
         footprint = np.ones(footprint.shape, bool)
         filter_size = footprint.size
     bound = next((n for n in _RANK_SIZES if filter_size <= n), None)
-    if bound is None:
-        raise NotImplementedError(f"rank filters of footprints over {_RANK_SIZES[-1]} "
-                                  f"elements")
     info, nt = _tap_info(input.shape, footprint.shape, origins, footprint)
-    return _run(_rank_k[bound], input, output, info, float(cval), mode, input.ndim, nt,
-                int(rank))
+    if bound is not None:
+        return _run(_rank_k[bound], input, output, info, float(cval), mode, input.ndim, nt,
+                    int(rank))
+    # a footprint too large for a thread's buffer: partition gathered rows
+    flat = gp.empty(input.size, output.dtype)
+    for i0, g in _gathered_rows(input, info, cval, mode, nt):
+        flat[i0:i0 + len(g)] = gp.partition(g, int(rank), axis=-1)[:, int(rank)]
+    output[...] = flat.reshape(input.shape)
+    return output
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0,
@@ -798,18 +821,22 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     info, nt = _tap_info(input.shape, footprint.shape, origins, footprint)
     if input.size == 0:
         return output
-    g = gp.empty(input.shape + (nt,), np.float64)
-    _gather_k(gp.ascontiguousarray(input), info, float(cval), mode, input.ndim, nt, g,
-              size=input.size)
-    if isinstance(function, gp.ReductionKernel):
-        output[...] = function(g, axis=-1)
-        return output
-    if not callable(function):
+    device = isinstance(function, gp.ReductionKernel)
+    if not device and not callable(function):
         raise TypeError("function must be callable or a gpunp.ReductionKernel")
-    rows = gp.asnumpy(g).reshape(-1, nt)
-    vals = np.array([function(r, *extra_arguments, **extra_keywords) for r in rows],
-                    dtype=np.float64)
-    output[...] = gp.asarray(vals.reshape(input.shape).astype(output.dtype, copy=False))
+    flat = gp.empty(input.size, np.float64)
+    for i0, g in _gathered_rows(input, info, cval, mode, nt):
+        if device:
+            flat[i0:i0 + len(g)] = function(g, axis=-1)
+        else:
+            rows = gp.asnumpy(g)
+            flat[i0:i0 + len(g)] = gp.asarray(np.array(
+                [function(r, *extra_arguments, **extra_keywords) for r in rows], np.float64))
+    # SciPy's C conversion of each double into the output (as the kernels store)
+    _cast_k(flat, output.reshape(-1) if output.flags.c_contiguous else
+            (tmp := gp.empty(input.size, output.dtype)), size=input.size)
+    if not output.flags.c_contiguous:
+        output[...] = tmp.reshape(input.shape)
     return output
 
 
