@@ -191,7 +191,10 @@ def _gathered_rows(input, info, cval, mode, nt):
 # first), 1 symmetric and 2 antisymmetric correlation (pairs about the
 # centre), 3 uniform (mean), 4 minimum, 5 maximum
 _LINE = ns.C_PRELUDE + r"""
-#define NDI_V(j) ndi_at(x, base, c + (j) - origin, n, stride, mode, cval)
+/* the input at offset j from the window's centre: a direct read where the
+   whole window is inside the line, the mode's mapping elsewhere */
+#define NDI_V(j) (inside ? (double)x[base + (c + (j) - origin) * stride] \
+                         : ndi_at(x, base, c + (j) - origin, n, stride, mode, cval))
 GPK_FN double ndi_at(const X *x, long long base, long long c, long long n, long long stride,
                      int mode, double cval)
 {
@@ -206,6 +209,7 @@ _line_k = gp.ElementwiseKernel(
     "raw Y y",
     r"""
     const long long c = ((long long)i / stride) % n, base = (long long)i - c * stride;
+    const int inside = c - origin - size1 >= 0 && c - origin + size2 < n;
     const double *wc = w + size1;
     double acc, v;
     int j;
