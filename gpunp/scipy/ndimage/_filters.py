@@ -433,7 +433,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     return output
 
 
-def _separable(input, kernel1d, weights, axis, output, mode, cval):
+def _separable(input, weights, axis, output, mode, cval):
     input = _as_input(input)
     axis = ns.normalize_axis(axis, input.ndim)
     output = ns.get_output(output, input)
@@ -447,12 +447,12 @@ def _separable(input, kernel1d, weights, axis, output, mode, cval):
 
 def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
     """A Prewitt filter: a derivative along `axis`, a box smoothing across."""
-    return _separable(input, None, [1, 1, 1], axis, output, mode, cval)
+    return _separable(input, [1, 1, 1], axis, output, mode, cval)
 
 
 def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0):
     """A Sobel filter: a derivative along `axis`, a [1, 2, 1] smoothing across."""
-    return _separable(input, None, [1, 2, 1], axis, output, mode, cval)
+    return _separable(input, [1, 2, 1], axis, output, mode, cval)
 
 
 def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0,

@@ -314,13 +314,19 @@ def spline_filter1d(input, order=3, axis=-1, output=np.float64, mode="mirror"):
     ns.check_dtype(input.dtype)
     kind = _PREFILTER_KIND[ns.mode_code(mode)]
     axis = ns.normalize_axis(axis, input.ndim)
-    c = gp.array(input, dtype=np.float64, order="C", copy=True)
+    # the recursion runs in place on float64 lines: the output itself where
+    # it is a C-contiguous float64 array, else a copy
+    inplace = output.dtype == np.float64 and output.flags.c_contiguous
+    if inplace:
+        output[...] = input
+    c = output if inplace else gp.array(input, dtype=np.float64, order="C", copy=True)
     if c.size:
         n = c.shape[axis]
         stride = int(np.prod(c.shape[axis + 1:], dtype=np.int64))
         poles = _POLES[order]
         _prefilter_k(gp.asarray(poles), n, stride, len(poles), kind, c, size=c.size // n)
-    output[...] = c
+    if not inplace:
+        output[...] = c
     return output
 
 
