@@ -293,3 +293,17 @@ def test_rank_filter_of_a_footprint_too_large_for_a_thread(monkeypatch):
     same("median_filter", ((71, 70),), dict(mode="wrap"), host=sample((12, 9), np.float64))
     same("rank_filter", (-3, (71, 70)), dict(mode="constant", cval=0.5),
          host=sample((7, 5), np.float64))
+
+
+def test_nans_in_footprints_land_where_scipys_selection_puts_them():
+    # the N-d rank, minimum and maximum filters compare as SciPy's (Hoare's
+    # partition about the first value; the running extreme), so NaNs give
+    # SciPy's answers too
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((5, 6, 3))
+    x[rng.random(x.shape) < 0.3] = np.nan
+    x[rng.random(x.shape) < 0.1] = -np.inf
+    fp = np.array([[[1, 0], [1, 1]], [[0, 1], [1, 1]], [[1, 1], [0, 1]]], bool)
+    for rank in (0, 3, 5, 8):
+        for mode in ("reflect", "constant", "wrap"):
+            same("rank_filter", (rank,), dict(footprint=fp, mode=mode), host=x)

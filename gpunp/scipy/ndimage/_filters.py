@@ -111,28 +111,33 @@ _minmax_k = gp.ElementwiseKernel(
     """, "ndi_min_or_max", preamble=_PRE)
 
 _SELECT = r"""
-/* the k-th smallest of a[0..n) (Hoare's selection, in place) */
+/* the k-th smallest of a[0..n): SciPy's selection (Hoare's partition about
+   the first element, then the side holding k), so that NaNs, which compare
+   false, land where they land in SciPy's */
 GPK_FN double ndi_select(double *a, int n, int k)
 {
-    int l = 0, m = n - 1, p, q;
+    int lo = 0, hi = n - 1, p, q, left;
     double v, tmp;
-    while (l < m) {
-        v = a[k];
-        p = l;
-        q = m;
-        do {
-            while (p < n && a[p] < v) ++p;
-            while (q >= 0 && v < a[q]) --q;
-            if (p <= q) {
-                tmp = a[p]; a[p] = a[q]; a[q] = tmp;
-                ++p;
-                --q;
-            }
-        } while (p <= q);
-        if (q < k) l = p;
-        if (k < p) m = q;
+    while (lo < hi) {
+        v = a[lo];
+        p = lo - 1;
+        q = hi + 1;
+        for (;;) {
+            do --q; while (a[q] > v);
+            do ++p; while (a[p] < v);
+            if (p >= q)
+                break;
+            tmp = a[p]; a[p] = a[q]; a[q] = tmp;
+        }
+        left = q - lo + 1;
+        if (k < left) {
+            hi = q;
+        } else {
+            k -= left;
+            lo = q + 1;
+        }
     }
-    return a[k];
+    return a[lo];
 }
 """
 
