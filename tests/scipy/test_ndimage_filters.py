@@ -288,6 +288,8 @@ def test_vectorized_filter(kw):
 
 
 def test_rank_filter_of_a_footprint_too_large_for_a_thread(monkeypatch):
+    # 65 to 512 taps: the kernel of the 512-double buffer
+    same("median_filter", ((9, 9),), dict(mode="mirror"), host=sample((12, 9), np.float64))
     # over 4096 taps: rows of footprint values gathered in blocks, partitioned
     monkeypatch.setattr(gn._filters, "_GATHER_BYTES", 8 * 71 * 70 * 25)  # 25 rows a block
     same("median_filter", ((71, 70),), dict(mode="wrap"), host=sample((12, 9), np.float64))
