@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import operator
 import warnings
 
 import numpy as np

@@ -5,6 +5,7 @@ sequences, axes, origins, output= and the host copies of small parameters
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
@@ -108,7 +109,6 @@ def get_output(output, input, shape=None, complex_output=False):
         return gp.zeros(shape, dtype=dt)
     dt = np.dtype(output)
     if complex_output and dt.kind != "c":
-        import warnings
         warnings.warn("promoting specified output dtype to complex", stacklevel=3)
         dt = np.promote_types(dt, np.complex64)
     return gp.zeros(shape, dtype=dt)
