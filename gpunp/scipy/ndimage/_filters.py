@@ -19,8 +19,9 @@ import gpunp as gp
 
 from . import _ni_support as ns
 
-# the N-d kernels' shared head (NumPy's arrays have at most 64 dimensions): the element's coordinates, its offset in the
-# input, whether every tap stays inside, and each tap's offset near an edge
+# the N-d kernels' shared head: the element's coordinates (at most 64, as
+# NumPy's dimensions), its offset in the input, whether every tap stays
+# inside, and each tap's offset near an edge
 _ND_HEAD = r"""
 GPK_FN int ndi_coords(long long i, const long long *info, int nd, long long *c, long long *base)
 {
