@@ -183,7 +183,7 @@ _GATHER_BYTES = 1 << 28
 def _gathered_rows(input, info, cval, mode, nt):
     """The footprint values of every element, a block of rows at a time:
     yields (first element, rows) with rows a (k, nt) float64 array."""
-    x = gp.ascontiguousarray(input)
+    x = ns.kernel_input(input)
     step = max(1, _GATHER_BYTES // (8 * nt))
     for i0 in range(0, input.size, step):
         k = min(step, input.size - i0)
@@ -271,22 +271,15 @@ def _tap_info(shape, fshape, origins, mask):
     return gp.asarray(info.astype(np.int64)), len(idx)
 
 
-def _run(kernel, input, output, *args):
-    """Calls a filter kernel on the C-contiguous input. The kernel writes a
-    C-contiguous output by C's conversion from double, as SciPy's (a bool
-    output gets the converted byte, as SciPy's does, which a later pass
-    reads back); an output of another layout, or one that shares memory
-    with the input, goes through a temporary."""
-    x = gp.ascontiguousarray(input)
+def _run(kernel, input, output, *args, native=False):
+    """Calls a filter kernel over the output: it reads the input C-contiguous
+    (as float64 where its dtype is not one the kernel reads natively, unless
+    `native`: the minimum and maximum with a structure work in the input's
+    type) and writes the output through ns.run_into."""
     if output.size == 0:
         return output
-    if ns.shares(x, output) or not output.flags.c_contiguous:
-        tmp = gp.empty(output.shape, output.dtype)
-        kernel(x, *args, tmp, size=tmp.size)
-        output[...] = tmp
-    else:
-        kernel(x, *args, output, size=output.size)
-    return output
+    x = gp.ascontiguousarray(input) if native else ns.kernel_input(input)
+    return ns.run_into(output, lambda out: kernel(x, *args, out, size=out.size), avoid=input)
 
 
 def _check_origin_filter(origins, fshape):
@@ -706,8 +699,11 @@ def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, or
         s = gp.asarray(np.ascontiguousarray(-s if minimum else s, dtype=np.float64))
     else:
         s = gp.zeros(1)
-    return _run(_minmax_k, input, output, info, s, float(cval), mode, input.ndim, nt,
-                int(minimum), int(structure is not None))
+    # without a structure the values compare as doubles: a float64 copy of an
+    # integer input gives the same extremes, and (type)cval is cast here
+    return _run(_minmax_k, input, output, info, s, ns.cast_cval(cval, input.dtype), mode,
+                input.ndim, nt, int(minimum), int(structure is not None),
+                native=structure is not None)
 
 
 def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0,

@@ -380,14 +380,11 @@ def _transform(filtered, output, order, mode, cval, npad, kind, par, flags, ncoo
         ns.check_dtype(filtered.dtype)
     shapes = gp.asarray(np.array(list(filtered.shape) + list(output.shape) + [0], np.int64))
     ok, lo, hi = _out_kind(output.dtype)
-    x = gp.ascontiguousarray(filtered)
-    # the kernel writes a C-contiguous output
-    out = output if output.flags.c_contiguous else gp.empty(output.shape, output.dtype)
-    _interp_k(x, shapes, par, ncoord, filtered.ndim, output.ndim, order, mode, float(cval),
-              npad, kind, flags, ok, lo, hi, out, size=out.size)
-    if out is not output:
-        output[...] = out
-    return output
+    x = ns.kernel_input(filtered)
+    # the kernel rounds to an integer output's values, which then cast exactly
+    return ns.run_into(output, lambda out: _interp_k(
+        x, shapes, par, ncoord, filtered.ndim, output.ndim, order, mode, float(cval), npad,
+        kind, flags, ok, lo, hi, out, size=out.size))
 
 
 def _complex(func, input, output, cval, *args, **kw):

@@ -153,6 +153,49 @@ def shares(a, b):
     return gp.may_share_memory(a, b)
 
 
+# The dtypes a kernel reads and writes natively; the others are read as
+# float64 and written as float64 then cast (C's conversions either way, as
+# SciPy's (double)x and (type)v), so each kernel compiles for a few dtype
+# pairs, not for every pair. bool is read natively: a bool array may hold
+# SciPy's converted bytes (2, 255) that a cast would make 1.
+_NATIVE_IN = frozenset(np.dtype(c) for c in "?fd")
+_NATIVE_OUT = frozenset(np.dtype(c) for c in "fd")
+
+
+def kernel_input(x):
+    """x as a kernel reads it: C-contiguous, in a dtype of _NATIVE_IN."""
+    if x.dtype not in _NATIVE_IN:
+        return gp.ascontiguousarray(x, dtype=np.float64)
+    return gp.ascontiguousarray(x)
+
+
+def run_into(output, launch, avoid=None):
+    """Calls launch(out) with a C-contiguous out of a native dtype that the
+    kernel fills, then stores it into output (a bool output gets each
+    value's byte, C's conversion, as SciPy's). A temporary stands in where
+    output is of another dtype or layout, or shares memory with `avoid`."""
+    direct = (output.dtype in _NATIVE_OUT and output.flags.c_contiguous and
+              (avoid is None or not shares(avoid, output)))
+    if direct:
+        launch(output)
+        return output
+    out = gp.empty(output.shape, output.dtype if output.dtype in _NATIVE_OUT else np.float64)
+    launch(out)
+    if output.dtype == np.bool_:
+        output.view(np.uint8)[...] = out
+    else:
+        output[...] = out
+    return output
+
+
+def cast_cval(cval, dtype):
+    """cval as SciPy's C code reads it in the input's type, (type)cval, as a
+    double (the kernels reading a float64 copy of an integer input)."""
+    if np.dtype(dtype).kind in "iu":
+        return float(np.array(float(cval)).astype(dtype))
+    return float(cval)
+
+
 # Index of coordinate c on an axis of n samples under a boundary mode, or -1
 # where the mode reads the constant. Mirror and reflect are periodic (2n-2
 # and 2n), as SciPy extends a line however far a filter reaches past it.
