@@ -174,8 +174,6 @@ _gather_k = gp.ElementwiseKernel(
     }
     """, "ndi_gather", preamble=_PRE)
 
-_cast_k = gp.ElementwiseKernel("raw float64 v", "raw Y y", "y[i] = (Y)v[i];", "ndi_store")
-
 # the rows one gather holds at most (256 MiB of doubles)
 _GATHER_BYTES = 1 << 28
 
@@ -836,12 +834,9 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
             rows = gp.asnumpy(g)
             flat[i0:i0 + len(g)] = gp.asarray(np.array(
                 [function(r, *extra_arguments, **extra_keywords) for r in rows], np.float64))
-    # SciPy's C conversion of each double into the output (as the kernels store)
-    _cast_k(flat, output.reshape(-1) if output.flags.c_contiguous else
-            (tmp := gp.empty(input.size, output.dtype)), size=input.size)
-    if not output.flags.c_contiguous:
-        output[...] = tmp.reshape(input.shape)
-    return output
+    # SciPy's C conversion of each double into the output, as the kernels store
+    return ns.run_into(output, lambda out: out.__setitem__(Ellipsis,
+                                                           flat.reshape(input.shape)))
 
 
 def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="reflect",
