@@ -8,3 +8,12 @@ scipy.ndimage raises AttributeError here.
 """
 
 __all__ = []
+
+# binary morphology, labels, measurements and distance transforms
+from gpunp.scipy.ndimage._morphology import (  # noqa: E402
+    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_hit_or_miss,
+    binary_opening, binary_propagation, generate_binary_structure, iterate_structure)
+
+__all__ += ["binary_closing", "binary_dilation", "binary_erosion", "binary_fill_holes",
+            "binary_hit_or_miss", "binary_opening", "binary_propagation",
+            "generate_binary_structure", "iterate_structure"]
