@@ -17,3 +17,6 @@ from gpunp.scipy.ndimage._morphology import (  # noqa: E402
 __all__ += ["binary_closing", "binary_dilation", "binary_erosion", "binary_fill_holes",
             "binary_hit_or_miss", "binary_opening", "binary_propagation",
             "generate_binary_structure", "iterate_structure"]
+from gpunp.scipy.ndimage._label import find_objects, label, value_indices  # noqa: E402
+
+__all__ += ["find_objects", "label", "value_indices"]
