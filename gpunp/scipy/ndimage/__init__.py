@@ -20,3 +20,10 @@ __all__ += ["binary_closing", "binary_dilation", "binary_erosion", "binary_fill_
 from gpunp.scipy.ndimage._label import find_objects, label, value_indices  # noqa: E402
 
 __all__ += ["find_objects", "label", "value_indices"]
+from gpunp.scipy.ndimage._measurements import (  # noqa: E402
+    center_of_mass, extrema, histogram, labeled_comprehension, maximum, maximum_position, mean,
+    median, minimum, minimum_position, standard_deviation, sum, sum_labels, variance)
+
+__all__ += ["center_of_mass", "extrema", "histogram", "labeled_comprehension", "maximum",
+            "maximum_position", "mean", "median", "minimum", "minimum_position",
+            "standard_deviation", "sum", "sum_labels", "variance"]
