@@ -27,3 +27,7 @@ from gpunp.scipy.ndimage._measurements import (  # noqa: E402
 __all__ += ["center_of_mass", "extrema", "histogram", "labeled_comprehension", "maximum",
             "maximum_position", "mean", "median", "minimum", "minimum_position",
             "standard_deviation", "sum", "sum_labels", "variance"]
+from gpunp.scipy.ndimage._distance import (  # noqa: E402
+    distance_transform_bf, distance_transform_cdt, distance_transform_edt)
+
+__all__ += ["distance_transform_bf", "distance_transform_cdt", "distance_transform_edt"]
