@@ -294,9 +294,9 @@ def center_of_mass(input, labels=None, index=None):
         results.append(sum_labels(input * grid, labels, index) / norm)
     if not isinstance(norm, gpunp.ndarray):
         return tuple(results)
-    if not results:
-        return [() for _ in range(norm.size)]
-    return [tuple(v) for v in gpunp.stack([r.reshape(-1) for r in results]).T.get()]
+    # SciPy's shape of the answer, whatever the index's shape: the rows of
+    # the transposed (axis, *index.shape) array
+    return [tuple(v) for v in numpy.array([r.get() for r in results]).T]
 
 
 def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_positions=False):
