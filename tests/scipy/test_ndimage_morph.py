@@ -131,7 +131,7 @@ def label_both(a, structure=None, output=None):
 
 
 def test_label_structures_and_outputs():
-    for a in (A2, A3, A3[1, 2], A2.astype(np.float32) * 3, np.eye(40)):
+    for a in (A2, A3, A3[1, 2], np.eye(40)):
         for conn in range(1, a.ndim + 1):
             label_both(a, ndi.generate_binary_structure(a.ndim, conn))
     cross_free = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 1]])

@@ -1,10 +1,15 @@
 """``gpunp.scipy.ndimage``: ``scipy.ndimage`` for gpunp arrays, name for name.
 
-It will hold n-dimensional image processing: filters, interpolation,
-morphology, labelling and measurements.
-
-Nothing is implemented yet: the public API is empty, and every name of
-scipy.ndimage raises AttributeError here.
+It holds n-dimensional image processing. Implemented: binary morphology
+(binary_erosion, binary_dilation, binary_opening, binary_closing,
+binary_hit_or_miss, binary_propagation, binary_fill_holes,
+generate_binary_structure, iterate_structure), labels (label, find_objects,
+value_indices), measurements (sum_labels, sum, mean, variance,
+standard_deviation, minimum, maximum, median, extrema, minimum_position,
+maximum_position, center_of_mass, histogram, labeled_comprehension) and
+distance transforms (distance_transform_edt, distance_transform_cdt,
+distance_transform_bf). Filters, interpolation, grey morphology and
+Fourier filters are still to come; their names raise AttributeError here.
 """
 
 __all__ = []
