@@ -27,7 +27,7 @@ import numpy
 import gpunp
 
 from ._morphology import as_device, binary_dilation, generate_binary_structure, host, \
-    normalize_sequence
+    normalize_sequence, ranked
 
 __all__ = ["distance_transform_edt", "distance_transform_cdt", "distance_transform_bf"]
 
@@ -44,8 +44,8 @@ GPK_FN void ndd_coords(long long e, const gpk_i64 *shp, int nd, long long *c)
 # One line of axis `ax` per thread: f(q) is the squared distance from q to
 # the feature it holds (none: -1), the parabolas' lower envelope gives each
 # element the feature of the parabola below it.
-_EDT_LINE = gpunp.ElementwiseKernel(
-    "raw int64 fin, raw int64 shp, raw float64 samp, int32 nd, int32 ax",
+_EDT_LINE = ranked(
+    "raw int64 fin, raw int64 shp, raw float64 samp, int32 ax",
     "raw int64 fout, raw int64 v, raw float64 z, raw float64 fv",
     """
     const long long n = shp[ax];
@@ -101,8 +101,8 @@ _EDT_LINE = gpunp.ElementwiseKernel(
 
 # Distances (SciPy's arithmetic: per axis (feature - coordinate) * sampling,
 # squared, summed in axis order) and the feature's coordinates.
-_FEATURE_OUT = gpunp.ElementwiseKernel(
-    "raw int64 feat, raw int64 shp, raw float64 samp, int32 nd, int32 want_d, int32 want_i, "
+_FEATURE_OUT = ranked(
+    "raw int64 feat, raw int64 shp, raw float64 samp, int32 want_d, int32 want_i, "
     "int64 total",
     "raw float64 dist, raw int32 ind",
     """
@@ -197,14 +197,14 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
         fv = gpunp.empty(lines * longest, numpy.float64)
         other = gpunp.empty(total, numpy.int64)
         for ax in range(nd):
-            _EDT_LINE(feat, shp, dsamp, nd, ax, other, v, z, fv, size=total // shape[ax])
+            _EDT_LINE(nd)(feat, shp, dsamp, ax, other, v, z, fv, size=total // shape[ax])
             feat, other = other, feat
     dist = gpunp.empty(shape, numpy.float64) if return_distances else gpunp.empty(1)
     ind = gpunp.empty((nd,) + shape, numpy.int32) if return_indices else \
         gpunp.empty(1, numpy.int32)
     if total:
-        _FEATURE_OUT(feat, shp, dsamp, nd, int(return_distances), int(return_indices), total,
-                     dist, ind, size=total)
+        _FEATURE_OUT(nd)(feat, shp, dsamp, int(return_distances), int(return_indices), total,
+                         dist, ind, size=total)
     if dt_inplace:
         distances[...] = dist
     if ft_inplace:
@@ -214,8 +214,8 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
 
 # (distance << 32 | feature index) per element; a background element is its
 # own feature at distance 0, an unreached one is _FAR.
-_CDT_PASS = gpunp.ElementwiseKernel(
-    "raw int64 offs, raw int64 shp, int32 nd, int32 nk, int32 rev",
+_CDT_PASS = ranked(
+    "raw int64 offs, raw int64 shp, int32 nk, int32 rev",
     "raw int64 dk, raw int32 flag",
     """
     const long long n = (long long)_ind.size();
@@ -309,7 +309,7 @@ def distance_transform_cdt(input, metric="chessboard", return_distances=True,
             table, nk = _neighbours(metric != 0, shape, before)
             while True:
                 flag.fill(0)
-                _CDT_PASS(table, shp, input.ndim, nk, 0 if before else 1, dk, flag, size=total)
+                _CDT_PASS(input.ndim)(table, shp, nk, 0 if before else 1, dk, flag, size=total)
                 if not int(flag[0]):
                     break
     far = dk == _FAR
@@ -333,8 +333,8 @@ def distance_transform_cdt(input, metric="chessboard", return_distances=True,
 # Every foreground element against every border element (background
 # touching the foreground), in raster order with <=, so the last of equally
 # near ones wins, as in SciPy's list, which it walks from its last entry.
-_BF = gpunp.ElementwiseKernel(
-    "raw bool fg, raw int64 border, raw int64 shp, raw float64 samp, int32 nd, int64 nb, "
+_BF = ranked(
+    "raw bool fg, raw int64 border, raw int64 shp, raw float64 samp, int64 nb, "
     "int32 metric",
     "raw float64 dist, raw int64 feat",
     """
@@ -400,9 +400,9 @@ def distance_transform_bf(input, metric="euclidean", sampling=None, return_dista
     dist = gpunp.empty(max(total, 1), numpy.float64)
     feat = gpunp.empty(max(total, 1), numpy.int64)
     if total:
-        _BF(fg.reshape(-1), where if where.size else gpunp.zeros(1, numpy.int64),
-            gpunp.asarray(numpy.array(shape or (1,), numpy.int64)), gpunp.asarray(samp), nd,
-            int(where.size), code, dist, feat, size=total)
+        _BF(nd)(fg.reshape(-1), where if where.size else gpunp.zeros(1, numpy.int64),
+                gpunp.asarray(numpy.array(shape or (1,), numpy.int64)), gpunp.asarray(samp),
+                int(where.size), code, dist, feat, size=total)
     dt = dist[:total].reshape(shape).astype(ddt)
     ft = None
     if return_indices:

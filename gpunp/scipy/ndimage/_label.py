@@ -18,7 +18,7 @@ import numpy
 
 import gpunp
 
-from ._morphology import as_device, generate_binary_structure, host
+from ._morphology import as_device, generate_binary_structure, host, ranked
 
 __all__ = ["label", "find_objects", "value_indices"]
 
@@ -81,9 +81,9 @@ def _label_kernels(idx):
         ks = (
             gpunp.ElementwiseKernel("bool x", f"{name} L", "L = x ? (ndl_t)i : (ndl_t)-1",
                                     f"gpunp_ndi_label_start_{name}", preamble=pre),
-            gpunp.ElementwiseKernel("raw bool x, raw int64 offs, raw int64 shp, int32 nd, "
-                                    "int32 nk", f"raw {name} L, raw int32 flag", _HOOK,
-                                    f"gpunp_ndi_label_hook_{name}", preamble=pre),
+            ranked("raw bool x, raw int64 offs, raw int64 shp, int32 nk",
+                   f"raw {name} L, raw int32 flag", _HOOK, f"gpunp_ndi_label_hook_{name}",
+                   preamble=pre),
             gpunp.ElementwiseKernel("bool x", f"raw {name} L",
                                     "if (x) L[i] = ndl_root(L, (ndl_t)i)",
                                     f"gpunp_ndi_label_compress_{name}", preamble=pre),
@@ -144,7 +144,7 @@ def label(input, structure=None, output=None):
     flag = gpunp.zeros(1, numpy.int32)
     while True:
         flag.fill(0)
-        hook(fg, table, shp, input.ndim, nk, roots, flag, size=fg.size)
+        hook(input.ndim)(fg, table, shp, nk, roots, flag, size=fg.size)
         compress(fg, roots)
         if not int(flag[0]):
             break

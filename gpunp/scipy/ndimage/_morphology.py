@@ -69,12 +69,28 @@ def output_array(output, shape, default):
 
 # ---- the erosion pass ----------------------------------------------------------------------
 
+def ranked(in_params, out_params, operation, name, preamble=""):
+    """A kernel per image rank nd, made at first use: nd is a constant of the
+    source (and the coordinate arrays `c[64]` get its length), so the loops
+    over axes unroll and the coordinates stay in registers on a GPU."""
+    kernels = {}
+
+    def kernel(nd):
+        k = kernels.get(nd)
+        if k is None:
+            code = f"const int nd = {nd};\n" + operation.replace("[64]", f"[{max(nd, 1)}]")
+            k = kernels[nd] = gpunp.ElementwiseKernel(in_params, out_params, code,
+                                                      f"{name}_{nd}d", preamble=preamble)
+        return k
+    return kernel
+
+
 # One output element: all (erosion) or any (dilation, inv = 1) of the
 # structure's neighbours, a neighbour outside the image counting as bv; an
 # element outside the mask keeps its input value. A change raises flag[0]
 # (every writer writes the same 1, so the race is harmless).
-_ERODE = gpunp.ElementwiseKernel(
-    "raw bool x, raw int64 offs, raw int64 shp, raw bool m, int32 nd, int32 nk, "
+_ERODE = ranked(
+    "raw bool x, raw int64 offs, raw int64 shp, raw bool m, int32 nk, "
     "int32 bv, int32 inv, int32 usemask",
     "bool y, raw int32 flag",
     """
@@ -149,8 +165,8 @@ class _Eroder:
         """One pass src -> dst (both bool, C-contiguous); True where it changed
         anything."""
         self.flag.fill(0)
-        _ERODE(src, self.table, self.shp, self.mask, len(self.shape), self.nk, self.bv,
-               self.invert, self.usemask, dst, self.flag)
+        _ERODE(len(self.shape))(src, self.table, self.shp, self.mask, self.nk, self.bv,
+                                self.invert, self.usemask, dst, self.flag)
         return bool(self.flag[0])
 
 
