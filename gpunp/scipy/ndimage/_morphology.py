@@ -161,13 +161,14 @@ class _Eroder:
         self.invert = 1 if invert else 0
         self.flag = gpunp.zeros(1, numpy.int32)
 
-    def __call__(self, src, dst):
-        """One pass src -> dst (both bool, C-contiguous); True where it changed
-        anything."""
-        self.flag.fill(0)
+    def __call__(self, src, dst, last):
+        """One pass src -> dst (both bool, C-contiguous); whether it changed
+        anything, read back (one synchronisation) unless it is the last."""
+        if not last:
+            self.flag.fill(0)
         _ERODE(len(self.shape))(src, self.table, self.shp, self.mask, self.nk, self.bv,
                                 self.invert, self.usemask, dst, self.flag)
-        return bool(self.flag[0])
+        return None if last else bool(self.flag[0])
 
 
 def binary_core(input, structure, iterations, mask, output, border_value, origin, invert,
@@ -213,16 +214,18 @@ def binary_core(input, structure, iterations, mask, output, border_value, origin
         out = output_array(output, input.shape, bool)
     else:
         out = None
-    src = gpunp.ascontiguousarray(input != 0)
-    if src.size == 0:
-        result = src.copy()
+    if iterations == 1 and input.dtype == bool and input.flags.c_contiguous:
+        src = input  # read only: a single pass needs no second buffer
     else:
+        src = gpunp.ascontiguousarray(input != 0)
+    result = gpunp.empty(input.shape, bool)
+    if src.size:
         step = _Eroder(input.shape, structure, origins, mask, border_value, invert)
-        result = gpunp.empty(input.shape, bool)
-        changed = step(src, result)
+        changed = step(src, result, iterations == 1)
         done, spare = 1, src
-        while done < iterations or (iterations < 1 and changed):
-            changed = step(result, spare)
+        # a pass that changes nothing ends it: every later pass would repeat it
+        while changed and (done < iterations or iterations < 1):
+            changed = step(result, spare, done + 1 == iterations)
             result, spare = spare, result
             done += 1
     if out is None:
