@@ -4,6 +4,7 @@ distance transforms and measurements against scipy.ndimage: random masks
 origins, masks and iteration counts, random labels and indexes."""
 
 import numpy as np
+import pytest
 import scipy.ndimage as ndi
 from hypothesis import given, settings, strategies as st
 
@@ -112,6 +113,7 @@ def test_distance_transforms(data):
     same(gndi.distance_transform_cdt(gp.asarray(a), s), ndi.distance_transform_cdt(a, s))
 
 
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")  # SciPy's, for an absent label
 @settings(max_examples=20)
 @given(st.data())
 def test_measurements(data):

@@ -69,6 +69,10 @@ def test_binary_output_arrays():
         got = gndi.binary_erosion(gp.asarray(A2), S23, output=out)
         assert got is out
         np.testing.assert_array_equal(out.get(), ndi.binary_erosion(A2, S23).astype(out_dtype))
+    # the input as its own output
+    a = gp.asarray(A2)
+    assert gndi.binary_dilation(a, S23, output=a) is a
+    np.testing.assert_array_equal(a.get(), ndi.binary_dilation(A2, S23))
     # a dtype as output means bool, as in SciPy
     same(*both("binary_dilation", A2, output=np.int16))
     out = gp.ones(A2.shape, bool)
