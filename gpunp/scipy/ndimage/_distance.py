@@ -53,11 +53,14 @@ _EDT_LINE = ranked(
     for (int d = ax + 1; d < nd; ++d)
         st *= shp[d];
     const long long base = (i / st) * n * st + i % st;
-    gpk_i64 *vl = v + i * n;
-    double *zl = z + i * (n + 1), *fl = fv + i * n;
+    /* slot k of this line's scratch is k * lines + i: a warp's threads
+       touch neighbouring words */
+    const long long lines = (long long)_ind.size();
+    gpk_i64 *vl = v + i;
+    double *zl = z + i, *fl = fv + i;
     const double w = samp[ax] * samp[ax];
     long long c[64], fc[64];
-    int k = -1;
+    long long k = -1;
     for (long long q = 0; q < n; ++q) {
         const long long e = base + q * st;
         const long long f = fin[e];
@@ -72,29 +75,29 @@ _EDT_LINE = ranked(
         }
         double s = 0.0;
         while (k >= 0) {
-            const double r = (double)vl[k];
-            s = ((fq + w * (double)q * (double)q) - (fl[k] + w * r * r)) /
+            const double r = (double)vl[k * lines];
+            s = ((fq + w * (double)q * (double)q) - (fl[k * lines] + w * r * r)) /
                 (2.0 * w * ((double)q - r));
-            if (s > zl[k])
+            if (s > zl[k * lines])
                 break;
             --k;
         }
         ++k;
-        vl[k] = q;
-        fl[k] = fq;
-        zl[k] = k == 0 ? -1.0e308 : s;
-        zl[k + 1] = 1.0e308;
+        vl[k * lines] = q;
+        fl[k * lines] = fq;
+        zl[k * lines] = k == 0 ? -1.0e308 : s;
+        zl[(k + 1) * lines] = 1.0e308;
     }
-    int j = 0;
+    long long j = 0;
     for (long long p = 0; p < n; ++p) {
         const long long e = base + p * st;
         if (k < 0) {
             fout[e] = -1;
             continue;
         }
-        while (j < k && zl[j + 1] < (double)p)
+        while (j < k && zl[(j + 1) * lines] < (double)p)
             ++j;
-        fout[e] = fin[base + vl[j] * st];
+        fout[e] = fin[base + vl[j * lines] * st];
     }
     """,
     "gpunp_ndi_edt_line", preamble=_COORDS)
