@@ -20,8 +20,6 @@ bf compares every foreground element with every background element that
 touches the foreground, as SciPy's does, and breaks ties as SciPy does (the
 last such element in raster order)."""
 
-import operator
-
 import numpy
 
 import gpunp

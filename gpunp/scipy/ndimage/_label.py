@@ -162,15 +162,12 @@ def label(input, structure=None, output=None):
 
 
 def _segments(keys):
-    """For flat non-negative integer keys: the stable order that sorts them,
-    the distinct keys, and where each one's run starts and ends in that
-    order."""
+    """For flat integer keys: the stable order that sorts them, the distinct
+    keys, and where each one's run starts in that order."""
     order = gpunp.argsort(keys, kind="stable")
     skeys = keys[order]
     values = gpunp.unique(skeys)
-    lo = gpunp.searchsorted(skeys, values, side="left")
-    hi = gpunp.searchsorted(skeys, values, side="right")
-    return order, values, lo, hi
+    return order, values, gpunp.searchsorted(skeys, values, side="left")
 
 
 def find_objects(input, max_label=0):
@@ -194,7 +191,7 @@ def find_objects(input, max_label=0):
     if where.size == 0:
         return result
     labels = flat[where].astype(numpy.int64)
-    order, values, lo, hi = _segments(labels)
+    order, values, lo = _segments(labels)
     pos = where[order]  # raster order inside each label
     bounds = []
     for d, n in enumerate(input.shape):
