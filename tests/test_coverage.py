@@ -146,7 +146,8 @@ def test_scipy_part_is_current(section, gp_name):
 #: cupyx.scipy's names, per group of SciPy's modules (CuPy 14.2)
 CUPY_NAMES = ((("scipy.sparse", "scipy.sparse.linalg", "scipy.sparse.csgraph"), 63),
               (("scipy.linalg",), 21), (("scipy.fft",), 34), (("scipy.fftpack",), 9),
-              (("scipy.signal", "scipy.signal.windows"), 179))
+              (("scipy.signal", "scipy.signal.windows"), 179), (("scipy.ndimage",), 70),
+              (("scipy.spatial", "scipy.spatial.distance"), 24))
 # scipy.special joins when it reaches cupyx.scipy's 108 (issue 38)
 
 
