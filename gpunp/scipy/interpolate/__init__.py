@@ -1,10 +1,19 @@
 """``gpunp.scipy.interpolate``: ``scipy.interpolate`` for gpunp arrays, name for name.
 
-It will hold interpolation: splines (fitted on the host where SciPy fits on the
-host, evaluated on the device), polynomial and grid interpolators.
+Evaluation runs on the device, one elementwise kernel pass per batch of
+points (an interval search by bisection over the breakpoints, then the
+local polynomial or spline: ``_kernels``); fits that SciPy does as small
+host computations (spline slopes, banded collocation solves, polynomial
+weights) run on the host with NumPy, never through SciPy.
 
-Nothing is implemented yet: the public API is empty, and every name of
-scipy.interpolate raises AttributeError here.
-"""
+Holds piecewise polynomials (PPoly, BPoly), the cubic interpolators
+(CubicSpline, PchipInterpolator, Akima1DInterpolator, CubicHermiteSpline),
+interp1d, B-splines (BSpline, make_interp_spline, make_lsq_spline)."""
 
-__all__ = []
+from ._bsplines import BSpline, make_interp_spline, make_lsq_spline
+from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
+                     pchip_interpolate)
+from ._interp1d import interp1d
+from ._ppoly import BPoly, PPoly
+
+__all__ = sorted(n for n in dir() if not n.startswith("_"))
