@@ -15,6 +15,7 @@ from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, Pchip
                      pchip_interpolate)
 from ._interp1d import interp1d
 from ._ppoly import BPoly, PPoly
+from ._rbf import RBFInterpolator
 from ._rgi import RegularGridInterpolator, interpn
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))
