@@ -14,6 +14,8 @@ from ._bsplines import BSpline, make_interp_spline, make_lsq_spline
 from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
                      pchip_interpolate)
 from ._interp1d import interp1d
+from ._polyint import (BarycentricInterpolator, KroghInterpolator, approximate_taylor_polynomial,
+                       barycentric_interpolate, krogh_interpolate, lagrange)
 from ._ppoly import BPoly, PPoly
 from ._rbf import RBFInterpolator
 from ._rgi import RegularGridInterpolator, interpn

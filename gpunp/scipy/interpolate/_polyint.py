@@ -1,0 +1,300 @@
+"""Polynomial interpolation through all the points (SciPy's
+BarycentricInterpolator, KroghInterpolator, lagrange,
+approximate_taylor_polynomial): the weights and divided differences of the
+few nodes on the host, the evaluation at many points on the device with
+gpunp array operations (a product with the weights' matrix for the
+barycentric form, a Horner-like pass a node for Krogh's Newton form)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy
+
+import gpunp
+from gpunp.scipy._host import as_device
+
+
+def _host(a):
+    return a.get() if isinstance(a, gpunp.ndarray) else numpy.asarray(a)
+
+
+class _Interpolator1D:
+    """The shape bookkeeping of SciPy's 1-d interpolators: y's interpolation
+    axis moved first and the rest flattened to columns."""
+
+    def _set_yi(self, yi, xi, axis):
+        yi = _host(yi)
+        shape = yi.shape if yi.shape != () else (1,)
+        if xi is not None and shape[axis] != len(xi):
+            raise ValueError("x and y arrays must be equal in length along interpolation axis.")
+        self._y_axis = axis % yi.ndim
+        self._y_extra_shape = yi.shape[:self._y_axis] + yi.shape[self._y_axis + 1:]
+        self.dtype = numpy.complex128 if yi.dtype.kind == "c" else numpy.float64
+
+    def _reshape_yi(self, yi, check=False):
+        yi = numpy.moveaxis(_host(yi), self._y_axis, 0)
+        if check and yi.shape[1:] != self._y_extra_shape:
+            ok = (f"{self._y_extra_shape[-self._y_axis:]!r} + (N,) + "
+                  f"{self._y_extra_shape[:-self._y_axis]!r}")
+            raise ValueError(f"Data must be of shape {ok}")
+        return yi.reshape((yi.shape[0], -1)).astype(self.dtype)
+
+    def _prepare_x(self, x):
+        x = as_device(x)
+        if x.dtype.kind not in "fc":
+            x = x.astype(numpy.float64)
+        return x.reshape(-1), x.shape
+
+    def _finish_y(self, y, shape):
+        y = y.reshape(shape + self._y_extra_shape)
+        if self._y_axis != 0 and shape != ():
+            nx, ny = len(shape), len(self._y_extra_shape)
+            order = (list(range(nx, nx + self._y_axis)) + list(range(nx))
+                     + list(range(nx + self._y_axis, nx + ny)))
+            y = y.transpose(order)
+        return y
+
+    def __call__(self, x):
+        x, shape = self._prepare_x(x)
+        return self._finish_y(self._evaluate(x), shape)
+
+    def derivatives(self, x, der=None):
+        x, shape = self._prepare_x(x)
+        y = self._evaluate_derivatives(x, der)
+        y = y.reshape((y.shape[0],) + shape + self._y_extra_shape)
+        if self._y_axis != 0 and shape != ():
+            nx, ny = len(shape), len(self._y_extra_shape)
+            order = ([0] + list(range(nx + 1, nx + self._y_axis + 1)) + list(range(1, nx + 1))
+                     + list(range(nx + 1 + self._y_axis, nx + ny + 1)))
+            y = y.transpose(order)
+        return y
+
+    def derivative(self, x, der=1):
+        x, shape = self._prepare_x(x)
+        return self._finish_y(self._evaluate_derivatives(x, der + 1)[der], shape)
+
+
+class KroghInterpolator(_Interpolator1D):
+    """The polynomial through the points xi (a repeated xi takes the next
+    derivative), in Newton's form."""
+
+    def __init__(self, xi, yi, axis=0):
+        xi = _host(xi)
+        self._set_yi(yi, xi, axis)
+        self.xi = xi
+        yh = self._reshape_yi(yi)
+        self.n, self.r = yh.shape
+        if xi.size > 30:
+            warnings.warn(f"{xi.size} degrees provided, degrees higher than about thirty cause "
+                          "problems with numerical instability with 'KroghInterpolator'",
+                          stacklevel=2)
+        # divided differences, with confluent nodes taking derivatives / s!
+        c = numpy.zeros((self.n + 1, self.r), dtype=self.dtype)
+        c[0] = yh[0]
+        v = numpy.zeros((self.n, self.r), dtype=self.dtype)
+        for k in range(1, self.n):
+            s = 0
+            while s <= k and xi[k - s] == xi[k]:
+                s += 1
+            s -= 1
+            v[0] = yh[k] / math.factorial(s)
+            for i in range(k - s):
+                if xi[i] == xi[k]:
+                    raise ValueError("Elements of `xi` can't be equal.")
+                prev = c[i] if s == 0 else v[i + 1]
+                v[i + 1] = (prev - v[i]) / (xi[i] - xi[k])
+            c[k] = v[k - s]
+        self.c = gpunp.asarray(c)
+        self._xd = gpunp.asarray(xi.astype(numpy.float64) if xi.dtype.kind != "c" else xi)
+
+    def _evaluate(self, x):
+        p = gpunp.zeros((x.shape[0], self.r), dtype=self.dtype) + self.c[0][None]
+        pi = None
+        for k in range(1, self.n):
+            w = x - self._xd[k - 1]
+            pi = w if pi is None else w * pi
+            p = p + pi[:, None] * self.c[k][None]
+        return p
+
+    def _evaluate_derivatives(self, x, der=None):
+        n, r, nx = self.n, self.r, x.shape[0]
+        if der is None:
+            der = n
+        w = [x - self._xd[k] for k in range(n - 1)] + [gpunp.zeros(nx)]
+        pi = [gpunp.ones(nx)]
+        p = gpunp.zeros((nx, r), dtype=self.dtype) + self.c[0][None]
+        for k in range(1, n):
+            pi.append(w[k - 1] * pi[k - 1])
+            p = p + pi[k][:, None] * self.c[k][None]
+        rows = max(der, n + 1)
+        cn = [gpunp.zeros((nx, r), dtype=self.dtype) + self.c[j][None] if j <= n
+              else gpunp.zeros((nx, r), dtype=self.dtype) for j in range(rows)]
+        cn[0] = p
+        for k in range(1, n):
+            for i in range(1, n - k + 1):
+                pi[i] = w[k + i - 1] * pi[i - 1] + pi[i]
+                cn[k] = cn[k] + pi[i][:, None] * cn[k + i]
+            cn[k] = cn[k] * float(math.factorial(k))
+        cn[n] = gpunp.zeros((nx, r), dtype=self.dtype)
+        return gpunp.stack(cn[:der]) if der else gpunp.zeros((0, nx, r), dtype=self.dtype)
+
+
+def krogh_interpolate(xi, yi, x, der=0, axis=0):
+    p = KroghInterpolator(xi, yi, axis=axis)
+    if der == 0:
+        return p(x)
+    if numpy.ndim(der) == 0:
+        return p.derivative(x, der=der)
+    der = numpy.asarray(der)
+    return p.derivatives(x, der=int(der.max()) + 1)[gpunp.asarray(der)]
+
+
+def approximate_taylor_polynomial(f, x, degree, scale, order=None):
+    """The Taylor polynomial of f at x (a numpy.poly1d, as SciPy's) from a
+    polynomial through order+1 Chebyshev-like points within scale of x."""
+    if order is None:
+        order = degree
+    n = order + 1
+    xs = scale * numpy.cos(numpy.linspace(0, numpy.pi, n, endpoint=n % 1)) + x
+    p = KroghInterpolator(xs, f(gpunp.asarray(xs)))
+    d = _host(p.derivatives(x, der=degree + 1))
+    fac = numpy.array([math.factorial(j) for j in range(degree + 1)], dtype=float)
+    return numpy.poly1d((d / fac.reshape((-1,) + (1,) * (d.ndim - 1)))[::-1])
+
+
+class BarycentricInterpolator(_Interpolator1D):
+    """The polynomial through (xi, yi) in barycentric form. The weights are
+    products over the other nodes scaled by the interval's capacity; `rng`
+    (SciPy's random order of that product, which changes only rounding) is
+    taken and, when given, used for the order."""
+
+    def __init__(self, xi, yi=None, axis=0, *, wi=None, rng=None):
+        self.xi = _host(xi).astype(numpy.float64)
+        self._axis0 = axis
+        self.yi = None
+        if yi is not None:
+            self._set_yi(yi, self.xi, axis)
+        else:
+            self._y_axis, self._y_extra_shape, self.dtype = axis, (), numpy.float64
+        self.set_yi(yi)
+        self.n = len(self.xi)
+        self._cij = None
+        if wi is not None:
+            self.wi = _host(wi).astype(numpy.float64)
+        else:
+            self._inv_capacity = 4.0 / (numpy.max(self.xi) - numpy.min(self.xi))
+            order = numpy.arange(self.n) if rng is None \
+                else numpy.random.default_rng(rng).permutation(self.n)
+            wi = numpy.zeros(self.n)
+            for i in range(self.n):
+                dist = self._inv_capacity * (self.xi[i] - self.xi[order])
+                dist[order == i] = 1.0
+                prod = numpy.prod(dist)
+                if prod == 0.0:
+                    raise ValueError("Interpolation points xi must be distinct.")
+                wi[i] = 1.0 / prod
+            self.wi = wi
+        self._xd = gpunp.asarray(self.xi)
+
+    def set_yi(self, yi, axis=None):
+        if yi is None:
+            self.yi = None
+            return
+        self._set_yi(yi, self.xi, self._y_axis if axis is None else axis)
+        self.yi = gpunp.asarray(self._reshape_yi(yi))
+        self.n, self.r = self.yi.shape
+        self._derived = None
+
+    def add_xi(self, xi, yi=None):
+        if yi is not None:
+            if self.yi is None:
+                raise ValueError("No previous yi value to update!")
+            yi = gpunp.asarray(self._reshape_yi(yi, check=True))
+            self.yi = gpunp.concatenate([self.yi, yi])
+        elif self.yi is not None:
+            raise ValueError("No update to yi provided!")
+        old = self.n
+        self.xi = numpy.concatenate([self.xi, _host(xi).astype(float)])
+        self.n = len(self.xi)
+        inv = numpy.zeros(self.n)
+        inv[:old] = 1.0 / self.wi
+        for j in range(old, self.n):
+            inv[:j] *= self._inv_capacity * (self.xi[j] - self.xi[:j])
+            inv[j] = numpy.multiply.reduce(self._inv_capacity * (self.xi[:j] - self.xi[j]))
+        self.wi = 1.0 / inv
+        self._xd = gpunp.asarray(self.xi)
+        self._cij = None
+        self._derived = None
+
+    def _evaluate(self, x):
+        if x.shape[0] == 0:
+            return gpunp.zeros((0, self.r), dtype=self.dtype)
+        c = x[:, None] - self._xd[None]
+        hit = c == 0
+        c = gpunp.asarray(self.wi)[None] / gpunp.where(hit, 1.0, c)
+        p = (c @ self.yi) / c.sum(axis=-1)[:, None]
+        # a point on a node takes that node's value
+        node = gpunp.argmax(hit, axis=1)
+        return gpunp.where(hit.any(axis=1)[:, None], self.yi[node], p)
+
+    def derivative(self, x, der=1):
+        x, shape = self._prepare_x(x)
+        return self._finish_y(self._nth(x, der), shape)
+
+    def _nth(self, x, der):
+        if x.shape[0] == 0 or self.r == 0:
+            return gpunp.zeros((x.shape[0] if self.r == 0 else 0, self.r), dtype=self.dtype)
+        if der == 0:
+            return self._evaluate(x)
+        if der >= self.n:
+            return gpunp.zeros((x.shape[0], self.r), dtype=self.dtype)
+        if self._cij is None:
+            # the differentiation matrix of the barycentric form
+            c = self.xi[:, None] - self.xi
+            numpy.fill_diagonal(c, 1)
+            c = self.wi / (c * self.wi[:, None])
+            numpy.fill_diagonal(c, 0)
+            numpy.fill_diagonal(c, -c.sum(axis=1))
+            self._cij = c
+        if self._derived is None:
+            nxt = BarycentricInterpolator(self.xi, wi=self.wi)
+            nxt._y_axis, nxt._y_extra_shape, nxt.dtype = 0, (), self.dtype
+            nxt.yi = gpunp.asarray(self._cij).astype(self.dtype) @ self.yi
+            nxt.n, nxt.r = self.n, self.r
+            nxt._cij = self._cij
+            nxt._derived = None
+            self._derived = nxt
+        return self._derived._nth(x, der - 1)
+
+    def _evaluate_derivatives(self, x, der=None):
+        if der is None:
+            der = self.n
+        return gpunp.stack([self._nth(x, d) for d in range(der)]) if der else \
+            gpunp.zeros((0, x.shape[0], self.r), dtype=self.dtype)
+
+
+def barycentric_interpolate(xi, yi, x, axis=0, *, der=0, rng=None):
+    p = BarycentricInterpolator(xi, yi, axis=axis, rng=rng)
+    if der == 0:
+        return p(x)
+    if numpy.ndim(der) == 0:
+        return p.derivative(x, der=der)
+    der = numpy.asarray(der)
+    return p.derivatives(x, der=int(der.max()) + 1)[gpunp.asarray(der)]
+
+
+def lagrange(x, w):
+    """The Lagrange interpolating polynomial through (x, w), as a numpy.poly1d
+    (SciPy's return type: a small host object)."""
+    x, w = _host(x), _host(w)
+    m = len(x)
+    p = numpy.poly1d(0.0)
+    for j in range(m):
+        term = numpy.poly1d(w[j])
+        for k in range(m):
+            if k != j:
+                term = term * numpy.poly1d([1.0, -x[k]]) / (x[j] - x[k])
+        p = p + term
+    return p
