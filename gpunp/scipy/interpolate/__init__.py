@@ -13,6 +13,8 @@ interp1d, B-splines (BSpline, make_interp_spline, make_lsq_spline)."""
 from ._bsplines import BSpline, make_interp_spline, make_lsq_spline
 from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
                      pchip_interpolate)
+from ._fitpack import (InterpolatedUnivariateSpline, LSQUnivariateSpline, UnivariateSpline, spalde,
+                       splantider, splder, splev, splint, splrep, sproot)
 from ._interp1d import interp1d
 from ._polyint import (BarycentricInterpolator, KroghInterpolator, approximate_taylor_polynomial,
                        barycentric_interpolate, krogh_interpolate, lagrange)
