@@ -189,15 +189,12 @@ class interp1d:
         return out
 
     def _values(self, xr):
-        """(len(xr), ncols) values, fill values in place unless extrapolating."""
+        """(len(xr), ncols) values, fill values in place unless extrapolating;
+        the dtype is the computation's (SciPy assigns the fill values into it)."""
         fill = not self._extrapolate
         if self._kind == "linear":
             dt = numpy.result_type(xr.dtype, self.x.dtype, self.y.dtype)
-            out = self._linear(xr, fill)
-            if fill:
-                return out.astype(numpy.result_type(dt, self._below.dtype,
-                                                     self._above.dtype), copy=False)
-            return out.astype(dt, copy=False)
+            return self._linear(xr, fill).astype(dt, copy=False)
         if self._kind == "spline":
             out = self._spline(xr)
             if self._all_nan:
@@ -211,12 +208,10 @@ class interp1d:
                              1 - self._ind, len(self.x) - self._ind)
             out = self._y2[idx + self._ind - 1]
         if fill and out.size:
-            dt = numpy.result_type(out.dtype, self._below.dtype, self._above.dtype)
-            out = out.astype(dt, copy=False)
             below = (xr < self.x[0])[:, None]
             above = (xr > self.x[-1])[:, None]
-            out = gpunp.where(below, gpunp.asarray(self._below.astype(dt)), out)
-            out = gpunp.where(above, gpunp.asarray(self._above.astype(dt)), out)
+            out = gpunp.where(below, gpunp.asarray(self._below.astype(out.dtype)), out)
+            out = gpunp.where(above, gpunp.asarray(self._above.astype(out.dtype)), out)
         return out
 
     def _linear(self, xr, fill):

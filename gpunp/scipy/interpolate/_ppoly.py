@@ -307,7 +307,8 @@ def _real_roots(c, x, y, discontinuity, extrapolate):
         nz = numpy.flatnonzero(cc)
         if nz[0] == len(cc) - 1:
             continue
-        for r in numpy.roots(cc[nz[0]:]):
+        found = numpy.roots(cc[nz[0]:])
+        for r in found[numpy.argsort(found.real, kind="stable")]:
             if r.imag != 0:
                 continue
             r = r.real
