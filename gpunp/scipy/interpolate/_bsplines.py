@@ -6,6 +6,7 @@ and coefficients on the device, evaluated there by de Boor's recursion
 from __future__ import annotations
 
 import operator
+import warnings
 
 import numpy
 
@@ -427,7 +428,12 @@ def _periodic_spline(x, y, t, k, axis):
         a[i] = _collocation(x[:1], t, k, i + 1)[0] - _collocation(x[-1:], t, k, i + 1)[0]
     a[k - 1:] = _collocation(x, t, k)
     m = int(numpy.prod(y.shape[1:], dtype=numpy.int64))
-    rhs = numpy.concatenate([numpy.zeros((k - 1, m), dtype=y.dtype), y.reshape(n, m)])
+    if y.dtype.kind == "c":
+        # SciPy stores the periodic coefficients in a real array: the imaginary part is lost
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      numpy.exceptions.ComplexWarning, stacklevel=3)
+        y = y.real
+    rhs = numpy.concatenate([numpy.zeros((k - 1, m)), y.reshape(n, m)])
     c = numpy.linalg.solve(a, rhs)
     return BSpline.construct_fast(t, numpy.ascontiguousarray(c.reshape((nc,) + y.shape[1:])),
                                   k, extrapolate="periodic", axis=axis)

@@ -118,6 +118,11 @@ class _PPolyBase:
     def __call__(self, x, nu=0, extrapolate=None):
         if extrapolate is None:
             extrapolate = self.extrapolate
+        if nu < 0:
+            raise ValueError("Order of derivative cannot be negative")
+        if self._bernstein and nu > self.c.shape[0]:
+            # SciPy's Bernstein evaluation sizes a work array by k - nu + 1
+            raise ValueError("negative dimensions are not allowed")
         x = gpunp.asarray(as_device(x), dtype=numpy.float64)
         shape = x.shape
         x = x.reshape(-1)
@@ -198,6 +203,7 @@ class PPoly(_PPolyBase):
         if b < a:
             a, b, sign = b, a, -1.0
         ib = self.antiderivative()
+        ib.axis = 0  # the values of the points first, whatever the interpolation axis
         xs = self._hx()
         rest = self.c.shape[2:]
         if extrapolate == "periodic":

@@ -235,16 +235,16 @@ class RegularGridInterpolator:
         else:
             if method == "pchip":
                 out = self._pchip(pts)
+                dt = self._values.dtype  # SciPy's fold writes into an array of it
             else:
                 out = self._tensor(pts, method, nu)
-            dt = out.dtype
+                dt = out.dtype
             if fill is not None:
                 outside = gpunp.zeros(pts.shape[0], dtype=bool)
                 for d, g in enumerate(self._grid):
                     outside |= (pts[:, d] < g[0]) | (pts[:, d] > g[-1])
                 out = gpunp.where(outside[:, None], gpunp.asarray(fill, dtype=out.dtype), out)
-        if fill is not None:
-            dt = numpy.result_type(dt, numpy.asarray(_host(fill)).dtype)
+        # the fill value is written into SciPy's result: it never changes the dtype
         return out.astype(dt, copy=False).reshape(shape[:-1] + rest)
 
     def _tensor(self, pts, method, nu):
