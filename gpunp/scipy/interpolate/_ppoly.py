@@ -172,7 +172,7 @@ class PPoly(_PPolyBase):
         if nu < 0:
             return self.antiderivative(-nu)
         c = self._hc()
-        c2 = c[:c.shape[0] - nu].copy() if nu else c.copy()
+        c2 = c[:max(c.shape[0] - nu, 0)].copy()
         if c2.shape[0] == 0:
             c2 = numpy.zeros((1,) + c.shape[1:], dtype=c.dtype)
         fac = _rising(numpy.arange(c2.shape[0], 0, -1, dtype=float), nu)
