@@ -81,9 +81,12 @@ class interp1d:
         x = gpunp.array(x, copy=True) if copy else x
         y = gpunp.array(y, copy=True) if copy else y
         if not assume_sorted:
-            ind = gpunp.argsort(x, kind="stable")
-            x = x[ind]
-            y = gpunp.take(y, ind, axis=axis)
+            # the data's abscissae are few: sorted on the host, y gathered on the device
+            ind = numpy.argsort(x.get(), kind="mergesort")
+            if numpy.any(ind[1:] < ind[:-1]):
+                ind = gpunp.asarray(ind)
+                x = x[ind]
+                y = gpunp.take(y, ind, axis=axis)
         if x.ndim != 1:
             raise ValueError("the x array must have exactly one dimension.")
         if y.ndim == 0:

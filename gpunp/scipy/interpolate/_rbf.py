@@ -1,11 +1,11 @@
 """Radial basis function interpolation (SciPy's RBFInterpolator), all on
-the device: the kernel's values for pairs of points come from one
-elementwise kernel (pairs named by two index arrays, so the same kernel
-builds a dense system, a batch of local systems and the evaluation
-matrices), the systems are solved by gpunp.linalg.solve (LU where SciPy
+the device in three kernels: one writes the whole system of each set of
+data points (the radial function of the pairs, smoothing on the diagonal,
+the monomial block), gpunp.linalg.solve solves the batch (LU where SciPy
 uses LAPACK's symmetric indefinite solver: the same solution up to
-rounding), and `neighbors=` finds each point's nearest data points by brute
-force (a distance pass and gpunp.argpartition)."""
+rounding), and one evaluates each point against its set's coefficients.
+`neighbors=` finds each point's nearest data points by brute force (a
+distance pass, gpunp.argpartition), one system per distinct neighbourhood."""
 
 from __future__ import annotations
 
@@ -32,40 +32,110 @@ _KERNELS = {
 _NAMES = list(_KERNELS)
 _SCALE_INVARIANT = {"linear", "thin_plate_spline", "cubic", "quintic"}
 
-_PAIRS = gpunp.ElementwiseKernel(
-    "raw float64 a, raw float64 b, int64 ia, int64 ib, int64 nd, float64 eps, int32 kind",
-    "float64 out",
-    r"""
+_PHI = "".join(f"    case {j}: return {_KERNELS[n][0]};\n" for j, n in enumerate(_NAMES))
+
+_PRE = r"""
+/* the radial function of kind at the distance of eps * (a - b) */
+GPK_FN double rbf_phi(const double *a, const double *b, long long nd, double eps, int kind)
+{
     long long d;
     double s = 0.0, u, r;
     for (d = 0; d < nd; d++) {
-        u = a[ia * nd + d] * eps - b[ib * nd + d] * eps;
+        u = a[d] * eps - b[d] * eps;
         s += u * u;
     }
     r = sqrt(s);
     switch (kind) {
-    """ + "".join(f"case {j}: out = {_KERNELS[n][0]}; break;\n    "
-                  for j, n in enumerate(_NAMES)) + r"""
-    default: out = NAN;
+""" + _PHI + r"""
     }
-    """,
-    "gp_rbf_pairs")
+    return NAN;
+}
 
-_DIST2 = gpunp.ElementwiseKernel(
-    "raw float64 a, raw float64 b, int64 ia, int64 ib, int64 nd",
+/* monomial q (exponents pw[q * nd ...]) of the scaled point (a - shift) / scale */
+GPK_FN double rbf_mono(const double *a, const double *shift, const double *scale,
+                       const long long *pw, long long q, long long nd)
+{
+    long long d, e;
+    double v = 1.0, t;
+    for (d = 0; d < nd; d++) {
+        t = (a[d] - shift[d]) / scale[d];
+        for (e = 0; e < pw[q * nd + d]; e++) v *= t;
+    }
+    return v;
+}
+"""
+
+# the system of each set b of data rows: [[phi + smoothing, P], [P^T, 0]]
+_SYSTEM = gpunp.ElementwiseKernel(
+    "raw float64 y, raw int64 rows, raw float64 shift, raw float64 scale, raw float64 sm, "
+    "raw int64 pw, int64 P, int64 M, int64 nd, float64 eps, int32 kind",
     "float64 out",
     r"""
-    long long d;
+    long long b = i / (M * M), r = (i / M) % M, c = i % M;
+    const double *sh = &shift[b * nd], *sc = &scale[b * nd];
+    if (r < P && c < P) {
+        out = rbf_phi(&y[rows[b * P + r] * nd], &y[rows[b * P + c] * nd], nd, eps, kind)
+              + (r == c ? sm[rows[b * P + r]] : 0.0);
+    } else if (r < P) {
+        out = rbf_mono(&y[rows[b * P + r] * nd], sh, sc, &pw[0], c - P, nd);
+    } else if (c < P) {
+        out = rbf_mono(&y[rows[b * P + c] * nd], sh, sc, &pw[0], r - P, nd);
+    } else {
+        out = 0.0;
+    }
+    """,
+    "gp_rbf_system", preamble=_PRE)
+
+# each point's value: its set's coefficients against phi and the monomials
+_EVALUATE = gpunp.ElementwiseKernel(
+    "raw float64 x, raw float64 y, raw int64 rows, raw int64 set, raw float64 shift, "
+    "raw float64 scale, raw float64 coef, raw int64 pw, int64 P, int64 M, int64 S, int64 nd, "
+    "float64 eps, int32 kind",
+    "float64 out",
+    r"""
+    long long p = i / S, col = i % S, b = set[p], q;
+    const double *xp = &x[p * nd], *cf = &coef[b * M * S + col];
+    double acc = 0.0;
+    for (q = 0; q < P; q++)
+        acc += rbf_phi(xp, &y[rows[b * P + q] * nd], nd, eps, kind) * cf[q * S];
+    for (q = P; q < M; q++)
+        acc += rbf_mono(xp, &shift[b * nd], &scale[b * nd], &pw[0], q - P, nd) * cf[q * S];
+    out = acc;
+    """,
+    "gp_rbf_evaluate", preamble=_PRE)
+
+# the centre and half-range of each set's points, per coordinate
+_SPAN = gpunp.ElementwiseKernel(
+    "raw float64 y, raw int64 rows, int64 P, int64 nd",
+    "float64 shift, float64 scale",
+    r"""
+    long long b = i / nd, d = i % nd, q;
+    double lo = y[rows[b * P] * nd + d], hi = lo, v;
+    for (q = 1; q < P; q++) {
+        v = y[rows[b * P + q] * nd + d];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    shift = (hi + lo) / 2;
+    scale = (hi - lo) / 2 == 0.0 ? 1.0 : (hi - lo) / 2;
+    """,
+    "gp_rbf_span")
+
+_DIST2 = gpunp.ElementwiseKernel(
+    "raw float64 a, raw float64 b, int64 nd, int64 nb",
+    "float64 out",
+    r"""
+    long long p = i / nb, q = i % nb, d;
     double s = 0.0, u;
     for (d = 0; d < nd; d++) {
-        u = a[ia * nd + d] - b[ib * nd + d];
+        u = a[p * nd + d] - b[q * nd + d];
         s += u * u;
     }
     out = s;
     """,
     "gp_rbf_dist2")
 
-# elements of one evaluation block (points x data points)
+# elements of one block of the nearest-neighbour search (points x data points)
 _BLOCK = 1 << 24
 
 
@@ -80,49 +150,26 @@ def _monomial_powers(ndim, degree):
     return out
 
 
-def _poly(xhat, powers):
-    """Monomials of the scaled coordinates: (..., R)."""
-    cols = []
-    for p in powers:
-        v = gpunp.ones(xhat.shape[:-1])
-        for d, e in enumerate(p):
-            if e:
-                v = v * xhat[..., d] ** int(e)
-        cols.append(v)
-    if not cols:
-        return gpunp.zeros(xhat.shape[:-1] + (0,))
-    return gpunp.stack(cols, axis=-1)
+def _span(y, rows):
+    B, P = rows.shape
+    nd = y.shape[1]
+    shift, scale = gpunp.empty((B, nd)), gpunp.empty((B, nd))
+    _SPAN(y, rows, P, nd, shift, scale, size=B * nd)
+    return shift, scale
 
 
-def _pairs(a, b, ia, ib, eps, kind):
-    shape = numpy.broadcast_shapes(ia.shape, ib.shape)
-    out = gpunp.empty(shape, dtype=numpy.float64)
-    if out.size:
-        _PAIRS(a, b, ia, ib, a.shape[1], float(eps), _NAMES.index(kind), out)
-    return out
-
-
-def _shift_scale(y):
-    lo, hi = y.min(axis=-2), y.max(axis=-2)
-    shift = (hi + lo) / 2
-    scale = (hi - lo) / 2
-    return shift, gpunp.where(scale == 0.0, 1.0, scale)
-
-
-def _solve(y, yrows, d, smoothing, kind, eps, powers):
-    """Coefficients of the systems over the data rows yrows (B, P): (B, P+R, S),
-    with the shifts and scales of each (B, N)."""
-    B, P = yrows.shape
-    R = powers.shape[0]
-    pts = y[yrows]                                   # (B, P, N)
-    shift, scale = _shift_scale(pts)
-    k = _pairs(y, y, yrows[:, :, None], yrows[:, None, :], eps, kind)
-    k = k + gpunp.eye(P)[None] * smoothing[yrows][:, :, None]
-    pm = _poly((pts - shift[:, None]) / scale[:, None], powers)   # (B, P, R)
-    top = gpunp.concatenate([k, pm], axis=2)
-    bottom = gpunp.concatenate([gpunp.swapaxes(pm, 1, 2), gpunp.zeros((B, R, R))], axis=2)
-    lhs = gpunp.concatenate([top, bottom], axis=1)
-    rhs = gpunp.concatenate([d[yrows], gpunp.zeros((B, R, d.shape[1]))], axis=1)
+def _solve(y, rows, d, smoothing, kind, eps, powers):
+    """Coefficients (B, P+R, S) of the systems over the data rows rows (B, P),
+    with each set's shift and scale (B, N)."""
+    B, P = rows.shape
+    R, nd = powers.shape[0], y.shape[1]
+    M = P + R
+    shift, scale = _span(y, rows)
+    pw = gpunp.asarray(powers.reshape(-1) if powers.size else numpy.zeros(1, numpy.int64))
+    lhs = gpunp.empty((B, M, M))
+    _SYSTEM(y, rows, shift, scale, smoothing, pw, P, M, nd, float(eps), _NAMES.index(kind), lhs)
+    rhs = gpunp.zeros((B, M, d.shape[1]))
+    rhs[:, :P] = d[rows]
     try:
         coeffs = gpunp.linalg.solve(lhs, rhs)
     except numpy.linalg.LinAlgError:
@@ -130,7 +177,10 @@ def _solve(y, yrows, d, smoothing, kind, eps, powers):
     if coeffs is None or not bool(gpunp.isfinite(coeffs).all()):
         msg = "Singular matrix."
         if R:
-            rank = numpy.linalg.matrix_rank(pm[0].get())
+            pts = y[rows[0]].get()
+            sh, sc = shift[0].get(), scale[0].get()
+            pm = numpy.prod(((pts - sh) / sc)[:, None, :] ** powers[None], axis=-1)
+            rank = numpy.linalg.matrix_rank(pm)
             if rank < R:
                 msg = ("Singular matrix. The matrix of monomials evaluated at the data point "
                        f"coordinates does not have full column rank ({rank}/{R}).")
@@ -216,53 +266,47 @@ class RBFInterpolator:
             out = out[..., 0] + 1j * out[..., 1]
         return out.reshape((nx,) + self.d_shape)
 
+    def _evaluate(self, x, rows, which, shift, scale, coeffs):
+        nx = x.shape[0]
+        S = self.d.shape[1]
+        out = gpunp.empty((nx, S))
+        if out.size:
+            P = rows.shape[1]
+            pw = gpunp.asarray(self.powers.reshape(-1) if self.powers.size
+                               else numpy.zeros(1, numpy.int64))
+            _EVALUATE(x, self.y, rows, which, shift, scale, coeffs, pw, P,
+                      P + self.powers.shape[0], S, x.shape[1], float(self.epsilon),
+                      _NAMES.index(self.kernel), out)
+        return out
+
     def _dense(self, x):
-        nx, ny = x.shape[0], self.y.shape[0]
-        R = self.powers.shape[0]
-        step = max(1, _BLOCK // max(ny + R, 1))
-        iy = gpunp.arange(ny)[None]
-        parts = []
-        for s in range(0, nx, step):
-            xs = x[s:s + step]
-            ix = gpunp.arange(xs.shape[0])[:, None]
-            k = _pairs(gpunp.ascontiguousarray(xs), self.y, ix, iy, self.epsilon, self.kernel)
-            pm = _poly((xs - self._shift) / self._scale, self.powers)
-            parts.append(k @ self._coeffs[:ny] + pm @ self._coeffs[ny:])
-        if not parts:
-            return gpunp.zeros((0, self.d.shape[1]))
-        return gpunp.concatenate(parts) if len(parts) > 1 else parts[0]
+        ny = self.y.shape[0]
+        return self._evaluate(x, gpunp.arange(ny)[None], gpunp.zeros(x.shape[0], numpy.int64),
+                              self._shift[None], self._scale[None], self._coeffs[None])
 
     def _nearest(self, x):
         """Indices (nx, k) of each point's k nearest data points, sorted."""
         nx, ny = x.shape[0], self.y.shape[0]
         k = self.neighbors
         step = max(1, _BLOCK // max(ny, 1))
-        iy = gpunp.arange(ny)[None]
         parts = []
         for s in range(0, nx, step):
             xs = gpunp.ascontiguousarray(x[s:s + step])
             d2 = gpunp.empty((xs.shape[0], ny))
-            _DIST2(xs, self.y, gpunp.arange(xs.shape[0])[:, None], iy, xs.shape[1], d2)
-            if k < ny:
-                near = gpunp.argpartition(d2, k - 1, axis=1)[:, :k]
-            else:
-                near = gpunp.broadcast_to(iy, d2.shape)
+            _DIST2(xs, self.y, xs.shape[1], ny, d2)
+            near = gpunp.argpartition(d2, k - 1, axis=1)[:, :k] if k < ny else \
+                gpunp.broadcast_to(gpunp.arange(ny)[None], d2.shape)
             parts.append(gpunp.sort(near, axis=1))
         return gpunp.concatenate(parts) if len(parts) > 1 else parts[0]
 
     def _local(self, x):
         """One system for each distinct set of neighbours (solved as a batch),
         each point evaluated with its set's coefficients."""
-        nx = x.shape[0]
-        if nx == 0:
+        if x.shape[0] == 0:
             return gpunp.zeros((0, self.d.shape[1]))
-        near = self._nearest(x)
-        sets, inv = gpunp.unique(near, axis=0, return_inverse=True)
-        inv = inv.reshape(-1)
+        sets, inv = gpunp.unique(self._nearest(x), axis=0, return_inverse=True)
+        sets = gpunp.ascontiguousarray(sets)
         shift, scale, coeffs = _solve(self.y, sets, self.d, self.smoothing, self.kernel,
                                       self.epsilon, self.powers)
-        k = self.neighbors
-        kv = _pairs(x, self.y, gpunp.arange(nx)[:, None], sets[inv], self.epsilon, self.kernel)
-        pm = _poly((x - shift[inv]) / scale[inv], self.powers)
-        c = coeffs[inv]
-        return gpunp.einsum("ij,ijs->is", kv, c[:, :k]) + gpunp.einsum("ij,ijs->is", pm, c[:, k:])
+        return self._evaluate(x, sets, gpunp.ascontiguousarray(inv.reshape(-1)), shift, scale,
+                              coeffs)

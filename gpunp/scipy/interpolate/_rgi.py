@@ -243,6 +243,7 @@ class RegularGridInterpolator:
                 outside = gpunp.zeros(pts.shape[0], dtype=bool)
                 for d, g in enumerate(self._grid):
                     outside |= (pts[:, d] < g[0]) | (pts[:, d] > g[-1])
+                outside &= ~gpunp.isnan(pts).any(axis=1)  # a NaN coordinate gives NaN
                 out = gpunp.where(outside[:, None], gpunp.asarray(fill, dtype=out.dtype), out)
         # the fill value is written into SciPy's result: it never changes the dtype
         return out.astype(dt, copy=False).reshape(shape[:-1] + rest)
