@@ -17,7 +17,7 @@ import gpunp.scipy.interpolate as gi
 
 from .signal_compare import outcome, same
 
-SETTINGS = settings(max_examples=20)
+SETTINGS = settings(max_examples=12)
 
 
 def knots(draw, n, rng, repeat=False):
@@ -185,7 +185,7 @@ def test_regular_grid_interpolator(grid, method, fill_value):
                                                    "inverse_multiquadric", "inverse_quadratic",
                                                    "gaussian"]),
        st.integers(-1, 2), st.sampled_from([1e-3, 0.1]), st.sampled_from([None, 1, 5, 12]))
-@settings(max_examples=15)
+@settings(max_examples=10)
 def test_rbf_interpolator(seed, kernel, degree, smoothing, neighbors):
     # some smoothing: without it random points make ill-conditioned systems
     # (a Gaussian's), whose solutions agree only to their condition number
@@ -206,7 +206,7 @@ def test_rbf_interpolator(seed, kernel, degree, smoothing, neighbors):
 
 @given(curves(max_n=8, dtypes=(np.float64, np.complex128), repeat=False), st.integers(0, 3),
        st.booleans())
-@settings(max_examples=15)
+@settings(max_examples=10)
 def test_polynomial_interpolators(data, der, krogh):
     x, y, axis, xn, _ = data
     cls = (si.KroghInterpolator, gi.KroghInterpolator) if krogh else \

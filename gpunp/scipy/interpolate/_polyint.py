@@ -1,9 +1,9 @@
 """Polynomial interpolation through all the points (SciPy's
 BarycentricInterpolator, KroghInterpolator, lagrange,
 approximate_taylor_polynomial): the weights and divided differences of the
-few nodes on the host, the evaluation at many points on the device with
-gpunp array operations (a product with the weights' matrix for the
-barycentric form, a Horner-like pass a node for Krogh's Newton form)."""
+few nodes on the host, the evaluation at many points on the device in one
+kernel pass (the barycentric formula; Krogh's recurrence for all the
+derivatives at once), complex values as their two real parts."""
 
 from __future__ import annotations
 
@@ -14,6 +14,69 @@ import numpy
 
 import gpunp
 from gpunp.scipy._host import as_device
+
+
+# the most nodes of a Krogh interpolant the evaluation kernel holds (SciPy
+# warns past 30: the Newton form is meaningless long before this)
+MAX_KROGH = 64
+
+# every derivative (orders below `der`) of the Newton form at each point, for
+# one column: the divided differences c, the nodes xi (SciPy's recurrence)
+_KROGH = gpunp.ElementwiseKernel(
+    "raw float64 xs, raw float64 xi, raw float64 c, int64 n, int64 r, int64 der, int64 nx",
+    "raw float64 out",
+    r"""
+    long long p = i / r, col = i % r, k, q, rows;
+    double pi[MAX_N], w[MAX_N], cn[MAX_N + 1], x = xs[p], val, fact = 1.0;
+    pi[0] = 1.0;
+    for (k = 0; k < n - 1; k++) w[k] = x - xi[k];
+    w[n - 1] = 0.0;
+    val = c[col];
+    for (k = 1; k < n; k++) {
+        pi[k] = w[k - 1] * pi[k - 1];
+        val += pi[k] * c[k * r + col];
+    }
+    for (k = 0; k <= n; k++) cn[k] = c[k * r + col];
+    cn[0] = val;
+    for (k = 1; k < n; k++) {
+        for (q = 1; q <= n - k; q++) {
+            pi[q] = w[k + q - 1] * pi[q - 1] + pi[q];
+            cn[k] += pi[q] * cn[k + q];
+        }
+        fact *= (double)k;
+        cn[k] *= fact;
+    }
+    cn[n] = 0.0;
+    rows = der < n + 1 ? der : n + 1;
+    for (k = 0; k < der; k++) out[(k * nx + p) * r + col] = k < rows ? cn[k] : 0.0;
+    """.replace("MAX_N", str(MAX_KROGH)),
+    "gp_interp_krogh")
+
+# the barycentric formula at each point, for one column (a point on a node
+# takes the node's value)
+_BARYCENTRIC = gpunp.ElementwiseKernel(
+    "raw float64 xi, raw float64 wi, raw float64 yi, float64 xv, int64 n, int64 r",
+    "float64 out",
+    r"""
+    long long col = i % r, j, hit = -1;
+    double num = 0.0, den = 0.0, c;
+    for (j = 0; j < n; j++) {
+        c = xv - xi[j];
+        if (c == 0.0) { hit = j; break; }
+        c = wi[j] / c;
+        num += c * yi[j * r + col];
+        den += c;
+    }
+    out = hit >= 0 ? yi[hit * r + col] : num / den;
+    """,
+    "gp_interp_barycentric")
+
+
+def _by_parts(a, fn):
+    """fn of a float64 array; a complex one as its real and imaginary parts."""
+    if a.dtype.kind == "c":
+        return fn(gpunp.ascontiguousarray(a.real)) + 1j * fn(gpunp.ascontiguousarray(a.imag))
+    return fn(a)
 
 
 def _host(a):
@@ -107,38 +170,27 @@ class KroghInterpolator(_Interpolator1D):
                 v[i + 1] = (prev - v[i]) / (xi[i] - xi[k])
             c[k] = v[k - s]
         self.c = gpunp.asarray(c)
-        self._xd = gpunp.asarray(xi.astype(numpy.float64) if xi.dtype.kind != "c" else xi)
+        self._xd = gpunp.asarray(xi.astype(numpy.float64))
 
     def _evaluate(self, x):
-        p = gpunp.zeros((x.shape[0], self.r), dtype=self.dtype) + self.c[0][None]
-        pi = None
-        for k in range(1, self.n):
-            w = x - self._xd[k - 1]
-            pi = w if pi is None else w * pi
-            p = p + pi[:, None] * self.c[k][None]
-        return p
+        return self._evaluate_derivatives(x, 1)[0]
 
     def _evaluate_derivatives(self, x, der=None):
-        n, r, nx = self.n, self.r, x.shape[0]
+        n, r = self.n, self.r
         if der is None:
             der = n
-        w = [x - self._xd[k] for k in range(n - 1)] + [gpunp.zeros(nx)]
-        pi = [gpunp.ones(nx)]
-        p = gpunp.zeros((nx, r), dtype=self.dtype) + self.c[0][None]
-        for k in range(1, n):
-            pi.append(w[k - 1] * pi[k - 1])
-            p = p + pi[k][:, None] * self.c[k][None]
-        rows = max(der, n + 1)
-        cn = [gpunp.zeros((nx, r), dtype=self.dtype) + self.c[j][None] if j <= n
-              else gpunp.zeros((nx, r), dtype=self.dtype) for j in range(rows)]
-        cn[0] = p
-        for k in range(1, n):
-            for i in range(1, n - k + 1):
-                pi[i] = w[k + i - 1] * pi[i - 1] + pi[i]
-                cn[k] = cn[k] + pi[i][:, None] * cn[k + i]
-            cn[k] = cn[k] * float(math.factorial(k))
-        cn[n] = gpunp.zeros((nx, r), dtype=self.dtype)
-        return gpunp.stack(cn[:der]) if der else gpunp.zeros((0, nx, r), dtype=self.dtype)
+        if n > MAX_KROGH:
+            raise NotImplementedError(f"KroghInterpolator of more than {MAX_KROGH} points is "
+                                      "not supported")
+        xs = gpunp.ascontiguousarray(x.astype(numpy.float64))
+        nx = xs.shape[0]
+
+        def run(c):
+            out = gpunp.zeros((der, nx, r))
+            if nx * r and der:
+                _KROGH(xs, self._xd, c, n, r, der, nx, out, size=nx * r)
+            return out
+        return _by_parts(self.c, run)
 
 
 def krogh_interpolate(xi, yi, x, der=0, axis=0):
@@ -229,15 +281,15 @@ class BarycentricInterpolator(_Interpolator1D):
         self._derived = None
 
     def _evaluate(self, x):
-        if x.shape[0] == 0:
-            return gpunp.zeros((0, self.r), dtype=self.dtype)
-        c = x[:, None] - self._xd[None]
-        hit = c == 0
-        c = gpunp.asarray(self.wi)[None] / gpunp.where(hit, 1.0, c)
-        p = (c @ self.yi) / c.sum(axis=-1)[:, None]
-        # a point on a node takes that node's value
-        node = gpunp.argmax(hit, axis=1)
-        return gpunp.where(hit.any(axis=1)[:, None], self.yi[node], p)
+        xv = gpunp.ascontiguousarray(x.astype(numpy.float64)).reshape(-1, 1)
+        wi = gpunp.asarray(self.wi)
+
+        def run(y):
+            out = gpunp.empty((xv.shape[0], self.r))
+            if out.size:
+                _BARYCENTRIC(self._xd, wi, y, xv, self.n, self.r, out)
+            return out
+        return _by_parts(self.yi, run)
 
     def derivative(self, x, der=1):
         x, shape = self._prepare_x(x)

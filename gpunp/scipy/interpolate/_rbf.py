@@ -5,7 +5,8 @@ the monomial block), gpunp.linalg.solve solves the batch (LU where SciPy
 uses LAPACK's symmetric indefinite solver: the same solution up to
 rounding), and one evaluates each point against its set's coefficients.
 `neighbors=` finds each point's nearest data points by brute force (a
-distance pass, gpunp.argpartition), one system per distinct neighbourhood."""
+distance pass, gpunp.argpartition), one system per distinct neighbourhood
+(the index sets grouped on the host)."""
 
 from __future__ import annotations
 
@@ -285,7 +286,7 @@ class RBFInterpolator:
                               self._shift[None], self._scale[None], self._coeffs[None])
 
     def _nearest(self, x):
-        """Indices (nx, k) of each point's k nearest data points, sorted."""
+        """Indices (nx, k) of each point's k nearest data points, sorted (host)."""
         nx, ny = x.shape[0], self.y.shape[0]
         k = self.neighbors
         step = max(1, _BLOCK // max(ny, 1))
@@ -296,16 +297,18 @@ class RBFInterpolator:
             _DIST2(xs, self.y, xs.shape[1], ny, d2)
             near = gpunp.argpartition(d2, k - 1, axis=1)[:, :k] if k < ny else \
                 gpunp.broadcast_to(gpunp.arange(ny)[None], d2.shape)
-            parts.append(gpunp.sort(near, axis=1))
-        return gpunp.concatenate(parts) if len(parts) > 1 else parts[0]
+            parts.append(near.get())
+        return numpy.sort(numpy.concatenate(parts), axis=1)
 
     def _local(self, x):
         """One system for each distinct set of neighbours (solved as a batch),
         each point evaluated with its set's coefficients."""
         if x.shape[0] == 0:
             return gpunp.zeros((0, self.d.shape[1]))
-        sets, inv = gpunp.unique(self._nearest(x), axis=0, return_inverse=True)
-        sets = gpunp.ascontiguousarray(sets)
+        # grouping the points by neighbourhood is bookkeeping on the small index
+        # arrays, done on the host; the distances, solves and evaluation are not
+        sets, inv = numpy.unique(self._nearest(x), axis=0, return_inverse=True)
+        sets, inv = gpunp.asarray(sets), gpunp.asarray(inv.astype(numpy.int64))
         shift, scale, coeffs = _solve(self.y, sets, self.d, self.smoothing, self.kernel,
                                       self.epsilon, self.powers)
         return self._evaluate(x, sets, gpunp.ascontiguousarray(inv.reshape(-1)), shift, scale,
