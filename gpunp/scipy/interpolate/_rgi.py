@@ -3,8 +3,8 @@ interpn). 'linear' and 'nearest' are one kernel pass (_kernels.grid_eval);
 the spline methods fit a tensor-product B-spline by a 1-d collocation solve
 along each axis in turn on the host (the Kronecker system factorises, so
 this is the exact interpolant that SciPy's iterative solver approaches)
-and evaluate it in one kernel pass; 'pchip' folds one axis at a time with
-gpunp array operations, as SciPy folds them."""
+and evaluate it in one kernel pass; 'pchip' folds the 4^ndim nodes around each point
+one axis at a time in one kernel pass, as SciPy folds the whole grid."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from gpunp.scipy._host import as_device
 
 from . import _kernels
 from ._bsplines import _collocation, _not_a_knot, _solve_collocation
-from ._cubic import _pchip_slopes
 
 _DEGREE = {"slinear": 1, "cubic": 3, "quintic": 5, "pchip": 3, "slinear_legacy": 1,
            "cubic_legacy": 3, "quintic_legacy": 5}
@@ -86,6 +85,109 @@ _NDBSPLINE = gpunp.ElementwiseKernel(
     }
     """.replace("GP_IP_ND", str(_kernels.MAX_DIMS)).replace("GP_IP_NK", "6"),
     "gp_interp_ndbspline")
+
+
+# PCHIP on a grid: each point's answer depends only on the 4 nodes around it
+# on each axis (a slope needs its two neighbours), so a kernel folds that
+# block one axis at a time, the last axis first as SciPy does; the block of
+# 4^ndim values bounds the dimensions
+MAX_PCHIP_DIMS = 5
+
+_PCHIP_PRE = r"""
+GPK_FN double pchip_sign(double v) { return (double)((v > 0.0) - (v < 0.0)); }
+
+/* one end's slope (Moler's three-point formula, kept shape-preserving) */
+GPK_FN double pchip_end(double h0, double h1, double m0, double m1)
+{
+    double d = ((2.0 * h0 + h1) * m0 - h0 * m1) / (h0 + h1);
+    if (pchip_sign(d) != pchip_sign(m0)) return 0.0;
+    if (pchip_sign(m0) != pchip_sign(m1) && fabs(d) > 3.0 * fabs(m0)) return 3.0 * m0;
+    return d;
+}
+
+/* the slope at node q of n (nodes g), values yy[k - lo] of nodes k */
+GPK_FN double pchip_slope(const double *g, const double *yy, long long lo, long long n,
+                          long long q)
+{
+    double hm, hp, mm, mp, w1, w2;
+    if (n == 2) return (yy[1] - yy[0]) / (g[1] - g[0]);
+    if (q == 0)
+        return pchip_end(g[1] - g[0], g[2] - g[1], (yy[1 - lo] - yy[0 - lo]) / (g[1] - g[0]),
+                         (yy[2 - lo] - yy[1 - lo]) / (g[2] - g[1]));
+    if (q == n - 1)
+        return pchip_end(g[n - 1] - g[n - 2], g[n - 2] - g[n - 3],
+                         (yy[n - 1 - lo] - yy[n - 2 - lo]) / (g[n - 1] - g[n - 2]),
+                         (yy[n - 2 - lo] - yy[n - 3 - lo]) / (g[n - 2] - g[n - 3]));
+    hm = g[q] - g[q - 1];
+    hp = g[q + 1] - g[q];
+    mm = (yy[q - lo] - yy[q - 1 - lo]) / hm;
+    mp = (yy[q + 1 - lo] - yy[q - lo]) / hp;
+    if (pchip_sign(mm) != pchip_sign(mp) || mm == 0.0 || mp == 0.0) return 0.0;
+    w1 = 2.0 * hp + hm;
+    w2 = hp + 2.0 * hm;
+    return 1.0 / ((w1 / mm + w2 / mp) / (w1 + w2));
+}
+"""
+
+_PCHIP = gpunp.ElementwiseKernel(
+    "raw float64 v, raw float64 g, raw int64 off, raw float64 pts, int64 nd, int64 nc",
+    "float64 y",
+    r"""
+    long long p = i / nc, col = i % nc, d, n, e, a, rem, flat, total = 1, jj, lo;
+    long long j[GP_ND], first[GP_ND], cnt[GP_ND], idx[GP_ND];
+    double blk[GP_BLK], x, h, y0, y1, d0, d1, sl, tt, s, z, res;
+    const double *gd;
+    int bad = 0;
+    for (d = 0; d < nd; d++) {
+        x = pts[p * nd + d];
+        n = off[d + 1] - off[d];
+        if (x != x) { bad = 1; break; }
+        j[d] = ip_interval(&g[off[d]], n - 1, x, 1);
+        cnt[d] = n < 4 ? n : 4;
+        lo = j[d] - 1;
+        if (lo > n - cnt[d]) lo = n - cnt[d];
+        if (lo < 0) lo = 0;
+        first[d] = lo;
+        total *= cnt[d];
+    }
+    if (bad) {
+        y = NAN;
+    } else {
+        for (e = 0; e < total; e++) {  /* the block, the last axis fastest */
+            rem = e;
+            for (d = nd - 1; d >= 0; d--) { idx[d] = rem % cnt[d]; rem /= cnt[d]; }
+            flat = 0;
+            for (d = 0; d < nd; d++) flat = flat * (off[d + 1] - off[d]) + first[d] + idx[d];
+            blk[e] = v[flat * nc + col];
+        }
+        for (d = nd - 1; d >= 0; d--) {  /* fold the last remaining axis */
+            n = off[d + 1] - off[d];
+            gd = &g[off[d]];
+            x = pts[p * nd + d];
+            jj = j[d];
+            total /= cnt[d];
+            for (a = 0; a < total; a++) {
+                const double *line = &blk[a * cnt[d]];
+                h = gd[jj + 1] - gd[jj];
+                y0 = line[jj - first[d]];
+                y1 = line[jj + 1 - first[d]];
+                d0 = pchip_slope(gd, line, first[d], n, jj);
+                d1 = pchip_slope(gd, line, first[d], n, jj + 1);
+                sl = (y1 - y0) / h;
+                tt = (d0 + d1 - 2.0 * sl) / h;
+                s = x - gd[jj];
+                /* SciPy's order of terms: the constant first */
+                res = y0; z = s;
+                res += d0 * z; z *= s;
+                res += ((sl - d0) / h - tt) * z; z *= s;
+                res += tt / h * z;
+                blk[a] = res;
+            }
+        }
+        y = blk[0];
+    }
+    """.replace("GP_ND", str(MAX_PCHIP_DIMS)).replace("GP_BLK", str(4 ** MAX_PCHIP_DIMS)),
+    "gp_interp_grid_pchip", preamble=_kernels._SEARCH + _PCHIP_PRE)
 
 
 def _host(a):
@@ -274,44 +376,20 @@ class RegularGridInterpolator:
         return run(c)
 
     def _pchip(self, pts):
-        """SciPy's fold: a 1-d PCHIP along the last axis for every point, then
-        along each earlier axis over the folded values of each point."""
         nd = len(self._grid)
-        m = pts.shape[0]
+        if nd > MAX_PCHIP_DIMS:
+            raise NotImplementedError(f"method 'pchip' on grids of more than {MAX_PCHIP_DIMS} "
+                                      "dimensions is not supported")
         v = self._values.astype(numpy.float64)
-        rest = v.shape[nd:]
-        # data (m or 1, n_axis, cols) at each step
-        vals = v.reshape((1,) + v.shape[:nd] + (-1,))
-        for d in range(nd - 1, -1, -1):
-            g = self._dgrid[d]
-            cur = gpunp.moveaxis(vals, d + 1, 1)  # (b, n_d, others..., cols)
-            b = cur.shape[0]
-            cols = cur.shape[2:]
-            data = cur.reshape(b, g.shape[0], -1)
-            vals = _hermite_at(g, data, pts[:, d], m).reshape((m,) + cols)
-        return vals.reshape(m, -1) if rest else vals.reshape(m, 1)
-
-
-def _hermite_at(g, data, x, m):
-    """Each point j's PCHIP interpolant of data[j or 0] (along axis 1, at the
-    nodes g) at x[j]: (m, cols)."""
-    h = g[1:] - g[:-1]
-    y = gpunp.moveaxis(data, 1, 0)  # (n, b, cols)
-    d = _pchip_slopes(h, y, xp=gpunp)
-    n = g.shape[0]
-    j = gpunp.clip(gpunp.searchsorted(g, x, side="right") - 1, 0, n - 2)
-    if y.shape[1] == 1:
-        pick = lambda a, jj: a[jj, 0]  # noqa: E731 - every point shares the data
-    else:
-        rows = gpunp.arange(m)
-        pick = lambda a, jj: a[jj, rows]  # noqa: E731
-    hj = h[j][:, None]
-    s = (x - g[j])[:, None]
-    y0, y1, d0, d1 = pick(y, j), pick(y, j + 1), pick(d, j), pick(d, j + 1)
-    slope = (y1 - y0) / hj
-    t = (d0 + d1 - 2 * slope) / hj
-    c3, c2 = t / hj, (slope - d0) / hj - t
-    return ((c3 * s + c2) * s + d0) * s + y0
+        v = gpunp.ascontiguousarray(v.reshape(v.shape[:nd] + (-1,)))
+        nc = v.shape[-1]
+        sizes = [len(g) for g in self._grid]
+        off = gpunp.asarray(numpy.concatenate([[0], numpy.cumsum(sizes)]).astype(numpy.int64))
+        g = gpunp.ascontiguousarray(gpunp.concatenate(self._dgrid))
+        out = gpunp.empty((pts.shape[0], nc))
+        if out.size:
+            _PCHIP(v, g, off, pts, nd, nc, out)
+        return out
 
 
 def _check_degree(points, method):
