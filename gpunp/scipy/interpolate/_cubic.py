@@ -94,29 +94,29 @@ class PchipInterpolator(CubicHermiteSpline):
                     True if extrapolate is None else extrapolate)
 
 
-def _pchip_end(h0, h1, m0, m1, xp):
+def _pchip_end(h0, h1, m0, m1):
     d = ((2 * h0 + h1) * m0 - h0 * m1) / (h0 + h1)
-    wrong_sign = xp.sign(d) != xp.sign(m0)
-    too_big = (xp.sign(m0) != xp.sign(m1)) & (xp.abs(d) > 3.0 * xp.abs(m0))
-    return xp.where(wrong_sign, 0.0, xp.where(too_big, 3.0 * m0, d))
+    wrong_sign = numpy.sign(d) != numpy.sign(m0)
+    too_big = (numpy.sign(m0) != numpy.sign(m1)) & (numpy.abs(d) > 3.0 * numpy.abs(m0))
+    return numpy.where(wrong_sign, 0.0, numpy.where(too_big, 3.0 * m0, d))
 
 
-def _pchip_slopes(dx, y, xp=numpy):
-    """PCHIP's slopes at the nodes, with NumPy on the host or gpunp on the
-    device (RegularGridInterpolator's folds)."""
+def _pchip_slopes(dx, y):
+    """PCHIP's slopes at the nodes (RegularGridInterpolator's kernel has the
+    same formulas in C)."""
     h = dx.reshape((-1,) + (1,) * (y.ndim - 1))
     m = (y[1:] - y[:-1]) / h
     if y.shape[0] == 2:
-        return xp.stack([m[0], m[0]])
+        return numpy.stack([m[0], m[0]])
     w1 = 2 * h[1:] + h[:-1]
     w2 = h[1:] + 2 * h[:-1]
-    flat = (xp.sign(m[1:]) != xp.sign(m[:-1])) | (m[1:] == 0) | (m[:-1] == 0)
+    flat = (numpy.sign(m[1:]) != numpy.sign(m[:-1])) | (m[1:] == 0) | (m[:-1] == 0)
     with numpy.errstate(divide="ignore", invalid="ignore"):
         mean = (w1 / m[:-1] + w2 / m[1:]) / (w1 + w2)
-        inner = xp.where(flat, 0.0, 1.0 / mean)
-    first = _pchip_end(h[0], h[1], m[0], m[1], xp)
-    last = _pchip_end(h[-1], h[-2], m[-1], m[-2], xp)
-    return xp.concatenate([first[None], inner, last[None]])
+        inner = numpy.where(flat, 0.0, 1.0 / mean)
+    first = _pchip_end(h[0], h[1], m[0], m[1])
+    last = _pchip_end(h[-1], h[-2], m[-1], m[-2])
+    return numpy.concatenate([first[None], inner, last[None]])
 
 
 def pchip_interpolate(xi, yi, x, der=0, axis=0):
