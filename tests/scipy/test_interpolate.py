@@ -276,6 +276,28 @@ def test_bspline_errors():
         gi.make_interp_spline(d(X), d(Y[:, 0]), k=1).derivative(2)
 
 
+def test_make_smoothing_spline():
+    x = np.sort(RNG.random(40))
+    y = np.stack([np.sin(5 * x), np.cos(3 * x)], axis=1) + 0.1 * RNG.standard_normal((40, 2))
+    w = RNG.random(40) + 0.5
+    for lam in (None, 1e-4):
+        s = si.make_smoothing_spline(x, y, w=w, lam=lam)
+        g = gi.make_smoothing_spline(d(x), d(y), w=d(w), lam=lam)
+        same(g.t, s.t)
+        same(g(d(XN)), s(XN), 1e-7)
+    # past the dense limit: the banded solves and the band of the inverse
+    xb = np.sort(RNG.random(500))
+    yb = np.sin(7 * xb) + 0.1 * RNG.standard_normal(500)
+    same(gi.make_smoothing_spline(d(xb), d(yb))(d(XN)), si.make_smoothing_spline(xb, yb)(XN),
+         1e-6)
+    with pytest.raises(ValueError, match="at least 5"):
+        gi.make_smoothing_spline(d(x[:4]), d(y[:4, 0]))
+    with pytest.raises(ValueError, match="ascending"):
+        gi.make_smoothing_spline(d(x[::-1]), d(y[:, 0]))
+    with pytest.raises(ValueError, match="non-negative"):
+        gi.make_smoothing_spline(d(x), d(y[:, 0]), lam=-1.0)
+
+
 # ---- FITPACK -----------------------------------------------------------------------------
 
 

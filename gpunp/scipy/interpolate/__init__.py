@@ -21,5 +21,6 @@ from ._polyint import (BarycentricInterpolator, KroghInterpolator, approximate_t
 from ._ppoly import BPoly, PPoly
 from ._rbf import RBFInterpolator
 from ._rgi import RegularGridInterpolator, interpn
+from ._smoothing import make_smoothing_spline
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))
