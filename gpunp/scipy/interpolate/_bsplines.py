@@ -382,13 +382,17 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
                          f"{nt - n}, got {nl}+{nr}")
     if y.size == 0:
         return BSpline.construct_fast(t, numpy.zeros((nt,) + y.shape[1:]), k, axis=axis)
-    rows = [_collocation(x[:1], t, k, nu) for nu in lords] + [_collocation(x, t, k)] \
-        + [_collocation(x[-1:], t, k, nu) for nu in rords]
-    a = numpy.concatenate(rows)
+    # the end conditions' rows between the end points' own rows, so that
+    # elimination without pivoting meets no zero pivot (the order of the
+    # equations does not change the solution)
+    coll = _collocation(x, t, k)
+    a = numpy.concatenate([coll[:1]] + [_collocation(x[:1], t, k, nu) for nu in lords]
+                          + [coll[1:-1]] + [_collocation(x[-1:], t, k, nu) for nu in rords]
+                          + [coll[-1:]])
     m = int(numpy.prod(y.shape[1:], dtype=numpy.int64))
-    rhs = numpy.concatenate([numpy.reshape(v, (1, m)) for v in lvals]
-                            + [y.reshape(n, m)]
-                            + [numpy.reshape(v, (1, m)) for v in rvals]).astype(
+    yv = y.reshape(n, m)
+    rhs = numpy.concatenate([yv[:1]] + [numpy.reshape(v, (1, m)) for v in lvals] + [yv[1:-1]]
+                            + [numpy.reshape(v, (1, m)) for v in rvals] + [yv[-1:]]).astype(
         numpy.result_type(y.dtype, *[numpy.asarray(v).dtype for v in lvals + rvals],
                           numpy.float64))
     if check_finite and not numpy.isfinite(rhs).all():
