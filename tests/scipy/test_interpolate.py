@@ -436,6 +436,25 @@ def test_rbf_neighbors_complex_and_errors():
         gi.RBFInterpolator(d(y), d(dv), kernel="cubic", degree=0)
 
 
+def test_legacy_rbf():
+    x, y = RNG.random(20), RNG.random(20)
+    dv = np.sin(3 * x) * y
+    xn, yn = RNG.random((3, 4)), RNG.random((3, 4))
+    for fn in ("multiquadric", "inverse", "gaussian", "linear", "cubic", "quintic",
+               "thin_plate"):
+        s = si.Rbf(x, y, dv, function=fn, smooth=0.01)
+        g = gi.Rbf(d(x), d(y), d(dv), function=fn, smooth=0.01)
+        same(g(d(xn), d(yn)), s(xn, yn), 1e-6)
+    dn = np.stack([dv, dv ** 2], axis=1)
+    s = si.Rbf(x, y, dn, mode="N-D", epsilon=0.5, function=lambda r: 1.0 / (1.0 + r ** 2))
+    g = gi.Rbf(d(x), d(y), d(dn), mode="N-D", epsilon=0.5, function=lambda r: 1.0 / (1.0 + r ** 2))
+    same(g(d(xn), d(yn)), s(xn, yn), 1e-6)
+    with pytest.raises(ValueError, match="function must be a callable or one of"):
+        gi.Rbf(d(x), d(y), d(dv), function="bogus")
+    with pytest.raises(ValueError, match="equal length"):
+        gi.Rbf(d(x[:5]), d(y), d(dv))
+
+
 # ---- polynomial --------------------------------------------------------------------------
 
 

@@ -7,8 +7,19 @@ host computations (spline slopes, banded collocation solves, polynomial
 weights) run on the host with NumPy, never through SciPy.
 
 Holds piecewise polynomials (PPoly, BPoly), the cubic interpolators
-(CubicSpline, PchipInterpolator, Akima1DInterpolator, CubicHermiteSpline),
-interp1d, B-splines (BSpline, make_interp_spline, make_lsq_spline)."""
+(CubicSpline, PchipInterpolator, Akima1DInterpolator, CubicHermiteSpline,
+pchip_interpolate), interp1d, B-splines (BSpline, make_interp_spline,
+make_lsq_spline, make_smoothing_spline), FITPACK's interface (splrep,
+splev, splder, splantider, splint, sproot, spalde; UnivariateSpline,
+InterpolatedUnivariateSpline, LSQUnivariateSpline: interpolating and
+fixed-knot fits; FITPACK's smoothing search, s > 0, raises
+NotImplementedError), gridded interpolation (RegularGridInterpolator,
+interpn), radial basis functions (RBFInterpolator, Rbf) and polynomial
+interpolation (BarycentricInterpolator, barycentric_interpolate,
+KroghInterpolator, krogh_interpolate, lagrange,
+approximate_taylor_polynomial). The scattered-data interpolators
+(NearestNDInterpolator, LinearNDInterpolator, CloughTocher2DInterpolator,
+griddata) come from _ndgriddata."""
 
 from ._bsplines import BSpline, make_interp_spline, make_lsq_spline
 from ._cubic import (Akima1DInterpolator, CubicHermiteSpline, CubicSpline, PchipInterpolator,
@@ -19,7 +30,7 @@ from ._interp1d import interp1d
 from ._polyint import (BarycentricInterpolator, KroghInterpolator, approximate_taylor_polynomial,
                        barycentric_interpolate, krogh_interpolate, lagrange)
 from ._ppoly import BPoly, PPoly
-from ._rbf import RBFInterpolator
+from ._rbf import RBFInterpolator, Rbf
 from ._rgi import RegularGridInterpolator, interpn
 from ._smoothing import make_smoothing_spline
 

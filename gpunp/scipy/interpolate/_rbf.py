@@ -313,3 +313,112 @@ class RBFInterpolator:
                                       self.epsilon, self.powers)
         return self._evaluate(x, sets, gpunp.ascontiguousarray(inv.reshape(-1)), shift, scale,
                               coeffs)
+
+
+def _distances(a, b):
+    """Euclidean distances between the rows of a (n, N) and b (m, N)."""
+    out = gpunp.empty((a.shape[0], b.shape[0]))
+    if out.size:
+        _DIST2(gpunp.ascontiguousarray(a), gpunp.ascontiguousarray(b), a.shape[1], b.shape[0],
+               out)
+    return gpunp.sqrt(out)
+
+
+class Rbf:
+    """SciPy's legacy radial basis function interpolator: Rbf(x, y, ..., d)
+    with function (a name or a callable of r, or of (self, r)), epsilon,
+    smooth, mode '1-D' or 'N-D'; distances Euclidean. On the device: the
+    distance matrices, the function's values, the solve and the products."""
+
+    _NAMES = {"inverse": "inverse_multiquadric", "inverse multiquadric": "inverse_multiquadric",
+              "thin-plate": "thin_plate"}
+
+    def _h_multiquadric(self, r):
+        return gpunp.sqrt((1.0 / self.epsilon * r) ** 2 + 1)
+
+    def _h_inverse_multiquadric(self, r):
+        return 1.0 / gpunp.sqrt((1.0 / self.epsilon * r) ** 2 + 1)
+
+    def _h_gaussian(self, r):
+        return gpunp.exp(-(1.0 / self.epsilon * r) ** 2)
+
+    def _h_linear(self, r):
+        return r
+
+    def _h_cubic(self, r):
+        return r ** 3
+
+    def _h_quintic(self, r):
+        return r ** 5
+
+    def _h_thin_plate(self, r):
+        return gpunp.where(r == 0, 0.0, r ** 2 * gpunp.log(gpunp.where(r == 0, 1.0, r)))
+
+    def __init__(self, *args, **kwargs):
+        coords = [gpunp.asarray(as_device(a), dtype=numpy.float64).reshape(-1)
+                  for a in args[:-1]]
+        if len({c.size for c in coords}) > 1:
+            raise ValueError("All arrays must be equal length.")
+        self.xi = gpunp.stack(coords)
+        self.N = self.xi.shape[-1]
+        self.mode = kwargs.pop("mode", "1-D")
+        if self.mode == "1-D":
+            self.di = as_device(args[-1]).reshape(-1)
+            self._target_dim = 1
+        elif self.mode == "N-D":
+            self.di = as_device(args[-1])
+            self._target_dim = self.di.shape[-1]
+        else:
+            raise ValueError("Mode has to be 1-D or N-D.")
+        if not all(x.size == self.di.shape[0] for x in self.xi):
+            raise ValueError("All arrays must be equal length.")
+        self.norm = kwargs.pop("norm", "euclidean")
+        if self.norm != "euclidean":
+            raise NotImplementedError("Rbf's norm other than 'euclidean' is not supported")
+        self.epsilon = kwargs.pop("epsilon", None)
+        if self.epsilon is None:
+            edges = (self.xi.max(axis=1) - self.xi.min(axis=1)).get()
+            edges = edges[numpy.nonzero(edges)]
+            self.epsilon = numpy.power(numpy.prod(edges) / self.N, 1.0 / edges.size)
+        self.smooth = kwargs.pop("smooth", 0.0)
+        self.function = kwargs.pop("function", "multiquadric")
+        for item, value in kwargs.items():
+            setattr(self, item, value)
+        self.nodes = gpunp.linalg.solve(self.A, self.di.astype(numpy.result_type(
+            self.di.dtype, numpy.float64)))
+
+    def _init_function(self, r):
+        if isinstance(self.function, str):
+            self.function = self.function.lower()
+            self.function = self._NAMES.get(self.function, self.function)
+            if not hasattr(self, "_h_" + self.function):
+                names = [x[3:] for x in dir(self) if x.startswith("_h_")]
+                raise ValueError("function must be a callable or one of " + ", ".join(names))
+            self._function = getattr(self, "_h_" + self.function)
+        elif callable(self.function):
+            one = hasattr(self.function, "__code__")
+            code = (self.function if one else self.function.__call__.__func__).__code__
+            if one and code.co_argcount == 1:
+                self._function = self.function
+            elif code.co_argcount == 2:
+                self._function = self.function.__get__(self, Rbf)
+            else:
+                raise ValueError("Function argument must take 1 or 2 arguments.")
+        a0 = self._function(r)
+        if a0.shape != r.shape:
+            raise ValueError("Callable must take array and return array of the same shape")
+        return a0
+
+    @property
+    def A(self):
+        r = _distances(self.xi.T, self.xi.T)
+        return self._init_function(r) - gpunp.eye(self.N) * self.smooth
+
+    def __call__(self, *args):
+        args = [as_device(a) for a in args]
+        if not all(x.shape == y.shape for x in args for y in args):
+            raise ValueError("Array lengths must be equal")
+        shape = args[0].shape + ((self._target_dim,) if self._target_dim > 1 else ())
+        xa = gpunp.stack([gpunp.asarray(a, dtype=numpy.float64).reshape(-1) for a in args])
+        r = _distances(xa.T, self.xi.T)
+        return (self._function(r) @ self.nodes).reshape(shape)
