@@ -30,7 +30,9 @@ _LINEAR = gpunp.ElementwiseKernel(
         if (lo < 1) lo = 1;
         if (lo > n - 1) lo = n - 1;
         xl = xs[lo - 1]; xh = xs[lo];
-        y = (xv - xl) / (xh - xl) * ys[lo * nc + col] + (xh - xv) / (xh - xl) * ys[(lo - 1) * nc + col];
+        /* SciPy 1.17's formula: the slope, then from the lower point */
+        y = (ys[lo * nc + col] - ys[(lo - 1) * nc + col]) / (xh - xl) * (xv - xl)
+            + ys[(lo - 1) * nc + col];
     }
     """,
     "gp_interp1d_linear")
