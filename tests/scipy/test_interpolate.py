@@ -326,6 +326,12 @@ def test_fitpack_roots_knots_and_errors():
     w = X + 1
     same(gi.splrep(d(X), d(y), t=[0.3, 0.5, 0.7], w=d(w))[1],
          si.splrep(X, y, t=[0.3, 0.5, 0.7], w=w)[1], 1e-8)
+    full, gfull = si.splrep(X, y, full_output=1), gi.splrep(d(X), d(y), full_output=1)
+    assert gfull[1:] == full[1:]
+    full = si.splrep(X, y, t=[0.3, 0.5], full_output=1)
+    gfull = gi.splrep(d(X), d(y), t=[0.3, 0.5], full_output=1)
+    np.testing.assert_allclose(gfull[1], full[1], rtol=1e-7)
+    assert gfull[2:] == full[2:]
     with pytest.raises(ValueError, match="not in the domain"):
         gi.splev(d([-1.0]), gtck, ext=2)
     with pytest.raises(TypeError):
@@ -348,6 +354,7 @@ def test_univariate_spline_family():
     same(g.derivatives(0.4), s.derivatives(0.4), 1e-8)
     same(g.derivative(2)(d(XN)), s.derivative(2)(XN), 1e-7)
     same(g.antiderivative()(d(XN)), s.antiderivative()(XN), 1e-8)
+    assert g.get_residual() == s.get_residual() == 0.0
     s = si.LSQUnivariateSpline(X, y, [0.3, 0.6], k=2)
     g = gi.LSQUnivariateSpline(d(X), d(y), [0.3, 0.6], k=2)
     same(g(d(XN)), s(XN), 1e-8)

@@ -105,8 +105,11 @@ def splrep(x, y, w=None, xb=None, xe=None, k=3, task=0, s=None, t=None, full_out
     tt, c = _fit(x, y, w, xb, xe, k, s, t)
     tck = (gpunp.asarray(tt), gpunp.asarray(c), k)
     if full_output:
+        if t is None:  # interpolation: FITPACK reports fp = 0 (ier -1)
+            return tck, 0.0, -1, "The spline is an interpolating spline (fp=0)"
         fp = float(numpy.sum((w * (_eval_host(tck, x) - y)) ** 2))
-        return tck, fp, 0, "The spline has a residual sum of squares fp such that abs(fp-s)/s<=0.001"
+        msg = "The spline has a residual sum of squares fp such that abs(fp-s)/s<=0.001"
+        return tck, fp, 0, msg
     return tck
 
 
@@ -256,7 +259,9 @@ class UnivariateSpline:
         w = numpy.ones(len(x)) if w is None else w.astype(float)
         tt, c = _fit(x.astype(float), y, w, xb, xe, k, 0.0, t)
         self._eval_args = (gpunp.asarray(tt), gpunp.asarray(c), k)
-        self._fp = float(numpy.sum((w * (_eval_host(self._eval_args, x) - y)) ** 2))
+        # FITPACK reports an interpolating spline's residual as 0
+        self._fp = 0.0 if t is None else float(
+            numpy.sum((w * (_eval_host(self._eval_args, x) - y)) ** 2))
 
     @staticmethod
     def validate_input(x, y, w, bbox, k, s, ext, check_finite):
