@@ -336,8 +336,8 @@ def test_fitpack_roots_knots_and_errors():
         gi.splev(d([-1.0]), gtck, ext=2)
     with pytest.raises(TypeError):
         gi.splrep(d(X[:3]), d(y[:3]), k=3)
-    with pytest.raises(NotImplementedError, match="smoothing"):
-        gi.splrep(d(X), d(y), s=0.5)
+    with pytest.raises(NotImplementedError, match="task=1"):
+        gi.splrep(d(X), d(y), s=0.5, task=1)
     with pytest.raises(ValueError, match="sproot works only for cubic"):
         gi.sproot(gi.splrep(d(X), d(y), k=2))
 
@@ -365,8 +365,27 @@ def test_univariate_spline_family():
         gi.LSQUnivariateSpline(d(X), d(y), [0.5, 0.5])
     with pytest.raises(ValueError, match="must be increasing"):
         gi.InterpolatedUnivariateSpline(d(X[::-1]), d(y))
-    with pytest.raises(NotImplementedError, match="smoothing"):
-        gi.UnivariateSpline(d(X), d(y))
+    with pytest.raises(NotImplementedError, match="set_smoothing_factor"):
+        gi.UnivariateSpline(d(X), d(y)).set_smoothing_factor(0.5)
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_fitpack_smoothing(k):
+    x = np.sort(RNG.random(60))
+    x[0], x[-1] = 0.0, 1.0
+    y = np.sin(6 * x) + 0.2 * RNG.standard_normal(60)
+    w = RNG.random(60) + 0.5
+    for s in (0.5, 5.0, 100.0):  # knots added, then p; few knots; the polynomial
+        (t1, c1, _), fp1, ier1, _ = si.splrep(x, y, w=w, k=k, s=s, full_output=1)
+        (t2, c2, _), fp2, ier2, _ = gi.splrep(d(x), d(y), w=d(w), k=k, s=s, full_output=1)
+        same(t2, t1)
+        same(c2, c1, 1e-7)
+        assert ier2 == ier1
+        np.testing.assert_allclose(fp2, fp1, rtol=1e-7)
+    s, g = si.UnivariateSpline(x, y, k=k), gi.UnivariateSpline(d(x), d(y), k=k)
+    same(g(d(XN)), s(XN), 1e-7)
+    same(g.get_knots(), s.get_knots())
+    np.testing.assert_allclose(g.get_residual(), s.get_residual(), rtol=1e-7)
 
 
 # ---- gridded -----------------------------------------------------------------------------

@@ -11,9 +11,8 @@ Holds piecewise polynomials (PPoly, BPoly), the cubic interpolators
 pchip_interpolate), interp1d, B-splines (BSpline, make_interp_spline,
 make_lsq_spline, make_smoothing_spline), FITPACK's interface (splrep,
 splev, splder, splantider, splint, sproot, spalde; UnivariateSpline,
-InterpolatedUnivariateSpline, LSQUnivariateSpline: interpolating and
-fixed-knot fits; FITPACK's smoothing search, s > 0, raises
-NotImplementedError), gridded interpolation (RegularGridInterpolator,
+InterpolatedUnivariateSpline, LSQUnivariateSpline, with FITPACK's
+smoothing search), gridded interpolation (RegularGridInterpolator,
 interpn), radial basis functions (RBFInterpolator, Rbf) and polynomial
 interpolation (BarycentricInterpolator, barycentric_interpolate,
 KroghInterpolator, krogh_interpolate, lagrange,

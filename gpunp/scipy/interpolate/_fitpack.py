@@ -2,11 +2,11 @@
 spalde, and the UnivariateSpline family) over gpunp arrays: tck tuples of
 device arrays, evaluated by the B-spline kernel.
 
-Fits: interpolation (s=0) with FITPACK's knots, solved as a banded
-collocation system; least squares on given knots (task=-1, LSQUnivariateSpline).
-FITPACK's smoothing search (s > 0: knots added where the residuals are
-largest, then a rational root search for the smoothing weight) is not
-implemented: those calls raise NotImplementedError naming it."""
+Fits on the host: interpolation (s=0) with FITPACK's knots, solved as a
+banded collocation system; least squares on given knots (task=-1,
+LSQUnivariateSpline); FITPACK's smoothing search for s > 0 (_curfit).
+FITPACK's continuation of a fit from its previous knots (task=1,
+set_smoothing_factor) and periodic fits (per=1) raise NotImplementedError."""
 
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ import gpunp
 from gpunp.scipy._host import as_device
 
 from ._bsplines import BSpline, _basis, _splantider, _splder, make_interp_spline, make_lsq_spline
+from ._curfit import smoothing_fit
 from ._ppoly import _real_roots
 
-_SMOOTHING = ("FITPACK's smoothing spline (s > 0: curfit's knot placement and smoothing "
-              "parameter search) is not implemented in gpunp; use s=0, give the knots t, or "
-              "use make_smoothing_spline")
+_SMOOTHING = ("FITPACK's continuation of a smoothing fit from its previous knots (splrep's "
+              "task=1, UnivariateSpline.set_smoothing_factor) is not implemented in gpunp; "
+              "fit again with the new s")
 _EXT = {0: 0, "extrapolate": 0, 1: 1, "zeros": 1, 2: 2, "raise": 2, 3: 3, "const": 3}
 
 
@@ -52,21 +53,35 @@ def _interp_knots(x, k, xb, xe):
 
 
 def _fit(x, y, w, xb, xe, k, s, t):
-    """FITPACK's fit on the host: (t, c padded to len(t)), or an error as curfit's."""
+    """FITPACK's fit on the host: (t, c padded to len(t), fp, ier), or an
+    error as curfit's."""
     if numpy.any(x[1:] < x[:-1]) or xb > x[0] or xe < x[-1] or numpy.any(w <= 0):
         raise ValueError("Error on input data")
-    if t is not None:
-        tt = numpy.concatenate([[xb] * (k + 1), _host(t).astype(float), [xe] * (k + 1)])
-        spl = make_lsq_spline(x, y, tt, k, w=w)
-    else:
-        if s > 0:
-            raise NotImplementedError(_SMOOTHING)
+
+    def interpolating():
         if numpy.any(x[1:] == x[:-1]):
             raise ValueError("Error on input data")
-        tt = _interp_knots(x, k, xb, xe)
-        spl = make_interp_spline(x, y, k=k, t=tt)
-    c = spl.c.get()
-    return tt, numpy.concatenate([c, numpy.zeros(len(tt) - len(c))])
+        knots = _interp_knots(x, k, xb, xe)
+        return knots, make_interp_spline(x, y, k=k, t=knots).c.get()
+    if t is not None:
+        tt = numpy.concatenate([[xb] * (k + 1), _host(t).astype(float), [xe] * (k + 1)])
+        c = make_lsq_spline(x, y, tt, k, w=w).c.get()
+        fp, ier = float(numpy.sum((w * (_eval_host((tt, c, k), x) - y)) ** 2)), 0
+    elif s > 0:
+        tt, c, fp, ier = smoothing_fit(x, y.astype(float), w, xb, xe, k, s, interpolating)
+    else:
+        (tt, c), fp, ier = interpolating(), 0.0, -1
+    return tt, numpy.concatenate([c, numpy.zeros(len(tt) - len(c))]), fp, ier
+
+
+_IER = {0: "The spline has a residual sum of squares fp such that abs(fp-s)/s<=0.001",
+        -1: "The spline is an interpolating spline (fp=0)",
+        -2: "The spline is weighted least-squares polynomial of degree k.\nfp gives the upper "
+            "bound fp0 for the smoothing factor s",
+        2: "A theoretically impossible result when finding a smoothing spline\nwith fp = s. "
+           "Probable cause: s too small. (abs(fp-s)/s>0.001)",
+        3: "The maximal number of iterations (20) allowed for finding smoothing\nspline with "
+           "fp=s has been reached. Probable cause: s too small.\n(abs(fp-s)/s>0.001)"}
 
 
 def splrep(x, y, w=None, xb=None, xe=None, k=3, task=0, s=None, t=None, full_output=0, per=0,
@@ -102,14 +117,12 @@ def splrep(x, y, w=None, xb=None, xe=None, k=3, task=0, s=None, t=None, full_out
                                   "bc_type='periodic')")
     xb = x[0] if xb is None else float(xb)
     xe = x[-1] if xe is None else float(xe)
-    tt, c = _fit(x, y, w, xb, xe, k, s, t)
+    tt, c, fp, ier = _fit(x, y, w, xb, xe, k, s, t)
     tck = (gpunp.asarray(tt), gpunp.asarray(c), k)
     if full_output:
-        if t is None:  # interpolation: FITPACK reports fp = 0 (ier -1)
-            return tck, 0.0, -1, "The spline is an interpolating spline (fp=0)"
-        fp = float(numpy.sum((w * (_eval_host(tck, x) - y)) ** 2))
-        msg = "The spline has a residual sum of squares fp such that abs(fp-s)/s<=0.001"
-        return tck, fp, 0, msg
+        return tck, fp, ier, _IER[ier]
+    if ier > 0:
+        warnings.warn(RuntimeWarning(_IER[ier]), stacklevel=2)
     return tck
 
 
@@ -243,25 +256,22 @@ def splantider(tck, n=1):
 
 
 class UnivariateSpline:
-    """A 1-d spline fitted to (x, y) as FITPACK fits it (s=0 only here: see
-    the module's note), with FITPACK's evaluation and calculus."""
+    """A 1-d spline fitted to (x, y) as FITPACK fits it (smoothing factor s,
+    len(x) by default), with FITPACK's evaluation and calculus."""
 
     def __init__(self, x, y, w=None, bbox=[None] * 2, k=3, s=None, ext=0,
                  check_finite=False):
         x, y, w, bbox, self.ext = self.validate_input(x, y, w, bbox, k, s, ext, check_finite)
-        if s is None or s > 0:
-            raise NotImplementedError(_SMOOTHING)
-        self._fit(x, y, w, bbox, k, None)
+        self._fit(x, y, w, bbox, k, None, float(len(x)) if s is None else s)
 
-    def _fit(self, x, y, w, bbox, k, t):
+    def _fit(self, x, y, w, bbox, k, t, s=0.0):
         xb = x[0] if bbox[0] is None else float(bbox[0])
         xe = x[-1] if bbox[1] is None else float(bbox[1])
         w = numpy.ones(len(x)) if w is None else w.astype(float)
-        tt, c = _fit(x.astype(float), y, w, xb, xe, k, 0.0, t)
+        tt, c, self._fp, ier = _fit(x.astype(float), y, w, xb, xe, k, s, t)
         self._eval_args = (gpunp.asarray(tt), gpunp.asarray(c), k)
-        # FITPACK reports an interpolating spline's residual as 0
-        self._fp = 0.0 if t is None else float(
-            numpy.sum((w * (_eval_host(self._eval_args, x) - y)) ** 2))
+        if ier > 0:
+            warnings.warn(_IER[ier], stacklevel=3)
 
     @staticmethod
     def validate_input(x, y, w, bbox, k, s, ext, check_finite):
