@@ -315,6 +315,38 @@ class RBFInterpolator:
                               coeffs)
 
 
+# Rbf's (legacy) functions of r and epsilon, as C expressions
+_LEGACY = {
+    "multiquadric": "sqrt((r / eps) * (r / eps) + 1.0)",
+    "inverse_multiquadric": "1.0 / sqrt((r / eps) * (r / eps) + 1.0)",
+    "gaussian": "exp(-((r / eps) * (r / eps)))",
+    "linear": "r",
+    "cubic": "r * r * r",
+    "quintic": "r * r * r * r * r",
+    "thin_plate": "(r == 0.0 ? 0.0 : r * r * log(r))",
+}
+_LEGACY_NAMES = list(_LEGACY)
+
+_LEGACY_PAIRS = gpunp.ElementwiseKernel(
+    "raw float64 a, raw float64 b, int64 nd, int64 nb, float64 eps, int32 kind",
+    "float64 out",
+    r"""
+    long long p = i / nb, q = i % nb, d;
+    double s = 0.0, u, r;
+    for (d = 0; d < nd; d++) {
+        u = a[p * nd + d] - b[q * nd + d];
+        s += u * u;
+    }
+    r = sqrt(s);
+    switch (kind) {
+    """ + "".join(f"case {j}: out = {_LEGACY[n]}; break;\n    "
+                  for j, n in enumerate(_LEGACY_NAMES)) + r"""
+    default: out = r;
+    }
+    """,
+    "gp_rbf_legacy")
+
+
 def _distances(a, b):
     """Euclidean distances between the rows of a (n, N) and b (m, N)."""
     out = gpunp.empty((a.shape[0], b.shape[0]))
@@ -326,33 +358,12 @@ def _distances(a, b):
 
 class Rbf:
     """SciPy's legacy radial basis function interpolator: Rbf(x, y, ..., d)
-    with function (a name or a callable of r, or of (self, r)), epsilon,
-    smooth, mode '1-D' or 'N-D'; distances Euclidean. On the device: the
-    distance matrices, the function's values, the solve and the products."""
+    with function (a name, one kernel pass; or a callable of r, or of
+    (self, r), given the distances), epsilon, smooth, mode '1-D' or 'N-D';
+    distances Euclidean. All on the device."""
 
     _NAMES = {"inverse": "inverse_multiquadric", "inverse multiquadric": "inverse_multiquadric",
               "thin-plate": "thin_plate"}
-
-    def _h_multiquadric(self, r):
-        return gpunp.sqrt((1.0 / self.epsilon * r) ** 2 + 1)
-
-    def _h_inverse_multiquadric(self, r):
-        return 1.0 / gpunp.sqrt((1.0 / self.epsilon * r) ** 2 + 1)
-
-    def _h_gaussian(self, r):
-        return gpunp.exp(-(1.0 / self.epsilon * r) ** 2)
-
-    def _h_linear(self, r):
-        return r
-
-    def _h_cubic(self, r):
-        return r ** 3
-
-    def _h_quintic(self, r):
-        return r ** 5
-
-    def _h_thin_plate(self, r):
-        return gpunp.where(r == 0, 0.0, r ** 2 * gpunp.log(gpunp.where(r == 0, 1.0, r)))
 
     def __init__(self, *args, **kwargs):
         coords = [gpunp.asarray(as_device(a), dtype=numpy.float64).reshape(-1)
@@ -387,23 +398,35 @@ class Rbf:
         self.nodes = gpunp.linalg.solve(self.A, self.di.astype(numpy.result_type(
             self.di.dtype, numpy.float64)))
 
-    def _init_function(self, r):
+    def _phi(self, a, b):
+        """The function of the distances between the rows of a and b: one
+        kernel pass for a named function, the callable on the distances
+        otherwise."""
         if isinstance(self.function, str):
-            self.function = self.function.lower()
-            self.function = self._NAMES.get(self.function, self.function)
-            if not hasattr(self, "_h_" + self.function):
-                names = [x[3:] for x in dir(self) if x.startswith("_h_")]
-                raise ValueError("function must be a callable or one of " + ", ".join(names))
-            self._function = getattr(self, "_h_" + self.function)
-        elif callable(self.function):
-            one = hasattr(self.function, "__code__")
-            code = (self.function if one else self.function.__call__.__func__).__code__
-            if one and code.co_argcount == 1:
-                self._function = self.function
-            elif code.co_argcount == 2:
-                self._function = self.function.__get__(self, Rbf)
-            else:
-                raise ValueError("Function argument must take 1 or 2 arguments.")
+            name = self._NAMES.get(self.function.lower(), self.function.lower())
+            if name not in _LEGACY:
+                raise ValueError("function must be a callable or one of "
+                                 + ", ".join(sorted(_LEGACY)))
+            self.function = name
+            out = gpunp.empty((a.shape[0], b.shape[0]))
+            if out.size:
+                _LEGACY_PAIRS(gpunp.ascontiguousarray(a), gpunp.ascontiguousarray(b), a.shape[1],
+                              b.shape[0], float(self.epsilon), _LEGACY_NAMES.index(name), out)
+            return out
+        return self._init_function(_distances(a, b))
+
+    def _init_function(self, r):
+        if not callable(self.function):
+            raise ValueError("function must be a callable or one of "
+                             + ", ".join(sorted(_LEGACY)))
+        one = hasattr(self.function, "__code__")
+        code = (self.function if one else self.function.__call__.__func__).__code__
+        if one and code.co_argcount == 1:
+            self._function = self.function
+        elif code.co_argcount == 2:
+            self._function = self.function.__get__(self, Rbf)
+        else:
+            raise ValueError("Function argument must take 1 or 2 arguments.")
         a0 = self._function(r)
         if a0.shape != r.shape:
             raise ValueError("Callable must take array and return array of the same shape")
@@ -411,8 +434,7 @@ class Rbf:
 
     @property
     def A(self):
-        r = _distances(self.xi.T, self.xi.T)
-        return self._init_function(r) - gpunp.eye(self.N) * self.smooth
+        return self._phi(self.xi.T, self.xi.T) - gpunp.eye(self.N) * self.smooth
 
     def __call__(self, *args):
         args = [as_device(a) for a in args]
@@ -420,5 +442,4 @@ class Rbf:
             raise ValueError("Array lengths must be equal")
         shape = args[0].shape + ((self._target_dim,) if self._target_dim > 1 else ())
         xa = gpunp.stack([gpunp.asarray(a, dtype=numpy.float64).reshape(-1) for a in args])
-        r = _distances(xa.T, self.xi.T)
-        return (self._function(r) @ self.nodes).reshape(shape)
+        return (self._phi(xa.T, self.xi.T) @ self.nodes).reshape(shape)
