@@ -503,6 +503,14 @@ def test_barycentric_krogh_lagrange_taylor():
     p = gi.lagrange(d(x[:5]), d(y[0, :5]))
     assert isinstance(p, np.poly1d)
     same(p.coeffs, si.lagrange(x[:5], y[0, :5]).coeffs, 1e-6)
+    an = 1.0 / np.cumprod(np.r_[1.0, np.arange(1.0, 8.0)])  # exp's series
+    for m, n in ((2, None), (3, 2)):
+        gp_, gq = gi.pade(d(an), m, n)
+        sp_, sq = si.pade(an, m, n)
+        same(gp_.coeffs, sp_.coeffs)
+        same(gq.coeffs, sq.coeffs)
+    with pytest.raises(ValueError, match="smaller than len"):
+        gi.pade(d(an), 5, 5)
     tp = gi.approximate_taylor_polynomial(gp.sin, 0.3, 3, 0.5)
     same(tp.coeffs, si.approximate_taylor_polynomial(np.sin, 0.3, 3, 0.5).coeffs)
     with pytest.raises(ValueError, match="distinct"):

@@ -16,7 +16,7 @@ smoothing search), gridded interpolation (RegularGridInterpolator,
 interpn), radial basis functions (RBFInterpolator, Rbf) and polynomial
 interpolation (BarycentricInterpolator, barycentric_interpolate,
 KroghInterpolator, krogh_interpolate, lagrange,
-approximate_taylor_polynomial). The scattered-data interpolators
+approximate_taylor_polynomial, pade). The scattered-data interpolators
 (NearestNDInterpolator, LinearNDInterpolator, CloughTocher2DInterpolator,
 griddata) come from _ndgriddata."""
 
@@ -27,7 +27,7 @@ from ._fitpack import (InterpolatedUnivariateSpline, LSQUnivariateSpline, Univar
                        splantider, splder, splev, splint, splrep, sproot)
 from ._interp1d import interp1d
 from ._polyint import (BarycentricInterpolator, KroghInterpolator, approximate_taylor_polynomial,
-                       barycentric_interpolate, krogh_interpolate, lagrange)
+                       barycentric_interpolate, krogh_interpolate, lagrange, pade)
 from ._ppoly import BPoly, PPoly
 from ._rbf import RBFInterpolator, Rbf
 from ._rgi import RegularGridInterpolator, interpn

@@ -350,3 +350,29 @@ def lagrange(x, w):
                 term = term * numpy.poly1d([1.0, -x[k]]) / (x[j] - x[k])
         p = p + term
     return p
+
+
+def pade(an, m, n=None):
+    """The Pade approximant p/q (numpy.poly1d each, as SciPy's) of orders n
+    and m to the power series an: the linear conditions on the host."""
+    an = numpy.asarray(_host(an))
+    if n is None:
+        n = len(an) - 1 - m
+        if n < 0:
+            raise ValueError("Order of q <m> must be smaller than len(an)-1.")
+    if n < 0:
+        raise ValueError("Order of p <n> must be greater than 0.")
+    big = m + n
+    if big > len(an) - 1:
+        raise ValueError("Order of q+p <m+n> must be smaller than len(an).")
+    an = an[:big + 1]
+    # sum_j q_j a_(k-j) = p_k for k = 0..m+n, with q_0 = 1 and p_k = 0 past n:
+    # unknowns p_0..p_n, q_1..q_m
+    a = numpy.zeros((big + 1, big + 1), dtype=an.dtype)
+    for k in range(big + 1):
+        if k <= n:
+            a[k, k] = 1
+        for j in range(1, min(k, m) + 1):
+            a[k, n + j] = -an[k - j]
+    pq = numpy.linalg.solve(a, an)
+    return numpy.poly1d(pq[:n + 1][::-1]), numpy.poly1d(numpy.r_[1.0, pq[n + 1:]][::-1])
