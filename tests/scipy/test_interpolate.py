@@ -429,6 +429,23 @@ def test_regular_grid_derivatives_interpn_and_errors():
         gi.interpn((G0,), d(V[:, 0, 0, 0]), d([0.5]), method="bogus")
 
 
+def test_ndbspline():
+    tx = np.r_[[0.0] * 4, 0.3, 0.6, [1.0] * 4]
+    ty = np.r_[[0.0] * 3, 0.5, [1.0] * 3]
+    c = RNG.standard_normal((6, 4, 2)) + 1j * RNG.standard_normal((6, 4, 2))
+    xi = RNG.random((5, 3, 2)) * 1.4 - 0.2
+    s = si.NdBSpline((tx, ty), c, (3, 2))
+    g = gi.NdBSpline((d(tx), d(ty)), d(c), (3, 2))
+    same(g(d(xi)), s(xi))
+    same(g(d(xi), nu=(1, 2)), s(xi, nu=(1, 2)))
+    same(g(d(xi), extrapolate=False), s(xi, extrapolate=False))
+    assert g.k == s.k
+    with pytest.raises(ValueError, match="inconsistent"):
+        gi.NdBSpline((tx, ty), d(c[:5]), (3, 2))
+    with pytest.raises(ValueError, match="len\\(t\\)"):
+        gi.NdBSpline((tx, ty), d(c), (3, 2, 1))
+
+
 # ---- scattered: RBF ----------------------------------------------------------------------
 
 RBF_KERNELS = ["linear", "thin_plate_spline", "cubic", "quintic", "multiquadric",

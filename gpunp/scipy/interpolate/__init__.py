@@ -13,7 +13,7 @@ make_lsq_spline, make_smoothing_spline), FITPACK's interface (splrep,
 splev, splder, splantider, splint, sproot, spalde; UnivariateSpline,
 InterpolatedUnivariateSpline, LSQUnivariateSpline, with FITPACK's
 smoothing search), gridded interpolation (RegularGridInterpolator,
-interpn), radial basis functions (RBFInterpolator, Rbf) and polynomial
+interpn, NdBSpline), radial basis functions (RBFInterpolator, Rbf) and polynomial
 interpolation (BarycentricInterpolator, barycentric_interpolate,
 KroghInterpolator, krogh_interpolate, lagrange,
 approximate_taylor_polynomial, pade). The scattered-data interpolators
@@ -30,7 +30,7 @@ from ._polyint import (BarycentricInterpolator, KroghInterpolator, approximate_t
                        barycentric_interpolate, krogh_interpolate, lagrange, pade)
 from ._ppoly import BPoly, PPoly
 from ._rbf import RBFInterpolator, Rbf
-from ._rgi import RegularGridInterpolator, interpn
+from ._rgi import NdBSpline, RegularGridInterpolator, interpn
 from ._smoothing import make_smoothing_spline
 
 __all__ = sorted(n for n in dir() if not n.startswith("_"))

@@ -8,6 +8,8 @@ one axis at a time in one kernel pass, as SciPy folds the whole grid."""
 
 from __future__ import annotations
 
+import operator
+
 import numpy
 
 import gpunp
@@ -22,22 +24,28 @@ _METHODS = ["linear", "nearest"] + list(_DEGREE)
 _TENSOR = {"slinear", "cubic", "quintic", "slinear_legacy", "cubic_legacy", "quintic_legacy"}
 _DERIVATIVES = {"slinear", "cubic", "quintic"}
 
+# a tensor-product B-spline (degree ks[d] on axis d, knots t[toff[d]..]) at
+# each point: k+1 basis values an axis, then the sum over their products;
+# NaN for a NaN coordinate or, unless ext, one outside an axis's base interval
+MAX_ND_DEGREE = 5
+
 _NDBSPLINE = gpunp.ElementwiseKernel(
-    "raw float64 c, raw float64 t, raw int64 toff, raw float64 pts, raw int64 nus, "
-    "int64 nd, int64 k, int64 nc",
+    "raw float64 c, raw float64 t, raw int64 toff, raw int64 ks, raw float64 pts, "
+    "raw int64 nus, int64 nd, int64 nc, int32 ext",
     "float64 y",
     r"""
-    long long p = i / nc, col = i % nc, d, ell, lo, hi, mid, jj, q, n, combo, total = 1, rem;
+    long long p = i / nc, col = i % nc, d, k, ell, lo, hi, mid, jj, q, n, combo, total = 1;
+    long long rem, flat, stride;
     long long first[GP_IP_ND];
     const double *td;
     double b[GP_IP_ND * GP_IP_NK], h[GP_IP_NK], hh[GP_IP_NK], x, xa, xb, w, wgt, res = 0.0;
-    long long flat, stride;
     int bad = 0;
     for (d = 0; d < nd && !bad; d++) {
         x = pts[p * nd + d];
         td = &t[toff[d]];
+        k = ks[d];
         n = toff[d + 1] - toff[d] - k - 1;
-        if (x != x) { bad = 1; break; }
+        if (x != x || (!ext && (x < td[k] || x > td[n]))) { bad = 1; break; }
         lo = k; hi = n - 1;
         while (lo < hi) {
             mid = (lo + hi + 1) / 2;
@@ -63,28 +71,134 @@ _NDBSPLINE = gpunp.ElementwiseKernel(
                 }
             }
         }
-        for (q = 0; q <= k; q++) b[d * (k + 1) + q] = nus[d] > k ? 0.0 : h[q];
+        for (q = 0; q <= k; q++) b[d * GP_IP_NK + q] = nus[d] > k ? 0.0 : h[q];
         total *= k + 1;
     }
     if (bad) {
         y = NAN;
     } else {
-        /* the (k+1)^nd products of one basis value per axis */
         for (combo = 0; combo < total; combo++) {
             rem = combo; flat = 0; wgt = 1.0; stride = 1;
             for (d = nd - 1; d >= 0; d--) {
+                k = ks[d];
                 q = rem % (k + 1); rem /= k + 1;
                 n = toff[d + 1] - toff[d] - k - 1;
                 flat += (first[d] + q) * stride;
                 stride *= n;
-                wgt *= b[d * (k + 1) + q];
+                wgt *= b[d * GP_IP_NK + q];
             }
             res += c[flat * nc + col] * wgt;
         }
         y = res;
     }
-    """.replace("GP_IP_ND", str(_kernels.MAX_DIMS)).replace("GP_IP_NK", "6"),
+    """.replace("GP_IP_ND", str(_kernels.MAX_DIMS)).replace("GP_IP_NK", str(MAX_ND_DEGREE + 1)),
     "gp_interp_ndbspline")
+
+
+def ndbspline_eval(knots, ks, c, pts, nus, extrapolate):
+    """A tensor-product B-spline (knots: one host array per axis, degrees ks,
+    coefficients c (n_0, ..., n_(d-1), ncols) on the device) at pts (npts, d)."""
+    nd = len(knots)
+    if nd > _kernels.MAX_DIMS:
+        raise NotImplementedError(f"splines of more than {_kernels.MAX_DIMS} dimensions are "
+                                  "not supported")
+    if max(ks) > MAX_ND_DEGREE:
+        raise NotImplementedError(f"tensor-product splines of degree above {MAX_ND_DEGREE} "
+                                  "are not supported")
+    toff = numpy.concatenate([[0], numpy.cumsum([len(t) for t in knots])]).astype(numpy.int64)
+    t = gpunp.asarray(numpy.concatenate(knots).astype(float))
+    nc = c.shape[-1]
+    args = (t, gpunp.asarray(toff), gpunp.asarray(numpy.asarray(ks, numpy.int64)),
+            gpunp.ascontiguousarray(pts), gpunp.asarray(numpy.asarray(nus, numpy.int64)))
+
+    def run(cc):
+        out = gpunp.empty((pts.shape[0], nc))
+        if out.size:
+            _NDBSPLINE(cc, *args, nd, nc, int(bool(extrapolate)), out)
+        return out
+    if c.dtype.kind == "c":
+        return run(gpunp.ascontiguousarray(c.real)) + 1j * run(gpunp.ascontiguousarray(c.imag))
+    return run(gpunp.ascontiguousarray(c))
+
+
+class NdBSpline:
+    """A tensor-product B-spline: knots t (a tuple, one array per axis),
+    coefficients c, degrees k (one, or one per axis)."""
+
+    def __init__(self, t, c, k, *, extrapolate=None):
+        if not isinstance(t, tuple):
+            raise ValueError(f"Expect `t` to be a tuple of array-likes. Got {t} instead.")
+        nd = len(t)
+        try:
+            len(k)
+        except TypeError:
+            k = (k,) * nd
+        k = tuple(operator.index(v) for v in k)
+        if len(k) != nd:
+            raise ValueError(f"len(t) = {nd} != len(k) = {len(k)}.")
+        knots = []
+        for d in range(nd):
+            td, kd = _host(t[d]).astype(float), k[d]
+            n = td.shape[0] - kd - 1
+            if kd < 0:
+                raise ValueError(f"Spline degree in dimension {d} cannot be negative.")
+            if td.ndim != 1:
+                raise ValueError(f"Knot vector in dimension {d} must be one-dimensional.")
+            if n < kd + 1:
+                raise ValueError(f"Need at least {2 * kd + 2} knots for degree {kd} in "
+                                 f"dimension {d}.")
+            if (numpy.diff(td) < 0).any():
+                raise ValueError(f"Knots in dimension {d} must be in a non-decreasing order.")
+            if len(numpy.unique(td[kd:n + 1])) < 2:
+                raise ValueError(f"Need at least two internal knots in dimension {d}.")
+            if not numpy.isfinite(td).all():
+                raise ValueError(f"Knots in dimension {d} should not have nans or infs.")
+            knots.append(td)
+        self._knots, self._k = knots, k
+        self.extrapolate = True if extrapolate is None else bool(extrapolate)
+        c = as_device(c) if not isinstance(c, (list, tuple)) else gpunp.asarray(c)
+        if c.ndim < nd:
+            raise ValueError(f"Coefficients must be at least {nd}-dimensional.")
+        for d in range(nd):
+            n = len(knots[d]) - k[d] - 1
+            if c.shape[d] != n:
+                raise ValueError(f"Knots, coefficients and degree in dimension {d} are "
+                                 f"inconsistent: got {c.shape[d]} coefficients for "
+                                 f"{len(knots[d])} knots, need at least {n} for k={k}.")
+        self._c = c.astype(numpy.complex128 if c.dtype.kind == "c" else numpy.float64)
+
+    @property
+    def k(self):
+        return self._k
+
+    @property
+    def t(self):
+        return tuple(gpunp.asarray(td) for td in self._knots)
+
+    @property
+    def c(self):
+        return self._c
+
+    def __call__(self, xi, *, nu=None, extrapolate=None):
+        nd = len(self._knots)
+        extrapolate = self.extrapolate if extrapolate is None else bool(extrapolate)
+        if nu is None:
+            nu = numpy.zeros(nd, dtype=numpy.int64)
+        else:
+            nu = numpy.asarray(nu, dtype=numpy.int64)
+            if nu.ndim != 1 or nu.shape[0] != nd:
+                raise ValueError(f"invalid number of derivative orders nu = {nu!r} for "
+                                 f"ndim = {nd}.")
+            if any(nu < 0):
+                raise ValueError(f"derivatives must be positive, got nu = {nu!r}")
+        xi = gpunp.asarray(as_device(xi), dtype=numpy.float64)
+        shape = xi.shape
+        if shape[-1] != nd:
+            raise ValueError(f"Shapes: xi.shape={shape} and ndim={nd}")
+        c = self._c
+        out = ndbspline_eval(self._knots, self._k, c.reshape(c.shape[:nd] + (-1,)),
+                             xi.reshape(-1, nd), nu, extrapolate)
+        return out.reshape(shape[:-1] + c.shape[nd:])
 
 
 # PCHIP on a grid: each point's answer depends only on the 4 nodes around it
@@ -351,29 +465,14 @@ class RegularGridInterpolator:
         return out.astype(dt, copy=False).reshape(shape[:-1] + rest)
 
     def _tensor(self, pts, method, nu):
-        k = _DEGREE[method]
         nd = len(self._grid)
-        knots, c, rest = self._spline(method)
+        knots, c, _ = self._spline(method)
         nus = numpy.zeros(nd, dtype=numpy.int64) if nu is None else numpy.asarray(nu, numpy.int64)
         if nus.shape != (nd,):
             raise ValueError(f"invalid number of derivative orders nu = {nu}")
         if (nus < 0).any():
             raise ValueError(f"derivatives must be positive, got nu = {nu}")
-        if nd > _kernels.MAX_DIMS:
-            raise NotImplementedError(f"grids of more than {_kernels.MAX_DIMS} dimensions are "
-                                      "not supported")
-        toff = numpy.concatenate([[0], numpy.cumsum([len(t) for t in knots])]).astype(numpy.int64)
-        t = gpunp.asarray(numpy.concatenate(knots))
-        nc = c.shape[-1]
-
-        def run(cc):
-            out = gpunp.empty((pts.shape[0], nc), dtype=numpy.float64)
-            if out.size:
-                _NDBSPLINE(cc, t, gpunp.asarray(toff), pts, gpunp.asarray(nus), nd, k, nc, out)
-            return out
-        if c.dtype.kind == "c":
-            return run(gpunp.ascontiguousarray(c.real)) + 1j * run(gpunp.ascontiguousarray(c.imag))
-        return run(c)
+        return ndbspline_eval(knots, [_DEGREE[method]] * nd, c, pts, nus, True)
 
     def _pchip(self, pts):
         nd = len(self._grid)
