@@ -9,6 +9,8 @@ host."""
 
 from __future__ import annotations
 
+import math
+
 import gpunp
 from gpunp.scipy._host import as_device
 
@@ -108,4 +110,7 @@ class Masked:
         mean = self.mean(keepdims=True)
         d = self.a - mean
         with gpunp.errstate(invalid="ignore", divide="ignore"):
-            return self.sum(d * d, keepdims) / (self.count(keepdims) - ddof)
+            dof = self.count(keepdims) - ddof
+            # no degrees of freedom left: NaN, as SciPy's (not -0 or inf)
+            dof = gpunp.where(dof > 0, dof, math.nan).astype(self.a.dtype)
+            return self.sum(d * d, keepdims) / dof
