@@ -6,6 +6,8 @@ density estimate, and distributions' functions, each over gpunp's
 reductions and ``gpunp.scipy.special`` on the device.
 """
 
+from gpunp.scipy.stats._distributions import (beta, binom, chi2, expon, gamma, norm, poisson, t,
+                                              uniform)
 from gpunp.scipy.stats._rank import rankdata
 from gpunp.scipy.stats._stats_py import (boxcox_llf, cumfreq, describe, entropy, gmean, hmean,
                                          iqr, kurtosis, median_abs_deviation, mode, moment,
@@ -13,7 +15,8 @@ from gpunp.scipy.stats._stats_py import (boxcox_llf, cumfreq, describe, entropy,
                                          tmax, tmean, tmin, trim1, trim_mean, trimboth, tsem, tstd,
                                          tvar, variation, zmap, zscore)
 
-__all__ = ["boxcox_llf", "cumfreq", "describe", "entropy", "gmean", "hmean", "iqr", "kurtosis",
+__all__ = ["beta", "binom", "chi2", "expon", "gamma", "norm", "poisson", "t", "uniform",
+           "boxcox_llf", "cumfreq", "describe", "entropy", "gmean", "hmean", "iqr", "kurtosis",
            "median_abs_deviation", "mode", "moment", "percentileofscore", "pmean", "rankdata",
            "relfreq", "sem", "sigmaclip", "skew", "tmax", "tmean", "tmin", "trim1", "trim_mean",
            "trimboth", "tsem", "tstd", "tvar", "variation", "zmap", "zscore"]
