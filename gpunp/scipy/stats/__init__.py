@@ -6,6 +6,8 @@ density estimate, and distributions' functions, each over gpunp's
 reductions and ``gpunp.scipy.special`` on the device.
 """
 
+from gpunp.scipy.stats._correlation import (linregress, pearsonr, spearmanr, ttest_1samp, ttest_ind,
+                                            ttest_rel)
 from gpunp.scipy.stats._distributions import (beta, binom, chi2, expon, gamma, norm, poisson, t,
                                               uniform)
 from gpunp.scipy.stats._rank import rankdata
@@ -16,6 +18,7 @@ from gpunp.scipy.stats._stats_py import (boxcox_llf, cumfreq, describe, entropy,
                                          tvar, variation, zmap, zscore)
 
 __all__ = ["beta", "binom", "chi2", "expon", "gamma", "norm", "poisson", "t", "uniform",
+           "linregress", "pearsonr", "spearmanr", "ttest_1samp", "ttest_ind", "ttest_rel",
            "boxcox_llf", "cumfreq", "describe", "entropy", "gmean", "hmean", "iqr", "kurtosis",
            "median_abs_deviation", "mode", "moment", "percentileofscore", "pmean", "rankdata",
            "relfreq", "sem", "sigmaclip", "skew", "tmax", "tmean", "tmin", "trim1", "trim_mean",
