@@ -55,7 +55,8 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     if has_nan and nan_policy == "raise":
         raise ValueError("The input contains nan values")
     if x.size == 0:
-        return gpunp.moveaxis(gpunp.empty(x.shape, dtype=gpunp.float64), -1, axis)
+        dtype = gpunp.float64 if method == "average" else gpunp.int64
+        return gpunp.moveaxis(gpunp.empty(x.shape, dtype=dtype), -1, axis)
     order = gpunp.argsort(x, axis=-1, kind="stable")
     ranks = _sorted_ranks(gpunp.take_along_axis(x, order, axis=-1), method)
     dtype = gpunp.float64 if method == "average" or has_nan else gpunp.int64

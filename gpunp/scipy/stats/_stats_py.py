@@ -253,9 +253,11 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     a, ax = axis_of(a, axis)
     s = gpunp.sort(gpunp.moveaxis(a, ax, -1), axis=-1)
     n = s.shape[-1]
-    if n == 0:
-        shape = s.shape[:-1]
-        res = ModeResult(gpunp.full(shape, math.nan), gpunp.zeros(shape))
+    if s.size == 0:
+        # SciPy's empty answer (an empty slice, or no slices): NaN and a
+        # count of 0, both in a's float dtype
+        shape, dt = s.shape[:-1], (s.dtype if s.dtype.kind == "f" else gpunp.float64)
+        res = ModeResult(gpunp.full(shape, math.nan, dtype=dt), gpunp.zeros(shape, dtype=dt))
         return ModeResult(*(keep(r, ndim, axis, keepdims) for r in res))
     same = s[..., 1:] == s[..., :-1]
     if s.dtype.kind == "f":
@@ -270,10 +272,15 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     end = gpunp.argmax(length, axis=-1)[..., None]
     count = gpunp.take_along_axis(length, end, axis=-1)[..., 0]
     value = gpunp.take_along_axis(s, end, axis=-1)[..., 0]
+    count = count.astype(gpunp.int64)
     if mask is not None:
         value = gpunp.where(count == 0, gpunp.asarray(math.nan, dtype=value.dtype), value)
-    return ModeResult(keep(value, ndim, axis, keepdims),
-                      keep(count.astype(gpunp.int64), ndim, axis, keepdims))
+        if value.ndim:
+            # SciPy's 'omit' answers slice by slice and stacks the answers:
+            # as float64, or in a's dtype where a slice was left empty
+            dt = value.dtype if bool(gpunp.any(count == 0)) else gpunp.float64
+            value, count = value.astype(dt), count.astype(dt)
+    return ModeResult(keep(value, ndim, axis, keepdims), keep(count, ndim, axis, keepdims))
 
 
 # -- standard scores -------------------------------------------------------
@@ -365,6 +372,9 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     data, ax = axis_of(data, axis)
     m = Masked(data, ax, None if mask is None else mask.reshape(data.shape))
     n = m.count()
+    if data.shape[ax] == 0:
+        shape = tuple(k for i, k in enumerate(data.shape) if i != ax)
+        return keep(gpunp.full(shape, math.nan, dtype=data.dtype), ndim, axis, keepdims)
     with gpunp.errstate(all="ignore"):
         logdata = gpunp.log(data)
         if lmb == 0:
