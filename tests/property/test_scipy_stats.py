@@ -23,10 +23,11 @@ POLICIES = st.sampled_from(["propagate", "omit"])
 
 
 @st.composite
-def samples(draw, positive=False, nans=True):
+def samples(draw, positive=False, nans=True, dtypes=st.just(np.float64)):
     """(sample, axis): small integers as floats (so ties are many and the
-    moments are exact enough to compare), sometimes a NaN."""
-    dt = draw(DTYPES)
+    moments are exact enough to compare), sometimes a NaN. float32 only
+    where asked (each op compiles a kernel per dtype)."""
+    dt = draw(dtypes)
     shape = draw(SHAPES)
     lo = 1 if positive else -9
     x = draw(hnp.arrays(np.float64, shape, elements=st.integers(lo, 9).map(float)))
@@ -61,7 +62,7 @@ MOMENTS = ["skew", "kurtosis", "sem", "variation", "moment"]
 
 
 @settings(max_examples=30)
-@given(samples(), POLICIES, st.sampled_from(MOMENTS), st.booleans())
+@given(samples(dtypes=DTYPES), POLICIES, st.sampled_from(MOMENTS), st.booleans())
 def test_moment_statistics(sample, nan_policy, name, bias):
     x, axis = sample
     kw = {"axis": axis, "nan_policy": nan_policy}
