@@ -126,7 +126,8 @@ def test_spearmanr():
         _pvalue(mine, theirs)
     m = RNG.standard_normal((10, 4))
     for axis in [0, 1]:
-        _close(gs.spearmanr(gp.asarray(m), axis=axis).statistic, ss.spearmanr(m, axis=axis).statistic)
+        _close(gs.spearmanr(gp.asarray(m), axis=axis).statistic,
+               ss.spearmanr(m, axis=axis).statistic)
     _close(gs.spearmanr(gp.asarray(m[:, :2]), gp.asarray(m[:, 2:])).statistic,
            ss.spearmanr(m[:, :2], m[:, 2:]).statistic)
     xn = x.copy()

@@ -222,7 +222,8 @@ def test_describe():
     for axis in [0, 1, None]:
         for kw in [{}, {"ddof": 0, "bias": False}]:
             x = X[[0, 2, 3]]
-            mine, theirs = gs.describe(gp.asarray(x), axis=axis, **kw), ss.describe(x, axis=axis, **kw)
+            mine = gs.describe(gp.asarray(x), axis=axis, **kw)
+            theirs = ss.describe(x, axis=axis, **kw)
             assert mine.nobs == theirs.nobs
             for a, b in zip([*mine.minmax, *mine[2:]], [*theirs.minmax, *theirs[2:]]):
                 _check(a, b)

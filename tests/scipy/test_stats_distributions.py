@@ -130,7 +130,8 @@ def test_invalid_parameters_are_nan(name):
     method = _methods(name)[0]
     _run(lambda: getattr(getattr(gs, name), method)(gp.asarray(X), *shapes, **kw),
          lambda: getattr(getattr(ss, name), method)(X, *shapes, **kw))
-    _run(lambda: getattr(gs, name).mean(*shapes, **kw), lambda: getattr(ss, name).mean(*shapes, **kw))
+    _run(lambda: getattr(gs, name).mean(*shapes, **kw),
+         lambda: getattr(ss, name).mean(*shapes, **kw))
     with pytest.raises(ValueError, match="Domain error"):
         getattr(gs, name).rvs(*shapes, size=3, random_state=0, **kw)
 

@@ -125,9 +125,11 @@ def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
         x, y, axis = x.reshape(-1), y.reshape(-1), 0
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError("`x` and `y` must have length at least 2.")
+    def others(a):  # a's shape with its axis as 1
+        k = axis % a.ndim
+        return a.shape[:k] + (1,) + a.shape[k + 1:]
     try:
-        shape = list(gpunp.broadcast_shapes(x.shape[:axis % x.ndim] + (1,) + x.shape[axis % x.ndim + 1:],
-                                            y.shape[:axis % y.ndim] + (1,) + y.shape[axis % y.ndim + 1:]))
+        shape = list(gpunp.broadcast_shapes(others(x), others(y)))
     except ValueError:
         raise ValueError("`x` and `y` must be broadcastable.") from None
     if x.shape[axis] != y.shape[axis]:

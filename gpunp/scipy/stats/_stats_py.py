@@ -322,7 +322,8 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
         except ValueError:
             raise ValueError("Array shapes are incompatible for broadcasting.") from None
         dtype = gpunp.result_type(pk.dtype, qk.dtype)
-        pk, qk = gpunp.broadcast_to(pk, shape).astype(dtype), gpunp.broadcast_to(qk, shape).astype(dtype)
+        pk = gpunp.broadcast_to(pk, shape).astype(dtype)
+        qk = gpunp.broadcast_to(qk, shape).astype(dtype)
     mask = nan_mask(pk if qk is None else pk + qk, nan_policy)
     ndim = pk.ndim
     pk, ax = axis_of(pk, axis)
