@@ -176,4 +176,12 @@ __all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_LAZY_SUB
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module("gpunp." + name)
+    if name == "special":
+        # SciPy's array API support (SCIPY_ARRAY_API=1) looks a special
+        # function up as `xp.special.<name>` in a namespace it does not know
+        # (the Array API's anticipated `special` extension): gpunp's are
+        # gpunp.scipy.special's, so SciPy's statistics built on them
+        # (scipy.stats.entropy...) run on the device. Not in __all__: NumPy
+        # has no `special`.
+        return _importlib.import_module("gpunp.scipy.special")
     raise AttributeError(f"module 'gpunp' has no attribute {name!r}")
