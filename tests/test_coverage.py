@@ -147,7 +147,7 @@ def test_scipy_part_is_current(section, gp_name):
 CUPY_NAMES = ((("scipy.sparse", "scipy.sparse.linalg", "scipy.sparse.csgraph"), 63),
               (("scipy.linalg",), 21), (("scipy.fft",), 34), (("scipy.fftpack",), 9),
               (("scipy.signal", "scipy.signal.windows"), 179), (("scipy.ndimage",), 70),
-              (("scipy.interpolate",), 29),
+              (("scipy.interpolate",), 29), (("scipy.stats",), 5),
               (("scipy.spatial", "scipy.spatial.distance"), 24))
 # scipy.special joins when it reaches cupyx.scipy's 108 (issue 38)
 
