@@ -51,6 +51,13 @@ typedef struct gp_operand {
  * kernels already built keep the rule they were generated with. */
 GP_API gp_status_t gp_set_numpy_version(int32_t version);
 
+/* The version of the SciPy whose type resolution scipy.special's ufuncs
+ * follow (the same encoding; the default is 11700): SciPy 1.18 resolves most
+ * of them as NumPy resolves its own, with its loops ordered by size, where
+ * 1.17 first looks for the loop of exactly its operands' dtypes. Set before
+ * the first call of one of them. */
+GP_API gp_status_t gp_set_scipy_version(int32_t version);
+
 /* Number of ufuncs in the op table. */
 GP_API gp_status_t gp_ufunc_count(int32_t *out);
 

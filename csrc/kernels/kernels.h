@@ -64,9 +64,12 @@ enum gp_resolver {
     GP_RES_TRUEDIV,     /* uniform, but integers divide as float64 */
     GP_RES_COMPARE,     /* uniform inputs, bool output, exact int64/uint64 */
     GP_RES_LOGICAL,     /* always the bool loop */
-    GP_RES_EXACT        /* SciPy's ufuncs: the loop of exactly the inputs' dtypes (Python
+    GP_RES_EXACT,       /* SciPy's ufuncs: the loop of exactly the inputs' dtypes (Python
                          * scalars as their default dtypes), else the first the inputs
                          * cast to safely */
+    GP_RES_SIZED        /* SciPy's ufuncs that SciPy 1.18 resolves as NumPy does its own
+                         * (GP_RES_DEFAULT over its loops by size: float32 first) and
+                         * 1.17 as GP_RES_EXACT: gp_set_scipy_version picks */
 };
 
 /* The start value of parallel reductions (not NumPy's identity, which is
@@ -118,6 +121,16 @@ static inline const char *gp_op_shown(const gp_op_t *op)
 }
 
 extern const gp_op_t gp_ufuncs[];
+/* gp_set_scipy_version's value */
+extern int32_t gp_scipy_version;
+
+/* The resolver `op` follows under the SciPy version set. */
+static inline int gp_op_resolver(const gp_op_t *op)
+{
+    if (op->resolver != GP_RES_SIZED)
+        return op->resolver;
+    return gp_scipy_version >= 11800 ? GP_RES_DEFAULT : GP_RES_EXACT;
+}
 /* gp_set_numpy_version's value; the kernels see it as GPK_NUMPY_VERSION */
 extern int32_t gp_numpy_version;
 extern const int32_t gp_nufuncs;

@@ -59,9 +59,13 @@
 
 #define LOGIC(e) ANY("(x0 != 0) " e " (x1 != 0)"), C("F(nonzero)(x0) " e " F(nonzero)(x1)")
 
-/* A row of scipy.special: n inputs, one output, the helper's call. */
+/* A row of scipy.special: n inputs, one output, the helper's call; SZ for
+ * the functions SciPy 1.18 resolves as NumPy resolves its own (GP_RES_SIZED). */
 #define SF(n, name, loops, call)                                               \
     {"scipy.special." name, n, 1, GP_RES_EXACT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
+     GP_CHECK_NONE, loops, {ANY(call)}, NULL}
+#define SZ(n, name, loops, call)                                               \
+    {"scipy.special." name, n, 1, GP_RES_SIZED, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
      GP_CHECK_NONE, loops, {ANY(call)}, NULL}
 
 static const char BOOL_SUB_MSG[] =
@@ -269,55 +273,55 @@ const gp_op_t gp_ufuncs[] = {
      * SciPy's. Loops are SciPy's real ones in SciPy's order (so an integer
      * or float16 input takes the loop SciPy's takes); every loop computes in
      * double (csrc/prelude/special.h) and rounds once. */
-    SF(1, "gamma", "d->d f->f", "gpk_sf_gamma(x0)"),
-    SF(1, "gammaln", "d->d f->f", "gpk_sf_gammaln(x0)"),
-    SF(1, "gammasgn", "d->d f->f", "gpk_sf_gammasgn(x0)"),
-    SF(1, "rgamma", "d->d f->f", "gpk_sf_rgamma(x0)"),
-    SF(1, "psi", "d->d f->f", "gpk_sf_digamma(x0)"),
-    SF(1, "erf", "d->d f->f", "gpk_sf_erf(x0)"),
-    SF(1, "erfc", "d->d f->f", "gpk_sf_erfc(x0)"),
-    SF(1, "erfcx", "d->d f->f", "gpk_sf_erfcx(x0)"),
+    SZ(1, "gamma", "d->d f->f", "gpk_sf_gamma(x0)"),
+    SZ(1, "gammaln", "d->d f->f", "gpk_sf_gammaln(x0)"),
+    SZ(1, "gammasgn", "d->d f->f", "gpk_sf_gammasgn(x0)"),
+    SZ(1, "rgamma", "d->d f->f", "gpk_sf_rgamma(x0)"),
+    SZ(1, "psi", "d->d f->f", "gpk_sf_digamma(x0)"),
+    SZ(1, "erf", "d->d f->f", "gpk_sf_erf(x0)"),
+    SZ(1, "erfc", "d->d f->f", "gpk_sf_erfc(x0)"),
+    SZ(1, "erfcx", "d->d f->f", "gpk_sf_erfcx(x0)"),
     SF(1, "erfinv", "f->f d->d", "gpk_sf_erfinv(x0)"),
     SF(1, "erfcinv", "f->f d->d", "gpk_sf_erfcinv(x0)"),
-    SF(1, "ndtr", "d->d f->f", "gpk_sf_ndtr(x0)"),
-    SF(1, "log_ndtr", "d->d f->f", "gpk_sf_log_ndtr(x0)"),
+    SZ(1, "ndtr", "d->d f->f", "gpk_sf_ndtr(x0)"),
+    SZ(1, "log_ndtr", "d->d f->f", "gpk_sf_log_ndtr(x0)"),
     SF(1, "ndtri", "f->f d->d", "gpk_sf_ndtri(x0)"),
-    SF(1, "expit", "d->d f->f", "gpk_sf_expit(x0)"),
+    SZ(1, "expit", "d->d f->f", "gpk_sf_expit(x0)"),
     SF(1, "logit", "d->d f->f", "gpk_sf_logit(x0)"),
-    SF(1, "log_expit", "d->d f->f", "gpk_sf_log_expit(x0)"),
+    SZ(1, "log_expit", "d->d f->f", "gpk_sf_log_expit(x0)"),
     SF(1, "entr", "f->f d->d", "gpk_sf_entr(x0)"),
-    SF(1, "exp10", "d->d f->f", "gpk_sf_exp10(x0)"),
-    SF(1, "exp2", "d->d f->f", "gpk_sf_exp2(x0)"),
-    SF(1, "cbrt", "d->d f->f", "gpk_sf_cbrt(x0)"),
-    SF(1, "log1p", "d->d f->f", "gpk_sf_log1p(x0)"),
-    SF(1, "expm1", "d->d f->f", "gpk_sf_expm1(x0)"),
-    SF(1, "sindg", "d->d f->f", "gpk_sf_sindg(x0)"),
-    SF(1, "cosdg", "d->d f->f", "gpk_sf_cosdg(x0)"),
-    SF(1, "tandg", "d->d f->f", "gpk_sf_tandg(x0)"),
-    SF(1, "cotdg", "d->d f->f", "gpk_sf_cotdg(x0)"),
-    SF(1, "j0", "d->d f->f", "gpk_sf_j0(x0)"),
-    SF(1, "j1", "d->d f->f", "gpk_sf_j1(x0)"),
-    SF(1, "y0", "d->d f->f", "gpk_sf_y0(x0)"),
-    SF(1, "y1", "d->d f->f", "gpk_sf_y1(x0)"),
-    SF(1, "i0", "d->d f->f", "gpk_sf_i0(x0)"),
-    SF(1, "i0e", "d->d f->f", "gpk_sf_i0e(x0)"),
-    SF(1, "i1", "d->d f->f", "gpk_sf_i1(x0)"),
-    SF(1, "i1e", "d->d f->f", "gpk_sf_i1e(x0)"),
-    SF(1, "k0", "d->d f->f", "gpk_sf_k0(x0)"),
-    SF(1, "k0e", "d->d f->f", "gpk_sf_k0e(x0)"),
-    SF(1, "k1", "d->d f->f", "gpk_sf_k1(x0)"),
-    SF(1, "k1e", "d->d f->f", "gpk_sf_k1e(x0)"),
+    SZ(1, "exp10", "d->d f->f", "gpk_sf_exp10(x0)"),
+    SZ(1, "exp2", "d->d f->f", "gpk_sf_exp2(x0)"),
+    SZ(1, "cbrt", "d->d f->f", "gpk_sf_cbrt(x0)"),
+    SZ(1, "log1p", "d->d f->f", "gpk_sf_log1p(x0)"),
+    SZ(1, "expm1", "d->d f->f", "gpk_sf_expm1(x0)"),
+    SZ(1, "sindg", "d->d f->f", "gpk_sf_sindg(x0)"),
+    SZ(1, "cosdg", "d->d f->f", "gpk_sf_cosdg(x0)"),
+    SZ(1, "tandg", "d->d f->f", "gpk_sf_tandg(x0)"),
+    SZ(1, "cotdg", "d->d f->f", "gpk_sf_cotdg(x0)"),
+    SZ(1, "j0", "d->d f->f", "gpk_sf_j0(x0)"),
+    SZ(1, "j1", "d->d f->f", "gpk_sf_j1(x0)"),
+    SZ(1, "y0", "d->d f->f", "gpk_sf_y0(x0)"),
+    SZ(1, "y1", "d->d f->f", "gpk_sf_y1(x0)"),
+    SZ(1, "i0", "d->d f->f", "gpk_sf_i0(x0)"),
+    SZ(1, "i0e", "d->d f->f", "gpk_sf_i0e(x0)"),
+    SZ(1, "i1", "d->d f->f", "gpk_sf_i1(x0)"),
+    SZ(1, "i1e", "d->d f->f", "gpk_sf_i1e(x0)"),
+    SZ(1, "k0", "d->d f->f", "gpk_sf_k0(x0)"),
+    SZ(1, "k0e", "d->d f->f", "gpk_sf_k0e(x0)"),
+    SZ(1, "k1", "d->d f->f", "gpk_sf_k1(x0)"),
+    SZ(1, "k1e", "d->d f->f", "gpk_sf_k1e(x0)"),
     SF(1, "exp1", "f->f d->d", "gpk_sf_exp1(x0)"),
     SF(1, "expi", "f->f d->d", "gpk_sf_expi(x0)"),
-    SF(1, "exprel", "d->d f->f", "gpk_sf_exprel(x0)"),
-    SF(1, "zetac", "d->d f->f", "gpk_sf_zetac(x0)"),
+    SZ(1, "exprel", "d->d f->f", "gpk_sf_exprel(x0)"),
+    SZ(1, "zetac", "d->d f->f", "gpk_sf_zetac(x0)"),
     SF(1, "_riemann_zeta", "d->d f->f", "gpk_sf_riemann_zeta(x0)"),
-    SF(2, "beta", "dd->d ff->f", "gpk_sf_beta(x0, x1)"),
-    SF(2, "betaln", "dd->d ff->f", "gpk_sf_betaln(x0, x1)"),
+    SZ(2, "beta", "dd->d ff->f", "gpk_sf_beta(x0, x1)"),
+    SZ(2, "betaln", "dd->d ff->f", "gpk_sf_betaln(x0, x1)"),
     SF(2, "poch", "ff->f dd->d", "gpk_sf_poch(x0, x1)"),
     SF(2, "binom", "ff->f dd->d", "gpk_sf_binom(x0, x1)"),
-    SF(2, "xlogy", "dd->d ff->f", "gpk_sf_xlogy(x0, x1)"),
-    SF(2, "xlog1py", "dd->d ff->f", "gpk_sf_xlog1py(x0, x1)"),
+    SZ(2, "xlogy", "dd->d ff->f", "gpk_sf_xlogy(x0, x1)"),
+    SZ(2, "xlog1py", "dd->d ff->f", "gpk_sf_xlog1py(x0, x1)"),
     SF(2, "rel_entr", "ff->f dd->d", "gpk_sf_rel_entr(x0, x1)"),
     SF(2, "kl_div", "ff->f dd->d", "gpk_sf_kl_div(x0, x1)"),
     SF(2, "huber", "ff->f dd->d", "gpk_sf_huber(x0, x1)"),
@@ -326,8 +330,8 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "boxcox1p", "ff->f dd->d", "gpk_sf_boxcox1p(x0, x1)"),
     SF(2, "inv_boxcox", "ff->f dd->d", "gpk_sf_inv_boxcox(x0, x1)"),
     SF(2, "inv_boxcox1p", "ff->f dd->d", "gpk_sf_inv_boxcox1p(x0, x1)"),
-    SF(2, "gammainc", "dd->d ff->f", "gpk_sf_gammainc(x0, x1)"),
-    SF(2, "gammaincc", "dd->d ff->f", "gpk_sf_gammaincc(x0, x1)"),
+    SZ(2, "gammainc", "dd->d ff->f", "gpk_sf_gammainc(x0, x1)"),
+    SZ(2, "gammaincc", "dd->d ff->f", "gpk_sf_gammaincc(x0, x1)"),
     SF(2, "pdtr", "ff->f dd->d", "gpk_sf_pdtr(x0, x1)"),
     SF(2, "pdtrc", "ff->f dd->d", "gpk_sf_pdtrc(x0, x1)"),
     SF(2, "chdtr", "ff->f dd->d", "gpk_sf_chdtr(x0, x1)"),
@@ -336,13 +340,13 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_zeta", "ff->f dd->d", "gpk_sf_zeta(x0, x1)"),
     SF(3, "gdtr", "fff->f ddd->d", "gpk_sf_gdtr(x0, x1, x2)"),
     SF(3, "gdtrc", "fff->f ddd->d", "gpk_sf_gdtrc(x0, x1, x2)"),
-    SF(3, "radian", "ddd->d fff->f", "gpk_sf_radian(x0, x1, x2)"),
+    SZ(3, "radian", "ddd->d fff->f", "gpk_sf_radian(x0, x1, x2)"),
     SF(2, "yn", "ld->d ff->f dd->d", "gpk_sf_yn(x0, x1)"),
     SF(2, "kn", "ld->d ff->f dd->d", "gpk_sf_kn(x0, x1)"),
     SF(1, "round", "f->f d->d", "gpk_sf_round(x0)"),
-    SF(1, "ellipk", "d->d f->f", "gpk_sf_ellipk(x0)"),
-    SF(1, "loggamma", "d->d f->f", "gpk_sf_loggamma(x0)"),
-    SF(1, "ellipkm1", "d->d f->f", "gpk_sf_ellipkm1(x0)"),
+    SZ(1, "ellipk", "d->d f->f", "gpk_sf_ellipk(x0)"),
+    SZ(1, "loggamma", "d->d f->f", "gpk_sf_loggamma(x0)"),
+    SZ(1, "ellipkm1", "d->d f->f", "gpk_sf_ellipkm1(x0)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
@@ -366,6 +370,7 @@ const gp_op_t gp_op_arange = {
 
 static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
 static gp_loops_t *parsed;       /* gp_nufuncs + 2 entries */
+static gp_loops_t *by_size;      /* GP_RES_SIZED rows' loops in SciPy 1.18's order */
 static gp_status_t parse_status;
 
 static int32_t char_dtype(char c)
@@ -405,6 +410,34 @@ static gp_status_t parse_row(const gp_op_t *op, gp_loops_t *out)
     return GP_OK;
 }
 
+/* SciPy 1.18's order of a function's loops: real before complex, each by
+ * the width of its widest inexact input (float32 before float64); stable. */
+static int size_rank(const gp_loops_t *l, int32_t c, int nin)
+{
+    int complex = 0, width = 0;
+    for (int k = 0; k < nin; ++k) {
+        int32_t dt = l->dt[c][k], kind = gp_dtype_kind(dt);
+        complex |= kind == GP_KIND_COMPLEX;
+        if ((kind == GP_KIND_FLOAT || kind == GP_KIND_COMPLEX) && gp_dtype_size(dt) > width)
+            width = (int)gp_dtype_size(dt);
+    }
+    return complex * 64 + width;
+}
+
+static gp_status_t sort_by_size(const gp_op_t *op, const gp_loops_t *in, gp_loops_t *out)
+{
+    out->n = in->n;
+    out->dt = calloc((size_t)in->n + 1, sizeof *out->dt);
+    if (!out->dt)
+        return GP_ERR_NOMEM;
+    int32_t n = 0;
+    for (int r = 0; r < 2 * 64; ++r) /* a counting sort: ranks are small */
+        for (int32_t c = 0; c < in->n; ++c)
+            if (size_rank(in, c, op->nin) == r)
+                memcpy(out->dt[n++], in->dt[c], sizeof *in->dt);
+    return n == in->n ? GP_OK : GP_ERR_TYPE;
+}
+
 static void parse_all(void)
 {
     parsed = calloc((size_t)gp_nufuncs + 2, sizeof *parsed);
@@ -412,8 +445,16 @@ static void parse_all(void)
         parse_status = GP_ERR_NOMEM;
         return;
     }
-    for (int32_t k = 0; k < gp_nufuncs && parse_status == GP_OK; ++k)
+    by_size = calloc((size_t)gp_nufuncs, sizeof *by_size);
+    if (!by_size) {
+        parse_status = GP_ERR_NOMEM;
+        return;
+    }
+    for (int32_t k = 0; k < gp_nufuncs && parse_status == GP_OK; ++k) {
         parse_status = parse_row(&gp_ufuncs[k], &parsed[k]);
+        if (parse_status == GP_OK && gp_ufuncs[k].resolver == GP_RES_SIZED)
+            parse_status = sort_by_size(&gp_ufuncs[k], &parsed[k], &by_size[k]);
+    }
     if (parse_status == GP_OK)
         parse_status = parse_row(&gp_op_copy, &parsed[gp_nufuncs]);
     if (parse_status == GP_OK)
@@ -430,7 +471,7 @@ gp_status_t gp_op_loops(const gp_op_t *op, const gp_loops_t **out)
         k = gp_nufuncs;
     else if (op == &gp_op_arange)
         k = gp_nufuncs + 1;
-    *out = &parsed[k];
+    *out = op->resolver == GP_RES_SIZED && gp_scipy_version >= 11800 ? &by_size[k] : &parsed[k];
     return GP_OK;
 }
 
@@ -451,6 +492,16 @@ GP_API gp_status_t gp_set_numpy_version(int32_t version)
     if (version < 20000)
         return gp_set_error(GP_ERR_VALUE, "gpunp follows NumPy 2, not version %d", version);
     gp_numpy_version = version;
+    return GP_OK;
+}
+
+int32_t gp_scipy_version = 11700;
+
+GP_API gp_status_t gp_set_scipy_version(int32_t version)
+{
+    if (version < 10000)
+        return gp_set_error(GP_ERR_VALUE, "gpunp.scipy follows SciPy 1, not version %d", version);
+    gp_scipy_version = version;
     return GP_OK;
 }
 

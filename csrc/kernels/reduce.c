@@ -369,7 +369,7 @@ static gp_status_t reduce_loop(int32_t id, int32_t in_dt, const gp_array_t *out,
                                int32_t dtype, const char *method, int32_t *loop_dt)
 {
     const gp_op_t *op = &gp_ufuncs[id];
-    if (op->resolver == GP_RES_LOGICAL) {
+    if (gp_op_resolver(op) == GP_RES_LOGICAL) {
         /* NumPy reduces logical ufuncs in bool whatever their input (its
          * loops such as bb->? do not chain) and has no other loop for them */
         if (dtype >= 0 && dtype != GP_BOOL)

@@ -67,7 +67,7 @@ static int32_t find_signature(const gp_op_t *op, const gp_loops_t *loops, const 
         }
         for (int32_t c = 0; c < loops->n; ++c) {
             bool ok = true;
-            for (int k = 1; k < nin && ok && op->resolver == GP_RES_COMPARE; ++k)
+            for (int k = 1; k < nin && ok && gp_op_resolver(op) == GP_RES_COMPARE; ++k)
                 ok = loops->dt[c][k] == loops->dt[c][0];
             for (int k = 0; k < nin + nout && ok; ++k)
                 ok = fixed[k] < 0 || loops->dt[c][k] == fixed[k];
@@ -111,7 +111,7 @@ static int32_t find_logical(const gp_loops_t *loops, int nin, int nout, const in
 static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const int32_t *eff)
 {
     int nin = op->nin, nout = op->nout;
-    if (op->resolver == GP_RES_DEFAULT || op->resolver == GP_RES_EXACT) {
+    if (gp_op_resolver(op) == GP_RES_DEFAULT || gp_op_resolver(op) == GP_RES_EXACT) {
         for (int32_t c = 0; c < loops->n; ++c) {
             bool ok = true;
             for (int k = 0; k < nin && ok; ++k)
@@ -129,7 +129,7 @@ static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const in
     int32_t want[GP_MAX_LOOP_ARGS], free_out[GP_MAX_LOOP_ARGS], u = eff[0];
     for (int k = 1; k < nin; ++k)
         u = gp_promote(u, eff[k]);
-    if (op->resolver == GP_RES_TRUEDIV) {
+    if (gp_op_resolver(op) == GP_RES_TRUEDIV) {
         bool ints = true;
         for (int k = 0; k < nin; ++k)
             ints = ints && is_intlike(eff[k]);
@@ -140,7 +140,7 @@ static int32_t natural_loop(const gp_op_t *op, const gp_loops_t *loops, const in
         want[k] = u;
     for (int k = 0; k < nout; ++k)
         free_out[k] = -1;
-    if (op->resolver == GP_RES_COMPARE && nin == 2) {
+    if (gp_op_resolver(op) == GP_RES_COMPARE && nin == 2) {
         int32_t k0 = gp_dtype_kind(eff[0]), k1 = gp_dtype_kind(eff[1]);
         if (k0 == GP_KIND_INT && k1 == GP_KIND_UINT && u == GP_FLOAT64) {
             want[0] = GP_INT64, want[1] = GP_UINT64;
@@ -235,7 +235,7 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
     for (int k = 0; k < nin; ++k)
         eff[k] = (weak && weak[k] && strong >= 0) ? all : kinds[k];
 
-    if (op->resolver == GP_RES_COMPARE && strong < 0) {
+    if (gp_op_resolver(op) == GP_RES_COMPARE && strong < 0) {
         bool ints = true;
         for (int k = 0; k < nin; ++k)
             ints = ints && gp_dtype_is_int(dtypes[k]);
@@ -252,7 +252,7 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
         has_sig = has_sig || signature[k] >= 0;
         fixes_input = fixes_input || (k < nin && signature[k] >= 0);
     }
-    if (op->resolver == GP_RES_LOGICAL) {
+    if (gp_op_resolver(op) == GP_RES_LOGICAL) {
         l = find_logical(loops, nin, nout, dtypes, weak, has_sig ? signature : NULL);
     } else if (has_sig) {
         /* with only outputs fixed, NumPy's promoters run first: the loop the
@@ -273,9 +273,9 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
         bool any_weak = false;
         for (int k = 0; weak && k < nin; ++k)
             any_weak = any_weak || weak[k];
-        l = op->resolver == GP_RES_DEFAULT && any_weak
+        l = gp_op_resolver(op) == GP_RES_DEFAULT && any_weak
                 ? weak_scalar_loop(op, loops, dtypes, weak) : -1;
-        if (op->resolver == GP_RES_EXACT) {
+        if (gp_op_resolver(op) == GP_RES_EXACT) {
             /* NumPy 2 dispatches a ufunc of SciPy's (loops in no order of
              * size: "d->d f->f") to the loop of exactly its operands' dtypes
              * before its legacy search, which takes Python scalars as their
@@ -311,7 +311,7 @@ static gp_status_t check_casting(const gp_op_t *op, int32_t l, const int32_t *dt
     int nin = op->nin, nout = op->nout;
     const gp_loops_t *loops;
     GP_TRY(gp_op_loops(op, &loops));
-    bool truth_values = op->resolver == GP_RES_LOGICAL;
+    bool truth_values = gp_op_resolver(op) == GP_RES_LOGICAL;
     for (int k = 0; k < nin; ++k)
         truth_values = truth_values && loops->dt[l][k] == GP_BOOL;
     for (int k = 0; k < nin && !truth_values; ++k) {
@@ -517,7 +517,7 @@ GP_API gp_status_t gp_ufunc_call(int32_t id, const gp_operand_t *in, gp_array_t 
         if (!weak[k])
             strong = strong < 0 ? dtypes[k] : gp_promote(strong, dtypes[k]);
     }
-    if (op->resolver == GP_RES_COMPARE && strong >= 0 && gp_dtype_is_int(strong)) {
+    if (gp_op_resolver(op) == GP_RES_COMPARE && strong >= 0 && gp_dtype_is_int(strong)) {
         for (int k = 0; k < nin; ++k)
             if (weak[k] && (dtypes[k] == GP_INT64 || dtypes[k] == GP_UINT64) &&
                 gp_scalar_check_fits(&in[k].scalar, strong) != GP_OK)

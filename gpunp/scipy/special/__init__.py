@@ -1,7 +1,8 @@
 """``gpunp.scipy.special``: ``scipy.special`` for gpunp arrays, name for name.
 
 Each special function is a row of the engine's op table and so a
-``gpunp.ufunc`` (SciPy's real dtype loops in SciPy's order, ``out=``,
+``gpunp.ufunc`` (SciPy's real dtype loops in the installed SciPy's order
+and resolved as it resolves them, ``out=``,
 ``where=``, broadcasting) on every backend from one generated source; the
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
@@ -11,6 +12,12 @@ them and on gpunp's operations.
 """
 
 import gpunp as _gpunp
+from gpunp import engine as _engine
+from gpunp.scipy._version import scipy_version as _scipy_version
+
+# SciPy 1.18 resolves most of its ufuncs' loops as NumPy its own, 1.17 not:
+# the engine follows the SciPy installed (before any of them is called)
+_engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
 from gpunp.scipy.special._functions import multigammaln, polygamma, zeta
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
