@@ -5,10 +5,12 @@ of every float and complex dtype."""
 
 import numpy as np
 import pytest
+import scipy.linalg as L
 import scipy.sparse as sp
 import scipy.sparse.linalg as sl
 
 import gpunp as gp
+import gpunp.scipy.linalg as gL
 import gpunp.scipy.sparse as gsp
 import gpunp.scipy.sparse.linalg as gl
 
@@ -132,3 +134,44 @@ def test_use_solver_takes_scipys_keywords():
         gl.use_solver(False)
     with pytest.raises(TypeError):
         sl.use_solver(False)
+
+
+# ---- funm_multiply_krylov ---------------------------------------------------------
+
+FUNM = [
+    ({}, "general"), (dict(restart_every_m=7), "general"), (dict(t=0.3), "her"),
+    (dict(restart_every_m=6, max_restarts=3, rtol=1e-12), "her"),
+]
+
+
+@pytest.mark.parametrize("kw, structure", FUNM)
+def test_funm_multiply_krylov_like_scipy(kw, structure):
+    n = 40
+    a = sp.random_array((n, n), density=0.15, rng=RNG)
+    if structure == "her":
+        a = a + a.T
+    b = RNG.standard_normal(n)
+    want = sl.funm_multiply_krylov(L.expm, a, b, assume_a=structure, **kw)
+    got = gl.funm_multiply_krylov(gL.expm, gsp.csr_array(a), gp.asarray(b),
+                                  assume_a=structure, **kw)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-8, atol=1e-9 * np.abs(want).max())
+    # a polynomial of gpunp operations, on a complex64 system, with breakdown (n < m)
+    c = (sp.random_array((5, 5), density=0.5, rng=RNG) * (1 + 1j)).astype(np.complex64)
+    v = np.ones(5, np.complex64)
+    want = sl.funm_multiply_krylov(lambda X: X @ X - X, c, v)
+    got = gl.funm_multiply_krylov(lambda X: X @ X - X, gsp.csr_array(c), gp.asarray(v))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_funm_multiply_krylov_errors():
+    a, b = sp.eye_array(4), np.ones(4)
+    for kw in (dict(assume_a="sym"), dict(restart_every_m=0), dict(max_restarts=0),
+               dict(atol=-1.0), dict(b=np.ones((4, 1)))):
+        bb = kw.pop("b", b)
+        with pytest.raises(ValueError):
+            sl.funm_multiply_krylov(np.exp, a, bb, **kw)
+        with pytest.raises(ValueError):
+            gl.funm_multiply_krylov(gp.exp, gsp.csr_array(a), gp.asarray(bb), **kw)
+    assert not gl.funm_multiply_krylov(gp.exp, gsp.csr_array(a), gp.zeros(4)).get().any()

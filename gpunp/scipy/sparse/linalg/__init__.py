@@ -9,7 +9,7 @@
 - Eigenvalues: ``eigsh`` (thick-restart Lanczos, shift-invert), ``eigs``
   (restarted Arnoldi), ``svds``,
   ``lobpcg``.
-- ``norm``, ``onenormest``, ``expm_multiply``, ``expm``, ``inv``,
+- ``norm``, ``onenormest``, ``expm_multiply``, ``funm_multiply_krylov``, ``expm``, ``inv``,
   ``matrix_power``, ``is_sptriangular``, ``spbandwidth``.
 - Direct solvers (``spsolve``, ``splu``, ``spilu``, ``factorized``) run a
   dense LU on the device up to 8192 rows (no sparse direct solver is wired
@@ -29,11 +29,12 @@ from ._eigen import ArpackError, ArpackNoConvergence, eigs, eigsh, lobpcg, svds
 from ._expm import expm_multiply
 from ._lsq import lsmr, lsqr
 from ._recycle import gcrotmk, lgmres, use_solver
+from ._funm import funm_multiply_krylov
 from ._matfuncs import expm, inv, is_sptriangular, matrix_power, spbandwidth
 from ._norm import norm, onenormest
 
 __all__ = ["LinearOperator", "aslinearoperator", "bicg", "bicgstab", "cg", "cgs", "gmres",
-           "minres", "qmr", "tfqmr", "gcrotmk", "lgmres", "use_solver", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
+           "minres", "qmr", "tfqmr", "gcrotmk", "lgmres", "use_solver", "funm_multiply_krylov", "lsmr", "lsqr", "expm_multiply", "norm", "onenormest",
            "ArpackError", "ArpackNoConvergence", "eigs", "eigsh", "lobpcg", "svds",
            "MatrixRankWarning", "SuperLU", "factorized", "spilu", "splu", "spsolve",
            "spsolve_triangular", "expm", "inv", "is_sptriangular", "matrix_power",
