@@ -123,3 +123,32 @@ def test_masked_conversions_like_scipy():
             gc.csgraph_masked_from_dense(gp.asarray(bad))
         with pytest.raises(ValueError):
             gc.csgraph_from_masked(np.ma.asarray(bad))
+
+
+def test_maximum_flow_like_scipy():
+    for t, (s, g) in enumerate(_graphs(60)):
+        n = s.shape[0]
+        if n < 2:
+            continue
+        s, g = s.tocsr().astype(np.int64), g.tocsr().astype(np.int64)
+        src, dst = (int(v) for v in RNG.choice(n, 2, replace=False))
+        for method in ("dinic", "edmonds_karp"):
+            want = sc.maximum_flow(s, src, dst, method=method)
+            got = gc.maximum_flow(g, src, dst, method=method)
+            assert got.flow_value == want.flow_value and repr(got) == repr(want)
+            assert gsp.isspmatrix(got.flow) == sp.isspmatrix(want.flow)
+            for name in ("indptr", "indices", "data"):  # explicit zeros included
+                _eq(getattr(got.flow, name), getattr(want.flow, name))
+    a = np.array([[0, 5, 0], [0, 0, 3], [0, 0, 0]])
+    bad = [((a, 0, 0), {}), ((a, 0, 3), {}), ((a, -1, 2), {}), ((a, 0, 2), dict(method="x")),
+           ((a.astype(float), 0, 2), {}), ((np.ones((2, 3), int), 0, 1), {})]
+    for (graph, src, dst), kw in bad:
+        with pytest.raises(ValueError):
+            sc.maximum_flow(sp.csr_array(graph), src, dst, **kw)
+        with pytest.raises(ValueError):
+            gc.maximum_flow(gsp.csr_array(gp.asarray(graph)), src, dst, **kw)
+    for graph in (gsp.csc_array(gp.asarray(a)), gp.asarray(a)):
+        with pytest.raises(TypeError):
+            gc.maximum_flow(graph, 0, 2)
+    with pytest.raises(TypeError):
+        sc.maximum_flow(sp.csc_array(a), 0, 2)

@@ -8,9 +8,9 @@ sparse matrix (minimum_spanning_tree, laplacian of a sparse graph) gpunp
 returns it through one private function, ``_csr.py``'s ``_csr_result``.
 
 The searches whose every step depends on the last (depth-first order and
-tree, reverse Cuthill-McKee, Hopcroft-Karp matching and the structural rank)
-run on the host over NumPy copies of the CSR arrays, giving SciPy's exact
-order (``_sequential.py``); the masked-array conversions take and give
+tree, reverse Cuthill-McKee, Hopcroft-Karp matching and the structural rank,
+maximum flow) run on the host over NumPy copies of the CSR arrays, giving SciPy's exact
+order (``_sequential.py``, ``_flow.py``); the masked-array conversions take and give
 numpy.ma arrays, which live on the host (``_masked.py``)."""
 
 from ._laplacian import laplacian
@@ -22,6 +22,7 @@ from ._tools import (construct_dist_matrix, csgraph_from_dense, csgraph_to_dense
 from ._traversal import breadth_first_order, breadth_first_tree, connected_components
 from ._sequential import (depth_first_order, depth_first_tree, maximum_bipartite_matching,
                           reverse_cuthill_mckee, structural_rank)
+from ._flow import maximum_flow
 from ._masked import csgraph_from_masked, csgraph_masked_from_dense, csgraph_to_masked
 
 __all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "breadth_first_tree",
@@ -30,4 +31,4 @@ __all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "breadth
            "minimum_spanning_tree", "reconstruct_path", "shortest_path",
            "depth_first_order", "depth_first_tree", "maximum_bipartite_matching",
            "reverse_cuthill_mckee", "structural_rank", "csgraph_from_masked",
-           "csgraph_masked_from_dense", "csgraph_to_masked"]
+           "csgraph_masked_from_dense", "csgraph_to_masked", "maximum_flow"]
