@@ -152,3 +152,43 @@ def test_maximum_flow_like_scipy():
             gc.maximum_flow(graph, 0, 2)
     with pytest.raises(TypeError):
         sc.maximum_flow(sp.csc_array(a), 0, 2)
+
+
+def test_min_weight_full_bipartite_matching_like_scipy():
+    outcomes = set()
+    for t in range(120):
+        n = int(RNG.integers(1, 8))
+        m = n if t % 2 else int(RNG.integers(1, 8))
+        a = sp.random_array((n, m), density=float(RNG.uniform(0.3, 1.0)), rng=RNG)
+        if t % 3 == 0:
+            a.data = np.ceil(a.data * 3)  # equal weights: SciPy's tie-breaks
+        fmt = ("csr", "csc", "coo")[t % 3]
+        s = a.asformat(fmt)
+        g = gsp.csr_array(a.tocsr()).asformat(fmt)
+        maximize = t % 4 == 0
+        try:
+            want = sc.min_weight_full_bipartite_matching(s, maximize=maximize)
+        except ValueError:
+            with pytest.raises(ValueError, match="no full matching"):
+                gc.min_weight_full_bipartite_matching(g, maximize=maximize)
+            outcomes.add("none")
+            continue
+        got = gc.min_weight_full_bipartite_matching(g, maximize=maximize)
+        for x, y in zip(got, want):
+            _eq(x, y)
+        outcomes.add("tall" if n > m else "wide")
+    assert outcomes == {"none", "tall", "wide"}
+    # an explicit zero is no edge (with SciPy's warning), an infinite weight neither
+    data = np.array([0.0, 1.0, 4.0, np.inf, 3.0, 2.0, 5.0, 1.0])
+    ind, ptr = np.array([0, 1, 2, 0, 1, 2, 0, 2]), np.array([0, 3, 6, 8])
+    with pytest.warns(UserWarning, match="explicit zero"):
+        want = sc.min_weight_full_bipartite_matching(sp.csr_array((data, ind, ptr)))
+    with pytest.warns(UserWarning, match="explicit zero"):
+        got = gc.min_weight_full_bipartite_matching(
+            gsp.csr_array((gp.asarray(data), gp.asarray(ind), gp.asarray(ptr))))
+    for x, y in zip(got, want):
+        _eq(x, y)
+    with pytest.raises(TypeError):
+        gc.min_weight_full_bipartite_matching(gp.eye(2))
+    with pytest.raises(TypeError):
+        gc.min_weight_full_bipartite_matching(gsp.dia_array(gp.eye(2)))

@@ -1,6 +1,7 @@
 """The graph searches whose order is inherently sequential: depth-first order
-and tree, reverse Cuthill-McKee, and maximum bipartite matching (Hopcroft-Karp)
-with the structural rank built on it.
+and tree, reverse Cuthill-McKee, maximum bipartite matching (Hopcroft-Karp)
+with the structural rank built on it, and minimum-weight full matching
+(Jonker-Volgenant's LAPJVsp).
 
 Each step of these depends on every earlier one (a depth-first search goes to
 the first unvisited neighbour of the vertex it reached last; Cuthill-McKee's
@@ -23,7 +24,7 @@ from ._tools import reconstruct_path
 from ._traversal import _adjacency
 
 __all__ = ["depth_first_order", "depth_first_tree", "maximum_bipartite_matching",
-           "reverse_cuthill_mckee", "structural_rank"]
+           "min_weight_full_bipartite_matching", "reverse_cuthill_mckee", "structural_rank"]
 
 
 def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
@@ -197,3 +198,210 @@ def structural_rank(graph):
     if graph.shape[0] > graph.shape[1]:
         graph = graph.T.tocsr()
     return int(gp.count_nonzero(maximum_bipartite_matching(graph) >= 0))
+
+
+def _lapjvsp(first, kk, cc, nr, nc):
+    """The column assigned to each row by a minimum-cost full matching of a
+    sparse nr x nc (nr <= nc) cost matrix in CSR form, by Jonker and
+    Volgenant's sparse shortest-augmenting-path method (LAPJVsp) with SciPy's
+    tie-breaks: for a square matrix, column reduction, reduction transfer and
+    two rounds of augmenting row reduction first; then a Dijkstra-like
+    search from each row left free."""
+    inf = numpy.inf
+    v = [0.0] * nc
+    x = [-1] * nr
+    y = [-1] * nc
+
+    def row(i):
+        return range(first[i], first[i + 1])
+
+    def cost_at(i, j):  # the first stored entry (i, j)
+        for t in row(i):
+            if kk[t] == j:
+                return cc[t]
+
+    if nr == nc:
+        free = []
+        # column reduction: each column's cheapest row (the first of equals)
+        v = [inf] * nc
+        for i in range(nr):
+            for t in row(i):
+                if cc[t] < v[kk[t]]:
+                    v[kk[t]], y[kk[t]] = cc[t], i
+        taken_twice = [False] * nr
+        for j in range(nc - 1, -1, -1):
+            i = y[j]
+            if i == -1:
+                raise ValueError("no full matching exists")
+            if x[i] == -1:
+                x[i] = j
+            else:
+                y[j] = -1
+                taken_twice[i] = True
+        # reduction transfer from each row assigned once
+        for i in range(nr):
+            if taken_twice[i]:
+                continue
+            if x[i] == -1:
+                free.append(i)
+                continue
+            j1 = x[i]
+            slack = min((cc[t] - v[kk[t]] for t in row(i) if kk[t] != j1), default=inf)
+            v[j1] = cost_at(i, j1) - slack
+        # augmenting row reduction, twice: a displaced row is retried at once
+        # when the prices moved, else kept for the next round
+        for _ in range(2):
+            queue, free, h = free, [], 0
+            while h < len(queue):
+                i = queue[h]
+                h += 1
+                j0 = j1 = -1
+                best = second = inf
+                for t in row(i):
+                    j = kk[t]
+                    dj = cc[t] - v[j]
+                    if dj < second:
+                        if dj >= best:
+                            second, j1 = dj, j
+                        else:
+                            second, best, j1, j0 = best, dj, j0, j
+                if j0 < 0:
+                    raise ValueError("no full matching exists")
+                i0 = y[j0]
+                if best < second:
+                    v[j0] += best - second
+                elif i0 != -1:
+                    j0 = j1
+                    i0 = y[j0]
+                x[i], y[j0] = j0, i
+                if i0 != -1:
+                    if best < second:
+                        h -= 1
+                        queue[h] = i0
+                    else:
+                        free.append(i0)
+    else:
+        free = list(range(nr))
+
+    d = [inf] * nc
+    lab = [0] * nc
+    todo = [-1] * nc
+
+    def assign_back(j, i0):
+        while True:
+            i = lab[j]
+            y[j] = i
+            j, x[i] = x[i], j
+            if i == i0:
+                return
+
+    def raise_prices(last, low):
+        for k in range(last, nc):
+            j = todo[k]
+            v[j] += d[j] - low
+
+    top = -1  # the top of the "to do" stack, kept between rows as SciPy keeps it
+    for i0 in free:
+        d = [inf] * nc
+        ok = [False] * nc
+        low = inf
+        for t in row(i0):
+            j = kk[t]
+            d[j] = cc[t] - v[j]
+            lab[j] = i0
+            if d[j] <= low:
+                if d[j] < low:
+                    top, low = -1, d[j]
+                top += 1
+                todo[top] = j
+        done = False
+        for k in range(top + 1):
+            if y[todo[k]] == -1:
+                assign_back(todo[k], i0)
+                done = True
+                break
+            ok[todo[k]] = True
+        bottom, last = nc - 1, nc
+        while not done:
+            if top < 0:
+                raise ValueError("no full matching exists")
+            j0 = todo[top]
+            top -= 1
+            i = y[j0]
+            todo[bottom] = j0
+            bottom -= 1
+            h = cost_at(i, j0) - v[j0] - low
+            for t in row(i):
+                j = kk[t]
+                if ok[j]:
+                    continue
+                dj = cc[t] - v[j] - h
+                if dj < d[j]:
+                    d[j], lab[j] = dj, i
+                    if dj == low:
+                        if y[j] == -1:
+                            raise_prices(last, low)
+                            assign_back(j, i0)
+                            done = True
+                            break
+                        top += 1
+                        todo[top] = j
+                        ok[j] = True
+            if done or top != -1:
+                continue
+            low, last = inf, bottom + 1
+            for j in range(nc):
+                if d[j] != inf and d[j] <= low and not ok[j]:
+                    if d[j] < low:
+                        top, low = -1, d[j]
+                    top += 1
+                    todo[top] = j
+            for k in range(top + 1):
+                if y[todo[k]] == -1:
+                    raise_prices(last, low)
+                    assign_back(todo[k], i0)
+                    done = True
+                    break
+                ok[todo[k]] = True
+    return x
+
+
+def min_weight_full_bipartite_matching(biadjacency, maximize=False):
+    """A full matching of least (or, with `maximize`, greatest) total weight of
+    the bipartite graph of a sparse biadjacency matrix, as
+    scipy.sparse.csgraph.min_weight_full_bipartite_matching: (row indices,
+    column indices) of the matched pairs, with SciPy's tie-breaks."""
+    if not is_sparse(biadjacency):
+        raise TypeError("graph must be sparse")
+    if biadjacency.format not in ("csr", "csc", "coo"):
+        raise TypeError("graph must be in CSC, CSR, or COO format.")
+    dtype = numpy.dtype(biadjacency.dtype)
+    if not (numpy.issubdtype(dtype, numpy.number) or dtype == numpy.bool_):
+        raise ValueError(f"expected a matrix containing numerical entries, got {dtype}")
+    g = biadjacency.astype(numpy.float64)
+    if maximize:
+        g = -g
+    if not bool(gp.all(g.data != 0)):
+        warnings.warn("explicit zero weights are removed before matching", stacklevel=2)
+    # an infinite weight is no edge
+    g.data = gp.where(gp.isposinf(g.data), 0.0, g.data)
+    g.eliminate_zeros()
+    nr, nc = g.shape
+    a = numpy.arange(min(nr, nc))
+    if g.format == "coo":
+        g = g.tocsc() if nc < nr else g.tocsr()
+    if nc < nr:
+        g = g.T
+    if g.format != "csr":
+        g = g.tocsr()
+    rows, cols = (nc, nr) if nc < nr else (nr, nc)
+    indptr, indices, data = (g.indptr.get().tolist(), g.indices.get().tolist(),
+                             g.data.get().tolist())
+    x, _ = _hopcroft_karp(indices, indptr, rows, cols)
+    if sum(1 for c in x if c != -1) != min(nr, nc):
+        raise ValueError("no full matching exists")
+    b = numpy.asarray(_lapjvsp(indptr, indices, data, rows, cols), dtype=numpy.int32)
+    if nc < nr:
+        order = numpy.argsort(b)
+        return gp.asarray(b[order]), gp.asarray(a[order])
+    return gp.asarray(a), gp.asarray(b)
