@@ -1,6 +1,7 @@
 """gpunp.scipy.sparse.csgraph's sequential searches (depth-first order and
-tree, reverse Cuthill-McKee, maximum bipartite matching, structural rank),
-maximum flow and the masked-array conversions against SciPy's: exactly the
+tree, reverse Cuthill-McKee, maximum bipartite and minimum-weight full
+matching, structural rank, Yen's K shortest paths), maximum flow and the
+masked-array conversions against SciPy's: exactly the
 same orders, permutations, matchings and flows, over random graphs of every
 input kind, and SciPy's errors for bad input."""
 
@@ -187,3 +188,37 @@ def test_min_weight_full_bipartite_matching_like_scipy():
         gc.min_weight_full_bipartite_matching(gp.eye(2))
     with pytest.raises(TypeError):
         gc.min_weight_full_bipartite_matching(gsp.dia_array(gp.eye(2)))
+
+
+def test_yen_like_scipy():
+    kinds = set()
+    for t in range(40):
+        n = int(RNG.integers(2, 9))
+        a = sp.random_array((n, n), density=float(RNG.uniform(0.3, 0.7)), rng=RNG,
+                            format="csr")
+        if t % 5 == 0:
+            a.data -= 0.2  # negative weights: Johnson's reweighting, or a negative cycle
+        src, dst, k = int(RNG.integers(0, n)), int(RNG.integers(0, n)), int(RNG.integers(1, 6))
+        g = gsp.csr_array(a)
+        for directed, unweighted in ((True, False), (False, False), (True, True)):
+            kw = dict(directed=directed, unweighted=unweighted, return_predecessors=True)
+            try:
+                dist, pred = sc.yen(a, src, dst, k, **kw)
+            except sc.NegativeCycleError:
+                with pytest.raises(gc.NegativeCycleError):
+                    gc.yen(g, src, dst, k, **kw)
+                kinds.add("cycle")
+                continue
+            gdist, gpred = gc.yen(g, src, dst, k, **kw)
+            assert gdist.dtype == dist.dtype
+            np.testing.assert_allclose(gdist.get(), dist, rtol=1e-12)
+            if not unweighted:  # unit weights tie: SciPy's candidate order is its own
+                _eq(gpred, pred)
+            kinds.add(min(len(dist), 2))
+    assert kinds == {"cycle", 0, 1, 2}
+    dense = np.array([[0, 1, 2], [0, 0, 1], [0, 0, 0.0]])
+    _eq(gc.yen(gp.asarray(dense), 0, 2, 3), sc.yen(dense, 0, 2, 3))
+    with pytest.raises(ValueError):
+        sc.yen(dense, 0, 3, 2)
+    with pytest.raises(ValueError):
+        gc.yen(gp.asarray(dense), 0, 3, 2)

@@ -9,7 +9,7 @@ returns it through one private function, ``_csr.py``'s ``_csr_result``.
 
 The searches whose every step depends on the last (depth-first order and
 tree, reverse Cuthill-McKee, Hopcroft-Karp matching and the structural rank,
-minimum-weight full matching,
+minimum-weight full matching, Yen's K shortest paths,
 maximum flow) run on the host over NumPy copies of the CSR arrays, giving SciPy's exact
 order (``_sequential.py``, ``_flow.py``); the masked-array conversions take and give
 numpy.ma arrays, which live on the host (``_masked.py``)."""
@@ -23,7 +23,7 @@ from ._tools import (construct_dist_matrix, csgraph_from_dense, csgraph_to_dense
 from ._traversal import breadth_first_order, breadth_first_tree, connected_components
 from ._sequential import (depth_first_order, depth_first_tree, maximum_bipartite_matching,
                           min_weight_full_bipartite_matching, reverse_cuthill_mckee,
-                          structural_rank)
+                          structural_rank, yen)
 from ._flow import maximum_flow
 from ._masked import csgraph_from_masked, csgraph_masked_from_dense, csgraph_to_masked
 
@@ -34,4 +34,4 @@ __all__ = ["NegativeCycleError", "bellman_ford", "breadth_first_order", "breadth
            "depth_first_order", "depth_first_tree", "maximum_bipartite_matching",
            "reverse_cuthill_mckee", "structural_rank", "csgraph_from_masked",
            "csgraph_masked_from_dense", "csgraph_to_masked", "maximum_flow",
-           "min_weight_full_bipartite_matching"]
+           "min_weight_full_bipartite_matching", "yen"]

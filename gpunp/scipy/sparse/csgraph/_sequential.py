@@ -1,7 +1,7 @@
 """The graph searches whose order is inherently sequential: depth-first order
 and tree, reverse Cuthill-McKee, maximum bipartite matching (Hopcroft-Karp)
-with the structural rank built on it, and minimum-weight full matching
-(Jonker-Volgenant's LAPJVsp).
+with the structural rank built on it, minimum-weight full matching
+(Jonker-Volgenant's LAPJVsp), and Yen's K shortest paths.
 
 Each step of these depends on every earlier one (a depth-first search goes to
 the first unvisited neighbour of the vertex it reached last; Cuthill-McKee's
@@ -11,6 +11,7 @@ parallel. They run on the host, in Python over NumPy copies of the CSR index
 arrays (one transfer in, one out); their results are gpunp arrays, equal to
 SciPy's."""
 
+import heapq
 import warnings
 
 import numpy
@@ -20,11 +21,13 @@ import gpunp.scipy.sparse as sparse
 
 from ._csr import csr_parts, is_sparse
 from ._graph import NULL, as_graph
+from ._shortest_path import NegativeCycleError
 from ._tools import reconstruct_path
 from ._traversal import _adjacency
 
 __all__ = ["depth_first_order", "depth_first_tree", "maximum_bipartite_matching",
-           "min_weight_full_bipartite_matching", "reverse_cuthill_mckee", "structural_rank"]
+           "min_weight_full_bipartite_matching", "reverse_cuthill_mckee", "structural_rank",
+           "yen"]
 
 
 def depth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
@@ -405,3 +408,104 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
         order = numpy.argsort(b)
         return gp.asarray(b[order]), gp.asarray(a[order])
     return gp.asarray(a), gp.asarray(b)
+
+
+def _potentials(n, src, dst, w):
+    """Johnson's vertex potentials (Bellman-Ford from a virtual source joined
+    to every vertex by a zero edge), or NegativeCycleError."""
+    h = numpy.zeros(n)
+    for _ in range(n + 1):
+        cand = h[src] + w
+        if not (cand < h[dst]).any():
+            return h
+        numpy.minimum.at(h, dst, cand)
+    bad = int(dst[numpy.argmax(h[src] + w < h[dst])])
+    raise NegativeCycleError(f"Negative cycle detected on node {bad}")
+
+
+def _dijkstra(adj, n, source, sink, banned_nodes, banned_edges):
+    """(distance, path) of a shortest path source -> sink avoiding the banned
+    vertices and edges, or (inf, None)."""
+    dist = [numpy.inf] * n
+    pred = [-1] * n
+    dist[source] = 0.0
+    heap = [(0.0, source)]
+    done = [False] * n
+    while heap:
+        d, u = heapq.heappop(heap)
+        if done[u]:
+            continue
+        done[u] = True
+        if u == sink:
+            break
+        for v, wt in adj[u]:
+            if v in banned_nodes or (u, v) in banned_edges:
+                continue
+            if d + wt < dist[v]:
+                dist[v], pred[v] = d + wt, u
+                heapq.heappush(heap, (dist[v], v))
+    if dist[sink] == numpy.inf:
+        return numpy.inf, None
+    path = [sink]
+    while path[-1] != source:
+        path.append(pred[path[-1]])
+    return dist[sink], path[::-1]
+
+
+def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False,
+        unweighted=False):
+    """The K shortest loopless paths from `source` to `sink` (Yen's algorithm),
+    as scipy.sparse.csgraph.yen: their lengths, ascending, and with
+    `return_predecessors` one predecessor row per path (-9999 off the path).
+    Negative weights are handled by Johnson's reweighting, as SciPy's."""
+    g = as_graph(csgraph, directed)
+    n = g.n
+    if source < 0 or source >= n or sink < 0 or sink >= n:
+        raise ValueError("For csgraph with shape (N, N), must have 0 <= source < N and "
+                         f"0 <= sink < N. Got N={n}, source={source}, sink={sink}.")
+    src, dst, w = g.src.get(), g.dst.get(), g.w.get()
+    if unweighted:
+        w = numpy.ones_like(w)
+    if not directed:
+        src, dst, w = (numpy.concatenate([src, dst]), numpy.concatenate([dst, src]),
+                       numpy.concatenate([w, w]))
+    h = _potentials(n, src, dst, w) if (w < 0).any() else numpy.zeros(n)
+    reweighted = w + h[src] - h[dst]
+    adj = [[] for _ in range(n)]
+    for u, v, wt in zip(src.tolist(), dst.tolist(), reweighted.tolist()):
+        adj[u].append((v, wt))
+    # the weight of an edge on a path: the lightest of parallel edges
+    weight = {}
+    for u, v, wt in zip(src.tolist(), dst.tolist(), reweighted.tolist()):
+        weight[u, v] = min(weight.get((u, v), numpy.inf), wt)
+    found = []
+    d, path = _dijkstra(adj, n, source, sink, set(), set())
+    if path is not None:
+        found.append((d, path))
+    candidates, seen, count = [], set(), 0
+    while found and len(found) < K:
+        last = found[-1][1]
+        root_cost = 0.0
+        for i in range(len(last) - 1):
+            spur, root = last[i], last[:i + 1]
+            banned_edges = {(p[i], p[i + 1]) for _, p in found
+                            if len(p) > i + 1 and p[:i + 1] == root}
+            d, tail = _dijkstra(adj, n, spur, sink, set(root[:-1]), banned_edges)
+            if tail is not None:
+                full = root[:-1] + tail
+                if tuple(full) not in seen:
+                    seen.add(tuple(full))
+                    heapq.heappush(candidates, (root_cost + d, count, full))
+                    count += 1
+            root_cost += weight[last[i], last[i + 1]]
+        if not candidates:
+            break
+        d, _, path = heapq.heappop(candidates)
+        found.append((d, path))
+    dist = numpy.array([d for d, _ in found], dtype=numpy.float64) + (h[sink] - h[source])
+    if not return_predecessors:
+        return gp.asarray(dist)
+    pred = numpy.full((len(found), n), NULL, dtype=numpy.int32)
+    for k, (_, path) in enumerate(found):
+        pred[k, path[1:]] = path[:-1]
+    return gp.asarray(dist), gp.asarray(pred)
