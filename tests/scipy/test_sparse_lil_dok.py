@@ -204,6 +204,8 @@ def test_dok_dictionary_methods():
     one_d[3] = 2.0
     host[3] = 2.0
     _same(one_d, host)
+    _same(one_d.tocoo(), host.tocoo())  # 1-D goes to the device as COO
+    _same(one_d * 3, host * 3)
     g.clear()
     assert g.nnz == 0
 

@@ -9,7 +9,7 @@ object on the host (``_host``) and forward item access, assignment and the
 dictionary methods to it, which makes their indexing SciPy's by construction.
 Everything else goes to the device: ``tocsr()``/``tocoo()``... give gpunp's
 device formats, and arithmetic, products, comparisons and reductions convert
-to CSR first, as SciPy's LIL and DOK do, except the few operations that SciPy
+to CSR first (a 1-D DOK array to COO), as SciPy's LIL and DOK do, except the few operations that SciPy
 answers in LIL or DOK (a product with a scalar, DOK's sums...), whose result is
 brought back to the host format. Building one needs SciPy installed.
 """
@@ -34,7 +34,7 @@ _VIA_CSR = ("__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__",
             "__sub__", "__rsub__", "__matmul__", "__rmatmul__", "__rtruediv__", "__abs__",
             "__round__", "multiply", "maximum", "minimum", "power", "dot",
             "sum", "mean", "trace",
-            "nonzero", "tocoo", "tocsc", "todia", "_canon", "_canon_as",
+            "nonzero", "tocsc", "todia", "_canon", "_canon_as",
             "_operand_index_arrays", "_index_arrays")
 
 
@@ -67,7 +67,7 @@ def _wrap(x):
 
 def _via_csr(name):
     def method(self, *args, **kwargs):
-        return getattr(self.tocsr(), name)(*args, **kwargs)
+        return getattr(self._device(), name)(*args, **kwargs)
     method.__name__ = name
     method.__doc__ = f"{name} of the CSR form, on the device."
     return method
@@ -148,7 +148,18 @@ class _host_base(_spbase):
     # ---- conversions ----------------------------------------------------------------------
 
     def tocsr(self, copy=False):
+        if self.ndim != 2:
+            raise NotImplementedError("gpunp's CSR format is 2-D; a 1-D DOK array converts "
+                                      "to COO (tocoo())")
         return container("csr", self)(self._host.tocsr())
+
+    def tocoo(self, copy=False):
+        return container("coo", self)(self._host.tocoo())
+
+    def _device(self):
+        """The device form arithmetic goes through: CSR (COO for a 1-D DOK array,
+        gpunp's only 1-D format)."""
+        return self.tocsr() if self.ndim == 2 else self.tocoo()
 
     def tobsr(self, blocksize=None, copy=False):
         return container("bsr", self)(self._host.tobsr(blocksize=blocksize))
@@ -209,36 +220,36 @@ class _host_base(_spbase):
     def _matmul_dispatch(self, other):
         if isscalarlike(other):
             return self._mul_scalar(other)
-        return self.tocsr()._matmul_dispatch(other)
+        return self._device()._matmul_dispatch(other)
 
     def __mul__(self, other):
         if isscalarlike(other):
             return self._mul_scalar(other)
         if not self._is_array():
-            return self.tocsr()._matmul_dispatch(other)
-        return self.tocsr() * other
+            return self._device()._matmul_dispatch(other)
+        return self._device() * other
 
     def __rmul__(self, other):
         if isscalarlike(other):
             return self._mul_scalar(other)
-        return other * self.tocsr()
+        return other * self._device()
 
     def __truediv__(self, other):
         if isscalarlike(other):
             return type(self)._on(self._host / other)
-        return self.tocsr() / other
+        return self._device() / other
 
     def __add__(self, other):
-        return self.tocsr() + other
+        return self._device() + other
 
     def __radd__(self, other):
-        return other + self.tocsr()
+        return other + self._device()
 
     def __neg__(self):
-        return -self.tocsr()
+        return -self._device()
 
     def __pos__(self):
-        return self.tocsr()
+        return self._device()
 
     def __iter__(self):
         for r in range(self.shape[0]):
@@ -382,8 +393,8 @@ class _dok_base(_host_base):
         if _base.issparse(other):
             if other.shape != self.shape:
                 raise ValueError("Matrix dimensions are not equal.")
-            return (self.tocsr() + other).todok()
-        return self.tocsr() + other
+            return (self._device() + other).todok()
+        return self._device() + other
 
     def __radd__(self, other):
         return self + other
