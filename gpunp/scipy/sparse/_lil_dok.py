@@ -311,11 +311,9 @@ class _lil_base(_host_base):
         return NotImplemented
 
     def _inplace(self, result):
-        # SciPy's LIL keeps its own object and takes the result's rows
-        self._host = (result._host if isinstance(result, _host_base) else
-                      result.get()).tolil()
-        if not self._is_array():
-            self._host = scipy_sparse().lil_matrix(self._host)
+        # SciPy's LIL keeps its own object and takes the result's entries
+        host = result._host if isinstance(result, _host_base) else result.get()
+        self._host = type(self._host)(host)
         return self
 
 
