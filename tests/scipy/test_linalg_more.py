@@ -114,7 +114,8 @@ def test_funm_applies_a_gpunp_function():
     ("hessenberg", (np.ones((2, 3)),)), ("qz", (np.ones((2, 2)), np.ones((3, 3)))),
     ("ordqz", (np.eye(2), np.eye(2), "nope")), ("matrix_balance", (np.ones((2, 3)),)),
     ("cossin", (np.ones((3, 3)), 2, 5)), ("qr_delete", (np.eye(3), np.eye(3), 5)),
-    ("qr_multiply", (np.eye(3), np.ones((2, 2)))), ("fractional_matrix_power", (np.ones((2, 3)), 2)),
+    ("qr_multiply", (np.eye(3), np.ones((2, 2)))),
+    ("fractional_matrix_power", (np.ones((2, 3)), 2)),
     ("solve_continuous_are", (np.eye(2), np.ones((2, 1)), np.eye(3), np.eye(1))),
     ("hessenberg", (np.array([[np.nan, 1.0], [0.0, 1.0]]),)),
 ])

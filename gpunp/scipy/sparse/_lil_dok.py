@@ -9,9 +9,9 @@ object on the host (``_host``) and forward item access, assignment and the
 dictionary methods to it, which makes their indexing SciPy's by construction.
 Everything else goes to the device: ``tocsr()``/``tocoo()``... give gpunp's
 device formats, and arithmetic, products, comparisons and reductions convert
-to CSR first (a 1-D DOK array to COO), as SciPy's LIL and DOK do, except the few operations that SciPy
-answers in LIL or DOK (a product with a scalar, DOK's sums...), whose result is
-brought back to the host format. Building one needs SciPy installed.
+to CSR first (a 1-D DOK array to COO), as SciPy's LIL and DOK do, except the
+few operations that SciPy answers in LIL or DOK (a product with a scalar,
+DOK's sums...), whose result is brought back to the host format. Building one needs SciPy installed.
 """
 
 import numpy
