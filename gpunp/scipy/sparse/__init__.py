@@ -9,8 +9,9 @@ object of the same format and flavour; the constructors take SciPy objects.
 
 Where SciPy gives a ``numpy.matrix`` (a sparse matrix's ``todense()``, its
 reductions along an axis) gpunp gives a 2-D gpunp array of the same shape.
-The LIL and DOK formats, which are dictionaries and lists on the host, are not
-here. ``linalg`` and ``csgraph`` load at first use.
+The LIL and DOK formats (``lil_array``, ``dok_array``...), which exist for
+building a matrix entry by entry, live on the host as SciPy's own objects;
+their conversions and arithmetic give device formats. ``linalg`` and ``csgraph`` load at first use.
 """
 
 import importlib as _importlib
@@ -25,6 +26,7 @@ from gpunp.scipy.sparse._coo import coo_array, coo_matrix
 from gpunp.scipy.sparse._compressed import csc_array, csc_matrix, csr_array, csr_matrix
 from gpunp.scipy.sparse._dia import dia_array, dia_matrix
 from gpunp.scipy.sparse._bsr import bsr_array, bsr_matrix
+from gpunp.scipy.sparse._lil_dok import dok_array, dok_matrix, lil_array, lil_matrix
 from gpunp.scipy.sparse._construct import (
     block_array, block_diag, bmat, diags, diags_array, expand_dims, eye, eye_array, find,
     hstack, identity, kron, kronsum, load_npz, permute_dims, rand, random, random_array,
@@ -42,9 +44,9 @@ __all__ = [
     "swapaxes", "tril", "triu", "vstack",
     "SparseEfficiencyWarning", "SparseWarning", "bsr_array", "bsr_matrix", "coo_array",
     "coo_matrix", "csc_array", "csc_matrix", "csr_array", "csr_matrix", "dia_array",
-    "dia_matrix", "get_index_dtype", "issparse", "isspmatrix",
+    "dia_matrix", "dok_array", "dok_matrix", "get_index_dtype", "issparse", "isspmatrix",
     "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
-    "isspmatrix_dok", "isspmatrix_lil", "sparray", "spmatrix",
+    "isspmatrix_dok", "isspmatrix_lil", "lil_array", "lil_matrix", "sparray", "spmatrix",
 ] + list(_SUBPACKAGES)
 
 

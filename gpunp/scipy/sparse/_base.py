@@ -196,12 +196,12 @@ class _spbase:
         return CONVERTERS["tobsr"](self.tocsr(copy=False), blocksize)
 
     def todok(self, copy=False):
-        raise NotImplementedError("gpunp.scipy.sparse has no DOK format: a dictionary of keys "
-                                  "lives on the host; use .get().todok()")
+        """A DOK copy on the host (DOK is a host format: see _lil_dok)."""
+        return FORMATS["dok", self._is_array()](self)
 
     def tolil(self, copy=False):
-        raise NotImplementedError("gpunp.scipy.sparse has no LIL format: lists of lists live "
-                                  "on the host; use .get().tolil()")
+        """A LIL copy on the host (LIL is a host format: see _lil_dok)."""
+        return FORMATS["lil", self._is_array()](self)
 
     def toarray(self, order=None, out=None):
         return self.tocoo(copy=False).toarray(order=order, out=out)
@@ -1048,13 +1048,5 @@ isspmatrix_csc = _is_fmt("csc")
 isspmatrix_coo = _is_fmt("coo")
 isspmatrix_dia = _is_fmt("dia")
 isspmatrix_bsr = _is_fmt("bsr")
-
-
-def isspmatrix_lil(x) -> bool:
-    """Always False: gpunp has no LIL format."""
-    return False
-
-
-def isspmatrix_dok(x) -> bool:
-    """Always False: gpunp has no DOK format."""
-    return False
+isspmatrix_lil = _is_fmt("lil")
+isspmatrix_dok = _is_fmt("dok")
