@@ -4,11 +4,12 @@ stable" repeats it while the pass reports a change through a one-element
 flag, so no reduction runs per iteration."""
 
 import operator
-from collections.abc import Iterable
 
 import numpy
 
 import gpunp
+
+from ._ni_support import check_axes, normalize_sequence
 
 __all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_hit_or_miss",
@@ -24,33 +25,6 @@ def as_device(a):
 def host(a):
     """A small argument (structure, origin, index) as a NumPy array."""
     return a.get() if isinstance(a, gpunp.ndarray) else numpy.asarray(a)
-
-
-def normalize_sequence(value, rank):
-    if not isinstance(value, str) and numpy.iterable(value):
-        out = list(value)
-        if len(out) != rank:
-            raise RuntimeError("sequence argument must have length equal to input rank")
-        return out
-    return [value] * rank
-
-
-def check_axes(axes, ndim):
-    if axes is None:
-        return tuple(range(ndim))
-    if numpy.isscalar(axes):
-        axes = (operator.index(axes),)
-    elif isinstance(axes, Iterable):
-        axes = tuple(operator.index(ax) for ax in axes)
-        for ax in axes:
-            if ax < -ndim or ax > ndim - 1:
-                raise ValueError(f"specified axis: {ax} is out of range")
-        axes = tuple(ax % ndim for ax in axes)
-    else:
-        raise ValueError("axes must be an integer, iterable of integers, or None")
-    if len(set(axes)) != len(axes):
-        raise ValueError("axes must be unique")
-    return axes
 
 
 def output_array(output, shape, default):
