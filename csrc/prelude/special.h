@@ -1867,7 +1867,9 @@ GPK_HELPER double gpk_sf_ibeta_xy(double a, double b, double x, double y, int up
     if (a > 1e17 * (b + 1) * (b + 1))
         return upper ? gpk_sf_gammainc(b, a * y) : gpk_sf_gammaincc(b, a * y);
     if (a > 1e13 && b > 1e13) {
-        double z = (x * b - y * a) / (sqrt(a) * sqrt(b / (a + b + 1)));
+        /* sd (a + b) = sqrt(a b / (a + b + 1)), with b/a so that a + b may overflow */
+        double r = b / a;
+        double z = (x * b - y * a) / (sqrt(a) * sqrt(r / (1 + r + 1 / a)));
         return 0.5 * gpk_sf_erfc((upper ? z : -z) * GPK_SF_SQRT1_2);
     }
     if (x * (a + b + 2) > a + 1) {
@@ -1877,10 +1879,10 @@ GPK_HELPER double gpk_sf_ibeta_xy(double a, double b, double x, double y, int up
     int done;
     double fac = gpk_sf_ibeta_fac(a, b, x, y);
     double v = fac / a * gpk_sf_ibeta_cf(a, b, x, 1000000, &done);
-    if (v > 0.99 && y <= 0.9) {
+    if (v > 0.99 && y <= 0.99) {
         /* 1 - v would lose the other tail's digits (a tiny parameter puts
          * the mean far from the fraction's switch): that tail's own
-         * fraction, where its x is at most 0.9 (nearer 1 it converges too
+         * fraction, where its x is at most 0.99 (nearer 1 it converges too
          * slowly to keep its digits, and 1 - v is the better) */
         double w = fac / b * gpk_sf_ibeta_cf(b, a, y, 20000, &done);
         if (done && w < 0.01) return upper ? w : 1 - w;

@@ -439,11 +439,13 @@ KNOWN.append(("gammainccinv", _tiny_shape_upper, _e1_root,
 
 
 def _sum_overflows(a):
-    """a + b past the doubles (both near 9e307): I is 0 below the mean
-    a / (a + b) and 1 above; SciPy's betainc is 0 either side"""
-    A, b = np.broadcast_arrays(_a(a), _a(a, 1))
+    """a + b near the doubles' end (both near 9e307, sd of the distribution
+    1e-154): I is 0 below the mean a / (a + b) and 1 above; SciPy's betainc
+    is 0 or 1/2 either side"""
+    A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
     with np.errstate(all="ignore"):
-        return np.isfinite(A) & np.isfinite(b) & np.isinf(A + b)
+        return ((A > 0) & (b > 0) & np.isfinite(A) & np.isfinite(b) & (A / 2 + b / 2 > 5e306)
+                & (x > 0) & (x < 1))
 
 
 def _step(a, upper):
@@ -454,6 +456,18 @@ def _step(a, upper):
 
 
 KNOWN.append(("betainc", _sum_overflows, lambda a: _step(a, False), "a + b past the doubles"))
+
+
+def _symmetric_half(a):
+    """I_{1/2}(a, a) = 1/2 by symmetry, and for a = b below 1e-300 half the
+    mass sits at each end, I_x = 1/2 (SciPy's is 1 at (2.2e-308, 2.2e-308,
+    0.5) and 0 at x = 0.25)"""
+    A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    return (A == b) & (A > 0) & np.isfinite(A) & ((x == 0.5) | ((A < 1e-300) & (x > 0) & (x < 1)))
+
+
+KNOWN.append(("betainc", _symmetric_half, lambda a: np.full(_a(a).shape, 0.5), "symmetry"))
+KNOWN.append(("betaincc", _symmetric_half, lambda a: np.full(_a(a).shape, 0.5), "symmetry"))
 KNOWN.append(("betaincc", _sum_overflows, lambda a: _step(a, True), "as betainc"))
 
 
@@ -467,7 +481,8 @@ def _periodic(a, inc, comp):
     phi, m = np.broadcast_arrays(_a(a), _a(a, 1))
     n = np.floor(phi / np.pi + 0.5)
     with np.errstate(all="ignore"):
-        return 2 * n * comp(m) + inc(phi - n * np.pi, m)
+        t = 2 * n * comp(m)  # past the doubles: the value's overflow
+        return np.where(np.isinf(t), t, t + inc(phi - n * np.pi, m))
 
 
 KNOWN.append(("ellipkinc", _huge_phi, lambda a: _periodic(a, ss.ellipkinc, ss.ellipk),
@@ -499,10 +514,11 @@ KNOWN.append(("shichi[1]", _shichi_big, lambda a: _shichi_value(a, False), "as S
 
 
 def _tiny_b(a):
-    """I_x(a, b) for b below 1e-300, where SciPy's is 0: b sum x^(a+n) / (a+n)
-    (B(a, b) ~ 1/b, (1 - t)^(b-1) ~ 1/(1 - t)), for x up to 1/2."""
+    """I_x(a, b) for b below 1e-300 (and a far above it), where SciPy's is 0:
+    b sum x^(a+n) / (a+n) (B(a, b) ~ 1/b, (1 - t)^(b-1) ~ 1/(1 - t)), for x
+    up to 1/2."""
     A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return (b > 0) & (b < 1e-300) & (x > 0) & (x <= 0.5) & (A > 0) & np.isfinite(A)
+    return (b > 0) & (b < 1e-300) & (x > 0) & (x <= 0.5) & (A > 1e-200) & np.isfinite(A)
 
 
 def _tiny_b_value(a):
@@ -562,7 +578,10 @@ def _check(name, args, got, ref, dtype=np.float64, tol=None, key=None):
     for known, which, value, _why in KNOWN:
         if known == (key or name):
             mask = np.broadcast_to(which(args), ref.shape)
-            ref = np.where(mask, np.broadcast_to(value(args), ref.shape), ref)
+            # the value in the loop's dtype (float32 overflows sooner)
+            with np.errstate(over="ignore"):
+                v = np.asarray(value(args), np.float64).astype(dtype).astype(np.float64)
+            ref = np.where(mask, np.broadcast_to(v, ref.shape), ref)
     same = (got == ref) | (np.isnan(got) & np.isnan(ref))
     tiny = TINY if dtype == np.float64 else np.finfo(np.float32).tiny
     with np.errstate(invalid="ignore", over="ignore"):
@@ -688,17 +707,28 @@ def test_binom_of_a_tiny_n():
 # float32 loops: computed in double and rounded once, as SciPy's float loops
 # of these functions are; SciPy's float32 result is the reference, within
 # 2 float32 ULPs (the rounding of a double within TOL of SciPy's)
+# float loops that SciPy computes in float arithmetic, not in double rounded
+# once: their error, in float32 ULPs
+FLOAT32_ULPS = {
+    "betainc": (256, "SciPy's float loop is Boost's ibeta in float (betainc(2.3, 1.9e-5, "
+                     "0.352) is 130 float32 ULPs from its double loop's value)"),
+    "betaincc": (256, "as betainc"),
+}
 FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlogy", "boxcox",
-           "psi", "log_ndtr"]
+           "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
+           "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipkinc", "ellipeinc",
+           "sici", "shichi"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)
 def test_float32_loops_match_scipy(name):
     u = getattr(sp, name)
-    args = [np.clip(a, -3e38, 3e38) for a in _inputs(name, u.nin, seed=1, n=60)]
+    # the arguments as the float loop sees them (KNOWN's tests look at them)
+    args = [np.clip(a, -3e38, 3e38).astype(np.float32) for a in _inputs(name, u.nin, seed=1, n=60)]
     got, ref = _run(name, args, np.float32)
     assert all(g.dtype == np.float32 for g in got)
     ulps, grow, why = TOL[name]
     # the float64 allowance, in float32's ULPs, plus the rounding
     g = None if grow is None else (lambda a, r: grow(a, r) * 2.0 ** -29 + 1)
-    _check_all(name, args, got, ref, np.float32, tol=(2, g, why))
+    base, why = FLOAT32_ULPS.get(name, (2, why))
+    _check_all(name, args, got, ref, np.float32, tol=(base, g, why))
