@@ -359,6 +359,7 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "nbdtr", "lld->d fff->f ddd->d", "gpk_sf_nbdtr(x0, x1, x2)"),
     SF(3, "nbdtrc", "lld->d fff->f ddd->d", "gpk_sf_nbdtrc(x0, x1, x2)"),
     SF(1, "cosm1", "d->d f->f", "gpk_sf_cosm1(x0)"),
+    SF(1, "ellipe", "d->d f->f", "gpk_sf_ellipe(x0)"),
     SF(2, "ellipkinc", "dd->d ff->f", "gpk_sf_ellipkinc(x0, x1)"),
     SF(2, "ellipeinc", "dd->d ff->f", "gpk_sf_ellipeinc(x0, x1)"),
     SF(2, "_spherical_yn", "ld->d lf->f", "gpk_sf_spherical_yn(x0, x1)"),

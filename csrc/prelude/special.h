@@ -1741,13 +1741,25 @@ GPK_HELPER double gpk_sf_carlson_rd(double x, double y, double z)
     return NAN;
 }
 
+/* E(m) = R_F(0, 1 - m, 1) - m R_D(0, 1 - m, 1) / 3 */
+GPK_HELPER double gpk_sf_ellipe(double m)
+{
+    if (m != m || m > 1) return NAN;
+    if (m == 1) return 1.0;
+    if (isinf(m)) return INFINITY;
+    double p = 1 - m;
+    if (p > 1e300) return sqrt(-m); /* E(m) ~ sqrt(-m) as m -> -inf; R_D's 1/p^(3/2) scale */
+    return gpk_sf_carlson_rf(0, p, 1) - m * gpk_sf_carlson_rd(0, p, 1) / 3;
+}
+
 /* F(phi | m) (e = 0) or E(phi | m) (e = 1): phi reduced by the nearest
  * multiple n pi as SciPy reduces it, F(phi + n pi) = F(phi) + 2 n K(m),
  * then sin phi R_F(cos^2, 1 - m sin^2, 1) [- m sin^3 phi R_D(...) / 3] */
 GPK_HELPER double gpk_sf_ellipinc(double phi, double m, int e)
 {
     if (phi != phi || m != m || m > 1) return NAN; /* SciPy's NaN for every m > 1 */
-    if (m == -INFINITY) return e ? (isinf(phi) ? phi : INFINITY) : (isinf(phi) ? NAN : 0.0); /* SciPy's signs */
+    /* SciPy's values, signs included */
+    if (m == -INFINITY) return e ? (isinf(phi) ? phi : INFINITY) : (isinf(phi) ? NAN : 0.0);
     if (isinf(phi)) return m > 1 ? NAN : phi;
     double n = floor(phi / GPK_SF_PI + 0.5);
     double r = phi - n * GPK_SF_PI;

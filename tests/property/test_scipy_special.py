@@ -217,6 +217,7 @@ TOL = {
     "pdtri": (64, lambda a, r: _inverse("pdtri", a, r), "as gammaincinv"),
     "cosm1": (2, lambda a, r: _abs_ulps(2.2e-16, r),
               "beyond pi/4 SciPy's is cos x - 1, an absolute error of eps near 2 pi k"),
+    "ellipe": (8, None, "Carlson's R_F and R_D against SciPy's polynomial fits"),
     "ellipkinc": (16, lambda a, r: _abs_ulps(8 * 2.2e-16 * (1 + _x(a)), r),
                   "Carlson's R_F against SciPy's Landen steps; phi's reduction by n pi is "
                   "an absolute error of |phi| eps"),
@@ -716,8 +717,8 @@ FLOAT32_ULPS = {
 }
 FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlogy", "boxcox",
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
-           "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipkinc", "ellipeinc",
-           "sici", "shichi"]
+           "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
+           "ellipeinc", "sici", "shichi"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)
