@@ -473,17 +473,23 @@ KNOWN.append(("betaincc", _sum_overflows, lambda a: _step(a, True), "as betainc"
 
 
 def _huge_phi(a):
-    """|phi| past 1e15 with m < 0: SciPy's NaN, where the value is
-    2 n K(m) + F(phi - n pi | m) as for every other phi"""
-    return (np.abs(_a(a)) > 1e15) & np.isfinite(_a(a)) & (_a(a, 1) < 0) & np.isfinite(_a(a, 1))
+    """|phi| past 1e15 with m < 0 (SciPy's NaN) or past 1e307 with a tiny m
+    (SciPy's overflow of 2 n K before the value's, which is phi there):
+    the value is 2 n K(m) + F(phi - n pi | m) as for every other phi"""
+    phi, m = _a(a), _a(a, 1)
+    return np.isfinite(phi) & np.isfinite(m) & (((np.abs(phi) > 1e15) & (m < 0)) |
+                                                  ((np.abs(phi) > 1e307) & (np.abs(m) < 1e-15)))
 
 
 def _periodic(a, inc, comp):
     phi, m = np.broadcast_arrays(_a(a), _a(a, 1))
     n = np.floor(phi / np.pi + 0.5)
     with np.errstate(all="ignore"):
-        t = 2 * n * comp(m)  # past the doubles: the value's overflow
-        return np.where(np.isinf(t), t, t + inc(phi - n * np.pi, m))
+        t = 2 * n * comp(m)
+        value = np.where(np.isinf(t), t, t + inc(phi - n * np.pi, m))
+        # near the doubles' end with a tiny m: phi itself, the slope 2 K / pi
+        # being 1 + m / 4
+        return np.where((np.abs(phi) > 1e307) & (np.abs(m) < 1e-15), phi, value)
 
 
 KNOWN.append(("ellipkinc", _huge_phi, lambda a: _periodic(a, ss.ellipkinc, ss.ellipk),
