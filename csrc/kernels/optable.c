@@ -67,6 +67,11 @@
 #define SZ(n, name, loops, call)                                               \
     {"scipy.special." name, n, 1, GP_RES_SIZED, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
      GP_CHECK_NONE, loops, {ANY(call)}, NULL}
+/* ...and one of several outputs: `body` assigns y0.. from double temporaries
+ * (the float loops' outputs are floats) */
+#define SFN(n, nout, name, loops, body)                                        \
+    {"scipy.special." name, n, nout, GP_RES_EXACT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,  \
+     GP_CHECK_NONE, loops, {ANY(body)}, NULL}
 
 static const char BOOL_SUB_MSG[] =
     "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
@@ -347,6 +352,24 @@ const gp_op_t gp_ufuncs[] = {
     SZ(1, "ellipk", "d->d f->f", "gpk_sf_ellipk(x0)"),
     SZ(1, "loggamma", "d->d f->f", "gpk_sf_loggamma(x0)"),
     SZ(1, "ellipkm1", "d->d f->f", "gpk_sf_ellipkm1(x0)"),
+    SZ(2, "gammaincinv", "dd->d ff->f", "gpk_sf_gammaincinv(x0, x1)"),
+    SZ(2, "gammainccinv", "dd->d ff->f", "gpk_sf_gammainccinv(x0, x1)"),
+    SF(2, "chdtri", "ff->f dd->d", "gpk_sf_chdtri(x0, x1)"),
+    SF(2, "pdtri", "ld->d ff->f dd->d", "gpk_sf_pdtri(x0, x1)"),
+    SF(3, "betainc", "fff->f ddd->d", "gpk_sf_betainc(x0, x1, x2)"),
+    SF(3, "betaincc", "fff->f ddd->d", "gpk_sf_betaincc(x0, x1, x2)"),
+    SF(3, "bdtr", "fff->f dld->d ddd->d", "gpk_sf_bdtr(x0, x1, x2)"),
+    SF(3, "bdtrc", "fff->f dld->d ddd->d", "gpk_sf_bdtrc(x0, x1, x2)"),
+    SF(3, "nbdtr", "lld->d fff->f ddd->d", "gpk_sf_nbdtr(x0, x1, x2)"),
+    SF(3, "nbdtrc", "lld->d fff->f ddd->d", "gpk_sf_nbdtrc(x0, x1, x2)"),
+    SZ(1, "cosm1", "d->d f->f", "gpk_sf_cosm1(x0)"),
+    SZ(1, "ellipe", "d->d f->f", "gpk_sf_ellipe(x0)"),
+    SZ(2, "ellipkinc", "dd->d ff->f", "gpk_sf_ellipkinc(x0, x1)"),
+    SZ(2, "ellipeinc", "dd->d ff->f", "gpk_sf_ellipeinc(x0, x1)"),
+    SF(2, "_spherical_yn", "ld->d lf->f", "gpk_sf_spherical_yn(x0, x1)"),
+    SF(2, "_spherical_yn_d", "ld->d lf->f", "gpk_sf_spherical_yn_d(x0, x1)"),
+    SFN(1, 2, "sici", "f->ff d->dd", "{ double s_, c_; gpk_sf_sici(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
+    SFN(1, 2, "shichi", "f->ff d->dd", "{ double s_, c_; gpk_sf_shichi(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
@@ -384,6 +407,8 @@ static int32_t char_dtype(char c)
 static gp_status_t parse_row(const gp_op_t *op, gp_loops_t *out)
 {
     int32_t nargs = op->nin + op->nout, n = 0;
+    if (nargs > GP_MAX_LOOP_ARGS) /* a row past the loops' width */
+        return GP_ERR_TYPE;
     size_t len = strlen(op->loops);
     out->dt = calloc(len / 3 + 1, sizeof *out->dt);
     if (!out->dt)

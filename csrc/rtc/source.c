@@ -40,23 +40,29 @@ static const section_t sections[] = {
  * The incomplete gamma functions use erfc (their normal limit), so their
  * calls ask for the error functions too. */
 #define SF_IGAM_WORDS "gpk_sf_gammainc", "gpk_sf_pdtr", "gpk_sf_chdtr", "gpk_sf_gdtr"
+/* the incomplete beta functions use beta (GAMMA), erfc (ERF) and their
+ * incomplete gamma limit (IGAM) */
+#define SF_IBETA_WORDS "gpk_sf_betainc", "gpk_sf_bdtr", "gpk_sf_nbdtr"
 static const section_t sf_sections[] = {
     {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
-                      "gpk_sf_binom(", "gpk_sf_loggamma("}},
+                      "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IBETA_WORDS}},
     {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
                     "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
-                    SF_IGAM_WORDS}},
+                    SF_IGAM_WORDS, SF_IBETA_WORDS}},
     {"GPK_SF_MISC", {"gpk_sf_expit(", "gpk_sf_logit(", "gpk_sf_log_expit(", "gpk_sf_xlog",
                      "gpk_sf_entr(", "gpk_sf_rel_entr(", "gpk_sf_kl_div(", "huber(",
                      "boxcox", "gpk_sf_exp10(", "gpk_sf_exp2(", "gpk_sf_cbrt(", "gpk_sf_log1p(",
-                     "gpk_sf_expm1(", "gpk_sf_radian(", "dg(", "gpk_sf_round("}},
-    {"GPK_SF_IGAM", {SF_IGAM_WORDS}},
+                     "gpk_sf_expm1(", "gpk_sf_radian(", "dg(", "gpk_sf_round(", "gpk_sf_cosm1("}},
+    {"GPK_SF_IGAM", {SF_IGAM_WORDS, SF_IBETA_WORDS}},
     {"GPK_SF_BESSEL", {"gpk_sf_j0(", "gpk_sf_j1(", "gpk_sf_y0(", "gpk_sf_y1(", "gpk_sf_i0",
-                       "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn("}},
-    {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel("}},
+                       "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn(",
+                       "gpk_sf_spherical_yn"}},
+    {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel(",
+                       "gpk_sf_sici(", "gpk_sf_shichi("}},
     {"GPK_SF_ZETA", {"zeta"}},
-    {"GPK_SF_ELLIP", {"gpk_sf_ellipk"}},
+    {"GPK_SF_ELLIP", {"gpk_sf_ellip"}},
+    {"GPK_SF_IBETA", {SF_IBETA_WORDS}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

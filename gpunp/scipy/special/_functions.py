@@ -7,6 +7,14 @@ import gpunp
 _rows = gpunp.ufunc.of_module("scipy.special")
 _hurwitz, _riemann, _psi, _gammaln = (_rows[n] for n in ("_zeta", "_riemann_zeta", "psi",
                                                         "gammaln"))
+_spherical_yn, _spherical_yn_d = _rows["_spherical_yn"], _rows["_spherical_yn_d"]
+
+
+def spherical_yn(n, z, derivative=False):
+    """The spherical Bessel function y_n(z) of the second kind, or its
+    derivative; n is taken as integers (truncated), as SciPy takes it."""
+    n = gpunp.asarray(n).astype(gpunp.int64)
+    return (_spherical_yn_d if derivative else _spherical_yn)(n, z)
 
 
 def zeta(x, q=None, out=None):
