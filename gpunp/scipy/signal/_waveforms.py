@@ -9,15 +9,23 @@ import math
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
+
+
+def _wave_dtype(t, w):
+    """float64 before SciPy 1.18; from 1.18 (waveforms moved to the array
+    API) the promoted floating dtype of t and w, where a Python or NumPy
+    scalar w promotes as a scalar and integers give float64."""
+    if scipy_version() < 11800:
+        return np.float64
+    args = [v if np.isscalar(v) else gp.asarray(v) for v in (t, w)]
+    return gp.result_type(*args, 1.0)
 
 
 def _periodic(t, w, inside, high, low):
     """A 2 pi periodic wave of parameter w in [0, 1] (NaN outside):
     high(tmod, w) on the first w of each period, low(tmod, w) after."""
-    t, w = gp.asarray(t), gp.asarray(w)
-    t, w = gp.broadcast_arrays(t, w)
-    t = t.astype(np.float64)
-    w = w.astype(np.float64)
+    t, w = gp.broadcast_arrays(*(gp.asarray(v).astype(_wave_dtype(t, w)) for v in (t, w)))
     tmod = gp.mod(t, 2 * math.pi)
     bad = (w > 1) | (w < 0)
     first = tmod < w * 2 * math.pi
