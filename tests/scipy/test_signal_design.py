@@ -48,6 +48,13 @@ def test_conversions():
     z, p, k = ss.cheby2(5, 30, 0.3, output="zpk")
     same(gs.tf2zpk(b, a), ss.tf2zpk(b, a))
     same(gs.zpk2tf(z, p, k), ss.zpk2tf(z, p, k))
+    # a row of zeros per output: integer rows times a float gain are cut to
+    # integers before SciPy 1.18 and promoted from 1.18
+    z2 = np.array([[1, 2], [3, 4]])
+    for kk in (2, 2.5, np.array([2.0, 3.0])):
+        same(outcome(gs.zpk2tf, z2, [3, 4], kk), outcome(ss.zpk2tf, z2, [3, 4], kk))
+    same(gs.zpk2tf(z2.astype(np.float32), [3.0], np.float32(2)),
+         ss.zpk2tf(z2.astype(np.float32), [3.0], np.float32(2)))
     same(gs.tf2sos(b, a), ss.tf2sos(b, a))
     same(gs.sos2tf(sos), ss.sos2tf(sos))
     same(gs.sos2zpk(sos), ss.sos2zpk(sos))
