@@ -466,6 +466,13 @@ class _spbase:
         return self._add(other, 1)
 
     def __sub__(self, other):
+        if (getattr(other, "format", None) == self.format == "dia"
+                and self.dtype == other.dtype == bool):
+            # SciPy subtracts two DIA operands' data arrays, which NumPy
+            # refuses for booleans (other formats' subtraction works)
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use "
+                            "the bitwise_xor, the `^` operator, or the logical_xor function "
+                            "instead.")
         return self._add(other, -1)
 
     def __rsub__(self, other):
