@@ -752,3 +752,15 @@ def test_every_format_through_the_operator_paths(form):
         got = call(g, gl, gp)
         got = got.get() if isinstance(got, gp.ndarray) else got
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=name)
+
+
+def test_eigen_solvers_refuse_a_stack():
+    """An n-d array: the running SciPy's ValueError and text (1.18 reworded
+    both ARPACK's and svds')."""
+    a = np.ones((2, 4, 4))
+    for name in ("eigs", "eigsh", "svds"):
+        with pytest.raises(ValueError) as want:
+            getattr(sl, name)(a, k=1)
+        with pytest.raises(ValueError) as got:
+            getattr(gl, name)(gp.asarray(a), k=1)
+        assert str(got.value) == str(want.value)
