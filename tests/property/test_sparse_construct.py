@@ -7,6 +7,7 @@ their properties (the streams are gpunp's, not NumPy's)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
@@ -131,6 +132,19 @@ def test_random_rejects_bad_density():
     for f in (lambda lib: lib.random_array((3, 3), density=1.5),
               lambda lib: lib.random(3, 3, density=-0.1)):
         check(f, gsp, sp)
+
+
+def test_blocks_not_2d_message():
+    """SciPy 1.18 lengthened the message ('..., and some must be sparse')."""
+    for blocks in ([], [[[]]]):
+        for name in ("bmat", "block_array"):
+            try:
+                getattr(sp, name)(blocks)
+            except ValueError as exc:
+                want = str(exc)
+            with pytest.raises(ValueError) as got:
+                getattr(gsp, name)(blocks)
+            assert str(got.value) == want
 
 
 def test_random_data_sampler_runs_on_the_device():

@@ -6,6 +6,8 @@ tests/property/test_scipy_interpolate.py."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.interpolate as si
@@ -530,6 +532,19 @@ def test_barycentric_krogh_lagrange_taylor():
         gi.pade(d(an), 5, 5)
     tp = gi.approximate_taylor_polynomial(gp.sin, 0.3, 3, 0.5)
     same(tp.coeffs, si.approximate_taylor_polynomial(np.sin, 0.3, 3, 0.5).coeffs)
+    # SciPy 1.18 deprecates both (1.17 does not): the same warnings as SciPy's
+    for g_call, s_call in ((lambda: gi.lagrange(d(x[:3]), d(x[:3])),
+                            lambda: si.lagrange(x[:3], x[:3])),
+                           (lambda: gi.approximate_taylor_polynomial(gp.sin, 0.3, 3, 0.5),
+                            lambda: si.approximate_taylor_polynomial(np.sin, 0.3, 3, 0.5))):
+        with warnings.catch_warnings(record=True) as gw:
+            warnings.simplefilter("always")
+            g_call()
+        with warnings.catch_warnings(record=True) as sw:
+            warnings.simplefilter("always")
+            s_call()
+        assert [(w.category, str(w.message)) for w in gw] == \
+            [(w.category, str(w.message)) for w in sw]
     with pytest.raises(ValueError, match="distinct"):
         gi.BarycentricInterpolator(d([0.0, 1.0, 1.0]), d([1.0, 2.0, 3.0]))
     with pytest.raises(ValueError, match="can't be equal"):

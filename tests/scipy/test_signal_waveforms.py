@@ -44,6 +44,11 @@ def test_periodic(name):
     same(getattr(gs, name)(gp.asarray(T), gp.asarray(w)), getattr(ss, name)(T, w))
     same(getattr(gs, name)(gp.asarray(T.astype(np.float32))), getattr(ss, name)(
         T.astype(np.float32)))
+    # the result dtype: float64 before SciPy 1.18, promoted from t and w after
+    t32, ti = T.astype(np.float32), np.arange(9)
+    for t, w in ((t32, np.float64(0.5)), (t32, w.astype(np.float32)), (ti, 0.5)):
+        same(getattr(gs, name)(gp.asarray(t), gp.asarray(w) if isinstance(w, np.ndarray) else w),
+             getattr(ss, name)(t, w))
 
 
 @pytest.mark.parametrize("method", ["linear", "quadratic", "logarithmic", "hyperbolic",

@@ -241,3 +241,25 @@ def test_scipy_is_loaded_only_for_host_objects():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_matrix_transpose():
+    """mT and matrix_transpose (new in SciPy 1.18; under 1.17, whose sparse
+    arrays have no mT, against SciPy's transpose of the last two axes)."""
+    def want(s):
+        if hasattr(s, "mT"):
+            return s.mT
+        return s.transpose() if s.ndim == 2 else sp.permute_dims(s, (0, 2, 1))
+
+    a = sp.random_array((3, 4), density=0.5, rng=1, format="csr")
+    for fmt in ("csr", "csc", "coo", "dia", "bsr"):
+        s = a.asformat(fmt)
+        g = getattr(gsp, fmt + "_array")(s)
+        for got in (g.mT, gsp.matrix_transpose(g)):
+            assert got.format == want(s).format and got.shape == want(s).shape
+            np.testing.assert_array_equal(got.get().toarray(), want(s).toarray())
+    s3 = sp.coo_array(np.arange(24.0).reshape(2, 3, 4) % 5)
+    np.testing.assert_array_equal(gsp.coo_array(s3).mT.get().toarray(), want(s3).toarray())
+    with pytest.raises(ValueError, match="at least 2-dimensional"):
+        gsp.coo_array(sp.coo_array(np.arange(3.0))).mT
+    assert ("matrix_transpose" in gsp.__all__) == hasattr(sp, "matrix_transpose")

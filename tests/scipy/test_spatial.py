@@ -71,6 +71,25 @@ def test_minkowski_distance(p):
          ss.minkowski_distance_p(xi, xi[::-1], p))
 
 
+def deprecations(f, *args):
+    """The messages of the DeprecationWarnings f(*args) gives (each once)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        f(*args)
+    return {str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)}
+
+
+def test_kdtree_module_deprecations():
+    """SciPy 1.18 deprecates minkowski_distance(_p) and distance_matrix (a
+    warning for each of them that SciPy's function calls); 1.17 does not:
+    gpunp warns as the running SciPy."""
+    x, y = RNG.random((3, 2)), RNG.random((4, 2))
+    for name in ("minkowski_distance", "minkowski_distance_p", "distance_matrix"):
+        args = (x, y) if name == "distance_matrix" else (x[0], y)
+        assert deprecations(getattr(gs, name), *map(gp.asarray, args)) == \
+            deprecations(getattr(ss, name), *args)
+
+
 def test_procrustes():
     a = RNG.standard_normal((10, 3))
     rot, _ = np.linalg.qr(RNG.standard_normal((3, 3)))

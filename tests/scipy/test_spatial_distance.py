@@ -304,6 +304,16 @@ def test_seuclidean_mahalanobis_jensenshannon_vectors():
                  sd.jensenshannon(p, q, base, axis=axis, keepdims=True))
     same(outcome(gd.euclidean, gp.ones((2, 2)), gp.ones((2, 2))),
          outcome(sd.euclidean, np.ones((2, 2)), np.ones((2, 2))))
+    # SciPy 1.18 measures (..., N) arrays along the last axis (broadcast);
+    # 1.17 refuses them; sqeuclidean of complex input conjugates from 1.18
+    a, b = RNG.standard_normal((3, 1, 4)), RNG.standard_normal((2, 4)) + 0.5j
+    w = RNG.random(4)
+    for name, args in (("euclidean", ()), ("sqeuclidean", ()), ("minkowski", (3, w)),
+                       ("euclidean", (w,)), ("sqeuclidean", (w,))):
+        for x, y in ((a, b.real), (a[0, 0], b), (np.ones(()), np.ones(()))):
+            same(outcome(getattr(gd, name), gp.asarray(x), gp.asarray(y),
+                         *(gp.asarray(v) if isinstance(v, np.ndarray) else v for v in args)),
+                 outcome(getattr(sd, name), x, y, *args))
     same(outcome(gd.minkowski, gp.ones(2), gp.ones(2), 0),
          outcome(sd.minkowski, np.ones(2), np.ones(2), 0))
     same(outcome(gd.sokalsneath, gp.zeros(3, bool), gp.zeros(3, bool)),

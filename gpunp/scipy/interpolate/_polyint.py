@@ -14,6 +14,7 @@ import numpy
 
 import gpunp
 from gpunp.scipy._host import as_device
+from gpunp.scipy._version import scipy_version
 
 
 # the most nodes of a Krogh interpolant the evaluation kernel holds (SciPy
@@ -203,9 +204,18 @@ def krogh_interpolate(xi, yi, x, der=0, axis=0):
     return p.derivatives(x, der=int(der.max()) + 1)[gpunp.asarray(der)]
 
 
+def _deprecated(message):
+    """SciPy 1.18 deprecates lagrange and approximate_taylor_polynomial (to
+    go in 1.20); gpunp warns as the running SciPy does."""
+    if scipy_version() >= 11800:
+        warnings.warn(message, DeprecationWarning, stacklevel=3)
+
+
 def approximate_taylor_polynomial(f, x, degree, scale, order=None):
     """The Taylor polynomial of f at x (a numpy.poly1d, as SciPy's) from a
     polynomial through order+1 Chebyshev-like points within scale of x."""
+    _deprecated("`approximate_taylor_polynomial` is deprecated and will be removed in "
+                "SciPy 1.20.0.")
     if order is None:
         order = degree
     n = order + 1
@@ -340,6 +350,8 @@ def barycentric_interpolate(xi, yi, x, axis=0, *, der=0, rng=None):
 def lagrange(x, w):
     """The Lagrange interpolating polynomial through (x, w), as a numpy.poly1d
     (SciPy's return type: a small host object)."""
+    _deprecated("`lagrange` is deprecated and will be removed in SciPy 1.20.0. Use "
+                "`scipy.interpolate.BarycentricInterpolator` instead.")
     x, w = _host(x), _host(w)
     m = len(x)
     p = numpy.poly1d(0.0)

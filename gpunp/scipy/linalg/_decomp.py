@@ -76,6 +76,14 @@ _NOT_SQUARE_SINCE_1_18 = {
 }
 
 
+def svd_needs_matrix(a) -> None:
+    """The ValueError of SciPy's svd (and of pinv, orth, null_space, which
+    call it) for fewer than two dimensions; SciPy 1.18 reworded it."""
+    if a.ndim < 2:
+        raise ValueError(f"Expected at least ndim=2, got a1.ndim={a.ndim}"
+                         if scipy_version() >= 11800 else "expected matrix")
+
+
 def require_square(a, kind: str) -> None:
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         table = _NOT_SQUARE_SINCE_1_18 if scipy_version() >= 11800 else {}
@@ -450,6 +458,7 @@ def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     """The pseudo-inverse from the SVD, singular values below
     atol + rtol * max(s) dropped (scipy.linalg.pinv)."""
     a = asarray_validated(a, check_finite)
+    svd_needs_matrix(a)
     u, s, vh = _la.svd(a, full_matrices=False)
     t = s.dtype
     smax = gpunp.max(s, axis=-1, keepdims=True) if s.shape[-1] else gpunp.zeros(
@@ -576,8 +585,7 @@ def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=
     a = asarray_validated(a, check_finite)
     if lapack_driver not in ("gesdd", "gesvd"):
         raise ValueError(f'lapack_driver must be "gesdd" or "gesvd", not "{lapack_driver}"')
-    if a.ndim < 2:
-        raise ValueError("expected matrix")
+    svd_needs_matrix(a)
     if not compute_uv:
         return _la.svd(a, compute_uv=False)
     u, s, vh = _la.svd(a, full_matrices=full_matrices)
@@ -599,7 +607,8 @@ def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_fini
         return _scipy_on_host("qr", a, mode=mode, pivoting=pivoting, check_finite=check_finite)
     a = asarray_validated(a, check_finite)
     if a.ndim < 2:
-        raise ValueError("expected a 2-D array")
+        raise ValueError("Expected at least a 2-D array" if scipy_version() >= 11800
+                         else "expected a 2-D array")
     if mode == "r":
         return (_la.qr(a, mode="complete")[1],)
     q, r = _la.qr(a, mode="complete" if mode == "full" else "reduced")

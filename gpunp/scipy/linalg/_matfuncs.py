@@ -18,8 +18,10 @@ import numpy
 import gpunp
 import gpunp.linalg as _la
 
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.linalg._batch import as_device, over_batch
-from gpunp.scipy.linalg._decomp import _scipy_on_host, asarray_validated, require_square
+from gpunp.scipy.linalg._decomp import (_scipy_on_host, asarray_validated, require_square,
+                                        svd_needs_matrix)
 
 # Pade coefficients b_k of degree 13 and the 1-norm bounds theta_m under
 # which degree m meets double precision (Higham 2005, table 2.3)
@@ -299,6 +301,7 @@ def _rank_cut(s, rcond, shape):
 def orth(A, rcond=None):
     """An orthonormal basis of A's range (scipy.linalg.orth)."""
     a = asarray_validated(A)
+    svd_needs_matrix(a)
     u, s, _ = _la.svd(a, full_matrices=False)
     return gpunp.ascontiguousarray(u[:, :_rank_cut(s, rcond, a.shape)])
 
@@ -307,6 +310,7 @@ def orth(A, rcond=None):
 def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_driver="gesdd"):
     """An orthonormal basis of A's null space (scipy.linalg.null_space)."""
     a = asarray_validated(A, check_finite)
+    svd_needs_matrix(a)
     _, s, vh = _la.svd(a, full_matrices=True)
     rank = _rank_cut(s, rcond, a.shape)
     return gpunp.ascontiguousarray(gpunp.conj(vh[rank:, :].T))
@@ -418,8 +422,13 @@ def bandwidth(a):
     """(lower, upper): how many sub- and super-diagonals hold a nonzero
     (scipy.linalg.bandwidth), by one masked reduction each."""
     a = as_device(a)
+    new = scipy_version() >= 11800  # SciPy 1.18 reworded both errors
     if a.ndim != 2:
-        raise ValueError("Input array must be 2D.")
+        raise ValueError("Input array must be at least 2D." if new
+                         else "Input array must be a 2D NumPy array.")
+    if a.dtype == numpy.float16:
+        raise TypeError("Input array with float16 dtype is not supported." if new
+                        else "No matching signature found")
     if a.size == 0:
         return 0, 0
     m, n = a.shape

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 
 class BadCoefficients(UserWarning):
@@ -33,12 +34,36 @@ def _zpk2tf(z, p, k):
     z, p = np.atleast_1d(z), np.atleast_1d(p)
     k = np.asarray(k)
     if z.ndim > 1:
-        k = np.atleast_1d(k)
-        b = np.stack([k[i] * np.poly(z[i]) for i in range(z.shape[0])])
-    else:
-        b = k * np.atleast_1d(np.poly(z))
-    a = np.atleast_1d(np.poly(p))
-    return b, a
+        return _zpk2tf_rows(z, p, k)
+    return k * np.atleast_1d(np.poly(z)), _poly_rows(p)
+
+
+def _poly_rows(z):
+    """np.poly of a 1-d row of zeros in SciPy's dtype: the zeros' own (ints
+    stay ints), real where the roots come in conjugate pairs."""
+    z = np.atleast_1d(z)
+    a = np.atleast_1d(np.poly(z))
+    return a.astype(z.dtype if a.dtype.kind == "c" else np.real(np.zeros(0, z.dtype)).dtype)
+
+
+def _zpk2tf_rows(z, p, k):
+    """zpk2tf of one row of zeros per output (a scalar k shared). The rows'
+    dtype is the first row's polynomial's before SciPy 1.18; 1.18 promotes
+    it with k (so an integer row times a float gain is no longer cut to
+    integers)."""
+    k = np.asarray(k)
+    k = np.atleast_1d(k.astype(np.result_type(np.real(z), np.real(p), k)))
+    if k.dtype.kind in "biu":
+        k = k.astype(np.float64)
+    dtype = _poly_rows(z[0]).dtype
+    if scipy_version() >= 11800:
+        dtype = np.result_type(dtype, k, 1.0)
+    if k.shape[0] == 1:
+        k = np.repeat(k, z.shape[0])
+    b = np.empty((z.shape[0], z.shape[1] + 1), dtype)
+    for i in range(z.shape[0]):
+        b[i] = k[i].astype(dtype) * _poly_rows(z[i]).astype(dtype)
+    return b, _poly_rows(p)
 
 
 def zpk2tf(z, p, k):

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 from .windows._windows import get_window
 
@@ -202,7 +203,11 @@ def minimum_phase(h, method="homomorphic", n_fft=None, *, half=True):
         win[0] = 1
         stop = n_fft // 2
         win[1:stop] = 2
-        if n_fft % 2:
+        if scipy_version() >= 11800:
+            # SciPy 1.18 fixed the fold (scipy#22806 era): the Nyquist bin of
+            # an even n_fft counts once and the last bin of an odd one twice.
+            win[stop] = 1 + n_fft % 2
+        elif n_fft % 2:
             win[stop] = 1
         hmin = np.fft.ifft(np.exp(np.fft.fft(cep * win))).real
     n_out = (n_half + h.shape[0] % 2) if half else h.shape[0]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 _FLOATS = "fdgFDG"
 
@@ -239,6 +240,8 @@ def lfiltic(b, a, y, x=None):
 
 
 def _lfilter_zi_host(b, a):
+    if scipy_version() >= 11800:
+        return _lfilter_zi_1_18(b, a)
     b = np.atleast_1d(_host(b))
     if b.ndim != 1:
         raise ValueError("Numerator b must be 1-D.")
@@ -263,6 +266,30 @@ def _lfilter_zi_host(b, a):
         C[0, :] = -a[1:] / a[0]
         C[np.arange(1, n - 1), np.arange(n - 2)] = 1
     return np.linalg.solve((np.eye(n - 1) - C.T).astype(dt), b[1:] - a[1:] * b[0])
+
+
+def _lfilter_zi_1_18(b, a):
+    """SciPy 1.18's lfilter_zi: b and a promoted to one floating dtype, a
+    leading zero of a refused (no longer stripped), and the state summed
+    from the step's final value y_inf instead of a linear solve:
+    zi[k] = sum over j > k of (b[j] - y_inf a[j])."""
+    b, a = (v if np.isscalar(v) else _host(v) for v in (b, a))
+    dt = np.result_type(b, a, 1.0)
+    b, a = np.atleast_1d(np.asarray(b, dt)), np.atleast_1d(np.asarray(a, dt))
+    if not b.ndim == a.ndim == 1:
+        raise ValueError("Numerator `b` and Denominator `a` must be 1-D arrays, "
+                         f"but {b.shape = }, {a.shape = }!")
+    if a[0] == 0:
+        raise ValueError("First coefficient of parameter `a` must be non-zero!")
+    if a[0] != 1:
+        b, a = b / a[0], a / a[0]
+    sum_a = a.sum()
+    if sum_a == 0:
+        raise ValueError("Filter not stable due to sum(a) == 0, i.e., having a pole at z = 1!")
+    n = max(a.shape[0], b.shape[0])
+    a = np.concatenate([a, np.zeros(n - a.shape[0], dt)])
+    b = np.concatenate([b, np.zeros(n - b.shape[0], dt)])
+    return np.cumsum((b - (b.sum() / sum_a) * a)[::-1])[::-1][1:]
 
 
 def lfilter_zi(b, a):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 from ._design import _host, _normalize, _tf2zpk, _zpk2tf
 
@@ -17,15 +18,22 @@ def _abcd(A=None, B=None, C=None, D=None):
         raise ValueError("Dimension p is undefined for parameters B = D = None!")
     if C is None and D is None:
         raise ValueError("Dimension q is undefined for parameters C = D = None!")
-    A, B, C, D = (np.atleast_2d(_host(M)) if M is not None else np.zeros((0, 0))
-                  for M in (A, B, C, D))
+    dtype = None
+    if scipy_version() >= 11800:
+        # SciPy 1.18 promotes the four to one floating dtype (integers give
+        # float64, a Python or NumPy scalar promotes as a scalar); before,
+        # each kept its own dtype and the missing ones were float64.
+        given = [M if np.isscalar(M) else _host(M) for M in (A, B, C, D) if M is not None]
+        dtype = np.result_type(*given, 1.0)
+    A, B, C, D = (np.atleast_2d(np.asarray(_host(M), dtype)) if M is not None
+                  else np.zeros((0, 0), dtype) for M in (A, B, C, D))
     n = A.shape[0] or B.shape[0] or C.shape[1] or 0
     p = B.shape[1] or D.shape[1] or 0
     q = C.shape[0] or D.shape[0] or 0
-    A = np.zeros((n, n)) if A.size == 0 else A
-    B = np.zeros((n, p)) if B.size == 0 else B
-    C = np.zeros((q, n)) if C.size == 0 else C
-    D = np.zeros((q, p)) if D.size == 0 else D
+    A = np.zeros((n, n), dtype) if A.size == 0 else A
+    B = np.zeros((n, p), dtype) if B.size == 0 else B
+    C = np.zeros((q, n), dtype) if C.size == 0 else C
+    D = np.zeros((q, p), dtype) if D.size == 0 else D
     for name, M, want in (("A", A, (n, n)), ("B", B, (n, p)), ("C", C, (q, n)),
                           ("D", D, (q, p))):
         if M.shape != want:

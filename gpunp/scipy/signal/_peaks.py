@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 
 class PeakPropertyWarning(RuntimeWarning):
@@ -419,6 +420,11 @@ def _ridge_lines(matr, max_distances, gap_thresh):
     out = []
     for line in final + lines:
         order = np.array(np.argsort(line[0]))
+        if scipy_version() >= 11800:
+            # SciPy 1.18 sorts each ridge line by row; before, it scattered
+            # the points by the sorting permutation (its inverse order).
+            out.append([np.array(line[0])[order], np.array(line[1])[order]])
+            continue
         rows, cols = np.zeros_like(order), np.zeros_like(order)
         rows[order], cols[order] = line[0], line[1]
         out.append([rows, cols])

@@ -43,8 +43,10 @@ def _precision(x, precision):
 def _terms(values, tol, n):
     """How many terms of a boundary sum SciPy's loop adds: it stops after
     the first term whose square is at most tol, and fails where that takes
-    n terms or more."""
-    small = np.flatnonzero(np.abs(values[:n]) ** 2 <= tol)
+    n terms or more. A NaN term stops it too (its test is "greater than
+    tol", false for NaN), so a NaN response gives NaNs, not this error."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        small = np.flatnonzero(~(np.abs(values[:n]) ** 2 > tol))
     if small.size == 0 or small[0] + 1 >= n:
         raise ValueError(_NO_CONVERGENCE)
     return int(small[0]) + 1
@@ -102,7 +104,8 @@ def _hs(k, cs, rsq, omega):
         return c0 * rk * (1 + gamma * k)
     c0 = cs * cs * (1 + rsq) / (1 - rsq) / (1 - 2 * rsq * math.cos(2 * omega) + rsq * rsq)
     gamma = (1 - rsq) / (1 + rsq) / math.tan(omega)
-    return c0 * rk * (np.cos(omega * k) + gamma * np.sin(omega * k))
+    with np.errstate(invalid="ignore"):  # inf * 0 for a tiny omega: NaN, as SciPy's C
+        return c0 * rk * (np.cos(omega * k) + gamma * np.sin(omega * k))
 
 
 def symiirorder2(input, r, omega, precision=-1.0):

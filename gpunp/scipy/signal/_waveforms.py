@@ -9,21 +9,32 @@ import math
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
+
+
+def _wave_dtype(t, w):
+    """The dtype the wave is computed in: t's and w's promoted (at least
+    floating). SciPy 1.18 (waveforms moved to the array API) promotes a
+    Python or NumPy scalar w as a scalar; before, as a 0-d array."""
+    if scipy_version() < 11800:
+        return gp.result_type(gp.asarray(t).dtype, gp.asarray(w).dtype, 1.0)
+    return gp.result_type(*(v if np.isscalar(v) else gp.asarray(v) for v in (t, w)), 1.0)
 
 
 def _periodic(t, w, inside, high, low):
     """A 2 pi periodic wave of parameter w in [0, 1] (NaN outside):
-    high(tmod, w) on the first w of each period, low(tmod, w) after."""
-    t, w = gp.asarray(t), gp.asarray(w)
-    t, w = gp.broadcast_arrays(t, w)
-    t = t.astype(np.float64)
-    w = w.astype(np.float64)
+    high(tmod, w) on the first w of each period, low(tmod, w) after;
+    computed in t's and w's dtype, returned in it from SciPy 1.18 and in
+    float64 before."""
+    dtype = _wave_dtype(t, w)
+    t, w = gp.broadcast_arrays(*(gp.asarray(v).astype(dtype) for v in (t, w)))
     tmod = gp.mod(t, 2 * math.pi)
     bad = (w > 1) | (w < 0)
     first = tmod < w * 2 * math.pi
     with gp.errstate(divide="ignore", invalid="ignore"):
         y = gp.where(first, high(tmod, w), low(tmod, w))
-    return gp.where(bad, math.nan, y)
+    y = gp.where(bad, math.nan, y)
+    return y if scipy_version() >= 11800 else y.astype(np.float64)
 
 
 def sawtooth(t, width=1):

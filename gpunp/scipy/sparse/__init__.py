@@ -17,6 +17,7 @@ their conversions and arithmetic give device formats. ``linalg`` and ``csgraph``
 import importlib as _importlib
 import os as _os
 
+from gpunp.scipy._version import scipy_version as _scipy_version
 from gpunp.scipy.sparse._sputils import (
     SparseEfficiencyWarning, SparseWarning, get_index_dtype)
 from gpunp.scipy.sparse._base import (
@@ -29,8 +30,8 @@ from gpunp.scipy.sparse._bsr import bsr_array, bsr_matrix
 from gpunp.scipy.sparse._lil_dok import dok_array, dok_matrix, lil_array, lil_matrix
 from gpunp.scipy.sparse._construct import (
     block_array, block_diag, bmat, diags, diags_array, expand_dims, eye, eye_array, find,
-    hstack, identity, kron, kronsum, load_npz, permute_dims, rand, random, random_array,
-    safely_cast_index_arrays, save_npz, spdiags, swapaxes, tril, triu, vstack)
+    hstack, identity, kron, kronsum, load_npz, matrix_transpose, permute_dims, rand, random,
+    random_array, safely_cast_index_arrays, save_npz, spdiags, swapaxes, tril, triu, vstack)
 
 # the subpackages, written beside this package and loaded at first use; one not
 # there yet is no name of this package
@@ -48,6 +49,8 @@ __all__ = [
     "isspmatrix_bsr", "isspmatrix_coo", "isspmatrix_csc", "isspmatrix_csr", "isspmatrix_dia",
     "isspmatrix_dok", "isspmatrix_lil", "lil_array", "lil_matrix", "sparray", "spmatrix",
 ] + list(_SUBPACKAGES)
+if _scipy_version() >= 11800:  # new in SciPy 1.18
+    __all__.append("matrix_transpose")
 
 
 def __getattr__(name):

@@ -128,6 +128,17 @@ class _spbase:
         return self.transpose()
 
     @property
+    def mT(self):
+        """The transpose of the last two axes (SciPy 1.18's; a stack of
+        matrices for n-d COO)."""
+        if self.ndim < 2:
+            raise ValueError(f"Array must be at least 2-dimensional, but it is {self.ndim}-D")
+        if self.ndim == 2:
+            return self.transpose()
+        from gpunp.scipy.sparse._construct import permute_dims
+        return permute_dims(self, axes=tuple(range(self.ndim - 2)) + (-1, -2))
+
+    @property
     def real(self):
         return self._with_data(gpunp.real(self.data).copy())
 
@@ -455,6 +466,13 @@ class _spbase:
         return self._add(other, 1)
 
     def __sub__(self, other):
+        if (getattr(other, "format", None) == self.format == "dia"
+                and self.dtype == other.dtype == bool):
+            # SciPy subtracts two DIA operands' data arrays, which NumPy
+            # refuses for booleans (other formats' subtraction works)
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use "
+                            "the bitwise_xor, the `^` operator, or the logical_xor function "
+                            "instead.")
         return self._add(other, -1)
 
     def __rsub__(self, other):

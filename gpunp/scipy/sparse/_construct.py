@@ -9,6 +9,7 @@ import numpy
 
 import gpunp
 
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.sparse._base import container, issparse, scipy_sparse, sparray
 from gpunp.scipy.sparse._dia import dia_array, dia_matrix
 from gpunp.scipy.sparse._sputils import (
@@ -272,7 +273,7 @@ def _block(blocks, format, dtype, as_array):
                 continue
             c = _coo(b)
             if c.ndim != 2:
-                raise ValueError("blocks must be 2-D")
+                raise ValueError(_not_2d())
             coos[i, j] = c
             if brow[i] == 0:
                 brow[i] = c.shape[0]
@@ -315,13 +316,19 @@ def _block(blocks, format, dtype, as_array):
     return out.asformat(format)
 
 
+def _not_2d():
+    # SciPy 1.18 lengthened the message
+    return ("blocks must be 2-D, and some must be sparse" if scipy_version() >= 11800
+            else "blocks must be 2-D")
+
+
 def _grid(blocks):
     """A list of rows of blocks; SciPy's 'blocks must be 2-D' otherwise."""
     if isinstance(blocks, (gpunp.ndarray, numpy.ndarray)) and blocks.dtype != object:
-        raise ValueError("blocks must be 2-D")
+        raise ValueError(_not_2d())
     rows = [list(r) if isinstance(r, (list, tuple, numpy.ndarray)) else None for r in blocks]
     if not rows or any(r is None for r in rows) or len({len(r) for r in rows}) != 1:
-        raise ValueError("blocks must be 2-D")
+        raise ValueError(_not_2d())
     return rows
 
 
@@ -439,6 +446,12 @@ def _axis(axis, ndim):
     if not -ndim <= axis < ndim:
         raise ValueError(f"Invalid axis {axis} for N={ndim}")
     return axis % ndim
+
+
+def matrix_transpose(A):
+    """A.mT: the transpose of each matrix of the stack A (new in SciPy 1.18,
+    listed in gpunp.scipy.sparse from that SciPy on)."""
+    return A.mT
 
 
 def swapaxes(A, axis1, axis2):

@@ -24,6 +24,7 @@ import numpy as np
 import gpunp as gp
 
 from .._host import as_device
+from .._version import scipy_version
 
 __all__ = ["braycurtis", "canberra", "cdist", "chebyshev", "cityblock", "correlation", "cosine",
            "dice", "directed_hausdorff", "euclidean", "hamming", "is_valid_dm", "is_valid_y",
@@ -611,9 +612,16 @@ def _vweights(w):
     return w
 
 
+def _batched():
+    """SciPy 1.18's minkowski, euclidean and sqeuclidean take (..., N)
+    arrays and measure along the last axis; before, only 1-d vectors."""
+    return scipy_version() >= 11800
+
+
 def minkowski(u, v, p=2, w=None):
-    """The Minkowski p-distance between 1-d u and v, weighted by w."""
-    u, v = _vector(u), _vector(v)
+    """The Minkowski p-distance between u and v (1-d; from SciPy 1.18
+    (..., N) along the last axis), weighted by w."""
+    u, v = (as_device(u), as_device(v)) if _batched() else (_vector(u), _vector(v))
     if p <= 0:
         raise ValueError("p must be greater than 0")
     d = u - v
@@ -622,7 +630,7 @@ def minkowski(u, v, p=2, w=None):
         root = (w if p == 1 else gp.sqrt(w) if p == 2 else (w != 0) if p == math.inf
                 else gp.power(w, 1 / p))
         d = root * d
-    return gp.linalg.norm(d, ord=p)
+    return gp.linalg.norm(d, ord=p, axis=-1) if _batched() else gp.linalg.norm(d, ord=p)
 
 
 def euclidean(u, v, w=None):
@@ -633,11 +641,14 @@ def euclidean(u, v, w=None):
 def sqeuclidean(u, v, w=None):
     """The squared Euclidean distance between 1-d u and v (float input keeps its dtype)."""
     u, v = as_device(u), as_device(v)
-    u = _vector(u, None if u.dtype.kind in "fc" else np.float64)
-    v = _vector(v, None if v.dtype.kind in "fc" else np.float64)
+    u = u.astype(u.dtype if u.dtype.kind in "fc" else np.float64)
+    v = v.astype(v.dtype if v.dtype.kind in "fc" else np.float64)
+    if not _batched():
+        u, v = _vector(u), _vector(v)
     d = u - v
     dw = d if w is None else _vweights(w) * d
-    return gp.dot(d, dw)
+    # SciPy 1.18 sums conj(d) * dw (vecdot); before, d * dw (dot)
+    return gp.vecdot(d, dw) if _batched() else gp.dot(d, dw)
 
 
 def correlation(u, v, w=None, centered=True):

@@ -13,6 +13,7 @@ import warnings
 import numpy
 
 import gpunp as gp
+from gpunp.scipy._version import scipy_version
 
 from ..csgraph._csr import as_dense, device, is_sparse
 from ._dsolve import splu
@@ -153,6 +154,21 @@ def _lanczos(op, k, which, v0, ncv, maxiter, tol, dtype, rng):
     return theta[idx], gp.asarray(S[:, idx].T.copy()) @ V[:ncv], False
 
 
+def _operator(A, kind):
+    """A as a LinearOperator; an n-d array (n > 2) gets the running SciPy's
+    ValueError (SciPy 1.18 reworded it for each of ARPACK and svds)."""
+    if not (isinstance(A, LinearOperator) or is_sparse(A)):
+        A = device(A)
+        if A.ndim > 2:
+            new = scipy_version() >= 11800
+            if kind == "svds":
+                raise ValueError("Only 2-D input is supported for `A` (a single matrix)"
+                                 if new else "array must have ndim <= 2")
+            raise ValueError(f"{A.ndim}-dimensional `A` is unsupported, expected 2-D." if new
+                             else f"expected square matrix (shape={A.shape})")
+    return aslinearoperator(A)
+
+
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
           return_eigenvectors=True, Minv=None, OPinv=None, mode="normal", rng=None):
     """k eigenvalues (and eigenvectors) of a Hermitian matrix or operator,
@@ -161,8 +177,7 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     Lanczos on the device; with ``sigma``, on (A - sigma I)^-1 (OPinv, or
     the dense LU of splu). The generalized problem (M) and the modes
     'buckling' and 'cayley' are not implemented yet (NotImplementedError)."""
-    op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
-                          device(A))
+    op = _operator(A, "eigs")
     n = op.shape[0]
     if op.shape[0] != op.shape[1]:
         raise ValueError(f"expected square matrix (shape={op.shape})")
@@ -291,8 +306,7 @@ def eigs(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
     ARPACK: the same eigenvalues, listed most wanted first (ARPACK's order
     differs), eigenvectors of unit norm up to a phase. M, sigma and OPpart
     raise NotImplementedError."""
-    op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
-                          device(A))
+    op = _operator(A, "eigs")
     n = op.shape[0]
     if op.shape[0] != op.shape[1]:
         raise ValueError(f"expected square matrix (shape={op.shape})")
@@ -369,8 +383,7 @@ def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None,
     scipy.sparse.linalg.svds: s ascending, ``u`` (m, k), ``vh`` (k, n).
     Every solver name runs gpunp's Lanczos (eigsh) on A^H A when A is tall
     or square, on A A^H when it is wide."""
-    op = aslinearoperator(A if isinstance(A, LinearOperator) or is_sparse(A) else
-                          device(A))
+    op = _operator(A, "svds")
     m, n = op.shape
     if not (isinstance(k, (int, numpy.integer)) and 0 < k < min(m, n)):
         raise ValueError("`k` must be an integer satisfying `0 < k < min(A.shape)`.")

@@ -80,10 +80,11 @@ class LinearOperator:
 
     # what a subclass overrides; each default falls back on the other
     def _matmat(self, X):
-        cols = [self.matvec(X[:, j].reshape(-1, 1)) for j in range(X.shape[1])]
+        # 1-d columns: a column vector is deprecated in SciPy 1.18's matvec
+        cols = [self.matvec(X[:, j]) for j in range(X.shape[1])]
         if not cols:
             return gp.zeros((self.shape[0], 0), dtype=self.dtype or gp.float64)
-        return gp.hstack(cols)
+        return gp.stack(cols, axis=1)
 
     def _matvec(self, x):
         return self.matmat(x.reshape(-1, 1))
@@ -97,10 +98,10 @@ class LinearOperator:
 
     def _rmatmat(self, X):
         if type(self)._adjoint is LinearOperator._adjoint:
-            cols = [self.rmatvec(X[:, j].reshape(-1, 1)) for j in range(X.shape[1])]
+            cols = [self.rmatvec(X[:, j]) for j in range(X.shape[1])]
             if not cols:
                 return gp.zeros((self.shape[1], 0), dtype=self.dtype or gp.float64)
-            return gp.hstack(cols)
+            return gp.stack(cols, axis=1)
         return self.H.matmat(X)
 
     def _adjoint(self):
@@ -110,10 +111,18 @@ class LinearOperator:
         return _TransposedLinearOperator(self)
 
     # the checked public products
-    def _vector_product(self, x, n_in, n_out, fn):
+    def _vector_product(self, x, n_in, n_out, fn, name="matvec"):
         x = device(x)
         if x.shape != (n_in,) and x.shape != (n_in, 1):
             raise ValueError("dimension mismatch")
+        if x.shape == (n_in, 1) and scipy_version() >= 11800:
+            warnings.warn(f"Calling `{name}` on 'column vectors' of shape `({n_in}, 1)` was "
+                          "deprecated in SciPy 1.18.0 and will no longer be possible in SciPy "
+                          f"1.20.0. Please call `{name.replace('vec', 'mat')}` instead for "
+                          "identical behaviour.", FutureWarning, stacklevel=3)
+            # and 1.18 hands the operator's own matvec a 1-d vector
+            y = device(fn(x.reshape(n_in)))
+            return y.reshape(n_out, 1)
         y = device(fn(x))
         return y.reshape(n_out) if x.ndim == 1 else y.reshape(n_out, 1)
 
@@ -123,7 +132,7 @@ class LinearOperator:
 
     def rmatvec(self, x):
         """``A^H @ x`` for x of shape (M,) or (M, 1)."""
-        return self._vector_product(x, self.shape[0], self.shape[1], self._rmatvec)
+        return self._vector_product(x, self.shape[0], self.shape[1], self._rmatvec, "rmatvec")
 
     def _matrix_product(self, X, n_in, fn):
         X = _as_operand(X)
@@ -158,11 +167,16 @@ class LinearOperator:
         if _is_scalar(x):
             return _ScaledLinearOperator(self, x)
         x = _as_operand(x)
-        if x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1):
+        # SciPy 1.18 takes a column as a matrix (its matvec deprecates columns)
+        if x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1 and scipy_version() < 11800):
             return self.matvec(x)
         if x.ndim == 2:
             return self.matmat(x)
         raise ValueError(f"expected 1-d or 2-d array or matrix, got {x!r}")
+
+    def rdot(self, x):
+        """``x @ A`` (SciPy 1.18's public name for the product from the right)."""
+        return self._rdot(x)
 
     def _rdot(self, x):
         if isinstance(x, LinearOperator):
@@ -171,7 +185,7 @@ class LinearOperator:
             return _ScaledLinearOperator(self, x)
         x = _as_operand(x)
         # x @ A is (A^T @ x^T)^T: the transpose spares a conjugation
-        if x.ndim == 1 or (x.ndim == 2 and x.shape[0] == 1):
+        if x.ndim == 1 or (x.ndim == 2 and x.shape[0] == 1 and scipy_version() < 11800):
             return self.T.matvec(x.T).T
         if x.ndim == 2:
             return self.T.matmat(x.T).T
