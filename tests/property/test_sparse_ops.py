@@ -229,6 +229,12 @@ DIA_BSR_OPS = {
 def test_dia_and_bsr_operations_by_value(data, name):
     g, s = data.draw(sparse_pairs(formats=("dia", "bsr")), label="a")
     h, t = data.draw(sparse_pairs(shape=s.shape, array=isinstance(s, sp.sparray)), label="b")
+    if name in ("add", "sub") and s.format == t.format == "dia":
+        # SciPy adds two DIAs in place into the one whose diagonals hold the
+        # other's, in its dtype (int64 - int32 is int32; int32 - float32 a
+        # casting error); gpunp promotes (docs/differences.md): SciPy's
+        # answer through CSR is the reference
+        s, t = s.tocsr(), t.tocsr()
     r = _both(DIA_BSR_OPS[name], g, s, (h, t))
     if r is not None:
         assert_same(*r, check_format=False, check_index_dtype=False, exact=name != "abs")
