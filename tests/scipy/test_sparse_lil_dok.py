@@ -137,12 +137,13 @@ def test_arithmetic_through_csr(fmt, kind):
     _same(g.diagonal(1), s.diagonal(1))
     for axis in (None, 0, 1):
         _same(gp.asarray(g.sum(axis=axis)), np.asarray(s.sum(axis=axis)))
-        if fmt == "dok" and axis is not None:  # SciPy's DOK counts only in all
-            with pytest.raises(NotImplementedError):
+        if fmt == "dok" and axis is not None:  # SciPy 1.17's DOK counts only in all
+            try:
                 s.count_nonzero(axis=axis)
-            with pytest.raises(NotImplementedError):
-                g.count_nonzero(axis=axis)
-            continue
+            except NotImplementedError:
+                with pytest.raises(NotImplementedError):
+                    g.count_nonzero(axis=axis)
+                continue
         _same(gp.asarray(g.count_nonzero(axis=axis)), np.asarray(s.count_nonzero(axis=axis)))
     assert g.trace() == s.trace() and g.mean() == s.mean()
     assert not hasattr(s, "max") and not hasattr(g, "max") and not hasattr(g, "argmin")

@@ -20,6 +20,7 @@ import numpy
 import gpunp
 import gpunp.scipy.sparse as _sparse
 
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.linalg._batch import as_device
 from gpunp.scipy.linalg._matfuncs import _on_host
 
@@ -246,6 +247,11 @@ def clarkson_woodruff_transform(input_matrix, sketch_size, *args, **kwargs):
     rows, signs = _hash(sketch_size, n, gen)
     S = _sparse.csc_matrix((gpunp.asarray(signs), gpunp.asarray(rows),
                             gpunp.arange(n + 1)), shape=(sketch_size, n))
+    if sparse_in and scipy_version() >= 11800:
+        # SciPy 1.18 keeps the input's flavour, and its format if CSR or CSC
+        fmt = input_matrix.format if input_matrix.format in ("csr", "csc") else "csc"
+        kind = "array" if isinstance(input_matrix, _sparse.sparray) else "matrix"
+        return getattr(_sparse, f"{fmt}_{kind}")(S @ input_matrix)
     if sparse_in or input_matrix.ndim <= 2:
         return S @ input_matrix
     batch = input_matrix.reshape((-1,) + input_matrix.shape[-2:])
