@@ -114,6 +114,24 @@ def test_result_dtype_is_scipys(dtype):
     assert sp.beta(gp.asarray(f32), 3.0).dtype == ss.beta(f32, 3.0).dtype
 
 
+def test_each_scipys_resolution_is_followed():
+    # CI has one SciPy; the other's resolution is what the engine switches
+    # to: 1.18 resolves gamma, beta... as NumPy its own (float32 first, a
+    # Python float weak), 1.17 takes float64 for both
+    import gpunp.engine as engine
+    from gpunp.scipy._version import scipy_version
+    f32, i16 = gp.asarray(np.array([2.0], np.float32)), gp.asarray(np.array([2], np.int16))
+    try:
+        for version, want in ((11800, np.float32), (11700, np.float64)):
+            engine.check(engine.lib.gp_set_scipy_version(version))
+            assert sp.beta(f32, 3.0).dtype == want and sp.gamma(i16).dtype == want
+            assert sp.gamma(f32).dtype == np.float32 and sp.expn(i16, 1.0).dtype == np.float64
+    finally:
+        engine.check(engine.lib.gp_set_scipy_version(min(scipy_version(), 2**31 - 1)))
+    with pytest.raises(ValueError):
+        engine.check(engine.lib.gp_set_scipy_version(99))
+
+
 def test_errors_are_scipys():
     z = gp.asarray([1 + 1j])
     with pytest.raises(TypeError, match="not supported for the input types"):
