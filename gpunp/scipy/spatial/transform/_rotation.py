@@ -26,6 +26,7 @@ import numpy as np
 import gpunp as gp
 
 from ..._host import as_device
+from ..._version import scipy_version
 
 _AXIS = {"x": 0, "y": 1, "z": 2}
 
@@ -721,7 +722,7 @@ class Rotation:
             atol = 1e-8
         elif degrees:
             atol = atol * math.pi / 180.0
-        # SciPy stores a single rotation as a batch of one, so two singles answer (1,)
+        # SciPy stored a single rotation as a batch of one, so two singles answer (1,)
         a, b = gp.atleast_2d(self._quat), gp.atleast_2d(other._quat)
         try:
             gp.broadcast_shapes(a.shape, b.shape)
@@ -729,7 +730,11 @@ class Rotation:
             raise ValueError(f"Expected broadcastable shapes in both rotations, got {self.shape}"
                              f" rotations in first and {other.shape} rotations in second "
                              "object.") from None
-        return Rotation._raw(_compose(b, Rotation._raw(a).inv()._quat)).magnitude() < atol
+        close = Rotation._raw(_compose(b, Rotation._raw(a).inv()._quat)).magnitude() < atol
+        # SciPy 1.18 answers two single rotations with a 0-d array
+        if scipy_version() >= 11800 and self.single and other.single:
+            close = close.reshape(())
+        return close
 
     def mean(self, weights=None, axis=None):
         """The mean rotation (over `axis`, all by default), Markley's: the
