@@ -302,8 +302,13 @@ def test_seuclidean_mahalanobis_jensenshannon_vectors():
         for base in (None, 2.0):
             same(gd.jensenshannon(gp.asarray(p), gp.asarray(q), base, axis=axis, keepdims=True),
                  sd.jensenshannon(p, q, base, axis=axis, keepdims=True))
-    same(outcome(gd.euclidean, gp.ones((2, 2)), gp.ones((2, 2))),
-         outcome(sd.euclidean, np.ones((2, 2)), np.ones((2, 2))))
+    # an error until SciPy 1.18, distances along the last axis since
+    x2, y2 = RNG.standard_normal((2, 3)), RNG.standard_normal((1, 3))
+    for name, args in [("euclidean", ()), ("minkowski", (1.5,)), ("sqeuclidean", ())]:
+        same(outcome(getattr(gd, name), gp.asarray(x2), gp.asarray(y2), *args),
+             outcome(getattr(sd, name), x2, y2, *args))
+    same(outcome(gd.cityblock, gp.ones((2, 2)), gp.ones((2, 2))),
+         outcome(sd.cityblock, np.ones((2, 2)), np.ones((2, 2))))
     same(outcome(gd.minkowski, gp.ones(2), gp.ones(2), 0),
          outcome(sd.minkowski, np.ones(2), np.ones(2), 0))
     same(outcome(gd.sokalsneath, gp.zeros(3, bool), gp.zeros(3, bool)),

@@ -24,6 +24,7 @@ import numpy as np
 import gpunp as gp
 
 from .._host import as_device
+from .._version import scipy_version
 
 __all__ = ["braycurtis", "canberra", "cdist", "chebyshev", "cityblock", "correlation", "cosine",
            "dice", "directed_hausdorff", "euclidean", "hamming", "is_valid_dm", "is_valid_y",
@@ -604,6 +605,14 @@ def _vector(u, dtype=None):
     return u
 
 
+def _vectors(u, v):
+    """u and v for minkowski, euclidean and sqeuclidean: SciPy 1.18 takes
+    arrays of any shape and answers along the last axis (before, 1-d only)."""
+    if scipy_version() >= 11800:
+        return as_device(u), as_device(v)
+    return _vector(u), _vector(v)
+
+
 def _vweights(w):
     w = _vector(w, np.float64)
     if bool(gp.any(w < 0)):
@@ -612,8 +621,9 @@ def _vweights(w):
 
 
 def minkowski(u, v, p=2, w=None):
-    """The Minkowski p-distance between 1-d u and v, weighted by w."""
-    u, v = _vector(u), _vector(v)
+    """The Minkowski p-distance between 1-d u and v, weighted by w (from
+    SciPy 1.18, between u and v broadcast, along their last axis)."""
+    u, v = _vectors(u, v)
     if p <= 0:
         raise ValueError("p must be greater than 0")
     d = u - v
@@ -622,7 +632,7 @@ def minkowski(u, v, p=2, w=None):
         root = (w if p == 1 else gp.sqrt(w) if p == 2 else (w != 0) if p == math.inf
                 else gp.power(w, 1 / p))
         d = root * d
-    return gp.linalg.norm(d, ord=p)
+    return gp.linalg.norm(d, ord=p, axis=-1)
 
 
 def euclidean(u, v, w=None):
@@ -633,11 +643,11 @@ def euclidean(u, v, w=None):
 def sqeuclidean(u, v, w=None):
     """The squared Euclidean distance between 1-d u and v (float input keeps its dtype)."""
     u, v = as_device(u), as_device(v)
-    u = _vector(u, None if u.dtype.kind in "fc" else np.float64)
-    v = _vector(v, None if v.dtype.kind in "fc" else np.float64)
+    u, v = _vectors(u.astype(u.dtype if u.dtype.kind in "fc" else np.float64),
+                    v.astype(v.dtype if v.dtype.kind in "fc" else np.float64))
     d = u - v
     dw = d if w is None else _vweights(w) * d
-    return gp.dot(d, dw)
+    return gp.vecdot(d, dw) if d.ndim != 1 else gp.dot(d, dw)
 
 
 def correlation(u, v, w=None, centered=True):
