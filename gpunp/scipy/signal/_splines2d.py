@@ -42,9 +42,10 @@ def _precision(x, precision):
 
 def _terms(values, tol, n):
     """How many terms of a boundary sum SciPy's loop adds: it stops after
-    the first term whose square is at most tol, and fails where that takes
-    n terms or more."""
-    small = np.flatnonzero(np.abs(values[:n]) ** 2 <= tol)
+    the first term whose square is not above tol (a NaN term stops it too:
+    the sum is then NaN, not an error), and fails where that takes n terms
+    or more."""
+    small = np.flatnonzero(~(np.abs(values[:n]) ** 2 > tol))
     if small.size == 0 or small[0] + 1 >= n:
         raise ValueError(_NO_CONVERGENCE)
     return int(small[0]) + 1
