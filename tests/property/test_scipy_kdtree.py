@@ -42,8 +42,13 @@ def same_knn(got, ref):
     (d, i), (d0, i0) = got, ref
     d, i = gp.asnumpy(d), gp.asnumpy(i)
     assert d.shape == d0.shape and i.shape == i0.shape and d.dtype == d0.dtype
-    np.testing.assert_array_equal(d, d0)
-    assert np.all((i == i0) | (d == d0)), (i, i0)
+    # CUDA's pow is not glibc's: a p other than 1, 2 or inf may move a
+    # distance by an ulp or two on a GPU, and swap indices of near-ties
+    np.testing.assert_allclose(d, d0, rtol=ULPS, atol=0)
+    assert np.all((i == i0) | np.isclose(d, d0, rtol=ULPS, atol=0)), (i, i0)
+
+
+ULPS = 4 * np.finfo(np.float64).eps
 
 
 @settings(max_examples=30)
@@ -70,8 +75,11 @@ def test_balls_pairs_counts(case, p, r):
     radii = np.array([r, r / 2, 2 * r])
     np.testing.assert_array_equal(gp.asnumpy(g.count_neighbors(gq, gp.asarray(radii), p=p)),
                                   s.count_neighbors(sq, radii, p=p))
-    assert g.sparse_distance_matrix(gq, r, p=p, output_type="dict") == \
-        s.sparse_distance_matrix(sq, r, p=p, output_type="dict")
+    got = g.sparse_distance_matrix(gq, r, p=p, output_type="dict")
+    ref = s.sparse_distance_matrix(sq, r, p=p, output_type="dict")
+    assert got.keys() == ref.keys()
+    for key, val in ref.items():
+        np.testing.assert_allclose(got[key], val, rtol=ULPS, atol=0)  # see same_knn
 
 
 @settings(max_examples=20)

@@ -148,12 +148,28 @@ def test_linregress():
         for f in ["slope", "intercept", "rvalue", "stderr", "intercept_stderr"]:
             _close(getattr(mine, f), getattr(theirs, f), 1e-10)
         _pvalue(mine, theirs)
-    two = gs.linregress(gp.asarray([1.0, 2.0]), gp.asarray([3.0, 3.0]))
-    theirs = ss.linregress([1.0, 2.0], [3.0, 3.0])
-    for a, b in zip(two, theirs):
-        _close(a, b)
-    with pytest.raises(ValueError, match="identical"):
-        gs.linregress(gp.asarray([1.0, 1.0, 1.0]), gp.asarray([1.0, 2.0, 3.0]))
+
+    def same_line(xy):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = ss.linregress(*xy)
+        mine = gs.linregress(*map(gp.asarray, xy))
+        for f in ["slope", "intercept", "rvalue", "stderr", "intercept_stderr"]:
+            _close(getattr(mine, f), getattr(theirs, f))
+        _pvalue(mine, theirs)
+
+    same_line(([1.0, 2.0], [3.0, 3.0]))
+    # identical x values: an error until SciPy 1.18, NaNs since
+    same_x = ([1.0, 1.0, 1.0], [1.0, 2.0, 3.0])
+    try:
+        theirs = ss.linregress(*same_x)
+    except ValueError:
+        with pytest.raises(ValueError, match="identical"):
+            gs.linregress(*map(gp.asarray, same_x))
+    else:
+        same_line(same_x)
+    same_line(([1.0, 2.0, 3.0], [2.0, 2.0, 2.0]))
+    same_line(([1.0, 2.0], [3.0, 4.0]))
 
 
 @pytest.mark.parametrize("nan_policy", ["propagate", "omit"])

@@ -247,6 +247,10 @@ def test_mode_ties_and_nans(nan_policy):
     _check(mine.count, theirs.count)
     mine, theirs = _both("mode", np.zeros((2, 0)), axis=1)
     _check(mine.mode, theirs.mode)
+    # one slice, all NaN: its count is 0.0 in a's dtype under 'omit'
+    for x1 in [np.array([np.nan]), np.array([np.nan, 1.0, 1.0])]:
+        mine, theirs = _both("mode", x1, nan_policy=nan_policy)
+        _check(mine.count, theirs.count, dtype=True)
 
 
 def test_trimmed_limits_and_all_out():

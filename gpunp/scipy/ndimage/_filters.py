@@ -82,7 +82,11 @@ _correlate_k = gp.ElementwiseKernel(
     """, "ndi_correlate", preamble=_PRE)
 
 # SciPy's minimum/maximum over a footprint: the running extreme is a double,
-# each tap's value (plus the structure, cast) is the input's type
+# each tap's value (plus the structure, cast) is the input's type. A negative
+# height cast to an unsigned type is undefined in C: x86, where SciPy runs,
+# wraps it (bool -1 is 255, so a bool erosion can reach 0), CUDA saturates it
+# to 0. Going through long long makes the wrap defined on every device; a
+# float type ((X)0.5 != 0) takes the height as it is.
 _minmax_k = gp.ElementwiseKernel(
     "raw X x, raw int64 info, raw float64 s, float64 cval, int32 mode, int32 nd, int32 nt, "
     "int32 minimum, int32 hass",
@@ -102,7 +106,8 @@ _minmax_k = gp.ElementwiseKernel(
             if (hass) r += s[0];
             continue;
         }
-        if (hass) v += (X)s[t];
+        if (hass)
+            v += (s[t] < 0 && (X)0.5 == (X)0) ? (X)(long long)s[t] : (X)s[t];
         if (minimum ? v < r : v > r)
             r = v;
     }

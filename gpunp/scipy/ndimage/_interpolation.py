@@ -381,10 +381,13 @@ def _transform(filtered, output, order, mode, cval, npad, kind, par, flags, ncoo
     shapes = gp.asarray(np.array(list(filtered.shape) + list(output.shape) + [0], np.int64))
     ok, lo, hi = _out_kind(output.dtype)
     x = ns.kernel_input(filtered)
-    # the kernel rounds to an integer output's values, which then cast exactly
+    # the kernel rounds to an integer output's values, which then cast exactly.
+    # An output that is the input (order < 2 reads it unfiltered) is written
+    # through a temporary: SciPy's one thread reads, where they overlap, the
+    # values it already wrote, which a GPU's many threads would race on
     return ns.run_into(output, lambda out: _interp_k(
         x, shapes, par, ncoord, filtered.ndim, output.ndim, order, mode, float(cval), npad,
-        kind, flags, ok, lo, hi, out, size=out.size))
+        kind, flags, ok, lo, hi, out, size=out.size), avoid=x)
 
 
 def _complex(func, input, output, cval, *args, **kw):

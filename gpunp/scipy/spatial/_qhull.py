@@ -312,7 +312,12 @@ class Delaunay(_QhullUser):
         x = gpunp.asarray(as_device(x), dtype=gpunp.float64)
         z = gpunp.zeros(x.shape[:-1] + (x.shape[-1] + 1,))
         z[..., :-1] = x
-        z[..., -1] = (x ** 2).sum(axis=-1)
+        # the squares summed left to right, as NumPy sums a short row: a
+        # device reduction adds them in another order (last bit differs)
+        r = gpunp.zeros(x.shape[:-1])
+        for k in range(x.shape[-1]):
+            r = r + x[..., k] * x[..., k]
+        z[..., -1] = r
         z[..., -1] *= self.paraboloid_scale
         z[..., -1] += self.paraboloid_shift
         return z

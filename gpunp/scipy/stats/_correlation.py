@@ -11,6 +11,7 @@ from collections import namedtuple
 
 import gpunp
 from gpunp.scipy import special
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.stats import _distributions as dists
 from gpunp.scipy.stats._common import Masked, axis_of, check_policy, float_array, keep, nan_mask
 from gpunp.scipy.stats._rank import rankdata
@@ -221,16 +222,23 @@ def linregress(x, y, alternative="two-sided"):
             ValueError("x and y must have the same length")
     if n == 0:
         raise ValueError("Inputs must not be empty.")
-    if bool(gpunp.all(x == x[0])):
+    # SciPy 1.18 rewrote linregress: identical x values give NaNs instead of
+    # an error, a constant x or y a correlation of NaN (0 where the
+    # cross-products are not 0), and two points no special case
+    new = scipy_version() >= 11800
+    if not new and bool(gpunp.all(x == x[0])):
         raise ValueError("Cannot calculate a linear regression if all x values are identical")
     with gpunp.errstate(all="ignore"):
         xmean, ymean = gpunp.mean(x), gpunp.mean(y)
         dx, dy = x - xmean, y - ymean
         ssxm, ssym, ssxym = gpunp.mean(dx * dx), gpunp.mean(dy * dy), gpunp.mean(dx * dy)
         r = gpunp.clip(ssxym / gpunp.sqrt(ssxm * ssym), -1.0, 1.0)  # NaN for a constant y
+        if new:
+            r = gpunp.where((ssxm == 0) | (ssym == 0),
+                            gpunp.where(ssxym == 0, math.nan, 0.0), r)
         slope = ssxym / ssxm
         intercept = ymean - slope * xmean
-        if n == 2:
+        if n == 2 and not new:
             zero = gpunp.zeros_like(r)
             p = gpunp.where(y[0] == y[1], 1.0, 0.0)
             return LinregressResult(slope=slope, intercept=intercept, rvalue=r, pvalue=p,

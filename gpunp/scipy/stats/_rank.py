@@ -8,6 +8,7 @@ import math
 
 import gpunp
 from gpunp.scipy._host import as_device
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.stats._common import check_policy
 
 _METHODS = ("average", "min", "max", "dense", "ordinal")
@@ -54,12 +55,15 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     has_nan = nans is not None and x.size and bool(nans.any())
     if has_nan and nan_policy == "raise":
         raise ValueError("The input contains nan values")
+    # SciPy 1.18 ranks in float64 whatever the method; before, the integer
+    # methods gave int64 (float64 where a NaN propagates)
+    floating = method == "average" or scipy_version() >= 11800
     if x.size == 0:
-        dtype = gpunp.float64 if method == "average" else gpunp.int64
+        dtype = gpunp.float64 if floating else gpunp.int64
         return gpunp.moveaxis(gpunp.empty(x.shape, dtype=dtype), -1, axis)
     order = gpunp.argsort(x, axis=-1, kind="stable")
     ranks = _sorted_ranks(gpunp.take_along_axis(x, order, axis=-1), method)
-    dtype = gpunp.float64 if method == "average" or has_nan else gpunp.int64
+    dtype = gpunp.float64 if floating or has_nan else gpunp.int64
     out = gpunp.empty(x.shape, dtype=dtype)
     gpunp.put_along_axis(out, order, ranks.astype(dtype), axis=-1)
     if has_nan:

@@ -11,6 +11,7 @@ from collections import namedtuple
 import gpunp
 from gpunp.scipy import special
 from gpunp.scipy._host import as_device
+from gpunp.scipy._version import scipy_version
 from gpunp.scipy.stats._common import Masked, axis_of, check_policy, float_array, keep, nan_mask
 
 DescribeResult = namedtuple("DescribeResult",
@@ -275,10 +276,12 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     count = count.astype(gpunp.int64)
     if mask is not None:
         value = gpunp.where(count == 0, gpunp.asarray(math.nan, dtype=value.dtype), value)
-        if value.ndim:
+        empty = bool(gpunp.any(count == 0))
+        if value.ndim or empty:
             # SciPy's 'omit' answers slice by slice and stacks the answers:
-            # as float64, or in a's dtype where a slice was left empty
-            dt = value.dtype if bool(gpunp.any(count == 0)) else gpunp.float64
+            # as float64, or in a's dtype where a slice was left empty (a
+            # single slice left empty too: NaN and a count of 0.0)
+            dt = value.dtype if empty else gpunp.float64
             value, count = value.astype(dt), count.astype(dt)
     return ModeResult(keep(value, ndim, axis, keepdims), keep(count, ndim, axis, keepdims))
 
@@ -594,4 +597,9 @@ def relfreq(a, numbins=10, defaultreallimits=None, weights=None):
     """Histogram of a divided by its number of values."""
     a = as_device(a)
     h, lower, binsize, extra = _histogram(a, numbins, defaultreallimits, weights)
-    return RelfreqResult(h / a.shape[0], lower, binsize, extra)
+    # SciPy 1.18 divides a weighted histogram by the total weight (before,
+    # by the number of values, weighted or not)
+    total = a.shape[0]
+    if weights is not None and scipy_version() >= 11800:
+        total = gpunp.sum(as_device(weights), dtype=gpunp.float64)
+    return RelfreqResult(h / total, lower, binsize, extra)
