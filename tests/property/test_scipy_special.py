@@ -551,6 +551,23 @@ def _tiny_b_value(a):
 KNOWN.append(("betainc", _tiny_b, _tiny_b_value,
               "b below 1e-300: I = b sum x^(a+n) / (a+n) (3.9e-308 at (0.5, 2.2e-308, 0.5)); "
               "SciPy's is 0"))
+
+
+def _both_tiny(a):
+    """a and b both below 1e-200 (unequal): B(x; a, b) ~ 1/a and B(a, b) ~
+    1/a + 1/b up to terms of order 1, so I_x = b / (a + b) for 0 < x < 1
+    (SciPy's is 1 at (3.3e-268, 5.0e-260, 0.25), where I = 1 - 6.6e-9)"""
+    A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    return (A > 0) & (b > 0) & (A < 1e-200) & (b < 1e-200) & (A != b) & (x > 0) & (x < 1)
+
+
+def _both_tiny_value(a, complement=False):
+    A, b = np.broadcast_arrays(_a(a), _a(a, 1))[:2]
+    return (A if complement else b) / (A + b)
+
+
+KNOWN.append(("betainc", _both_tiny, _both_tiny_value, "a and b tiny: b / (a + b)"))
+KNOWN.append(("betaincc", _both_tiny, lambda a: _both_tiny_value(a, True), "as betainc"))
 KNOWN.append(("poch", _poles_underflow, lambda a: np.zeros_like(_a(a)),
               "the ratio of Gamma's residues below the doubles: 0; SciPy's NaN"))
 
