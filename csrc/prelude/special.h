@@ -1867,10 +1867,44 @@ GPK_HELPER double gpk_sf_ibeta_cf(double a, double b, double x, int cap, int *do
  * a, b > 0 finite, 0 <= x <= 1: the fraction on the side of the mean where
  * it converges, the other side as 1 - that; past 1e13 for both parameters
  * (where the fraction needs 10^5 terms) the normal limit */
+/* 1 - I_x(a, b) = I_y(b, a) for a below 1e-20 and 1e-17 b, b up to 10, x up to 1/2:
+ * all of I but a term of order a is at 1 (1 - the fraction would keep none
+ * of its digits). To first order in a it is a y^b sum_{n>=0} y^n / (b + n)
+ * (positive terms: taken for x above 0.1, where y^n falls fast), which is
+ * -a (log x + psi(b) - psi(1) + sum_{n>=1} (1-b)_n x^n / (n n!)) (taken for
+ * smaller x, where the first sum would need 40 / x terms) */
+GPK_HELPER double gpk_sf_ibeta_tiny_tail(double a, double b, double x, double y)
+{
+    double t = 1, s = 0;
+    if (x > 0.1) {
+        for (int n = 0; n < 1000; ++n) {
+            double d = t / (b + n);
+            s += d;
+            if (d <= 1e-17 * s) break;
+            t *= y;
+        }
+        return a * pow(y, b) * s;
+    }
+    for (int n = 1; n < 1000; ++n) {
+        t *= (n - b) * x / n;
+        s += t / n;
+        if (fabs(t) <= 1e-17 * fabs(s) || t == 0) break;
+    }
+    return -a * (log(x) + gpk_sf_digamma(b) + GPK_SF_EULER + s);
+}
+
 GPK_HELPER double gpk_sf_ibeta_xy(double a, double b, double x, double y, int upper)
 {
     if (x == 0) return upper ? 1.0 : 0.0;
     if (y == 0) return upper ? 0.0 : 1.0;
+    if (a < 1e-20 && a < 1e-17 * b && b <= 10 && x <= 0.5) {
+        double c = gpk_sf_ibeta_tiny_tail(a, b, x, y);
+        return upper ? c : 1 - c;
+    }
+    if (b < 1e-20 && b < 1e-17 * a && a <= 10 && y <= 0.5) {
+        double c = gpk_sf_ibeta_tiny_tail(b, a, y, x); /* I_x(a, b) = 1 - I_y(b, a) */
+        return upper ? 1 - c : c;
+    }
     /* one parameter beyond 1e17 times the other's square: the incomplete
      * gamma limit P(a, b x), exact to double there (its corrections are
      * O(a^2 / b)); the fraction would need 1 - x to 1e-17 b digits */

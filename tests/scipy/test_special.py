@@ -132,6 +132,18 @@ def test_each_scipys_resolution_is_followed():
         engine.check(engine.lib.gp_set_scipy_version(99))
 
 
+def test_betaincc_of_a_tiny_parameter_keeps_its_digits():
+    # 1 - I_x(a, b) is of order a there (found on a GPU run: it was 1 - the
+    # fraction, 2.2e-16 at (3.1e-304, 1, 0.0078125))
+    a = np.array([3.132385375698442e-304, 1e-21, 1e-25, 2e-300, 5e-46])
+    b = np.array([1.0, 2.5, 0.3, 10.0, 0.43])
+    x = np.array([0.0078125, 0.3, 0.5, 0.4, 0.1032])
+    got = sp.betaincc(*(gp.asarray(v) for v in (a, b, x))).get()
+    np.testing.assert_allclose(got, ss.betaincc(a, b, x), rtol=1e-14)
+    got = sp.betainc(*(gp.asarray(v) for v in (b, a, 1 - x))).get()
+    np.testing.assert_allclose(got, ss.betainc(b, a, 1 - x), rtol=1e-14)
+
+
 def test_errors_are_scipys():
     z = gp.asarray([1 + 1j])
     with pytest.raises(TypeError, match="not supported for the input types"):
