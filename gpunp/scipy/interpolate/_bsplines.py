@@ -162,12 +162,7 @@ class BSpline:
         c2 = c.reshape(c.shape[0], -1)
         out = _kernels.bspline_eval(t, c2, k, x, nu, extrapolate)
         out = out.reshape(shape + c.shape[1:])
-        if self.axis != 0:
-            nd = len(shape)
-            order = list(range(out.ndim))
-            order = order[nd:nd + self.axis] + order[:nd] + order[nd + self.axis:]
-            out = out.transpose(order)
-        return out
+        return _kernels.points_at_axis(out, len(shape), self.axis)
 
     def _padded(self):
         """t and c on the host, c padded with zeros to len(t) as FITPACK keeps it."""

@@ -203,6 +203,15 @@ def _points(x):
     return gpunp.ascontiguousarray(gpunp.asarray(x, dtype=numpy.float64).reshape(-1))
 
 
+def points_at_axis(out, nd, axis):
+    """`out` (the points' nd axes, then the values' trailing axes) with the
+    points' axes moved to `axis` of the values, where SciPy puts them."""
+    if axis == 0:
+        return out
+    order = list(range(out.ndim))
+    return out.transpose(order[nd:nd + axis] + order[:nd] + order[nd + axis:])
+
+
 def ppoly_eval(c, bp, x, nu, extrapolate, bernstein=False):
     """Values at x (1-d float64) of the piecewise polynomial with coefficients
     c (k+1, m, ncols) on breakpoints bp: an array (len(x), ncols)."""

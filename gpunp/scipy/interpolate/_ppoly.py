@@ -134,12 +134,7 @@ class _PPolyBase:
         c3 = c.reshape(c.shape[0], c.shape[1], -1)
         out = _kernels.ppoly_eval(c3, self.x, x, nu, extrapolate, self._bernstein)
         out = out.reshape(shape + c.shape[2:])
-        if self.axis != 0:
-            nd = len(shape)
-            order = list(range(out.ndim))
-            order = order[nd:nd + self.axis] + order[:nd] + order[nd + self.axis:]
-            out = out.transpose(order)
-        return out
+        return _kernels.points_at_axis(out, len(shape), self.axis)
 
 
 def _raise_degree(c, d):
