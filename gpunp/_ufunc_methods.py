@@ -230,10 +230,11 @@ def at(uf, a, indices, b=None):
         # integer sums wrap the same in any order: one scatter-add
         vals = bflat if uf.__name__ == "add" else uf(zeros((), a.dtype), bflat)
         idx = [asarray(c) for c in flatc]
+        # held by a name: a temporary's handle would be freed before the call
+        vals = vals.astype(a.dtype, copy=False)
         _lib.check(_lib.lib.gp_array_scatter_add(
             a._h, len(idx), _lib.ffi.new("gp_array_t *[]", [x._h for x in idx]),
-            _lib.ffi.new("int32_t[]", list(range(len(idx)))), _lib.lib.GP_TAKE_RAISE,
-            vals.astype(a.dtype, copy=False)._h))
+            _lib.ffi.new("int32_t[]", list(range(len(idx)))), _lib.lib.GP_TAKE_RAISE, vals._h))
         return None
     for sel in rounds:
         where = tuple(c[sel] for c in flatc)

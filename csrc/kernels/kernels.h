@@ -91,7 +91,8 @@ enum gp_op_check {
     GP_CHECK_INT_POWER /* integers to negative integer powers raise */
 };
 
-#define GP_MAX_LOOP_ARGS 4
+/* inputs plus outputs of a row: scipy.special.ellipj, two in and four out, is the widest */
+#define GP_MAX_LOOP_ARGS 6
 
 /* One row: an elementwise operation. Expressions read the inputs x0, x1...
  * in the loop's compute types; with one output the expression is its

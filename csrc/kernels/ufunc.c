@@ -286,7 +286,9 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
                          : gp_dtype_kind(dtypes[k]) == GP_KIND_FLOAT   ? GP_FLOAT64
                          : dtypes[k] == GP_BOOL                        ? GP_BOOL
                                                                        : GP_INT64;
-            int32_t none[GP_MAX_LOOP_ARGS] = {-1, -1, -1, -1};
+            int32_t none[GP_MAX_LOOP_ARGS];
+            for (int k = 0; k < GP_MAX_LOOP_ARGS; ++k)
+                none[k] = -1;
             l = find_exact(loops, nin, nout, eff, none);
         }
         if (l < 0)
