@@ -8,9 +8,9 @@ at every x, natural ends), evaluated on the device."""
 
 from __future__ import annotations
 
-import math
-
 import numpy
+
+from gpunp.scipy._optimize import fminbound
 
 from ._banded import solve_banded
 from ._bsplines import BSpline, _host, make_interp_spline
@@ -94,59 +94,6 @@ def _gcv(lam, q, r, p, w, y):
     return float(numpy.sum((y - g) ** 2)) / n / (1 - tr / n) ** 2
 
 
-def _fminbound(f, a, b, xatol=1e-5, maxiter=500):
-    """Brent's minimisation on [a, b] (golden sections and parabolas)."""
-    golden = 0.5 * (3.0 - math.sqrt(5.0))
-    sqrt_eps = math.sqrt(2.2e-16)
-    v = w = x = a + golden * (b - a)
-    fv = fw = fx = f(x)
-    e = 0.0
-    d = 0.0
-    for _ in range(maxiter):
-        xm = 0.5 * (a + b)
-        tol1 = sqrt_eps * abs(x) + xatol / 3.0
-        tol2 = 2.0 * tol1
-        if abs(x - xm) <= tol2 - 0.5 * (b - a):
-            break
-        golden_step = True
-        if abs(e) > tol1:
-            rr = (x - w) * (fx - fv)
-            qq = (x - v) * (fx - fw)
-            pp = (x - v) * qq - (x - w) * rr
-            qq = 2.0 * (qq - rr)
-            if qq > 0.0:
-                pp = -pp
-            qq = abs(qq)
-            etemp, e = e, d
-            if abs(pp) < abs(0.5 * qq * etemp) and qq * (a - x) < pp < qq * (b - x):
-                d = pp / qq
-                u = x + d
-                if (u - a) < tol2 or (b - u) < tol2:
-                    d = math.copysign(tol1, xm - x)
-                golden_step = False
-        if golden_step:
-            e = (b - x) if x < xm else (a - x)
-            d = golden * e
-        u = x + (d if abs(d) >= tol1 else math.copysign(tol1, d))
-        fu = f(u)
-        if fu <= fx:
-            if u >= x:
-                a = x
-            else:
-                b = x
-            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
-        else:
-            if u < x:
-                a = u
-            else:
-                b = u
-            if fu <= fw or w == x:
-                v, fv, w, fw = w, fw, u, fu
-            elif fu <= fv or v == x or v == w:
-                v, fv = u, fu
-    return x
-
-
 def make_smoothing_spline(x, y, w=None, lam=None, *, axis=0):
     """The cubic smoothing spline of (x, y) with weights w and penalty lam
     (chosen by generalised cross-validation when None)."""
@@ -173,7 +120,7 @@ def make_smoothing_spline(x, y, w=None, lam=None, *, axis=0):
     q, r = _reinsch(x)
     p = _qt_winv_q(q, w)
     if lam is None:
-        lams = [_fminbound(lambda v, c=c: _gcv(v, q, r, p, w, y2[:, c]), 0, n)
+        lams = [fminbound(lambda v, c=c: _gcv(v, q, r, p, w, y2[:, c]), 0, n)
                 for c in range(y2.shape[1])]
     elif numpy.ndim(lam) == 0 and lam < 0.0:
         raise ValueError("Regularization parameter should be non-negative")

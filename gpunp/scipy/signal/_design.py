@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 import gpunp as gp
+from gpunp.scipy._optimize import fminbound
 from gpunp.scipy._version import scipy_version
 
 
@@ -927,67 +928,6 @@ def findfreqs(num, den, N, kind="ba"):
 
 # ---- order selection ----------------------------------------------------------------------
 
-def _fminbound(f, lo, hi, xtol=1e-5, maxfun=500):
-    """The minimum of f on [lo, hi] by Brent's bounded method (golden
-    sections and parabolic steps), as scipy.optimize.fminbound finds it."""
-    sqrt_eps = math.sqrt(2.2e-16)
-    golden = 0.5 * (3.0 - math.sqrt(5.0))
-    a, b = lo, hi
-    v = w = x = a + golden * (b - a)  # v, w: the previous best points
-    step = prev = 0.0
-    fv = fw = fx = f(x)
-    calls = 1
-    mid = 0.5 * (a + b)
-    tol1 = sqrt_eps * abs(x) + xtol / 3.0
-    tol2 = 2.0 * tol1
-    while abs(x - mid) > tol2 - 0.5 * (b - a):
-        use_golden = True
-        if abs(prev) > tol1:  # try the parabola through x, w, v
-            use_golden = False
-            r = (x - w) * (fx - fv)
-            q = (x - v) * (fx - fw)
-            p = (x - v) * q - (x - w) * r
-            q = 2.0 * (q - r)
-            if q > 0.0:
-                p = -p
-            q = abs(q)
-            r, prev = prev, step
-            if abs(p) < abs(0.5 * q * r) and q * (a - x) < p < q * (b - x):
-                step = (p + 0.0) / q
-                u = x + step
-                if (u - a) < tol2 or (b - u) < tol2:
-                    step = tol1 * (np.sign(mid - x) + ((mid - x) == 0))
-            else:
-                use_golden = True
-        if use_golden:
-            prev = (a - x) if x >= mid else (b - x)
-            step = golden * prev
-        u = x + (np.sign(step) + (step == 0)) * max(abs(step), tol1)
-        fu = f(u)
-        calls += 1
-        if fu <= fx:
-            if u >= x:
-                a = x
-            else:
-                b = x
-            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
-        else:
-            if u < x:
-                a = u
-            else:
-                b = u
-            if fu <= fw or w == x:
-                v, fv, w, fw = w, fw, u, fu
-            elif fu <= fv or v == x or v == w:
-                v, fv = u, fu
-        mid = 0.5 * (a + b)
-        tol1 = sqrt_eps * abs(x) + xtol / 3.0
-        tol2 = 2.0 * tol1
-        if calls >= maxfun:
-            break
-    return x
-
-
 def _ellipk(m):
     """The complete elliptic integral of the first kind K(m), by the
     arithmetic-geometric mean."""
@@ -1045,10 +985,10 @@ def _ord_setup(wp, ws, gpass, gstop, analog, fs, kind):
     elif ftype == 2:
         nat = passb / stopb
     elif ftype == 3:
-        wp0 = _fminbound(lambda w: band_stop_obj(w, 0, passb, stopb, gpass, gstop, kind),
-                         passb[0], stopb[0] - 1e-12)
-        wp1 = _fminbound(lambda w: band_stop_obj(w, 1, passb, stopb, gpass, gstop, kind),
-                         stopb[1] + 1e-12, passb[1])
+        wp0 = fminbound(lambda w: band_stop_obj(w, 0, passb, stopb, gpass, gstop, kind),
+                        passb[0], stopb[0] - 1e-12)
+        wp1 = fminbound(lambda w: band_stop_obj(w, 1, passb, stopb, gpass, gstop, kind),
+                        stopb[1] + 1e-12, passb[1])
         passb = np.array([float(wp0), float(wp1)])
         nat = (stopb * (passb[0] - passb[1])) / (stopb ** 2 - passb[0] * passb[1])
     else:
