@@ -15,6 +15,7 @@ import gpunp as gp
 from ..._host import as_device
 from ._rotation import Rotation, _compose, _float, _from_orthogonal, _from_rotvec, _matrix, \
     _rotvec
+from ._stack import Stack
 
 
 def _skew(v):
@@ -88,10 +89,11 @@ def _shape_of(num, shape):
     return shape
 
 
-class RigidTransform:
+class RigidTransform(Stack):
     """Rigid transforms in 3 dimensions: x -> R x + t, one or a batch."""
 
     __slots__ = ("_matrix",)
+    _ITEM_NDIM, _NOUN, _NO_LEN = 2, "transform", "Single transform has no len"
 
     def __init__(self, matrix, normalize=True, copy=True):
         m = _float(matrix)
@@ -311,40 +313,6 @@ class RigidTransform:
         return RigidTransform._raw(_inverse(self._matrix))
 
     # ---- the container ----
-
-    @property
-    def single(self):
-        """Whether this is one transform (shape ())."""
-        return self._matrix.ndim == 2
-
-    @property
-    def shape(self):
-        return tuple(self._matrix.shape[:-2])
-
-    def __len__(self):
-        if self.single:
-            raise TypeError("Single transform has no len")
-        return self._matrix.shape[0]
-
-    def __getitem__(self, indexer):
-        if self.single:
-            raise TypeError("Single transform is not subscriptable.")
-        if isinstance(indexer, tuple):
-            return RigidTransform._raw(self._matrix[indexer + (Ellipsis,)])
-        return RigidTransform._raw(self._matrix[indexer])
-
-    def __setitem__(self, indexer, value):
-        if self.single:
-            raise TypeError("Single transform is not subscriptable.")
-        if not isinstance(value, RigidTransform):
-            raise TypeError("value must be a RigidTransform object")
-        self._matrix[indexer] = value._matrix
-
-    def __iter__(self):
-        if self.single:
-            raise TypeError("Single transform is not iterable.")
-        for i in range(self._matrix.shape[0]):
-            yield RigidTransform._raw(self._matrix[i])
 
     def __repr__(self):
         return f"RigidTransform.from_matrix({gp.asnumpy(self._matrix)!r})"

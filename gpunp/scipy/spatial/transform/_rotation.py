@@ -27,6 +27,7 @@ import gpunp as gp
 
 from ..._host import as_device
 from ..._version import scipy_version
+from ._stack import Stack
 
 _AXIS = {"x": 0, "y": 1, "z": 2}
 
@@ -331,11 +332,12 @@ def _group_quats(symbol, order, axis):
     return np.concatenate(units), None
 
 
-class Rotation:
+class Rotation(Stack):
     """Rotations in 3 dimensions (scipy.spatial.transform.Rotation), one or
     a batch of any shape, as unit quaternions on the device."""
 
     __slots__ = ("_quat",)
+    _ITEM_NDIM, _NOUN, _NO_LEN = 1, "rotation", "Single rotation has no len()."
 
     def __init__(self, quat, normalize=True, copy=True, scalar_first=False):
         quat = _float(quat)
@@ -774,42 +776,8 @@ class Rotation:
 
     # ---- the container ----
 
-    @property
-    def single(self):
-        """Whether this is one rotation (shape ())."""
-        return self._quat.ndim == 1
-
-    @property
-    def shape(self):
-        return tuple(self._quat.shape[:-1])
-
-    def __len__(self):
-        if self.single:
-            raise TypeError("Single rotation has no len().")
-        return self._quat.shape[0]
-
     def __bool__(self):
         return True
-
-    def __getitem__(self, indexer):
-        if self.single:
-            raise TypeError("Single rotation is not subscriptable.")
-        if isinstance(indexer, tuple):
-            return Rotation._raw(self._quat[indexer + (Ellipsis,)])
-        return Rotation._raw(self._quat[indexer])
-
-    def __setitem__(self, indexer, value):
-        if self.single:
-            raise TypeError("Single rotation is not subscriptable.")
-        if not isinstance(value, Rotation):
-            raise TypeError("value must be a Rotation object")
-        self._quat[indexer] = value._quat
-
-    def __iter__(self):
-        if self.single:
-            raise TypeError("Single rotation is not iterable.")
-        for i in range(self._quat.shape[0]):
-            yield Rotation._raw(self._quat[i])
 
     def __repr__(self):
         return f"Rotation.from_quat({gp.asnumpy(self._quat)!r})"
