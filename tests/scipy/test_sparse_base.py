@@ -228,6 +228,18 @@ def test_bsr_product_sums_the_other_operands_duplicates_first():
         np.testing.assert_array_equal(got, want)
 
 
+
+def test_bsr_sum_counts_a_bool_operands_duplicates_at_blocksize_one():
+    # at blocksize (1, 1) SciPy's BSR keeps the CSR's duplicates and sums them in
+    # the result's dtype (two True entries + 1.0 is 3.0); wider blocks or them
+    parts = (np.ones(3, bool), np.array([0, 0, 1]), np.array([0, 2, 3, 3, 3]))
+    c = sp.csr_array(parts, shape=(4, 4))
+    g = gsp.csr_array(tuple(gp.asarray(p) for p in parts), shape=(4, 4))
+    for blocks in ((1, 1), (2, 2)):
+        want = (sp.bsr_array(np.eye(4), blocksize=blocks) + c).toarray()
+        got = (gsp.bsr_array(gp.eye(4), blocksize=blocks) + g).toarray().get()
+        np.testing.assert_array_equal(got, want)
+
 def test_scipy_is_loaded_only_for_host_objects():
     """SciPy is optional at run time: gpunp.scipy.sparse imports and computes
     without it; .get(), SciPy inputs and .npz files load it."""

@@ -346,8 +346,10 @@ class _spbase:
             raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
         if self.format not in ("csr", "csc"):
             if self.format == "bsr" and other.format != "bsr":
-                # SciPy brings the other operand to BSR first (its duplicates add there)
+                # SciPy brings the other operand to BSR first (its duplicates add there,
+                # but at blocksize (1, 1) they stay, to be summed in the result's dtype)
                 other = other.tobsr(blocksize=self.blocksize)
+                other = other.astype(numpy.result_type(self.dtype, other.dtype), copy=False)
             return self.tocsr()._elementwise(other, op, fmt)
         if other.format != self.format:
             other = other.asformat(self.format)  # (COO's duplicates add in its own dtype)
