@@ -33,8 +33,9 @@ def close(g, r, single=False, tol=None):
         return
     if isinstance(r, tuple):
         assert isinstance(g, tuple) and len(g) == len(r)
-        for gg, rr in zip(g, r):
-            close(gg, rr, single, tol)
+        tols = tol if isinstance(tol, tuple) else (tol,) * len(r)
+        for gg, rr, tt in zip(g, r, tols):
+            close(gg, rr, single, tt)
         return
     g = gp.asnumpy(g)
     assert g.shape == r.shape and g.dtype == r.dtype, (g.shape, r.shape, g.dtype, r.dtype)
@@ -55,13 +56,20 @@ def wide(v):
 def lfilter_tolerance(r, b, a, x, axis, zi):
     """How far SciPy's own answer is from SciPy's in long double (the
     filter's conditioning at this precision), times 4, plus rounding: the
-    scan must be as accurate as SciPy's loop, not equal to it bit for bit
-    (a direct-form filter of order 8 loses 8 digits in either)."""
+    chunked filter must be as accurate as SciPy's loop, not equal to it bit
+    for bit (a direct-form filter of order 8 loses 8 digits in either). One
+    tolerance for each output (y, and zf, whose states may be far larger
+    than y)."""
     hi = ss.lfilter(wide(b), wide(a), wide(x), axis, wide(zi))
-    y, yh = (r[0], hi[0]) if isinstance(r, tuple) else (r, hi)
-    scale = max(1.0, float(np.abs(y).max()) if y.size else 1.0)
-    err = float(np.abs(y - yh).max()) if y.size else 0.0
-    return 4 * err + (1e-6 if y.dtype in (np.float32, np.complex64) else 1e-12) * scale
+
+    def tol(y, yh):
+        scale = max(1.0, float(np.abs(y).max()) if y.size else 1.0)
+        err = float(np.abs(y - yh).max()) if y.size else 0.0
+        return 4 * err + (1e-6 if y.dtype in (np.float32, np.complex64) else 1e-12) * scale
+
+    if isinstance(r, tuple):
+        return tuple(tol(v, vh) for v, vh in zip(r, hi))
+    return tol(r, hi)
 
 
 def stable_poly(rng, order, complex_=False, radius=0.9):
