@@ -231,3 +231,71 @@ def test_errors():
     close(outcome(gs.filtfilt, [1], [1, 0.5], x, method="bad"),
           outcome(ss.filtfilt, [1], [1, 0.5], x, method="bad"))
     close(outcome(gs.sosfiltfilt, sos, np.ones(20)), outcome(ss.sosfiltfilt, sos, np.ones(20)))
+
+
+def chunked(b, a, n, nsig):
+    """Whether a signal of n samples is filtered in several chunks (so that
+    the states carried between chunks are what a test checks)."""
+    from gpunp.scipy.signal import _lfilter as impl
+    S = impl._pow2(max(len(a), len(b)) - 1)
+    an = np.zeros(S + 1)
+    an[:len(a)] = np.real(a)
+    cf = np.concatenate([np.zeros(S + 1), an])
+    return impl._plan("tf", cf, S, n, nsig)[0] < n
+
+
+def test_long_signals_carry_states_between_chunks():
+    """Signals long enough for many chunks, along the first axis and the
+    last, with initial states: a direct-form filter of order 12, complex
+    coefficients, a complex signal through a real filter, float32, and six
+    sections against SciPy's lfilter of each section in turn."""
+    rng = np.random.default_rng(7)
+    a12 = stable_poly(rng, 12, radius=0.8)
+    b12 = rng.standard_normal(13)
+    x = rng.standard_normal((1500, 3))
+    assert chunked(b12, a12, 1500, 3)
+    zi = rng.standard_normal((12, 3))
+    r = ss.lfilter(b12, a12, x, 0, zi)
+    close(gs.lfilter(b12, a12, gp.asarray(x), 0, gp.asarray(zi)), r,
+          tol=lfilter_tolerance(r, b12, a12, x, 0, zi))
+    ac = stable_poly(rng, 3, complex_=True, radius=0.8)
+    bc = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    xc = rng.standard_normal((2, 1001)) + 1j * rng.standard_normal((2, 1001))
+    zc = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    r = ss.lfilter(bc, ac, xc, -1, zc)
+    close(gs.lfilter(bc, ac, gp.asarray(xc), -1, gp.asarray(zc)), r,
+          tol=lfilter_tolerance(r, bc, ac, xc, -1, zc))
+    b, a = ss.butter(4, 0.3)
+    assert chunked(b, a, 1001, 4)
+    r = ss.lfilter(b, a, xc, -1, zc[:, :1] * np.ones(4))
+    close(gs.lfilter(b, a, gp.asarray(xc), -1, gp.asarray(zc[:, :1] * np.ones(4))), r,
+          tol=lfilter_tolerance(r, b, a, xc, -1, zc[:, :1] * np.ones(4)))
+    xs = x.T.astype(np.float32)
+    r = ss.lfilter(b.astype(np.float32), a.astype(np.float32), xs)
+    close(gs.lfilter(b.astype(np.float32), a.astype(np.float32), gp.asarray(xs)), r, True)
+    sos = np.array([np.concatenate([rng.standard_normal(3), stable_poly(rng, 2, radius=0.8)])
+                    for _ in range(6)])
+    zs = rng.standard_normal((6, 3, 2))
+    g = gs.sosfilt(sos, gp.asarray(xs), -1, gp.asarray(zs))
+    close(g, ss.sosfilt(sos, xs, -1, zs), True)
+    y = xs
+    for s in range(6):
+        y = ss.lfilter(sos[s, :3], sos[s, 3:], y, -1, zs[s])[0]
+    close(g[0], y, True)
+
+
+def test_nan_coefficients_and_unstable_filters():
+    """NaN coefficients give NaN where SciPy's loop does (no root finding
+    to fail); an unstable filter grows as SciPy's, to inf and NaN where
+    SciPy's does."""
+    x = np.random.default_rng(8).standard_normal((2, 700))
+    for b, a in (([1, np.nan], [1, -0.5]), ([1, 2], [1, np.nan, 0.2]), ([np.nan], [1, 0.5]),
+                 ([1, 0.5], [1, -1.01]), ([1.0], [1, -2.5, 1.5]), ([1.0], [1, -3.0]),
+                 ([1.0], [1, 0.5j - 1.2])):
+        r = ss.lfilter(b, a, x)
+        g = gp.asnumpy(gs.lfilter(b, a, gp.asarray(x)))
+        assert g.dtype == r.dtype
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(r))
+        np.testing.assert_array_equal(np.isinf(g), np.isinf(r))
+        fin = np.isfinite(r)
+        np.testing.assert_allclose(g[fin], r[fin], rtol=1e-9, atol=1e-12)
