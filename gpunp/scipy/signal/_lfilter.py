@@ -133,16 +133,22 @@ _SOS = _HEAD + r"""
     for (q = 0; q < LF_S; q++) send[i * LF_S + q] = z[q];
 """
 
-# one thread a signal: s holds each chunk's end state from zero, and gets
-# the true state entering each chunk, s(k + 1) = G s(k) + e(k) from z0
+# the carry, one thread a (signal, group of G chunks' states): s holds the
+# end state of each chunk from zero, e(k); from the state z0 (or zero) a
+# thread steps s(k + 1) = G s(k) + e(k) over its group, writing s(k) over
+# e(k) if write, and its group's end state to f (z0 and f may be one array)
 _CARRY = r"""
+    const long long ch = i % nsig, k1 = (i / nsig + 1) * grp < K ? (i / nsig + 1) * grp : K;
     double cur[LF_S], nxt[LF_S], acc;
     long long k, at;
     int r, q;
-    for (q = 0; q < LF_S; q++) cur[q] = has_z0 ? z0[i * LF_S + q] : 0.0;
-    for (k = 0; k < K; k++) {
-        at = (k * nsig + i) * LF_S;
-        for (r = 0; r < LF_S; r++) { nxt[r] = s[at + r]; s[at + r] = cur[r]; }
+    for (q = 0; q < LF_S; q++) cur[q] = from_in ? z0[i * LF_S + q] : 0.0;
+    for (k = (i / nsig) * grp; k < k1; k++) {
+        at = (k * nsig + ch) * LF_S;
+        for (r = 0; r < LF_S; r++) {
+            nxt[r] = s[at + r];
+            if (write) s[at + r] = cur[r];
+        }
         for (r = 0; r < LF_S; r++) {
             acc = nxt[r];
             for (q = 0; q < LF_S; q++) acc += G[r * LF_S + q] * cur[q];
@@ -150,6 +156,7 @@ _CARRY = r"""
         }
         for (r = 0; r < LF_S; r++) cur[r] = nxt[r];
     }
+    for (r = 0; r < LF_S; r++) f[i * LF_S + r] = cur[r];
 """
 
 _BODIES = {"tf": _TF, "tfc": _TFC, "sos": _SOS}
@@ -163,8 +170,9 @@ def _kernel(kind, S):
     if k is None:
         if kind == "carry":
             k = gp.ElementwiseKernel(
-                "raw float64 G, raw float64 z0, int64 nsig, int64 K, int32 has_z0",
-                "raw float64 s", _CARRY.replace("LF_S", str(S)), f"gp_iir_carry_{S}")
+                "raw float64 G, raw float64 z0, int64 nsig, int64 K, int64 grp, int32 from_in, "
+                "int32 write", "raw float64 s, raw float64 f", _CARRY.replace("LF_S", str(S)),
+                f"gp_iir_carry_{S}")
         else:
             k = gp.ElementwiseKernel(
                 "raw T x, raw float64 cf, raw float64 sin, int64 n, int64 inner, int64 nsig, "
@@ -226,21 +234,58 @@ def _plan(kind, cf, S, n, nsig):
             for _ in range(C - k):
                 M = A @ M
             k = C
-            if np.abs(M).sum(axis=1).max() <= 1:  # NaN fails too
-                plan = (C, M)
+            R = _real_matrix(M)
+            if np.abs(R).sum(axis=1).max() <= 1:  # NaN fails too
+                plan = (C, R)
                 break
             C *= 2
-    if plan[1] is not None and kind == "tfc":
-        R = np.empty((2 * S, 2 * S))
-        R[0::2, 0::2], R[0::2, 1::2] = M.real, -M.imag
-        R[1::2, 0::2], R[1::2, 1::2] = M.imag, M.real
-        plan = (C, R)
-    if plan[1] is not None:
-        plan = (plan[0], gp.asarray(np.ascontiguousarray(plan[1], dtype=np.float64)))
     if len(_PLANS) > 16:
         _PLANS.clear()
     _PLANS[key] = plan
     return plan
+
+
+def _real_matrix(M):
+    """A complex matrix as the real one acting on interleaved (real,
+    imaginary) parts."""
+    if M.dtype.kind != "c":
+        return M
+    R = np.empty((2 * M.shape[0], 2 * M.shape[1]))
+    R[0::2, 0::2], R[0::2, 1::2] = M.real, -M.imag
+    R[1::2, 0::2], R[1::2, 1::2] = M.imag, M.real
+    return R
+
+
+_GROUP = 64  # chunks' states a thread of the carry steps through
+
+
+def _carry(G, s, nsig, K, z0):
+    """s: each chunk's end state from zero, (K, nsig, width) in a flat
+    array, becomes the true state entering each chunk, from z0 (or zero);
+    returns the state after the last chunk (nsig, width).
+
+    A sequential pass per signal would take K dependent steps; so the
+    chunks' states are carried the same way as the samples: groups of
+    _GROUP from zero, the groups' states by G^_GROUP (formed by squaring:
+    with |G|'s row sums at most 1 the products' rounding stays a few ulps),
+    then each group again from its true state."""
+    width = G.shape[0]
+    kern = _kernel("carry", width)
+    fin = gp.empty(nsig * width, dtype=np.float64)
+    if K <= _GROUP:
+        kern(gp.asarray(G), s if z0 is None else z0, nsig, K, K, int(z0 is not None), 1, s,
+             fin, size=nsig)
+        return fin.reshape(nsig, width)
+    Kg = -(-K // _GROUP)
+    f = gp.empty(nsig * Kg * width, dtype=np.float64)
+    Gd = gp.asarray(G)
+    kern(Gd, s, nsig, K, _GROUP, 0, 0, s, f, size=nsig * Kg)
+    H = G
+    for _ in range(_GROUP.bit_length() - 1):
+        H = H @ H
+    fin = _carry(H, f, nsig, Kg, z0)
+    kern(Gd, f, nsig, K, _GROUP, 1, 1, s, f, size=nsig * Kg)
+    return fin
 
 
 def _filter(kind, cf, S, buf, outer, n, inner, z0):
@@ -263,8 +308,7 @@ def _filter(kind, cf, S, buf, outer, n, inner, z0):
             y, s, size=nsig)
     else:
         run(buf, cfd, s, n, inner, nsig, C, 0, 0, y, s, size=nsig * K)
-        _kernel("carry", width)(G, s if z0 is None else z0, nsig, K, int(z0 is not None), s,
-                                size=nsig)
+        _carry(G, s, nsig, K, z0)
         run(buf, cfd, s, n, inner, nsig, C, 1, 1, y, s, size=nsig * K)
     return y, s.reshape(K, nsig, width)[K - 1]
 
