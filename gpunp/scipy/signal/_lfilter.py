@@ -54,7 +54,8 @@ def _pow2(k):
 
 # one thread a (signal, chunk): the recursion over the chunk from the state
 # sin (or zero), writing the output (if out) and the end state send (sin and
-# send may be one array: a thread reads its own slot before writing it)
+# send may be one array: a thread reads its own slot before writing it);
+# rev runs the signals back to front (filtfilt's backward pass, in place)
 _HEAD = r"""
     const long long ch = i % nsig, k = i / nsig;
     const long long base = (ch / inner) * n * inner + ch % inner;
@@ -68,7 +69,7 @@ _TF = _HEAD + r"""
     for (q = 0; q <= LF_S; q++) { b[q] = cf[q]; a[q] = cf[LF_S + 1 + q]; }
     for (q = 0; q < LF_S; q++) z[q] = from_in ? sin[i * LF_S + q] : 0.0;
     for (t = k * C; t < t1; t++) {
-        at = base + t * inner;
+        at = base + (rev ? n - 1 - t : t) * inner;
         xv = (double)x[at];
         yv = b[0] * xv + z[0];
         for (q = 0; q < LF_S - 1; q++) z[q] = z[q + 1] + b[q + 1] * xv - a[q + 1] * yv;
@@ -93,7 +94,7 @@ _TFC = _HEAD + r"""
         zm[q] = from_in ? sin[2 * (i * LF_S + q) + 1] : 0.0;
     }
     for (t = k * C; t < t1; t++) {
-        at = 2 * (base + t * inner);
+        at = 2 * (base + (rev ? n - 1 - t : t) * inner);
         xr = (double)x[at];
         xm = (double)x[at + 1];
         yr = br[0] * xr - bm[0] * xm + zr[0];
@@ -120,7 +121,7 @@ _SOS = _HEAD + r"""
     for (q = 0; q < 3 * LF_S; q++) c[q] = cf[q];
     for (q = 0; q < LF_S; q++) z[q] = from_in ? sin[i * LF_S + q] : 0.0;
     for (t = k * C; t < t1; t++) {
-        at = base + t * inner;
+        at = base + (rev ? n - 1 - t : t) * inner;
         v = (double)x[at];
         for (s = 0; s < LF_S / 2; s++) {
             w = c[6 * s] * v + z[2 * s];
@@ -176,7 +177,7 @@ def _kernel(kind, S):
         else:
             k = gp.ElementwiseKernel(
                 "raw T x, raw float64 cf, raw float64 sin, int64 n, int64 inner, int64 nsig, "
-                "int64 C, int32 from_in, int32 out", "raw T y, raw float64 send",
+                "int64 C, int32 rev, int32 from_in, int32 out", "raw T y, raw float64 send",
                 _BODIES[kind].replace("LF_S", str(S)), f"gp_iir_{kind}_{S}")
         _KERNELS[key] = k
     return k
@@ -288,7 +289,7 @@ def _carry(G, s, nsig, K, z0):
     return fin
 
 
-def _filter(kind, cf, S, buf, outer, n, inner, z0):
+def _filter(kind, cf, S, buf, outer, n, inner, z0, rev=0):
     """Runs the chunked filter over buf (C-contiguous, 1-D, the real
     components; outer x n x inner signals' elements, an element a complex
     pair for 'tfc'); z0: the initial states (signals x width) or None.
@@ -304,12 +305,12 @@ def _filter(kind, cf, S, buf, outer, n, inner, z0):
     cfd = gp.asarray(cf)
     run = _kernel(kind, S)
     if K == 1:
-        run(buf, cfd, s if z0 is None else z0, n, inner, nsig, C, int(z0 is not None), 1,
+        run(buf, cfd, s if z0 is None else z0, n, inner, nsig, C, rev, int(z0 is not None), 1,
             y, s, size=nsig)
     else:
-        run(buf, cfd, s, n, inner, nsig, C, 0, 0, y, s, size=nsig * K)
+        run(buf, cfd, s, n, inner, nsig, C, rev, 0, 0, y, s, size=nsig * K)
         _carry(G, s, nsig, K, z0)
-        run(buf, cfd, s, n, inner, nsig, C, 1, 1, y, s, size=nsig * K)
+        run(buf, cfd, s, n, inner, nsig, C, rev, 1, 1, y, s, size=nsig * K)
     return y, s.reshape(K, nsig, width)[K - 1]
 
 
@@ -401,6 +402,12 @@ def lfilter(b, a, x, axis=-1, zi=None):
     """Filter x along axis with the rational transfer function b / a
     (SciPy's direct form II transposed, initial state zi); returns y, or
     (y, zf) where zi is given."""
+    return _lfilter(b, a, x, axis, zi, 0)
+
+
+def _lfilter(b, a, x, axis, zi, rev):
+    """lfilter; rev: of the signals back to front, the output in their
+    order (flip(lfilter(flip(x))) without the flips' copies)."""
     b, a = _coeffs(b, a)
     x = gp.asarray(x)
     axis = _axis(x, axis)
@@ -437,7 +444,7 @@ def lfilter(b, a, x, axis=-1, zi=None):
         cf = np.concatenate([_padded(np.real(bn), S + 1), _padded(np.real(an), S + 1)])
     buf, outer, n, inner, post = _signals(x, axis, dt, kind)
     z0 = None if zim is None else _to_states(zim.reshape(outer, p, post), kind, S)
-    yb, zf = _filter(kind, cf.astype(np.float64), S, buf, outer, n, inner, z0)
+    yb, zf = _filter(kind, cf.astype(np.float64), S, buf, outer, n, inner, z0, rev)
     y = yb.view(dt).reshape(x.shape)
     if zi is None:
         return y
@@ -576,6 +583,11 @@ def sosfilt(sos, x, axis=-1, zi=None):
     (n_sections x 6), the whole cascade one chunked filter; returns y, or
     (y, zf) where the sections' initial states zi (n_sections, ..., 2, ...)
     are given."""
+    return _sosfilt(sos, x, axis, zi, 0)
+
+
+def _sosfilt(sos, x, axis, zi, rev):
+    """sosfilt; rev as _lfilter's."""
     x = gp.asarray(x)
     if x.ndim == 0:
         raise ValueError("x must be at least 1-D")
@@ -597,7 +609,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
         y = x.astype(dt)
         return y if zi is None else (y, zi)
     if np.iscomplexobj(sos) and np.any(sos.imag):
-        return _sosfilt_complex(sos, x, ax, zi, dt)
+        return _sosfilt_complex(sos, x, ax, zi, dt, rev)
     NS = _pow2(ns)
     S = 2 * NS
     cf = np.tile(np.array([1.0, 0, 0, 1, 0, 0]), NS)
@@ -607,7 +619,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
     if zi is not None:  # (ns, outer, 2, post) -> (outer, ns * 2, post)
         Z = gp.moveaxis(zi.reshape(ns, outer, 2, post), 0, 1).reshape(outer, 2 * ns, post)
         z0 = _to_states(Z, "sos", S)
-    yb, zf = _filter("sos", cf, S, buf, outer, n, inner, z0)
+    yb, zf = _filter("sos", cf, S, buf, outer, n, inner, z0, rev)
     y = yb.view(dt).reshape(x.shape)
     if zi is None:
         return y
@@ -615,15 +627,15 @@ def sosfilt(sos, x, axis=-1, zi=None):
     return y, gp.ascontiguousarray(gp.moveaxis(Z, 1, 0)).reshape(want)
 
 
-def _sosfilt_complex(sos, x, ax, zi, dt):
+def _sosfilt_complex(sos, x, ax, zi, dt, rev):
     """Complex sections: each section in turn through lfilter."""
     y = x.astype(dt)
     zf = []
     for s in range(sos.shape[0]):
         if zi is None:
-            y = lfilter(sos[s, :3], sos[s, 3:], y, axis=ax)
+            y = _lfilter(sos[s, :3], sos[s, 3:], y, ax, None, rev)
         else:
-            y, z = lfilter(sos[s, :3], sos[s, 3:], y, axis=ax, zi=zi[s])
+            y, z = _lfilter(sos[s, :3], sos[s, 3:], y, ax, zi[s], rev)
             zf.append(z)
     y = y.astype(dt)
     if zi is None:
@@ -673,7 +685,7 @@ def _crop(y, edge, axis):
         return y
     idx = [slice(None)] * y.ndim
     idx[axis] = slice(edge, -edge)
-    return gp.ascontiguousarray(y[tuple(idx)])
+    return y[tuple(idx)]  # a view, as SciPy's
 
 
 def _first(y, axis, last=False):
@@ -699,9 +711,9 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     shape = [1] * x.ndim
     shape[ax] = zi.size
     zi = gp.asarray(zi.reshape(shape))
-    y, _ = lfilter(b, a, ext, axis=ax, zi=zi * _first(ext, ax))
-    y, _ = lfilter(b, a, gp.flip(y, axis=ax), axis=ax, zi=zi * _first(y, ax, last=True))
-    return _crop(gp.flip(y, axis=ax), edge, ax)
+    y, _ = _lfilter(b, a, ext, ax, zi * _first(ext, ax), 0)
+    y, _ = _lfilter(b, a, y, ax, zi * _first(y, ax, last=True), 1)
+    return _crop(y, edge, ax)
 
 
 def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
@@ -718,9 +730,9 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     shape = [1] * x.ndim
     shape[ax] = 2
     zi = gp.asarray(zi.reshape([ns] + shape))
-    y, _ = sosfilt(sos, ext, axis=ax, zi=zi * _first(ext, ax))
-    y, _ = sosfilt(sos, gp.flip(y, axis=ax), axis=ax, zi=zi * _first(y, ax, last=True))
-    return _crop(gp.flip(y, axis=ax), edge, ax)
+    y, _ = _sosfilt(sos, ext, ax, zi * _first(ext, ax), 0)
+    y, _ = _sosfilt(sos, y, ax, zi * _first(y, ax, last=True), 1)
+    return _crop(y, edge, ax)
 
 
 def _filtfilt_gust(b, a, x, axis, irlen):
@@ -759,8 +771,8 @@ def _filtfilt_gust(b, a, x, axis, irlen):
         M[:m, :order], M[m:, order:] = Sr - obs, obsr - S
         W[:m, :order], W[m:, order:] = Sr, obsr
     y_f = lfilter(b, a, xm)
-    y_fb = gp.flip(lfilter(b, a, gp.flip(y_f, axis=-1)), axis=-1)
-    y_b = gp.flip(lfilter(b, a, gp.flip(xm, axis=-1)), axis=-1)
+    y_fb = _lfilter(b, a, y_f, -1, None, 1)
+    y_b = _lfilter(b, a, xm, -1, None, 1)
     y_bf = lfilter(b, a, y_b)
     d = y_bf - y_fb
     if m != n:
