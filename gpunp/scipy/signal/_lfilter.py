@@ -184,38 +184,47 @@ def _kernel(kind, S):
 
 
 def _tf_step(cf, S, complex_):
-    """The one-step state matrix A of the padded direct form (zero input)."""
-    a = cf[S + 1:] if not complex_ else cf[2 * (S + 1):3 * (S + 1)] + 1j * cf[3 * (S + 1):]
+    """The one-step state matrix A of the padded direct form, and the state
+    a unit input leaves in a zero state (B)."""
+    if complex_:
+        b = cf[:S + 1] + 1j * cf[S + 1:2 * (S + 1)]
+        a = cf[2 * (S + 1):3 * (S + 1)] + 1j * cf[3 * (S + 1):]
+    else:
+        b, a = cf[:S + 1], cf[S + 1:]
     A = np.zeros((S, S), np.complex128 if complex_ else np.float64)
     A[:, 0] = -a[1:]
     A[np.arange(S - 1), np.arange(1, S)] = 1
-    return A
+    return A, b[1:] - a[1:] * b[0]
 
 
 def _sos_step(cf, S):
-    """The one-step state matrix of the cascade: each unit state stepped
-    through every section with zero input."""
-    Z = np.eye(S)
-    v = np.zeros(S)
+    """The one-step state matrix of the cascade (each unit state stepped
+    through every section with zero input), and the state a unit input
+    leaves in a zero state."""
+    Z = np.hstack([np.eye(S), np.zeros((S, 1))])
+    v = np.zeros(S + 1)
+    v[S] = 1
     for s in range(S // 2):
         b0, b1, b2, _, a1, a2 = cf[6 * s:6 * s + 6]
         w = b0 * v + Z[2 * s]
         Z[2 * s], Z[2 * s + 1] = b1 * v - a1 * w + Z[2 * s + 1], b2 * v - a2 * w
         v = w
-    return Z
+    return Z[:, :S], Z[:, S]
 
 
 _PLANS = {}
-_SEARCH = 8192  # the longest chunk whose carry matrix is formed
+_SEARCH = 8192  # the longest chunk whose carry matrix is formed by steps
+_SQUARE_TO = 1 << 20  # the longest chunk at all
 
 
 def _plan(kind, cf, S, n, nsig):
     """The chunk length C and the carry matrix G = A^C (complex: as the
     real matrix of the interleaved parts), or (n, None): one chunk a signal.
 
-    C is the shortest power of two from _chunk's on whose G has row sums of
-    magnitude at most 1: then a carry step's rounding error is at most a
-    few ulps of the state, as in SciPy's loop. A shorter chunk of a filter
+    C is the shortest power of two from _chunk's on whose G, with the
+    states measured in their own sizes (_scaled_norm), has absolute row
+    sums at most 1: then a carry step's rounding error is a few ulps of
+    each state, as a step of SciPy's loop. A shorter chunk of a filter
     whose state response is still large (poles near the unit circle in
     direct form) would carry errors of |G| ulps into every later chunk; an
     unstable filter, or NaN coefficients, never get there and run as one
@@ -228,22 +237,49 @@ def _plan(kind, cf, S, n, nsig):
     plan = _PLANS.get(key)
     if plan is not None:
         return plan
-    A = _sos_step(cf, S) if kind == "sos" else _tf_step(cf, S, kind == "tfc")
+    A, v = _sos_step(cf, S) if kind == "sos" else _tf_step(cf, S, kind == "tfc")
     M, k, plan = np.eye(S, dtype=A.dtype), 0, (n, None)
+    energy = np.zeros(S)
     with np.errstate(all="ignore"):
-        while C < n and C <= _SEARCH:
-            for _ in range(C - k):
-                M = A @ M
+        while C < n and C <= _SQUARE_TO:
+            if C <= _SEARCH:
+                for _ in range(C - k):
+                    energy += np.abs(v) ** 2
+                    v = A @ v
+                    M = A @ M
+            elif norm <= 16:
+                # past _SEARCH steps, squaring M (not A): |M|^2's rounding,
+                # at most 256 ulps of a row sum, against poles within a
+                # few 1e-4 of the unit circle run one chunk a signal
+                M = M @ M
+            else:
+                break
             k = C
-            R = _real_matrix(M)
-            if np.abs(R).sum(axis=1).max() <= 1:  # NaN fails too
-                plan = (C, R)
+            norm = _scaled_norm(M, np.sqrt(energy))
+            if norm <= 1:  # NaN fails too
+                plan = (C, _real_matrix(M))
                 break
             C *= 2
     if len(_PLANS) > 16:
         _PLANS.clear()
     _PLANS[key] = plan
     return plan
+
+
+def _scaled_norm(M, sigma):
+    """The largest absolute row sum of M acting on states measured in their
+    own sizes sigma (the states' response to a unit impulse, over the steps
+    taken): a carry step's rounding, relative to each state's size. States
+    no input reaches (padding) never hold anything and are left out; so
+    are none, and sections of very different gains compare fairly."""
+    live = sigma > 0
+    if not np.all(np.isfinite(sigma)):
+        return np.inf
+    if not live.any():
+        return 0.0 if np.all(np.isfinite(M)) else np.inf
+    s = sigma[live]
+    W = M[np.ix_(live, live)] * (s[None, :] / s[:, None])
+    return np.abs(_real_matrix(W)).sum(axis=1).max()
 
 
 def _real_matrix(M):
