@@ -286,6 +286,17 @@ def test_long_signals_carry_states_between_chunks():
     close(g[0], y, True)
 
 
+def test_narrow_band_sections_are_chunked():
+    """butter(8, 0.01) as sections: the later sections' states are some
+    1e10 times the first's, and the plan measures each in its own size, so
+    the signal is still cut in chunks (and filtered as SciPy does)."""
+    from gpunp.scipy.signal import _lfilter as impl
+    sos = ss.butter(8, 0.01, output="sos")
+    x = np.random.default_rng(9).standard_normal((1, 6000))
+    assert impl._plan("sos", sos.reshape(-1).astype(float), 8, 6000, 1)[0] < 6000
+    close(gs.sosfilt(sos, gp.asarray(x)), ss.sosfilt(sos, x))
+
+
 def test_nan_coefficients_and_unstable_filters():
     """NaN coefficients give NaN where SciPy's loop does (no root finding
     to fail); an unstable filter grows as SciPy's, to inf and NaN where
