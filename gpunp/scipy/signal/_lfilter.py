@@ -61,7 +61,7 @@ _HEAD = r"""
     const long long base = (ch / inner) * n * inner + ch % inner;
     const long long t1 = (k + 1) * C < n ? (k + 1) * C : n;
     long long t, at;
-    int q, s;
+    int q;
 """
 
 _TF = _HEAD + r"""
@@ -77,7 +77,6 @@ _TF = _HEAD + r"""
         if (out) y[at] = (T)yv;
     }
     for (q = 0; q < LF_S; q++) send[i * LF_S + q] = z[q];
-    (void)s;
 """
 
 # complex coefficients: x, y and the states as (real, imaginary) pairs; cf
@@ -100,8 +99,10 @@ _TFC = _HEAD + r"""
         yr = br[0] * xr - bm[0] * xm + zr[0];
         ym = br[0] * xm + bm[0] * xr + zm[0];
         for (q = 0; q < LF_S - 1; q++) {
-            zr[q] = zr[q + 1] + (br[q + 1] * xr - bm[q + 1] * xm) - (ar[q + 1] * yr - am[q + 1] * ym);
-            zm[q] = zm[q + 1] + (br[q + 1] * xm + bm[q + 1] * xr) - (ar[q + 1] * ym + am[q + 1] * yr);
+            zr[q] = zr[q + 1] + (br[q + 1] * xr - bm[q + 1] * xm)
+                    - (ar[q + 1] * yr - am[q + 1] * ym);
+            zm[q] = zm[q + 1] + (br[q + 1] * xm + bm[q + 1] * xr)
+                    - (ar[q + 1] * ym + am[q + 1] * yr);
         }
         zr[LF_S - 1] = (br[LF_S] * xr - bm[LF_S] * xm) - (ar[LF_S] * yr - am[LF_S] * ym);
         zm[LF_S - 1] = (br[LF_S] * xm + bm[LF_S] * xr) - (ar[LF_S] * ym + am[LF_S] * yr);
@@ -111,13 +112,13 @@ _TFC = _HEAD + r"""
         send[2 * (i * LF_S + q)] = zr[q];
         send[2 * (i * LF_S + q) + 1] = zm[q];
     }
-    (void)s;
 """
 
 # second-order sections (b0 b1 b2 1 a1 a2 rows), SciPy's sosfilt order of
 # operations; LF_S / 2 sections, two states each
 _SOS = _HEAD + r"""
     double z[LF_S], c[3 * LF_S], v, w;
+    int s;
     for (q = 0; q < 3 * LF_S; q++) c[q] = cf[q];
     for (q = 0; q < LF_S; q++) z[q] = from_in ? sin[i * LF_S + q] : 0.0;
     for (t = k * C; t < t1; t++) {
@@ -134,7 +135,7 @@ _SOS = _HEAD + r"""
     for (q = 0; q < LF_S; q++) send[i * LF_S + q] = z[q];
 """
 
-# the carry, one thread a (signal, group of G chunks' states): s holds the
+# the carry, one thread a (signal, group of grp chunks' states): s holds the
 # end state of each chunk from zero, e(k); from the state z0 (or zero) a
 # thread steps s(k + 1) = G s(k) + e(k) over its group, writing s(k) over
 # e(k) if write, and its group's end state to f (z0 and f may be one array)
