@@ -33,8 +33,9 @@ def close(g, r, single=False, tol=None):
         return
     if isinstance(r, tuple):
         assert isinstance(g, tuple) and len(g) == len(r)
-        for gg, rr in zip(g, r):
-            close(gg, rr, single, tol)
+        tols = tol if isinstance(tol, tuple) else (tol,) * len(r)
+        for gg, rr, tt in zip(g, r, tols):
+            close(gg, rr, single, tt)
         return
     g = gp.asnumpy(g)
     assert g.shape == r.shape and g.dtype == r.dtype, (g.shape, r.shape, g.dtype, r.dtype)
@@ -55,13 +56,20 @@ def wide(v):
 def lfilter_tolerance(r, b, a, x, axis, zi):
     """How far SciPy's own answer is from SciPy's in long double (the
     filter's conditioning at this precision), times 4, plus rounding: the
-    scan must be as accurate as SciPy's loop, not equal to it bit for bit
-    (a direct-form filter of order 8 loses 8 digits in either)."""
+    chunked filter must be as accurate as SciPy's loop, not equal to it bit
+    for bit (a direct-form filter of order 8 loses 8 digits in either). One
+    tolerance for each output (y, and zf, whose states may be far larger
+    than y)."""
     hi = ss.lfilter(wide(b), wide(a), wide(x), axis, wide(zi))
-    y, yh = (r[0], hi[0]) if isinstance(r, tuple) else (r, hi)
-    scale = max(1.0, float(np.abs(y).max()) if y.size else 1.0)
-    err = float(np.abs(y - yh).max()) if y.size else 0.0
-    return 4 * err + (1e-6 if y.dtype in (np.float32, np.complex64) else 1e-12) * scale
+
+    def tol(y, yh):
+        scale = max(1.0, float(np.abs(y).max()) if y.size else 1.0)
+        err = float(np.abs(y - yh).max()) if y.size else 0.0
+        return 4 * err + (1e-6 if y.dtype in (np.float32, np.complex64) else 1e-12) * scale
+
+    if isinstance(r, tuple):
+        return tuple(tol(v, vh) for v, vh in zip(r, hi))
+    return tol(r, hi)
 
 
 def stable_poly(rng, order, complex_=False, radius=0.9):
@@ -223,3 +231,84 @@ def test_errors():
     close(outcome(gs.filtfilt, [1], [1, 0.5], x, method="bad"),
           outcome(ss.filtfilt, [1], [1, 0.5], x, method="bad"))
     close(outcome(gs.sosfiltfilt, sos, np.ones(20)), outcome(ss.sosfiltfilt, sos, np.ones(20)))
+
+
+def chunks(b, a, n, nsig):
+    """How many chunks a signal of n samples is filtered in (so that the
+    states carried between chunks, and between groups of chunks past
+    _GROUP, are what a test checks)."""
+    from gpunp.scipy.signal import _lfilter as impl
+    S = impl._pow2(max(len(a), len(b)) - 1)
+    an = np.zeros(S + 1)
+    an[:len(a)] = np.real(a)
+    cf = np.concatenate([np.zeros(S + 1), an])
+    return -(-n // impl._plan("tf", cf, S, n, nsig)[0]), impl._GROUP
+
+
+def test_long_signals_carry_states_between_chunks():
+    """Signals long enough for many chunks, along the first axis and the
+    last, with initial states: a direct-form filter of order 12, complex
+    coefficients, a complex signal through a real filter, float32, and six
+    sections against SciPy's lfilter of each section in turn."""
+    rng = np.random.default_rng(7)
+    a12 = stable_poly(rng, 12, radius=0.8)
+    b12 = rng.standard_normal(13)
+    x = rng.standard_normal((1500, 3))
+    assert chunks(b12, a12, 1500, 3)[0] > 1
+    zi = rng.standard_normal((12, 3))
+    r = ss.lfilter(b12, a12, x, 0, zi)
+    close(gs.lfilter(b12, a12, gp.asarray(x), 0, gp.asarray(zi)), r,
+          tol=lfilter_tolerance(r, b12, a12, x, 0, zi))
+    ac = stable_poly(rng, 3, complex_=True, radius=0.8)
+    bc = rng.standard_normal(3) + 1j * rng.standard_normal(3)
+    xc = rng.standard_normal((2, 4001)) + 1j * rng.standard_normal((2, 4001))
+    zc = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    r = ss.lfilter(bc, ac, xc, -1, zc)
+    close(gs.lfilter(bc, ac, gp.asarray(xc), -1, gp.asarray(zc)), r,
+          tol=lfilter_tolerance(r, bc, ac, xc, -1, zc))
+    b, a = ss.butter(4, 0.3)
+    k, group = chunks(b, a, 4001, 4)
+    assert k > group
+    r = ss.lfilter(b, a, xc, -1, zc[:, :1] * np.ones(4))
+    close(gs.lfilter(b, a, gp.asarray(xc), -1, gp.asarray(zc[:, :1] * np.ones(4))), r,
+          tol=lfilter_tolerance(r, b, a, xc, -1, zc[:, :1] * np.ones(4)))
+    xs = x.T.astype(np.float32)
+    r = ss.lfilter(b.astype(np.float32), a.astype(np.float32), xs)
+    close(gs.lfilter(b.astype(np.float32), a.astype(np.float32), gp.asarray(xs)), r, True)
+    sos = np.array([np.concatenate([rng.standard_normal(3), stable_poly(rng, 2, radius=0.8)])
+                    for _ in range(6)])
+    zs = rng.standard_normal((6, 3, 2))
+    g = gs.sosfilt(sos, gp.asarray(xs), -1, gp.asarray(zs))
+    close(g, ss.sosfilt(sos, xs, -1, zs), True)
+    y = xs
+    for s in range(6):
+        y = ss.lfilter(sos[s, :3], sos[s, 3:], y, -1, zs[s])[0]
+    close(g[0], y, True)
+
+
+def test_narrow_band_sections_are_chunked():
+    """butter(8, 0.01) as sections: the later sections' states are some
+    1e10 times the first's, and the plan measures each in its own size, so
+    the signal is still cut in chunks (and filtered as SciPy does)."""
+    from gpunp.scipy.signal import _lfilter as impl
+    sos = ss.butter(8, 0.01, output="sos")
+    x = np.random.default_rng(9).standard_normal((1, 6000))
+    assert impl._plan("sos", sos.reshape(-1).astype(float), 8, 6000, 1)[0] < 6000
+    close(gs.sosfilt(sos, gp.asarray(x)), ss.sosfilt(sos, x))
+
+
+def test_nan_coefficients_and_unstable_filters():
+    """NaN coefficients give NaN where SciPy's loop does (no root finding
+    to fail); an unstable filter grows as SciPy's, to inf and NaN where
+    SciPy's does."""
+    x = np.random.default_rng(8).standard_normal((2, 700))
+    for b, a in (([1, np.nan], [1, -0.5]), ([1, 2], [1, np.nan, 0.2]), ([np.nan], [1, 0.5]),
+                 ([1, 0.5], [1, -1.01]), ([1.0], [1, -2.5, 1.5]), ([1.0], [1, -3.0]),
+                 ([1.0], [1, 0.5j - 1.2])):
+        r = ss.lfilter(b, a, x)
+        g = gp.asnumpy(gs.lfilter(b, a, gp.asarray(x)))
+        assert g.dtype == r.dtype
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(r))
+        np.testing.assert_array_equal(np.isinf(g), np.isinf(r))
+        fin = np.isfinite(r)
+        np.testing.assert_allclose(g[fin], r[fin], rtol=1e-9, atol=1e-12)

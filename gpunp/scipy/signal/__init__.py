@@ -1,8 +1,8 @@
 """``gpunp.scipy.signal``: ``scipy.signal`` for gpunp arrays, name for name.
 
 Convolution and correlation (direct as a product over sliding windows, or
-by gpunp.fft), IIR filtering as a parallel scan over the signal (one
-doubling scan per root of the denominator), rate changes, smoothing and
+by gpunp.fft), IIR filtering as a chunked filter (the
+recursion over many chunks at once, the states carried between them), rate changes, smoothing and
 rank filters, waveforms, filter design on the host (as SciPy designs), and
 the windows of ``gpunp.scipy.signal.windows``. Linear systems (the lti and
 dlti classes, their simulation as a blocked scan of the state recursion,

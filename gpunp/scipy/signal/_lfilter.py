@@ -1,24 +1,31 @@
-"""IIR filtering as a parallel scan over the signal.
+"""IIR filtering in chunks: few passes over the signal, each a kernel.
 
-A filter b/a (a[0] = 1, order p) is a FIR part v = b * x followed by the
-all-pole recurrence y[n] = v[n] - sum_k a[k] y[n - k]. The all-pole part is
-the cascade of first-order recurrences y[n] = u[n] + r y[n - 1], one for
-each root r of a (computed on the host; complex for conjugate pairs), and
-each is a blocked scan (_scan_root): blocks of 64 samples filtered by one
-matrix product, then the values carried between blocks, a recurrence 64
-times shorter solved the same way. Every step works on the whole signal,
-every channel and block at once.
+SciPy's lfilter runs the direct form II transposed recursion sample by
+sample. Here every signal is cut into chunks of C samples and the
+recursion runs on all (signal, chunk) pairs at once, one thread each:
 
-Why roots and not the companion matrix of a (the textbook state space):
-its powers C^d, formed by squaring, carry rounding errors of the size of
-|C|^d, which for a direct-form filter of order 8 overflow float64 before
-d reaches 2^14; a root's powers r^d are as accurate as r. The cascade is
-the exact product of the computed roots' factors, and np.roots is backward
-stable, so the result is the filter of coefficients within rounding of a.
+1. each chunk from a zero state, keeping only its end state e(k);
+2. per signal, the true state entering each chunk, s(k + 1) = G s(k) + e(k)
+   with G = A^C (A: the filter's one-step state matrix), a recurrence C
+   times shorter than the signal;
+3. each chunk again, from its true state s(k), writing the output.
 
-SciPy's initial and final conditions (transposed direct form II) do not
-depend on the form: zi[n] adds to v[n] for n < p, and the final state is a
-fixed p x p combination of the last p inputs and outputs."""
+So the signal is read twice and the output written once; the states
+(S numbers a chunk) are a small fraction of that. A filter of second-order
+sections is one such system, its state all sections' states, and every
+chunk runs the whole cascade.
+
+G is formed by stepping A C times (the same sums as the recursion, whose
+rounding errors decay with the filter), never by squaring: the rounding
+errors of A^(2^j) products grow like |A|^C entrywise, which for a direct-form
+order-8 filter passes 1e100 by C = 4096.
+
+The recursion runs in double precision (complex: as real and imaginary
+parts); a complex signal through a real filter is two real signals. States
+are padded to a power of two S (zero coefficients, or sections that pass
+their input through), so each S is one compiled kernel with unrolled loops.
+The signals are addressed in place along any axis: chunk t of signal
+(outer a, inner j) is x[(a * n + t) * inner + j]."""
 
 from __future__ import annotations
 
@@ -28,6 +35,320 @@ import gpunp as gp
 from gpunp.scipy._version import scipy_version
 
 _FLOATS = "fdgFDG"
+
+# chunk lengths: enough (signal, chunk) pairs to fill a GPU, chunks long
+# enough that the carried states (S numbers a chunk) stay a small part of
+# the traffic
+_ITEMS = 1 << 16
+_CHUNK_MIN, _CHUNK_MAX = 32, 4096
+
+
+def _chunk(n, nsig):
+    want = -(-n * nsig // _ITEMS)
+    return min(_CHUNK_MAX, max(_CHUNK_MIN, 1 << max(want - 1, 0).bit_length()))
+
+
+def _pow2(k):
+    return 1 << max(k - 1, 0).bit_length()
+
+
+# one thread a (signal, chunk): the recursion over the chunk from the state
+# sin (or zero), writing the output (if out) and the end state send (sin and
+# send may be one array: a thread reads its own slot before writing it);
+# rev runs the signals back to front (filtfilt's backward pass, in place)
+_HEAD = r"""
+    const long long ch = i % nsig, k = i / nsig;
+    const long long base = (ch / inner) * n * inner + ch % inner;
+    const long long t1 = (k + 1) * C < n ? (k + 1) * C : n;
+    long long t, at;
+    int q;
+"""
+
+_TF = _HEAD + r"""
+    double z[LF_S], b[LF_S + 1], a[LF_S + 1], xv, yv;
+    for (q = 0; q <= LF_S; q++) { b[q] = cf[q]; a[q] = cf[LF_S + 1 + q]; }
+    for (q = 0; q < LF_S; q++) z[q] = from_in ? sin[i * LF_S + q] : 0.0;
+    for (t = k * C; t < t1; t++) {
+        at = base + (rev ? n - 1 - t : t) * inner;
+        xv = (double)x[at];
+        yv = b[0] * xv + z[0];
+        for (q = 0; q < LF_S - 1; q++) z[q] = z[q + 1] + b[q + 1] * xv - a[q + 1] * yv;
+        z[LF_S - 1] = b[LF_S] * xv - a[LF_S] * yv;
+        if (out) y[at] = (T)yv;
+    }
+    for (q = 0; q < LF_S; q++) send[i * LF_S + q] = z[q];
+"""
+
+# complex coefficients: x, y and the states as (real, imaginary) pairs; cf
+# holds b's real and imaginary parts, then a's
+_TFC = _HEAD + r"""
+    double zr[LF_S], zm[LF_S], br[LF_S + 1], bm[LF_S + 1], ar[LF_S + 1], am[LF_S + 1];
+    double xr, xm, yr, ym;
+    for (q = 0; q <= LF_S; q++) {
+        br[q] = cf[q]; bm[q] = cf[LF_S + 1 + q];
+        ar[q] = cf[2 * (LF_S + 1) + q]; am[q] = cf[3 * (LF_S + 1) + q];
+    }
+    for (q = 0; q < LF_S; q++) {
+        zr[q] = from_in ? sin[2 * (i * LF_S + q)] : 0.0;
+        zm[q] = from_in ? sin[2 * (i * LF_S + q) + 1] : 0.0;
+    }
+    for (t = k * C; t < t1; t++) {
+        at = 2 * (base + (rev ? n - 1 - t : t) * inner);
+        xr = (double)x[at];
+        xm = (double)x[at + 1];
+        yr = br[0] * xr - bm[0] * xm + zr[0];
+        ym = br[0] * xm + bm[0] * xr + zm[0];
+        for (q = 0; q < LF_S - 1; q++) {
+            zr[q] = zr[q + 1] + (br[q + 1] * xr - bm[q + 1] * xm)
+                    - (ar[q + 1] * yr - am[q + 1] * ym);
+            zm[q] = zm[q + 1] + (br[q + 1] * xm + bm[q + 1] * xr)
+                    - (ar[q + 1] * ym + am[q + 1] * yr);
+        }
+        zr[LF_S - 1] = (br[LF_S] * xr - bm[LF_S] * xm) - (ar[LF_S] * yr - am[LF_S] * ym);
+        zm[LF_S - 1] = (br[LF_S] * xm + bm[LF_S] * xr) - (ar[LF_S] * ym + am[LF_S] * yr);
+        if (out) { y[at] = (T)yr; y[at + 1] = (T)ym; }
+    }
+    for (q = 0; q < LF_S; q++) {
+        send[2 * (i * LF_S + q)] = zr[q];
+        send[2 * (i * LF_S + q) + 1] = zm[q];
+    }
+"""
+
+# second-order sections (b0 b1 b2 1 a1 a2 rows), SciPy's sosfilt order of
+# operations; LF_S / 2 sections, two states each
+_SOS = _HEAD + r"""
+    double z[LF_S], c[3 * LF_S], v, w;
+    int s;
+    for (q = 0; q < 3 * LF_S; q++) c[q] = cf[q];
+    for (q = 0; q < LF_S; q++) z[q] = from_in ? sin[i * LF_S + q] : 0.0;
+    for (t = k * C; t < t1; t++) {
+        at = base + (rev ? n - 1 - t : t) * inner;
+        v = (double)x[at];
+        for (s = 0; s < LF_S / 2; s++) {
+            w = c[6 * s] * v + z[2 * s];
+            z[2 * s] = c[6 * s + 1] * v - c[6 * s + 4] * w + z[2 * s + 1];
+            z[2 * s + 1] = c[6 * s + 2] * v - c[6 * s + 5] * w;
+            v = w;
+        }
+        if (out) y[at] = (T)v;
+    }
+    for (q = 0; q < LF_S; q++) send[i * LF_S + q] = z[q];
+"""
+
+# the carry, one thread a (signal, group of grp chunks' states): s holds the
+# end state of each chunk from zero, e(k); from the state z0 (or zero) a
+# thread steps s(k + 1) = G s(k) + e(k) over its group, writing s(k) over
+# e(k) if write, and its group's end state to f (z0 and f may be one array)
+_CARRY = r"""
+    const long long ch = i % nsig, k1 = (i / nsig + 1) * grp < K ? (i / nsig + 1) * grp : K;
+    double cur[LF_S], nxt[LF_S], acc;
+    long long k, at;
+    int r, q;
+    for (q = 0; q < LF_S; q++) cur[q] = from_in ? z0[i * LF_S + q] : 0.0;
+    for (k = (i / nsig) * grp; k < k1; k++) {
+        at = (k * nsig + ch) * LF_S;
+        for (r = 0; r < LF_S; r++) {
+            nxt[r] = s[at + r];
+            if (write) s[at + r] = cur[r];
+        }
+        for (r = 0; r < LF_S; r++) {
+            acc = nxt[r];
+            for (q = 0; q < LF_S; q++) acc += G[r * LF_S + q] * cur[q];
+            nxt[r] = acc;
+        }
+        for (r = 0; r < LF_S; r++) cur[r] = nxt[r];
+    }
+    for (r = 0; r < LF_S; r++) f[i * LF_S + r] = cur[r];
+"""
+
+_BODIES = {"tf": _TF, "tfc": _TFC, "sos": _SOS}
+_KERNELS = {}
+
+
+def _kernel(kind, S):
+    """The compiled kernel of a kind for S states (one per kind and S)."""
+    key = (kind, S)
+    k = _KERNELS.get(key)
+    if k is None:
+        if kind == "carry":
+            k = gp.ElementwiseKernel(
+                "raw float64 G, raw float64 z0, int64 nsig, int64 K, int64 grp, int32 from_in, "
+                "int32 write", "raw float64 s, raw float64 f", _CARRY.replace("LF_S", str(S)),
+                f"gp_iir_carry_{S}")
+        else:
+            k = gp.ElementwiseKernel(
+                "raw T x, raw float64 cf, raw float64 sin, int64 n, int64 inner, int64 nsig, "
+                "int64 C, int32 rev, int32 from_in, int32 out", "raw T y, raw float64 send",
+                _BODIES[kind].replace("LF_S", str(S)), f"gp_iir_{kind}_{S}")
+        _KERNELS[key] = k
+    return k
+
+
+def _tf_step(cf, S, complex_):
+    """The one-step state matrix A of the padded direct form, and the state
+    a unit input leaves in a zero state (B)."""
+    if complex_:
+        b = cf[:S + 1] + 1j * cf[S + 1:2 * (S + 1)]
+        a = cf[2 * (S + 1):3 * (S + 1)] + 1j * cf[3 * (S + 1):]
+    else:
+        b, a = cf[:S + 1], cf[S + 1:]
+    A = np.zeros((S, S), np.complex128 if complex_ else np.float64)
+    A[:, 0] = -a[1:]
+    A[np.arange(S - 1), np.arange(1, S)] = 1
+    return A, b[1:] - a[1:] * b[0]
+
+
+def _sos_step(cf, S):
+    """The one-step state matrix of the cascade (each unit state stepped
+    through every section with zero input), and the state a unit input
+    leaves in a zero state."""
+    Z = np.hstack([np.eye(S), np.zeros((S, 1))])
+    v = np.zeros(S + 1)
+    v[S] = 1
+    for s in range(S // 2):
+        b0, b1, b2, _, a1, a2 = cf[6 * s:6 * s + 6]
+        w = b0 * v + Z[2 * s]
+        Z[2 * s], Z[2 * s + 1] = b1 * v - a1 * w + Z[2 * s + 1], b2 * v - a2 * w
+        v = w
+    return Z[:, :S], Z[:, S]
+
+
+_PLANS = {}
+_SEARCH = 8192  # the longest chunk whose carry matrix is formed by steps
+_SQUARE_TO = 1 << 20  # the longest chunk at all
+
+
+def _plan(kind, cf, S, n, nsig):
+    """The chunk length C and the carry matrix G = A^C (complex: as the
+    real matrix of the interleaved parts), or (n, None): one chunk a signal.
+
+    C is the shortest power of two from _chunk's on whose G, with the
+    states measured in their own sizes (_scaled_norm), has absolute row
+    sums at most 1: then a carry step's rounding error is a few ulps of
+    each state, as a step of SciPy's loop. A shorter chunk of a filter
+    whose state response is still large (poles near the unit circle in
+    direct form) would carry errors of |G| ulps into every later chunk; an
+    unstable filter, or NaN coefficients, never get there and run as one
+    chunk a signal, SciPy's own loop. Kept for the next call with the same
+    filter (filtfilt filters twice)."""
+    C = _chunk(n, nsig)
+    if C >= n:
+        return n, None
+    key = (kind, S, cf.tobytes(), C, min(n, _SEARCH + 1))
+    plan = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    A, v = _sos_step(cf, S) if kind == "sos" else _tf_step(cf, S, kind == "tfc")
+    M, k, plan = np.eye(S, dtype=A.dtype), 0, (n, None)
+    energy = np.zeros(S)
+    with np.errstate(all="ignore"):
+        while C < n and C <= _SQUARE_TO:
+            if C <= _SEARCH:
+                for _ in range(C - k):
+                    energy += np.abs(v) ** 2
+                    v = A @ v
+                    M = A @ M
+            elif norm <= 16:
+                # past _SEARCH steps, squaring M (not A): |M|^2's rounding,
+                # at most 256 ulps of a row sum, against poles within a
+                # few 1e-4 of the unit circle run one chunk a signal
+                M = M @ M
+            else:
+                break
+            k = C
+            norm = _scaled_norm(M, np.sqrt(energy))
+            if norm <= 1:  # NaN fails too
+                plan = (C, _real_matrix(M))
+                break
+            C *= 2
+    if len(_PLANS) > 16:
+        _PLANS.clear()
+    _PLANS[key] = plan
+    return plan
+
+
+def _scaled_norm(M, sigma):
+    """The largest absolute row sum of M acting on states measured in their
+    own sizes sigma (the states' response to a unit impulse, over the steps
+    taken): a carry step's rounding, relative to each state's size. States
+    no input reaches (padding) never hold anything and are left out; so
+    are none, and sections of very different gains compare fairly."""
+    live = sigma > 0
+    if not np.all(np.isfinite(sigma)):
+        return np.inf
+    if not live.any():
+        return 0.0 if np.all(np.isfinite(M)) else np.inf
+    s = sigma[live]
+    W = M[np.ix_(live, live)] * (s[None, :] / s[:, None])
+    return np.abs(_real_matrix(W)).sum(axis=1).max()
+
+
+def _real_matrix(M):
+    """A complex matrix as the real one acting on interleaved (real,
+    imaginary) parts."""
+    if M.dtype.kind != "c":
+        return M
+    R = np.empty((2 * M.shape[0], 2 * M.shape[1]))
+    R[0::2, 0::2], R[0::2, 1::2] = M.real, -M.imag
+    R[1::2, 0::2], R[1::2, 1::2] = M.imag, M.real
+    return R
+
+
+_GROUP = 64  # chunks' states a thread of the carry steps through
+
+
+def _carry(G, s, nsig, K, z0):
+    """s: each chunk's end state from zero, (K, nsig, width) in a flat
+    array, becomes the true state entering each chunk, from z0 (or zero);
+    returns the state after the last chunk (nsig, width).
+
+    A sequential pass per signal would take K dependent steps; so the
+    chunks' states are carried the same way as the samples: groups of
+    _GROUP from zero, the groups' states by G^_GROUP (formed by squaring:
+    with |G|'s row sums at most 1 the products' rounding stays a few ulps),
+    then each group again from its true state."""
+    width = G.shape[0]
+    kern = _kernel("carry", width)
+    fin = gp.empty(nsig * width, dtype=np.float64)
+    if K <= _GROUP:
+        kern(gp.asarray(G), s if z0 is None else z0, nsig, K, K, int(z0 is not None), 1, s,
+             fin, size=nsig)
+        return fin.reshape(nsig, width)
+    Kg = -(-K // _GROUP)
+    f = gp.empty(nsig * Kg * width, dtype=np.float64)
+    Gd = gp.asarray(G)
+    kern(Gd, s, nsig, K, _GROUP, 0, 0, s, f, size=nsig * Kg)
+    H = G
+    for _ in range(_GROUP.bit_length() - 1):
+        H = H @ H
+    fin = _carry(H, f, nsig, Kg, z0)
+    kern(Gd, f, nsig, K, _GROUP, 1, 1, s, f, size=nsig * Kg)
+    return fin
+
+
+def _filter(kind, cf, S, buf, outer, n, inner, z0, rev=0):
+    """Runs the chunked filter over buf (C-contiguous, 1-D, the real
+    components; outer x n x inner signals' elements, an element a complex
+    pair for 'tfc'); z0: the initial states (signals x width) or None.
+    Returns the output (as buf) and the final states (signals x width)."""
+    nsig = outer * inner
+    width = 2 * S if kind == "tfc" else S
+    y = gp.empty_like(buf)
+    if n == 0 or nsig == 0:
+        return y, z0
+    C, G = _plan(kind, cf, S, n, nsig)
+    K = -(-n // C)
+    s = gp.empty(nsig * K * width, dtype=np.float64)
+    cfd = gp.asarray(cf)
+    run = _kernel(kind, S)
+    if K == 1:
+        run(buf, cfd, s if z0 is None else z0, n, inner, nsig, C, rev, int(z0 is not None), 1,
+            y, s, size=nsig)
+    else:
+        run(buf, cfd, s, n, inner, nsig, C, rev, 0, 0, y, s, size=nsig * K)
+        _carry(G, s, nsig, K, z0)
+        run(buf, cfd, s, n, inner, nsig, C, rev, 1, 1, y, s, size=nsig * K)
+    return y, s.reshape(K, nsig, width)[K - 1]
 
 
 def _host(v):
@@ -67,94 +388,63 @@ def _zi_for(zi, x, axis, p, dt):
     return zi.astype(dt)
 
 
-_BLOCK = 64  # samples a block of the scan: one L x L product per block
+def _signals(x, axis, dt, kind):
+    """x as dt, C-contiguous, as a 1-D buffer of real components with its
+    signals' (outer, n, inner) addressing: a complex signal through a real
+    filter ('tf') is two real signals side by side."""
+    xd = x if x.dtype == dt else x.astype(dt)
+    xd = gp.ascontiguousarray(xd).reshape(-1)
+    outer = int(np.prod(x.shape[:axis], dtype=np.int64))
+    post = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+    if dt.kind == "c":
+        buf = xd.view(np.float32 if dt == np.complex64 else np.float64)
+        return buf, outer, x.shape[axis], post * (2 if kind != "tfc" else 1), post
+    return xd, outer, x.shape[axis], post, post
 
 
-def _scan_root(u, r):
-    """y[n] = u[n] + r y[n - 1] along the last axis, y[-1] = 0.
-
-    Blocks of L samples are filtered on their own by one product with the
-    L x L lower-triangular matrix of powers r^(i - j); the blocks' last
-    values are then a recurrence of ratio r^L over the blocks (solved the
-    same way, L times shorter), and each block adds r^(i + 1) times the
-    value carried into it. log_L(N) levels, each a product and an
-    elementwise update over the whole signal."""
-    n = u.shape[-1]
-    L = min(_BLOCK, max(n, 1))
-    B = -(-n // L)
-    cdt = u.dtype
-    k = np.arange(L)
-    powers = np.asarray(r, dtype=np.complex128 if cdt.kind == "c" else np.float64) ** k
-    T = np.where(k[:, None] >= k[None, :], powers[np.abs(k[:, None] - k[None, :])], 0)
-    U = gp.pad(u, [(0, 0)] * (u.ndim - 1) + [(0, B * L - n)]) if B * L != n else u
-    Y = gp.matmul(U.reshape(u.shape[:-1] + (B, L)), gp.asarray(T.T.astype(cdt)))
-    if B > 1:
-        carry = _scan_root(gp.ascontiguousarray(Y[..., L - 1]), powers[-1] * r)
-        g = gp.asarray((powers * r).astype(cdt))
-        Y[..., 1:, :] = Y[..., 1:, :] + carry[..., :-1, None] * g
-    return Y.reshape(u.shape[:-1] + (B * L,))[..., :n]
+def _to_states(Z, kind, S):
+    """States in SciPy's layout (outer, p, post) as the kernels' (signals,
+    width) float64 rows, padded to S with zeros."""
+    outer, p, post = Z.shape
+    Z = gp.moveaxis(Z, 1, 2)
+    if Z.dtype.kind == "c" and kind != "tfc":
+        Z = gp.stack([Z.real, Z.imag], axis=2)
+    pad = [(0, 0)] * (Z.ndim - 1) + [(0, S - p)]
+    if kind == "tfc":
+        Z = gp.ascontiguousarray(gp.pad(Z.astype(np.complex128), pad))
+        return Z.reshape(-1).view(np.float64).reshape(outer * post, 2 * S)
+    return gp.ascontiguousarray(gp.pad(Z.astype(np.float64), pad)).reshape(-1, S)
 
 
-def _allpole(v, a, dt):
-    """The recurrence y[n] = v[n] - sum_k a[k] y[n - k] (a[0] = 1) along
-    the last axis, as a cascade of one scan per root of a."""
-    roots = np.roots(a)
-    real = dt.kind == "f" and not np.iscomplexobj(a)
-    # double precision throughout, single-precision signals too: the roots of
-    # a high-order a rounded to float32 move the filter far more than a's
-    # coefficients rounded to float32 (which is all SciPy's loop suffers)
-    wide = np.float64 if dt.kind == "f" else np.complex128
-    cdt = np.dtype(np.complex128)
-    y = v.astype(cdt) if np.iscomplexobj(roots) else gp.array(v, dtype=wide)
-    for r in roots:
-        rc = complex(r) if cdt.kind == "c" and y.dtype.kind == "c" else float(np.real(r))
-        y = _scan_root(y, rc)
-    if real and y.dtype.kind == "c":
-        y = y.real
-    return y.astype(dt)
+def _from_states(F, kind, S, outer, p, post, dt):
+    """The kernels' final states back in SciPy's layout (outer, p, post)."""
+    if kind == "tfc":
+        Z = gp.ascontiguousarray(F).reshape(-1).view(np.complex128).reshape(outer, post, S)
+        Z = Z[..., :p]
+    elif dt.kind == "c":
+        Z = F.reshape(outer, post, 2, S)[..., :p]
+        Z = Z[:, :, 0].astype(dt) + 1j * Z[:, :, 1].astype(dt)
+    else:
+        Z = F.reshape(outer, post, S)[..., :p]
+    return gp.ascontiguousarray(gp.moveaxis(Z, 2, 1).astype(dt))
 
 
-def _fir(x, b, dt):
-    """sum_k b[k] x[n - k] along the last axis (x before 0 is zero)."""
-    k = len(b)
-    if x.shape[-1] == 0:
-        return gp.zeros(x.shape, dtype=dt)
-    if k == 1:
-        return x.astype(dt) * gp.asarray(b.astype(dt))[0]
-    xp = gp.pad(x.astype(dt), [(0, 0)] * (x.ndim - 1) + [(k - 1, 0)])
-    win = gp.lib.stride_tricks.sliding_window_view(xp, k, axis=-1)
-    return gp.matmul(win, gp.asarray(np.ascontiguousarray(b[::-1]).astype(dt)))
-
-
-def _tail(x, p):
-    """The last p samples along the last axis, zeros in front where the
-    signal is shorter."""
-    n = x.shape[-1]
-    if n >= p:
-        return x[..., n - p:]
-    return gp.pad(x, [(0, 0)] * (x.ndim - 1) + [(p - n, 0)])
-
-
-def _final_state(b, a, xt, yt, zi, n, dt):
-    """zf[k] = sum_{m > k} (b[m] x[N + k - m] - a[m] y[N + k - m]) plus the
-    initial state not yet shifted out (zi[N + k]); xt, yt: the last p
-    inputs and outputs along the last axis."""
-    p = len(a) - 1
-    i = np.arange(p)
-    m = p + i[:, None] - i[None, :]  # coefficient index of row k, tail slot i
-    ok = i[None, :] >= i[:, None]
-    Tb = np.where(ok, b[np.clip(m, 0, p)], 0)
-    Ta = np.where(ok, a[np.clip(m, 0, p)], 0)
-    zf = gp.matmul(xt, gp.asarray(Tb.T.astype(dt))) - gp.matmul(yt, gp.asarray(Ta.T.astype(dt)))
-    if zi is not None and n < p:
-        zf[..., :p - n] = zf[..., :p - n] + zi[..., n:]
-    return zf
+def _padded(v, m):
+    out = np.zeros(m, v.dtype)
+    out[:len(v)] = v
+    return out
 
 
 def lfilter(b, a, x, axis=-1, zi=None):
     """Filter x along axis with the rational transfer function b / a
     (SciPy's direct form II transposed, initial state zi); returns y, or
     (y, zf) where zi is given."""
+    return _lfilter(b, a, x, axis, zi, 0)
+
+
+def _lfilter(b, a, x, axis, zi, rev):
+    """lfilter; rev: of the signals back to front, the output in their
+    order (flip(lfilter(flip(x))) without the flips' copies)."""
     b, a = _coeffs(b, a)
     x = gp.asarray(x)
     axis = _axis(x, axis)
@@ -175,29 +465,27 @@ def lfilter(b, a, x, axis=-1, zi=None):
             raise ValueError("v cannot be empty")
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
     p = max(len(a), len(b)) - 1
-    cd = np.result_type(b.dtype, a.dtype, np.float64 if dt.kind == "f" else np.complex128)
+    cd = np.result_type(b.dtype, a.dtype, np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        bn = np.zeros(p + 1, cd)
-        bn[:len(b)] = b / a[0]
-        an = np.zeros(p + 1, cd)
-        an[:len(a)] = a / a[0]
-    xm = gp.moveaxis(x, axis, -1)
-    n = xm.shape[-1]
-    zim = None
-    if zi is not None:
-        zim = gp.moveaxis(_zi_for(zi, x, axis, p, dt), axis, -1)
-    v = _fir(xm, bn, dt)
-    if zim is not None and p and n:
-        q = min(p, n)
-        v[..., :q] = v[..., :q] + zim[..., :q]
-    ym = _allpole(v, an[:len(a)], dt) if len(a) > 1 else v
-    y = gp.ascontiguousarray(gp.moveaxis(ym.astype(dt), -1, axis))
+        bn = _padded(b / a[0], p + 1).astype(cd)
+        an = _padded(a / a[0], p + 1).astype(cd)
+    zim = None if zi is None else _zi_for(zi, x, axis, p, dt)
+    if p == 0 or x.size == 0:  # no state, or no samples: the state is zi
+        y = gp.ascontiguousarray(x.astype(dt) * gp.asarray(bn[:1].astype(dt)))
+        return y if zi is None else (y, zim)
+    kind = "tfc" if cd.kind == "c" and (np.any(bn.imag) or np.any(an.imag)) else "tf"
+    S = _pow2(p)
+    if kind == "tfc":
+        cf = np.concatenate([_padded(v, S + 1) for v in (bn.real, bn.imag, an.real, an.imag)])
+    else:
+        cf = np.concatenate([_padded(np.real(bn), S + 1), _padded(np.real(an), S + 1)])
+    buf, outer, n, inner, post = _signals(x, axis, dt, kind)
+    z0 = None if zim is None else _to_states(zim.reshape(outer, p, post), kind, S)
+    yb, zf = _filter(kind, cf.astype(np.float64), S, buf, outer, n, inner, z0, rev)
+    y = yb.view(dt).reshape(x.shape)
     if zi is None:
         return y
-    if p == 0:
-        return y, gp.moveaxis(zim, -1, axis)
-    zf = _final_state(bn, an, _tail(xm.astype(dt), p), _tail(ym, p), zim, n, dt)
-    return y, gp.ascontiguousarray(gp.moveaxis(zf.astype(dt), -1, axis))
+    return y, _from_states(zf, kind, S, outer, p, post, dt).reshape(zim.shape)
 
 
 def lfiltic(b, a, y, x=None):
@@ -329,8 +617,14 @@ def sosfilt_zi(sos):
 
 def sosfilt(sos, x, axis=-1, zi=None):
     """Filter x along axis with the cascade of second-order sections sos
-    (n_sections x 6), each section a scan; returns y, or (y, zf) where the
-    sections' initial states zi (n_sections, ..., 2, ...) are given."""
+    (n_sections x 6), the whole cascade one chunked filter; returns y, or
+    (y, zf) where the sections' initial states zi (n_sections, ..., 2, ...)
+    are given."""
+    return _sosfilt(sos, x, axis, zi, 0)
+
+
+def _sosfilt(sos, x, axis, zi, rev):
+    """sosfilt; rev as _lfilter's."""
     x = gp.asarray(x)
     if x.ndim == 0:
         raise ValueError("x must be at least 1-D")
@@ -348,13 +642,37 @@ def sosfilt(sos, x, axis=-1, zi=None):
             raise ValueError(f"Invalid zi shape. With axis={axis!r}, an input with shape "
                              f"{x.shape!r}, and an sos array with {ns} sections, zi must have "
                              f"shape {want!r}, got {zi.shape!r}.")
+    if x.size == 0:
+        y = x.astype(dt)
+        return y if zi is None else (y, zi)
+    if np.iscomplexobj(sos) and np.any(sos.imag):
+        return _sosfilt_complex(sos, x, ax, zi, dt, rev)
+    NS = _pow2(ns)
+    S = 2 * NS
+    cf = np.tile(np.array([1.0, 0, 0, 1, 0, 0]), NS)
+    cf[:6 * ns] = np.real(sos).astype(np.float64).reshape(-1)
+    buf, outer, n, inner, post = _signals(x, ax, dt, "sos")
+    z0 = None
+    if zi is not None:  # (ns, outer, 2, post) -> (outer, ns * 2, post)
+        Z = gp.moveaxis(zi.reshape(ns, outer, 2, post), 0, 1).reshape(outer, 2 * ns, post)
+        z0 = _to_states(Z, "sos", S)
+    yb, zf = _filter("sos", cf, S, buf, outer, n, inner, z0, rev)
+    y = yb.view(dt).reshape(x.shape)
+    if zi is None:
+        return y
+    Z = _from_states(zf, "sos", S, outer, 2 * ns, post, dt).reshape(outer, ns, 2, post)
+    return y, gp.ascontiguousarray(gp.moveaxis(Z, 1, 0)).reshape(want)
+
+
+def _sosfilt_complex(sos, x, ax, zi, dt, rev):
+    """Complex sections: each section in turn through lfilter."""
     y = x.astype(dt)
     zf = []
-    for s in range(ns):
+    for s in range(sos.shape[0]):
         if zi is None:
-            y = lfilter(sos[s, :3], sos[s, 3:], y, axis=ax)
+            y = _lfilter(sos[s, :3], sos[s, 3:], y, ax, None, rev)
         else:
-            y, z = lfilter(sos[s, :3], sos[s, 3:], y, axis=ax, zi=zi[s])
+            y, z = _lfilter(sos[s, :3], sos[s, 3:], y, ax, zi[s], rev)
             zf.append(z)
     y = y.astype(dt)
     if zi is None:
@@ -404,7 +722,7 @@ def _crop(y, edge, axis):
         return y
     idx = [slice(None)] * y.ndim
     idx[axis] = slice(edge, -edge)
-    return gp.ascontiguousarray(y[tuple(idx)])
+    return y[tuple(idx)]  # a view, as SciPy's
 
 
 def _first(y, axis, last=False):
@@ -430,9 +748,9 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     shape = [1] * x.ndim
     shape[ax] = zi.size
     zi = gp.asarray(zi.reshape(shape))
-    y, _ = lfilter(b, a, ext, axis=ax, zi=zi * _first(ext, ax))
-    y, _ = lfilter(b, a, gp.flip(y, axis=ax), axis=ax, zi=zi * _first(y, ax, last=True))
-    return _crop(gp.flip(y, axis=ax), edge, ax)
+    y, _ = _lfilter(b, a, ext, ax, zi * _first(ext, ax), 0)
+    y, _ = _lfilter(b, a, y, ax, zi * _first(y, ax, last=True), 1)
+    return _crop(y, edge, ax)
 
 
 def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
@@ -449,9 +767,9 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
     shape = [1] * x.ndim
     shape[ax] = 2
     zi = gp.asarray(zi.reshape([ns] + shape))
-    y, _ = sosfilt(sos, ext, axis=ax, zi=zi * _first(ext, ax))
-    y, _ = sosfilt(sos, gp.flip(y, axis=ax), axis=ax, zi=zi * _first(y, ax, last=True))
-    return _crop(gp.flip(y, axis=ax), edge, ax)
+    y, _ = _sosfilt(sos, ext, ax, zi * _first(ext, ax), 0)
+    y, _ = _sosfilt(sos, y, ax, zi * _first(y, ax, last=True), 1)
+    return _crop(y, edge, ax)
 
 
 def _filtfilt_gust(b, a, x, axis, irlen):
@@ -490,8 +808,8 @@ def _filtfilt_gust(b, a, x, axis, irlen):
         M[:m, :order], M[m:, order:] = Sr - obs, obsr - S
         W[:m, :order], W[m:, order:] = Sr, obsr
     y_f = lfilter(b, a, xm)
-    y_fb = gp.flip(lfilter(b, a, gp.flip(y_f, axis=-1)), axis=-1)
-    y_b = gp.flip(lfilter(b, a, gp.flip(xm, axis=-1)), axis=-1)
+    y_fb = _lfilter(b, a, y_f, -1, None, 1)
+    y_b = _lfilter(b, a, xm, -1, None, 1)
     y_bf = lfilter(b, a, y_b)
     d = y_bf - y_fb
     if m != n:
