@@ -157,12 +157,14 @@ def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
     return asarray(a, dtype=dtype, order="F")
 
 
-def asnumpy(a, stream=None, order="C", out=None) -> numpy.ndarray:
+def asnumpy(a, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
     """A NumPy copy of `a` in host memory (`a` may already be host data). An
     object with a ``__gpunp_asnumpy__`` method (gpunp.scipy.sparse's arrays,
-    whose host form is a SciPy object) gives what that method returns."""
+    whose host form is a SciPy object) gives what that method returns. The
+    copy is done when this returns, whatever `blocking` says
+    (``ndarray.get``)."""
     if isinstance(a, ndarray):
-        return a.get(stream=stream, order=order, out=out)
+        return a.get(stream=stream, order=order, out=out, blocking=blocking)
     host = getattr(type(a), "__gpunp_asnumpy__", None)
     if host is not None:
         return host(a)
