@@ -45,13 +45,15 @@ assert_array_max_ulp = _wrap(_nt.assert_array_max_ulp)
 # compares the two. The dtype decorators run a test once per dtype, passed
 # as `dtype`. Both hide their argument from pytest's fixtures.
 
-def _without(f, name):
-    """`f`'s signature less the parameter `name` (pytest must not look for a
-    fixture of that name)."""
+def _without(f, *names):
+    """`f`'s signature less the parameters `names` (None: none), which
+    pytest must not look for fixtures of."""
     sig = inspect.signature(f)
-    if name not in sig.parameters:
-        raise TypeError(f"{f.__name__} has no parameter {name!r}")
-    return sig.replace(parameters=[p for p in sig.parameters.values() if p.name != name])
+    names = {n for n in names if n is not None}
+    for name in names:
+        if name not in sig.parameters:
+            raise TypeError(f"{f.__name__} has no parameter {name!r}")
+    return sig.replace(parameters=[p for p in sig.parameters.values() if p.name not in names])
 
 
 def _modules(use_gpunp):
@@ -126,7 +128,7 @@ def _comparing(check, name, type_check, accept_error, sp_name, scipy_name, layou
                 if layout_check is not None:
                     layout_check(n, g, impl.__name__)
                 check(h, n)
-        test.__signature__ = _without(impl, name)
+        test.__signature__ = _without(impl, name, sp_name, scipy_name)
         return test
     return decorator
 
@@ -200,7 +202,7 @@ def numpy_gpunp_raises(name="xp", sp_name=None, scipy_name=None, accept_error=Ex
                 raise AssertionError(f"{impl.__name__}: NumPy raised "
                                      f"{type(n_err).__name__}({n_err}), gpunp nothing")
             _compare_errors(n_err, g_err, accept_error, impl.__name__)
-        test.__signature__ = _without(impl, name)
+        test.__signature__ = _without(impl, name, sp_name, scipy_name)
         return test
     return decorator
 
