@@ -7,6 +7,7 @@ import importlib
 import numpy as np
 import pytest
 import scipy
+import scipy.sparse
 
 import gpunp as gp
 import gpunp.x as gx
@@ -18,7 +19,7 @@ def test_get_array_module():
     assert gp.get_array_module(h, 1.0, d) is gp
     assert gp.get_array_module(h, [1, 2], None) is np
     assert gp.get_array_module() is np
-    sparse = gp.scipy.sparse.csr_matrix(gp.eye(3))
+    sparse = gp.scipy.sparse.csr_matrix(scipy.sparse.eye(3, format="csr"))
     assert gp.get_array_module(sparse) is gp
     assert gp.scipy.get_array_module(d) is gp.scipy
     assert gp.scipy.get_array_module(sparse) is gp.scipy
