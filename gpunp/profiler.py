@@ -146,13 +146,17 @@ def _load_nvtx():
     names = [os.path.join(d, "libnvToolsExt.so.1") for d in _library_dirs()]
     for name in names + ["libnvToolsExt.so.1", "libnvToolsExt.so"]:
         try:
-            lib = ctypes.CDLL(name)
+            return _bind_nvtx(ctypes.CDLL(name))
         except OSError:
             continue
-        lib.nvtxRangePushA.argtypes = [ctypes.c_char_p]
-        lib.nvtxRangePushEx.argtypes = [ctypes.c_void_p]
-        return lib
     return None
+
+
+def _bind_nvtx(lib):
+    """NVTX's range calls of `lib`, with their argument types."""
+    lib.nvtxRangePushA.argtypes = [ctypes.c_char_p]
+    lib.nvtxRangePushEx.argtypes = [ctypes.c_void_p]
+    return lib
 
 
 class _EventAttributes(ctypes.Structure):

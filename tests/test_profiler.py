@@ -1,8 +1,10 @@
 """gpunp.profiler (CuPy's cupyx.profiler): benchmark's counts, times and
 report; time_range as a context manager and a decorator; profile()."""
 
+import ctypes
 import math
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -76,3 +78,61 @@ def test_time_range_and_profile_run_the_code():
         seen.append(int(gp.arange(4).sum()))
     assert seen == ["block", "sync", 6]
     assert isinstance(profiler.available(), bool)
+
+
+FAKE_NVTX = r"""
+#include <stdint.h>
+#include <string.h>
+/* NVTX's event attributes (version 2), as nvToolsExt.h lays them out */
+typedef struct {
+    uint16_t version, size;
+    uint32_t category;
+    int32_t colorType;
+    uint32_t color;
+    int32_t payloadType, reserved0;
+    union { uint64_t u; double d; } payload;
+    int32_t messageType;
+    union { const char *ascii; } message;
+} attrs_t;
+char last[64];
+uint32_t last_color;
+int depth, pushes, sizes_ok;
+int nvtxRangePushA(const char *m) { strncpy(last, m, 63); last_color = 0; ++pushes; return depth++; }
+int nvtxRangePushEx(const attrs_t *a) {
+    sizes_ok = a->size == sizeof(attrs_t) && a->version == 2 && a->colorType == 1 &&
+               a->messageType == 1;
+    strncpy(last, a->message.ascii, 63); last_color = a->color; ++pushes; return depth++;
+}
+int nvtxRangePop(void) { return --depth; }
+"""
+
+
+def test_time_range_calls_nvtx(tmp_path, monkeypatch):
+    """time_range's calls and event attributes, through a stand-in for
+    libnvToolsExt built here (the real one needs a CUDA install)."""
+    src, so = tmp_path / "nvtx.c", tmp_path / "libfake_nvtx.so"
+    src.write_text(FAKE_NVTX)
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(so), str(src)], check=True)
+    lib = profiler._bind_nvtx(ctypes.CDLL(str(so)))
+    monkeypatch.setattr(profiler, "_nvtx", [lib])
+    assert profiler.available()
+    depth = ctypes.c_int.in_dll(lib, "depth")
+    last = (ctypes.c_char * 64).in_dll(lib, "last")
+    with profiler.time_range("plain"):
+        assert depth.value == 1 and last.value == b"plain"
+    assert depth.value == 0
+    with profiler.time_range("coloured", argb_color=0x80123456):
+        assert ctypes.c_int.in_dll(lib, "sizes_ok").value == 1
+        assert ctypes.c_uint32.in_dll(lib, "last_color").value == 0x80123456
+    with profiler.time_range("by id", color_id=8):  # the table's second colour
+        assert ctypes.c_uint32.in_dll(lib, "last_color").value == 0xff0000ff
+
+    @profiler.time_range()
+    def step():
+        return last.value, depth.value
+
+    assert step() == (b"step", 1) and depth.value == 0
+    with pytest.raises(KeyError):
+        with profiler.time_range("raising"):
+            raise KeyError
+    assert depth.value == 0 and ctypes.c_int.in_dll(lib, "pushes").value == 5
