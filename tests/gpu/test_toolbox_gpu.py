@@ -22,10 +22,11 @@ def test_data_pointer_is_the_device_address():
 
 def test_loop_prep_and_after_loop_run_per_thread():
     k = gp.ElementwiseKernel(
-        "T x", "T y, raw unsigned long long threads, raw unsigned long long elems",
+        "T x", "T y, raw uint64 threads, raw uint64 elems",
         "y = x * 2 + zero; ++mine", "per_thread",
         loop_prep="T zero = 0; unsigned long long mine = 0",
-        after_loop="if (mine) { atomicAdd(&threads[0], 1ull); atomicAdd(&elems[0], mine); }")
+        after_loop="if (mine) { atomicAdd((unsigned long long *)&threads[0], 1ull); "
+                   "atomicAdd((unsigned long long *)&elems[0], mine); }")
     n = 1 << 20
     x = gp.arange(n, dtype=np.float64)
     threads, elems = gp.zeros(1, np.uint64), gp.zeros(1, np.uint64)
