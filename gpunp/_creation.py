@@ -106,11 +106,13 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
     return a
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> ndarray:
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None,
+            blocking=False) -> ndarray:
     """`a` as a gpunp array, without a copy when it already is one of the
     requested dtype and order (and on `device`). Host data (NumPy arrays,
     nested sequences, objects with the buffer protocol) is copied to the
-    device, so copy=False refuses it."""
+    device, so copy=False refuses it. `blocking` is CuPy's: the copy from
+    the host is done when this returns either way."""
     if device is not None:
         with device_of(device):
             if isinstance(a, ndarray) and a.device != device:

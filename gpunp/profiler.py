@@ -108,9 +108,14 @@ def _record(events, devices):
             e.record()
 
 
+def _event(device):
+    with gpunp.cuda.Device(device):  # an event belongs to its device
+        return gpunp.cuda.Event()
+
+
 def _repeat(func, args, kwargs, n_repeat, name, n_warmup, max_duration, devices):
-    starts = [gpunp.cuda.Event() for _ in devices]
-    ends = [gpunp.cuda.Event() for _ in devices]
+    starts = [_event(d) for d in devices]
+    ends = [_event(d) for d in devices]
     for _ in range(n_warmup):
         func(*args, **kwargs)
     cpu, gpu = [], [[] for _ in devices]

@@ -98,6 +98,13 @@ def test_get_and_asnumpy_take_cupys_arguments():
         s.synchronize()
         np.testing.assert_array_equal(out, np.arange(6).reshape(2, 3))
     np.testing.assert_array_equal(gp.asnumpy([1, 2], blocking=False), [1, 2])
+    h = np.arange(5.0)
+    for blocking in (True, False):
+        d = gp.asarray(h, blocking=blocking)
+        h2 = h.copy()
+        h[:] = -1  # the host data may change as soon as asarray returns
+        np.testing.assert_array_equal(d.get(), h2)
+        h = h2
 
 
 @pytest.mark.parametrize("name,ufunc,dtype", [
