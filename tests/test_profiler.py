@@ -97,7 +97,9 @@ typedef struct {
 char last[64];
 uint32_t last_color;
 int depth, pushes, sizes_ok;
-int nvtxRangePushA(const char *m) { strncpy(last, m, 63); last_color = 0; ++pushes; return depth++; }
+int nvtxRangePushA(const char *m) {
+    strncpy(last, m, 63); last_color = 0; ++pushes; return depth++;
+}
 int nvtxRangePushEx(const attrs_t *a) {
     sizes_ok = a->size == sizeof(attrs_t) && a->version == 2 && a->colorType == 1 &&
                a->messageType == 1;
