@@ -115,6 +115,8 @@ from gpunp._vecmat import matvec, vecmat  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
 from gpunp._config import backend, show_config  # noqa: E402
+from gpunp._idioms import (  # noqa: E402
+    clear_memo, get_array_module, memoize, scatter_add, scatter_max, scatter_min)
 from gpunp import cuda  # noqa: E402
 from gpunp.cuda import get_default_memory_pool  # noqa: E402
 
@@ -164,7 +166,8 @@ _ndarray.attach_methods()
 # gpunp.testing loads numpy.testing (a third of the import time), gpunp.random
 # numpy.random, and the others are not needed by the rest of the package
 # (gpunp.engine, the C ABI's public binding, is for extensions and gpunp.scipy).
-_LAZY_SUBMODULES = ("emath", "engine", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
+_LAZY_SUBMODULES = ("emath", "engine", "fft", "lib", "linalg", "profiler", "random", "scipy",
+                    "testing", "typing", "x")
 
 # The public names, as numpy.__all__ lists NumPy's: every name above that
 # does not start with an underscore, the submodules loaded at first use, and

@@ -106,11 +106,13 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
     return a
 
 
-def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> ndarray:
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None,
+            blocking=False) -> ndarray:
     """`a` as a gpunp array, without a copy when it already is one of the
     requested dtype and order (and on `device`). Host data (NumPy arrays,
     nested sequences, objects with the buffer protocol) is copied to the
-    device, so copy=False refuses it."""
+    device, so copy=False refuses it. `blocking` is CuPy's: the copy from
+    the host is done when this returns either way."""
     if device is not None:
         with device_of(device):
             if isinstance(a, ndarray) and a.device != device:
@@ -157,12 +159,14 @@ def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
     return asarray(a, dtype=dtype, order="F")
 
 
-def asnumpy(a, stream=None, order="C", out=None) -> numpy.ndarray:
+def asnumpy(a, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
     """A NumPy copy of `a` in host memory (`a` may already be host data). An
     object with a ``__gpunp_asnumpy__`` method (gpunp.scipy.sparse's arrays,
-    whose host form is a SciPy object) gives what that method returns."""
+    whose host form is a SciPy object) gives what that method returns. The
+    copy is done when this returns, whatever `blocking` says
+    (``ndarray.get``)."""
     if isinstance(a, ndarray):
-        return a.get(stream=stream, order=order, out=out)
+        return a.get(stream=stream, order=order, out=out, blocking=blocking)
     host = getattr(type(a), "__gpunp_asnumpy__", None)
     if host is not None:
         return host(a)

@@ -312,23 +312,52 @@ def _as_device(a):
     return asarray(a)
 
 
+def _options(options):
+    """CuPy's `options`: a tuple of compiler flags (strings)."""
+    if isinstance(options, str):
+        options = (options,)
+    out = tuple(options)
+    if not all(isinstance(o, str) for o in out):
+        raise TypeError("options must be a tuple of str")
+    return out
+
+
 class ElementwiseKernel:
     """An elementwise kernel from C code (CuPy's ElementwiseKernel):
     ``ElementwiseKernel('T x, T y', 'T z', 'z = (x - y) * (x - y)', 'sq')``.
     Inputs broadcast; `raw` parameters are whole (C-contiguous) arrays the
-    code indexes itself; `i` is the element's C-order index."""
+    code indexes itself; `i` is the element's C-order index. `loop_prep` runs
+    in each thread before its elements and `after_loop` after them (both see
+    the scalar and raw parameters). The generated kernel's own names start
+    with ``gpk_``; every other name is free for parameters.
+
+    `reduce_dims` is accepted for CuPy's code: `i` is the C-order index of
+    the broadcast shape either way, and gpunp always merges the dimensions
+    every operand steps through contiguously. `options` are kept
+    (``self.options``) but the kernel is compiled by gpunp's code generator
+    with its own flags."""
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
-                 preamble="", no_return=False, return_tuple=False, **kwargs):
+                 preamble="", no_return=False, return_tuple=False, *, loop_prep="",
+                 after_loop="", options=()):
         self.in_params, self.out_params = _parse(in_params), _parse(out_params)
         if not self.out_params:
             raise ValueError("an elementwise kernel needs an output")
         self.operation, self.name, self.preamble = operation, name, preamble
+        self.loop_prep, self.after_loop = loop_prep, after_loop
+        self.reduce_dims = bool(reduce_dims)
+        self.options = _options(options)
         self.no_return, self.return_tuple = no_return, return_tuple
         self.nin, self.nout = len(self.in_params), len(self.out_params)
         self.nargs = self.nin + self.nout
 
-    def __call__(self, *args, out=None, size=None, stream=None):
+    def __call__(self, *args, out=None, size=None, block_size=None, stream=None):
+        return self._run(args, out, size, stream, {})
+
+    def _run(self, args, out, size, stream, types):
+        """The kernel over `args` (inputs, or inputs then outputs); `types`
+        binds placeholder names beforehand (a composed ReductionKernel's
+        `_type_reduce`)."""
         if len(args) == self.nargs:
             outs = list(args[self.nin:])
             args = args[:self.nin]
@@ -342,7 +371,7 @@ class ElementwiseKernel:
         for p, a in zip(self.in_params, args):
             if p.raw and not isinstance(a, ndarray):
                 raise TypeError(f"raw parameter {p.name} takes an array")
-        bound = _bind(self.in_params, args, {})
+        bound = _bind(self.in_params, args, dict(types))
         bound = _bind(self.out_params, outs, bound)
         for k, p in enumerate(self.in_params):
             # the code indexes a raw input as a C array of its parameter's type
@@ -376,7 +405,8 @@ class ElementwiseKernel:
         nt, tn, td = _types(bound, keep)
         with _stream_ctx(stream):
             check(lib.gp_elementwise_user(self.name.encode(), self.operation.encode(),
-                                          self.preamble.encode(), nt, tn, td,
+                                          self.preamble.encode(), self.loop_prep.encode(),
+                                          self.after_loop.encode(), nt, tn, td,
                                           -1 if size is None else operator.index(size),
                                           len(params), cps, operands))
         if self.no_return:
@@ -386,43 +416,109 @@ class ElementwiseKernel:
         return tuple(outs)
 
 
+def _param_list(params) -> str:
+    return ", ".join(("raw " if p.raw else "") + f"{p.type} {p.name}" for p in params)
+
+
 class ReductionKernel:
     """A reduction kernel from C expressions (CuPy's ReductionKernel):
     ``ReductionKernel('T x', 'T y', 'x * x', 'a + b', 'y = sqrt(a)', '0',
     'l2norm')`` maps each element, combines the mapped values `a` and `b`
-    from `identity`, and gives the result `a` to the post-map. One input
-    array."""
+    from `identity` in `reduce_type` (``_type_reduce`` in the code; the first
+    output's type by default), and gives the result `a` to the post-map.
+
+    Inputs are arrays (broadcast together) and scalars. One array input and
+    one output is one engine kernel; otherwise the map is one elementwise
+    pass into a `reduce_type` array, reduced by that kernel, and the
+    post-map a third pass over the reduced shape (it sees `a` and the
+    outputs). `reduce_dims` and
+    `options` are accepted as ElementwiseKernel's are."""
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
                  name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="",
                  options=()):
         self.in_params, self.out_params = _parse(in_params), _parse(out_params)
-        if len(self.in_params) != 1 or len(self.out_params) != 1 or self.in_params[0].raw:
-            raise NotImplementedError("gpunp's ReductionKernel takes one input array and one "
-                                      "output")
+        if not self.in_params or not self.out_params:
+            raise ValueError("a reduction kernel needs an input and an output")
+        if any(p.raw for p in self.in_params + self.out_params):
+            raise NotImplementedError("gpunp's ReductionKernel takes no raw parameters")
         self.map_expr, self.reduce_expr = map_expr, reduce_expr
         self.post_map_expr, self.identity = post_map_expr, identity
         self.name, self.preamble = name, preamble
         self.reduce_type = reduce_type
+        self.reduce_dims = bool(reduce_dims)
+        self.options = _options(options)
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+        self._stages = None
 
-    def __call__(self, x, out=None, axis=None, keepdims=False, stream=None):
-        x = x if isinstance(x, ndarray) else asarray(x)
-        bound = _bind(self.in_params, [x], {})
-        bound = _bind(self.out_params, [out], bound)
-        pin, pout = self.in_params[0], self.out_params[0]
-        rt = numpy.dtype(self.reduce_type) if self.reduce_type else _dtype_of(pout, bound)
-        axes = _axes(axis, x.ndim)
-        shape = tuple(1 if k in axes else n for k, n in enumerate(x.shape) if keepdims or
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        if len(args) == self.nin + self.nout:
+            outs = list(args[self.nin:])
+            args = args[:self.nin]
+        elif len(args) == self.nin:
+            outs = [None] * self.nout if out is None else \
+                list(out if isinstance(out, tuple) else (out,))
+        else:
+            raise TypeError(f"{self.name} takes {self.nin} or {self.nin + self.nout} "
+                            f"arguments, got {len(args)}")
+        if len(outs) != self.nout:
+            raise TypeError(f"{self.name} has {self.nout} outputs, got {len(outs)}")
+        args = [_as_device(a) for a in args]
+        bound = _bind(self.in_params, args, {})
+        bound = _bind(self.out_params, outs, bound)
+        rt = numpy.dtype(self.reduce_type) if self.reduce_type is not None else \
+            _dtype_of(self.out_params[0], bound)
+        shapes = [a.shape for a in args if isinstance(a, ndarray)]
+        if not shapes:
+            raise ValueError("a reduction kernel needs an array input")
+        full = numpy.broadcast_shapes(*shapes)
+        axes = _axes(axis, len(full))
+        shape = tuple(1 if k in axes else n for k, n in enumerate(full) if keepdims or
                       k not in axes)
-        if out is None:
-            out = empty(shape, _dtype_of(pout, bound))
+        for k, p in enumerate(self.out_params):
+            if outs[k] is None:
+                outs[k] = empty(shape, _dtype_of(p, bound))
+            elif not isinstance(outs[k], ndarray):
+                raise TypeError("out must be a gpunp.ndarray")
+            elif outs[k].shape != shape:
+                raise ValueError(f"output shape {outs[k].shape} differs from the reduced "
+                                 f"shape {shape}")
+        with _stream_ctx(stream):
+            if self.nin == 1 and self.nout == 1:
+                self._reduce(args[0], self.in_params[0], self.map_expr, self.post_map_expr,
+                             outs[0], self.out_params[0], bound, rt, axes)
+            else:
+                self._composed(args, outs, bound, rt, axes, keepdims)
+        return outs[0] if self.nout == 1 else tuple(outs)
+
+    def _reduce(self, x, pin, map_expr, post_map, out, pout, bound, rt, axes):
+        """One engine reduction of the one array `x` into `out`."""
         cps, keep = _cparams([pin, pout], bound, {pout})
         nt, tn, td = _types(bound, keep)
         ax = ffi.new("int32_t[]", list(axes)) if axes else ffi.new("int32_t[1]")
-        with _stream_ctx(stream):
-            check(lib.gp_reduction_user(self.name.encode(), self.map_expr.encode(),
-                                        self.reduce_expr.encode(), self.post_map_expr.encode(),
-                                        str(self.identity).encode(), self.preamble.encode(), nt,
-                                        tn, td, _lib.dtype_code(rt), cps, x._h, cps + 1, out._h,
-                                        len(axes), ax))
-        return out
+        check(lib.gp_reduction_user(self.name.encode(), map_expr.encode(),
+                                    self.reduce_expr.encode(), post_map.encode(),
+                                    str(self.identity).encode(), self.preamble.encode(), nt,
+                                    tn, td, _lib.dtype_code(rt), cps, x._h, cps + 1, out._h,
+                                    len(axes), ax))
+
+    def _composed(self, args, outs, bound, rt, axes, keepdims):
+        """Several inputs or outputs: map, reduce, post-map."""
+        if self._stages is None:
+            self._stages = (
+                ElementwiseKernel(_param_list(self.in_params), "_type_reduce gpk_m",
+                                  f"gpk_m = (_type_reduce)({self.map_expr})", self.name,
+                                  preamble=self.preamble),
+                _parse("gpk_R gpk_x"), _parse("gpk_R gpk_r"),
+                ElementwiseKernel("_type_reduce a",
+                                  _param_list(self.out_params), self.post_map_expr,
+                                  self.name, preamble=self.preamble),
+            )
+        mapk, pin, pout, postk = self._stages
+        types = dict(bound, _type_reduce=rt)
+        mapped = mapk._run(tuple(args), None, None, None, types)
+        reduced = empty(tuple(1 if k in axes else n for k, n in enumerate(mapped.shape)
+                              if keepdims or k not in axes), rt)
+        self._reduce(mapped, pin[0], "gpk_x", "gpk_r = a", reduced, pout[0],
+                     dict(bound, gpk_R=rt), rt, axes)
+        postk._run((reduced,) + tuple(outs), None, None, None, types)

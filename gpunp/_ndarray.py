@@ -11,6 +11,7 @@ handles, host data and views (``_new``, ``_wrap``, ``_from_numpy``,
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import operator
@@ -21,6 +22,7 @@ import numpy
 from gpunp import _lib
 from gpunp._lib import _tls, check, ffi, lib
 from gpunp.cuda import Device
+from gpunp.cuda.memory import Memory, MemoryPointer
 from gpunp.cuda.stream import _on_stream
 
 _release = lib.gp_array_release
@@ -219,6 +221,9 @@ def _host_result(shape, dtype, nbytes, order):
     return numpy.frombuffer(ffi.buffer(block, nbytes), dtype).reshape(shape, order=order)
 
 
+_no_stream = contextlib.nullcontext()
+
+
 class ndarray:
     """An n-dimensional array in the memory of the current device.
 
@@ -317,6 +322,17 @@ class ndarray:
         return int(self._raw_info().data)
 
     @property
+    def data(self) -> MemoryPointer:
+        """The address of the first element as CuPy's memory pointer: ``.ptr``,
+        ``.device_id``, and ``.mem`` (the buffer: its start and ``.size``).
+        It keeps the array, and so the memory, alive."""
+        info = self._raw_info()
+        size = ffi.new("int64_t *")
+        check(lib.gp_array_buffer_size(self._h, size))
+        mem = Memory(int(info.data) - info.offset, size[0], info.device_id, self)
+        return MemoryPointer(mem, info.offset)
+
+    @property
     def base(self):
         return self._base
 
@@ -356,8 +372,10 @@ class ndarray:
 
     # ---- conversion -------------------------------------------------------
 
-    def get(self, stream=None, order="C", out=None) -> numpy.ndarray:
-        """A NumPy copy of the array, in host memory."""
+    def get(self, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
+        """A NumPy copy of the array, in host memory (ordered on `stream`).
+        gpunp's copy is done when this returns, so ``blocking=False`` (CuPy:
+        the copy may still be running) gives the same finished copy."""
         o = _lib.order_code(order, "CFAK", "C")
         if o == ord("A") or o == ord("K"):
             o = ord("F") if (self.flags.f_contiguous and not self.flags.c_contiguous) else ord("C")
@@ -380,6 +398,31 @@ class ndarray:
                 with _on_stream(stream):
                     check(lib.gp_array_to_host(self._h, buf, host.nbytes, o))
         return host
+
+    def set(self, arr, stream=None) -> None:
+        """Copies the NumPy array `arr` (same shape and dtype) into this
+        array's memory, ordered on `stream` (CuPy's ``ndarray.set``)."""
+        if not isinstance(arr, numpy.ndarray):
+            raise TypeError("Only numpy.ndarray can be set to gpunp.ndarray")
+        if self.dtype != arr.dtype:
+            raise TypeError(f"{arr.dtype} array cannot be set to {self.dtype} array")
+        if self.shape != arr.shape:
+            raise ValueError(f"Shape mismatch. Old shape: {self.shape}, new shape: {arr.shape}")
+        flags = self.flags
+        if not flags.writeable:
+            raise ValueError("assignment destination is read-only")
+        if flags.c_contiguous:
+            host = numpy.ascontiguousarray(arr)
+        elif flags.f_contiguous:
+            host = numpy.asfortranarray(arr)
+        else:
+            raise RuntimeError("Cannot set to non-contiguous array")
+        if not host.nbytes:
+            return
+        src = host.ctypes.data  # host stays alive across the copy
+        with _on_stream(stream) if stream is not None else _no_stream:
+            check(lib.gp_memcpy(self.data_ptr, src, host.nbytes, lib.GP_MEMCPY_HOST_TO_DEVICE,
+                                ffi.NULL, 1))
 
     def __array__(self, dtype=None, copy=None):
         raise TypeError(

@@ -19,8 +19,12 @@ GPUNP_OWN = {
     "AxisError", "BackendError", "CompileError", "ElementwiseKernel", "RawKernel", "RawModule",
     "ReductionKernel", "asnumpy", "backend", "complex_", "cuda", "engine", "float_",
     "get_default_memory_pool", "scipy",
+    # CuPy's idioms beyond NumPy's names (gpunp._idioms) and cupyx's home
+    "clear_memo", "get_array_module", "memoize", "profiler", "scatter_add", "scatter_max",
+    "scatter_min", "x",
 }
-LAZY = ("emath", "engine", "fft", "lib", "linalg", "random", "scipy", "testing", "typing")
+LAZY = ("emath", "engine", "fft", "lib", "linalg", "profiler", "random", "scipy", "testing",
+        "typing", "x")
 
 
 def _claimed_numpy_names() -> set:

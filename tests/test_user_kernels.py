@@ -135,7 +135,13 @@ def test_reduction_errors_and_empty_inputs():
     assert k(gp.ones((4, 0)), axis=0).shape == (0,)
     assert k(gp.asarray(np.float64(2.5))).get() == 2.5
     with pytest.raises(NotImplementedError):
-        gp.ReductionKernel("T x, T w", "T y", "x * w", "a + b", "y = a", "0")
+        gp.ReductionKernel("raw T x", "T y", "x[0]", "a + b", "y = a", "0")
+    with pytest.raises(TypeError):  # an unknown keyword is not dropped
+        gp.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", loop_prep="")
+    with pytest.raises(TypeError):
+        k(gp.ones(3), axes=0)
+    with pytest.raises(TypeError):
+        k(gp.ones(3), gp.ones(3), gp.ones(3))
 
 
 def test_raw_cuda_modules_need_a_gpu_backend():
@@ -166,3 +172,56 @@ def test_a_host_kernel_takes_two_memory_mappings():
         f = gp.ElementwiseKernel("T x", "T y", f"y = x + {salt + k}", f"maps{k}")
         np.testing.assert_array_equal(f(x).get(), np.arange(4.0) + (salt + k))
     assert kernel_maps() - before <= 2 * 10
+
+
+def test_loop_prep_after_loop_and_a_parameter_named_p():
+    """CuPy's loop_prep/after_loop run in each thread around its elements
+    and see scalar and raw parameters; `p` (the generated kernel's own
+    struct name before) and `o0` are ordinary parameter names."""
+    k = gp.ElementwiseKernel(
+        "T x, T p", "T o0, raw int32 flag", "o0 = x * p + base; ++seen",
+        "prep", loop_prep="T base = p + 1; long long seen = 0",
+        after_loop="if (seen > 0) flag[0] = 7")
+    x = np.arange(10.0).reshape(2, 5)
+    flag = gp.zeros(1, np.int32)
+    got, _ = k(gp.asarray(x), 3.0, gp.empty((2, 5)), flag)
+    np.testing.assert_array_equal(got.get(), x * 3.0 + 4.0)
+    assert int(flag[0]) == 7
+    # no_return returns None and writes the given output; return_tuple a 1-tuple
+    k2 = gp.ElementwiseKernel("T x", "T y", "y = x + 1", "nr", no_return=True)
+    y = gp.empty(4)
+    assert k2(gp.arange(4.0), y) is None
+    np.testing.assert_array_equal(y.get(), np.arange(4.0) + 1)
+    k3 = gp.ElementwiseKernel("T x", "T y", "y = -x", "rt", return_tuple=True,
+                              reduce_dims=False, options=("-DX=1",))
+    res = k3(gp.arange(3))
+    assert type(res) is tuple and len(res) == 1
+    np.testing.assert_array_equal(res[0].get(), -np.arange(3))
+    assert k3.options == ("-DX=1",)
+    with pytest.raises(TypeError):
+        gp.ElementwiseKernel("T x", "T y", "y = x", "bad", unknown_option=1)
+    with pytest.raises(TypeError):
+        k2(gp.arange(4.0), y, blocks=3)
+    with pytest.raises(TypeError):
+        gp.ElementwiseKernel("T x", "T y", "y = x", options=(1,))
+
+
+def test_reduction_of_several_inputs_and_outputs():
+    """A weighted sum of two broadcast inputs into two outputs, in a
+    reduce_type wider than the inputs, against NumPy."""
+    k = gp.ReductionKernel("T x, T w, T c", "T s, float64 m",
+                           "x * w + c", "a + b", "s = (T)a; m = a / 2", "0", "wsum",
+                           reduce_type=np.float64)
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7
+    w = np.linspace(1, 2, 4, dtype=np.float32)
+    want = (x * w + np.float32(0.5)).astype(np.float64).sum(axis=(0, 2))
+    s, m = k(gp.asarray(x), gp.asarray(w), np.float32(0.5), axis=(0, 2))
+    assert s.dtype == np.float32 and m.dtype == np.float64 and s.shape == (3,)
+    np.testing.assert_allclose(s.get(), want.astype(np.float32), rtol=1e-6)
+    np.testing.assert_allclose(m.get(), want / 2, rtol=1e-12)
+    s2, m2 = gp.empty((1, 3, 1), np.float32), gp.empty((1, 3, 1))
+    assert k(gp.asarray(x), gp.asarray(w), np.float32(0.5), s2, m2, axis=(0, 2),
+             keepdims=True)[1] is m2
+    np.testing.assert_allclose(m2.get().ravel(), want / 2, rtol=1e-12)
+    with pytest.raises(ValueError):
+        k(gp.asarray(x), gp.asarray(w), 0.5, gp.empty(3, np.float32), gp.empty(2), axis=(0, 2))

@@ -261,6 +261,15 @@ GP_API gp_status_t gp_array_get_info(const gp_array_t *a, gp_array_info_t *out)
     return GP_OK;
 }
 
+GP_API gp_status_t gp_array_buffer_size(const gp_array_t *a, int64_t *out)
+{
+    GP_CHECK_ARRAY(a);
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_array_buffer_size: out is NULL");
+    *out = (int64_t)a->buf->size;
+    return GP_OK;
+}
+
 /* The byte range [lo, hi) of the buffer that `a` can touch. */
 static void byte_extent(const gp_array_t *a, int64_t *lo, int64_t *hi)
 {

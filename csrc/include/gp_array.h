@@ -125,6 +125,11 @@ GP_API gp_status_t gp_array_release(gp_array_t *a);
 /* Fills *out with the array's metadata. */
 GP_API gp_status_t gp_array_get_info(const gp_array_t *a, gp_array_info_t *out);
 
+/* The size in bytes of the buffer `a` views: the allocation that holds it
+ * (an allocation may be larger than the arrays in it), or the foreign memory
+ * it wraps. Its start is `data - offset` of gp_array_get_info. */
+GP_API gp_status_t gp_array_buffer_size(const gp_array_t *a, int64_t *out);
+
 /* 1 in *out if `a` and `b` may share memory (their byte ranges in one buffer
  * overlap), else 0. */
 GP_API gp_status_t gp_array_may_share_memory(const gp_array_t *a, const gp_array_t *b,

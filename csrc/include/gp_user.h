@@ -104,10 +104,13 @@ typedef gp_operand_t gp_user_operand_t;
  * of the GP_PARAM_ARRAY operands, or over `size` elements when there are
  * none (`size` is -1 or that shape's size otherwise); `type_names` (ntypes) names dtypes the code
  * may use (typedef'd from `type_dtypes`), `preamble` is code placed before
- * the kernel. Outputs must be allocated by the caller, with the broadcast
+ * the kernel, `loop_prep` (or NULL) statements each thread runs before its
+ * elements and `after_loop` (or NULL) after them; both see the scalar and
+ * raw parameters, and the kernel's own names all start with gpk_. Outputs must be allocated by the caller, with the broadcast
  * shape. Kernels are cached by their full text. */
 GP_API gp_status_t gp_elementwise_user(const char *name, const char *operation,
-                                       const char *preamble, int32_t ntypes,
+                                       const char *preamble, const char *loop_prep,
+                                       const char *after_loop, int32_t ntypes,
                                        const char *const *type_names,
                                        const int32_t *type_dtypes, int64_t size,
                                        int32_t nparams, const gp_user_param_t *params,

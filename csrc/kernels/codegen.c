@@ -206,22 +206,30 @@ static void emit_header(gp_str_t *s, const char *what, int32_t fdt, int idx32)
 
 /* Decomposes index `var` over `n` dims of `shape` (innermost last), adding
  * coordinate * stride to each offset of `offs` (with their stride arrays). */
-static void emit_decompose(gp_str_t *s, const char *var, int n, const char *shape, int noffs,
-                           const char *const *offs, const char *const *strides)
+/* The same over the parameter struct `pv` (users' kernels name it gpk_p). */
+static void emit_decompose_in(gp_str_t *s, const char *pv, const char *var, int n,
+                              const char *shape, int noffs, const char *const *offs,
+                              const char *const *strides)
 {
     if (n == 0)
         return;
     gp_str_printf(s, "{ gpk_idx r_ = %s, c_;\n", var);
     for (int d = n - 1; d >= 0; --d) {
         if (d > 0)
-            gp_str_printf(s, "  c_ = r_ %% (gpk_idx)p.%s[%d]; r_ /= (gpk_idx)p.%s[%d];\n", shape,
-                          d, shape, d);
+            gp_str_printf(s, "  c_ = r_ %% (gpk_idx)%s.%s[%d]; r_ /= (gpk_idx)%s.%s[%d];\n", pv,
+                          shape, d, pv, shape, d);
         else
             gp_str_puts(s, "  c_ = r_;\n");
         for (int k = 0; k < noffs; ++k)
-            gp_str_printf(s, "  %s += c_ * (gpk_idx)p.%s[%d];\n", offs[k], strides[k], d);
+            gp_str_printf(s, "  %s += c_ * (gpk_idx)%s.%s[%d];\n", offs[k], pv, strides[k], d);
     }
     gp_str_puts(s, "}\n");
+}
+
+static void emit_decompose(gp_str_t *s, const char *var, int n, const char *shape, int noffs,
+                           const char *const *offs, const char *const *strides)
+{
+    emit_decompose_in(s, "p", var, n, shape, noffs, offs, strides);
 }
 
 /* ---- elementwise -------------------------------------------------------------- */
@@ -1291,14 +1299,16 @@ static void user_name(const gp_user_desc_t *d, const char *prefix, char *name, s
 }
 
 /* The user's statements, with CuPy's `_ind.size()` (the number of
- * elements) spelled in C so that the code also builds on the host. */
+ * elements) spelled in C so that the code also builds on the host. The
+ * generated names a user's code can see all start with gpk_ (the parameter
+ * struct is gpk_p), so any other name is the user's. */
 static void emit_user_operation(gp_str_t *s, const char *op)
 {
     static const char ind_size[] = "_ind.size()";
     gp_str_puts(s, "{\n");
     for (const char *hit; (hit = strstr(op, ind_size)) != NULL; op = hit + sizeof ind_size - 1) {
         gp_str_printf(s, "%.*s", (int)(hit - op), op);
-        gp_str_puts(s, "((gpk_idx)p.n)");
+        gp_str_puts(s, "((gpk_idx)gpk_p.n)");
     }
     gp_str_printf(s, "%s;\n}\n", op);
 }
@@ -1323,31 +1333,41 @@ gp_status_t gp_gen_user_ew(const void *vd, char *name, size_t name_size, gp_str_
             gp_str_printf(s, "  %schar *p%d;\n  gpk_index s%d[%d];\n", cq, k, k, nd ? nd : 1);
     }
     gp_str_puts(s, "};\n");
-    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\nGPK_GRID_LOOP(gpk_idx, i, p.n) {\n", name);
+    gp_str_printf(s, "GPK_KERNEL_ARG(%s, struct gpk_params, gpk_p)\n{\n", name);
+    /* scalars and raw arrays are the kernel's, as in CuPy: loop_prep and
+     * after_loop see them too */
+    for (int32_t k = 0; k < d->nparams; ++k) {
+        const gp_user_param_t *q = &d->params[k];
+        if (q->kind == GP_PARAM_SCALAR)
+            gp_str_printf(s, "const %s %s = gpk_p.v%d;\n", ctype(q->dtype), q->name, k);
+        else if (q->kind == GP_PARAM_RAW)
+            gp_str_printf(s, "%s%s *const %s = gpk_p.p%d;\n", q->output ? "" : "const ",
+                          gp_dtypes[d->dtypes[k]].storage, q->name, k);
+    }
+    if (d->loop_prep && d->loop_prep[0])
+        gp_str_printf(s, "%s;\n", d->loop_prep);
+    gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, i, gpk_p.n) {\n");
     const char *offs[64], *str[64];
     char ob[64][16], sb[64][16];
     int n = 0;
     for (int32_t k = 0; k < d->nparams && k < 64; ++k) {
         if (d->params[k].kind != GP_PARAM_ARRAY)
             continue;
-        snprintf(ob[n], sizeof ob[n], "o%d", k);
+        snprintf(ob[n], sizeof ob[n], "gpk_o%d", k);
         snprintf(sb[n], sizeof sb[n], "s%d", k);
         offs[n] = ob[n];
         str[n] = sb[n];
-        gp_str_printf(s, "gpk_idx o%d = 0;\n", k);
+        gp_str_printf(s, "gpk_idx gpk_o%d = 0;\n", k);
         ++n;
     }
-    emit_decompose(s, "i", nd, "shape", n, offs, str);
+    emit_decompose_in(s, "gpk_p", "i", nd, "shape", n, offs, str);
     char e[EXPR_MAX], addr[64];
     for (int32_t k = 0; k < d->nparams; ++k) {
         const gp_user_param_t *q = &d->params[k];
-        if (q->kind == GP_PARAM_SCALAR) {
-            gp_str_printf(s, "const %s %s = p.v%d;\n", ctype(q->dtype), q->name, k);
-        } else if (q->kind == GP_PARAM_RAW) {
-            gp_str_printf(s, "%s%s *const %s = p.p%d;\n", q->output ? "" : "const ",
-                          gp_dtypes[d->dtypes[k]].storage, q->name, k);
-        } else if (!q->output) {
-            snprintf(addr, sizeof addr, "p.p%d + o%d", k, k);
+        if (q->kind != GP_PARAM_ARRAY)
+            continue;
+        if (!q->output) {
+            snprintf(addr, sizeof addr, "gpk_p.p%d + gpk_o%d", k, k);
             load_expr(d->dtypes[k], q->dtype, addr, e);
             gp_str_printf(s, "const %s %s = %s;\n", ctype(q->dtype), q->name, e);
         } else {
@@ -1359,10 +1379,13 @@ gp_status_t gp_gen_user_ew(const void *vd, char *name, size_t name_size, gp_str_
         const gp_user_param_t *q = &d->params[k];
         if (q->kind != GP_PARAM_ARRAY || !q->output)
             continue;
-        snprintf(addr, sizeof addr, "p.p%d + o%d", k, k);
+        snprintf(addr, sizeof addr, "gpk_p.p%d + gpk_o%d", k, k);
         emit_store(s, d->dtypes[k], q->dtype, addr, q->name);
     }
-    gp_str_puts(s, "}\n}\n");
+    gp_str_puts(s, "}\n");
+    if (d->after_loop && d->after_loop[0])
+        gp_str_printf(s, "%s;\n", d->after_loop);
+    gp_str_puts(s, "}\n");
     return check_overflow(name);
 }
 
@@ -1383,34 +1406,34 @@ gp_status_t gp_gen_user_red(const void *vd, char *name, size_t name_size, gp_str
         gp_str_printf(s, "  gpk_index kshape[%d], kin[%d], kout[%d];\n", d->ndim, d->ndim, d->ndim);
     gp_str_printf(s, "  gpk_index rshape[%d], rin[%d];\n  const char *in;\n  char *out;\n};\n",
                   d->nred, d->nred);
-    gp_str_printf(s, "GPK_KERNEL(%s, struct gpk_params)\n{\n", name);
+    gp_str_printf(s, "GPK_KERNEL_ARG(%s, struct gpk_params, gpk_p)\n{\n", name);
     if (d->block_per_out)
-        gp_str_puts(s, "for (gpk_idx t = (gpk_idx)GPK_BLOCK_ID; t < (gpk_idx)p.M; "
-                       "t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
+        gp_str_puts(s, "for (gpk_idx gpk_t = (gpk_idx)GPK_BLOCK_ID; gpk_t < (gpk_idx)gpk_p.M; "
+                       "gpk_t += (gpk_idx)GPK_NUM_BLOCKS) {\n");
     else
-        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, t, p.M) {\n");
-    gp_str_puts(s, "gpk_idx ib = 0, ob = 0;\n");
-    const char *koffs[2] = {"ib", "ob"}, *kstr[2] = {"kin", "kout"};
-    emit_decompose(s, "t", d->ndim, "kshape", 2, koffs, kstr);
-    gp_str_printf(s, "gpk_acc acc = (gpk_acc)(%s);\n", d->identity);
+        gp_str_puts(s, "GPK_GRID_LOOP(gpk_idx, gpk_t, gpk_p.M) {\n");
+    gp_str_puts(s, "gpk_idx gpk_ib = 0, gpk_ob = 0;\n");
+    const char *koffs[2] = {"gpk_ib", "gpk_ob"}, *kstr[2] = {"kin", "kout"};
+    emit_decompose_in(s, "gpk_p", "gpk_t", d->ndim, "kshape", 2, koffs, kstr);
+    gp_str_printf(s, "gpk_acc gpk_v = (gpk_acc)(%s);\n", d->identity);
     if (d->block_per_out)
-        gp_str_puts(s, "for (gpk_idx k = (gpk_idx)GPK_THREAD_ID; k < (gpk_idx)p.K; "
-                       "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
+        gp_str_puts(s, "for (gpk_idx gpk_k = (gpk_idx)GPK_THREAD_ID; gpk_k < (gpk_idx)gpk_p.K; "
+                       "gpk_k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
     else
-        gp_str_puts(s, "for (gpk_idx k = 0; k < (gpk_idx)p.K; ++k) {\n");
-    gp_str_puts(s, "gpk_idx ro = 0;\n");
-    const char *roffs[1] = {"ro"}, *rstr[1] = {"rin"};
-    emit_decompose(s, "k", d->nred, "rshape", 1, roffs, rstr);
+        gp_str_puts(s, "for (gpk_idx gpk_k = 0; gpk_k < (gpk_idx)gpk_p.K; ++gpk_k) {\n");
+    gp_str_puts(s, "gpk_idx gpk_ro = 0;\n");
+    const char *roffs[1] = {"gpk_ro"}, *rstr[1] = {"rin"};
+    emit_decompose_in(s, "gpk_p", "gpk_k", d->nred, "rshape", 1, roffs, rstr);
     char e[EXPR_MAX];
-    load_expr(d->dtypes[0], in->dtype, "p.in + ib + ro", e);
+    load_expr(d->dtypes[0], in->dtype, "gpk_p.in + gpk_ib + gpk_ro", e);
     gp_str_printf(s, "const %s %s = %s;\n(void)%s;\n", ctype(in->dtype), in->name, e, in->name);
-    gp_str_printf(s, "acc = gpk_combine(acc, (gpk_acc)(%s));\n}\n", d->operation);
+    gp_str_printf(s, "gpk_v = gpk_combine(gpk_v, (gpk_acc)(%s));\n}\n", d->operation);
     if (d->block_per_out)
-        gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, acc);\n");
-    gp_str_printf(s, "%s{\nconst gpk_acc a = acc;\n%s %s;\n{\n%s;\n}\n",
+        gp_str_puts(s, "GPK_BLOCK_REDUCE(gpk_acc, gpk_combine, gpk_v);\n");
+    gp_str_printf(s, "%s{\nconst gpk_acc a = gpk_v;\n%s %s;\n{\n%s;\n}\n",
                   d->block_per_out ? "if (GPK_THREAD_ID == 0) " : "", ctype(out->dtype),
                   out->name, d->post_map);
-    emit_store(s, d->dtypes[1], out->dtype, "p.out + ob", out->name);
+    emit_store(s, d->dtypes[1], out->dtype, "gpk_p.out + gpk_ob", out->name);
     gp_str_puts(s, "}\n}\n}\n");
     return check_overflow(name);
 }

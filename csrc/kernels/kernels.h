@@ -304,6 +304,8 @@ typedef struct gp_user_desc {
     const char *post_map;    /* reduction: statements reading a */
     const char *identity;    /* reduction: the start value */
     const char *preamble;
+    const char *loop_prep;  /* elementwise: statements before the loop */
+    const char *after_loop; /* elementwise: statements after it */
     int32_t ntypes;
     const char *const *type_names;
     const int32_t *type_dtypes;

@@ -333,7 +333,8 @@ gp_status_t gp_user_kernel(const gp_user_desc_t *d, gp_kernel_gen_fn gen, const 
 }
 
 GP_API gp_status_t gp_elementwise_user(const char *name, const char *operation,
-                                       const char *preamble, int32_t ntypes,
+                                       const char *preamble, const char *loop_prep,
+                                       const char *after_loop, int32_t ntypes,
                                        const char *const *type_names,
                                        const int32_t *type_dtypes, int64_t size,
                                        int32_t nparams, const gp_user_param_t *params,
@@ -428,6 +429,7 @@ GP_API gp_status_t gp_elementwise_user(const char *name, const char *operation,
     }
     it.ndim = m;
     gp_user_desc_t d = {.name = name, .operation = operation, .preamble = preamble,
+                        .loop_prep = loop_prep, .after_loop = after_loop,
                         .ntypes = ntypes, .type_names = type_names, .type_dtypes = type_dtypes,
                         .nparams = nparams, .params = params, .dtypes = dts, .ndim = it.ndim};
     d.idx32 = n < ((int64_t)1 << 30);

@@ -8,7 +8,9 @@
 
 typedef long long gpk_index;
 
-#define GPK_KERNEL(name, P) extern "C" __global__ void name(const P p)
+#define GPK_KERNEL(name, P) GPK_KERNEL_ARG(name, P, p)
+/* The same with the struct named `arg` (users' kernels: gpk_p). */
+#define GPK_KERNEL_ARG(name, P, arg) extern "C" __global__ void name(const P arg)
 /* A single-pass scan's entry: on CUDA at most 64 registers a thread, so 8
  * blocks of GPK_SCAN_THREADS stay resident (the float32 scan took 72, 7
  * blocks, without the bound; 64 it fits without spilling). */

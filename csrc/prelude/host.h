@@ -15,14 +15,17 @@ typedef long long gpk_index;
 
 /* Entry point: `P` is the parameter struct, passed by pointer to the entry
  * and by value to the body, as on a GPU. */
-#define GPK_KERNEL(name, P)                                                   \
-    static void name##_body(const P p, gpk_index gpk_block, gpk_index gpk_nblocks); \
-    __attribute__((visibility("default"))) void name(const void *pp, gpk_index b,   \
+#define GPK_KERNEL(name, P) GPK_KERNEL_ARG(name, P, p)
+/* The same with the struct named `arg`: users' kernels name it gpk_p, so
+ * that a user's parameter may be called `p`. */
+#define GPK_KERNEL_ARG(name, P, arg)                                          \
+    static void name##_body(const P arg, gpk_index gpk_block, gpk_index gpk_nblocks); \
+    __attribute__((visibility("default"))) void name(const void *gpk_pp, gpk_index b, \
                                                      gpk_index nb)             \
     {                                                                          \
-        name##_body(*(const P *)pp, b, nb);                                    \
+        name##_body(*(const P *)gpk_pp, b, nb);                                \
     }                                                                          \
-    static void name##_body(const P p, gpk_index gpk_block, gpk_index gpk_nblocks)
+    static void name##_body(const P arg, gpk_index gpk_block, gpk_index gpk_nblocks)
 
 #define GPK_SCAN_KERNEL(name, P) GPK_KERNEL(name, P)
 #define GPK_BLOCK_ID gpk_block

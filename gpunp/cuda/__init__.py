@@ -8,12 +8,13 @@ from __future__ import annotations
 from gpunp._config import backend
 from gpunp._lib import OutOfMemoryError, check, ffi, lib
 from gpunp.cuda import runtime
+from gpunp.cuda.memory import Memory, MemoryPointer
 from gpunp.cuda.stream import (  # noqa: F401 - Graph: what end_capture() gives
     Event, Graph, Stream, get_current_stream, get_elapsed_time)
 
 __all__ = ["Device", "Stream", "Event", "OutOfMemoryError", "MemoryPool", "runtime",
            "get_current_stream", "get_elapsed_time", "get_default_memory_pool", "is_available",
-           "get_device_id"]
+           "get_device_id", "Memory", "MemoryPointer"]
 
 
 def is_available() -> bool:
