@@ -73,6 +73,21 @@ typedef struct gp_csr_spgemm {
     void *c_indices, *c_data;
 } gp_csr_spgemm_t;
 
+/* A solve of A x = b by a sparse direct solver (gp_sparse.h): A n x n in
+ * CSR form with `nnz` stored elements, int32 indices, each row's sorted and
+ * distinct; b and x n entries; all data of `dtype` (float32/64,
+ * complex64/128). The library sets `singular`: -1 when A is invertible,
+ * else a row where its factorization found A singular (x is then
+ * unspecified). */
+typedef struct gp_csr_solve {
+    int32_t dtype;
+    int64_t n, nnz;
+    const void *indptr, *indices, *data;
+    const void *b;
+    void *x;
+    int64_t singular;
+} gp_csr_solve_t;
+
 /* Device memory a library call asks the engine for (its pool), freed by the
  * engine after the call, ordered on the call's stream. */
 typedef gp_status_t (*gp_work_alloc_fn)(void *ctx, size_t bytes, void **ptr);
@@ -243,6 +258,10 @@ typedef struct gp_backend_i {
      * workspace from `alloc`. Optional and declining as csr_mm does. */
     gp_status_t (*csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void *ctx,
                               void *stream);
+    /* Solves A x = b (gp_csr_solve_t) on `stream`; waits for the device.
+     * Optional (NULL where the backend has no sparse direct solver);
+     * GP_ERR_UNSUPPORTED where the library is missing or declines. */
+    gp_status_t (*csr_solve)(gp_csr_solve_t *c, void *stream);
 } gp_backend_i;
 
 /* The running backend (started on first use by gp_runtime_init, which is

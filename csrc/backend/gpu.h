@@ -80,5 +80,6 @@ gp_status_t GPU_SYM(csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *
                             void *stream);
 gp_status_t GPU_SYM(csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void *ctx,
                                 void *stream);
+gp_status_t GPU_SYM(csr_solve)(gp_csr_solve_t *c, void *stream);
 
 #endif /* GP_GPU_H */

@@ -23,4 +23,9 @@ gp_status_t gp_csr_spgemm_on(const gp_backend_i *be, int64_t a_rows, int64_t a_c
                              const gp_array_t *b_data, gp_array_t **indptr,
                              gp_array_t **indices, gp_array_t **data);
 
+/* gp_csr_solve on the csr_solve slot of `be` (likewise). */
+gp_status_t gp_csr_solve_on(const gp_backend_i *be, int64_t n, const gp_array_t *indptr,
+                            const gp_array_t *indices, const gp_array_t *data,
+                            const gp_array_t *b, gp_array_t **x, int64_t *singular);
+
 #endif /* GP_SCIPY_H */

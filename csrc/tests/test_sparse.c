@@ -114,6 +114,51 @@ static gp_status_t model_csr_spgemm(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, 
     return GP_OK;
 }
 
+/* A direct solve of a float64 system of up to 4 rows: Gaussian elimination
+ * on its dense form, partial pivoting; singular at an exactly zero pivot. */
+static int solve_calls;
+
+static gp_status_t model_csr_solve(gp_csr_solve_t *c, void *stream)
+{
+    (void)stream;
+    ++solve_calls;
+    if (c->dtype != GP_FLOAT64 || c->n > 4)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "model: float64 of 4 rows at most");
+    const int32_t *ptr = c->indptr, *ind = c->indices;
+    const double *a = c->data, *b = c->b;
+    double m[4][5] = {{0}};
+    int n = (int)c->n;
+    for (int r = 0; r < n; ++r) {
+        for (int32_t e = ptr[r]; e < ptr[r + 1]; ++e)
+            m[r][ind[e]] = a[e];
+        m[r][4] = b[r];
+    }
+    c->singular = -1;
+    for (int j = 0; j < n; ++j) {
+        int p = j;
+        for (int r = j + 1; r < n; ++r)
+            if (fabs(m[r][j]) > fabs(m[p][j]))
+                p = r;
+        if (m[p][j] == 0) {
+            c->singular = j;
+            return GP_OK;
+        }
+        for (int t = 0; t < 5; ++t) {
+            double v = m[j][t];
+            m[j][t] = m[p][t], m[p][t] = v;
+        }
+        for (int r = 0; r < n; ++r)
+            if (r != j) {
+                double f = m[r][j] / m[j][j];
+                for (int t = 0; t < 5; ++t)
+                    m[r][t] -= f * m[j][t];
+            }
+    }
+    for (int r = 0; r < n; ++r)
+        ((double *)c->x)[r] = m[r][4] / m[r][r];
+    return GP_OK;
+}
+
 static gp_backend_i model;
 
 /* ---- operands ------------------------------------------------------------------------ */
@@ -451,6 +496,71 @@ static void test_spgemm_library_road(void)
         gp_array_release(all[i]);
 }
 
+static void test_solve(void)
+{
+    /* A = [[4, 1, 0], [1, 3, 0], [0, 0, 2]], two right-hand sides as rows */
+    const int32_t ap[] = {0, 2, 4, 5}, ai[] = {0, 1, 0, 1, 2};
+    const double av[] = {4, 1, 1, 3, 2};
+    const double bv[] = {5, 4, 2, 9, 7, 4}; /* x = (1, 1, 1) and (20/11, 19/11, 2) */
+    int64_t n4 = 4, n5 = 5, bs[2] = {2, 3};
+    gp_array_t *a_p = host_array(ap, GP_INT32, 1, &n4), *a_i = host_array(ai, GP_INT32, 1, &n5),
+               *a_v = host_array(av, GP_FLOAT64, 1, &n5), *b = host_array(bv, GP_FLOAT64, 2, bs);
+    gp_array_t *x = NULL;
+    int64_t singular = 7;
+    /* the host backend has no solver: the caller's other road */
+    CHECK_ERROR(gp_csr_solve(3, a_p, a_i, a_v, b, &x, &singular), GP_ERR_UNSUPPORTED,
+                "gp_csr_solve: the backend has no sparse direct solver");
+    CHECK(x == NULL && singular == -1);
+    solve_calls = 0;
+    if (CHECK_OK(gp_csr_solve_on(&model, 3, a_p, a_i, a_v, b, &x, &singular))) {
+        const double want[] = {1, 1, 1, 20.0 / 11, 19.0 / 11, 2};
+        double got[6] = {0};
+        CHECK_EQ(singular, -1);
+        CHECK_EQ(x->ndim, 2);
+        CHECK_OK(gp_array_to_host(x, got, sizeof got, 'C'));
+        for (int i = 0; i < 6; ++i)
+            CHECK(fabs(got[i] - want[i]) < 1e-14);
+    }
+    CHECK_EQ(solve_calls, 2);
+    gp_array_release(x);
+    /* int64 indices reach the library as int32 */
+    gp_array_t *p64 = NULL, *i64 = NULL;
+    CHECK_OK(gp_array_astype(a_p, GP_INT64, 'C', GP_CASTING_UNSAFE, &p64));
+    CHECK_OK(gp_array_astype(a_i, GP_INT64, 'C', GP_CASTING_UNSAFE, &i64));
+    x = NULL;
+    if (CHECK_OK(gp_csr_solve_on(&model, 3, p64, i64, a_v, b, &x, &singular)))
+        CHECK_EQ(singular, -1);
+    CHECK_EQ(solve_calls, 4);
+    gp_array_release(x);
+    /* singular (row 2 empty): the first singular row, the other sides skipped */
+    const int32_t sp[] = {0, 2, 4, 4};
+    gp_array_t *s_p = host_array(sp, GP_INT32, 1, &n4), *s_i = host_array(ai, GP_INT32, 1, &n4),
+               *s_v = host_array(av, GP_FLOAT64, 1, &n4);
+    x = NULL;
+    if (CHECK_OK(gp_csr_solve_on(&model, 3, s_p, s_i, s_v, b, &x, &singular)))
+        CHECK_EQ(singular, 2);
+    CHECK_EQ(solve_calls, 5);
+    gp_array_release(x);
+    /* bad input: unsorted rows, another dtype, another length */
+    const int32_t ui[] = {1, 0, 0, 1, 2};
+    gp_array_t *u_i = host_array(ui, GP_INT32, 1, &n5), *bf = NULL, *b1 = NULL;
+    x = NULL;
+    CHECK_ERROR(gp_csr_solve_on(&model, 3, a_p, u_i, a_v, b, &x, &singular), GP_ERR_VALUE,
+                "gp_csr_solve: A's rows must have sorted, distinct indices");
+    CHECK_OK(gp_array_astype(b, GP_FLOAT32, 'C', GP_CASTING_UNSAFE, &bf));
+    CHECK_ERROR(gp_csr_solve_on(&model, 3, a_p, a_i, a_v, bf, &x, &singular), GP_ERR_TYPE,
+                "gp_csr_solve: b's dtype float32 is not A's float64");
+    int64_t n2 = 2;
+    b1 = host_array(bv, GP_FLOAT64, 1, &n2);
+    CHECK_ERROR(gp_csr_solve_on(&model, 3, a_p, a_i, a_v, b1, &x, &singular), GP_ERR_VALUE,
+                "gp_csr_solve: b must be of shape (3,) or (k, 3)");
+    CHECK(x == NULL);
+    CHECK_EQ(solve_calls, 5);
+    gp_array_t *all[] = {a_p, a_i, a_v, b, p64, i64, s_p, s_i, s_v, u_i, bf, b1};
+    for (int i = 0; i < 12; ++i)
+        gp_array_release(all[i]);
+}
+
 int main(void)
 {
     if (gp_test_init()) {
@@ -459,10 +569,12 @@ int main(void)
             model = *host;
             model.csr_mm = model_csr_mm;
             model.csr_spgemm = model_csr_spgemm;
+            model.csr_solve = model_csr_solve;
             RUN(test_kernels);
             RUN(test_library_road);
             RUN(test_spgemm);
             RUN(test_spgemm_library_road);
+            RUN(test_solve);
         }
     }
     return check_summary("test_sparse");

@@ -359,6 +359,7 @@ enum {
     GPU_SPARSE_SPGEMM_DEFAULT = 0
 };
 typedef struct gpu_spgemm_ *gpuSpGEMM;
+typedef struct gpu_mat_descr_ *gpuMatDescr;
 /* SpGEMM's three phases share one argument list (cusparseSpGEMM_*): handle,
  * opA, opB, alpha, A, B, beta, C, compute type, algorithm, descriptor */
 #define GPU_SPGEMM_ARGS gpuSparseHandle, int, int, const void *, gpuSpMat, gpuSpMat, \
@@ -388,7 +389,28 @@ typedef struct gpu_spgemm_ *gpuSpGEMM;
     X(SpGEMMCompute, (GPU_SPGEMM_ARGS, size_t *, void *), "cusparseSpGEMM_compute")     \
     X(SpGEMMCopy, (GPU_SPGEMM_ARGS), "cusparseSpGEMM_copy")                             \
     X(SpMatGetSize, (gpuSpMat, int64_t *, int64_t *, int64_t *), "cusparseSpMatGetSize") \
-    X(CsrSetPointers, (gpuSpMat, void *, void *, void *), "cusparseCsrSetPointers")
+    X(CsrSetPointers, (gpuSpMat, void *, void *, void *), "cusparseCsrSetPointers")    \
+    X(CreateMatDescr, (gpuMatDescr *), "cusparseCreateMatDescr")                        \
+    X(DestroyMatDescr, (gpuMatDescr), "cusparseDestroyMatDescr")
+
+/* Sparse direct solves: cuSOLVER's sparse API (cusolverSp, in the dense
+ * solvers' library; deprecated for cuDSS since CUDA 12.9 but shipped by
+ * CUDA 13), its QR solve of a CSR system with the matrix on the device
+ * (csrlsvqr), loaded at first use apart from the dense API so a cuSOLVER
+ * without it still runs those. A matrix's legacy descriptor (general,
+ * zero-based: cusparseCreateMatDescr's default) comes from cuSPARSE. The
+ * typed routines differ in their tolerance's type (float for S and C). */
+#define GPU_SPSOLVER_WHAT "cuSOLVER's sparse API"
+typedef struct gpu_spsolver_ *gpuSpSolverHandle;
+#define GPU_LSVQR_ARGS(tol) gpuSpSolverHandle, int, int, gpuMatDescr, const void *, const int *, \
+                            const int *, const void *, tol, int, void *, int *
+#define GPU_SPSOLVER_API(X)                                                             \
+    X(Create, (gpuSpSolverHandle *), "cusolverSpCreate")                               \
+    X(SetStream, (gpuSpSolverHandle, gpuStream), "cusolverSpSetStream")                \
+    X(LsvqrS, (GPU_LSVQR_ARGS(float)), "cusolverSpScsrlsvqr")                          \
+    X(LsvqrD, (GPU_LSVQR_ARGS(double)), "cusolverSpDcsrlsvqr")                         \
+    X(LsvqrC, (GPU_LSVQR_ARGS(float)), "cusolverSpCcsrlsvqr")                          \
+    X(LsvqrZ, (GPU_LSVQR_ARGS(double)), "cusolverSpZcsrlsvqr")
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))

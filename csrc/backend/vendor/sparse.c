@@ -1,7 +1,8 @@
 /*
  * vendor/sparse.c - the GPU backend's sparse library (cuSPARSE's generic
  * API): products of a CSR matrix and a dense row-major matrix (SpMM) or a
- * vector (SpMV), and of two CSR matrices (SpGEMM).
+ * vector (SpMV), and of two CSR matrices (SpGEMM); and a sparse direct
+ * solve (cuSOLVER's sparse QR, beside cuSPARSE as its descriptor is).
  * Compiled once per vendor (gpu.h); the HIP header names no sparse library
  * yet (hipSPARSE is not wired: docs/hip.md), so there the slot stays NULL
  * and the engine's generated kernels run.
@@ -229,5 +230,81 @@ gp_status_t GPU_SYM(csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void
     if (a)
         sparse.DestroySpMat(a);
     return st;
+}
+#endif
+
+#ifdef GPU_SPSOLVER_API
+static struct {
+#define X(name, params, syms) int (*name) params;
+    GPU_SPSOLVER_API(X)
+#undef X
+} spsolver;
+
+static gp_vendor_lib_t spsolver_lib = {PTHREAD_ONCE_INIT};
+
+static void load_spsolver(void)
+{
+    static const char *const sonames[] = GPU_SOLVER_SONAMES;
+#define X(name, params, syms) syms,
+    static const char *const syms[] = {GPU_SPSOLVER_API(X)};
+#undef X
+#define X(name, params, syms) (void **)&spsolver.name,
+    void **slots[] = {GPU_SPSOLVER_API(X)};
+#undef X
+    gp_vendor_load(&spsolver_lib, GPU_SPSOLVER_WHAT, sonames, GPU_DL_VENDOR, syms, slots,
+                   (int)(sizeof syms / sizeof *syms));
+}
+
+static _Thread_local gpuSpSolverHandle spsolver_handles[GPU_MAX_DEVICES];
+
+/* A QR solve by cusolverSp (it waits for the device: the singularity comes
+ * back to the host). A cuSOLVER without the sparse API (a later CUDA may
+ * drop it) declines, and the engine takes its other road. */
+gp_status_t GPU_SYM(csr_solve)(gp_csr_solve_t *c, void *stream)
+{
+    if (c->n > 0x7fffffff || c->nnz > 0x7fffffff)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "%s: too many rows or elements for its int",
+                            GPU_SPSOLVER_WHAT);
+    pthread_once(&spsolver_lib.once, load_spsolver);
+    if (spsolver_lib.status != GP_OK)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "%s", spsolver_lib.problem);
+    GP_TRY(gp_vendor_ready(&sparse_lib, load_sparse));
+    GP_TRY(GPU_SYM(ctx_current)());
+    int d = gp_current_device();
+    int r;
+    if (!spsolver_handles[d] && (r = spsolver.Create(&spsolver_handles[d])) != 0)
+        return gp_set_error(r == 2 ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND,
+                            "%s: creating a handle failed (status %d)", GPU_SPSOLVER_WHAT, r);
+    gpuSpSolverHandle h = spsolver_handles[d];
+    if ((r = spsolver.SetStream(h, (gpuStream)stream)) != 0)
+        return gp_set_error(GP_ERR_BACKEND, "%s: setting the stream failed (status %d)",
+                            GPU_SPSOLVER_WHAT, r);
+    gpuMatDescr descr = NULL;
+    if ((r = sparse.CreateMatDescr(&descr)) != GPU_SPARSE_SUCCESS)
+        return sparse_fail(r, "describing the matrix");
+    int n = (int)c->n, nnz = (int)c->nnz, singular = -1;
+    const int *ptr = c->indptr, *ind = c->indices;
+    /* tolerance 0: only an exactly zero diagonal of R is singular, as a zero
+     * pivot is SuperLU's; reordering 1 (symrcm) to limit the fill-in */
+    switch (c->dtype) {
+    case GP_FLOAT32:
+        r = spsolver.LsvqrS(h, n, nnz, descr, c->data, ptr, ind, c->b, 0.0f, 1, c->x, &singular);
+        break;
+    case GP_FLOAT64:
+        r = spsolver.LsvqrD(h, n, nnz, descr, c->data, ptr, ind, c->b, 0.0, 1, c->x, &singular);
+        break;
+    case GP_COMPLEX64:
+        r = spsolver.LsvqrC(h, n, nnz, descr, c->data, ptr, ind, c->b, 0.0f, 1, c->x, &singular);
+        break;
+    default:
+        r = spsolver.LsvqrZ(h, n, nnz, descr, c->data, ptr, ind, c->b, 0.0, 1, c->x, &singular);
+        break;
+    }
+    sparse.DestroyMatDescr(descr);
+    if (r != 0)
+        return gp_set_error(r == 2 ? GP_ERR_NOMEM_DEVICE : GP_ERR_BACKEND,
+                            "%s: csrlsvqr failed (status %d)", GPU_SPSOLVER_WHAT, r);
+    c->singular = singular;
+    return GP_OK;
 }
 #endif

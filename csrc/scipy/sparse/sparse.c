@@ -1034,3 +1034,92 @@ static gp_status_t vendor_spgemm(const gp_backend_i *be, const csr_t *a, const c
     gp_array_release(cptr);
     return st;
 }
+
+/* ---- the sparse direct solve --------------------------------------------------- */
+
+GP_API gp_status_t gp_csr_solve(int64_t n, const gp_array_t *indptr, const gp_array_t *indices,
+                                const gp_array_t *data, const gp_array_t *b, gp_array_t **x,
+                                int64_t *singular)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return gp_csr_solve_on(be, n, indptr, indices, data, b, x, singular);
+}
+
+gp_status_t gp_csr_solve_on(const gp_backend_i *be, int64_t n, const gp_array_t *indptr,
+                            const gp_array_t *indices, const gp_array_t *data,
+                            const gp_array_t *b, gp_array_t **x, int64_t *singular)
+{
+    static const char fn[] = "gp_csr_solve";
+    if (!x || !singular)
+        return gp_set_error(GP_ERR_MISUSE, "%s: x or singular is NULL", fn);
+    *x = NULL;
+    *singular = -1;
+    if (!b)
+        return gp_set_error(GP_ERR_MISUSE, "%s: b is NULL", fn);
+    GP_CHECK_ARRAY(b);
+    csr_t m;
+    GP_TRY(csr_get(fn, "A", n, n, indptr, indices, data, &m));
+    int32_t dt = m.data->dtype;
+    gp_status_t st = GP_OK;
+    if (dt != GP_FLOAT32 && dt != GP_FLOAT64 && dt != GP_COMPLEX64 && dt != GP_COMPLEX128)
+        st = gp_set_error(GP_ERR_TYPE, "%s: no solve for dtype %s", fn, gp_dtypes[dt].name);
+    else if (b->dtype != dt)
+        st = gp_set_error(GP_ERR_TYPE, "%s: b's dtype %s is not A's %s", fn,
+                          gp_dtypes[b->dtype].name, gp_dtypes[dt].name);
+    else if ((b->ndim != 1 && b->ndim != 2) || b->shape[b->ndim - 1] != n)
+        st = gp_set_error(GP_ERR_VALUE, "%s: b must be of shape (%lld,) or (k, %lld)", fn,
+                          (long long)n, (long long)n);
+    else if (!be->csr_solve)
+        st = gp_set_error(GP_ERR_UNSUPPORTED, "%s: the backend has no sparse direct solver",
+                          fn);
+    int64_t k = b->ndim == 2 ? b->shape[0] : 1, bad = 0;
+    gp_array_t *ptr32 = NULL, *ind32 = NULL, *bc = NULL, *out = NULL;
+    if (st == GP_OK)
+        st = gp_array_zeros(dt, b->ndim, b->shape, GP_ORDER_C, &out);
+    /* nothing to solve, or nothing stored (singular at row 0) */
+    bool solve = st == GP_OK && n && k;
+    if (solve && m.nnz == 0) {
+        *singular = 0;
+        solve = false;
+    }
+    if (solve)
+        st = misordered(be, &m, &bad);
+    if (solve && st == GP_OK && bad)
+        st = gp_set_error(GP_ERR_VALUE, "%s: A's rows must have sorted, distinct indices", fn);
+    /* the library's indices are int32 */
+    if (solve && st == GP_OK && m.idx_dt != GP_INT32) {
+        if (n > INT32_MAX || m.nnz > INT32_MAX)
+            st = gp_set_error(GP_ERR_UNSUPPORTED, "%s: too many rows or elements for int32 "
+                                                  "indices", fn);
+        if (st == GP_OK)
+            st = gp_copy_new(m.ptr, GP_INT32, GP_ORDER_C, &ptr32);
+        if (st == GP_OK)
+            st = gp_copy_new(m.ind, GP_INT32, GP_ORDER_C, &ind32);
+    }
+    if (solve && st == GP_OK)
+        st = contiguous(b, &bc);
+    size_t row = (size_t)n * (size_t)gp_dtype_size(dt);
+    for (int64_t i = 0; solve && st == GP_OK && i < k; ++i) {
+        gp_csr_solve_t c = {dt, n, m.nnz, gp_array_data(ptr32 ? ptr32 : m.ptr),
+                            gp_array_data(ind32 ? ind32 : m.ind), gp_array_data(m.data),
+                            (const char *)gp_array_data(bc) + i * row,
+                            (char *)gp_array_data(out) + i * row, -1};
+        st = be->csr_solve(&c, gp_current_stream());
+        if (st == GP_OK && c.singular >= 0) {
+            *singular = c.singular;
+            break;
+        }
+    }
+    csr_release(&m);
+    gp_array_release(ptr32);
+    gp_array_release(ind32);
+    gp_array_release(bc);
+    if (st != GP_OK) {
+        gp_array_release(out);
+        *singular = -1;
+        return st;
+    }
+    *x = out;
+    return GP_OK;
+}
