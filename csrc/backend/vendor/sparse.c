@@ -189,6 +189,7 @@ gp_status_t GPU_SYM(csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void
         st = alloc(ctx, bytes1, &work1);
     if (r == GPU_SPARSE_SUCCESS && st == GP_OK)
         r = sparse.SpGEMMWork(SPGEMM_ARGS, &bytes1, work1);
+    bool estimated = r == GPU_SPARSE_SUCCESS;
     if (r == GPU_SPARSE_SUCCESS && st == GP_OK) {
         what = "computing the product";
         r = sparse.SpGEMMCompute(SPGEMM_ARGS, &bytes2, NULL);
@@ -215,10 +216,13 @@ gp_status_t GPU_SYM(csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void
 #undef SPGEMM_ARGS
     if (r == GPU_SPARSE_SUCCESS && st == GP_OK)
         c->c_nnz = nnz;
-    /* past the library's memory (its default algorithm's limit): the kernels */
-    if (r == GPU_SPARSE_INSUFFICIENT_RESOURCES && st == GP_OK)
-        st = gp_set_error(GP_ERR_UNSUPPORTED, "%s: %s: insufficient resources", GPU_SPARSE_WHAT,
-                          what);
+    /* past the library's memory (its default algorithm's limit), or int64
+     * indices refused before any work (cuSPARSE does int64 SpGEMM from CUDA
+     * 13 on; which status an older one gives is not documented): the kernels */
+    if (st == GP_OK && (r == GPU_SPARSE_INSUFFICIENT_RESOURCES ||
+                        (r != GPU_SPARSE_SUCCESS && !estimated && c->idx_dtype == GP_INT64)))
+        st = gp_set_error(GP_ERR_UNSUPPORTED, "%s: %s declined (status %d)", GPU_SPARSE_WHAT,
+                          what, r);
     else if (r != GPU_SPARSE_SUCCESS && st == GP_OK)
         st = sparse_fail(r, what);
     if (g)
