@@ -263,11 +263,12 @@ def test_csr_solve_bad_arguments():
             dev.csr_solve(4, *unsorted, gp.ones(5), gp.ones(4))
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
-def test_spsolve_sparse_each_road(dtype):
+def test_spsolve_sparse_each_road(dtype=np.float64):
     """gpunp.scipy.sparse.linalg.spsolve of a sparse A against SciPy's: the
     library road on CUDA, the dense one elsewhere; a singular A (a zero row
-    and column) warns and gives NaNs on both."""
+    and column) warns and gives NaNs on both. (Every dtype of the library
+    road: test_csr_solve_where_the_backend_has_a_solver; one here keeps the
+    dense road's cold compiles few.)"""
     import gpunp.scipy.sparse as gsp
     import gpunp.scipy.sparse.linalg as gl
     import scipy.sparse.linalg as sl
