@@ -612,6 +612,22 @@ def _eigsh(lib, side):
     return run
 
 
+def _spsolve(lib, side):
+    """spsolve of the 2-D Poisson matrix of side^2 rows, b = 1 (gpunp:
+    cuSOLVER's sparse QR on CUDA; CuPy: the same library; SciPy: SuperLU)."""
+    linalg = _linalg_of(lib, 0)  # SciPy's SuperLU takes these sizes in well under a second
+    h = _host_poisson(side)
+    a = _to_lib(lib, h)
+    if linalg is None or a is None:
+        return None
+    b_host = np.ones(side * side)
+    b = b_host if lib.name == "numpy" else lib.asarray(b_host)
+    x = _host_result(lib, linalg.spsolve(a, b))
+    if np.linalg.norm(h @ x - b_host) > 1e-8 * np.linalg.norm(b_host) * side * side:
+        raise AssertionError(f"{lib.name}'s spsolve is off")
+    return lambda: linalg.spsolve(a, b)
+
+
 def bytes_moved(arrays, itemsize=4):
     return lambda n: arrays * n * itemsize
 
@@ -800,8 +816,8 @@ def workloads(quick: bool) -> list:
         Workload(f"fft complex64 {flen}", "ms", flen, _fft(False), gpu_only=True),
         Workload(f"fft2 complex64 {fside}x{fside}", "ms", fside, _fft(True), gpu_only=True),
     ]
-    srows, grows, pside, eside = ((1 << 14, 1 << 12, 64, 32) if quick else
-                                  (1 << 24, 1 << 20, 2048, 1024))
+    srows, grows, pside, eside, dside = ((1 << 14, 1 << 12, 64, 32, 32) if quick else
+                                         (1 << 24, 1 << 20, 2048, 1024, 128))
     out += [
         Workload(f"sparse CSR SpMV, {srows} rows, {8 * srows} nonzeros float32 (bytes implied)",
                  "TB/s", srows, _spmv, spmv_bytes, True),
@@ -811,6 +827,8 @@ def workloads(quick: bool) -> list:
                  _cg),
         Workload(f"sparse eigsh, 6 largest of a {eside * eside}-row 2-D Laplacian float64",
                  "ms", eside, _eigsh),
+        Workload(f"sparse spsolve, 2-D Poisson {dside}x{dside} float64, one right-hand side",
+                 "ms", dside, _spsolve),
     ]
     sig = 1 << (16 if quick else 24)
     sig26 = 1 << (18 if quick else 26)

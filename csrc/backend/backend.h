@@ -52,6 +52,42 @@ typedef struct gp_csr_mm {
     void *y;
 } gp_csr_mm_t;
 
+/* A product of two CSR matrices for a sparse library (gp_sparse.h):
+ * C = A @ B, A `rows` x `inner` and B `inner` x `cols`, with `a_nnz` and
+ * `b_nnz` stored elements, each row's indices sorted and distinct; all index
+ * arrays of `idx_dtype` (int32 or int64) and all data of `dtype`
+ * (float32/64, complex64/128). The engine gives C's indptr (rows + 1
+ * entries); the library takes C's indices and data from the call's `alloc`
+ * and sets `c_nnz`, `c_indices` and `c_data`. C may store elements whose
+ * sums are zero, and need not have its rows' indices sorted: the engine
+ * makes it canonical after. */
+typedef struct gp_csr_spgemm {
+    int32_t dtype;
+    int32_t idx_dtype;
+    int64_t rows, inner, cols;
+    int64_t a_nnz, b_nnz;
+    const void *a_indptr, *a_indices, *a_data;
+    const void *b_indptr, *b_indices, *b_data;
+    void *c_indptr;
+    int64_t c_nnz;
+    void *c_indices, *c_data;
+} gp_csr_spgemm_t;
+
+/* A solve of A x = b by a sparse direct solver (gp_sparse.h): A n x n in
+ * CSR form with `nnz` stored elements, int32 indices, each row's sorted and
+ * distinct; b and x n entries; all data of `dtype` (float32/64,
+ * complex64/128). The library sets `singular`: -1 when A is invertible,
+ * else a row where its factorization found A singular (x is then
+ * unspecified). */
+typedef struct gp_csr_solve {
+    int32_t dtype;
+    int64_t n, nnz;
+    const void *indptr, *indices, *data;
+    const void *b;
+    void *x;
+    int64_t singular;
+} gp_csr_solve_t;
+
 /* Device memory a library call asks the engine for (its pool), freed by the
  * engine after the call, ordered on the call's stream. */
 typedef gp_status_t (*gp_work_alloc_fn)(void *ctx, size_t bytes, void **ptr);
@@ -218,6 +254,14 @@ typedef struct gp_backend_i {
      * same way. The indices are checked before: the library trusts them. */
     gp_status_t (*csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *ctx,
                           void *stream);
+    /* C = A @ B for CSR matrices (gp_csr_spgemm_t), C's arrays and the
+     * workspace from `alloc`. Optional and declining as csr_mm does. */
+    gp_status_t (*csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void *ctx,
+                              void *stream);
+    /* Solves A x = b (gp_csr_solve_t) on `stream`; waits for the device.
+     * Optional (NULL where the backend has no sparse direct solver);
+     * GP_ERR_UNSUPPORTED where the library is missing or declines. */
+    gp_status_t (*csr_solve)(gp_csr_solve_t *c, void *stream);
 } gp_backend_i;
 
 /* The running backend (started on first use by gp_runtime_init, which is

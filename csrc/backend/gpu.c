@@ -844,5 +844,9 @@ const gp_backend_i GPU_BACKEND = {
 #endif
 #ifdef GPU_SPARSE_API
     .csr_mm = GPU_SYM(csr_mm),
+    .csr_spgemm = GPU_SYM(csr_spgemm),
+#endif
+#ifdef GPU_SPSOLVER_API
+    .csr_solve = GPU_SYM(csr_solve),
 #endif
 };

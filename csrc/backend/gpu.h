@@ -78,5 +78,8 @@ gp_status_t GPU_SYM(fft_exec)(void *plan, const gp_fft_layout_t *l, int32_t inve
 gp_status_t GPU_SYM(fft_destroy)(void *plan);
 gp_status_t GPU_SYM(csr_mm)(const gp_csr_mm_t *c, gp_work_alloc_fn alloc, void *ctx,
                             void *stream);
+gp_status_t GPU_SYM(csr_spgemm)(gp_csr_spgemm_t *c, gp_work_alloc_fn alloc, void *ctx,
+                                void *stream);
+gp_status_t GPU_SYM(csr_solve)(gp_csr_solve_t *c, void *stream);
 
 #endif /* GP_GPU_H */

@@ -1,6 +1,7 @@
 /*
  * gp_sparse.h - products of sparse matrices in CSR form (scipy.sparse's hot
- * kernels): sparse x dense vector or matrix, sparse x sparse.
+ * kernels): sparse x dense vector or matrix, sparse x sparse; and a sparse
+ * direct solve where the backend has a library for it.
  *
  * A CSR matrix of `rows` x `cols` is three 1-d arrays: `indptr` (rows + 1
  * entries), `indices` and `data` (one entry per stored element; row r's are
@@ -56,6 +57,21 @@ GP_API gp_status_t gp_csr_spgemm(int64_t a_rows, int64_t a_cols, const gp_array_
                                  int64_t b_rows, int64_t b_cols, const gp_array_t *b_indptr,
                                  const gp_array_t *b_indices, const gp_array_t *b_data,
                                  gp_array_t **indptr, gp_array_t **indices, gp_array_t **data);
+
+/* x with A x = b for the square CSR matrix A (n x n, each row's indices
+ * sorted and distinct) by the backend's sparse direct solver (cuSOLVER's
+ * sparse QR on CUDA): `b` of shape (n,) or (k, n), each row a right-hand
+ * side, of A's dtype (float32/64, complex64/128); `*x` a new array of b's
+ * shape. `*singular` is -1, or a row where the factorization found A
+ * exactly singular (x's values are then unspecified). GP_ERR_UNSUPPORTED
+ * where the backend has no such solver (the host; HIP) or its library
+ * declines (too large for its int indices; missing); GP_ERR_TYPE for other
+ * dtypes or differing ones; GP_ERR_VALUE for mismatched shapes or a row
+ * whose indices are unsorted or repeated; GP_ERR_INDEX as gp_csr_matmul's.
+ * On error `*x` is NULL. */
+GP_API gp_status_t gp_csr_solve(int64_t n, const gp_array_t *indptr, const gp_array_t *indices,
+                                const gp_array_t *data, const gp_array_t *b, gp_array_t **x,
+                                int64_t *singular);
 
 #ifdef __cplusplus
 }

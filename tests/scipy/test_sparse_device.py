@@ -204,6 +204,94 @@ def test_random_shapes_against_scipy(m, k, n, density, seed, canonical):
     _assert_csr_same(got, a @ b, EXACT_ON_HOST and canonical)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_spgemm_canonical_exact_cancellation_library_road(dtype):
+    # canonical operands of a float result: cuSPARSE's SpGEMM on CUDA, whose
+    # C keeps (0, 0) = 1*2 + 2*(-1) as a stored zero: it must not survive
+    a = sps.csr_array((np.array([1, 2, 3], dtype), np.array([0, 1, 1], np.int32),
+                       np.array([0, 2, 3], np.int32)), shape=(2, 2))
+    b = sps.csr_array((np.array([2, 5, -1, 4], dtype), np.array([0, 1, 0, 1], np.int32),
+                       np.array([0, 2, 4], np.int32)), shape=(2, 2))
+    got = dev.csr_spgemm(a.shape, *_dev(a), b.shape, *_dev(b))
+    want = a @ b
+    assert want.nnz == 3
+    _assert_csr_same(got, want, True)
+
+
+# ---- the sparse direct solve --------------------------------------------------------
+
+HAS_SOLVER = gp.backend() == "cuda"  # cuSOLVER's sparse QR; the host and HIP have none
+
+
+def _system(rng, n, dtype, idx):
+    a = _csr(rng, n, n, dtype, idx=idx, density=0.3) + sps.diags_array(
+        np.full(n, 4, dtype), format="csr")
+    a = sps.csr_array((a.data.astype(dtype), a.indices.astype(idx), a.indptr.astype(idx)),
+                      shape=a.shape)
+    a.sort_indices()
+    return a
+
+
+@pytest.mark.parametrize("dtype, idx", [(np.float32, np.int32), (np.float64, np.int64),
+                                        (np.complex64, np.int32), (np.complex128, np.int32)])
+def test_csr_solve_where_the_backend_has_a_solver(dtype, idx):
+    rng = np.random.default_rng(11)
+    a = _system(rng, 9, dtype, idx)
+    B = _values(rng, 2 * 9, dtype).reshape(2, 9)
+    if not HAS_SOLVER:
+        with pytest.raises(NotImplementedError, match="no sparse direct solver"):
+            dev.csr_solve(9, *_dev(a), gp.asarray(B))
+        return
+    x, singular = dev.csr_solve(9, *_dev(a), gp.asarray(B))
+    assert singular == -1 and x.shape == B.shape and x.dtype == np.dtype(dtype)
+    want = np.linalg.solve(a.toarray(), B.T).T
+    np.testing.assert_allclose(gp.asnumpy(x), want, rtol=1e-4 if want.itemsize <= 8 else 1e-10)
+
+
+def test_csr_solve_bad_arguments():
+    a = _system(np.random.default_rng(12), 4, np.float64, np.int32)
+    ptr, ind, data = _dev(a)
+    with pytest.raises(TypeError, match="not A's float64"):
+        dev.csr_solve(4, ptr, ind, data, gp.ones(4, dtype=np.float32))
+    with pytest.raises(TypeError, match="no solve for dtype int64"):
+        dev.csr_solve(4, ptr, ind, data.astype(np.int64), gp.ones(4, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"shape \(4,\) or \(k, 4\)"):
+        dev.csr_solve(4, ptr, ind, data, gp.ones(5))
+    if HAS_SOLVER:  # the host declines before it looks at the rows
+        unsorted = [gp.asarray(np.array(v, np.int32)) for v in ([0, 2, 3, 4, 5], [1, 0, 1, 2, 3])]
+        with pytest.raises(ValueError, match="sorted, distinct"):
+            dev.csr_solve(4, *unsorted, gp.ones(5), gp.ones(4))
+
+
+def test_spsolve_sparse_each_road(dtype=np.float64):
+    """gpunp.scipy.sparse.linalg.spsolve of a sparse A against SciPy's: the
+    library road on CUDA, the dense one elsewhere; a singular A (a zero row
+    and column) warns and gives NaNs on both. (Every dtype of the library
+    road: test_csr_solve_where_the_backend_has_a_solver; one here keeps the
+    dense road's cold compiles few.)"""
+    import gpunp.scipy.sparse as gsp
+    import gpunp.scipy.sparse.linalg as gl
+    import scipy.sparse.linalg as sl
+    rng = np.random.default_rng(13)
+    a = _system(rng, 10, dtype, np.int32)
+    B = _values(rng, 30, dtype).reshape(10, 3)
+    rtol = 1e-4 if np.dtype(dtype).itemsize <= 8 else 1e-10
+    for rhs in (B, B[:, 0]):
+        got = gl.spsolve(gsp.csr_array(a), gp.asarray(rhs))
+        want = sl.spsolve(a, rhs)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(gp.asnumpy(got), want, rtol=rtol, atol=rtol)
+    d = a.toarray()
+    d[4, :] = 0
+    d[:, 4] = 0
+    s = sps.csr_array(d)
+    with pytest.warns(gl.MatrixRankWarning, match="exactly singular"):
+        got = gl.spsolve(gsp.csr_array(s), gp.asarray(B))
+    with pytest.warns(sl.MatrixRankWarning):
+        want = sl.spsolve(s, B)
+    assert np.isnan(gp.asnumpy(got)).all() and np.isnan(want).all()
+
+
 # ---- errors ----------------------------------------------------------------------
 
 def _small():

@@ -348,14 +348,22 @@ enum {
     GPU_SPARSE_SUCCESS = 0,
     GPU_SPARSE_ALLOC_FAILED = 2,
     GPU_SPARSE_NOT_SUPPORTED = 10,
+    GPU_SPARSE_INSUFFICIENT_RESOURCES = 11,
     GPU_SPARSE_INDEX_32I = 2,
     GPU_SPARSE_INDEX_64I = 3,
     GPU_SPARSE_BASE_ZERO = 0,
     GPU_SPARSE_OP_N = 0,
     GPU_SPARSE_ORDER_ROW = 2,
     GPU_SPARSE_SPMM_DEFAULT = 0,
-    GPU_SPARSE_SPMV_DEFAULT = 0
+    GPU_SPARSE_SPMV_DEFAULT = 0,
+    GPU_SPARSE_SPGEMM_DEFAULT = 0
 };
+typedef struct gpu_spgemm_ *gpuSpGEMM;
+typedef struct gpu_mat_descr_ *gpuMatDescr;
+/* SpGEMM's three phases share one argument list (cusparseSpGEMM_*): handle,
+ * opA, opB, alpha, A, B, beta, C, compute type, algorithm, descriptor */
+#define GPU_SPGEMM_ARGS gpuSparseHandle, int, int, const void *, gpuSpMat, gpuSpMat, \
+                        const void *, gpuSpMat, int, int, gpuSpGEMM
 #define GPU_SPARSE_API(X)                                                               \
     X(Create, (gpuSparseHandle *), "cusparseCreate")                                    \
     X(SetStream, (gpuSparseHandle, gpuStream), "cusparseSetStream")                     \
@@ -374,7 +382,35 @@ enum {
     X(SpMVSize, (gpuSparseHandle, int, const void *, gpuSpMat, gpuDnVec, const void *,     \
                  gpuDnVec, int, int, size_t *), "cusparseSpMV_bufferSize")              \
     X(SpMV, (gpuSparseHandle, int, const void *, gpuSpMat, gpuDnVec, const void *,         \
-             gpuDnVec, int, int, void *), "cusparseSpMV")
+             gpuDnVec, int, int, void *), "cusparseSpMV")                               \
+    X(SpGEMMCreate, (gpuSpGEMM *), "cusparseSpGEMM_createDescr")                        \
+    X(SpGEMMDestroy, (gpuSpGEMM), "cusparseSpGEMM_destroyDescr")                        \
+    X(SpGEMMWork, (GPU_SPGEMM_ARGS, size_t *, void *), "cusparseSpGEMM_workEstimation") \
+    X(SpGEMMCompute, (GPU_SPGEMM_ARGS, size_t *, void *), "cusparseSpGEMM_compute")     \
+    X(SpGEMMCopy, (GPU_SPGEMM_ARGS), "cusparseSpGEMM_copy")                             \
+    X(SpMatGetSize, (gpuSpMat, int64_t *, int64_t *, int64_t *), "cusparseSpMatGetSize") \
+    X(CsrSetPointers, (gpuSpMat, void *, void *, void *), "cusparseCsrSetPointers")    \
+    X(CreateMatDescr, (gpuMatDescr *), "cusparseCreateMatDescr")                        \
+    X(DestroyMatDescr, (gpuMatDescr), "cusparseDestroyMatDescr")
+
+/* Sparse direct solves: cuSOLVER's sparse API (cusolverSp, in the dense
+ * solvers' library; deprecated for cuDSS since CUDA 12.9 but shipped by
+ * CUDA 13), its QR solve of a CSR system with the matrix on the device
+ * (csrlsvqr), loaded at first use apart from the dense API so a cuSOLVER
+ * without it still runs those. A matrix's legacy descriptor (general,
+ * zero-based: cusparseCreateMatDescr's default) comes from cuSPARSE. The
+ * typed routines differ in their tolerance's type (float for S and C). */
+#define GPU_SPSOLVER_WHAT "cuSOLVER's sparse API"
+typedef struct gpu_spsolver_ *gpuSpSolverHandle;
+#define GPU_LSVQR_ARGS(tol) gpuSpSolverHandle, int, int, gpuMatDescr, const void *, const int *, \
+                            const int *, const void *, tol, int, void *, int *
+#define GPU_SPSOLVER_API(X)                                                             \
+    X(Create, (gpuSpSolverHandle *), "cusolverSpCreate")                               \
+    X(SetStream, (gpuSpSolverHandle, gpuStream), "cusolverSpSetStream")                \
+    X(LsvqrS, (GPU_LSVQR_ARGS(float)), "cusolverSpScsrlsvqr")                          \
+    X(LsvqrD, (GPU_LSVQR_ARGS(double)), "cusolverSpDcsrlsvqr")                         \
+    X(LsvqrC, (GPU_LSVQR_ARGS(float)), "cusolverSpCcsrlsvqr")                          \
+    X(LsvqrZ, (GPU_LSVQR_ARGS(double)), "cusolverSpZcsrlsvqr")
 
 /* Run-time compilation: NVRTC, to a cubin for sm_<major><minor>. */
 #define GPU_RTC_COMPILE(src, target, out) gp_nvrtc_compile((src), (target), (out))

@@ -67,8 +67,9 @@ static const sp_dtype_t *sp_dtype(int32_t dt)
 
 /* ---- kernel specifications ------------------------------------------------------ */
 
-enum { SP_MV = 0, SP_MM = 1, SP_FLOPS = 2, SP_EXPAND = 3, SP_COPY = 4 };
-static const char *const stage_names[] = {"mv", "mm", "flops", "expand", "copy"};
+enum { SP_MV, SP_MM, SP_FLOPS, SP_EXPAND, SP_COPY, SP_CHECK, SP_PRUNE, SP_PACK };
+static const char *const stage_names[] = {"mv",    "mm",    "flops", "expand",
+                                          "copy",  "check", "prune", "pack"};
 
 typedef struct {
     uint8_t family;        /* GP_FAMILY_SPARSE */
@@ -285,6 +286,75 @@ static void put_copy(gp_str_t *s, const sp_spec_t *sp, const char *name)
                   idx_type(sp->out_idx), name);
 }
 
+/* CHECK: f[r] = the elements of row r that do not follow a smaller column
+ * (unsorted or repeated: the library wants neither), and its columns
+ * checked against `cols`. */
+static void put_check(gp_str_t *s, const char *name)
+{
+    gp_str_printf(s,
+                  "struct gpk_params {\n  gpk_index rows, nnz, cols;\n  long long *rec;\n"
+                  "  const gpk_ia *ptr;\n  const gpk_ia *ind;\n  long long *f;\n};\n"
+                  "GPK_KERNEL(%s, struct gpk_params)\n{\n"
+                  "  GPK_GRID_LOOP(gpk_index, r, p.rows) {\n"
+                  "    gpk_index lo, hi, bad = 0;\n"
+                  "    sp_range(p.rec, (gpk_index)p.ptr[r], (gpk_index)p.ptr[r + 1], p.nnz, "
+                  "&lo, &hi);\n"
+                  "    for (gpk_index e = lo; e < hi; ++e) {\n"
+                  "      const gpk_index c = (gpk_index)p.ind[e];\n"
+                  "      if (c < 0 || c >= p.cols) { gpk_index_error(p.rec, c, 1, p.cols); ++bad; "
+                  "continue; }\n"
+                  "      if (e > lo && c <= (gpk_index)p.ind[e - 1]) ++bad;\n"
+                  "    }\n    p.f[r] = bad;\n  }\n}\n",
+                  name);
+}
+
+/* PRUNE: the library's row r made canonical in place: sorted by column (an
+ * insertion sort, linear on the sorted rows the library gives), a column's
+ * repeats added, sums that are exactly zero dropped (the library keeps
+ * them, SciPy does not); n[r] = what is left, at the row's start. */
+static void put_prune(gp_str_t *s, const char *name)
+{
+    gp_str_printf(s,
+                  "struct gpk_params {\n  gpk_index rows;\n  const gpk_ia *ptr;\n  gpk_ia *ind;\n"
+                  "  gpk_ty *val;\n  long long *n;\n};\n"
+                  "GPK_KERNEL(%s, struct gpk_params)\n{\n"
+                  "  GPK_GRID_LOOP(gpk_index, r, p.rows) {\n"
+                  "    const gpk_index lo = (gpk_index)p.ptr[r], len = (gpk_index)p.ptr[r + 1] - lo;\n"
+                  "    gpk_ia *c = p.ind + lo;\n    gpk_ty *v = p.val + lo;\n"
+                  "    for (gpk_index i = 1; i < len; ++i) {\n"
+                  "      const gpk_ia k = c[i];\n      const gpk_ty x = v[i];\n"
+                  "      gpk_index j = i;\n"
+                  "      for (; j > 0 && c[j - 1] > k; --j) { c[j] = c[j - 1]; v[j] = v[j - 1]; }\n"
+                  "      c[j] = k; v[j] = x;\n    }\n"
+                  "    gpk_index out = 0;\n"
+                  "    for (gpk_index i = 0; i < len;) {\n"
+                  "      const gpk_ia k = c[i];\n"
+                  "      gpk_acc sum = sp_in_a(v[i++]);\n"
+                  "      for (; i < len && c[i] == k; ++i) sum = sp_add(sum, sp_in_a(v[i]));\n"
+                  "      if (sp_nonzero(sum)) { c[out] = k; v[out] = sp_out(sum); ++out; }\n"
+                  "    }\n    p.n[r] = out;\n  }\n}\n",
+                  name);
+}
+
+/* PACK: row r's n[r] - n[r-1] pruned elements (at ptr[r]) to the result. */
+static void put_pack(gp_str_t *s, const sp_spec_t *sp, const char *name)
+{
+    gp_str_printf(s,
+                  "typedef %s gpk_io;\n"
+                  "struct gpk_params {\n  gpk_index rows;\n  const gpk_ia *ptr;\n"
+                  "  const gpk_ia *ind;\n  const gpk_ty *val;\n  const long long *n;\n"
+                  "  gpk_io *optr;\n  gpk_io *oind;\n  gpk_ty *odata;\n};\n"
+                  "GPK_KERNEL(%s, struct gpk_params)\n{\n"
+                  "  GPK_GRID_LOOP(gpk_index, r, p.rows) {\n"
+                  "    const gpk_index src = (gpk_index)p.ptr[r], dst = r ? p.n[r - 1] : 0;\n"
+                  "    for (gpk_index i = 0; i < p.n[r] - dst; ++i) {\n"
+                  "      p.oind[dst + i] = (gpk_io)p.ind[src + i];\n"
+                  "      p.odata[dst + i] = p.val[src + i];\n    }\n"
+                  "    p.optr[r + 1] = (gpk_io)p.n[r];\n"
+                  "    if (r == 0) p.optr[0] = 0;\n  }\n}\n",
+                  idx_type(sp->out_idx), name);
+}
+
 static gp_status_t gen_sparse(const void *spec, char *name, size_t name_size, gp_str_t *s)
 {
     const sp_spec_t *sp = spec;
@@ -300,6 +370,9 @@ static gp_status_t gen_sparse(const void *spec, char *name, size_t name_size, gp
     case SP_MM: put_mv(s, sp, name); break;
     case SP_FLOPS: put_flops(s, name); break;
     case SP_EXPAND: put_expand(s, name); break;
+    case SP_CHECK: put_check(s, name); break;
+    case SP_PRUNE: put_prune(s, name); break;
+    case SP_PACK: put_pack(s, sp, name); break;
     default: put_copy(s, sp, name); break;
     }
     return GP_OK;
@@ -513,7 +586,7 @@ gp_status_t gp_csr_matmul_on(const gp_backend_i *be, int64_t rows, int64_t cols,
 /* Device memory for the library, from the engine's pool: kept in `keep` and
  * released (ordered on the stream) after the call. */
 typedef struct {
-    gp_array_t *keep[4];
+    gp_array_t *keep[6];
     int n;
 } sp_alloc_t;
 
@@ -626,12 +699,30 @@ GP_API gp_status_t gp_csr_spgemm(int64_t a_rows, int64_t a_cols, const gp_array_
                                  const gp_array_t *b_indices, const gp_array_t *b_data,
                                  gp_array_t **indptr, gp_array_t **indices, gp_array_t **data)
 {
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return gp_csr_spgemm_on(be, a_rows, a_cols, a_indptr, a_indices, a_data, b_rows, b_cols,
+                            b_indptr, b_indices, b_data, indptr, indices, data);
+}
+
+static gp_status_t kernel_spgemm(const gp_backend_i *be, const csr_t *pa, const csr_t *pb,
+                                 int32_t ydt, gp_array_t **indptr, gp_array_t **indices,
+                                 gp_array_t **data);
+static gp_status_t vendor_spgemm(const gp_backend_i *be, const csr_t *a, const csr_t *b,
+                                 int32_t ydt, gp_array_t **indptr, gp_array_t **indices,
+                                 gp_array_t **data, bool *done);
+
+gp_status_t gp_csr_spgemm_on(const gp_backend_i *be, int64_t a_rows, int64_t a_cols,
+                             const gp_array_t *a_indptr, const gp_array_t *a_indices,
+                             const gp_array_t *a_data, int64_t b_rows, int64_t b_cols,
+                             const gp_array_t *b_indptr, const gp_array_t *b_indices,
+                             const gp_array_t *b_data, gp_array_t **indptr,
+                             gp_array_t **indices, gp_array_t **data)
+{
     static const char fn[] = "gp_csr_spgemm";
     if (!indptr || !indices || !data)
         return gp_set_error(GP_ERR_MISUSE, "%s: an output pointer is NULL", fn);
     *indptr = *indices = *data = NULL;
-    const gp_backend_i *be;
-    GP_TRY(gp_backend(&be));
     csr_t a, b;
     GP_TRY(csr_get(fn, "A", a_rows, a_cols, a_indptr, a_indices, a_data, &a));
     gp_status_t st = csr_get(fn, "B", b_rows, b_cols, b_indptr, b_indices, b_data, &b);
@@ -646,6 +737,25 @@ GP_API gp_status_t gp_csr_spgemm(int64_t a_rows, int64_t a_cols, const gp_array_
                           (long long)b_rows, (long long)b_cols);
     if (st == GP_OK)
         st = result_type(a.data->dtype, b.data->dtype, &ydt);
+    bool done = false;
+    if (st == GP_OK && be->csr_spgemm)
+        st = vendor_spgemm(be, &a, &b, ydt, indptr, indices, data, &done);
+    if (st == GP_OK && !done)
+        st = kernel_spgemm(be, &a, &b, ydt, indptr, indices, data);
+    csr_release(&a);
+    csr_release(&b);
+    return st;
+}
+
+/* The engine's three kernels (the file's header). */
+static gp_status_t kernel_spgemm(const gp_backend_i *be, const csr_t *pa, const csr_t *pb,
+                                 int32_t ydt, gp_array_t **indptr, gp_array_t **indices,
+                                 gp_array_t **data)
+{
+    static const char fn[] = "gp_csr_spgemm";
+    const csr_t a = *pa, b = *pb;
+    int64_t a_rows = a.rows, b_cols = b.cols;
+    gp_status_t st = GP_OK;
     void *rec = NULL;
     if (st == GP_OK)
         st = gp_errrec_get(&rec);
@@ -749,8 +859,6 @@ GP_API gp_status_t gp_csr_spgemm(int64_t a_rows, int64_t a_cols, const gp_array_
         gp_params_ptr(&p, gp_array_data(odata));
         st = run(&sp, rows, 128, &p);
     }
-    csr_release(&a);
-    csr_release(&b);
     gp_array_release(f);
     gp_array_release(fs);
     gp_array_release(buf);
@@ -763,5 +871,255 @@ GP_API gp_status_t gp_csr_spgemm(int64_t a_rows, int64_t a_cols, const gp_array_
         return st;
     }
     *indptr = optr, *indices = oind, *data = odata;
+    return GP_OK;
+}
+
+/* ---- the vendor library's SpGEMM ------------------------------------------------ */
+
+/* The number of m's elements that do not follow a smaller column in their
+ * row (0: canonical); waits for the device, so a bad index or indptr is
+ * an error here, before the library reads it. */
+static gp_status_t misordered(const gp_backend_i *be, const csr_t *m, int64_t *bad)
+{
+    void *rec;
+    GP_TRY(gp_errrec_get(&rec));
+    int64_t rows = m->rows;
+    gp_array_t *f = NULL, *fs = NULL;
+    gp_status_t st = gp_array_empty(GP_INT64, 1, &rows, GP_ORDER_C, &f);
+    if (st == GP_OK) {
+        uint8_t ib = (uint8_t)gp_dtype_size(m->idx_dt);
+        sp_spec_t sp = {GP_FAMILY_SPARSE, SP_CHECK, ib, ib, 0, GP_BOOL, GP_BOOL, GP_BOOL, 1, {0}};
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, rows);
+        gp_params_index(&p, m->nnz);
+        gp_params_index(&p, m->cols);
+        gp_params_ptr(&p, rec);
+        gp_params_ptr(&p, gp_array_data(m->ptr));
+        gp_params_ptr(&p, gp_array_data(m->ind));
+        gp_params_ptr(&p, gp_array_data(f));
+        st = run(&sp, rows, 128, &p);
+    }
+    if (st == GP_OK)
+        st = cumsum(f, &fs);
+    if (st == GP_OK)
+        st = last_of(be, fs, rows, bad);
+    gp_array_release(f);
+    gp_array_release(fs);
+    return st;
+}
+
+/* `x` as dtype `dt` (itself, a new reference, when it is). */
+static gp_status_t as_dtype(gp_array_t *x, int32_t dt, gp_array_t **out)
+{
+    if (x->dtype == dt) {
+        *out = x;
+        return gp_array_retain(x);
+    }
+    return gp_copy_new(x, dt, GP_ORDER_C, out);
+}
+
+/* The library's C (`c`, its indptr `cptr`) made canonical as the kernels'
+ * result is: PRUNE in place, a scan of the rows' survivors, PACK into new
+ * arrays with int32 indices where they fit. */
+static gp_status_t canonical(const gp_backend_i *be, const gp_csr_spgemm_t *c,
+                             const gp_array_t *cptr, gp_array_t **indptr, gp_array_t **indices,
+                             gp_array_t **data)
+{
+    int64_t rows = c->rows, rows1 = rows + 1, nnz = 0;
+    uint8_t ib = (uint8_t)gp_dtype_size(c->idx_dtype), yd = (uint8_t)c->dtype;
+    sp_spec_t sp = {GP_FAMILY_SPARSE, SP_PRUNE, ib, ib, 0, yd, yd, yd, 1, {0}};
+    gp_array_t *n = NULL, *ns = NULL, *optr = NULL, *oind = NULL, *odata = NULL;
+    gp_status_t st = gp_array_empty(GP_INT64, 1, &rows, GP_ORDER_C, &n);
+    if (st == GP_OK) {
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, rows);
+        gp_params_ptr(&p, gp_array_data(cptr));
+        gp_params_ptr(&p, c->c_indices);
+        gp_params_ptr(&p, c->c_data);
+        gp_params_ptr(&p, gp_array_data(n));
+        st = run(&sp, rows, 64, &p);
+    }
+    if (st == GP_OK)
+        st = cumsum(n, &ns);
+    if (st == GP_OK)
+        st = last_of(be, ns, rows, &nnz);
+    int32_t odt = nnz <= INT32_MAX && rows <= INT32_MAX && c->cols <= INT32_MAX ? GP_INT32
+                                                                                 : GP_INT64;
+    if (st == GP_OK)
+        st = gp_array_zeros(odt, 1, &rows1, GP_ORDER_C, &optr);
+    if (st == GP_OK)
+        st = gp_array_empty(odt, 1, &nnz, GP_ORDER_C, &oind);
+    if (st == GP_OK)
+        st = gp_array_empty(c->dtype, 1, &nnz, GP_ORDER_C, &odata);
+    if (st == GP_OK) {
+        sp.stage = SP_PACK;
+        sp.out_idx = (uint8_t)gp_dtype_size(odt);
+        gp_params_t p;
+        gp_params_init(&p);
+        gp_params_index(&p, rows);
+        gp_params_ptr(&p, gp_array_data(cptr));
+        gp_params_ptr(&p, c->c_indices);
+        gp_params_ptr(&p, c->c_data);
+        gp_params_ptr(&p, gp_array_data(ns));
+        gp_params_ptr(&p, gp_array_data(optr));
+        gp_params_ptr(&p, gp_array_data(oind));
+        gp_params_ptr(&p, gp_array_data(odata));
+        st = run(&sp, rows, 128, &p);
+    }
+    gp_array_release(n);
+    gp_array_release(ns);
+    if (st != GP_OK) {
+        gp_array_release(optr);
+        gp_array_release(oind);
+        gp_array_release(odata);
+        return st;
+    }
+    *indptr = optr, *indices = oind, *data = odata;
+    return GP_OK;
+}
+
+/* SpGEMM by the library for float and complex results of canonical
+ * operands (it wants sorted, distinct indices); `done` false: the kernels'
+ * turn (other dtypes, an operand with nothing stored or not canonical, or
+ * the library declining). Operands are brought to the result's dtype and
+ * to one index dtype (int64 if they differ). */
+static gp_status_t vendor_spgemm(const gp_backend_i *be, const csr_t *a, const csr_t *b,
+                                 int32_t ydt, gp_array_t **indptr, gp_array_t **indices,
+                                 gp_array_t **data, bool *done)
+{
+    *done = false;
+    if (ydt != GP_FLOAT32 && ydt != GP_FLOAT64 && ydt != GP_COMPLEX64 && ydt != GP_COMPLEX128)
+        return GP_OK;
+    /* an empty operand may have no memory at all; more stored elements
+     * than a matrix holds are repeats, which the library refuses to describe */
+    if (!a->rows || !a->cols || !b->cols || !a->nnz || !b->nnz ||
+        (a->nnz - 1) / a->cols >= a->rows || (b->nnz - 1) / b->cols >= b->rows)
+        return GP_OK;
+    int64_t bad = 0;
+    GP_TRY(misordered(be, a, &bad));
+    if (bad == 0)
+        GP_TRY(misordered(be, b, &bad));
+    if (bad)
+        return GP_OK;
+    int32_t it = a->idx_dt == b->idx_dt ? a->idx_dt : GP_INT64;
+    gp_array_t *ops[6] = {NULL}, *cptr = NULL;
+    gp_array_t *const src[6] = {a->ptr, a->ind, a->data, b->ptr, b->ind, b->data};
+    gp_status_t st = GP_OK;
+    for (int i = 0; i < 6 && st == GP_OK; ++i)
+        st = as_dtype(src[i], i % 3 == 2 ? ydt : it, &ops[i]);
+    int64_t rows1 = a->rows + 1;
+    if (st == GP_OK)
+        st = gp_array_zeros(it, 1, &rows1, GP_ORDER_C, &cptr);
+    sp_alloc_t mem = {{NULL}, 0};
+    if (st == GP_OK) {
+        gp_csr_spgemm_t c = {ydt, it, a->rows, a->cols, b->cols, a->nnz, b->nnz,
+                             gp_array_data(ops[0]), gp_array_data(ops[1]), gp_array_data(ops[2]),
+                             gp_array_data(ops[3]), gp_array_data(ops[4]), gp_array_data(ops[5]),
+                             gp_array_data(cptr), 0, NULL, NULL};
+        st = be->csr_spgemm(&c, sp_alloc, &mem, gp_current_stream());
+        if (st == GP_ERR_UNSUPPORTED) { /* past the library's sizes or memory: the kernels */
+            gp_clear_error();
+            st = GP_OK;
+        } else if (st == GP_OK) {
+            st = canonical(be, &c, cptr, indptr, indices, data);
+            *done = st == GP_OK;
+        }
+    }
+    for (int i = 0; i < mem.n; ++i)
+        gp_array_release(mem.keep[i]);
+    for (int i = 0; i < 6; ++i)
+        gp_array_release(ops[i]);
+    gp_array_release(cptr);
+    return st;
+}
+
+/* ---- the sparse direct solve --------------------------------------------------- */
+
+GP_API gp_status_t gp_csr_solve(int64_t n, const gp_array_t *indptr, const gp_array_t *indices,
+                                const gp_array_t *data, const gp_array_t *b, gp_array_t **x,
+                                int64_t *singular)
+{
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    return gp_csr_solve_on(be, n, indptr, indices, data, b, x, singular);
+}
+
+gp_status_t gp_csr_solve_on(const gp_backend_i *be, int64_t n, const gp_array_t *indptr,
+                            const gp_array_t *indices, const gp_array_t *data,
+                            const gp_array_t *b, gp_array_t **x, int64_t *singular)
+{
+    static const char fn[] = "gp_csr_solve";
+    if (!x || !singular)
+        return gp_set_error(GP_ERR_MISUSE, "%s: x or singular is NULL", fn);
+    *x = NULL;
+    *singular = -1;
+    if (!b)
+        return gp_set_error(GP_ERR_MISUSE, "%s: b is NULL", fn);
+    GP_CHECK_ARRAY(b);
+    csr_t m;
+    GP_TRY(csr_get(fn, "A", n, n, indptr, indices, data, &m));
+    int32_t dt = m.data->dtype;
+    gp_status_t st = GP_OK;
+    if (dt != GP_FLOAT32 && dt != GP_FLOAT64 && dt != GP_COMPLEX64 && dt != GP_COMPLEX128)
+        st = gp_set_error(GP_ERR_TYPE, "%s: no solve for dtype %s", fn, gp_dtypes[dt].name);
+    else if (b->dtype != dt)
+        st = gp_set_error(GP_ERR_TYPE, "%s: b's dtype %s is not A's %s", fn,
+                          gp_dtypes[b->dtype].name, gp_dtypes[dt].name);
+    else if ((b->ndim != 1 && b->ndim != 2) || b->shape[b->ndim - 1] != n)
+        st = gp_set_error(GP_ERR_VALUE, "%s: b must be of shape (%lld,) or (k, %lld)", fn,
+                          (long long)n, (long long)n);
+    else if (!be->csr_solve)
+        st = gp_set_error(GP_ERR_UNSUPPORTED, "%s: the backend has no sparse direct solver",
+                          fn);
+    int64_t k = b->ndim == 2 ? b->shape[0] : 1, bad = 0;
+    gp_array_t *ptr32 = NULL, *ind32 = NULL, *bc = NULL, *out = NULL;
+    if (st == GP_OK)
+        st = gp_array_zeros(dt, b->ndim, b->shape, GP_ORDER_C, &out);
+    /* nothing to solve, or nothing stored (singular at row 0) */
+    bool solve = st == GP_OK && n && k;
+    if (solve && m.nnz == 0) {
+        *singular = 0;
+        solve = false;
+    }
+    if (solve)
+        st = misordered(be, &m, &bad);
+    if (solve && st == GP_OK && bad)
+        st = gp_set_error(GP_ERR_VALUE, "%s: A's rows must have sorted, distinct indices", fn);
+    /* the library's indices are int32 */
+    if (solve && st == GP_OK && m.idx_dt != GP_INT32) {
+        if (n > INT32_MAX || m.nnz > INT32_MAX)
+            st = gp_set_error(GP_ERR_UNSUPPORTED, "%s: too many rows or elements for int32 "
+                                                  "indices", fn);
+        if (st == GP_OK)
+            st = gp_copy_new(m.ptr, GP_INT32, GP_ORDER_C, &ptr32);
+        if (st == GP_OK)
+            st = gp_copy_new(m.ind, GP_INT32, GP_ORDER_C, &ind32);
+    }
+    if (solve && st == GP_OK)
+        st = contiguous(b, &bc);
+    size_t row = (size_t)n * (size_t)gp_dtype_size(dt);
+    for (int64_t i = 0; solve && st == GP_OK && i < k; ++i) {
+        gp_csr_solve_t c = {dt, n, m.nnz, gp_array_data(ptr32 ? ptr32 : m.ptr),
+                            gp_array_data(ind32 ? ind32 : m.ind), gp_array_data(m.data),
+                            (const char *)gp_array_data(bc) + i * row,
+                            (char *)gp_array_data(out) + i * row, -1};
+        st = be->csr_solve(&c, gp_current_stream());
+        if (st == GP_OK && c.singular >= 0) {
+            *singular = c.singular;
+            break;
+        }
+    }
+    csr_release(&m);
+    gp_array_release(ptr32);
+    gp_array_release(ind32);
+    gp_array_release(bc);
+    if (st != GP_OK) {
+        gp_array_release(out);
+        *singular = -1;
+        return st;
+    }
+    *x = out;
     return GP_OK;
 }

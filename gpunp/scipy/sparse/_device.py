@@ -14,6 +14,15 @@ bool, int32, int64, float32, float64, complex64 or complex128):
   distinct, sums that are exactly zero left out; int32 indices when they
   fit, else int64.
 
+And one solve, where the backend has a sparse direct solver (cuSOLVER's
+sparse QR on CUDA; the host and HIP have none):
+
+- ``csr_solve(n, indptr, indices, data, B)``: ``(X, singular)`` with
+  ``A X[i] = B[i]`` for each row of ``B`` (shape ``(n,)`` or ``(k, n)``, of
+  A's float or complex dtype), A's rows sorted and distinct; ``singular``
+  is -1, or a row where A was found exactly singular (X is then
+  meaningless). ``NotImplementedError`` where the backend has no solver.
+
 Results are new C-contiguous arrays of ``numpy.result_type`` of the two
 operands' dtypes, computed as SciPy's sparsetools compute them (on the host
 backend bit for bit). Rows may hold unsorted and repeated indices. A shape
@@ -29,7 +38,7 @@ import operator
 import gpunp
 from gpunp import engine
 
-__all__ = ["csr_matvec", "csr_matmat", "csr_spgemm"]
+__all__ = ["csr_matvec", "csr_matmat", "csr_spgemm", "csr_solve"]
 
 
 def _shape(shape) -> tuple:
@@ -81,3 +90,14 @@ def csr_spgemm(shape_a, a_indptr, a_indices, a_data, shape_b, b_indptr, b_indice
     engine.check(engine.lib.gp_csr_spgemm(am, an, *handles[:3], bm, bn, *handles[3:],
                                           out + 0, out + 1, out + 2))
     return tuple(engine.adopt(out[i]) for i in range(3))
+
+
+def csr_solve(n, indptr, indices, data, B):
+    """``(X, singular)``: ``A X[i] = B[i]`` by the backend's sparse direct
+    solver, for the n x n CSR matrix A (canonical rows)."""
+    m, _ = _shape((n, n))
+    handles = _arrays(indptr, indices, data, B)
+    out = engine.ffi.new("gp_array_t **")
+    singular = engine.ffi.new("int64_t *")
+    engine.check(engine.lib.gp_csr_solve(m, *handles, out, singular))
+    return engine.adopt(out[0]), int(singular[0])

@@ -1,10 +1,13 @@
 """Direct solvers: spsolve, splu, spilu, factorized, spsolve_triangular.
 
-No sparse direct solver is wired into gpunp's engine yet (a cuSOLVER/cuDSS
-binding is future engine work), so what runs is, on every backend:
+What runs:
 
-- spsolve: the dense matrix and ``gpunp.linalg.solve`` (LU with partial
-  pivoting on the device), for matrices of at most ``DENSE_LIMIT`` rows;
+- spsolve of a sparse A: the backend's sparse direct solver where it has
+  one (on CUDA cuSOLVER's sparse QR, csrlsvqr, one right-hand side at a
+  time; ``_device.csr_solve``); elsewhere (the host backend, HIP, a CUDA
+  whose cuSOLVER lacks that API) and for a dense A, the dense matrix and
+  ``gpunp.linalg.solve`` (LU with partial pivoting on the device), for
+  matrices of at most ``DENSE_LIMIT`` rows;
 - splu and factorized: a dense LU with partial pivoting on the device (one
   step per column: pivot search, row swap, rank-1 update), whose triangular
   factors are inverted once, so each later ``solve`` is two matrix products;
@@ -15,8 +18,10 @@ binding is future engine work), so what runs is, on every backend:
   whose dependencies are solved, with scatter-adds over the entries (as many
   rounds as the dependency graph is deep).
 
-Past ``DENSE_LIMIT`` rows the dense methods raise NotImplementedError rather
-than fill the device with an n x n matrix."""
+splu, spilu and factorized stay dense on every backend (cusolverSp has no
+factorisation to keep and reuse; cuDSS is not wired). Past ``DENSE_LIMIT``
+rows the dense methods raise NotImplementedError rather than fill the
+device with an n x n matrix."""
 
 import warnings
 
@@ -24,6 +29,7 @@ import numpy
 
 import gpunp as gp
 
+from .. import _device
 from ..csgraph._csr import (_dense_result, canonical_coo, csr_from_mask, csr_parts, device,
                             is_sparse, scatter_reduce)
 
@@ -84,8 +90,8 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     scipy.sparse.linalg.spsolve: a vector b (shape (N,) or (N, 1)) gives a
     1-d x, a matrix b a matrix. A singular A warns MatrixRankWarning and
     returns NaNs. A sparse b of several columns gives a sparse x
-    (``solution_kind``). Runs gpunp.linalg.solve on A's dense form (see the
-    module's note)."""
+    (``solution_kind``). Runs the backend's sparse direct solver, else
+    gpunp.linalg.solve on A's dense form (see the module's note)."""
     n = _square(A)
     b_sparse = is_sparse(b)
     bd = _dense_of(b) if b_sparse else device(b)
@@ -93,19 +99,49 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     if bd.shape[0] != n:
         raise ValueError(f"matrix - rhs dimension mismatch ({tuple(A.shape)} - {bd.shape[0]})")
     dtype = _solve_dtype(A.dtype, bd.dtype)
-    a = _dense_of(A, dtype)
     rhs = bd.astype(dtype).reshape(n, -1)
-    try:
-        x = gp.linalg.solve(a, rhs) if n else gp.zeros((0, rhs.shape[1]), dtype=dtype)
-        if not bool(gp.all(gp.isfinite(x))) and bool(gp.all(gp.isfinite(rhs))) \
-                and bool(gp.all(gp.isfinite(a))):
-            raise gp.linalg.LinAlgError("singular")
-    except gp.linalg.LinAlgError:
+    x = _library_solve(A, rhs) if is_sparse(A) and n and rhs.shape[1] else None
+    if x is None:
+        a = _dense_of(A, dtype)
+        try:
+            x = gp.linalg.solve(a, rhs) if n else gp.zeros((0, rhs.shape[1]), dtype=dtype)
+            if _lost(x, rhs, a):
+                raise gp.linalg.LinAlgError("singular")
+        except gp.linalg.LinAlgError:
+            x = False
+    if x is False:
         warnings.warn("Matrix is exactly singular", MatrixRankWarning, stacklevel=2)
         x = gp.full(rhs.shape, numpy.nan, dtype=dtype)
     if vector:
         return x.ravel()
     return _dense_result(x, *solution_kind(A)) if b_sparse else x
+
+
+def _lost(x, rhs, a):
+    """Whether a solution went non-finite from finite operands: a singular
+    matrix the factorisation did not stop at (rounding left its pivot
+    nonzero)."""
+    return (not bool(gp.all(gp.isfinite(x))) and bool(gp.all(gp.isfinite(rhs)))
+            and bool(gp.all(gp.isfinite(a))))
+
+
+def _library_solve(A, rhs):
+    """x of ``A x = rhs`` (rhs n x k) by the backend's sparse direct solver;
+    False where A is singular; None where the backend has none."""
+    c = A.tocsr()
+    if not c.has_canonical_format:
+        c = c.copy()
+        c.sum_duplicates()
+    indptr, indices, data, shape = csr_parts(c)
+    data = data.astype(rhs.dtype)
+    try:
+        xt, singular = _device.csr_solve(shape[0], indptr, indices, data,
+                                         gp.ascontiguousarray(rhs.T))
+    except NotImplementedError:
+        return None
+    if singular >= 0 or _lost(xt, rhs, data):
+        return False
+    return xt.T
 
 
 def _dense_lu(a):
