@@ -2014,3 +2014,249 @@ GPK_HELPER double gpk_sf_nbdtrc(double k, double n, double p)
 }
 
 #endif /* GPK_SF_IBETA */
+
+#ifdef GPK_SF_JACOBI
+/* ---- Jacobi's elliptic functions sn, cn, dn and the amplitude ------------ */
+/* The descending Landen (AGM) sequence a_n, b_n, c_n of 1 and sqrt(1 - m)
+ * until c_n / a_n is below eps, then phi_N = 2^N a_N u and the backward
+ * steps phi_(n-1) = (phi_n + asin(c_n sin(phi_n) / a_n)) / 2 (DLMF 22.20(ii));
+ * dn = cos(phi_0) / cos(phi_1 - phi_0), or sqrt(1 - m sn^2) where that
+ * cosine is small (it cancels near odd quarter periods). Within 1e-9 of
+ * m = 0 and 1e-10 of m = 1 the first-order expansions in m and 1 - m
+ * (A&S 16.13, 16.15) are exact to double precision. m outside [0, 1] is
+ * SciPy's NaN. */
+GPK_HELPER void gpk_sf_jacobi(double u, double m, double *sn, double *cn, double *dn, double *ph)
+{
+    if (u != u || m != m || m < 0 || m > 1) {
+        *sn = *cn = *dn = *ph = NAN;
+        return;
+    }
+    if (m < 1e-9) {
+        double s = sin(u), c = cos(u), d = 0.25 * m * (u - s * c);
+        *sn = s - d * c;
+        *cn = c + d * s;
+        *dn = 1 - 0.5 * m * s * s;
+        *ph = u - d;
+        return;
+    }
+    if (m >= 1 - 1e-10) {
+        double q = 0.25 * (1 - m), ch = cosh(u), th = tanh(u), sech = 1 / ch;
+        double sc = sinh(u) * ch; /* sinh u cosh u; u = inf makes sc - u NaN, as SciPy's */
+        *sn = th + q * (sc - u) * sech * sech;
+        *cn = sech - q * (sc - u) * th * sech;
+        *dn = sech + q * (sc + u) * th * sech;
+        *ph = 2 * atan(exp(u)) - 0.5 * GPK_SF_PI + q * (sc - u) * sech;
+        return;
+    }
+    double a[10], c[10], b = sqrt(1 - m), scale = 1;
+    int n = 0;
+    a[0] = 1;
+    c[0] = sqrt(m);
+    /* quadratic convergence: c_n / a_n < eps within 8 steps for m < 1 - 1e-10 */
+    while (n < 8 && fabs(c[n] / a[n]) > 1.1102230246251565e-16) {
+        double an = a[n];
+        c[n + 1] = 0.5 * (an - b);
+        a[n + 1] = 0.5 * (an + b);
+        b = sqrt(an * b);
+        scale *= 2;
+        ++n;
+    }
+    double phi = scale * a[n] * u, prev = phi;
+    for (; n > 0; --n) {
+        prev = phi;
+        phi = 0.5 * (phi + asin(c[n] * sin(phi) / a[n]));
+    }
+    double s = sin(phi), co = cos(phi), f = cos(prev - phi);
+    *sn = s;
+    *cn = co;
+    *dn = fabs(f) < 0.1 ? sqrt(1 - m * s * s) : co / f;
+    *ph = phi;
+}
+#endif /* GPK_SF_JACOBI */
+
+#ifdef GPK_SF_LAMBERTW
+/* ---- Lambert's W, every branch, in complex arithmetic on two doubles ---- */
+typedef struct gpk_sf_cx { double re, im; } gpk_sf_cx;
+
+GPK_HELPER gpk_sf_cx gpk_sf_cx_make(double re, double im)
+{
+    gpk_sf_cx r;
+    r.re = re;
+    r.im = im;
+    return r;
+}
+GPK_HELPER gpk_sf_cx gpk_sf_cx_add(gpk_sf_cx a, gpk_sf_cx b) { return gpk_sf_cx_make(a.re + b.re, a.im + b.im); }
+GPK_HELPER gpk_sf_cx gpk_sf_cx_sub(gpk_sf_cx a, gpk_sf_cx b) { return gpk_sf_cx_make(a.re - b.re, a.im - b.im); }
+GPK_HELPER gpk_sf_cx gpk_sf_cx_mul(gpk_sf_cx a, gpk_sf_cx b)
+{
+    return gpk_sf_cx_make(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+/* Smith's division: no overflow of |b|^2 */
+GPK_HELPER gpk_sf_cx gpk_sf_cx_div(gpk_sf_cx a, gpk_sf_cx b)
+{
+    if (fabs(b.re) >= fabs(b.im)) {
+        double r = b.im / b.re, d = b.re + b.im * r;
+        return gpk_sf_cx_make((a.re + a.im * r) / d, (a.im - a.re * r) / d);
+    }
+    double r = b.re / b.im, d = b.re * r + b.im;
+    return gpk_sf_cx_make((a.re * r + a.im) / d, (a.im * r - a.re) / d);
+}
+GPK_HELPER gpk_sf_cx gpk_sf_cx_exp(gpk_sf_cx a)
+{
+    double e = exp(a.re);
+    if (a.im == 0) return gpk_sf_cx_make(e, a.im);
+    return gpk_sf_cx_make(e * cos(a.im), e * sin(a.im));
+}
+GPK_HELPER gpk_sf_cx gpk_sf_cx_log(gpk_sf_cx a) { return gpk_sf_cx_make(log(hypot(a.re, a.im)), atan2(a.im, a.re)); }
+GPK_HELPER gpk_sf_cx gpk_sf_cx_sqrt(gpk_sf_cx a)
+{
+    /* the principal root, half the argument: re >= 0, im of a's sign */
+    double r = hypot(a.re, a.im);
+    if (r == 0) return gpk_sf_cx_make(0, a.im);
+    double t = sqrt(0.5 * (r + fabs(a.re)));
+    if (a.re >= 0) return gpk_sf_cx_make(t, a.im / (2 * t));
+    return gpk_sf_cx_make(fabs(a.im) / (2 * t), copysign(t, a.im));
+}
+GPK_HELPER gpk_sf_cx gpk_sf_cx_scale(gpk_sf_cx a, double s) { return gpk_sf_cx_make(a.re * s, a.im * s); }
+
+/* W_k(z): w e^w = z by Halley's iteration from a first guess (Corless,
+ * Gonnet, Hare, Jeffrey & Knuth, "On the Lambert W function", 1996): near
+ * the branch point -1/e the series -1 +- p - p^2/3 -+ 11 p^3/72 in
+ * p = sqrt(2 (e z + 1)), on the principal branch near 0 log(1 + z), on the
+ * real lower branch near 0 L - log(-L) with L = log(-z), elsewhere the
+ * asymptotic L1 - log L1 with L1 = log z + 2 pi i k. Halley's steps
+ * converge cubically: once one is below tol |w| (SciPy's test), w is exact
+ * to rounding. The signed zero of z's imaginary part picks the side of the
+ * branch cut (the logarithm's and the square root's). */
+GPK_HELPER void gpk_sf_lambertw(double zr, double zi, double kd, double tol, double *wr, double *wi)
+{
+    const double twopi = 2 * GPK_SF_PI, e1 = 2.718281828459045235360287471352662498;
+    const double em1 = 0.367879441171442321595523770161460867; /* 1/e */
+    gpk_sf_cx z = gpk_sf_cx_make(zr, zi), w, one = gpk_sf_cx_make(1, 0), two = gpk_sf_cx_make(2, 0);
+    if (zr != zr || zi != zi) { *wr = zr; *wi = zi; return; }
+    if (isinf(zr) && zr > 0) { *wr = zr; *wi = zi + twopi * kd; return; }
+    if (isinf(zr)) { *wr = -zr; *wi = -zi + twopi * kd + GPK_SF_PI; return; }
+    if (zr == 0 && zi == 0) {
+        if (kd == 0) { *wr = zr; *wi = zi; }
+        else { *wr = -INFINITY; *wi = 0; }
+        return;
+    }
+    gpk_sf_cx d = gpk_sf_cx_make(zr + em1, zi);
+    double near = hypot(d.re, d.im);
+    int real_lower = kd == -1 && zi == 0 && zr < 0 && d.re >= 0;
+    if ((kd == 0 || real_lower) && near == 0) { *wr = -1; *wi = 0; return; }
+    if ((kd == 0 && near < 0.3) || (real_lower && near < 0.1)) {
+        gpk_sf_cx p = gpk_sf_cx_sqrt(gpk_sf_cx_scale(d, 2 * e1));
+        if (kd != 0) p = gpk_sf_cx_scale(p, -1);
+        gpk_sf_cx p2 = gpk_sf_cx_mul(p, p), p3 = gpk_sf_cx_mul(p2, p);
+        w = gpk_sf_cx_add(gpk_sf_cx_make(-1, 0), gpk_sf_cx_sub(p, gpk_sf_cx_scale(p2, 1.0 / 3)));
+        w = gpk_sf_cx_add(w, gpk_sf_cx_scale(p3, 11.0 / 72));
+    } else if (kd == 0 && hypot(zr, zi) < 3 && zr > -0.5) {
+        w = gpk_sf_cx_log(gpk_sf_cx_add(one, z));
+    } else if (real_lower) {
+        double L = log(-zr);
+        w = gpk_sf_cx_make(L - log(-L), 0);
+    } else {
+        gpk_sf_cx L1 = gpk_sf_cx_log(z);
+        L1.im += twopi * kd;
+        w = gpk_sf_cx_sub(L1, gpk_sf_cx_log(L1));
+    }
+    for (int it = 0; it < 100; ++it) {
+        gpk_sf_cx r, den, wn;
+        /* f = w - z e^-w (w e^w - z scaled by e^-w) where e^w would overflow */
+        gpk_sf_cx wp1 = gpk_sf_cx_add(w, one), wp2 = gpk_sf_cx_add(w, two);
+        /* Halley's correction (w + 2) / (2 w + 2); Newton's step at w = -1 */
+        gpk_sf_cx half = wp1.re == 0 && wp1.im == 0 ? gpk_sf_cx_make(0, 0)
+                                                    : gpk_sf_cx_div(wp2, gpk_sf_cx_scale(wp1, 2));
+        if (w.re >= 0) {
+            gpk_sf_cx f = gpk_sf_cx_sub(w, gpk_sf_cx_mul(z, gpk_sf_cx_exp(gpk_sf_cx_make(-w.re, -w.im))));
+            den = gpk_sf_cx_sub(wp1, gpk_sf_cx_mul(half, f));
+            r = gpk_sf_cx_div(f, den);
+        } else {
+            gpk_sf_cx e = gpk_sf_cx_exp(w), we = gpk_sf_cx_mul(w, e);
+            gpk_sf_cx f = gpk_sf_cx_sub(we, z);
+            den = gpk_sf_cx_sub(gpk_sf_cx_add(we, e), gpk_sf_cx_mul(half, f));
+            r = gpk_sf_cx_div(f, den);
+        }
+        wn = gpk_sf_cx_sub(w, r);
+        if (hypot(r.re, r.im) <= tol * hypot(wn.re, wn.im)) {
+            *wr = wn.re;
+            *wi = wn.im;
+            return;
+        }
+        w = wn;
+    }
+    *wr = NAN;
+    *wi = NAN;
+}
+#endif /* GPK_SF_LAMBERTW */
+
+#ifdef GPK_SF_DAWSON
+/* ---- erfi and Dawson's integral -------------------------------------------- */
+/* For |x| < 7: the series erfi(x) sqrt(pi) / 2 = sum x^(2n+1) / (n! (2n+1)),
+ * whose terms are all positive (no cancellation), and F(x) = e^-x^2 times
+ * it. Beyond: F's asymptotic series (1 / 2x) sum (2n-1)!! / (2x^2)^n, whose
+ * smallest term (n near x^2) is about e^-x^2, below eps / 8 there. e^(+-x^2)
+ * is taken of x^2's rounded value and its rounding error (fma) apart, so a
+ * large x^2 loses no digits. */
+/* the series in double-double (hi, lo): its terms' products (up to 400) and
+ * sums would otherwise round a hundred times near x = 7; *lo gets the tail */
+GPK_HELPER double gpk_sf_erfi_series(double x, double *lo)
+{
+    double x2 = x * x, x2l = fma(x, x, -x2);
+    double th = x, tl = 0, sh = x, sl = 0;
+    for (int n = 1; n < 400; ++n) {
+        /* t *= x^2 / n */
+        double p = th * x2, e = fma(th, x2, -p) + th * x2l + tl * x2;
+        double q = p / n, ql = (fma(-q, (double)n, p) + e) / n;
+        th = q + ql;
+        tl = ql - (th - q);
+        /* s += t / (2n + 1) */
+        double m = 2.0 * n + 1, dh = th / m, dl = (fma(-dh, m, th) + tl) / m;
+        double s = sh + dh, v = s - sh;
+        double err = (sh - (s - v)) + (dh - v) + sl + dl;
+        sh = s + err;
+        sl = err - (sh - s);
+        if (dh <= 0.125 * GPK_SF_EPS * sh) break;
+    }
+    *lo = sl;
+    return sh;
+}
+GPK_HELPER double gpk_sf_dawsn_asy(double x)
+{
+    double r = 0.5 / (x * x), t = 1, s = 1;
+    if (x > 1e8) return 0.5 / x * (1 + r);
+    for (int n = 1; n < 200; ++n) {
+        t *= (2 * n - 1) * r;
+        s += t;
+        if (t <= 0.25 * GPK_SF_EPS * s) break;
+    }
+    return 0.5 / x * s;
+}
+GPK_HELPER double gpk_sf_dawsn(double x)
+{
+    double ax = fabs(x);
+    if (ax != ax) return x;
+    if (ax < 7) {
+        double h = ax * ax, l = fma(ax, ax, -h), lo, hi = gpk_sf_erfi_series(ax, &lo);
+        double e = exp(-h);
+        return copysign(e * hi + e * (lo - l * hi), x);
+    }
+    if (isinf(ax)) return copysign(0.0, x);
+    return copysign(gpk_sf_dawsn_asy(ax), x);
+}
+GPK_HELPER double gpk_sf_erfi(double x)
+{
+    double ax = fabs(x);
+    if (ax != ax || isinf(ax)) return x;
+    if (ax < 7) {
+        /* 2 / sqrt(pi) in two parts */
+        const double c = 1.1283791670955126, cl = 1.5335459613165881e-17;
+        double lo, hi = gpk_sf_erfi_series(ax, &lo);
+        return copysign(c * hi + (c * lo + cl * hi), x);
+    }
+    if (ax > 27) return copysign(INFINITY, x); /* e^729 / (27 sqrt(pi)) overflows */
+    double h = ax * ax, l = fma(ax, ax, -h), e = exp(0.5 * h);
+    return copysign((2 / GPK_SF_SQRTPI * gpk_sf_dawsn_asy(ax) * e) * e * (1 + l), x);
+}
+#endif /* GPK_SF_DAWSON */

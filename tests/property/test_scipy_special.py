@@ -241,6 +241,17 @@ TOL = {
              "of the envelope's, as j0's"),
     "shichi": (16, lambda a, r: _abs_ulps(4 * 2.2e-16, r),
                "absolute near Chi's zero 0.52; beyond 8 (Ei +- E1) / 2, each rounded"),
+    # Jacobi's elliptic functions, erfi, Dawson's integral
+    "ellipj": (8, lambda a, r: _abs_ulps(16 * 2.2e-16 * (1 + _x(a)), r),
+               "the same Landen sequence as SciPy's (Cephes'); the phase 2^N a_N u carries an "
+               "absolute error of |u| eps, and sn, cn, dn near their zeros are absolute"),
+    "erfi": (8, lambda a, r: _faddeeva_band(a) + _x(a) ** 2,
+             "SciPy's (Johnson's Faddeeva package) is up to 68 eps off for 0.01 <= |x| < 0.1 "
+             "and x^2/2 eps beyond 3 (mpmath: erfi(0.011) SciPy 44 ULPs off, erfi(-8.34) 27; "
+             "gpunp's 0.1 and 0.9: a series of positive terms in double-double below 7, "
+             "F's asymptotic series times e^(x^2) with x^2's rounding error beyond)"),
+    "dawsn": (16, lambda a, r: _faddeeva_band(a),
+              "as erfi, times e^(-x^2) (mpmath: dawsn(40) SciPy 5.7 ULPs off, gpunp 0.02)"),
 }
 
 ULP = 2.220446049250313e-16
@@ -283,6 +294,13 @@ def _inverse(name, args, ref):
         cond = np.nan_to_num(1 / d, nan=1e300, posinf=1e300)
         grow = 64 * cond * (1 + np.abs(np.log(tail)))
     return np.where(np.isfinite(x) & (x != 0), np.minimum(np.nan_to_num(grow, nan=1e300), 1e300), 0)
+
+
+def _faddeeva_band(args):
+    """SciPy's erfi and dawsn are up to 68 eps off for 0.01 <= |x| < 0.1 and
+    6 eps for 0.1 <= |x| < 0.5 (mpmath): twice that in ULPs of the value"""
+    x = _x(args)
+    return np.where((x >= 0.01) & (x < 0.1), 140, np.where((x >= 0.1) & (x < 0.5), 12, 0))
 
 
 def _bessel_abs(args, ref):
@@ -754,7 +772,7 @@ FLOAT32_ULPS = {
 FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlogy", "boxcox",
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
-           "ellipeinc", "sici", "shichi"]
+           "ellipeinc", "sici", "shichi", "ellipj", "dawsn"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)

@@ -28,6 +28,7 @@ from gpunp.scipy._version import scipy_version as _scipy_version
 _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
 from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
+from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
@@ -37,5 +38,5 @@ digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
-                 + ["digamma", "logsumexp", "log_softmax", "multigammaln", "polygamma",
+                 + ["digamma", "lambertw", "logsumexp", "log_softmax", "multigammaln", "polygamma",
                     "sinc", "softmax", "spherical_yn", "zeta"])
