@@ -2107,7 +2107,13 @@ GPK_HELPER gpk_sf_cx gpk_sf_cx_exp(gpk_sf_cx a)
     if (a.im == 0) return gpk_sf_cx_make(e, a.im);
     return gpk_sf_cx_make(e * cos(a.im), e * sin(a.im));
 }
-GPK_HELPER gpk_sf_cx gpk_sf_cx_log(gpk_sf_cx a) { return gpk_sf_cx_make(log(hypot(a.re, a.im)), atan2(a.im, a.re)); }
+GPK_HELPER gpk_sf_cx gpk_sf_cx_log(gpk_sf_cx a)
+{
+    /* |a| past the doubles' end (both parts near it) halved first */
+    double r = fmax(fabs(a.re), fabs(a.im)) > 1e300 ? log(hypot(0.5 * a.re, 0.5 * a.im)) + 0.693147180559945309417232121458176568
+                                                    : log(hypot(a.re, a.im));
+    return gpk_sf_cx_make(r, atan2(a.im, a.re));
+}
 GPK_HELPER gpk_sf_cx gpk_sf_cx_sqrt(gpk_sf_cx a)
 {
     /* the principal root, half the argument: re >= 0, im of a's sign */
@@ -2135,7 +2141,7 @@ GPK_HELPER void gpk_sf_lambertw(double zr, double zi, double kd, double tol, dou
     gpk_sf_cx z = gpk_sf_cx_make(zr, zi), w, one = gpk_sf_cx_make(1, 0), two = gpk_sf_cx_make(2, 0);
     if (zr != zr || zi != zi) { *wr = zr; *wi = zi; return; }
     if (isinf(zr) && zr > 0) { *wr = zr; *wi = zi + twopi * kd; return; }
-    if (isinf(zr)) { *wr = -zr; *wi = -zi + twopi * kd + GPK_SF_PI; return; }
+    if (isinf(zr)) { *wr = -zr; *wi = -zi + (twopi * kd + GPK_SF_PI); return; }
     if (zr == 0 && zi == 0) {
         if (kd == 0) { *wr = zr; *wi = zi; }
         else { *wr = -INFINITY; *wi = 0; }
@@ -2168,8 +2174,12 @@ GPK_HELPER void gpk_sf_lambertw(double zr, double zi, double kd, double tol, dou
         /* Halley's correction (w + 2) / (2 w + 2); Newton's step at w = -1 */
         gpk_sf_cx half = wp1.re == 0 && wp1.im == 0 ? gpk_sf_cx_make(0, 0)
                                                     : gpk_sf_cx_div(wp2, gpk_sf_cx_scale(wp1, 2));
-        if (w.re >= 0) {
-            gpk_sf_cx f = gpk_sf_cx_sub(w, gpk_sf_cx_mul(z, gpk_sf_cx_exp(gpk_sf_cx_make(-w.re, -w.im))));
+        if (w.re >= 0 || w.re < -500) {
+            /* z e^-w, whose factors overflow or underflow apart where |w| is
+             * large (z subnormal on a branch k != 0): exp(log z - w) */
+            gpk_sf_cx zew = w.re >= 0 ? gpk_sf_cx_mul(z, gpk_sf_cx_exp(gpk_sf_cx_make(-w.re, -w.im)))
+                                      : gpk_sf_cx_exp(gpk_sf_cx_sub(gpk_sf_cx_log(z), w));
+            gpk_sf_cx f = gpk_sf_cx_sub(w, zew);
             den = gpk_sf_cx_sub(wp1, gpk_sf_cx_mul(half, f));
             r = gpk_sf_cx_div(f, den);
         } else {

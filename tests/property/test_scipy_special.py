@@ -787,3 +787,95 @@ def test_float32_loops_match_scipy(name):
     g = None if grow is None else (lambda a, r: grow(a, r) * 2.0 ** -29 + 1)
     base, why = FLOAT32_ULPS.get(name, (2, why))
     _check_all(name, args, got, ref, np.float32, tol=(base, g, why))
+
+
+# ---- lambertw: a wrapper over the real row _lambertw_parts, complex results --------------
+
+EPS = np.finfo(np.float64).eps
+
+
+def _lambertw_branch_series(z, sign):
+    """W near -1/e: -1 + q - q^2/3 + 11 q^3/72 - 43 q^4/540 + 769 q^5/17280,
+    q = sign sqrt(2 (e z + 1)) (DLMF 4.13.6; sign -1 for the lower branch)"""
+    with np.errstate(invalid="ignore"):
+        q = sign * np.sqrt(2 * (np.e * z.real + 1))
+    return -1 + q * (1 + q * (-1 / 3 + q * (11 / 72 + q * (-43 / 540 + q * 769 / 17280)))) + 0j
+
+
+def _check_lambertw(z, k, got, ref):
+    """|W - SciPy's W| within 16 eps |W| (1 + 1 / |1 + W|): near the branch
+    point -1/e W's condition 1 / |1 + W| multiplies the rounding of
+    w e^w - z. Where SciPy's value is not W, the reference is W by another
+    route (below)."""
+    z, k = np.broadcast_arrays(np.asarray(z), np.asarray(k))
+    ref = np.array(ref, np.complex128)
+    # z = -1/e (the double nearest): SciPy's Halley step divides 0 by 0 (NaN); W = -1
+    ref[(z == -np.exp(-1.0)) & ((k == 0) | (k == -1))] = -1
+    # the real lower branch within 1e-6 of -1/e: SciPy's iteration from
+    # log(-z) stops, its step below tol, while still 1e-8 away (mpmath:
+    # W_-1(-0.36787944080753404) = -1.0000444799865, SciPy's -1.0000000030)
+    with np.errstate(invalid="ignore"):
+        lower = (k == -1) & (z.imag == 0) & (np.e * z.real + 1 > 0) & (np.e * z.real + 1 < 1e-6)
+    ref[lower] = _lambertw_branch_series(z[lower], -1)
+    # SciPy's inf or NaN for a finite z (a subnormal z on a branch k != 0,
+    # where its e^w underflows): gpunp's w must solve w + log w = log z +
+    # 2 pi i n for an integer n, with its imaginary part on branch k's side
+    odd = np.isfinite(z) & (z != 0) & ~np.isfinite(ref)
+    if odd.any():
+        w, zz, kk = got[odd], z[odd], k[odd]
+        assert np.isfinite(w).all(), (zz, w)
+        d = w + np.log(w) - np.log(zz)
+        n = np.round(d.imag / (2 * np.pi))
+        # |z| of subnormal parts is itself rounded to a subnormal's few bits
+        sub = ((np.abs(zz.real) < TINY) & (zz.real != 0)) | ((np.abs(zz.imag) < TINY) & (zz.imag != 0))
+        assert np.all(np.abs(d - 2j * np.pi * n) < np.where(sub, 1.0, 1e-12 * np.abs(w))), (zz, kk, w)
+        assert np.all(np.abs(w.imag - 2 * np.pi * kk) <= 2 * np.pi), (zz, kk, w)
+        ref[odd] = w
+    assert got.dtype == np.complex128 and got.shape == ref.shape
+    same = ((got.real == ref.real) | (np.isnan(got.real) & np.isnan(ref.real))) & \
+           ((got.imag == ref.imag) | (np.isnan(got.imag) & np.isnan(ref.imag)))
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref) / (np.maximum(np.abs(ref), TINY) * EPS)
+        allowed = 16 * (1 + 1 / np.abs(1 + ref))
+    bad = ~same & ~(np.isfinite(err) & (err <= allowed))
+    if bad.any():
+        i = np.flatnonzero(bad)[:5]
+        pytest.fail(f"lambertw: {bad.sum()} of {bad.size}: (z, k, gpunp, SciPy, eps): "
+                    f"{list(zip(z.ravel()[i], k.ravel()[i], got.ravel()[i], ref.ravel()[i], err.ravel()[i]))}")
+
+
+def _lambertw_run(z, k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            ref = ss.lambertw(z, k)
+    got = sp.lambertw(gp.asarray(z), gp.asarray(k)).get()
+    _check_lambertw(z, k, got, ref)
+
+
+@pytest.mark.parametrize("k", [0, -1, 1, 3])
+def test_lambertw_wide_sample_matches_scipy(k):
+    rng = np.random.default_rng(7)
+    x = _wide(rng, 40)
+    near = -np.exp(-1.0) + 10.0 ** rng.uniform(-15, 0, 40) * rng.choice([-1, 1], 40)
+    z = np.concatenate([x, near, x[:120] + 1j * rng.permutation(x)[:120], near + 1e-3j * x[:40]])
+    _lambertw_run(z, np.full(z.shape, k))
+
+
+def test_lambertw_special_values_match_scipy():
+    re, im = np.meshgrid(SPECIAL, SPECIAL)
+    z = np.concatenate([SPECIAL, (re + 1j * im).ravel(), [-np.exp(-1.0), -0.3678794411714, 1.0]])
+    for k in (0, -1, 2, -2):
+        _lambertw_run(z, np.full(z.shape, k))
+
+
+_LW_FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=False, width=64)
+
+
+@given(re=st.lists(_LW_FLOATS, min_size=1, max_size=8), data=st.data())
+def test_lambertw_hypothesis_matches_scipy(re, data):
+    n = len(re)
+    im = data.draw(st.lists(st.one_of(st.just(0.0), _LW_FLOATS), min_size=n, max_size=n))
+    k = data.draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
+    z = np.array(re) + 1j * np.array(im)
+    _lambertw_run(z, np.array(k))
