@@ -7,16 +7,18 @@ and resolved as it resolves them, ``out=``,
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
-``multigammaln``, ``spherical_yn``, ``logsumexp``, ``softmax``,
+``multigammaln``, ``spherical_yn``, ``lambertw``, ``logsumexp``, ``softmax``,
 ``log_softmax``) are built on them and on gpunp's operations.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
 the exponential and sine/cosine integrals, zeta, the complete and
-incomplete elliptic integrals, the binomial, negative binomial, F, gamma,
+incomplete elliptic integrals, Jacobi's elliptic functions (``ellipj``),
+erfi and Dawson's integral, Lambert's W (``lambertw``: complex results, for
+real or complex z, from a row of real and imaginary parts), the binomial, negative binomial, F, gamma,
 chi-square and Poisson distributions with their inverses, and the
-convex-analysis and Box-Cox helpers. Only real loops: a complex operand
-raises SciPy's no-loop ``TypeError``.
+convex-analysis and Box-Cox helpers. Only real loops (``lambertw`` aside): a
+complex operand raises SciPy's no-loop ``TypeError``.
 """
 
 import gpunp as _gpunp
