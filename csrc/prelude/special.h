@@ -2270,3 +2270,98 @@ GPK_HELPER double gpk_sf_erfi(double x)
     return copysign((2 / GPK_SF_SQRTPI * gpk_sf_dawsn_asy(ax) * e) * e * (1 + l), x);
 }
 #endif /* GPK_SF_DAWSON */
+
+#ifdef GPK_SF_FRESNEL
+/* ---- Fresnel's integrals S(x), C(x) ----------------------------------------- */
+/* Below 2.5 the power series in t = pi x^2 / 2, C = x sum (-1)^j t^(2j) /
+ * ((2j)! (4j + 1)), S = x sum (-1)^j t^(2j+1) / ((2j+1)! (4j + 3)), whose
+ * terms reach e^t / 2: summed in double-double (pairs hi + lo) so the
+ * cancellation (up to 2e4) costs nothing. Beyond, C + i S = (1 + i)/2 *
+ * erf(z), z = (1 - i) x sqrt(pi) / 2, with erfc(z) = e^(-z^2) K(z) /
+ * sqrt(pi) and K Laplace's continued fraction 1 / (z + (1/2) / (z + 1 / (z
+ * + (3/2) / (z + ...)))) (modified Lentz), which converges for |z| > 3 in
+ * under 200 steps; e^(-z^2) = e^(i pi x^2 / 2), its phase reduced exactly
+ * (x^2 as a double-double, its high part mod 4). */
+GPK_HELPER void gpk_sf_fr_mul(double ah, double al, double bh, double bl, double *h, double *l)
+{
+    double p = ah * bh, e = fma(ah, bh, -p) + (ah * bl + al * bh);
+    *h = p + e;
+    *l = e - (*h - p);
+}
+GPK_HELPER void gpk_sf_fr_add(double ah, double al, double bh, double bl, double *h, double *l)
+{
+    double s = ah + bh, v = s - ah, e = (ah - (s - v)) + (bh - v) + al + bl;
+    *h = s + e;
+    *l = e - (*h - s);
+}
+GPK_HELPER void gpk_sf_fr_div(double ah, double al, double b, double *h, double *l)
+{
+    double q = ah / b, r = (fma(-q, b, ah) + al) / b;
+    *h = q + r;
+    *l = r - (*h - q);
+}
+GPK_HELPER void gpk_sf_fresnel_series(double x, double *s, double *c)
+{
+    const double pi2h = 1.5707963267948966, pi2l = 6.123233995736766e-17; /* pi / 2 */
+    double x2h = x * x, x2l = fma(x, x, -x2h), th, tl;
+    gpk_sf_fr_mul(x2h, x2l, pi2h, pi2l, &th, &tl); /* t = pi x^2 / 2 */
+    double uh = x, ul = 0; /* t^k x / k! */
+    double ch = x, cl = 0, sh = 0, sl = 0;
+    for (int k = 1; k < 120; ++k) {
+        gpk_sf_fr_mul(uh, ul, th, tl, &uh, &ul);
+        gpk_sf_fr_div(uh, ul, (double)k, &uh, &ul);
+        double dh, dl;
+        gpk_sf_fr_div(uh, ul, 2.0 * k + 1, &dh, &dl);
+        if ((k & 2) != 0) { dh = -dh; dl = -dl; } /* k = 2, 3 mod 4: negative */
+        if (k & 1) gpk_sf_fr_add(sh, sl, dh, dl, &sh, &sl);
+        else gpk_sf_fr_add(ch, cl, dh, dl, &ch, &cl);
+        if (fabs(dh) < 1e-18 * (fabs(ch) + fabs(sh)) && k > 2) break;
+    }
+    *s = sh + sl;
+    *c = ch + cl;
+}
+GPK_HELPER void gpk_sf_fresnel(double x, double *s, double *c)
+{
+    double ax = fabs(x);
+    if (ax != ax) { *s = *c = x; return; }
+    if (isinf(ax)) { *s = *c = copysign(0.5, x); return; }
+    if (ax < 2.5) {
+        gpk_sf_fresnel_series(ax, s, c);
+        *s = copysign(*s, x);
+        *c = copysign(*c, x);
+        return;
+    }
+    /* K(z), z = a (1 - i), a = x sqrt(pi) / 2: modified Lentz on
+     * f = z + a1 / (z + a2 / (z + ...)), a_j = j / 2; K = 1 / f */
+    const double tiny = 1e-300;
+    double a = ax * 0.886226925452758013649083741671, zr = a, zi = -a;
+    double fr = zr, fi = zi, Cr = fr, Ci = fi, Dr = 0, Di = 0;
+    for (int j = 1; j < 400; ++j) {
+        double aj = 0.5 * j;
+        /* D = 1 / (z + aj D) */
+        double tr = zr + aj * Dr, ti = zi + aj * Di;
+        if (tr == 0 && ti == 0) tr = tiny;
+        double m = tr * tr + ti * ti;
+        Dr = tr / m;
+        Di = -ti / m;
+        /* C = z + aj / C */
+        double cm = Cr * Cr + Ci * Ci;
+        Cr = zr + aj * Cr / cm;
+        Ci = zi - aj * Ci / cm;
+        if (Cr == 0 && Ci == 0) Cr = tiny;
+        double dr = Cr * Dr - Ci * Di, di = Cr * Di + Ci * Dr; /* C D */
+        double nr = fr * dr - fi * di, ni = fr * di + fi * dr;
+        fr = nr;
+        fi = ni;
+        if (fabs(dr - 1) + fabs(di) < 1e-16) break;
+    }
+    double fm = fr * fr + fi * fi, Kr = fr / fm, Ki = -fi / fm; /* K = 1 / f */
+    /* e^(i theta), theta = pi x^2 / 2 = (pi / 2) r, r = x^2 mod 4 */
+    double h = ax * ax, l = fma(ax, ax, -h), r = fmod(h, 4.0) + l;
+    double co = gpk_sf_cospi(0.5 * r), si = gpk_sf_sinpi(0.5 * r);
+    /* u = e^(i theta) K / sqrt(pi) */
+    double ur = (co * Kr - si * Ki) / GPK_SF_SQRTPI, ui = (co * Ki + si * Kr) / GPK_SF_SQRTPI;
+    *c = copysign(0.5 * ((1 - ur) + ui), x);
+    *s = copysign(0.5 * ((1 - ur) - ui), x);
+}
+#endif /* GPK_SF_FRESNEL */

@@ -250,6 +250,9 @@ TOL = {
              "and x^2/2 eps beyond 3 (mpmath: erfi(0.011) SciPy 44 ULPs off, erfi(-8.34) 27; "
              "gpunp's 0.1 and 0.9: a series of positive terms in double-double below 7, "
              "F's asymptotic series times e^(x^2) with x^2's rounding error beyond)"),
+    "fresnel": (8, lambda a, r: _abs_ulps(4 * 2.2e-16 * (1 + _x(a)), r),
+                "SciPy's (Cephes') phase pi x^2 / 2 is rounded: an absolute error of x^2 eps "
+                "in a term of size 1 / (pi x); gpunp's reduces x^2 mod 4 exactly"),
     "dawsn": (16, lambda a, r: _faddeeva_band(a),
               "as erfi, times e^(-x^2) (mpmath: dawsn(40) SciPy 5.7 ULPs off, gpunp 0.02)"),
 }
