@@ -254,6 +254,11 @@ TOL = {
     "fresnel": (8, lambda a, r: _abs_ulps(4 * 2.2e-16 * (1 + _x(a)), r),
                 "SciPy's (Cephes') phase pi x^2 / 2 is rounded: an absolute error of x^2 eps "
                 "in a term of size 1 / (pi x); gpunp's reduces x^2 mod 4 exactly"),
+    "elliprf": (8, None, "Carlson's duplication, as SciPy's (ellint_carlson)"),
+    "elliprd": (8, None, "as elliprf"),
+    "elliprc": (8, None, "as elliprf"),
+    "elliprg": (24, None, "R_F and R_D with the middle argument last; SciPy's is 8 eps off "
+                          "at (0, 1.17e50, 1.8e308), gpunp's 0.5 (mpmath)"),
     "dawsn": (16, lambda a, r: _faddeeva_band(a),
               "as erfi, times e^(-x^2) (mpmath: dawsn(40) SciPy 5.7 ULPs off, gpunp 0.02)"),
 }
@@ -592,6 +597,106 @@ KNOWN.append(("betainc", _both_tiny, _both_tiny_value, "a and b tiny: b / (a + b
 KNOWN.append(("betaincc", _both_tiny, lambda a: _both_tiny_value(a, True), "as betainc"))
 KNOWN.append(("poch", _poles_underflow, lambda a: np.zeros_like(_a(a)),
               "the ratio of Gamma's residues below the doubles: 0; SciPy's NaN"))
+
+def _carlson_scipy_off(name):
+    """finite arguments in the domain where SciPy's Carlson integral is NaN or
+    infinite (its products overflow or underflow past 1e300 or 1e-300)"""
+    def which(a):
+        args = np.broadcast_arrays(*[_a(a, k) for k in range(len(a))])
+        ok = np.all([np.isfinite(v) for v in args], axis=0)
+        nonzero = np.sum([v != 0 for v in args], axis=0)
+        if name == "elliprc":
+            ok &= (args[0] >= 0) & (np.abs(args[1]) >= TINY)
+        else:
+            ok &= np.all([v >= 0 for v in args], axis=0) & (nonzero >= len(args) - 1)
+            ok &= np.all([(v == 0) | (v >= TINY) for v in args], axis=0)
+            if name == "elliprd":
+                ok &= args[2] != 0
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = getattr(ss, name)(*args)
+            pos = [np.where(v != 0, np.abs(v), np.nan) for v in args]
+            spread = np.nanmax(pos, axis=0) / np.nanmin(pos, axis=0)
+        off = ok & ~np.isfinite(ref)
+        # arguments 1e30 apart or beyond 1e+-150: SciPy's elliprg(2.6e-120,
+        # 6.1e-201, 6.1e-201) is 1.7e-5 off, elliprg(x, x, x) 0 for x = 1.2e-188,
+        # elliprc(1.6e-303, -2.5e9) 12592 ULPs off (mpmath); there the decimal
+        # value judges SciPy's
+        extreme = np.any([(v != 0) & ((np.abs(v) < 1e-150) | (np.abs(v) > 1e150)) for v in args],
+                         axis=0)
+        far = ok & np.isfinite(ref) & ((spread > 1e30) | extreme)
+        for i in zip(*np.nonzero(far)):
+            v = _carlson_one(name, [a[i] for a in args])
+            off[i] = abs(ref[i] - v) > 1e-12 * abs(v)
+        return off
+    return which
+
+
+def _carlson_one(name, v):
+    """R_F, R_D, R_C or R_G at one point by Carlson's duplication in 40-digit
+    decimals, whose exponents do not overflow"""
+    import decimal
+
+    def rf_rd(x, y, z, want_d):
+        s, w = decimal.Decimal(0), decimal.Decimal(1)
+        for _ in range(400):
+            A = (x + y + 3 * z) / 5 if want_d else (x + y + z) / 3
+            if max(abs(A - x), abs(A - y), abs(A - z)) <= A * decimal.Decimal("1e-9"):
+                break
+            sx, sy, sz = x.sqrt(), y.sqrt(), z.sqrt()
+            lam = sx * sy + sy * sz + sz * sx
+            if want_d:
+                s += w / (sz * (z + lam))
+                w /= 4
+            x, y, z = (x + lam) / 4, (y + lam) / 4, (z + lam) / 4
+        # the arguments agree to 1e-9: the first-order Taylor term suffices
+        if want_d:
+            return 3 * s + w / (A * A.sqrt())
+        return 1 / A.sqrt()
+
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 40, 10**6, -10**6
+        d = [decimal.Decimal(float(t)) for t in v]
+        if name == "elliprf":
+            r = rf_rd(*d, False)
+        elif name == "elliprd":
+            r = rf_rd(*d, True)
+        elif name == "elliprc":
+            x, y = d
+            if y < 0:
+                r = 0 if x == 0 else (x / (x - y)).sqrt() * rf_rd(x - y, -y, -y, False)
+            else:
+                r = rf_rd(x, y, y, False)
+        else:
+            x, y, z = sorted(d)
+            r = (y * rf_rd(x, z, y, False) + (z - y) * (y - x) * rf_rd(x, z, y, True) / 3
+                 + ((x * z / y).sqrt() if x else 0)) / 2
+        return float(r)
+
+
+def _carlson_decimal(name):
+    def value(a):
+        args = np.broadcast_arrays(*[_a(a, k) for k in range(len(a))])
+        which = _carlson_scipy_off(name)(a)
+        out = np.full(args[0].shape, np.nan)
+        for i in zip(*np.nonzero(which)):
+            out[i] = _carlson_one(name, [v[i] for v in args])
+        return out
+    return value
+
+
+for _name in ("elliprf", "elliprd", "elliprc", "elliprg"):
+    KNOWN.append((_name, _carlson_scipy_off(_name), _carlson_decimal(_name),
+                  "SciPy's NaN or inf at finite arguments past 1e300 (elliprg(1e300, 1e300, "
+                  "1e300)) or far apart (elliprd(0, 3e-301, 6e307)): its products overflow; "
+                  "SciPy's values 1e-12 away from it where the arguments are 1e30 apart or "
+                  "beyond 1e+-150 (SciPy's elliprg(x, x, x) is 0 for x = 1.2e-188); the "
+                  "value by the same duplication in 40-digit decimals"))
+
+KNOWN.append(("elliprc", lambda a: (_a(a) < 0) & np.isfinite(_a(a)) & np.isfinite(_a(a, 1)),
+              lambda a: np.full(np.broadcast(_a(a), _a(a, 1)).shape, np.nan),
+              "x < 0 has no value (SciPy's NaN) but where x / y underflows: SciPy's -0 at "
+              "(-1e-268, -1e56)"))
 
 NAMES = sorted(TOL)
 
