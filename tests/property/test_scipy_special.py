@@ -245,7 +245,7 @@ TOL = {
     "ellipj": (8, lambda a, r: _abs_ulps(16 * 2.2e-16 * (1 + _x(a)), r),
                "the same Landen sequence as SciPy's (Cephes'); the phase 2^N a_N u carries an "
                "absolute error of |u| eps, and sn, cn, dn near their zeros are absolute"),
-    "erfi": (8, lambda a, r: _faddeeva_band(a) + 1.5 * _x(a) ** 2,
+    "erfi": (8, lambda a, r: _faddeeva_band(a) + 1.5 * np.minimum(_x(a), 1e100) ** 2,
              "SciPy's (Johnson's Faddeeva package) is up to 68 eps off for 0.01 <= |x| < 0.1 "
              "and x^2/2 eps beyond 3 (up to x^2 ULPs of the value; mpmath: erfi(11.87) SciPy "
              "65 eps off, gpunp 1.3) (mpmath: erfi(0.011) SciPy 44 ULPs off, erfi(-8.34) 27; "
@@ -695,6 +695,24 @@ for _name in ("elliprf", "elliprd", "elliprc", "elliprg"):
                   "beyond 1e+-150 (SciPy's elliprg(x, x, x) is 0 for x = 1.2e-188); the "
                   "value by the same duplication in 40-digit decimals"))
 
+def _erfi_early_inf(a):
+    """|x| just below erfi's overflow (26.64), where SciPy's is already +-inf"""
+    x = _a(a)
+    with np.errstate(all="ignore"):
+        return (np.abs(x) > 26) & (np.abs(x) < 27) & np.isinf(ss.erfi(x))
+
+
+def _erfi_from_dawsn(a):
+    """erfi(x) = 2 / sqrt(pi) e^(x^2) F(x), from SciPy's Dawson integral"""
+    x = _a(a)
+    with np.errstate(all="ignore"):
+        h = np.exp(x * x / 2)
+        return 2 / np.sqrt(np.pi) * ss.dawsn(x) * h * h
+
+
+KNOWN.append(("erfi", _erfi_early_inf, _erfi_from_dawsn,
+              "SciPy's erfi overflows before the value does: erfi(-26.654) = -7.2e306, "
+              "SciPy's -inf; the value from SciPy's dawsn"))
 KNOWN.append(("elliprc", lambda a: (_a(a) < 0) & np.isfinite(_a(a)) & np.isfinite(_a(a, 1)),
               lambda a: np.full(np.broadcast(_a(a), _a(a, 1)).shape, np.nan),
               "x < 0 has no value (SciPy's NaN) but where x / y underflows: SciPy's -0 at "
