@@ -13,9 +13,11 @@ A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
 the exponential and sine/cosine integrals, zeta, the complete and
-incomplete elliptic integrals, Jacobi's elliptic functions (``ellipj``),
-erfi and Dawson's integral, Lambert's W (``lambertw``: complex results, for
-real or complex z, from a row of real and imaginary parts), the binomial, negative binomial, F, gamma,
+incomplete elliptic integrals, Carlson's symmetric ones (``elliprc``,
+``elliprd``, ``elliprf``, ``elliprg``), Jacobi's elliptic functions
+(``ellipj``), erfi, Dawson's and Fresnel's integrals, Lambert's W
+(``lambertw``: complex results, for real or complex z, from a row of real
+and imaginary parts), the binomial, negative binomial, F, gamma,
 chi-square and Poisson distributions with their inverses, and the
 convex-analysis and Box-Cox helpers. Only real loops (``lambertw`` aside): a
 complex operand raises SciPy's no-loop ``TypeError``.
