@@ -2324,7 +2324,9 @@ GPK_HELPER void gpk_sf_fresnel(double x, double *s, double *c)
 {
     double ax = fabs(x);
     if (ax != ax) { *s = *c = x; return; }
-    if (isinf(ax)) { *s = *c = copysign(0.5, x); return; }
+    /* past 1e154 the oscillating part, below 1 / (pi x), is below 0.5's last
+     * bit (where SciPy's x^2 overflows to NaN) */
+    if (ax > 1e154) { *s = *c = copysign(0.5, x); return; }
     if (ax < 2.5) {
         gpk_sf_fresnel_series(ax, s, c);
         *s = copysign(*s, x);
@@ -2336,7 +2338,9 @@ GPK_HELPER void gpk_sf_fresnel(double x, double *s, double *c)
     const double tiny = 1e-300;
     double a = ax * 0.886226925452758013649083741671, zr = a, zi = -a;
     double fr = zr, fi = zi, Cr = fr, Ci = fi, Dr = 0, Di = 0;
-    for (int j = 1; j < 400; ++j) {
+    /* past 1e9, K = 1 / z to double precision (the next term is 1 / (2 z^2));
+     * the fraction's |z|^2 would overflow near 1e154 */
+    for (int j = 1; j < 400 && a < 1e9; ++j) {
         double aj = 0.5 * j;
         /* D = 1 / (z + aj D) */
         double tr = zr + aj * Dr, ti = zi + aj * Di;
@@ -2412,11 +2416,11 @@ GPK_HELPER double gpk_sf_cr_rd(double x, double y, double z)
             double E4 = 3 * (X * Y - Z * Z) * Z * Z, E5 = X * Y * Z * Z * Z;
             double poly = 1 - 3 * E2 / 14 + E3 / 6 + 9 * E2 * E2 / 88 - 3 * E4 / 22 -
                           9 * E2 * E3 / 52 + 3 * E5 / 26;
-            return f * (3 * sum + w * poly / (A * sqrt(A)));
+            return f * (3 * sum + w * poly / A / sqrt(A)); /* A^(3/2) may overflow */
         }
         double sx = sqrt(x), sy = sqrt(y), sz = sqrt(z);
         double l = sx * sy + sy * sz + sz * sx;
-        sum += w / (sz * (z + l));
+        sum += w / sz / (z + l);
         w *= 0.25;
         x = 0.25 * (x + l);
         y = 0.25 * (y + l);
@@ -2430,8 +2434,8 @@ GPK_HELPER double gpk_sf_elliprf(double x, double y, double z)
     x = gpk_sf_cr_flush(x);
     y = gpk_sf_cr_flush(y);
     z = gpk_sf_cr_flush(z);
+    if (isinf(x) || isinf(y) || isinf(z)) return 0.0; /* before the zeros, as SciPy's */
     if ((x == 0) + (y == 0) + (z == 0) >= 2) return INFINITY;
-    if (isinf(x) || isinf(y) || isinf(z)) return 0.0;
     return gpk_sf_cr_rf(x, y, z);
 }
 GPK_HELPER double gpk_sf_elliprd(double x, double y, double z)
@@ -2440,8 +2444,9 @@ GPK_HELPER double gpk_sf_elliprd(double x, double y, double z)
     x = gpk_sf_cr_flush(x);
     y = gpk_sf_cr_flush(y);
     z = gpk_sf_cr_flush(z);
-    if (z == 0 || (x == 0 && y == 0)) return INFINITY;
-    if (isinf(x) || isinf(y) || isinf(z)) return 0.0;
+    if (z == 0) return INFINITY;
+    if (isinf(x) || isinf(y) || isinf(z)) return 0.0; /* before x = y = 0, as SciPy's */
+    if (x == 0 && y == 0) return INFINITY;
     return gpk_sf_cr_rd(x, y, z);
 }
 /* R_G from R_F and R_D with z the middle argument, where (x - z)(y - z) <= 0

@@ -713,6 +713,15 @@ def _erfi_from_dawsn(a):
 KNOWN.append(("erfi", _erfi_early_inf, _erfi_from_dawsn,
               "SciPy's erfi overflows before the value does: erfi(-26.654) = -7.2e306, "
               "SciPy's -inf; the value from SciPy's dawsn"))
+def _fresnel_huge(a):
+    x = _a(a)
+    return np.isfinite(x) & (np.abs(x) > 1.2e154)
+
+
+for _k in (0, 1):
+    KNOWN.append((f"fresnel[{_k}]", _fresnel_huge, lambda a: np.sign(_a(a)) * 0.5,
+                  "SciPy's NaN once its x^2 overflows (|x| > 1.34e154); the value is 1/2 to "
+                  "within 1 / (pi x)"))
 KNOWN.append(("elliprc", lambda a: (_a(a) < 0) & np.isfinite(_a(a)) & np.isfinite(_a(a, 1)),
               lambda a: np.full(np.broadcast(_a(a), _a(a, 1)).shape, np.nan),
               "x < 0 has no value (SciPy's NaN) but where x / y underflows: SciPy's -0 at "
