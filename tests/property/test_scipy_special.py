@@ -952,7 +952,7 @@ def _check_lambertw(z, k, got, ref):
     # the real lower branch within 1e-6 of -1/e: SciPy's iteration from
     # log(-z) stops, its step below tol, while still 1e-8 away (mpmath:
     # W_-1(-0.36787944080753404) = -1.0000444799865, SciPy's -1.0000000030)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(all="ignore"):
         lower = (k == -1) & (z.imag == 0) & (np.e * z.real + 1 > 0) & (np.e * z.real + 1 < 1e-6)
     ref[lower] = _lambertw_branch_series(z[lower], -1)
     # SciPy's inf or NaN for a finite z (a subnormal z on a branch k != 0,
