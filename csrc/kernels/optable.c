@@ -72,6 +72,9 @@
 #define SFN(n, nout, name, loops, body)                                        \
     {"scipy.special." name, n, nout, GP_RES_EXACT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,  \
      GP_CHECK_NONE, loops, {ANY(body)}, NULL}
+#define SZN(n, nout, name, loops, body)                                        \
+    {"scipy.special." name, n, nout, GP_RES_SIZED, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,  \
+     GP_CHECK_NONE, loops, {ANY(body)}, NULL}
 
 static const char BOOL_SUB_MSG[] =
     "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
@@ -370,6 +373,21 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_spherical_yn_d", "ld->d lf->f", "gpk_sf_spherical_yn_d(x0, x1)"),
     SFN(1, 2, "sici", "f->ff d->dd", "{ double s_, c_; gpk_sf_sici(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
     SFN(1, 2, "shichi", "f->ff d->dd", "{ double s_, c_; gpk_sf_shichi(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
+    /* Jacobi's elliptic functions, erfi, Dawson's and Fresnel's integrals,
+     * Carlson's elliptic integrals, and the real
+     * parts behind lambertw (gpunp/scipy/special/_lambertw.py) */
+    SZN(2, 4, "ellipj", "dd->dddd ff->ffff",
+        "{ double s_, c_, d_, p_; gpk_sf_jacobi(x0, x1, &s_, &c_, &d_, &p_); "
+        "y0 = s_; y1 = c_; y2 = d_; y3 = p_; }"),
+    SZ(1, "erfi", "d->d f->f", "gpk_sf_erfi(x0)"),
+    SZ(1, "dawsn", "d->d f->f", "gpk_sf_dawsn(x0)"),
+    SZN(1, 2, "fresnel", "d->dd f->ff", "{ double s_, c_; gpk_sf_fresnel(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
+    SF(2, "elliprc", "ff->f dd->d", "gpk_sf_elliprc(x0, x1)"),
+    SF(3, "elliprd", "fff->f ddd->d", "gpk_sf_elliprd(x0, x1, x2)"),
+    SF(3, "elliprf", "fff->f ddd->d", "gpk_sf_elliprf(x0, x1, x2)"),
+    SF(3, "elliprg", "fff->f ddd->d", "gpk_sf_elliprg(x0, x1, x2)"),
+    SFN(4, 2, "_lambertw_parts", "ddld->dd",
+        "{ double r_, i_; gpk_sf_lambertw(x0, x1, (double)x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

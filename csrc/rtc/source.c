@@ -63,6 +63,11 @@ static const section_t sf_sections[] = {
     {"GPK_SF_ZETA", {"zeta"}},
     {"GPK_SF_ELLIP", {"gpk_sf_ellip"}},
     {"GPK_SF_IBETA", {SF_IBETA_WORDS}},
+    {"GPK_SF_JACOBI", {"gpk_sf_jacobi("}},
+    {"GPK_SF_LAMBERTW", {"gpk_sf_lambertw("}},
+    {"GPK_SF_DAWSON", {"gpk_sf_erfi(", "gpk_sf_dawsn("}},
+    {"GPK_SF_FRESNEL", {"gpk_sf_fresnel("}},
+    {"GPK_SF_CARLSON", {"gpk_sf_ellipr"}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -241,6 +241,28 @@ TOL = {
              "of the envelope's, as j0's"),
     "shichi": (16, lambda a, r: _abs_ulps(4 * 2.2e-16, r),
                "absolute near Chi's zero 0.52; beyond 8 (Ei +- E1) / 2, each rounded"),
+    # Jacobi's elliptic functions, erfi, Dawson's integral
+    "ellipj": (8, lambda a, r: _abs_ulps(16 * 2.2e-16 * (1 + _x(a)), r),
+               "the same Landen sequence as SciPy's (Cephes'); the phase 2^N a_N u carries an "
+               "absolute error of |u| eps, and sn, cn, dn near their zeros are absolute"),
+    "erfi": (8, lambda a, r: _faddeeva_band(a) + 1.5 * np.minimum(_x(a), 1e100) ** 2,
+             "SciPy's (Johnson's Faddeeva package) is up to 68 eps off for 0.01 <= |x| < 0.1 "
+             "and x^2/2 eps beyond 3 (up to x^2 ULPs of the value; mpmath: erfi(11.87) SciPy "
+             "65 eps off, gpunp 1.3) (mpmath: erfi(0.011) SciPy 44 ULPs off, erfi(-8.34) 27; "
+             "gpunp's 0.1 and 0.9: a series of positive terms in double-double below 7, "
+             "F's asymptotic series times e^(x^2) with x^2's rounding error beyond)"),
+    "fresnel": (8, lambda a, r: _abs_ulps(4 * 2.2e-16 * (1 + _x(a)), r),
+                "SciPy's (Cephes') phase pi x^2 / 2 is rounded: an absolute error of x^2 eps "
+                "in a term of size 1 / (pi x); gpunp's reduces x^2 mod 4 exactly"),
+    "elliprf": (8, None, "Carlson's duplication, as SciPy's (ellint_carlson)"),
+    "elliprd": (8, None, "as elliprf"),
+    "elliprc": (16, None, "as elliprf; for y < 0 the principal value sqrt(x) / sqrt(x - y) "
+                          "R_C(x - y, -y): SciPy's is 7.3 eps off at (1.2e-295, -2.3e14), "
+                          "gpunp's 0.8 (mpmath)"),
+    "elliprg": (24, None, "R_F and R_D with the middle argument last; SciPy's is 8 eps off "
+                          "at (0, 1.17e50, 1.8e308), gpunp's 0.5 (mpmath)"),
+    "dawsn": (16, lambda a, r: _faddeeva_band(a),
+              "as erfi, times e^(-x^2) (mpmath: dawsn(40) SciPy 5.7 ULPs off, gpunp 0.02)"),
 }
 
 ULP = 2.220446049250313e-16
@@ -283,6 +305,13 @@ def _inverse(name, args, ref):
         cond = np.nan_to_num(1 / d, nan=1e300, posinf=1e300)
         grow = 64 * cond * (1 + np.abs(np.log(tail)))
     return np.where(np.isfinite(x) & (x != 0), np.minimum(np.nan_to_num(grow, nan=1e300), 1e300), 0)
+
+
+def _faddeeva_band(args):
+    """SciPy's erfi and dawsn are up to 68 eps off for 0.01 <= |x| < 0.1 and
+    6 eps for 0.1 <= |x| < 0.5 (mpmath): twice that in ULPs of the value"""
+    x = _x(args)
+    return np.where((x >= 0.01) & (x < 0.1), 140, np.where((x >= 0.1) & (x < 0.5), 12, 0))
 
 
 def _bessel_abs(args, ref):
@@ -571,6 +600,133 @@ KNOWN.append(("betaincc", _both_tiny, lambda a: _both_tiny_value(a, True), "as b
 KNOWN.append(("poch", _poles_underflow, lambda a: np.zeros_like(_a(a)),
               "the ratio of Gamma's residues below the doubles: 0; SciPy's NaN"))
 
+def _carlson_scipy_off(name):
+    """finite arguments in the domain where SciPy's Carlson integral is NaN or
+    infinite (its products overflow or underflow past 1e300 or 1e-300)"""
+    def which(a):
+        args = np.broadcast_arrays(*[_a(a, k) for k in range(len(a))])
+        ok = np.all([np.isfinite(v) for v in args], axis=0)
+        nonzero = np.sum([v != 0 for v in args], axis=0)
+        if name == "elliprc":
+            ok &= (args[0] >= 0) & (np.abs(args[1]) >= TINY)
+        else:
+            ok &= np.all([v >= 0 for v in args], axis=0) & (nonzero >= len(args) - 1)
+            ok &= np.all([(v == 0) | (v >= TINY) for v in args], axis=0)
+            if name == "elliprd":
+                ok &= args[2] != 0
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = getattr(ss, name)(*args)
+            pos = [np.where(v != 0, np.abs(v), np.nan) for v in args]
+            spread = np.nanmax(pos, axis=0) / np.nanmin(pos, axis=0)
+        off = ok & ~np.isfinite(ref)
+        # arguments 1e30 apart or beyond 1e+-150: SciPy's elliprg(2.6e-120,
+        # 6.1e-201, 6.1e-201) is 1.7e-5 off, elliprg(x, x, x) 0 for x = 1.2e-188,
+        # elliprc(1.2e-295, -3.4e14) 20 ULPs off (mpmath); there the decimal
+        # value (to 1e-18) judges SciPy's
+        extreme = np.any([(v != 0) & ((np.abs(v) < 1e-150) | (np.abs(v) > 1e150)) for v in args],
+                         axis=0)
+        far = ok & np.isfinite(ref) & ((spread > 1e30) | extreme)
+        for i in zip(*np.nonzero(far)):
+            v = _carlson_one(name, [a[i] for a in args])
+            off[i] = abs(ref[i] - v) > 4 * 2.2e-16 * abs(v)
+        return off
+    return which
+
+
+def _carlson_one(name, v):
+    """R_F, R_D, R_C or R_G at one point by Carlson's duplication in 40-digit
+    decimals, whose exponents do not overflow"""
+    import decimal
+
+    def rf_rd(x, y, z, want_d):
+        s, w = decimal.Decimal(0), decimal.Decimal(1)
+        for _ in range(400):
+            A = (x + y + 3 * z) / 5 if want_d else (x + y + z) / 3
+            if max(abs(A - x), abs(A - y), abs(A - z)) <= A * decimal.Decimal("1e-9"):
+                break
+            sx, sy, sz = x.sqrt(), y.sqrt(), z.sqrt()
+            lam = sx * sy + sy * sz + sz * sx
+            if want_d:
+                s += w / (sz * (z + lam))
+                w /= 4
+            x, y, z = (x + lam) / 4, (y + lam) / 4, (z + lam) / 4
+        # the arguments agree to 1e-9: the first-order Taylor term suffices
+        if want_d:
+            return 3 * s + w / (A * A.sqrt())
+        return 1 / A.sqrt()
+
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 40, 10**6, -10**6
+        d = [decimal.Decimal(float(t)) for t in v]
+        if name == "elliprf":
+            r = rf_rd(*d, False)
+        elif name == "elliprd":
+            r = rf_rd(*d, True)
+        elif name == "elliprc":
+            x, y = d
+            if y < 0:
+                r = 0 if x == 0 else (x / (x - y)).sqrt() * rf_rd(x - y, -y, -y, False)
+            else:
+                r = rf_rd(x, y, y, False)
+        else:
+            x, y, z = sorted(d)
+            r = (y * rf_rd(x, z, y, False) + (z - y) * (y - x) * rf_rd(x, z, y, True) / 3
+                 + ((x * z / y).sqrt() if x else 0)) / 2
+        return float(r)
+
+
+def _carlson_decimal(name):
+    def value(a):
+        args = np.broadcast_arrays(*[_a(a, k) for k in range(len(a))])
+        which = _carlson_scipy_off(name)(a)
+        out = np.full(args[0].shape, np.nan)
+        for i in zip(*np.nonzero(which)):
+            out[i] = _carlson_one(name, [v[i] for v in args])
+        return out
+    return value
+
+
+for _name in ("elliprf", "elliprd", "elliprc", "elliprg"):
+    KNOWN.append((_name, _carlson_scipy_off(_name), _carlson_decimal(_name),
+                  "SciPy's NaN or inf at finite arguments past 1e300 (elliprg(1e300, 1e300, "
+                  "1e300)) or far apart (elliprd(0, 3e-301, 6e307)): its products overflow; "
+                  "SciPy's values 4 eps away from it where the arguments are 1e30 apart or "
+                  "beyond 1e+-150 (SciPy's elliprg(x, x, x) is 0 for x = 1.2e-188); the "
+                  "value by the same duplication in 40-digit decimals"))
+
+def _erfi_early_inf(a):
+    """|x| just below erfi's overflow (26.64), where SciPy's is already +-inf"""
+    x = _a(a)
+    with np.errstate(all="ignore"):
+        return (np.abs(x) > 26) & (np.abs(x) < 27) & np.isinf(ss.erfi(x))
+
+
+def _erfi_from_dawsn(a):
+    """erfi(x) = 2 / sqrt(pi) e^(x^2) F(x), from SciPy's Dawson integral"""
+    x = _a(a)
+    with np.errstate(all="ignore"):
+        h = np.exp(x * x / 2)
+        return 2 / np.sqrt(np.pi) * ss.dawsn(x) * h * h
+
+
+KNOWN.append(("erfi", _erfi_early_inf, _erfi_from_dawsn,
+              "SciPy's erfi overflows before the value does: erfi(-26.654) = -7.2e306, "
+              "SciPy's -inf; the value from SciPy's dawsn"))
+def _fresnel_huge(a):
+    x = _a(a)
+    return np.isfinite(x) & (np.abs(x) > 1.2e154)
+
+
+for _k in (0, 1):
+    KNOWN.append((f"fresnel[{_k}]", _fresnel_huge, lambda a: np.sign(_a(a)) * 0.5,
+                  "SciPy's NaN once its x^2 overflows (|x| > 1.34e154); the value is 1/2 to "
+                  "within 1 / (pi x)"))
+KNOWN.append(("elliprc", lambda a: (_a(a) < 0) & np.isfinite(_a(a)) & np.isfinite(_a(a, 1)),
+              lambda a: np.full(np.broadcast(_a(a), _a(a, 1)).shape, np.nan),
+              "x < 0 has no value (SciPy's NaN) but where x / y underflows: SciPy's -0 at "
+              "(-1e-268, -1e56)"))
+
 NAMES = sorted(TOL)
 
 
@@ -754,7 +910,7 @@ FLOAT32_ULPS = {
 FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlogy", "boxcox",
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
-           "ellipeinc", "sici", "shichi"]
+           "ellipeinc", "sici", "shichi", "ellipj", "dawsn", "fresnel", "elliprf"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)
@@ -769,3 +925,95 @@ def test_float32_loops_match_scipy(name):
     g = None if grow is None else (lambda a, r: grow(a, r) * 2.0 ** -29 + 1)
     base, why = FLOAT32_ULPS.get(name, (2, why))
     _check_all(name, args, got, ref, np.float32, tol=(base, g, why))
+
+
+# ---- lambertw: a wrapper over the real row _lambertw_parts, complex results --------------
+
+EPS = np.finfo(np.float64).eps
+
+
+def _lambertw_branch_series(z, sign):
+    """W near -1/e: -1 + q - q^2/3 + 11 q^3/72 - 43 q^4/540 + 769 q^5/17280,
+    q = sign sqrt(2 (e z + 1)) (DLMF 4.13.6; sign -1 for the lower branch)"""
+    with np.errstate(invalid="ignore"):
+        q = sign * np.sqrt(2 * (np.e * z.real + 1))
+    return -1 + q * (1 + q * (-1 / 3 + q * (11 / 72 + q * (-43 / 540 + q * 769 / 17280)))) + 0j
+
+
+def _check_lambertw(z, k, got, ref):
+    """|W - SciPy's W| within 16 eps |W| (1 + 1 / |1 + W|): near the branch
+    point -1/e W's condition 1 / |1 + W| multiplies the rounding of
+    w e^w - z. Where SciPy's value is not W, the reference is W by another
+    route (below)."""
+    z, k = np.broadcast_arrays(np.asarray(z), np.asarray(k))
+    ref = np.array(ref, np.complex128)
+    # z = -1/e (the double nearest): SciPy's Halley step divides 0 by 0 (NaN); W = -1
+    ref[(z == -np.exp(-1.0)) & ((k == 0) | (k == -1))] = -1
+    # the real lower branch within 1e-6 of -1/e: SciPy's iteration from
+    # log(-z) stops, its step below tol, while still 1e-8 away (mpmath:
+    # W_-1(-0.36787944080753404) = -1.0000444799865, SciPy's -1.0000000030)
+    with np.errstate(all="ignore"):
+        lower = (k == -1) & (z.imag == 0) & (np.e * z.real + 1 > 0) & (np.e * z.real + 1 < 1e-6)
+    ref[lower] = _lambertw_branch_series(z[lower], -1)
+    # SciPy's inf or NaN for a finite z (a subnormal z on a branch k != 0,
+    # where its e^w underflows): gpunp's w must solve w + log w = log z +
+    # 2 pi i n for an integer n, with its imaginary part on branch k's side
+    odd = np.isfinite(z) & (z != 0) & ~np.isfinite(ref)
+    if odd.any():
+        w, zz, kk = got[odd], z[odd], k[odd]
+        assert np.isfinite(w).all(), (zz, w)
+        d = w + np.log(w) - np.log(zz)
+        n = np.round(d.imag / (2 * np.pi))
+        # |z| of subnormal parts is itself rounded to a subnormal's few bits
+        sub = ((np.abs(zz.real) < TINY) & (zz.real != 0)) | ((np.abs(zz.imag) < TINY) & (zz.imag != 0))
+        assert np.all(np.abs(d - 2j * np.pi * n) < np.where(sub, 1.0, 1e-12 * np.abs(w))), (zz, kk, w)
+        assert np.all(np.abs(w.imag - 2 * np.pi * kk) <= 2 * np.pi), (zz, kk, w)
+        ref[odd] = w
+    assert got.dtype == np.complex128 and got.shape == ref.shape
+    same = ((got.real == ref.real) | (np.isnan(got.real) & np.isnan(ref.real))) & \
+           ((got.imag == ref.imag) | (np.isnan(got.imag) & np.isnan(ref.imag)))
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref) / (np.maximum(np.abs(ref), TINY) * EPS)
+        allowed = 16 * (1 + 1 / np.abs(1 + ref))
+    bad = ~same & ~(np.isfinite(err) & (err <= allowed))
+    if bad.any():
+        i = np.flatnonzero(bad)[:5]
+        pytest.fail(f"lambertw: {bad.sum()} of {bad.size}: (z, k, gpunp, SciPy, eps): "
+                    f"{list(zip(z.ravel()[i], k.ravel()[i], got.ravel()[i], ref.ravel()[i], err.ravel()[i]))}")
+
+
+def _lambertw_run(z, k):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            ref = ss.lambertw(z, k)
+    got = sp.lambertw(gp.asarray(z), gp.asarray(k)).get()
+    _check_lambertw(z, k, got, ref)
+
+
+@pytest.mark.parametrize("k", [0, -1, 1, 3])
+def test_lambertw_wide_sample_matches_scipy(k):
+    rng = np.random.default_rng(7)
+    x = _wide(rng, 40)
+    near = -np.exp(-1.0) + 10.0 ** rng.uniform(-15, 0, 40) * rng.choice([-1, 1], 40)
+    z = np.concatenate([x, near, x[:120] + 1j * rng.permutation(x)[:120], near + 1e-3j * x[:40]])
+    _lambertw_run(z, np.full(z.shape, k))
+
+
+def test_lambertw_special_values_match_scipy():
+    re, im = np.meshgrid(SPECIAL, SPECIAL)
+    z = np.concatenate([SPECIAL, (re + 1j * im).ravel(), [-np.exp(-1.0), -0.3678794411714, 1.0]])
+    for k in (0, -1, 2, -2):
+        _lambertw_run(z, np.full(z.shape, k))
+
+
+_LW_FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=False, width=64)
+
+
+@given(re=st.lists(_LW_FLOATS, min_size=1, max_size=8), data=st.data())
+def test_lambertw_hypothesis_matches_scipy(re, data):
+    n = len(re)
+    im = data.draw(st.lists(st.one_of(st.just(0.0), _LW_FLOATS), min_size=n, max_size=n))
+    k = data.draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
+    z = np.array(re) + 1j * np.array(im)
+    _lambertw_run(z, np.array(k))

@@ -278,3 +278,29 @@ def test_scipys_logsumexp_on_gpunp_arrays_with_array_api():
                        cwd=tempfile.gettempdir(), env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
+
+
+def test_lambertw_wrapper_and_scipys_on_gpunp_arrays():
+    # complex results from the real row _lambertw_parts; SciPy's lambertw
+    # reaches it through its private ufunc _lambertw
+    z = np.array([0.5, -0.2, -1.0, 3.0 + 2.0j, 1e5])
+    for k in (0, -1, 2):
+        got = ss.lambertw(gp.asarray(z), k)
+        assert isinstance(got, gp.ndarray) and got.dtype == np.complex128
+        np.testing.assert_allclose(got.get(), ss.lambertw(z, k), rtol=1e-14)
+    # k truncated to an integer as SciPy's cast to long does; an array k
+    # broadcasts; a float32 or complex64 z gives complex128
+    np.testing.assert_array_equal(sp.lambertw(gp.asarray(z), 1.7).get(),
+                                  sp.lambertw(gp.asarray(z), 1).get())
+    ks = np.array([0, -1, 1, 2, -2])
+    np.testing.assert_allclose(sp.lambertw(gp.asarray(z), gp.asarray(ks)).get(),
+                               ss.lambertw(z, ks), rtol=1e-14)
+    for dt in (np.float32, np.complex64, np.int16):
+        x = np.array([1, 2], dt)
+        assert sp.lambertw(gp.asarray(x)).dtype == ss.lambertw(x).dtype
+    # tol ends Halley's steps once one is below tol |w|, as SciPy's (where it
+    # stops depends on the first guess, which is gpunp's own)
+    np.testing.assert_allclose(sp.lambertw(gp.asarray(z), 0, 1e-2).get(), ss.lambertw(z),
+                               rtol=1e-2)
+    with pytest.raises(TypeError):
+        sp.lambertw("a")

@@ -7,16 +7,20 @@ and resolved as it resolves them, ``out=``,
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
-``multigammaln``, ``spherical_yn``, ``logsumexp``, ``softmax``,
+``multigammaln``, ``spherical_yn``, ``lambertw``, ``logsumexp``, ``softmax``,
 ``log_softmax``) are built on them and on gpunp's operations.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
 the exponential and sine/cosine integrals, zeta, the complete and
-incomplete elliptic integrals, the binomial, negative binomial, F, gamma,
+incomplete elliptic integrals, Carlson's symmetric ones (``elliprc``,
+``elliprd``, ``elliprf``, ``elliprg``), Jacobi's elliptic functions
+(``ellipj``), erfi, Dawson's and Fresnel's integrals, Lambert's W
+(``lambertw``: complex results, for real or complex z, from a row of real
+and imaginary parts), the binomial, negative binomial, F, gamma,
 chi-square and Poisson distributions with their inverses, and the
-convex-analysis and Box-Cox helpers. Only real loops: a complex operand
-raises SciPy's no-loop ``TypeError``.
+convex-analysis and Box-Cox helpers. Only real loops (``lambertw`` aside): a
+complex operand raises SciPy's no-loop ``TypeError``.
 """
 
 import gpunp as _gpunp
@@ -28,6 +32,7 @@ from gpunp.scipy._version import scipy_version as _scipy_version
 _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
 from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
+from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
@@ -37,5 +42,5 @@ digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
-                 + ["digamma", "logsumexp", "log_softmax", "multigammaln", "polygamma",
+                 + ["digamma", "lambertw", "logsumexp", "log_softmax", "multigammaln", "polygamma",
                     "sinc", "softmax", "spherical_yn", "zeta"])
