@@ -370,6 +370,17 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_spherical_yn_d", "ld->d lf->f", "gpk_sf_spherical_yn_d(x0, x1)"),
     SFN(1, 2, "sici", "f->ff d->dd", "{ double s_, c_; gpk_sf_sici(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
     SFN(1, 2, "shichi", "f->ff d->dd", "{ double s_, c_; gpk_sf_shichi(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
+    /* orthogonal polynomials and spherical harmonics (sfpoly) */
+    SF(2, "eval_chebyt", "ld->d ff->f dd->d", "gpk_sf_chebyt(x0, x1)"),
+    SF(2, "eval_chebyu", "ld->d ff->f dd->d", "gpk_sf_chebyu(x0, x1)"),
+    SF(2, "eval_chebyc", "ld->d ff->f dd->d", "gpk_sf_chebyc(x0, x1)"),
+    SF(2, "eval_chebys", "ld->d ff->f dd->d", "gpk_sf_chebys(x0, x1)"),
+    SF(2, "eval_sh_chebyt", "ld->d ff->f dd->d", "gpk_sf_sh_chebyt(x0, x1)"),
+    SF(2, "eval_sh_chebyu", "ld->d ff->f dd->d", "gpk_sf_sh_chebyu(x0, x1)"),
+    SF(2, "eval_hermite", "ld->d", "gpk_sf_hermite(x0, x1)"),
+    SF(2, "eval_hermitenorm", "ld->d", "gpk_sf_hermitenorm(x0, x1)"),
+    SFN(4, 2, "_sph_harm_y", "lldd->dd",
+        "{ double r_, i_; gpk_sf_sph_harm_y(x0, x1, x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

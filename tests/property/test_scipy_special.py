@@ -241,9 +241,29 @@ TOL = {
              "of the envelope's, as j0's"),
     "shichi": (16, lambda a, r: _abs_ulps(4 * 2.2e-16, r),
                "absolute near Chi's zero 0.52; beyond 8 (Ei +- E1) / 2, each rounded"),
+    # orthogonal polynomials (sfpoly): SciPy's integer loop's recurrence, run
+    # step for step (the host's results are its bits); a GPU's fused
+    # multiply-adds move each step's rounding, which the recurrence carries
+    # on: an absolute error of (n + 1) steps of the envelope n + 1 near the
+    # zeros, n ULPs beyond [-1, 1]. The reference is SciPy's integer loop
+    # (KNOWN below: its real-n loop goes through hyp2f1)
+    "eval_chebyt": (4, lambda a, r: _cheb(a, r), "the recurrence, each step rounded"),
+    "eval_chebyu": (4, lambda a, r: _cheb(a, r), "as eval_chebyt"),
+    "eval_chebyc": (4, lambda a, r: _cheb(a, r, 2), "as eval_chebyt, of 2 T_n(x / 2)"),
+    "eval_chebys": (4, lambda a, r: _cheb(a, r), "as eval_chebyt, of U_n(x / 2)"),
+    "eval_sh_chebyt": (4, lambda a, r: _cheb(a, r), "as eval_chebyt, of T_n(2x - 1)"),
+    "eval_sh_chebyu": (4, lambda a, r: _cheb(a, r), "as eval_chebyt, of U_n(2x - 1)"),
 }
 
 ULP = 2.220446049250313e-16
+
+
+def _cheb(args, ref, scale=1):
+    """The Chebyshev recurrences' allowance: 4 ULPs per step, and an absolute
+    error of 8 eps (n + 1)^2 (n + 1 steps of the envelope n + 1) near the
+    zeros"""
+    n = _x(args)
+    return 4 * n + _abs_ulps(8 * ULP * scale * (1 + n) ** 2, ref)
 
 
 def _ibeta(args, ref):
@@ -303,7 +323,8 @@ BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic
 # expansions past it)
-INT_FIRST = {"expn", "yn", "kn", "pdtri"}
+INT_FIRST = {"expn", "yn", "kn", "pdtri", "eval_chebyt", "eval_chebyu", "eval_chebyc",
+             "eval_chebys", "eval_sh_chebyt", "eval_sh_chebyu"}
 # arguments that are probabilities (drawn in [0, 1], near both ends too) and
 # counts (whole numbers below 200): by name, the arguments' places
 PROB = {"gammaincinv": (1,), "gammainccinv": (1,), "chdtri": (1,), "pdtri": (1,),
@@ -570,6 +591,25 @@ KNOWN.append(("betainc", _both_tiny, _both_tiny_value, "a and b tiny: b / (a + b
 KNOWN.append(("betaincc", _both_tiny, lambda a: _both_tiny_value(a, True), "as betainc"))
 KNOWN.append(("poch", _poles_underflow, lambda a: np.zeros_like(_a(a)),
               "the ratio of Gamma's residues below the doubles: 0; SciPy's NaN"))
+
+
+
+def _integer_loop(name):
+    """SciPy's integer-degree loop ("ld->d") of an orthogonal polynomial"""
+    def value(a):
+        n, x = np.broadcast_arrays(_a(a), _a(a, 1))
+        with np.errstate(all="ignore"):
+            return getattr(ss, name)(n.astype(np.int64), x)
+    return value
+
+
+for _name in ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_sh_chebyt",
+              "eval_sh_chebyu"):
+    KNOWN.append((_name, lambda a: np.ones(np.broadcast(*a).shape, bool), _integer_loop(_name),
+                  "SciPy's real-n loop is hyp2f1's, up to 1e294 ULPs from its own integer loop "
+                  "at a whole n (eval_chebyt(59.0, 1.77e-296): 3.3e-16 for -1.05e-294); "
+                  "gpunp's gives the integer loop's value for a whole n (test_special.py "
+                  "checks the rest)"))
 
 NAMES = sorted(TOL)
 

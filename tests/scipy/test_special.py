@@ -62,7 +62,9 @@ X = np.array([0.25, 1.5, 2.5, 7.0])
 @pytest.mark.parametrize("name", UFUNCS)
 def test_scipy_ufunc_runs_gpunps(name):
     theirs = getattr(ss, name)
-    args = [X] * theirs.nin
+    # an argument that every loop takes as an integer (eval_hermite's n) gets integers
+    args = [X.astype(np.int64) if all(t[k] == "l" for t in theirs.types) else X
+            for k in range(theirs.nin)]
     got = theirs(*[gp.asarray(a) for a in args])
     outs = got if isinstance(got, tuple) else (got,)
     assert all(isinstance(o, gp.ndarray) for o in outs)
@@ -278,3 +280,180 @@ def test_scipys_logsumexp_on_gpunp_arrays_with_array_api():
                        cwd=tempfile.gettempdir(), env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
+
+
+# ---- orthogonal polynomials and spherical harmonics -------------------------------------
+
+POLY_INT = ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_sh_chebyt",
+            "eval_sh_chebyu", "eval_hermite", "eval_hermitenorm")
+
+
+def _hermite_terms(n, x, physicists):
+    """the largest magnitude of the Hermite recurrence's terms (the recurrence
+    with every sign made positive): the scale of its rounding"""
+    x = np.sqrt(2) * np.abs(x) if physicists else np.abs(x)
+    y3, y2 = np.zeros_like(x), np.ones_like(x)
+    big = np.ones_like(x)
+    with np.errstate(all="ignore"):
+        for k in range(int(n.max()), 1, -1):
+            on = k <= n  # each element's loop runs from its own n
+            y1 = np.where(on, x * y2 + k * y3, y2)
+            y3, y2 = np.where(on, y2, y3), y1
+            big = np.maximum(big, y2)
+        big = np.maximum(big, x * y2 + y3)
+        return big * (2.0 ** (n / 2) if physicists else 1)
+
+
+@pytest.mark.parametrize("name", POLY_INT)
+def test_orthogonal_polynomial_integer_loop_is_scipys(name):
+    """The integer-degree loop ("ld->d") against SciPy's, negative degrees,
+    both sides of [-1, 1], overflow and the special values: the host gives
+    SciPy's bits (the same recurrence); a GPU's fused multiply-adds move each
+    step's rounding, an absolute error of 8 eps per step of the terms' scale
+    ((n + 1)^2 for Chebyshev's, the positive recurrence's for Hermite's)."""
+    rng = np.random.default_rng(5)
+    n = rng.integers(-70, 70, 600)
+    x = np.concatenate([rng.uniform(-1.2, 1.2, 200), rng.uniform(-1e3, 1e3, 100),
+                        10.0 ** rng.uniform(-300, 300, 100) * rng.choice([-1, 1], 100),
+                        rng.uniform(-3, 3, 190),
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0, 1e308]])
+    with np.errstate(all="ignore"):
+        want = getattr(ss, name)(n, x)
+    got = getattr(sp, name)(gp.asarray(n), gp.asarray(x))
+    assert got.dtype == want.dtype == np.float64
+    got = got.get()
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    an = np.abs(n).astype(np.float64)
+    scale = _hermite_terms(an, x, name == "eval_hermite") if "herm" in name else (1 + an) ** 2
+    with np.errstate(all="ignore"):
+        close = np.abs(got - want) <= 8 * 2.2e-16 * (1 + an) * np.maximum(scale, np.abs(want))
+    assert np.all(same | (np.isfinite(got) & close)), (n[~same][:5], x[~same][:5])
+
+
+@pytest.mark.parametrize("name", POLY_INT[:6])
+def test_chebyshev_real_degree(name):
+    """The real-degree loop ("dd->d"): a whole n is the integer loop's value
+    (SciPy's goes through hyp2f1, far from its own integer loop there); any
+    other n the closed forms cos(n t) and sin((n + 1) t) / sin t of x = cos t
+    (cosh and sinh beyond 1), against NumPy's; x past -1 has no real value
+    for such an n: NaN (SciPy's hyp2f1 gives inf). The float loop ("ff->f")
+    is the double one rounded."""
+    f = getattr(sp, name)
+    rng = np.random.default_rng(6)
+    n = np.round(rng.uniform(-30, 30, 300), 3)
+    n[:20] = np.arange(-10, 10)
+    arg = {"eval_chebyc": lambda x: 2 * x, "eval_chebys": lambda x: 2 * x,
+           "eval_sh_chebyt": lambda x: (x + 1) / 2, "eval_sh_chebyu": lambda x: (x + 1) / 2}
+    t = np.concatenate([rng.uniform(-1, 1, 150), rng.uniform(1, 3, 100), rng.uniform(-3, -1, 50)])
+    x = arg.get(name, lambda v: v)(t)
+    got = f(gp.asarray(n), gp.asarray(x)).get()
+    t = {"eval_chebyc": x / 2, "eval_chebys": x / 2, "eval_sh_chebyt": 2 * x - 1,
+         "eval_sh_chebyu": 2 * x - 1}.get(name, x)
+    whole = n == np.floor(n)
+    kind_t = name in ("eval_chebyt", "eval_chebyc", "eval_sh_chebyt")
+    with np.errstate(all="ignore"):
+        inside = np.arccos(np.clip(t, -1, 1))
+        outside = np.arccosh(np.maximum(np.abs(t), 1))
+        if kind_t:
+            closed = np.where(np.abs(t) <= 1, np.cos(n * inside), np.cosh(n * outside))
+        else:
+            closed = np.where(np.abs(t) <= 1, np.sin((n + 1) * inside) / np.sin(inside),
+                              np.sinh((n + 1) * outside) / np.sinh(outside))
+        closed = np.where(t < -1, np.nan, closed)
+        if name == "eval_chebyc":
+            closed = 2 * closed
+        want = np.where(whole, getattr(ss, name)(n.astype(np.int64), x), closed)
+    # the closed forms' phase n acos(t) is rounded: |n| eps of the envelope
+    env = 1 if kind_t else 1 / np.maximum(np.sqrt(np.abs(1 - t * t)), 1e-3)
+    tol = 64 * 2.2e-16 * (1 + np.abs(n)) * np.maximum(np.abs(want), env)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan)
+    assert np.all(np.abs(got - want)[~nan] <= tol[~nan] * (1 + (~whole)[~nan] * 4))
+    got32 = f(gp.asarray(n.astype(np.float32)), gp.asarray(x.astype(np.float32)))
+    assert got32.dtype == np.float32
+    want32 = f(gp.asarray(n.astype(np.float32).astype(np.float64)),
+               gp.asarray(x.astype(np.float32).astype(np.float64))).get().astype(np.float32)
+    np.testing.assert_array_equal(got32.get(), want32)
+
+
+def test_orthogonal_polynomial_dtypes_are_scipys():
+    f32, i16 = np.array([2.0, 0.3], np.float32), np.array([2, 3], np.int16)
+    for name in ("eval_chebyt", "eval_sh_chebyu", "eval_hermite"):
+        theirs, mine = getattr(ss, name), getattr(sp, name)
+        # (a float32 array beside a Python float is left out: every SF row of the
+        # table takes "dd" there where SciPy takes "ff", poch's and expn's too)
+        for a, b in ((i16, f32), (3, f32), (f32, i16), (i16, i16), (f32, f32)):
+            try:
+                want = theirs(a, b).dtype
+            except TypeError:
+                with pytest.raises(TypeError):
+                    mine(*(gp.asarray(v) if isinstance(v, np.ndarray) else v for v in (a, b)))
+                continue
+            got = mine(*(gp.asarray(v) if isinstance(v, np.ndarray) else v for v in (a, b)))
+            assert got.dtype == want, (name, a, b)
+
+
+def test_sph_harm_y_matches_scipy():
+    """Y_n^m against SciPy's for degrees to 500, |m| above and below n, any
+    theta and phi and the special values: an absolute error of 4 eps (1 + n +
+    |m phi|) of the envelope sqrt((2n + 1) / 4 pi) (the recurrence's steps
+    and the phase m phi, each rounded). SciPy's own is NaN past degree 640
+    or so (its int products overflow), so the degrees stay below."""
+    rng = np.random.default_rng(7)
+    k = 2000
+    n = rng.integers(-3, 500, k)
+    m = rng.integers(-500, 500, k)
+    m = np.where(rng.random(k) < 0.7, m % (np.maximum(n, 1) + 1) * np.sign(m), m)
+    theta = np.concatenate([rng.uniform(-10, 10, k // 2), rng.uniform(0, np.pi, k // 2)])
+    phi = rng.uniform(-10, 10, k)
+    special = np.array([0.0, -0.0, np.pi, np.nan, np.inf, -np.inf, 1e300, 1e-300])
+    sn, sm, st, sf = (a.ravel() for a in np.meshgrid([0, 1, 2, 5], [0, 1, -2, 7], special,
+                                                      special, indexing="ij"))
+    n, m = np.concatenate([n, sn]), np.concatenate([m, sm])
+    theta, phi = np.concatenate([theta, st]), np.concatenate([phi, sf])
+    with np.errstate(all="ignore"):
+        want = ss.sph_harm_y(n, m, theta, phi)
+    got = sp.sph_harm_y(gp.asarray(n), gp.asarray(m), gp.asarray(theta), gp.asarray(phi))
+    assert isinstance(got, gp.ndarray) and got.dtype == want.dtype == np.complex128
+    got = got.get()
+    env = np.sqrt((2 * np.maximum(n, 0) + 1) / (4 * np.pi))
+    with np.errstate(all="ignore"):
+        tol = 4 * 2.2e-16 * env * (1 + np.abs(n) + np.nan_to_num(np.abs(m * phi)))
+    for part in ("real", "imag"):
+        g, w = getattr(got, part), getattr(want, part)
+        same = (g == w) | (np.isnan(g) & np.isnan(w))
+        assert np.all(same | (np.abs(g - w) <= tol)), (n[~same][:4], m[~same][:4])
+
+
+def test_sph_harm_y_shapes_scalars_and_errors():
+    got = sp.sph_harm_y(gp.asarray([[1], [2]]), 0, gp.asarray([0.5, 1.0, 2.0]), 0.25)
+    want = ss.sph_harm_y(np.array([[1], [2]]), 0, np.array([0.5, 1.0, 2.0]), 0.25)
+    assert got.shape == want.shape == (2, 3)
+    np.testing.assert_allclose(got.get(), want, rtol=1e-14)
+    # Python ints and floats; float32 angles take the double loop, as SciPy's
+    assert complex(sp.sph_harm_y(3, 2, 0.5, 0.7).get()) == pytest.approx(
+        ss.sph_harm_y(3, 2, 0.5, 0.7), rel=1e-14)
+    a32 = np.array([0.5, 0.7], np.float32)
+    got = sp.sph_harm_y(3, -2, gp.asarray(a32), gp.asarray(a32))
+    assert got.dtype == np.complex128
+    np.testing.assert_allclose(got.get(), ss.sph_harm_y(3, -2, a32, a32), rtol=1e-14)
+    assert complex(sp.sph_harm_y(3, 2, 0.5, 0.7, diff_n=0.0).get()) == pytest.approx(
+        ss.sph_harm_y(3, 2, 0.5, 0.7, diff_n=0.0), rel=1e-14)
+    for bad in (1.5, -1, 3):
+        with pytest.raises(ValueError):
+            ss.sph_harm_y(3, 2, 0.5, 0.7, diff_n=bad)
+        with pytest.raises(ValueError):
+            sp.sph_harm_y(3, 2, 0.5, 0.7, diff_n=bad)
+    with pytest.raises(TypeError):
+        sp.sph_harm_y(3, 2, 0.5, 0.7, diff_n="a")
+    with pytest.raises(NotImplementedError):
+        sp.sph_harm_y(3, 2, 0.5, 0.7, diff_n=1)  # SciPy's derivatives are not here
+    for n, theta in ((3.0, 0.5), (np.uint64(3), 0.5), (3, 0.5 + 1j)):
+        with pytest.raises(TypeError, match="not supported for the input types"):
+            ss.sph_harm_y(n, 2, theta, 0.7)
+        with pytest.raises(TypeError, match="not supported for the input types"):
+            sp.sph_harm_y(gp.asarray(n), 2, gp.asarray(theta), 0.7)
+    # SciPy's multi-ufunc converts its arguments to NumPy before its ufunc:
+    # gpunp's refusal of the implicit transfer
+    with pytest.raises(TypeError, match="Implicit conversion"):
+        ss.sph_harm_y(gp.asarray([3]), 2, gp.asarray([0.5]), 0.7)

@@ -7,7 +7,7 @@ and resolved as it resolves them, ``out=``,
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
-``multigammaln``, ``spherical_yn``, ``logsumexp``, ``softmax``,
+``multigammaln``, ``spherical_yn``, ``sph_harm_y``, ``logsumexp``, ``softmax``,
 ``log_softmax``) are built on them and on gpunp's operations.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
@@ -15,7 +15,8 @@ their inverses), the error functions, Bessel functions of integer order,
 the exponential and sine/cosine integrals, zeta, the complete and
 incomplete elliptic integrals, the binomial, negative binomial, F, gamma,
 chi-square and Poisson distributions with their inverses, and the
-convex-analysis and Box-Cox helpers. Only real loops: a complex operand
+convex-analysis and Box-Cox helpers, the Chebyshev and Hermite polynomials
+and the spherical harmonics. Only real loops: a complex operand
 raises SciPy's no-loop ``TypeError``.
 """
 
@@ -29,6 +30,7 @@ _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1))
 
 from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
+from gpunp.scipy.special._sph_harm import sph_harm_y
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
 # _riemann_zeta are SciPy's private ufuncs behind zeta)
@@ -38,4 +40,4 @@ sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["digamma", "logsumexp", "log_softmax", "multigammaln", "polygamma",
-                    "sinc", "softmax", "spherical_yn", "zeta"])
+                    "sinc", "softmax", "spherical_yn", "sph_harm_y", "zeta"])
