@@ -11,6 +11,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import warnings
 
 import numpy as np
 import pytest
@@ -457,3 +458,88 @@ def test_sph_harm_y_shapes_scalars_and_errors():
     # gpunp's refusal of the implicit transfer
     with pytest.raises(TypeError, match="Implicit conversion"):
         ss.sph_harm_y(gp.asarray([3]), 2, gp.asarray([0.5]), 0.7)
+
+
+# ---- comb, perm and the factorials ------------------------------------------------------
+
+_N = np.array([5, 6, -1, 3, 10, 0, 70, 2])
+_K = np.array([2, 6, 1, 4, 3, 0, 35, -1])
+_NF = np.array([0, 1, 2, 5, 20, -3, 15, 19])
+COUNTING = [("comb", (_N, _K), {}), ("comb", (5, 2), {}), ("comb", (5.5, 2), {}),
+            ("comb", (-1, 2), {}), ("comb", (_N.astype(np.float32), _K.astype(np.float32)), {}),
+            ("comb", (np.array([5.5, 3.2]), np.array([2.0, 1.5])), {}),
+            ("comb", (100, 50), {}), ("comb", (_N, _K), {"repetition": True}),
+            ("comb", (0, 0), {"repetition": True}), ("comb", (5, 3), {"repetition": True}),
+            ("perm", (_N, _K), {}), ("perm", (5.0, 2), {}), ("perm", (5.5, 2), {}),
+            ("perm", (np.array([7]), np.array([3])), {}), ("perm", (100, 50), {}),
+            ("perm", (np.array([5.5, 3.2]), np.array([2.0, 1.5])), {})]
+for _f, _k in (("factorial", ()), ("factorial2", ()), ("factorialk", (3,)),
+               ("factorialk", (10,))):
+    for _n in (_NF, 5, -2, 0, np.int64(7), 7.0, np.array([], np.int64), True, None, np.nan,
+               np.array([2.5, np.nan, -1.0, 4.0]), _NF.astype(np.int8), 3 + 1j, 40):
+        COUNTING.append((_f, (_n,) + _k, {}))
+    for _n in (np.array([2.5, np.nan, -1.0, 4.0, -2.5]), 2.5, _NF, -1):
+        COUNTING.append((_f, (_n,) + _k, {"extend": "complex"}))
+    COUNTING += [(_f, (np.array([2.5, 3], np.float32),) + _k, {}),
+                 (_f, (np.float32(2.5),) + _k, {}), (_f, (_NF,) + _k, {"extend": "bad"}),
+                 (_f, (_NF,) + _k, {"exact": True, "extend": "complex"})]
+for _kk in (0, -1, 2.5, "a", True):
+    COUNTING += [("factorialk", (5, _kk), {}), ("factorialk", (5, _kk), {"extend": "complex"})]
+
+
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.parametrize("case", range(len(COUNTING)))
+def test_counting_functions_are_scipys(case, exact):
+    """comb, perm, factorial, factorial2, factorialk against SciPy: the
+    value and dtype (a 0-d gpunp array for SciPy's NumPy scalar, Python ints
+    for the exact scalars, int64 arrays for the exact arrays), and the
+    exception's type and message for the inputs SciPy refuses."""
+    name, args, kw = COUNTING[case]
+    kw = dict(kw, exact=exact) if not (exact and "exact" in kw) else kw
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want, err = getattr(ss, name)(*args, **kw), None
+        except (ValueError, TypeError) as e:
+            want, err = None, e
+    mine = [gp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
+    if err is not None:
+        with pytest.raises(type(err)) as got:
+            getattr(sp, name)(*mine, **kw)
+        assert str(got.value).split(":")[0] == str(err).split(":")[0]
+        return
+    if np.iscomplexobj(want):
+        # a negative k with extend='complex': SciPy's result is complex, and
+        # gpunp's special functions have no complex loops
+        with pytest.raises(TypeError, match="no complex loops"):
+            getattr(sp, name)(*mine, **kw)
+        return
+    if getattr(want, "dtype", None) == object:
+        # SciPy's exact k > 9 array is an object array of Python ints: not a gpunp array's
+        assert want.dtype == object
+        with pytest.raises(OverflowError):
+            getattr(sp, name)(*mine, **kw)
+        return
+    got = getattr(sp, name)(*mine, **kw)
+    if isinstance(want, int):
+        assert type(got) is int and got == want
+        return
+    assert isinstance(got, gp.ndarray)
+    want = np.asarray(want)
+    got = got.get()
+    assert got.dtype == want.dtype and got.shape == want.shape
+    # binom's and poch's allowance (their TOL rows: 8 ULPs per unit of the
+    # arguments' log Gammas, some 800 at comb(100, 50))
+    np.testing.assert_allclose(got, want, rtol=5e-12 if want.dtype == np.float64 else 1e-6,
+                               atol=0)
+
+
+def test_exact_factorial_past_int64_is_refused():
+    """SciPy gives an object array of Python ints past 20! (int64's end);
+    a gpunp array cannot hold one"""
+    n = np.array([3, 21])
+    assert ss.factorial(n, exact=True).dtype == object
+    with pytest.raises(OverflowError, match="object array"):
+        sp.factorial(gp.asarray(n), exact=True)
+    np.testing.assert_array_equal(sp.factorial(gp.asarray([3, 20]), exact=True).get(),
+                                  ss.factorial(np.array([3, 20]), exact=True))

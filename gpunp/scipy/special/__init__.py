@@ -8,7 +8,9 @@ per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 ``multigammaln``, ``spherical_yn``, ``sph_harm_y``, ``logsumexp``, ``softmax``,
-``log_softmax``) are built on them and on gpunp's operations.
+``log_softmax``, and the counting functions ``comb``, ``perm``,
+``factorial``, ``factorial2``, ``factorialk``) are built on them and on
+gpunp's operations.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
@@ -28,6 +30,7 @@ from gpunp.scipy._version import scipy_version as _scipy_version
 # the engine follows the SciPy installed (before any of them is called)
 _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
+from gpunp.scipy.special._comb import comb, factorial, factorial2, factorialk, perm
 from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 from gpunp.scipy.special._sph_harm import sph_harm_y
@@ -39,5 +42,6 @@ digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
-                 + ["digamma", "logsumexp", "log_softmax", "multigammaln", "polygamma",
-                    "sinc", "softmax", "spherical_yn", "sph_harm_y", "zeta"])
+                 + ["comb", "digamma", "factorial", "factorial2", "factorialk", "logsumexp",
+                    "log_softmax", "multigammaln", "perm", "polygamma", "sinc", "softmax",
+                    "spherical_yn", "sph_harm_y", "zeta"])
