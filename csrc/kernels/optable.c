@@ -379,7 +379,7 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "eval_sh_chebyu", "ld->d ff->f dd->d", "gpk_sf_sh_chebyu(x0, x1)"),
     SF(2, "eval_hermite", "ld->d", "gpk_sf_hermite(x0, x1)"),
     SF(2, "eval_hermitenorm", "ld->d", "gpk_sf_hermitenorm(x0, x1)"),
-    SFN(4, 2, "_sph_harm_y", "lldd->dd",
+    SFN(4, 2, "_sph_harm_y", "lldd->dd llff->ff",
         "{ double r_, i_; gpk_sf_sph_harm_y(x0, x1, x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
 };
 

@@ -108,10 +108,10 @@ def _approx(n, k, extend, scalar):
     """SciPy's floating multifactorial: Gamma(n + 1) for k = 1 (NaN at -1);
     for k > 1 k^(n/k) Gamma(n/k + 1) times a correction by n mod k, or for
     extend='complex' k^(n/k) Gamma(n/k + 1) / (k^(1/k) Gamma(1/k + 1))"""
+    if k == 1:  # gamma of the integers' own dtype (SciPy 1.18 takes float32 for int8)
+        return _gamma1p(n)
     if not gpunp.issubdtype(n.dtype, gpunp.inexact):
         n = n.astype(gpunp.float64)
-    if k == 1:
-        return _gamma1p(n)
     if extend == "complex":
         if isinstance(k, complex) or k < 0:  # SciPy's result is complex there
             raise TypeError("gpunp.scipy.special has no complex loops: a negative or "

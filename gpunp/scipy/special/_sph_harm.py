@@ -6,8 +6,10 @@ real outputs), put together into one complex array."""
 import math
 
 import gpunp
+from gpunp.scipy._version import scipy_version
 
 _row = gpunp.ufunc.of_module("scipy.special")["_sph_harm_y"]
+_FLOAT_FIRST = scipy_version() >= 11800
 _NO_LOOP = ("ufunc 'sph_harm_y' not supported for the input types, and the inputs could not be "
             "safely coerced to any supported types according to the casting rule ''safe''")
 
@@ -37,7 +39,8 @@ def _whole(v, name):
 
 def sph_harm_y(n, m, theta, phi, *, diff_n=0):
     """The spherical harmonic Y_n^m(theta, phi) of integer degree n and order
-    m, theta the polar and phi the azimuthal angle, as complex128. Only
+    m, theta the polar and phi the azimuthal angle, as complex128 (complex64
+    for float32 angles under SciPy 1.18, computed in double). Only
     ``diff_n=0``: the derivatives (SciPy's diff_n 1 and 2) are not
     implemented and raise NotImplementedError."""
     diff_n = _whole(diff_n, "diff_n")
@@ -50,8 +53,14 @@ def sph_harm_y(n, m, theta, phi, *, diff_n=0):
     theta, phi = gpunp.asarray(theta), gpunp.asarray(phi)
     if theta.dtype.kind == "c" or phi.dtype.kind == "c":
         raise TypeError(_NO_LOOP)
-    re, im = _row(n, m, theta, phi)
-    out = gpunp.empty(re.shape, gpunp.complex128)
+    # SciPy 1.17's loops are qqdd->D, qqff->F (the double one first: always
+    # complex128); 1.18's qqff->F, qqdd->D: complex64 when both angles cast
+    # safely to float32 (a Python float is a float64 there)
+    single = _FLOAT_FIRST and all(gpunp.can_cast(v.dtype, gpunp.float32)
+                                               for v in (theta, phi))
+    ftype = gpunp.float32 if single else gpunp.float64
+    re, im = _row(n, m, theta.astype(ftype), phi.astype(ftype))
+    out = gpunp.empty(re.shape, gpunp.complex64 if single else gpunp.complex128)
     out.real[...] = re
     out.imag[...] = im
     return out
