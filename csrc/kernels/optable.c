@@ -381,6 +381,8 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "eval_hermitenorm", "ld->d", "gpk_sf_hermitenorm(x0, x1)"),
     SFN(4, 2, "_sph_harm_y", "lldd->dd llff->ff",
         "{ double r_, i_; gpk_sf_sph_harm_y(x0, x1, x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
+    SF(2, "agm", "ff->f dd->d", "gpk_sf_agm(x0, x1)"),
+    SF(1, "spence", "f->f d->d", "gpk_sf_spence(x0)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -64,6 +64,8 @@ static const section_t sf_sections[] = {
     {"GPK_SF_ELLIP", {"gpk_sf_ellip"}},
     {"GPK_SF_IBETA", {SF_IBETA_WORDS}},
     {"GPK_SF_POLY", {"gpk_sf_cheby", "gpk_sf_sh_cheby", "gpk_sf_herm", "gpk_sf_sph_harm"}},
+    {"GPK_SF_AGM", {"gpk_sf_agm("}},
+    {"GPK_SF_SPENCE", {"gpk_sf_spence("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

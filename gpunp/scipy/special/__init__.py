@@ -17,8 +17,9 @@ their inverses), the error functions, Bessel functions of integer order,
 the exponential and sine/cosine integrals, zeta, the complete and
 incomplete elliptic integrals, the binomial, negative binomial, F, gamma,
 chi-square and Poisson distributions with their inverses, and the
-convex-analysis and Box-Cox helpers, the Chebyshev and Hermite polynomials
-and the spherical harmonics. Only real loops: a complex operand
+convex-analysis and Box-Cox helpers, the Chebyshev and Hermite polynomials,
+the spherical harmonics, the arithmetic-geometric mean and Spence's
+function. Only real loops: a complex operand
 raises SciPy's no-loop ``TypeError``.
 """
 
