@@ -548,3 +548,50 @@ def test_exact_factorial_past_int64_is_refused():
         sp.factorial(gp.asarray(n), exact=True)
     np.testing.assert_array_equal(sp.factorial(gp.asarray([3, 20]), exact=True).get(),
                                   ss.factorial(np.array([3, 20]), exact=True))
+
+
+# ---- diric, bernoulli, euler ------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 0, -1, 2.5, "array"])
+def test_diric_matches_scipy(n):
+    """the kernel, its limits (+-1) near x = 2 pi k, NaN for a bad n, in the
+    dtype SciPy gives (float32 for float32 x and n, float64 otherwise)"""
+    x = np.concatenate([np.linspace(-20, 20, 401), 2 * np.pi * np.arange(-3, 4),
+                        [np.nan, np.inf, 1e-9, -1e-9]])
+    nn = np.resize(np.array([1, 2, 3, 6]), x.shape) if n == "array" else n
+    for xs, ns in ((x, nn), (x.astype(np.float32), np.float32(nn) if n != "array" else
+                             nn.astype(np.float32)), (np.arange(-5, 5), 3)):
+        with np.errstate(all="ignore"):
+            want = ss.diric(xs, ns)
+        got = sp.diric(gp.asarray(xs), gp.asarray(ns) if isinstance(ns, np.ndarray) else ns)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        tol = 1e-13 if want.dtype == np.float64 else 2e-6
+        np.testing.assert_allclose(got.get(), want, rtol=tol, atol=tol)
+
+
+def test_bernoulli_and_euler_match_scipy():
+    """B_0 .. B_n and E_0 .. E_n: exact numbers rounded once (B_12 is
+    -691/2730 to the last bit), SciPy's to within its own error (specfun's
+    B_4 is 1.7e-12 from -1/30), and the same overflow to +-inf past B_258
+    and E_186"""
+    from fractions import Fraction
+    for n in (0, 1, 2, 5, 30, 300, 3.0, 2.5, np.int64(7)):
+        for name in ("bernoulli", "euler"):
+            want = getattr(ss, name)(n)
+            got = getattr(sp, name)(n)
+            assert isinstance(got, gp.ndarray) and got.dtype == want.dtype == np.float64
+            got = got.get()
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(np.sign(got), np.sign(want))
+            np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+            finite = np.isfinite(want)
+            np.testing.assert_allclose(got[finite], want[finite], rtol=1e-11, atol=0)
+    assert sp.bernoulli(12).get()[12] == float(Fraction(-691, 2730))
+    assert sp.euler(10).get()[10] == -50521.0
+    for bad in (-1, np.array([3]), gp.asarray(3)):
+        with pytest.raises(ValueError, match="non-negative integer"):
+            sp.bernoulli(bad)
+        with pytest.raises(ValueError, match="non-negative integer"):
+            sp.euler(bad)
+    with pytest.raises(ValueError):
+        ss.bernoulli(np.array([3]))

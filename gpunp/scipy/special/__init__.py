@@ -8,9 +8,10 @@ per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 ``multigammaln``, ``spherical_yn``, ``sph_harm_y``, ``logsumexp``, ``softmax``,
-``log_softmax``, and the counting functions ``comb``, ``perm``,
+``log_softmax``, ``diric``, and the counting functions ``comb``, ``perm``,
 ``factorial``, ``factorial2``, ``factorialk``) are built on them and on
-gpunp's operations.
+gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
+on the host, as gpunp arrays.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
@@ -34,6 +35,7 @@ _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1))
 from gpunp.scipy.special._comb import comb, factorial, factorial2, factorialk, perm
 from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
+from gpunp.scipy.special._misc import bernoulli, diric, euler
 from gpunp.scipy.special._sph_harm import sph_harm_y
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
@@ -43,6 +45,6 @@ digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
-                 + ["comb", "digamma", "factorial", "factorial2", "factorialk", "logsumexp",
-                    "log_softmax", "multigammaln", "perm", "polygamma", "sinc", "softmax",
+                 + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
+                    "factorialk", "logsumexp", "log_softmax", "multigammaln", "perm", "polygamma", "sinc", "softmax",
                     "spherical_yn", "sph_harm_y", "zeta"])
