@@ -46,5 +46,5 @@ sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
-                    "factorialk", "logsumexp", "log_softmax", "multigammaln", "perm", "polygamma", "sinc", "softmax",
-                    "spherical_yn", "sph_harm_y", "zeta"])
+                    "factorialk", "logsumexp", "log_softmax", "multigammaln", "perm",
+                    "polygamma", "sinc", "softmax", "spherical_yn", "sph_harm_y", "zeta"])

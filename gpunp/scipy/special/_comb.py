@@ -117,7 +117,9 @@ def _approx(n, k, extend, scalar):
             raise TypeError("gpunp.scipy.special has no complex loops: a negative or "
                             "complex `k` is not supported")
         res = gpunp.power(k, n / k) * _gamma1p(n / k)
-        return res * (_rgamma(gpunp.asarray(1 / k + 1)) / gpunp.power(k, 1 / k))
+        # a scalar factor (SciPy's NumPy float64, multiplied in place): the
+        # result keeps n's float dtype
+        return res * float(_rgamma(gpunp.asarray(1 / k + 1)) / gpunp.power(k, 1 / k))
     r = n % k
     if scalar:  # SciPy's scalar path: its own arrangement of the same product
         return (gpunp.power(k, (n - r) / k) * _gamma(n / k + 1) / _gamma(r / k + 1)

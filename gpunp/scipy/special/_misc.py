@@ -12,27 +12,38 @@ import numpy
 import gpunp
 
 
+# one pass: the kernel, its limits near x = 2 pi k (where |sin(x / 2)| is
+# below the dtype's cut `minval`), NaN for an n that is not a positive
+# integer; in double, the result rounded once to y's dtype
+# (type names of two letters: one letter may be a dtype's code, N is uintp)
+_DIRIC = gpunp.ElementwiseKernel(
+    "TX xv, TN nv, float64 minval", "TY yv",
+    r"""
+    double half_ = (double)xv / 2, n_ = (double)nv, den_ = sin(half_);
+    if (!(n_ > 0) || n_ != floor(n_)) {
+        yv = NAN;
+    } else if (fabs(den_) < minval) {
+        double k_ = rint(half_ / 3.141592653589793) * (n_ - 1);
+        yv = fmod(k_, 2.0) == 0 ? 1.0 : -1.0;
+    } else {
+        yv = sin(n_ * half_) / (n_ * den_);
+    }
+    """,
+    "gp_sf_diric")
+
+
 def diric(x, n):
     """The Dirichlet kernel sin(n x / 2) / (n sin(x / 2)), (-1)^(k (n - 1))
-    near x = 2 pi k (where sin(x / 2) is below SciPy's cut for the dtype),
-    NaN for an n that is not a positive integer."""
-    x, n = gpunp.asarray(x), gpunp.asarray(n)
-    n = n + (x - x)  # each broadcast to the other, with SciPy's promotions
-    x = x + (n - n)
-    ytype = x.dtype if gpunp.issubdtype(x.dtype, gpunp.inexact) else gpunp.float64
+    near x = 2 pi k, NaN for an n that is not a positive integer; in the
+    dtype of x + n if that is inexact, else float64 (SciPy's)."""
+    x, n = gpunp.asarray(x), gpunp.asarray(n)  # as SciPy's: arrays, 0-d ones too
+    common = gpunp.result_type(x, n)
+    ytype = common if gpunp.issubdtype(common, gpunp.inexact) else gpunp.dtype(gpunp.float64)
     eps = gpunp.finfo(ytype).eps
     # SciPy's cuts, by the float's precision
     minval = 1e-11 if eps < 1e-18 else 1e-7 if eps < 1e-15 else 1e-3
-    bad = (n <= 0) | (n != gpunp.floor(n))
-    half = x / 2
-    denom = gpunp.sin(half)
-    near = ~bad & (gpunp.abs(denom) < minval)
-    k = gpunp.round(half / gpunp.pi) * (n - 1)
-    sign = gpunp.where(gpunp.remainder(k, 2) == 0, 1.0, -1.0)
-    with numpy.errstate(all="ignore"):
-        value = gpunp.sin(n * half) / (n * denom)
-    y = gpunp.where(near, sign, value)
-    return gpunp.where(bad, gpunp.nan, y).astype(ytype)
+    y = gpunp.empty(numpy.broadcast_shapes(x.shape, n.shape), ytype)
+    return _DIRIC(x, n, minval, y)
 
 
 def _order(n):
