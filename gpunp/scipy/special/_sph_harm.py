@@ -1,5 +1,5 @@
-"""``sph_harm_y``: SciPy's is a multi-ufunc whose loop takes integer
-degrees and orders and gives complex128; here the op table's row
+"""``sph_harm_y``: SciPy's is a multi-ufunc whose loops take integer
+degrees and orders and give a complex result; here the op table's row
 ``_sph_harm_y`` gives the real and imaginary parts (the special rows have
 real outputs), put together into one complex array."""
 
