@@ -388,6 +388,19 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "elliprg", "fff->f ddd->d", "gpk_sf_elliprg(x0, x1, x2)"),
     SFN(4, 2, "_lambertw_parts", "ddld->dd",
         "{ double r_, i_; gpk_sf_lambertw(x0, x1, (double)x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
+    /* orthogonal polynomials and spherical harmonics (sfpoly) */
+    SF(2, "eval_chebyt", "ld->d ff->f dd->d", "gpk_sf_chebyt(x0, x1)"),
+    SF(2, "eval_chebyu", "ld->d ff->f dd->d", "gpk_sf_chebyu(x0, x1)"),
+    SF(2, "eval_chebyc", "ld->d ff->f dd->d", "gpk_sf_chebyc(x0, x1)"),
+    SF(2, "eval_chebys", "ld->d ff->f dd->d", "gpk_sf_chebys(x0, x1)"),
+    SF(2, "eval_sh_chebyt", "ld->d ff->f dd->d", "gpk_sf_sh_chebyt(x0, x1)"),
+    SF(2, "eval_sh_chebyu", "ld->d ff->f dd->d", "gpk_sf_sh_chebyu(x0, x1)"),
+    SF(2, "eval_hermite", "ld->d", "gpk_sf_hermite(x0, x1)"),
+    SF(2, "eval_hermitenorm", "ld->d", "gpk_sf_hermitenorm(x0, x1)"),
+    SFN(4, 2, "_sph_harm_y", "lldd->dd llff->ff",
+        "{ double r_, i_; gpk_sf_sph_harm_y(x0, x1, x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
+    SF(2, "agm", "ff->f dd->d", "gpk_sf_agm(x0, x1)"),
+    SF(1, "spence", "f->f d->d", "gpk_sf_spence(x0)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -2499,3 +2499,220 @@ GPK_HELPER double gpk_sf_elliprc(double x, double y)
     return f * gpk_sf_cr_rf(x, y, y);
 }
 #endif /* GPK_SF_CARLSON */
+#ifdef GPK_SF_POLY
+/* ---- orthogonal polynomials and spherical harmonics ------------------------
+ * The integer degrees run the three-term recurrences (as SciPy's integer
+ * loops do); a value that turns NaN stays NaN, so the loop stops there.
+ * Degrees past GPK_SF_POLY_STEPS take the closed forms instead: the
+ * recurrences would run for as many steps as the degree (a count no loop
+ * on a device may take), and the closed forms are as accurate there. */
+#define GPK_SF_POLY_STEPS 65536.0
+
+/* T_n(x) = cos(n acos x) on [-1, 1], cosh(n acosh |x|) (with the sign of
+ * x^n for an integer n) beyond; a real n past -1 has no real value */
+GPK_HELPER double gpk_sf_chebyt_closed(double n, double x)
+{
+    if (fabs(x) <= 1) return cos(n * acos(x));
+    if (x < 0 && !gpk_sf_isint(n)) return NAN;
+    double v = cosh(n * acosh(fabs(x)));
+    return x < 0 && fmod(n, 2.0) != 0 ? -v : v;
+}
+
+/* U_n(x) = sin((n + 1) t) / sin t, x = cos t; sinh's beyond; (n + 1)
+ * (-1)^n at the ends for an integer n */
+GPK_HELPER double gpk_sf_chebyu_closed(double n, double x)
+{
+    if (fabs(x) < 1) {
+        double t = acos(x);
+        return sin((n + 1) * t) / sin(t);
+    }
+    if (x < 0 && !gpk_sf_isint(n)) return NAN;
+    double odd = gpk_sf_isint(n) && fmod(n, 2.0) != 0 ? -1.0 : 1.0;
+    double s = x < 0 ? odd : 1.0;
+    if (fabs(x) == 1) return s * (n + 1);
+    double t = acosh(fabs(x));
+    return s * sinh((n + 1) * t) / sinh(t);
+}
+
+/* T_k(x) of an integer k: the recurrence b_j = 2x b_{j-1} - b_{j-2} from
+ * (0, -1), T_k = (b_k - b_{k-2}) / 2 */
+GPK_HELPER double gpk_sf_chebyt(double n, double x)
+{
+    if (n != n) return NAN;
+    if (!gpk_sf_isint(n)) return gpk_sf_chebyt_closed(n, x);
+    double k = fabs(n); /* T_-k = T_k */
+    if (k > GPK_SF_POLY_STEPS) return gpk_sf_chebyt_closed(k, x);
+    double b2 = 0, b1 = -1, b0 = 0, x2 = 2 * x;
+    for (double j = 0; j <= k; ++j) {
+        b2 = b1;
+        b1 = b0;
+        b0 = x2 * b1 - b2;
+        if (b0 != b0) return NAN;
+    }
+    return (b0 - b2) / 2.0;
+}
+
+/* U_k(x) of an integer k by the same recurrence, U_k = b_k; U_-1 = 0 and
+ * U_-k = -U_(k-2) */
+GPK_HELPER double gpk_sf_chebyu(double n, double x)
+{
+    if (n != n) return NAN;
+    if (!gpk_sf_isint(n)) return gpk_sf_chebyu_closed(n, x);
+    double k = n, sign = 1;
+    if (k == -1) return 0.0;
+    if (k < -1) {
+        k = -k - 2;
+        sign = -1;
+    }
+    if (k > GPK_SF_POLY_STEPS) return sign * gpk_sf_chebyu_closed(k, x);
+    double b2 = 0, b1 = -1, b0 = 0, x2 = 2 * x;
+    for (double j = 0; j <= k; ++j) {
+        b2 = b1;
+        b1 = b0;
+        b0 = x2 * b1 - b2;
+        if (b0 != b0) return NAN;
+    }
+    return sign * b0;
+}
+
+GPK_HELPER double gpk_sf_chebyc(double n, double x) { return 2 * gpk_sf_chebyt(n, 0.5 * x); }
+GPK_HELPER double gpk_sf_chebys(double n, double x) { return gpk_sf_chebyu(n, 0.5 * x); }
+GPK_HELPER double gpk_sf_sh_chebyt(double n, double x) { return gpk_sf_chebyt(n, 2 * x - 1); }
+GPK_HELPER double gpk_sf_sh_chebyu(double n, double x) { return gpk_sf_chebyu(n, 2 * x - 1); }
+
+/* He_n(x), the probabilists' Hermite polynomial, by the recurrence run from
+ * the top (Clenshaw's form of He_j+1 = x He_j - j He_j-1); NaN for n < 0.
+ * The terms grow like sqrt(n!) and so overflow, then turn NaN, within a few
+ * hundred steps of any degree: the loop stops there. */
+GPK_HELPER double gpk_sf_hermitenorm(double n, double x)
+{
+    if (x != x) return x;
+    if (n < 0) return NAN;
+    if (n == 0) return 1.0;
+    if (n == 1) return x;
+    double y3 = 0, y2 = 1;
+    for (double k = n; k > 1; --k) {
+        double y1 = x * y2 - k * y3;
+        y3 = y2;
+        y2 = y1;
+        if (y2 != y2) return NAN;
+    }
+    return x * y2 - y3;
+}
+
+/* H_n(x) = 2^(n/2) He_n(sqrt(2) x) */
+GPK_HELPER double gpk_sf_hermite(double n, double x)
+{
+    if (n < 0) return NAN;
+    return gpk_sf_hermitenorm(n, GPK_SF_SQRT2 * x) * pow(2.0, n / 2.0);
+}
+
+/* Y_n^m(theta, phi) = Pbar_n^m(cos theta) e^(i m phi), Pbar normalized to
+ * unit norm on the sphere (Condon-Shortley phase for m >= 0): Pbar_|m|^|m|
+ * by the products sqrt((2k + 1) / 2k) |sin theta| from 1 / (2 sqrt(pi)),
+ * then the degree's recurrence; 0 for |m| > n (n < 0 too) */
+GPK_HELPER void gpk_sf_sph_harm_y(double n, double m, double theta, double phi, double *re,
+                                  double *im)
+{
+    double am = fabs(m), p = 0;
+    if (n > 1048576.0) { /* a degree past any recurrence a kernel may run */
+        *re = *im = NAN;
+        return;
+    }
+    if (am <= n) {
+        double s = fabs(sin(theta)), c = cos(theta), step = m < 0 ? 1.0 : -1.0;
+        p = 0.5 / GPK_SF_SQRTPI;
+        for (double k = 1; k <= am; ++k)
+            p *= step * sqrt((2 * k + 1) / (2 * k)) * s;
+        if (n > am) {
+            double p0 = p, p1 = sqrt(2 * am + 3) * c * p, m2 = am * am;
+            for (double j = am + 2; j <= n; ++j) {
+                double d = j * j - m2;
+                double a = sqrt((4 * j * j - 1) / d);
+                double b = sqrt((2 * j + 1) * ((j - 1) * (j - 1) - m2) / ((2 * j - 3) * d));
+                double p2 = a * c * p1 - b * p0;
+                p0 = p1;
+                p1 = p2;
+            }
+            p = p1;
+        }
+    }
+    *re = p * cos(m * phi);
+    *im = p * sin(m * phi);
+}
+#endif /* GPK_SF_POLY */
+
+#ifdef GPK_SF_AGM
+/* ---- the arithmetic-geometric mean ----------------------------------------
+ * Gauss's iteration itself, (a + b) / 2 and sqrt(a) sqrt(b) (neither
+ * overflows nor underflows early), to a fixed point; it converges
+ * quadratically once a and b are within a factor 2, which from any two
+ * doubles takes at most a dozen steps. SciPy's conventions at the edges: NaN
+ * for opposite signs and for an infinity with a zero, 0 with a zero, and
+ * agm(-a, -b) = -agm(a, b). */
+GPK_HELPER double gpk_sf_agm(double a, double b)
+{
+    if (a != a || b != b) return NAN;
+    if ((a < 0 && b > 0) || (a > 0 && b < 0)) return NAN;
+    if ((isinf(a) || isinf(b)) && (a == 0 || b == 0)) return NAN;
+    if (a == 0 || b == 0) return 0.0;
+    if (a == b) return a;
+    double sign = 1;
+    if (a < 0) {
+        sign = -1;
+        a = -a;
+        b = -b;
+    }
+    if (isinf(a) || isinf(b)) return sign * INFINITY;
+    for (int k = 0; k < 64; ++k) {
+        double m = 0.5 * a + 0.5 * b;
+        if (m == a || m == b) break;
+        b = sqrt(a) * sqrt(b);
+        a = m;
+    }
+    return sign * (0.5 * a + 0.5 * b);
+}
+#endif /* GPK_SF_AGM */
+
+#ifdef GPK_SF_SPENCE
+/* ---- Spence's function (the dilogarithm) -----------------------------------
+ * spence(x) = Li2(1 - x) for x >= 0. Near 1 the series in t = -log x with
+ * the Bernoulli numbers, Li2(1 - e^-t) = sum B_n t^(n+1) / (n+1)!, which
+ * for |t| <= log 2 gains a factor 2 pi / |t| > 9 a term; below 1/2 the
+ * reflection pi^2/6 - log x log(1 - x) - Li2(x), Li2(x) by the same series
+ * in -log(1 - x); above 2 the inversion -log(x)^2 / 2 - spence(1 / x). */
+GPK_HELPER double gpk_sf_li2_bernoulli(double t)
+{
+    /* B_n / (n + 1)! for n = 2, 4, ..., 28 (B_0 and B_1 are the first two
+     * terms below; the odd ones past B_1 are 0) */
+    const double c[14] = {
+        1.0 / 6 / 6, -1.0 / 30 / 120, 1.0 / 42 / 5040, -1.0 / 30 / 362880,
+        5.0 / 66 / 39916800, -691.0 / 2730 / 6227020800.0, 7.0 / 6 / 1307674368000.0,
+        -3617.0 / 510 / 355687428096000.0, 43867.0 / 798 / 121645100408832000.0,
+        -174611.0 / 330 / 51090942171709440000.0, 854513.0 / 138 / 25852016738884976640000.0,
+        -236364091.0 / 2730 / 15511210043330985984000000.0,
+        8553103.0 / 6 / 10888869450418352160768000000.0,
+        -23749461029.0 / 870 / 8841761993739701954543616000000.0};
+    double t2 = t * t, p = t2 * t, s = 0;
+    for (int k = 0; k < 14; ++k) {
+        s += c[k] * p;
+        p *= t2;
+    }
+    return t - 0.25 * t2 + s;
+}
+
+GPK_HELPER double gpk_sf_spence(double x)
+{
+    if (x != x || x < 0) return NAN;
+    if (x == 1) return 0.0;
+    if (x == 0) return GPK_SF_PI * GPK_SF_PI / 6;
+    if (isinf(x)) return NAN; /* SciPy's: its inversion meets log(0) log(1) */
+    if (x > 2) {
+        double l = log(x);
+        return -0.5 * l * l - gpk_sf_spence(1 / x);
+    }
+    if (x >= 0.5) return gpk_sf_li2_bernoulli(-log(x));
+    double l1 = log1p(-x);
+    return GPK_SF_PI * GPK_SF_PI / 6 - log(x) * l1 - gpk_sf_li2_bernoulli(-l1);
+}
+#endif /* GPK_SF_SPENCE */

@@ -68,6 +68,9 @@ static const section_t sf_sections[] = {
     {"GPK_SF_DAWSON", {"gpk_sf_erfi(", "gpk_sf_dawsn("}},
     {"GPK_SF_FRESNEL", {"gpk_sf_fresnel("}},
     {"GPK_SF_CARLSON", {"gpk_sf_ellipr"}},
+    {"GPK_SF_POLY", {"gpk_sf_cheby", "gpk_sf_sh_cheby", "gpk_sf_herm", "gpk_sf_sph_harm"}},
+    {"GPK_SF_AGM", {"gpk_sf_agm("}},
+    {"GPK_SF_SPENCE", {"gpk_sf_spence("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -263,9 +263,33 @@ TOL = {
                           "at (0, 1.17e50, 1.8e308), gpunp's 0.5 (mpmath)"),
     "dawsn": (16, lambda a, r: _faddeeva_band(a),
               "as erfi, times e^(-x^2) (mpmath: dawsn(40) SciPy 5.7 ULPs off, gpunp 0.02)"),
+    # orthogonal polynomials (sfpoly): SciPy's integer loop's recurrence, run
+    # step for step (the host's results are its bits); a GPU's fused
+    # multiply-adds move each step's rounding, which the recurrence carries
+    # on: an absolute error of (n + 1) steps of the envelope n + 1 near the
+    # zeros, n ULPs beyond [-1, 1]. The reference is SciPy's integer loop
+    # (KNOWN below: its real-n loop goes through hyp2f1)
+    "eval_chebyt": (4, lambda a, r: _cheb(a, r), "the recurrence, each step rounded"),
+    "eval_chebyu": (4, lambda a, r: _cheb(a, r), "as eval_chebyt"),
+    "eval_chebyc": (4, lambda a, r: _cheb(a, r, 2), "as eval_chebyt, of 2 T_n(x / 2)"),
+    "eval_chebys": (4, lambda a, r: _cheb(a, r), "as eval_chebyt, of U_n(x / 2)"),
+    "eval_sh_chebyt": (4, lambda a, r: _cheb(a, r), "as eval_chebyt, of T_n(2x - 1)"),
+    "eval_sh_chebyu": (4, lambda a, r: _cheb(a, r), "as eval_chebyt, of U_n(2x - 1)"),
+    "agm": (4, None, "Gauss's iteration against SciPy's pi/4 (a + b) / K(m) (Cephes' fit of K): "
+            "3 ULPs apart"),
+    "spence": (24, None, "SciPy's Cephes rational fit is up to 18 ULPs from a 50-digit sum of "
+               "the series at x near 1/2 (spence(0.5075): gpunp's 1 ULP off)"),
 }
 
 ULP = 2.220446049250313e-16
+
+
+def _cheb(args, ref, scale=1):
+    """The Chebyshev recurrences' allowance: 4 ULPs per step, and an absolute
+    error of 8 eps (n + 1)^2 (n + 1 steps of the envelope n + 1) near the
+    zeros"""
+    n = _x(args)
+    return 4 * n + _abs_ulps(8 * ULP * scale * (1 + n) ** 2, ref)
 
 
 def _ibeta(args, ref):
@@ -332,7 +356,8 @@ BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic
 # expansions past it)
-INT_FIRST = {"expn", "yn", "kn", "pdtri"}
+INT_FIRST = {"expn", "yn", "kn", "pdtri", "eval_chebyt", "eval_chebyu", "eval_chebyc",
+             "eval_chebys", "eval_sh_chebyt", "eval_sh_chebyu"}
 # arguments that are probabilities (drawn in [0, 1], near both ends too) and
 # counts (whole numbers below 200): by name, the arguments' places
 PROB = {"gammaincinv": (1,), "gammainccinv": (1,), "chdtri": (1,), "pdtri": (1,),
@@ -375,8 +400,6 @@ KNOWN = [
 ]
 
 
-
-
 def _poles_underflow(a):
     """poch(-n1, m) with -n1 - m = -n2 a pole too, where the ratio of the
     residues, n1! / n2!, is below the doubles (SciPy: NaN)."""
@@ -399,6 +422,8 @@ def _kl_underflow(a):
 KNOWN.append(("kl_div", _kl_underflow,
               lambda a: _a(a) * (np.log(_a(a)) - np.log(_a(a, 1))) - _a(a) + _a(a, 1),
               "x / y below the doubles: x (log x - log y) - x + y; SciPy's log(0) gives -inf"))
+
+
 def _kv(a):
     """K_n(x) as SciPy's kve(n, x) e^-x, which neither underflows early nor
     stops at 1/x's overflow as its kn and kv do."""
@@ -420,6 +445,8 @@ def _kn_scipy_off(a):
 KNOWN.append(("kn", _kn_scipy_off, _kv,
               "SciPy's kn (and kv) underflow to 0 early at large x (K_42(701) = 6.0e-306); "
               "the value there is SciPy's kve(n, x) e^-x"))
+
+
 def _zero_shape(a):
     """The inverse incomplete gamma functions at a = 0, p strictly inside
     (0, 1) or outside [0, 1]: SciPy's answer there changes with the zero's
@@ -600,6 +627,7 @@ KNOWN.append(("betaincc", _both_tiny, lambda a: _both_tiny_value(a, True), "as b
 KNOWN.append(("poch", _poles_underflow, lambda a: np.zeros_like(_a(a)),
               "the ratio of Gamma's residues below the doubles: 0; SciPy's NaN"))
 
+
 def _carlson_scipy_off(name):
     """finite arguments in the domain where SciPy's Carlson integral is NaN or
     infinite (its products overflow or underflow past 1e300 or 1e-300)"""
@@ -695,6 +723,7 @@ for _name in ("elliprf", "elliprd", "elliprc", "elliprg"):
                   "beyond 1e+-150 (SciPy's elliprg(x, x, x) is 0 for x = 1.2e-188); the "
                   "value by the same duplication in 40-digit decimals"))
 
+
 def _erfi_early_inf(a):
     """|x| just below erfi's overflow (26.64), where SciPy's is already +-inf"""
     x = _a(a)
@@ -713,6 +742,8 @@ def _erfi_from_dawsn(a):
 KNOWN.append(("erfi", _erfi_early_inf, _erfi_from_dawsn,
               "SciPy's erfi overflows before the value does: erfi(-26.654) = -7.2e306, "
               "SciPy's -inf; the value from SciPy's dawsn"))
+
+
 def _fresnel_huge(a):
     x = _a(a)
     return np.isfinite(x) & (np.abs(x) > 1.2e154)
@@ -726,6 +757,24 @@ KNOWN.append(("elliprc", lambda a: (_a(a) < 0) & np.isfinite(_a(a)) & np.isfinit
               lambda a: np.full(np.broadcast(_a(a), _a(a, 1)).shape, np.nan),
               "x < 0 has no value (SciPy's NaN) but where x / y underflows: SciPy's -0 at "
               "(-1e-268, -1e56)"))
+
+
+def _integer_loop(name):
+    """SciPy's integer-degree loop ("ld->d") of an orthogonal polynomial"""
+    def value(a):
+        n, x = np.broadcast_arrays(_a(a), _a(a, 1))
+        with np.errstate(all="ignore"):
+            return getattr(ss, name)(n.astype(np.int64), x)
+    return value
+
+
+for _name in ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_sh_chebyt",
+              "eval_sh_chebyu"):
+    KNOWN.append((_name, lambda a: np.ones(np.broadcast(*a).shape, bool), _integer_loop(_name),
+                  "SciPy's real-n loop is hyp2f1's, up to 1e294 ULPs from its own integer loop "
+                  "at a whole n (eval_chebyt(59.0, 1.77e-296): 3.3e-16 for -1.05e-294); "
+                  "gpunp's gives the integer loop's value for a whole n (test_special.py "
+                  "checks the rest)"))
 
 NAMES = sorted(TOL)
 
@@ -911,6 +960,7 @@ FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlo
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
            "ellipeinc", "sici", "shichi", "ellipj", "dawsn", "fresnel", "elliprf"]
+           "ellipeinc", "sici", "shichi", "agm", "spence"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)

@@ -7,8 +7,11 @@ and resolved as it resolves them, ``out=``,
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
-``multigammaln``, ``spherical_yn``, ``lambertw``, ``logsumexp``, ``softmax``,
-``log_softmax``) are built on them and on gpunp's operations.
+``multigammaln``, ``spherical_yn``, ``lambertw``, ``sph_harm_y``, ``logsumexp``,
+``softmax``, ``log_softmax``, ``diric``, and the counting functions ``comb``,
+``perm``, ``factorial``, ``factorial2``, ``factorialk``) are built on them and
+on gpunp's operations; ``bernoulli`` and ``euler`` are tables computed
+exactly on the host, as gpunp arrays.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
@@ -18,9 +21,11 @@ incomplete elliptic integrals, Carlson's symmetric ones (``elliprc``,
 (``ellipj``), erfi, Dawson's and Fresnel's integrals, Lambert's W
 (``lambertw``: complex results, for real or complex z, from a row of real
 and imaginary parts), the binomial, negative binomial, F, gamma,
-chi-square and Poisson distributions with their inverses, and the
-convex-analysis and Box-Cox helpers. Only real loops (``lambertw`` aside): a
-complex operand raises SciPy's no-loop ``TypeError``.
+chi-square and Poisson distributions with their inverses, the
+convex-analysis and Box-Cox helpers, the Chebyshev and Hermite polynomials,
+the spherical harmonics, the arithmetic-geometric mean and Spence's
+function. Only real loops (``lambertw`` aside): a complex operand raises
+SciPy's no-loop ``TypeError``.
 """
 
 import gpunp as _gpunp
@@ -31,9 +36,12 @@ from gpunp.scipy._version import scipy_version as _scipy_version
 # the engine follows the SciPy installed (before any of them is called)
 _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
+from gpunp.scipy.special._comb import comb, factorial, factorial2, factorialk, perm
 from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
 from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
+from gpunp.scipy.special._misc import bernoulli, diric, euler
+from gpunp.scipy.special._sph_harm import sph_harm_y
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
 # _riemann_zeta are SciPy's private ufuncs behind zeta)
@@ -42,5 +50,6 @@ digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
-                 + ["digamma", "lambertw", "logsumexp", "log_softmax", "multigammaln", "polygamma",
-                    "sinc", "softmax", "spherical_yn", "zeta"])
+                 + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
+                    "factorialk", "lambertw", "logsumexp", "log_softmax", "multigammaln", "perm",
+                    "polygamma", "sinc", "softmax", "spherical_yn", "sph_harm_y", "zeta"])
