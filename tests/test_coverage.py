@@ -148,8 +148,7 @@ CUPY_NAMES = ((("scipy.sparse", "scipy.sparse.linalg", "scipy.sparse.csgraph"), 
               (("scipy.linalg",), 21), (("scipy.fft",), 34), (("scipy.fftpack",), 9),
               (("scipy.signal", "scipy.signal.windows"), 179), (("scipy.ndimage",), 70),
               (("scipy.interpolate",), 29), (("scipy.stats",), 5),
-              (("scipy.spatial", "scipy.spatial.distance"), 24))
-# scipy.special joins when it reaches cupyx.scipy's 108 (issue 38: 97 now)
+              (("scipy.spatial", "scipy.spatial.distance"), 24), (("scipy.special",), 108))
 
 
 @pytest.mark.parametrize("modules, cupy", CUPY_NAMES, ids=lambda v: str(v))
