@@ -290,6 +290,11 @@ static gp_status_t choose_loop(const gp_op_t *op, const int32_t *dtypes, const i
             for (int k = 0; k < GP_MAX_LOOP_ARGS; ++k)
                 none[k] = -1;
             l = find_exact(loops, nin, nout, eff, none);
+            /* the legacy search then takes a weak scalar by its kind, in
+             * the loops' order: poch(float32, 3.0) is "ff->f" (its loops
+             * "ff->f dd->d"), beta(float32, 3.0) "dd->d" ("dd->d ff->f") */
+            if (l < 0 && any_weak)
+                l = weak_scalar_loop(op, loops, dtypes, weak);
         }
         if (l < 0)
             l = natural_loop(op, loops, eff);
