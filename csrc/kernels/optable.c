@@ -370,6 +370,15 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_spherical_yn_d", "ld->d lf->f", "gpk_sf_spherical_yn_d(x0, x1)"),
     SFN(1, 2, "sici", "f->ff d->dd", "{ double s_, c_; gpk_sf_sici(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
     SFN(1, 2, "shichi", "f->ff d->dd", "{ double s_, c_; gpk_sf_shichi(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
+    /* Bessel functions of real order */
+    SF(2, "jv", "ff->f dd->d", "gpk_sf_bv_jv(x0, x1)"),
+    SF(2, "jve", "ff->f dd->d", "gpk_sf_bv_jve(x0, x1)"),
+    SF(2, "yv", "ff->f dd->d", "gpk_sf_bv_yv(x0, x1)"),
+    SF(2, "yve", "ff->f dd->d", "gpk_sf_bv_yve(x0, x1)"),
+    SF(2, "iv", "ff->f dd->d", "gpk_sf_bv_iv(x0, x1)"),
+    SF(2, "ive", "ff->f dd->d", "gpk_sf_bv_ive(x0, x1)"),
+    SF(2, "kv", "ff->f dd->d", "gpk_sf_bv_kv(x0, x1)"),
+    SF(2, "kve", "ff->f dd->d", "gpk_sf_bv_kve(x0, x1)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

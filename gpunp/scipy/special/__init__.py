@@ -34,8 +34,9 @@ from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 # _riemann_zeta are SciPy's private ufuncs behind zeta)
 globals().update(_gpunp.ufunc.of_module("scipy.special"))
 digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
+jn = jv  # noqa: F821 (SciPy's jn is its jv, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
-                 + ["digamma", "logsumexp", "log_softmax", "multigammaln", "polygamma",
+                 + ["digamma", "jn", "logsumexp", "log_softmax", "multigammaln", "polygamma",
                     "sinc", "softmax", "spherical_yn", "zeta"])
