@@ -379,6 +379,12 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "ive", "ff->f dd->d", "gpk_sf_bv_ive(x0, x1)"),
     SF(2, "kv", "ff->f dd->d", "gpk_sf_bv_kv(x0, x1)"),
     SF(2, "kve", "ff->f dd->d", "gpk_sf_bv_kve(x0, x1)"),
+    SF(2, "_spherical_jn", "ld->d lf->f", "gpk_sf_bv_sph_jn(x0, x1)"),
+    SF(2, "_spherical_jn_d", "ld->d lf->f", "gpk_sf_bv_sph_jn_d(x0, x1)"),
+    SF(2, "_spherical_in", "ld->d lf->f", "gpk_sf_bv_sph_in(x0, x1)"),
+    SF(2, "_spherical_in_d", "ld->d lf->f", "gpk_sf_bv_sph_in_d(x0, x1)"),
+    SF(2, "_spherical_kn", "ld->d lf->f", "gpk_sf_bv_sph_kn(x0, x1)"),
+    SF(2, "_spherical_kn_d", "ld->d lf->f", "gpk_sf_bv_sph_kn_d(x0, x1)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

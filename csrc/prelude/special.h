@@ -2541,4 +2541,116 @@ GPK_HELPER double gpk_sf_bv_kv_core(double nu, double x, int scaled)
 }
 GPK_HELPER double gpk_sf_bv_kv(double nu, double x) { return gpk_sf_bv_kv_core(nu, x, 0); }
 GPK_HELPER double gpk_sf_bv_kve(double nu, double x) { return gpk_sf_bv_kv_core(nu, x, 1); }
+
+/* ---- spherical Bessel functions j_n, i_n, k_n (n an integer) --------------
+ * Each is odd or even in z as n is (k_n continues to z < 0 as its closed
+ * form (pi/2) e^-z / z * (a polynomial in 1/z)). */
+
+/* j_n (s = -1) or i_n (s = 1) for 0 < z < 1 by the power series
+ * z^n / (2n+1)!! sum (s z^2/2)^k / (k! (2n+3)(2n+5)...(2n+2k+1)), its
+ * prefactor a product until it underflows; `deriv` (n >= 1) differentiates
+ * it term by term: z^(n-1) / (2n+1)!! sum (n + 2k) (...) */
+GPK_HELPER double gpk_sf_bv_sph_series(double nd, double z, double s, int deriv)
+{
+    double pre = deriv ? 1 / (2 * nd + 1) : 1;
+    double last = deriv ? nd - 1 : nd;
+    /* z^last / (3 5 ... (2 last + 1)), and 1 / (2n + 1) more for the derivative */
+    for (double k = 1; k <= last && pre != 0; ++k) pre *= z / (2 * k + 1);
+    if (pre == 0) return 0.0;
+    double q = 0.5 * z * z * s, term = 1, sum = deriv ? nd : 1;
+    for (int k = 1; k < 40; ++k) {
+        term *= q / (k * (2 * nd + 2 * k + 1));
+        double t = deriv ? term * (nd + 2 * k) : term;
+        sum += t;
+        if (fabs(t) < 1e-17 * fabs(sum)) break;
+    }
+    return pre * sum;
+}
+
+/* j_n(z): above the order the upward recurrence from j_0 = sin z / z and
+ * j_1 = (j_0 - cos z) / z (stable there), else sqrt(pi / 2z) J_n+1/2(z) */
+GPK_HELPER double gpk_sf_bv_sph_jn(double nd, double z)
+{
+    if (nd != nd || z != z || nd < 0) return NAN;
+    double sg = z < 0 && fmod(nd, 2.0) != 0 ? -1.0 : 1.0;
+    z = fabs(z);
+    if (z == 0) return nd == 0 ? 1.0 : 0.0;
+    if (isinf(z)) return sg * 0.0;
+    if (z > nd) {
+        double j0 = sin(z) / z;
+        if (nd == 0) return sg * j0;
+        double j1 = (j0 - cos(z)) / z;
+        for (double k = 1; k < nd; ++k) {
+            double j2 = (2 * k + 1) / z * j1 - j0;
+            j0 = j1;
+            j1 = j2;
+        }
+        return sg * j1;
+    }
+    if (z < 1) return sg * gpk_sf_bv_sph_series(nd, z, -1, 0);
+    return sg * sqrt(GPK_SF_PI / (2 * z)) * gpk_sf_bv_jv(nd + 0.5, z);
+}
+GPK_HELPER double gpk_sf_bv_sph_jn_d(double nd, double z)
+{
+    if (nd == 0) return -gpk_sf_bv_sph_jn(1, z);
+    if (z == 0) return nd == 1 ? 1.0 / 3 : 0.0;
+    if (nd > 0 && fabs(z) < 1) {
+        /* even in z as n + 1 is */
+        double sg = z < 0 && fmod(nd, 2.0) == 0 ? -1.0 : 1.0;
+        return sg * gpk_sf_bv_sph_series(nd, fabs(z), -1, 1);
+    }
+    return gpk_sf_bv_sph_jn(nd - 1, z) - (nd + 1) / z * gpk_sf_bv_sph_jn(nd, z);
+}
+
+/* i_n(z) = sqrt(pi / 2z) I_n+1/2(z) */
+GPK_HELPER double gpk_sf_bv_sph_in(double nd, double z)
+{
+    if (nd != nd || z != z || nd < 0) return NAN;
+    double sg = z < 0 && fmod(nd, 2.0) != 0 ? -1.0 : 1.0;
+    z = fabs(z);
+    if (z == 0) return nd == 0 ? 1.0 : 0.0;
+    if (isinf(z)) return sg * INFINITY;
+    if (z < 1) return sg * gpk_sf_bv_sph_series(nd, z, 1, 0);
+    return sg * sqrt(GPK_SF_PI / (2 * z)) * gpk_sf_bv_iv(nd + 0.5, z);
+}
+GPK_HELPER double gpk_sf_bv_sph_in_d(double nd, double z)
+{
+    if (nd == 0) return gpk_sf_bv_sph_in(1, z);
+    if (z == 0) return nd == 1 ? 1.0 / 3 : 0.0;
+    if (nd > 0 && fabs(z) < 1) {
+        double sg = z < 0 && fmod(nd, 2.0) == 0 ? -1.0 : 1.0;
+        return sg * gpk_sf_bv_sph_series(nd, fabs(z), 1, 1);
+    }
+    return gpk_sf_bv_sph_in(nd - 1, z) - (nd + 1) / z * gpk_sf_bv_sph_in(nd, z);
+}
+
+/* k_n(z): up from k_0 = (pi/2) e^-z / z and k_1 = k_0 (1 + 1/z) by
+ * k_m+1 = k_m-1 + (2m + 1)/z k_m (stable for z > 0); its first overflow is
+ * the value */
+GPK_HELPER double gpk_sf_bv_sph_kn(double nd, double z)
+{
+    if (nd != nd || z != z || nd < 0) return NAN;
+    if (z == 0) return INFINITY;
+    if (isinf(z)) return z > 0 ? 0.0 : -INFINITY; /* SciPy's at -inf */
+    if (z < 0) {
+        /* the continuation from above the cut, as SciPy takes it:
+         * k_n(-x) = -(-1)^n k_n(x) - pi i_n(x) */
+        double k = gpk_sf_bv_sph_kn(nd, -z), i = gpk_sf_bv_sph_in(nd, -z);
+        return (fmod(nd, 2.0) == 0 ? -k : k) - GPK_SF_PI * i;
+    }
+    double k0 = 0.5 * GPK_SF_PI * exp(-z) / z;
+    if (nd == 0) return k0;
+    double k1 = k0 * (1 + 1 / z);
+    for (double m = 1; m < nd && !isinf(k1); ++m) {
+        double k2 = k0 + (2 * m + 1) / z * k1;
+        k0 = k1;
+        k1 = k2;
+    }
+    return k1;
+}
+GPK_HELPER double gpk_sf_bv_sph_kn_d(double nd, double z)
+{
+    if (nd == 0) return -gpk_sf_bv_sph_kn(1, z);
+    return -gpk_sf_bv_sph_kn(nd - 1, z) - (nd + 1) / z * gpk_sf_bv_sph_kn(nd, z);
+}
 #endif /* GPK_SF_BESSELV */

@@ -27,7 +27,8 @@ from gpunp.scipy._version import scipy_version as _scipy_version
 # the engine follows the SciPy installed (before any of them is called)
 _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
-from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
+from gpunp.scipy.special._functions import (multigammaln, polygamma, spherical_in, spherical_jn,
+                                            spherical_kn, spherical_yn, zeta)
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
@@ -39,4 +40,5 @@ sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["digamma", "jn", "logsumexp", "log_softmax", "multigammaln", "polygamma",
-                    "sinc", "softmax", "spherical_yn", "zeta"])
+                    "sinc", "softmax", "spherical_in", "spherical_jn", "spherical_kn",
+                    "spherical_yn", "zeta"])
