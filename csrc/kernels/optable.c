@@ -385,6 +385,8 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_spherical_in_d", "ld->d lf->f", "gpk_sf_bv_sph_in_d(x0, x1)"),
     SF(2, "_spherical_kn", "ld->d lf->f", "gpk_sf_bv_sph_kn(x0, x1)"),
     SF(2, "_spherical_kn_d", "ld->d lf->f", "gpk_sf_bv_sph_kn_d(x0, x1)"),
+    SFN(1, 4, "airy", "f->ffff d->dddd", "{ double a_, b_, c_, d_; gpk_sf_bv_airy(x0, 0, &a_, &b_, &c_, &d_); y0 = a_; y1 = b_; y2 = c_; y3 = d_; }"),
+    SFN(1, 4, "airye", "f->ffff d->dddd", "{ double a_, b_, c_, d_; gpk_sf_bv_airy(x0, 1, &a_, &b_, &c_, &d_); y0 = a_; y1 = b_; y2 = c_; y3 = d_; }"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

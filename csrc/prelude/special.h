@@ -2653,4 +2653,79 @@ GPK_HELPER double gpk_sf_bv_sph_kn_d(double nd, double z)
     if (nd == 0) return -gpk_sf_bv_sph_kn(1, z);
     return -gpk_sf_bv_sph_kn(nd - 1, z) - (nd + 1) / z * gpk_sf_bv_sph_kn(nd, z);
 }
+
+/* ---- Airy functions Ai, Ai', Bi, Bi' (scaled: e^zeta Ai, e^zeta Ai',
+ * e^-zeta Bi, e^-zeta Bi' for x > 0, zeta = (2/3) x^(3/2); for x < 0 the
+ * scaled Bi, Bi' are Bi, Bi' and the scaled Ai, Ai' have no real value) --
+ * |x| <= 1: the Maclaurin series Ai = c1 f - c2 g, Bi = sqrt(3) (c1 f + c2 g);
+ * beyond, the Bessel functions of orders 1/3 and 2/3 at zeta. */
+GPK_HELPER void gpk_sf_bv_airy(double x, int scaled, double *ai, double *aip, double *bi,
+                               double *bip)
+{
+    const double c1 = 0.355028053887817239260063186004183176, /* Ai(0) */
+        c2 = 0.258819403792806798405183560189203963,          /* -Ai'(0) */
+        r3 = 1.732050807568877293527446341505872367;          /* sqrt(3) */
+    if (x != x || isinf(x)) { *ai = *aip = *bi = *bip = NAN; return; }
+    if (fabs(x) <= 1) {
+        double x3 = x * x * x, f = 1, g = x, fp = 0.5 * x * x, gp = 1;
+        double tf = 1, tg = x, tfp = fp, tgp = 1;
+        for (int k = 1; k < 40; ++k) {
+            tf *= x3 / ((3.0 * k - 1) * (3.0 * k));
+            tg *= x3 / ((3.0 * k) * (3.0 * k + 1));
+            tgp *= x3 / ((3.0 * k) * (3.0 * k - 2));
+            if (k > 1) tfp *= x3 / ((3.0 * k - 3) * (3.0 * k - 1));
+            f += tf;
+            g += tg;
+            gp += tgp;
+            if (k > 1) fp += tfp;
+            if (fabs(tf) + fabs(tg) + fabs(tgp) + fabs(tfp) < 1e-18) break;
+        }
+        double a = c1 * f - c2 * g, ap = c1 * fp - c2 * gp;
+        double b = r3 * (c1 * f + c2 * g), bp = r3 * (c1 * fp + c2 * gp);
+        if (scaled && x > 0) {
+            double z = 2.0 / 3 * x * sqrt(x), e = exp(z);
+            a *= e;
+            ap *= e;
+            b /= e;
+            bp /= e;
+        }
+        if (scaled && x < 0) a = ap = NAN; /* e^zeta is complex there */
+        *ai = a;
+        *aip = ap;
+        *bi = b;
+        *bip = bp;
+        return;
+    }
+    if (x > 0) {
+        double z = 2.0 / 3 * x * sqrt(x), i13, k13, i23, k23;
+        gpk_sf_bv_ik(1.0 / 3, z, -z, z, &i13, &k13); /* e^-z I, e^z K */
+        gpk_sf_bv_ik(2.0 / 3, z, -z, z, &i23, &k23);
+        double e2 = exp(-2 * z), s = sqrt(x / 3);
+        /* I_-nu = I_nu + (2/pi) sin(nu pi) K_nu; sin(pi/3) = sin(2pi/3) = sqrt(3)/2 */
+        double a = s * k13 / GPK_SF_PI, ap = -x / (r3 * GPK_SF_PI) * k23;
+        double b = s * (2 * i13 + r3 / GPK_SF_PI * k13 * e2);
+        double bp = x / r3 * (2 * i23 + r3 / GPK_SF_PI * k23 * e2);
+        if (!scaled) {
+            double h = exp(-0.5 * z);
+            a = a * h * h;
+            ap = ap * h * h;
+            h = exp(0.5 * z);
+            b = b * h * h;
+            bp = bp * h * h;
+        }
+        *ai = a;
+        *aip = ap;
+        *bi = b;
+        *bip = bp;
+        return;
+    }
+    double t = -x, z = 2.0 / 3 * t * sqrt(t), j13, y13, j23, y23;
+    gpk_sf_bv_jy(1.0 / 3, z, &j13, &y13);
+    gpk_sf_bv_jy(2.0 / 3, z, &j23, &y23);
+    double h = 0.5 * sqrt(t);
+    *ai = scaled ? NAN : h * (j13 - y13 / r3);
+    *aip = scaled ? NAN : 0.5 * t * (j23 + y23 / r3);
+    *bi = -h * (j13 / r3 + y13);
+    *bip = 0.5 * t * (j23 / r3 - y23);
+}
 #endif /* GPK_SF_BESSELV */

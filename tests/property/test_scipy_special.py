@@ -255,7 +255,23 @@ TOL = {
     "ive": (512, lambda a, r: _bessel_v(a, r, False), "as iv"),
     "kv": (512, lambda a, r: _bessel_v(a, r, False), "as iv"),
     "kve": (512, lambda a, r: _bessel_v(a, r, False), "as iv"),
+    "airy": (512, lambda a, r: _airy(a, r),
+             "SciPy's AMOS is hundreds of ULPs off near x = 2 (mpmath: airye(2.057) Ai 286 "
+             "ULPs, Ai' 418; gpunp's 25, 4); the Bessel functions of orders 1/3 and 2/3 at "
+             "zeta = (2/3)|x|^(3/2): 4 ULPs per unit of zeta and of |log result| (e^zeta, and "
+             "the rounded phase for x < 0, where the error is absolute near the zeros, of the "
+             "envelope (1 + |x|)^(1/4); mpmath: Ai'(-100) SciPy 2429 ULPs, gpunp 9634)"),
+    "airye": (512, lambda a, r: _airy(a, r), "as airy"),
 }
+
+
+def _airy(args, ref):
+    x = np.asarray(args[0], np.float64)
+    with np.errstate(all="ignore"):
+        zeta = np.nan_to_num(2 / 3 * np.abs(x) ** 1.5, posinf=0.0)
+        env = (1 + np.abs(x)) ** 0.25
+        near = np.where(x < 0, _abs_ulps(16 * 2.2e-16 * (1 + zeta) * env, ref), 0)
+    return 4 * zeta + 4 * _log_result(args, ref) + near
 
 
 def _bessel_v(args, ref, oscillating):
@@ -332,7 +348,9 @@ BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
          "rgamma": 2147483648.0, "gammasgn": 2147483648.0, "gamma": 2147483648.0,
          # SciPy's Bessel functions of real order are AMOS': NaN past an order or
          # |x| of 1.07e9, half the digits lost past sqrt(1 / (2 eps)) = 3.4e4
-         **{n: 3.4e4 for n in ("jv", "jve", "yv", "yve", "iv", "ive", "kv", "kve")}}
+         **{n: 3.4e4 for n in ("jv", "jve", "yv", "yve", "iv", "ive", "kv", "kve")},
+         # ... and its Airy functions NaN past |x| = 1.07e9^(2/3) = 1.05e6
+         "airy": 1e6, "airye": 1e6}
 
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic
@@ -821,6 +839,27 @@ KNOWN.append(("ive", _ive_negative, _ive_reflected,
               "gpunp's 1): I_nu e^-x + 2/pi sin(nu pi) K_nu e^-x from its positive orders"))
 
 
+def _bi_overflow(a):
+    x = _a(a)
+    with np.errstate(all="ignore"):
+        return (x > 100) & np.isfinite(x) & np.isnan(ss.airy(x)[2])
+
+
+def _bi_value(k):
+    def value(a):
+        x = _a(a)
+        with np.errstate(all="ignore"):
+            h = np.exp(2 / 3 * x * np.sqrt(x) / 2)
+            return ss.airye(x)[k] * h * h
+    return value
+
+
+for _k in (2, 3):
+    KNOWN.append((f"airy[{_k}]", _bi_overflow, _bi_value(_k),
+                  "Bi and Bi' past the doubles (x > 104): inf, SciPy's NaN; its airye times "
+                  "e^zeta"))
+
+
 def _subnormal_order(a):
     nu, x = np.broadcast_arrays(_a(a), _a(a, 1))
     return (nu != 0) & (np.abs(nu) < 1e-20) & (x > 0) & np.isfinite(x)
@@ -1048,7 +1087,7 @@ FLOAT32_ULPS = {
 FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlogy", "boxcox",
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
-           "ellipeinc", "sici", "shichi"]
+           "ellipeinc", "sici", "shichi", "iv", "kve", "airy"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)

@@ -7,11 +7,16 @@ and resolved as it resolves them, ``out=``,
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
-``multigammaln``, ``spherical_yn``, ``logsumexp``, ``softmax``,
-``log_softmax``) are built on them and on gpunp's operations.
+``multigammaln``, ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
+``spherical_kn``, ``logsumexp``, ``softmax``, ``log_softmax``) are built on
+them and on gpunp's operations.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
-their inverses), the error functions, Bessel functions of integer order,
+their inverses), the error functions, Bessel functions of integer order and
+of real order (``jv``/``jn``, ``yv``, ``iv``, ``kv`` and the scaled ``jve``,
+``yve``, ``ive``, ``kve``: their real loops, a real x; SciPy's complex loops
+are not here), the spherical Bessel functions, the Airy functions ``airy``
+and ``airye``,
 the exponential and sine/cosine integrals, zeta, the complete and
 incomplete elliptic integrals, the binomial, negative binomial, F, gamma,
 chi-square and Poisson distributions with their inverses, and the
