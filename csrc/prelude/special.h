@@ -2484,9 +2484,13 @@ GPK_HELPER double gpk_sf_bv_yv_core(double nu, double x, int scaled)
     if (nu != nu || x != x) return NAN;
     if (x == 0) {
         if (scaled) return NAN;
-        /* Y_-n = (-1)^n Y_n */
-        return nu < 0 && !isinf(nu) && gpk_sf_isint(nu) && gpk_sf_bv_parity(nu) < 0
-                   ? INFINITY : -INFINITY;
+        if (nu >= 0 || isinf(nu)) return -INFINITY;
+        /* Y_-a -> cos(a pi) Y_a: -inf times the cosine's sign; at a
+         * half-integer (cosine 0) SciPy's sign is that of cos(pi a) with
+         * pi a rounded */
+        double c = gpk_sf_cospi(-nu);
+        if (c == 0) c = cos(GPK_SF_PI * -nu);
+        return c > 0 ? -INFINITY : INFINITY;
     }
     if (isinf(nu) || x < 0 || isinf(x)) return NAN;
     double a = fabs(nu), j, y;

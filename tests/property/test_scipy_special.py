@@ -760,13 +760,14 @@ for _name in ("yv", "yve"):
 def _i_overflow(a):
     nu, x = np.broadcast_arrays(_a(a), _a(a, 1))
     with np.errstate(all="ignore"):
-        return np.isinf(ss.iv(nu, x)) & np.isfinite(_i_unscaled(a)) & (x > 0)
+        return np.isinf(ss.iv(nu, x)) & np.isfinite(_i_unscaled(a)) & \
+            ((x > 0) | ((x < 0) & (nu == np.floor(nu))))
 
 
 def _i_unscaled(a):
     nu, x = np.broadcast_arrays(_a(a), _a(a, 1))
     with np.errstate(all="ignore"):
-        h = np.exp(x / 2)
+        h = np.exp(np.abs(x) / 2)
         return ss.ive(nu, x) * h * h
 
 
@@ -860,6 +861,62 @@ for _k in (2, 3):
                   "e^zeta"))
 
 
+def _debye(kind):
+    """Debye's expansions to u_3 (A&S 9.3.7, 9.3.8, 9.7.7, 9.7.8), 1e-13 or
+    better for orders from 1000: e^-x I_nu(x) ("i"), K_nu(x) ("k"), Y_nu(x)
+    for x < 0.9 nu ("y")"""
+    def u(t):
+        t2 = t * t
+        return [np.ones_like(t), t * (3 - 5 * t2) / 24,
+                t2 * (81 - 462 * t2 + 385 * t2 * t2) / 1152,
+                t * t2 * (30375 - 369603 * t2 + 765765 * t2 * t2 - 425425 * t2 ** 3) / 414720]
+
+    def value(a):
+        nu, x = np.broadcast_arrays(np.abs(_a(a)), _a(a, 1))
+        # I_n(-x) = (-1)^n I_n(x)
+        sign = np.where((x < 0) & (nu % 2 == 1), -1.0, 1.0)
+        x = np.abs(x)
+        with np.errstate(all="ignore"):
+            z = x / nu
+            if kind == "y":
+                sq = np.sqrt((1 - z) * (1 + z))
+                us = u(1 / sq)
+                tot = sum((-1) ** k * us[k] / nu ** k for k in range(4))
+                return -np.exp(-nu * (sq - np.arctanh(sq)) - 0.5 * np.log(np.pi * nu * sq / 2)) * tot
+            sq = np.sqrt(1 + z * z)
+            us = u(1 / sq)
+            e = nu / (sq + z) + nu * np.log(z / (1 + sq))  # nu eta - x
+            if kind == "i":
+                tot = sum(us[k] / nu ** k for k in range(4))
+                return sign * np.exp(e - 0.5 * np.log(2 * np.pi * nu * sq)) * tot
+            tot = sum((-1) ** k * us[k] / nu ** k for k in range(4))
+            return np.exp(-e - x - 0.5 * np.log(2 * nu * sq / np.pi)) * tot
+    return value
+
+
+def _debye_needed(f, kind):
+    """SciPy's 0, inf or NaN where Debye's value is a double (ive(4576, 14896)
+    = 3.9e-306, kv(1472, 1412) = 1.1e-305, yve(22800, 20520) = -2.5e307)"""
+    def which(a):
+        nu, x = np.broadcast_arrays(np.abs(_a(a)), _a(a, 1))
+        with np.errstate(all="ignore"):
+            ref = f(_a(a), x)
+            v = _debye(kind)(a)
+        whole = nu == np.floor(nu)
+        ok = (nu >= 1000) & np.isfinite(nu) & ((x > 0) | ((x < 0) & whole & (kind == "i"))) & \
+            np.isfinite(x) & (_a(a) > 0)
+        if kind == "y":
+            ok &= x < 0.95 * nu
+        return ok & ((ref == 0) | ~np.isfinite(ref)) & np.isfinite(v) & (v != 0)
+    return which
+
+
+for _name, _f, _kind in (("ive", ss.ive, "i"), ("kv", ss.kv, "k"), ("yv", ss.yv, "y"),
+                         ("yve", ss.yve, "y")):
+    KNOWN.append((_name, _debye_needed(_f, _kind), _debye(_kind),
+                  "SciPy's 0 or infinity where the value is a double: Debye's expansion"))
+
+
 def _subnormal_order(a):
     nu, x = np.broadcast_arrays(_a(a), _a(a, 1))
     return (nu != 0) & (np.abs(nu) < 1e-20) & (x > 0) & np.isfinite(x)
@@ -879,12 +936,12 @@ def _k_tiny_x(a):
         ref = ss.kv(nu, x)
     nu = np.abs(nu)
     return (x > 0) & (x < 1e-300) & np.isinf(ref) & np.isfinite(_k_leading(a)) & \
-        ((nu == 0) | (nu >= 1e-4))
+        ((nu < 1e-8) | (nu >= 1e-4))
 
 
 def _k_leading(a):
     """K_nu(x) for a tiny x: Gamma(nu) / 2 (2/x)^nu (nu >= 0.1; below, with
-    Gamma(-nu) / 2 (x/2)^nu), and -log(x/2) - Euler's gamma at order 0"""
+    Gamma(-nu) / 2 (x/2)^nu; below 1e-8 the limit of the two)"""
     from math import gamma, lgamma
     nu, x = np.broadcast_arrays(np.abs(_a(a)), _a(a, 1))
     with np.errstate(all="ignore"):
@@ -895,7 +952,11 @@ def _k_leading(a):
         l2x = np.log(2) - np.log(x)
         big = np.exp(lg.reshape(nu.shape) + nu * l2x - np.log(2))
         small = g2.reshape(nu.shape) / 2 * np.exp(-nu * l2x)
-        return np.where(nu == 0, l2x - np.euler_gamma, big + small)
+        # an order below 1e-8: sinh(nu L) / nu - gamma cosh(nu L), L = log(2/x)
+        # (Gamma(+-nu) = +-1/nu - gamma + O(nu))
+        tiny = np.where(nu == 0, l2x, np.sinh(nu * l2x) / np.where(nu == 0, 1, nu)) - \
+            np.euler_gamma * np.cosh(nu * l2x)
+        return np.where(nu < 1e-8, tiny, big + small)
 
 
 for _name in ("kv", "kve"):
