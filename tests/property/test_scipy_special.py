@@ -873,8 +873,9 @@ def _debye(kind):
 
     def value(a):
         nu, x = np.broadcast_arrays(np.abs(_a(a)), _a(a, 1))
-        # I_n(-x) = (-1)^n I_n(x)
-        sign = np.where((x < 0) & (nu % 2 == 1), -1.0, 1.0)
+        # I_n(-x) = (-1)^n I_n(x), Y_-n = (-1)^n Y_n, K_-nu = K_nu
+        odd = nu % 2 == 1
+        sign = np.where(((x < 0) | ((_a(a) < 0) & (kind == "y"))) & odd, -1.0, 1.0)
         x = np.abs(x)
         with np.errstate(all="ignore"):
             z = x / nu
@@ -882,7 +883,8 @@ def _debye(kind):
                 sq = np.sqrt((1 - z) * (1 + z))
                 us = u(1 / sq)
                 tot = sum((-1) ** k * us[k] / nu ** k for k in range(4))
-                return -np.exp(-nu * (sq - np.arctanh(sq)) - 0.5 * np.log(np.pi * nu * sq / 2)) * tot
+                return -sign * np.exp(-nu * (sq - np.arctanh(sq)) -
+                                      0.5 * np.log(np.pi * nu * sq / 2)) * tot
             sq = np.sqrt(1 + z * z)
             us = u(1 / sq)
             e = nu / (sq + z) + nu * np.log(z / (1 + sq))  # nu eta - x
@@ -904,7 +906,7 @@ def _debye_needed(f, kind):
             v = _debye(kind)(a)
         whole = nu == np.floor(nu)
         ok = (nu >= 1000) & np.isfinite(nu) & ((x > 0) | ((x < 0) & whole & (kind == "i"))) & \
-            np.isfinite(x) & (_a(a) > 0)
+            np.isfinite(x) & ((_a(a) > 0) | (kind == "k") | ((kind == "y") & whole))
         if kind == "y":
             ok &= x < 0.95 * nu
         return ok & ((ref == 0) | ~np.isfinite(ref)) & np.isfinite(v) & (v != 0)
