@@ -2465,7 +2465,9 @@ GPK_HELPER double gpk_sf_bv_jv_core(double nu, double x, int scaled)
     if (x == 0) {
         if (nu == 0) return 1.0;
         if (nu > 0 || integer) return 0.0;
-        return scaled ? NAN : INFINITY;
+        if (scaled) return NAN;
+        /* J_-a -> -sin(a pi) Y_a, Y_a -> -inf */
+        return gpk_sf_sinpi(-nu) > 0 ? INFINITY : -INFINITY;
     }
     double a = fabs(nu), j, y;
     gpk_sf_bv_jy(a, x, &j, &y);

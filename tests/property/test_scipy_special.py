@@ -821,11 +821,17 @@ KNOWN.append(("kv", _kv_off, _kv_scaled_back, "SciPy's kv is 0, NaN or inf where
               "1.2e-305, SciPy's inf): its kve times e^-x"))
 
 
+def _sinpi(nu):
+    """sin(pi nu) with the argument reduced exactly to [-1/2, 1/2] first"""
+    r = nu - 2 * np.round(nu / 2)
+    r = np.where(r > 0.5, 1 - r, np.where(r < -0.5, -1 - r, r))
+    return np.sin(np.pi * r)
+
+
 def _ive_reflected(a):
     nu, x = np.broadcast_arrays(np.abs(_a(a)), _a(a, 1))
-    r = nu - 2 * np.round(nu / 2)
     with np.errstate(all="ignore"):
-        return ss.ive(nu, x) + 2 / np.pi * np.sin(np.pi * r) * (ss.kv(nu, x) * np.exp(-x))
+        return ss.ive(nu, x) + 2 / np.pi * _sinpi(nu) * (ss.kv(nu, x) * np.exp(-x))
 
 
 def _ive_negative(a):
