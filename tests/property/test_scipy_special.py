@@ -729,9 +729,10 @@ def _y_tiny_x(a):
 
 
 def _y_leading(a):
-    """Y_nu(x) for a tiny x: (2/pi) (log(x/2) + Euler's gamma) at order 0, else
-    (cos(nu pi) (x/2)^nu / Gamma(1 + nu) - (x/2)^-nu / Gamma(1 - nu)) / sin(nu pi)
-    (NaN for 0 < nu < 1e-4, where that cancels)"""
+    """Y_nu(x) for a tiny x: (2/pi) (log(x/2) + Euler's gamma) at order 0 (and
+    its first-order form below 1e-12), else (cos(nu pi) (x/2)^nu / Gamma(1 + nu)
+    - (x/2)^-nu / Gamma(1 - nu)) / sin(nu pi) (NaN for 1e-12 <= nu < 1e-4,
+    where that cancels)"""
     from math import gamma
     nu, x = np.broadcast_arrays(_a(a), _a(a, 1))
     out = np.full(nu.shape, np.nan)
@@ -741,8 +742,11 @@ def _y_leading(a):
             if not (np.isfinite(v) and 0 < t < 1e-280):
                 continue
             lx = np.log(t) - np.log(2)
-            if v == 0:
-                out[i] = 2 / np.pi * (lx + np.euler_gamma)
+            if v < 1e-12:
+                # Gamma(1 +- v) = 1 -+ gamma v + O(v^2), cos(v pi) = 1 + O(v^2):
+                # -(2/pi) (sinh(v L) / v - gamma cosh(v L)), L = log(2/x)
+                sh = -lx if v == 0 else np.sinh(-v * lx) / v
+                out[i] = -2 / np.pi * (sh - np.euler_gamma * np.cosh(v * lx))
             elif 1e-4 <= v < 0.5:
                 out[i] = (np.cos(np.pi * v) * np.exp(v * lx) / gamma(1 + v)
                           - np.exp(-v * lx) / gamma(1 - v)) / np.sin(np.pi * v)
