@@ -401,6 +401,23 @@ const gp_op_t gp_ufuncs[] = {
         "{ double r_, i_; gpk_sf_sph_harm_y(x0, x1, x2, x3, &r_, &i_); y0 = r_; y1 = i_; }"),
     SF(2, "agm", "ff->f dd->d", "gpk_sf_agm(x0, x1)"),
     SF(1, "spence", "f->f d->d", "gpk_sf_spence(x0)"),
+    /* Bessel functions of real order */
+    SF(2, "jv", "ff->f dd->d", "gpk_sf_bv_jv(x0, x1)"),
+    SF(2, "jve", "ff->f dd->d", "gpk_sf_bv_jve(x0, x1)"),
+    SF(2, "yv", "ff->f dd->d", "gpk_sf_bv_yv(x0, x1)"),
+    SF(2, "yve", "ff->f dd->d", "gpk_sf_bv_yve(x0, x1)"),
+    SF(2, "iv", "ff->f dd->d", "gpk_sf_bv_iv(x0, x1)"),
+    SF(2, "ive", "ff->f dd->d", "gpk_sf_bv_ive(x0, x1)"),
+    SF(2, "kv", "ff->f dd->d", "gpk_sf_bv_kv(x0, x1)"),
+    SF(2, "kve", "ff->f dd->d", "gpk_sf_bv_kve(x0, x1)"),
+    SF(2, "_spherical_jn", "ld->d lf->f", "gpk_sf_bv_sph_jn(x0, x1)"),
+    SF(2, "_spherical_jn_d", "ld->d lf->f", "gpk_sf_bv_sph_jn_d(x0, x1)"),
+    SF(2, "_spherical_in", "ld->d lf->f", "gpk_sf_bv_sph_in(x0, x1)"),
+    SF(2, "_spherical_in_d", "ld->d lf->f", "gpk_sf_bv_sph_in_d(x0, x1)"),
+    SF(2, "_spherical_kn", "ld->d lf->f", "gpk_sf_bv_sph_kn(x0, x1)"),
+    SF(2, "_spherical_kn_d", "ld->d lf->f", "gpk_sf_bv_sph_kn_d(x0, x1)"),
+    SFN(1, 4, "airy", "f->ffff d->dddd", "{ double a_, b_, c_, d_; gpk_sf_bv_airy(x0, 0, &a_, &b_, &c_, &d_); y0 = a_; y1 = b_; y2 = c_; y3 = d_; }"),
+    SFN(1, 4, "airye", "f->ffff d->dddd", "{ double a_, b_, c_, d_; gpk_sf_bv_airy(x0, 1, &a_, &b_, &c_, &d_); y0 = a_; y1 = b_; y2 = c_; y3 = d_; }"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -57,7 +57,7 @@ static const section_t sf_sections[] = {
     {"GPK_SF_IGAM", {SF_IGAM_WORDS, SF_IBETA_WORDS}},
     {"GPK_SF_BESSEL", {"gpk_sf_j0(", "gpk_sf_j1(", "gpk_sf_y0(", "gpk_sf_y1(", "gpk_sf_i0",
                        "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn(",
-                       "gpk_sf_spherical_yn"}},
+                       "gpk_sf_spherical_yn", "gpk_sf_bv_"}},
     {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel(",
                        "gpk_sf_sici(", "gpk_sf_shichi("}},
     {"GPK_SF_ZETA", {"zeta"}},
@@ -71,6 +71,7 @@ static const section_t sf_sections[] = {
     {"GPK_SF_POLY", {"gpk_sf_cheby", "gpk_sf_sh_cheby", "gpk_sf_herm", "gpk_sf_sph_harm"}},
     {"GPK_SF_AGM", {"gpk_sf_agm("}},
     {"GPK_SF_SPENCE", {"gpk_sf_spence("}},
+    {"GPK_SF_BESSELV", {"gpk_sf_bv_"}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -7,14 +7,19 @@ and resolved as it resolves them, ``out=``,
 per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
-``multigammaln``, ``spherical_yn``, ``lambertw``, ``sph_harm_y``, ``logsumexp``,
-``softmax``, ``log_softmax``, ``diric``, and the counting functions ``comb``,
-``perm``, ``factorial``, ``factorial2``, ``factorialk``) are built on them and
-on gpunp's operations; ``bernoulli`` and ``euler`` are tables computed
-exactly on the host, as gpunp arrays.
+``multigammaln``, ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
+``spherical_kn``, ``lambertw``, ``sph_harm_y``, ``logsumexp``, ``softmax``,
+``log_softmax``, ``diric``, and the counting functions ``comb``, ``perm``,
+``factorial``, ``factorial2``, ``factorialk``) are built on them and on
+gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
+on the host, as gpunp arrays.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
-their inverses), the error functions, Bessel functions of integer order,
+their inverses), the error functions, Bessel functions of integer order and
+of real order (``jv``/``jn``, ``yv``, ``iv``, ``kv`` and the scaled ``jve``,
+``yve``, ``ive``, ``kve``: their real loops, a real x; SciPy's complex loops
+are not here), the spherical Bessel functions, the Airy functions ``airy``
+and ``airye``,
 the exponential and sine/cosine integrals, zeta, the complete and
 incomplete elliptic integrals, Carlson's symmetric ones (``elliprc``,
 ``elliprd``, ``elliprf``, ``elliprg``), Jacobi's elliptic functions
@@ -37,7 +42,8 @@ from gpunp.scipy._version import scipy_version as _scipy_version
 _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1)))
 
 from gpunp.scipy.special._comb import comb, factorial, factorial2, factorialk, perm
-from gpunp.scipy.special._functions import multigammaln, polygamma, spherical_yn, zeta
+from gpunp.scipy.special._functions import (multigammaln, polygamma, spherical_in, spherical_jn,
+                                            spherical_kn, spherical_yn, zeta)
 from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 from gpunp.scipy.special._misc import bernoulli, diric, euler
@@ -47,9 +53,11 @@ from gpunp.scipy.special._sph_harm import sph_harm_y
 # _riemann_zeta are SciPy's private ufuncs behind zeta)
 globals().update(_gpunp.ufunc.of_module("scipy.special"))
 digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
+jn = jv  # noqa: F821 (SciPy's jn is its jv, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
-                    "factorialk", "lambertw", "logsumexp", "log_softmax", "multigammaln", "perm",
-                    "polygamma", "sinc", "softmax", "spherical_yn", "sph_harm_y", "zeta"])
+                    "factorialk", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
+                    "perm", "polygamma", "sinc", "softmax", "spherical_in", "spherical_jn",
+                    "spherical_kn", "spherical_yn", "sph_harm_y", "zeta"])

@@ -17,6 +17,25 @@ def spherical_yn(n, z, derivative=False):
     return (_spherical_yn_d if derivative else _spherical_yn)(n, z)
 
 
+def _spherical(name, doc):
+    value, slope = _rows[f"_spherical_{name}"], _rows[f"_spherical_{name}_d"]
+
+    def f(n, z, derivative=False):
+        n = gpunp.asarray(n).astype(gpunp.int64)
+        return (slope if derivative else value)(n, z)
+    f.__name__ = f.__qualname__ = f"spherical_{name}"
+    f.__doc__ = doc + "; n is taken as integers (truncated), as SciPy takes it."
+    return f
+
+
+spherical_jn = _spherical("jn", "The spherical Bessel function j_n(z) of the first kind, or "
+                                "its derivative")
+spherical_in = _spherical("in", "The modified spherical Bessel function i_n(z) of the first "
+                                "kind, or its derivative")
+spherical_kn = _spherical("kn", "The modified spherical Bessel function k_n(z) of the second "
+                                "kind, or its derivative")
+
+
 def zeta(x, q=None, out=None):
     """Riemann's zeta(x), or Hurwitz's zeta(x, q)."""
     if q is None:
