@@ -370,6 +370,14 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_spherical_yn_d", "ld->d lf->f", "gpk_sf_spherical_yn_d(x0, x1)"),
     SFN(1, 2, "sici", "f->ff d->dd", "{ double s_, c_; gpk_sf_sici(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
     SFN(1, 2, "shichi", "f->ff d->dd", "{ double s_, c_; gpk_sf_shichi(x0, &s_, &c_); y0 = s_; y1 = c_; }"),
+    /* the distribution functions and their inverses (issue 38) */
+    SF(3, "betaincinv", "fff->f ddd->d", "gpk_sf_betaincinv(x0, x1, x2)"),
+    SF(3, "betainccinv", "fff->f ddd->d", "gpk_sf_betainccinv(x0, x1, x2)"),
+    SF(3, "bdtri", "fff->f dld->d ddd->d", "gpk_sf_bdtri(x0, x1, x2)"),
+    SF(3, "nbdtri", "lld->d fff->f ddd->d", "gpk_sf_nbdtri(x0, x1, x2)"),
+    SF(3, "fdtr", "fff->f ddd->d", "gpk_sf_fdtr(x0, x1, x2)"),
+    SF(3, "fdtrc", "fff->f ddd->d", "gpk_sf_fdtrc(x0, x1, x2)"),
+    SF(3, "fdtri", "fff->f ddd->d", "gpk_sf_fdtri(x0, x1, x2)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -14,7 +14,8 @@ It holds the gamma family (with the incomplete gamma and beta functions and
 their inverses), the error functions, Bessel functions of integer order,
 the exponential and sine/cosine integrals, zeta, the complete and
 incomplete elliptic integrals, the binomial, negative binomial, F, gamma,
-chi-square and Poisson distributions with their inverses, and the
+chi-square and Poisson distributions with their inverses (betaincinv,
+betainccinv, bdtri, nbdtri, fdtr, fdtrc, fdtri among them), and the
 convex-analysis and Box-Cox helpers. Only real loops: a complex operand
 raises SciPy's no-loop ``TypeError``.
 """
