@@ -2149,9 +2149,9 @@ GPK_HELPER double gpk_sf_nbdtri(double k, double n, double y)
  * w and 1 - w formed apart from z = dfn x / dfd */
 GPK_HELPER double gpk_sf_fdtr_tail(double dfn, double dfd, double x, int upper)
 {
-    if (dfn != dfn || dfd != dfd || x != x || !(dfn > 0) || !(dfd > 0) || isinf(dfn) ||
-        isinf(dfd) || x < 0)
-        return NAN;
+    if (dfn != dfn || dfd != dfd || x != x || !(dfn > 0) || !(dfd > 0) || x < 0) return NAN;
+    if (isinf(x)) return upper ? 0.0 : 1.0; /* SciPy's, infinite degrees too */
+    if (isinf(dfn) || isinf(dfd)) return NAN;
     double a = dfn / 2, b = dfd / 2, z = dfn / dfd * x;
     if (isinf(z)) z = dfn * (x / dfd); /* dfn / dfd alone may overflow */
     /* past z's overflow 1 - w = 1 / (1 + z) may still be a double */
@@ -2168,7 +2168,12 @@ GPK_HELPER double gpk_sf_fdtr_tail(double dfn, double dfd, double x, int upper)
         return upper ? gpk_sf_gammaincc(a, u) : gpk_sf_gammainc(a, u);
     }
     else if (w == 0) lower = 0;
-    else if (y == 0) lower = 1;
+    else if (y == 0) {
+        /* 1 - w below the doubles: the upper tail's head (1 - w)^b / (b B),
+         * in logs (near 1 for a tiny dfd) */
+        double l = b * (log(dfd) - log(dfn) - log(x)) - gpk_sf_log_abeta(b, a);
+        return upper ? exp(l) : -expm1(l);
+    }
     else return gpk_sf_ibeta_xy(a, b, w, y, upper);
     return upper ? 1 - lower : lower;
 }
