@@ -672,10 +672,10 @@ def _fdtrc_tiny_dfn_value(a):
 
 
 def _fdtr_tiny_dfd(a):
-    """dfd below 1e-200 (dfn above 1e-100), where SciPy's fdtr is 0 or 1 (its
+    """dfd below 1e-100 (dfn above 1e-50), where SciPy's fdtr is 0 or 1 (its
     w rounds to 1: fdtr(4, 4e-210, 4e113) = 1.5e-207, SciPy's 1)"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return ((dfd > 0) & (dfd < 1e-200) & (dfn > 1e-100) & np.isfinite(dfn) & (x > 0) &
+    return ((dfd > 0) & (dfd < 1e-100) & (dfn > 1e-50) & np.isfinite(dfn) & (x > 0) &
             np.isfinite(x))
 
 
@@ -709,7 +709,8 @@ def _fdtr_head(a):
 KNOWN.append(("fdtr", _fdtr_subnormal_x, _fdtr_head,
               "a subnormal x: the head w^a / (a B) (8.0e-82 at (0.5, 0.5, 5e-324)); SciPy's 0"))
 KNOWN.append(("fdtr", _fdtr_tiny_dfd, _fdtr_tiny_dfd_value,
-              "dfd below 1e-200: the first-order tail; SciPy's 0 or 1"))
+              "dfd below 1e-100: the first-order tail; SciPy's 0 or 1"))
+KNOWN.append(("fdtrc", _fdtr_tiny_dfd, lambda a: 1 - _fdtr_tiny_dfd_value(a), "as fdtr"))
 KNOWN.append(("fdtrc", _fdtrc_tiny_dfn, _fdtrc_tiny_dfn_value,
               "dfn below 1e-300: the first-order tail (fdtrc(2.2e-308, 0.5, 0.5) = 7.9e-306); "
               "SciPy's 0"))
@@ -794,7 +795,10 @@ def _heads(a, b, p, q):
     def log_abeta(a, b):  # log(a B(a, b)), -a (psi(b) + gamma) for a tiny a
         return np.where(a < 1e-10, -a * (ss.psi(b) + np.euler_gamma), np.log(a) + ss.betaln(a, b))
     with np.errstate(all="ignore"):
-        return (np.log(p) + log_abeta(a, b)) / a, (np.log(q) + log_abeta(b, a)) / b
+        # each log from the smaller of p and q, which is the one given exactly
+        lp = np.where(p > 0.5, np.log1p(-q), np.log(p))
+        lq = np.where(q > 0.5, np.log1p(-p), np.log(q))
+        return (lp + log_abeta(a, b)) / a, (lq + log_abeta(b, a)) / b
 
 
 def _far_root(name):
