@@ -418,6 +418,14 @@ const gp_op_t gp_ufuncs[] = {
     SF(2, "_spherical_kn_d", "ld->d lf->f", "gpk_sf_bv_sph_kn_d(x0, x1)"),
     SFN(1, 4, "airy", "f->ffff d->dddd", "{ double a_, b_, c_, d_; gpk_sf_bv_airy(x0, 0, &a_, &b_, &c_, &d_); y0 = a_; y1 = b_; y2 = c_; y3 = d_; }"),
     SFN(1, 4, "airye", "f->ffff d->dddd", "{ double a_, b_, c_, d_; gpk_sf_bv_airy(x0, 1, &a_, &b_, &c_, &d_); y0 = a_; y1 = b_; y2 = c_; y3 = d_; }"),
+    /* the distribution functions and their inverses (issue 38) */
+    SF(3, "betaincinv", "fff->f ddd->d", "gpk_sf_betaincinv(x0, x1, x2)"),
+    SF(3, "betainccinv", "fff->f ddd->d", "gpk_sf_betainccinv(x0, x1, x2)"),
+    SF(3, "bdtri", "fff->f dld->d ddd->d", "gpk_sf_bdtri(x0, x1, x2)"),
+    SF(3, "nbdtri", "lld->d fff->f ddd->d", "gpk_sf_nbdtri(x0, x1, x2)"),
+    SF(3, "fdtr", "fff->f ddd->d", "gpk_sf_fdtr(x0, x1, x2)"),
+    SF(3, "fdtrc", "fff->f ddd->d", "gpk_sf_fdtrc(x0, x1, x2)"),
+    SF(3, "fdtri", "fff->f ddd->d", "gpk_sf_fdtri(x0, x1, x2)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

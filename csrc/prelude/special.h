@@ -1808,8 +1808,12 @@ GPK_HELPER double gpk_sf_ibeta_fac(double a, double b, double x, double y)
     double ly = y <= 0.5 ? log(y) : log1p(-x);
     if (a >= 8) {
         double s = a + b;
-        double ta = (x * b - y * a) / a, tb = (y * a - x * b) / b;
-        double e = a * gpk_sf_log1pmx(ta) + b * gpk_sf_log1pmx(tb) +
+        double d = x * b - y * a, ta = d / a, tb = -d / b;
+        /* far from the mean (x s / a or y s / b small) the log itself: 1 + t
+         * would keep none of a small x's digits */
+        double ea = fabs(ta) < 0.5 ? a * gpk_sf_log1pmx(ta) : a * log(x * (s / a)) - d;
+        double eb = fabs(tb) < 0.5 ? b * gpk_sf_log1pmx(tb) : b * log(y * (s / b)) + d;
+        double e = ea + eb +
                    (gpk_sf_stirling_mu(s) - gpk_sf_stirling_mu(a) - gpk_sf_stirling_mu(b));
         return sqrt(a / (2 * GPK_SF_PI)) * sqrt(b / s) * exp(e);
     }
@@ -1905,32 +1909,42 @@ GPK_HELPER double gpk_sf_ibeta_xy(double a, double b, double x, double y, int up
         double c = gpk_sf_ibeta_tiny_tail(b, a, y, x); /* I_x(a, b) = 1 - I_y(b, a) */
         return upper ? 1 - c : c;
     }
-    /* one parameter beyond 1e17 times the other's square: the incomplete
-     * gamma limit P(a, b x), exact to double there (its corrections are
-     * O(a^2 / b)); the fraction would need 1 - x to 1e-17 b digits */
-    if (b > 1e17 * (a + 1) * (a + 1))
-        return upper ? gpk_sf_gammaincc(a, b * x) : gpk_sf_gammainc(a, b * x);
-    if (a > 1e17 * (b + 1) * (b + 1))
-        return upper ? gpk_sf_gammainc(b, a * y) : gpk_sf_gammaincc(b, a * y);
+    /* one parameter beyond 1e8 times the other's (plus 1) to the power 3/2:
+     * the incomplete gamma limit I_x(a, b) = P(a, -(b + (a - 1)/2) log y),
+     * whose error is O((a + 1)^3 / b^2) (below eps there, measured against
+     * SciPy's); the fraction's coefficients, near 1 there, cancel */
+    if (b > 1e8 * (a + 1) * sqrt(a + 1)) {
+        double u = -(b + (a - 1) / 2) * (x <= 0.5 ? log1p(-x) : log(y));
+        return upper ? gpk_sf_gammaincc(a, u) : gpk_sf_gammainc(a, u);
+    }
+    if (a > 1e8 * (b + 1) * sqrt(b + 1)) {
+        double u = -(a + (b - 1) / 2) * (y <= 0.5 ? log1p(-y) : log(x));
+        return upper ? gpk_sf_gammainc(b, u) : gpk_sf_gammaincc(b, u);
+    }
     if (a > 1e13 && b > 1e13) {
         /* sd (a + b) = sqrt(a b / (a + b + 1)), with b/a so that a + b may overflow */
         double r = b / a;
         double z = (x * b - y * a) / (sqrt(a) * sqrt(r / (1 + r + 1 / a)));
         return 0.5 * gpk_sf_erfc((upper ? z : -z) * GPK_SF_SQRT1_2);
     }
-    if (x * (a + b + 2) > a + 1) {
+    /* x above (a + 1) / (a + b + 2), asked of the smaller of x and y: 1 - y
+     * rounds (at a = 2^52, b = 1/2, y = 2^-53 x (a + b + 2) rounds onto
+     * a + 1 and the fraction ran on the wrong side) */
+    if (x <= 0.5 ? x * (a + b + 2) > a + 1 : y * (a + b + 2) < b + 1) {
         double t = a; a = b; b = t; t = x; x = y; y = t;
         upper = !upper;
     }
     int done;
     double fac = gpk_sf_ibeta_fac(a, b, x, y);
     double v = fac / a * gpk_sf_ibeta_cf(a, b, x, 1000000, &done);
-    if (v > 0.99 && y <= 0.99) {
-        /* 1 - v would lose the other tail's digits (a tiny parameter puts
-         * the mean far from the fraction's switch): that tail's own
-         * fraction, where its x is at most 0.99 (nearer 1 it converges too
-         * slowly to keep its digits, and 1 - v is the better) */
-        double w = fac / b * gpk_sf_ibeta_cf(b, a, y, 20000, &done);
+    /* 1 - v would lose the other tail's digits (a tiny parameter puts the
+     * mean far from the fraction's switch): that tail's own fraction, which
+     * converges there too, in about 6 / sqrt(x) terms (20,000 at
+     * y = 1 - 1e-7), each rounded (some 20 ULPs a term, measured): taken
+     * where that is the smaller error, eps / (1 - v) against 20 eps terms */
+    double terms = 6 / sqrt(x);
+    if (v > 0.99 && (y <= 0.99 || (1 - v) * terms * 20 < 1)) {
+        double w = fac / b * gpk_sf_ibeta_cf(b, a, y, 200000, &done);
         if (done && w < 0.01) return upper ? w : 1 - w;
     }
     if (v > 1) v = 1;
@@ -3436,3 +3450,183 @@ GPK_HELPER void gpk_sf_bv_airy(double x, int scaled, double *ai, double *aip, do
     *bip = 0.5 * t * (j23 / r3 - y23);
 }
 #endif /* GPK_SF_BESSELV */
+#ifdef GPK_SF_IBETAINV
+/* ---- inverses of the incomplete beta function; the F distribution ------- */
+/* log(a B(a, b)), which is near 0 for a tiny a: there -a (psi(b) + gamma),
+ * whose next term is a^2 psi'(b) / 2 (log a + log B would cancel) */
+GPK_HELPER double gpk_sf_log_abeta(double a, double b)
+{
+    if (a < 1e-10 && b > 1e-5) return -a * (gpk_sf_digamma(b) + GPK_SF_EULER);
+    return log(a) + gpk_sf_betaln(a, b);
+}
+
+/* t in (0, 1/2] with I_t(a, b) = p (q = 1 - p given apart), for a root
+ * known to lie there: Newton's steps on the log of the smaller tail as a
+ * function of log t (log I ~ a log t near 0: nearly a straight line),
+ * inside a bracket that halving (in log t while it spans decades) falls
+ * back on. 0 where the root is below the doubles. */
+GPK_HELPER double gpk_sf_ibeta_root(double a, double b, double p, double q)
+{
+    int upper = p > 0.5;
+    double target = upper ? q : p, lt = log(target);
+    /* first guess: the normal approximation for a, b from 1, else the lower
+     * tail's head t^a / (a B(a, b)) = p, which is also the root's size when
+     * that is below the doubles */
+    double head = (log(p) + gpk_sf_log_abeta(a, b)) / a;
+    double t = exp(head);
+    /* the head alone where its next term, a (1 - b) t / (a + 1), is below
+     * eps (or t below the doubles: F would be subnormal) */
+    if (head < -700 || t * (1 + fabs(b - 1)) < 1e-17) return t;
+    if (a >= 1 && b >= 1) {
+        double s = a + b, z = upper ? -gpk_sf_ndtri(q) : gpk_sf_ndtri(p);
+        t = a / s + z * sqrt(a / s * (b / s) / (s + 1));
+    }
+    double lo = 0, hi = 0.5;
+    if (!(t > lo && t < hi)) t = 0.25;
+    for (int it = 0; it < 600; ++it) {
+        double F = gpk_sf_ibeta_xy(a, b, t, 1 - t, upper);
+        if (F == target) return t;
+        /* the lower tail grows with t, the upper falls */
+        if ((F > target) != upper) hi = t; else lo = t;
+        /* d log F / d log t = +-t^a (1 - t)^(b-1) / (B(a, b) F) */
+        double r = (log(F) - lt) * (1 - t) * F / gpk_sf_ibeta_fac(a, b, t, 1 - t);
+        double tn = t * exp(upper ? r : -r);
+        if (!(tn > lo && tn < hi)) tn = lo == 0 ? hi / 16 : sqrt(lo) * sqrt(hi);
+        if (tn == 0) return 0.0;
+        if (fabs(tn - t) <= 1e-15 * tn || (lo > 0 && hi - lo <= 2e-16 * lo)) return tn;
+        t = tn;
+    }
+    return t;
+}
+
+/* x with I_x(a, b) = p, and *y = 1 - x, for a, b > 0 finite and 0 < p < 1:
+ * the root is searched for on the side of 1/2 where it lies (x itself
+ * below, y = 1 - x above, as the root of I_y(b, a) = q), so that both keep
+ * their digits */
+GPK_HELPER double gpk_sf_ibeta_inv(double a, double b, double p, double q, double *y)
+{
+    int below = p <= 0.5 ? p <= gpk_sf_ibeta_xy(a, b, 0.5, 0.5, 0)
+                         : q >= gpk_sf_ibeta_xy(a, b, 0.5, 0.5, 1);
+    if (below) {
+        double x = gpk_sf_ibeta_root(a, b, p, q);
+        *y = 1 - x;
+        return x;
+    }
+    *y = gpk_sf_ibeta_root(b, a, q, p);
+    return 1 - *y;
+}
+
+/* SciPy's limits: no root for a or b not above 0; of the infinite
+ * parameters only those of its closed forms, x = p^(1/a) for b = 1 and
+ * 1 - q^(1/b) for a = 1, have one (1 and 0) */
+GPK_HELPER double gpk_sf_betaincinv_pq(double a, double b, double p, double q)
+{
+    if (a != a || b != b || p != p || !(a > 0) || !(b > 0) || p < 0 || p > 1) return NAN;
+    if (p == 0) return 0.0;
+    if (q == 0) return 1.0;
+    if (isinf(a) || isinf(b)) return isinf(a) && b == 1 ? 1.0 : a == 1 && isinf(b) ? 0.0 : NAN;
+    double y;
+    return gpk_sf_ibeta_inv(a, b, p, q, &y);
+}
+GPK_HELPER double gpk_sf_betaincinv(double a, double b, double p)
+{
+    return gpk_sf_betaincinv_pq(a, b, p, 1 - p);
+}
+GPK_HELPER double gpk_sf_betainccinv(double a, double b, double q)
+{
+    return gpk_sf_betaincinv_pq(a, b, 1 - q, q);
+}
+
+/* bdtri: p with bdtr(k, n, p) = y, i.e. I_{1-p}(n - k, k + 1) = y: p is the
+ * root's complement, which the search keeps; k floored, n truncated */
+GPK_HELPER double gpk_sf_bdtri(double k, double n, double y)
+{
+    if (!isfinite(k) || !isfinite(n) || y != y || y < 0 || y > 1) return NAN;
+    k = floor(k);
+    n = trunc(n);
+    if (k < 0 || n <= k) return NAN;
+    if (y == 0) return 1.0;
+    if (y == 1) return 0.0;
+    double p;
+    gpk_sf_ibeta_inv(n - k, k + 1, y, 1 - y, &p);
+    return p;
+}
+
+/* nbdtri: p with nbdtr(k, n, p) = I_p(n, k + 1) = y; k and n truncated;
+ * SciPy's order: y = 0 and 1 answer before n is looked at */
+GPK_HELPER double gpk_sf_nbdtri(double k, double n, double y)
+{
+    if (!isfinite(k) || n != n || y != y || y < 0 || y > 1 || trunc(k) < 0) return NAN;
+    if (y == 0) return 0.0;
+    if (y == 1) return 1.0;
+    if (!isfinite(n) || trunc(n) <= 0) return NAN;
+    k = trunc(k);
+    n = trunc(n);
+    double q;
+    return gpk_sf_ibeta_inv(n, k + 1, y, 1 - y, &q);
+}
+
+/* the F distribution: I_w(dfn/2, dfd/2) at w = dfn x / (dfd + dfn x), with
+ * w and 1 - w formed apart from z = dfn x / dfd */
+GPK_HELPER double gpk_sf_fdtr_tail(double dfn, double dfd, double x, int upper)
+{
+    if (dfn != dfn || dfd != dfd || x != x || !(dfn > 0) || !(dfd > 0) || x < 0) return NAN;
+    if (isinf(x)) return upper ? 0.0 : 1.0; /* SciPy's, infinite degrees too */
+    if (isinf(dfn) || isinf(dfd)) return NAN;
+    double a = dfn / 2, b = dfd / 2, z = dfn / dfd * x;
+    if (isinf(z)) z = dfn * (x / dfd); /* dfn / dfd alone may overflow */
+    /* past z's overflow 1 - w = 1 / (1 + z) may still be a double */
+    double w = isinf(z) ? 1.0 : z / (1 + z), y = isinf(z) ? dfd / dfn / x : 1 / (1 + z);
+    double lower;
+    if (x == 0) lower = 0;
+    else if (a == 0) lower = 1; /* a subnormal dfn: the mass at 0 */
+    else if (b == 0) lower = 0; /* a subnormal dfd: at 1 */
+    else if (b > 1e8 * (a + 1) * sqrt(a + 1) && z < 1e-8) {
+        /* the incomplete gamma limit (as ibeta_xy's) at u = -(b + (a - 1)/2)
+         * log(1 - w) = (b + (a - 1)/2) log1p(z), from z = dfn x / dfd
+         * itself, which may be below the doubles */
+        double u = (b + (a - 1) / 2) / dfd * dfn * x;
+        return upper ? gpk_sf_gammaincc(a, u) : gpk_sf_gammainc(a, u);
+    }
+    else if (w == 0) lower = 0;
+    else if (y == 0) {
+        /* 1 - w below the doubles: the upper tail's head (1 - w)^b / (b B),
+         * in logs (near 1 for a tiny dfd) */
+        double l = b * (log(dfd) - log(dfn) - log(x)) - gpk_sf_log_abeta(b, a);
+        return upper ? exp(l) : -expm1(l);
+    }
+    else return gpk_sf_ibeta_xy(a, b, w, y, upper);
+    return upper ? 1 - lower : lower;
+}
+GPK_HELPER double gpk_sf_fdtr(double dfn, double dfd, double x)
+{
+    return gpk_sf_fdtr_tail(dfn, dfd, x, 0);
+}
+GPK_HELPER double gpk_sf_fdtrc(double dfn, double dfd, double x)
+{
+    return gpk_sf_fdtr_tail(dfn, dfd, x, 1);
+}
+
+/* fdtri: x with fdtr(dfn, dfd, x) = p, dfd w / (dfn (1 - w)) at the root w */
+GPK_HELPER double gpk_sf_fdtri(double dfn, double dfd, double p)
+{
+    if (dfn != dfn || dfd != dfd || p != p || !(dfn > 0) || !(dfd > 0) || isinf(dfn) ||
+        isinf(dfd) || p < 0 || p > 1)
+        return NAN;
+    if (p == 0) return 0.0;
+    /* SciPy's, for a subnormal degree: a dfn's puts the mass at 0 */
+    if (dfn / 2 == 0) return p == 1 ? NAN : 0.0;
+    if (dfd / 2 == 0) return p == 1 ? NAN : INFINITY; /* a dfd's at w = 1 */
+    if (p == 1) return INFINITY;
+    /* a root w or 1 - w below the doubles: x from the tail's head
+     * w^a / (a B(a, b)) = p (or (1 - w)^b / (b B(a, b)) = q) in logs, as
+     * x may be a double where w is not */
+    double a = dfn / 2, b = dfd / 2, lr = log(dfd) - log(dfn);
+    double hw = (log(p) + gpk_sf_log_abeta(a, b)) / a, hy = (log1p(-p) + gpk_sf_log_abeta(b, a)) / b;
+    if (hw < -700) return exp(hw + lr);
+    if (hy < -700) return exp(lr - hy);
+    double y, w = gpk_sf_ibeta_inv(a, b, p, 1 - p, &y);
+    double x = w * (dfd / dfn) / y;
+    return isinf(x) ? w / y * (dfd / dfn) : x; /* either order may overflow first */
+}
+#endif /* GPK_SF_IBETAINV */

@@ -147,6 +147,22 @@ def test_betaincc_of_a_tiny_parameter_keeps_its_digits():
     np.testing.assert_allclose(got, ss.betainc(b, a, 1 - x), rtol=1e-14)
 
 
+def test_betainc_of_a_huge_parameter_near_x_1():
+    # I_x(a, b) for a huge a, x near 1 tends to Q(b, -(a + (b-1)/2) log x)
+    # (found by hypothesis: (2^52, 0.5, 1 - 2^-53) was 0.2258, SciPy 0.3173);
+    # a huge and b moderate, and both huge (SciPy's betainc is Boost's)
+    a = np.array([4503599627370496.0, 4503599627370496.0, 1e15, 1e16, 1e18, 3e17])
+    b = np.array([0.5, 5.0, 3.0, 0.5, 1e-3, 40.0])
+    x = np.array([0.9999999999999999, 0.9999999999999999, 0.999999999999998,
+                  1 - 1e-16 * 0.5, 1 - 1e-17, 1 - 1.3e-16])
+    for f in ("betainc", "betaincc"):
+        got = getattr(sp, f)(*(gp.asarray(v) for v in (a, b, x))).get()
+        np.testing.assert_allclose(got, getattr(ss, f)(a, b, x), rtol=1e-13)
+        # the mirror: I_x(a, b) = 1 - I_{1-x}(b, a)
+        got = getattr(sp, f)(*(gp.asarray(v) for v in (b, a, 1 - x))).get()
+        np.testing.assert_allclose(got, getattr(ss, f)(b, a, 1 - x), rtol=1e-13)
+
+
 def test_errors_are_scipys():
     z = gp.asarray([1 + 1j])
     with pytest.raises(TypeError, match="not supported for the input types"):

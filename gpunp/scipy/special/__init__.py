@@ -15,22 +15,19 @@ gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
 on the host, as gpunp arrays.
 
 It holds the gamma family (with the incomplete gamma and beta functions and
-their inverses), the error functions, Bessel functions of integer order and
-of real order (``jv``/``jn``, ``yv``, ``iv``, ``kv`` and the scaled ``jve``,
-``yve``, ``ive``, ``kve``: their real loops, a real x; SciPy's complex loops
-are not here), the spherical Bessel functions, the Airy functions ``airy``
-and ``airye``,
-the exponential and sine/cosine integrals, zeta, the complete and
-incomplete elliptic integrals, Carlson's symmetric ones (``elliprc``,
-``elliprd``, ``elliprf``, ``elliprg``), Jacobi's elliptic functions
-(``ellipj``), erfi, Dawson's and Fresnel's integrals, Lambert's W
-(``lambertw``: complex results, for real or complex z, from a row of real
-and imaginary parts), the binomial, negative binomial, F, gamma,
-chi-square and Poisson distributions with their inverses, the
-convex-analysis and Box-Cox helpers, the Chebyshev and Hermite polynomials,
-the spherical harmonics, the arithmetic-geometric mean and Spence's
-function. Only real loops (``lambertw`` aside): a complex operand raises
-SciPy's no-loop ``TypeError``.
+their inverses), the error functions with erfi and Dawson's and Fresnel's
+integrals, Bessel functions of integer and of real order (``jv``/``jn``,
+``yv``, ``iv``, ``kv`` and the scaled ``jve``, ``yve``, ``ive``, ``kve``:
+their real loops; SciPy's complex loops are not here), the spherical Bessel
+functions, the Airy functions, the exponential and sine/cosine integrals,
+zeta, the complete and incomplete elliptic integrals, Carlson's symmetric
+ones and Jacobi's elliptic functions, Lambert's W (``lambertw``: complex
+results, for real or complex z, from a row of real and imaginary parts), the
+binomial, negative binomial, F, gamma, chi-square and Poisson distributions
+with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
+and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
+mean and Spence's function. Only real loops (``lambertw`` aside): a complex
+operand raises SciPy's no-loop ``TypeError``.
 """
 
 import gpunp as _gpunp
