@@ -414,9 +414,12 @@ def _fdtr_cond(args, ref):
 
 
 def _inverse(name, args, ref):
-    """64 ULPs of the forward function (plus 64 per unit of its |log|),
-    times the root's condition |d log x / d log T|, T the smaller tail at
-    the root, measured on SciPy's forward function at SciPy's root."""
+    """64 ULPs of the forward function (plus 64 per unit of its |log|, and
+    one per 1e9 of the largest parameter: SciPy's root there is its own
+    forward function's only so far; mpmath: betaincinv(0.75, 4.818e11, 0.5)
+    is SciPy's root of I = 0.5 + 1.6e-14, gpunp's of 0.5 - 3e-18), times the
+    root's condition |d log x / d log T|, T the smaller tail at the root,
+    measured on SciPy's forward function at SciPy's root."""
     lower, upper, is_upper = INVERSES[name]
     x = np.asarray(ref, np.float64)
     t = np.broadcast_to(np.asarray(args[-1], np.float64), x.shape)
@@ -430,7 +433,8 @@ def _inverse(name, args, ref):
         f = [np.where(use_upper, upper(a, x * s), lower(a, x * s)) for s in (1 + h, 1 - h)]
         d = np.abs(np.log(f[0]) - np.log(f[1])) / (2 * h)
         cond = np.nan_to_num(1 / d, nan=1e300, posinf=1e300)
-        grow = 64 * cond * (1 + np.abs(np.log(tail)))
+        big = np.max([np.abs(v) for v in a], axis=0) / 1e9
+        grow = cond * (64 * (1 + np.abs(np.log(tail))) + big)
     return np.where(np.isfinite(x) & (x != 0), np.minimum(np.nan_to_num(grow, nan=1e300), 1e300), 0)
 
 
@@ -1342,8 +1346,9 @@ KNOWN.append(("fdtrc", _fdtr_both_tiny, lambda a: _a(a) / (_a(a) + _a(a, 1)), "a
 
 def _not_a_root(name):
     """Where SciPy's inverse is not a root of SciPy's own forward function
-    (NaN, or the smaller tail there off by more than 1e-6 of itself: Boost
-    gives up for p below 1e-290 or a parameter past 1e100 and clamps a root
+    (NaN, or the smaller tail there off by more than 1e-11 of itself: Boost
+    gives up for p below 1e-290 or a parameter past 1e100, stops early past
+    1e14 (betaincinv(0.625, 5.18e14, 0.625): the tail 2e-10 off), and clamps a root
     below the doubles at 2.2e-308; Cephes' incbi stops early, e.g.
     nbdtri(0, 125, 2.9e-16) is 0.75094 where p^125 = y gives 0.75112), the
     root of SciPy's forward function instead, by bisection on the doubles'
@@ -1374,7 +1379,7 @@ def _not_a_root(name):
             ref = getattr(ss, name)(*a)
             tail = np.where(up, q, p)
             f = np.where(up, upper(params, ref), lower(params, ref))
-            off = np.isnan(ref) | ~(np.abs(f - tail) <= 1e-6 * tail)
+            off = np.isnan(ref) | ~(np.abs(f - tail) <= 1e-11 * tail)
         return ok & off
 
     def value(a):
