@@ -256,10 +256,14 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     n = s.shape[-1]
     if s.size == 0:
         # SciPy's empty answer (an empty slice, or no slices): NaN and a
-        # count of 0, both in a's float dtype
+        # count of 0, both in a's float dtype (SciPy 1.18: a count that is
+        # not 0-d is int64)
         shape, dt = s.shape[:-1], (s.dtype if s.dtype.kind == "f" else gpunp.float64)
-        res = ModeResult(gpunp.full(shape, math.nan, dtype=dt), gpunp.zeros(shape, dtype=dt))
-        return ModeResult(*(keep(r, ndim, axis, keepdims) for r in res))
+        value, count = (keep(gpunp.full(shape, v, dtype=dt), ndim, axis, keepdims)
+                        for v in (math.nan, 0))
+        if count.ndim and scipy_version() >= 11800:
+            count = count.astype(gpunp.int64)
+        return ModeResult(value, count)
     same = s[..., 1:] == s[..., :-1]
     if s.dtype.kind == "f":
         same = same | (gpunp.isnan(s[..., 1:]) & gpunp.isnan(s[..., :-1]))
