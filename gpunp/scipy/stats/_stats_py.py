@@ -286,7 +286,9 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
             # as float64, or in a's dtype where a slice was left empty (a
             # single slice left empty too: NaN and a count of 0.0)
             dt = value.dtype if empty else gpunp.float64
-            value, count = value.astype(dt), count.astype(dt)
+            value = value.astype(dt)
+            if not (value.ndim and scipy_version() >= 11800):  # (1.18: int64 counts)
+                count = count.astype(dt)
     return ModeResult(keep(value, ndim, axis, keepdims), keep(count, ndim, axis, keepdims))
 
 
