@@ -312,6 +312,17 @@ def _as_device(a):
     return asarray(a)
 
 
+def _split_args(name, nin, nout, args, out):
+    """A kernel call's inputs and outputs: the arguments are the inputs, or
+    the inputs then the outputs; outputs not given (or out=) are None."""
+    if len(args) == nin + nout:
+        return list(args[:nin]), list(args[nin:])
+    if len(args) == nin:
+        outs = [None] * nout if out is None else list(out if isinstance(out, tuple) else (out,))
+        return list(args), outs
+    raise TypeError(f"{name} takes {nin} or {nin + nout} arguments, got {len(args)}")
+
+
 def _options(options):
     """CuPy's `options`: a tuple of compiler flags (strings)."""
     if isinstance(options, str):
@@ -358,15 +369,7 @@ class ElementwiseKernel:
         """The kernel over `args` (inputs, or inputs then outputs); `types`
         binds placeholder names beforehand (a composed ReductionKernel's
         `_type_reduce`)."""
-        if len(args) == self.nargs:
-            outs = list(args[self.nin:])
-            args = args[:self.nin]
-        elif len(args) == self.nin:
-            outs = [None] * self.nout if out is None else \
-                list(out if isinstance(out, tuple) else (out,))
-        else:
-            raise TypeError(f"{self.name} takes {self.nin} or {self.nargs} arguments, "
-                            f"got {len(args)}")
+        args, outs = _split_args(self.name, self.nin, self.nout, args, out)
         args = [_as_device(a) for a in args]
         for p, a in zip(self.in_params, args):
             if p.raw and not isinstance(a, ndarray):
@@ -452,15 +455,7 @@ class ReductionKernel:
         self._stages = None
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
-        if len(args) == self.nin + self.nout:
-            outs = list(args[self.nin:])
-            args = args[:self.nin]
-        elif len(args) == self.nin:
-            outs = [None] * self.nout if out is None else \
-                list(out if isinstance(out, tuple) else (out,))
-        else:
-            raise TypeError(f"{self.name} takes {self.nin} or {self.nin + self.nout} "
-                            f"arguments, got {len(args)}")
+        args, outs = _split_args(self.name, self.nin, self.nout, args, out)
         if len(outs) != self.nout:
             raise TypeError(f"{self.name} has {self.nout} outputs, got {len(outs)}")
         args = [_as_device(a) for a in args]
