@@ -574,15 +574,25 @@ def _linalg_of(lib, side):
     return None
 
 
-def _cg(lib, side):
-    """cg on the 2-D Poisson matrix to rtol 1e-6 from x0 = 0, b = 1."""
-    linalg = _linalg_of(lib, side)
+def _poisson(lib, side, linalg_side):
+    """lib's sparse.linalg (for a problem of linalg_side: _linalg_of), the 2-D
+    Poisson matrix of side^2 rows on the host and in lib, and a right-hand
+    side of ones on both; None where lib cannot take them."""
+    linalg = _linalg_of(lib, linalg_side)
     h = _host_poisson(side)
     a = _to_lib(lib, h)
     if linalg is None or a is None:
         return None
     b_host = np.ones(side * side)
-    b = b_host if lib.name == "numpy" else lib.asarray(b_host)
+    return linalg, h, a, b_host, b_host if lib.name == "numpy" else lib.asarray(b_host)
+
+
+def _cg(lib, side):
+    """cg on the 2-D Poisson matrix to rtol 1e-6 from x0 = 0, b = 1."""
+    case = _poisson(lib, side, side)
+    if case is None:
+        return None
+    linalg, h, a, b_host, b = case
 
     def run():
         try:
@@ -598,11 +608,10 @@ def _cg(lib, side):
 def _eigsh(lib, side):
     """The 6 largest eigenvalues of the 2-D Poisson matrix of side^2 rows
     (known in closed form), eigenvalues only."""
-    linalg = _linalg_of(lib, side)
-    h = _host_poisson(side)
-    a = _to_lib(lib, h)
-    if linalg is None or a is None:
+    case = _poisson(lib, side, side)
+    if case is None:
         return None
+    linalg, _, a = case[:3]
     run = lambda: linalg.eigsh(a, k=6, which="LM", return_eigenvectors=False)
     c = 2 - 2 * np.cos(np.arange(1, side + 1) * np.pi / (side + 1))
     want = np.sort(np.add.outer(c, c).ravel())[-6:]
@@ -615,13 +624,11 @@ def _eigsh(lib, side):
 def _spsolve(lib, side):
     """spsolve of the 2-D Poisson matrix of side^2 rows, b = 1 (gpunp:
     cuSOLVER's sparse QR on CUDA; CuPy: the same library; SciPy: SuperLU)."""
-    linalg = _linalg_of(lib, 0)  # SciPy's SuperLU takes these sizes in well under a second
-    h = _host_poisson(side)
-    a = _to_lib(lib, h)
-    if linalg is None or a is None:
+    # SciPy's SuperLU takes these sizes in well under a second: no size limit
+    case = _poisson(lib, side, 0)
+    if case is None:
         return None
-    b_host = np.ones(side * side)
-    b = b_host if lib.name == "numpy" else lib.asarray(b_host)
+    linalg, h, a, b_host, b = case
     x = _host_result(lib, linalg.spsolve(a, b))
     if np.linalg.norm(h @ x - b_host) > 1e-8 * np.linalg.norm(b_host) * side * side:
         raise AssertionError(f"{lib.name}'s spsolve is off")
