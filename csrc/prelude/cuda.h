@@ -10,6 +10,8 @@
  * kernel calls, where it built all of them for every kernel (on the H200's
  * host the front end of a tanh kernel took 18 ms, and 12 as templates). */
 #define GPK_HELPER template <int = 0> __device__ __forceinline__
+/* (hip.h keeps these out of line; NVRTC inlines them as the rest) */
+#define GPK_HELPER_CALL GPK_HELPER
 
 /* NVRTC compiles without the C library's headers. */
 #define NAN __int_as_float(0x7fffffff)

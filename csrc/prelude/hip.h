@@ -7,6 +7,10 @@
 #define GPK_FN static __device__ inline __attribute__((always_inline))
 /* helpers built only where called, as in cuda.h */
 #define GPK_HELPER template <int = 0> __device__ inline __attribute__((always_inline))
+/* ...and one kept out of line: a large helper called from several places
+ * in a kernel (the incomplete beta function), which inlined overflowed
+ * hiprtc's 128 KiB stack frame or its scalar registers for gfx90a */
+#define GPK_HELPER_CALL template <int = 0> __device__ __attribute__((noinline))
 #define GPK_WARP __AMDGCN_WAVEFRONT_SIZE
 
 #define NAN __builtin_nanf("")

@@ -8,6 +8,7 @@
 #define GPK_HOST 1
 #define GPK_FN static inline
 #define GPK_HELPER static inline
+#define GPK_HELPER_CALL GPK_HELPER
 #define GPK_RESTRICT restrict
 #define GPK_ALIGN(n) _Alignas(n)
 

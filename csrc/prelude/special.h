@@ -1897,7 +1897,7 @@ GPK_HELPER double gpk_sf_ibeta_tiny_tail(double a, double b, double x, double y)
     return -a * (log(x) + gpk_sf_digamma(b) + GPK_SF_EULER + s);
 }
 
-GPK_HELPER double gpk_sf_ibeta_xy(double a, double b, double x, double y, int upper)
+GPK_HELPER_CALL double gpk_sf_ibeta_xy(double a, double b, double x, double y, int upper)
 {
     if (x == 0) return upper ? 1.0 : 0.0;
     if (y == 0) return upper ? 0.0 : 1.0;
@@ -3505,15 +3505,15 @@ GPK_HELPER double gpk_sf_ibeta_root(double a, double b, double p, double q)
  * their digits */
 GPK_HELPER double gpk_sf_ibeta_inv(double a, double b, double p, double q, double *y)
 {
-    int below = p <= 0.5 ? p <= gpk_sf_ibeta_xy(a, b, 0.5, 0.5, 0)
-                         : q >= gpk_sf_ibeta_xy(a, b, 0.5, 0.5, 1);
-    if (below) {
-        double x = gpk_sf_ibeta_root(a, b, p, q);
-        *y = 1 - x;
-        return x;
-    }
-    *y = gpk_sf_ibeta_root(b, a, q, p);
-    return 1 - *y;
+    /* one call of each, its arguments chosen: every call site of these
+     * is inlined on a GPU, and four of them passed hiprtc's 128 KiB stack
+     * frame for gfx90a */
+    int upper = p > 0.5;
+    double half = gpk_sf_ibeta_xy(a, b, 0.5, 0.5, upper);
+    int below = upper ? q >= half : p <= half;
+    double r = gpk_sf_ibeta_root(below ? a : b, below ? b : a, below ? p : q, below ? q : p);
+    *y = below ? 1 - r : r;
+    return below ? r : 1 - r;
 }
 
 /* SciPy's limits: no root for a or b not above 0; of the infinite
