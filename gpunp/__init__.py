@@ -114,6 +114,7 @@ from gpunp._special import i0, kaiser  # noqa: E402
 from gpunp._vecmat import matvec, vecmat  # noqa: E402
 from gpunp._kernel import (  # noqa: E402
     ElementwiseKernel, RawKernel, RawModule, ReductionKernel)
+from gpunp._fusion import fuse  # noqa: E402
 from gpunp._config import backend, show_config  # noqa: E402
 from gpunp._idioms import (  # noqa: E402
     clear_memo, get_array_module, memoize, scatter_add, scatter_max, scatter_min)

@@ -17,7 +17,8 @@ import warnings
 
 import numpy
 
-from gpunp import _lib
+from gpunp import _fusion, _lib
+from gpunp._fusion import TRACED as _FUSE_TYPES
 from gpunp._creation import arange, asarray, empty
 from gpunp._dtypes import result_type
 from gpunp._joining import stack
@@ -441,6 +442,8 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
+    if {type(condition), type(x), type(y)} & _FUSE_TYPES:  # inside gpunp.fuse's tracing
+        return _fusion.where(condition, x, y)
     x, y = (asarray(v) if isinstance(v, (list, tuple)) else v for v in (x, y))  # array-likes
     cond = _array(condition)
     if cond.dtype.kind != "b":

@@ -9,6 +9,7 @@ import numpy
 
 from gpunp import _lib
 from gpunp._creation import _array
+from gpunp._fusion import Var as _FuseVar
 from gpunp._lib import check, ffi, lib
 from gpunp._ndarray import _wrap
 from gpunp._shaping import copyto
@@ -35,6 +36,10 @@ def _axes(axis, ndim, scalar_axis_ok=True):
 
 
 def _reduce(ufunc, name, a, axis, dtype, out, keepdims, initial, where):
+    if type(a) is _FuseVar:  # inside a function gpunp.fuse traces
+        return a._reduce(name, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                         **({} if initial is _NO_VALUE else {"initial": initial}),
+                         **({} if where is True else {"where": where}))
     a = _array(a)
     o = _single_out(out, name)
     naxes, axes = _axes(axis, a.ndim)
@@ -83,6 +88,9 @@ all = _logical("logical_and", "all",
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean over the given axes (numpy.mean); integers average in
     float64, float16 in float32."""
+    if type(a) is _FuseVar:  # inside a function gpunp.fuse traces
+        return a._reduce("mean", axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                         **({} if where is True else {"where": where}))
     a = _array(a)
     o = _single_out(out, "mean")
     if axis is not None and where is True:

@@ -10,8 +10,9 @@ import sys
 
 import numpy
 
-from gpunp import _lib, _ufunc_methods
+from gpunp import _fusion, _lib, _ufunc_methods
 from gpunp._creation import _as_input, asarray, full
+from gpunp._fusion import TRACED as _FUSE_TYPES
 from gpunp._lib import check, ffi, lib
 from gpunp._manipulation import broadcast_to
 from gpunp._ndarray import _wrap, ndarray
@@ -259,6 +260,12 @@ class ufunc:
                     r = self._rbinary_op(b, a)
                     if r is not NotImplemented:
                         return r
+        for x in args:
+            if type(x) in _FUSE_TYPES:  # inside a function gpunp.fuse traces
+                return _fusion.ufunc_call(self, args, dict(
+                    out=out, where=where, dtype=dtype, signature=signature,
+                    casting=None if casting == "same_kind" else casting,
+                    order=None if order == "K" else order, subok=None if subok else subok))
         if len(args) > nin:
             if out is not None:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")

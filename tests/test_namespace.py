@@ -22,6 +22,8 @@ GPUNP_OWN = {
     # CuPy's idioms beyond NumPy's names (gpunp._idioms) and cupyx's home
     "clear_memo", "get_array_module", "memoize", "profiler", "scatter_add", "scatter_max",
     "scatter_min", "x",
+    # cupy.fuse (gpunp._fusion)
+    "fuse",
 }
 LAZY = ("emath", "engine", "fft", "lib", "linalg", "profiler", "random", "scipy", "testing",
         "typing", "x")

@@ -132,6 +132,21 @@ GP_API gp_status_t gp_reduction_user(const char *name, const char *map_expr,
                                      const gp_user_param_t *out_param, gp_array_t *out,
                                      int32_t naxes, const int32_t *axes);
 
+/* One step of a fused elementwise kernel (gpunp.fuse): C statements, for
+ * gp_elementwise_user's `operation`, applying the loop of dtypes `loop`
+ * (nin + nout, one of the ufunc's loops) of ufunc `id` to the variables
+ * in[k], which hold values as that kernel holds an input of dtype in_dt[k],
+ * and assigning the caller's variables out[k] what storing the results in
+ * arrays of dtypes out_dt[k] and reading them back would give, so that a
+ * chain of steps computes what the unfused calls store between them. Names
+ * are C identifiers; `id` -1 is a cast to loop[0] (loop[1] the same), as
+ * astype's copy casts. The text goes into `text` (`size` bytes with its NUL);
+ * GP_ERR_VALUE if it does not fit, GP_ERR_UNSUPPORTED for a ufunc whose
+ * loop needs a look at the data first (integer power). */
+GP_API gp_status_t gp_fused_step(int32_t id, const int32_t *loop, const int32_t *in_dt,
+                                 const char *const *in, const int32_t *out_dt,
+                                 const char *const *out, char *text, int64_t size);
+
 /* ---- graphs ------------------------------------------------------------------ */
 
 /* Starts capturing the work queued on `s` (not the default stream) into a

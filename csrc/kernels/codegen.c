@@ -457,6 +457,47 @@ gp_status_t gp_gen_ew(const void *vspec, char *name, size_t name_size, gp_str_t 
     return check_overflow(name);
 }
 
+/* ---- fused steps (gpunp.fuse) ---------------------------------------------------- */
+
+/* One step of a fused kernel: the statements applying `op`'s loop of dtypes
+ * `loop` to the values in[k] (each held as a user kernel holds an input of
+ * dtype in_dt[k]) and setting out[k] (the caller's variables, of dtypes
+ * out_dt[k]) to what storing the results in arrays of out_dt and reading them
+ * back would give. So a chain of steps computes, value for value, what the
+ * ufunc calls it replaces store between them (a float16 is rounded at every
+ * step, as its array would be). F(name) is defined again for the step's loop. */
+gp_status_t gp_gen_fused_step(const gp_op_t *op, const int32_t *loop, const int32_t *in_dt,
+                              const char *const *in, const int32_t *out_dt,
+                              const char *const *out, gp_str_t *s)
+{
+    int nin = op->nin, nout = op->nout;
+    char e[EXPR_MAX], v[EXPR_MAX], y[16];
+    gp_str_printf(s, "#undef F\n#define F(n) gpk_##n##_%s\n", csuffix(loop[0]));
+    const char *ex = op_expr(s, op, loop[0], nin > 1 ? loop[1] : -1);
+    if (!ex)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
+                            gp_dtypes[loop[0]].name);
+    gp_str_puts(s, "{\n");
+    for (int k = 0; k < nin; ++k) {
+        cast_expr(in_dt[k], loop[k], in[k], e);
+        gp_str_printf(s, "const %s x%d = %s;\n", ctype(loop[k]), k, e);
+    }
+    for (int k = 0; k < nout; ++k)
+        gp_str_printf(s, "%s y%d;\n", ctype(loop[nin + k]), k);
+    if (nout == 1)
+        gp_str_printf(s, "y0 = %s;\n", ex);
+    else
+        gp_str_printf(s, "%s\n", ex);
+    for (int k = 0; k < nout; ++k) {
+        snprintf(y, sizeof y, "y%d", k);
+        stored_expr(out_dt[k], loop[nin + k], y, v);
+        value_expr(out_dt[k], out_dt[k], v, e);
+        gp_str_printf(s, "%s = %s;\n", out[k], e);
+    }
+    gp_str_puts(s, "}\n");
+    return check_overflow("a fused step");
+}
+
 /* ---- reductions --------------------------------------------------------------- */
 
 /* gpk_combine(x0, x1): the op's expression on accumulators. With `round16`

@@ -336,6 +336,9 @@ gp_status_t gp_gen_gather(const void *spec, char *name, size_t name_size, gp_str
 gp_status_t gp_gen_nonzero(const void *spec, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_user_ew(const void *desc, char *name, size_t name_size, gp_str_t *body);
 gp_status_t gp_gen_user_red(const void *desc, char *name, size_t name_size, gp_str_t *body);
+gp_status_t gp_gen_fused_step(const gp_op_t *op, const int32_t *loop, const int32_t *in_dt,
+                              const char *const *in, const int32_t *out_dt,
+                              const char *const *out, gp_str_t *s);
 
 /* The row an elementwise spec refers to. */
 const gp_op_t *gp_ew_op(const gp_ew_spec_t *spec);

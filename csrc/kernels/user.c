@@ -462,3 +462,62 @@ GP_API gp_status_t gp_elementwise_user(const char *name, const char *operation,
     gp_launch_t cfg = gp_grid_for(n, 256);
     return gp_launch(kern, &cfg, &p);
 }
+
+static bool c_identifier(const char *n)
+{
+    if (!n || !(*n == '_' || (*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z')))
+        return false;
+    size_t len = strspn(n, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+    return n[len] == '\0' && len < 64;
+}
+
+GP_API gp_status_t gp_fused_step(int32_t id, const int32_t *loop, const int32_t *in_dt,
+                                 const char *const *in, const int32_t *out_dt,
+                                 const char *const *out, char *text, int64_t size)
+{
+    if (!loop || !in_dt || !in || !out_dt || !out || !text || size < 1)
+        return gp_set_error(GP_ERR_MISUSE, "gp_fused_step: invalid argument");
+    int32_t count;
+    GP_TRY(gp_ufunc_count(&count));
+    if (id < -1 || id >= count)
+        return gp_set_error(GP_ERR_VALUE, "invalid ufunc id %d", id);
+    /* -1: a cast (astype's copy) to loop[0], which loop[1] repeats */
+    const gp_op_t *op = id < 0 ? &gp_op_copy : &gp_ufuncs[id];
+    if (id < 0 && (!gp_dtype_valid(loop[0]) || loop[1] != loop[0]))
+        return gp_set_error(GP_ERR_VALUE, "gp_fused_step: a cast's loop is one dtype twice");
+    int nin = op->nin, nout = op->nout;
+    for (int k = 0; k < nin + nout; ++k) {
+        const char *n = k < nin ? in[k] : out[k - nin];
+        int32_t dt = k < nin ? in_dt[k] : out_dt[k - nin];
+        if (!c_identifier(n) || !gp_dtype_valid(dt))
+            return gp_set_error(GP_ERR_VALUE, "gp_fused_step: operand %d has no C name or an "
+                                              "invalid dtype", k);
+    }
+    const gp_loops_t *loops;
+    GP_TRY(gp_op_loops(op, &loops));
+    int found = id < 0 ? 0 : -1;
+    for (int32_t l = 0; l < loops->n && found < 0; ++l) {
+        int k = 0;
+        while (k < nin + nout && loops->dt[l][k] == loop[k])
+            ++k;
+        if (k == nin + nout)
+            found = l;
+    }
+    if (found < 0)
+        return gp_set_error(GP_ERR_VALUE, "ufunc %s has no such loop", gp_op_shown(op));
+    if (op->check == GP_CHECK_INT_POWER && gp_dtype_is_int(loop[1]))
+        return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s checks its operands' values before "
+                                                "it runs: not fused", gp_op_shown(op));
+    gp_str_t s;
+    gp_str_init(&s);
+    gp_status_t st = gp_gen_fused_step(op, loop, in_dt, in, out_dt, out, &s);
+    if (st == GP_OK && s.failed)
+        st = gp_set_error(GP_ERR_NOMEM, "out of host memory writing a fused step");
+    if (st == GP_OK && (int64_t)s.len >= size)
+        st = gp_set_error(GP_ERR_VALUE, "a fused step of %zu bytes does not fit in %lld",
+                          s.len, (long long)size);
+    if (st == GP_OK)
+        memcpy(text, s.data, s.len + 1);
+    gp_str_free(&s);
+    return st;
+}
