@@ -1,0 +1,71 @@
+"""gpunp arrays as Dask chunks: dask.array, dask.distributed and xarray on gpunp.
+
+``import gpunp.dask`` registers everything at once. Without it Dask
+registers gpunp itself: through the ``dask.array.backends`` entry point of
+gpunp's package metadata when a program asks for the ``"gpunp"`` array
+backend (``dask.config.set({"array.backend": "gpunp"})``), and on first
+sight of a gpunp array, when Dask tokenizes it (``ndarray.__dask_tokenize__``,
+as ``da.from_array`` does). Registered are dask's ``sizeof``, dask.array's
+dispatch for gpunp chunks, the array backend and, where dask.distributed is
+imported, its serialisers. ``LocalCluster`` starts a cluster of one worker
+per GPU (worker processes on the host backend without one), each of which
+imports gpunp.dask at start. ``import gpunp`` imports none of this, nor Dask.
+
+See docs/multi-gpu.md ("More than one GPU").
+"""
+
+import sys
+
+import numpy
+
+import gpunp
+
+_done = set()
+
+
+def _token(x):
+    # ndarray.__dask_tokenize__: Dask's first sight of a gpunp array in most
+    # programs (from_array, any graph that embeds one), so it registers
+    # gpunp; the token is the bytes' hash (one device-to-host copy, as dask's
+    # token of a NumPy array reads its bytes; from_array(x, name=False) skips it)
+    register()
+    from dask.hashing import hash_buffer_hex
+
+    host = numpy.ascontiguousarray(gpunp.asnumpy(x))
+    return ("gpunp.ndarray", host.shape, host.dtype.str, hash_buffer_hex(host.view(numpy.uint8)
+                                                                         .reshape(-1)))
+
+
+def register():
+    """Registers gpunp with Dask: dask's ``sizeof`` and ``tokenize`` of gpunp
+    arrays, dask.array's dispatch for gpunp chunks, and dask.distributed's
+    serialisers when distributed is imported. Idempotent."""
+    if "array" not in _done:
+        from dask.sizeof import sizeof
+
+        sizeof.register(gpunp.ndarray, lambda x: int(x.nbytes))
+        from gpunp.dask._array import _register_dispatch
+
+        _register_dispatch()
+        _done.add("array")
+        from dask.array.backends import array_creation_dispatch
+
+        from gpunp.dask._array import GpunpBackendEntrypoint
+
+        array_creation_dispatch.register_backend("gpunp", GpunpBackendEntrypoint())
+    if "distributed" not in _done and "distributed" in sys.modules:
+        from gpunp.dask._distributed import _register_serializers
+
+        _register_serializers()
+        _done.add("distributed")
+
+
+def __getattr__(name):
+    if name == "LocalCluster":
+        from gpunp.dask._cluster import LocalCluster
+
+        return LocalCluster
+    raise AttributeError(f"module 'gpunp.dask' has no attribute {name!r}")
+
+
+register()
