@@ -162,6 +162,13 @@ csingle, cdouble = complex64, complex128
 # at the end of gpunp/_ndarray.py)
 _ndarray.attach_methods()
 
+# A Dask imported before gpunp gets lazy registrations of gpunp's chunk
+# functions (gpunp/_dask_hook.py); a Dask imported later finds them through
+# ndarray.__dask_tokenize__ and gpunp's entry point (gpunp.dask)
+if "dask" in _sys.modules:
+    from gpunp import _dask_hook
+    _dask_hook.install()
+
 # Submodules loaded at first use (__getattr__), to keep `import gpunp` fast:
 # gpunp.testing loads numpy.testing (a third of the import time), gpunp.random
 # numpy.random, and the others are not needed by the rest of the package

@@ -120,3 +120,36 @@ def test_xarray_keeps_gpunp(op):
     assert got.dims == want.dims
     numpy.testing.assert_allclose(gpunp.asnumpy(got.data), want.values, rtol=1e-12,
                                   equal_nan=True)
+
+
+def test_dask_imported_before_gpunp_registers_lazily(tmp_path):
+    """A process that imports Dask and distributed before gpunp (a worker)
+    reads gpunp's frames, and keeps std on the device, before anything has
+    registered gpunp (gpunp/_dask_hook.py)."""
+    import os
+    import pickle
+    import subprocess
+
+    x = gpunp.asarray(RNG.standard_normal((3, 4)))
+    header, frames = serialize(x, serializers=("dask",), on_error="raise")
+    (tmp_path / "msg").write_bytes(pickle.dumps((header, [bytes(f) for f in frames],
+                                                 gpunp.asnumpy(x))))
+    code = (
+        "import pickle, sys, numpy, distributed, dask.array as da\n"
+        "import gpunp\n"
+        "from distributed.protocol import deserialize\n"
+        "assert 'gpunp.dask' not in sys.modules\n"
+        f"header, frames, want = pickle.loads(open({str(tmp_path / 'msg')!r}, 'rb').read())\n"
+        "y = deserialize(header, frames, deserializers=('dask',))\n"
+        "assert isinstance(y, gpunp.ndarray)\n"
+        "numpy.testing.assert_array_equal(gpunp.asnumpy(y), want)\n"
+        "d = da.from_array(want, chunks=2).map_blocks(gpunp.asarray, meta=gpunp.empty((0, 0)))\n"
+        "s = d.std(axis=0).compute()\n"
+        "assert isinstance(s, gpunp.ndarray)\n"
+        "numpy.testing.assert_allclose(gpunp.asnumpy(s), want.std(axis=0))\n"
+        "print('ok')\n")
+    root = os.path.dirname(os.path.dirname(gpunp.__file__))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]

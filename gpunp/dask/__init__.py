@@ -3,9 +3,11 @@
 ``import gpunp.dask`` registers everything at once. Without it Dask
 registers gpunp itself: through the ``dask.array.backends`` entry point of
 gpunp's package metadata when a program asks for the ``"gpunp"`` array
-backend (``dask.config.set({"array.backend": "gpunp"})``), and on first
-sight of a gpunp array, when Dask tokenizes it (``ndarray.__dask_tokenize__``,
-as ``da.from_array`` does). Registered are dask's ``sizeof``, dask.array's
+backend (``dask.config.set({"array.backend": "gpunp"})``); where Dask was
+imported before gpunp, through the lazy entries ``import gpunp`` leaves in
+Dask's dispatch tables (gpunp/_dask_hook.py); else on first sight of a
+gpunp array, when Dask tokenizes it (``ndarray.__dask_tokenize__``, as
+``da.from_array`` does). Registered are dask's ``sizeof``, dask.array's
 dispatch for gpunp chunks, the array backend and, where dask.distributed is
 imported, its serialisers. ``LocalCluster`` starts a cluster of one worker
 per GPU (worker processes on the host backend without one), each of which
