@@ -17,12 +17,16 @@ See docs/multi-gpu.md ("More than one GPU").
 """
 
 import sys
+import threading
 
 import numpy
 
 import gpunp
 
 _done = set()
+# Dask's threads may meet their first gpunp chunk at once; reentrant, as the
+# backend entry point made inside registers too
+_lock = threading.RLock()
 
 
 def _token(x):
@@ -33,15 +37,20 @@ def _token(x):
     register()
     from dask.hashing import hash_buffer_hex
 
-    host = numpy.ascontiguousarray(gpunp.asnumpy(x))
-    return ("gpunp.ndarray", host.shape, host.dtype.str, hash_buffer_hex(host.view(numpy.uint8)
-                                                                         .reshape(-1)))
+    host = numpy.ascontiguousarray(gpunp.asnumpy(x)).reshape(-1)
+    return ("gpunp.ndarray", x.shape, x.dtype.str, hash_buffer_hex(host.view(numpy.uint8)))
 
 
 def register():
-    """Registers gpunp with Dask: dask's ``sizeof`` and ``tokenize`` of gpunp
-    arrays, dask.array's dispatch for gpunp chunks, and dask.distributed's
-    serialisers when distributed is imported. Idempotent."""
+    """Registers gpunp with Dask: dask's ``sizeof`` of gpunp arrays,
+    dask.array's dispatch for gpunp chunks and the ``"gpunp"`` array backend,
+    and dask.distributed's serialisers where distributed is imported (a
+    later call adds them once it is). Idempotent."""
+    with _lock:
+        _register()
+
+
+def _register():
     if "array" not in _done:
         from dask.sizeof import sizeof
 

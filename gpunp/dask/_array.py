@@ -87,9 +87,14 @@ def _register_dispatch():
     to_cupy_dispatch.register(nd, _to_cupy)
     to_gpunp_dispatch.register(nd, lambda x, **kw: x)
     to_gpunp_dispatch.register(numpy.ndarray, lambda x, **kw: gpunp.asarray(x, **kw))
-    # a CuPy chunk through __cuda_array_interface__ (no copy)
-    to_gpunp_dispatch.register_lazy("cupy", lambda: to_gpunp_dispatch.register(
-        __import__("cupy").ndarray, lambda x, **kw: gpunp.asarray(x, **kw)))
+    to_gpunp_dispatch.register_lazy("cupy", _register_cupy)
+
+
+def _register_cupy():
+    import cupy  # Dask has met a CuPy chunk, so CuPy is imported
+
+    # shared through __cuda_array_interface__, no copy
+    to_gpunp_dispatch.register(cupy.ndarray, lambda x, **kw: gpunp.asarray(x, **kw))
 
 
 def _with_meta(name, *args, meta=None, **kwargs):

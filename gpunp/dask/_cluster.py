@@ -5,6 +5,7 @@ processes on the host backend (dask-cuda's ``LocalCUDACluster`` for gpunp)."""
 import os
 
 import gpunp
+import gpunp.dask
 from distributed import Nanny, Scheduler, SpecCluster
 
 # The variable that makes one device the only visible one, by backend
@@ -38,6 +39,7 @@ class LocalCluster(SpecCluster):
     def __init__(self, n_workers=None, *, threads_per_worker=1, scheduler_port=0,
                  dashboard_address=None, asynchronous=False, silence_logs=True,
                  **worker_kwargs):
+        gpunp.dask.register()  # this process' serialisers, distributed being imported now
         name = gpunp.backend()
         var = _PIN.get(name)
         if var is not None:
