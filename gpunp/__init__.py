@@ -162,12 +162,10 @@ csingle, cdouble = complex64, complex128
 # at the end of gpunp/_ndarray.py)
 _ndarray.attach_methods()
 
-# A Dask imported before gpunp gets lazy registrations of gpunp's chunk
-# functions (gpunp/_dask_hook.py); a Dask imported later finds them through
-# ndarray.__dask_tokenize__ and gpunp's entry point (gpunp.dask)
-if "dask" in _sys.modules:
-    from gpunp import _dask_hook
-    _dask_hook.install()
+# Dask's dispatch tables get lazy entries for gpunp's chunk functions
+# (gpunp.dask), now or when Dask is imported; Dask is not imported here
+from gpunp import _dask_hook  # noqa: E402
+_dask_hook.install()
 
 # Submodules loaded at first use (__getattr__), to keep `import gpunp` fast:
 # gpunp.testing loads numpy.testing (a third of the import time), gpunp.random

@@ -430,8 +430,8 @@ class ndarray:
             "`gpunp.asnumpy(x)` or `x.get()` to construct a NumPy array explicitly.")
 
     def __dask_tokenize__(self):
-        # Dask's deterministic token; computing it registers gpunp with Dask
-        # (gpunp.dask), so `import gpunp` never imports Dask itself
+        # Dask's deterministic token of the array (gpunp.dask): only Dask
+        # calls it, so gpunp.dask, which imports Dask, loads here
         from gpunp.dask import _token
 
         return _token(self)

@@ -175,19 +175,20 @@ def test_tokenize_is_deterministic():
 
 
 def test_lazy_registration_and_import_of_gpunp_without_dask():
-    """`import gpunp` imports no Dask; Dask registers gpunp on first sight of
-    a gpunp array (tokenize), and finds the "gpunp" backend by its entry
+    """`import gpunp` imports no Dask; a Dask imported after gpunp registers
+    gpunp when it first looks a gpunp chunk up (here with no token of a gpunp
+    array taken, name=False), and finds the "gpunp" backend by its entry
     point, without `import gpunp.dask`."""
     root = os.path.dirname(os.path.dirname(gpunp.__file__))
     code = (
         "import sys, numpy, gpunp\n"
         "assert 'dask' not in sys.modules\n"
         "import dask, dask.array as da\n"
-        "assert 'gpunp.dask' not in sys.modules\n"
         "x = numpy.arange(12.0).reshape(4, 3)\n"
-        "d = da.from_array(gpunp.asarray(x), chunks=2)\n"
-        "assert 'gpunp.dask' in sys.modules\n"
+        "d = da.from_array(gpunp.asarray(x), chunks=2, name=False)\n"
+        "assert 'gpunp.dask' not in sys.modules\n"
         "s = d.std(axis=1).compute()\n"
+        "assert 'gpunp.dask' in sys.modules\n"
         "assert isinstance(s, gpunp.ndarray)\n"
         "numpy.testing.assert_allclose(gpunp.asnumpy(s), x.std(axis=1))\n"
         "from dask.array.backends import array_creation_dispatch as a\n"

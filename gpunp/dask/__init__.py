@@ -1,13 +1,12 @@
 """gpunp arrays as Dask chunks: dask.array, dask.distributed and xarray on gpunp.
 
 ``import gpunp.dask`` registers everything at once. Without it Dask
-registers gpunp itself: through the ``dask.array.backends`` entry point of
-gpunp's package metadata when a program asks for the ``"gpunp"`` array
-backend (``dask.config.set({"array.backend": "gpunp"})``); where Dask was
-imported before gpunp, through the lazy entries ``import gpunp`` leaves in
-Dask's dispatch tables (gpunp/_dask_hook.py); else on first sight of a
-gpunp array, when Dask tokenizes it (``ndarray.__dask_tokenize__``, as
-``da.from_array`` does). Registered are dask's ``sizeof``, dask.array's
+registers gpunp itself: through the lazy entries that ``import gpunp``
+leaves in Dask's dispatch tables, now or when Dask is imported
+(gpunp/_dask_hook.py), the first time it looks a gpunp chunk up; and
+through the ``dask.array.backends`` entry point of gpunp's package metadata
+when a program asks for the ``"gpunp"`` array backend
+(``dask.config.set({"array.backend": "gpunp"})``). Registered are dask's ``sizeof``, dask.array's
 dispatch for gpunp chunks, the array backend and, where dask.distributed is
 imported, its serialisers. ``LocalCluster`` starts a cluster of one worker
 per GPU (worker processes on the host backend without one), each of which
@@ -30,11 +29,9 @@ _lock = threading.RLock()
 
 
 def _token(x):
-    # ndarray.__dask_tokenize__: Dask's first sight of a gpunp array in most
-    # programs (from_array, any graph that embeds one), so it registers
-    # gpunp; the token is the bytes' hash (one device-to-host copy, as dask's
-    # token of a NumPy array reads its bytes; from_array(x, name=False) skips it)
-    register()
+    # ndarray.__dask_tokenize__: the bytes' hash (one device-to-host copy, as
+    # dask's token of a NumPy array reads its bytes; from_array(x, name=False)
+    # takes none); Dask's own fallback would pickle the array
     from dask.hashing import hash_buffer_hex
 
     host = numpy.ascontiguousarray(gpunp.asnumpy(x)).reshape(-1)
