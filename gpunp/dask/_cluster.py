@@ -60,8 +60,10 @@ class LocalCluster(SpecCluster):
                                           "preload": preload, **worker_kwargs}}
             for i, env in enumerate(envs)
         }
+        # the scheduler's HTTP server (health, metrics) on a free port unless
+        # a dashboard address is asked for
         scheduler = {"cls": Scheduler, "options": {
-            "port": scheduler_port, "dashboard_address": dashboard_address,
+            "port": scheduler_port, "dashboard_address": dashboard_address or ":0",
             "dashboard": dashboard_address is not None}}
         super().__init__(workers=workers, scheduler=scheduler, asynchronous=asynchronous,
                          silence_logs=silence_logs, name="gpunp.dask.LocalCluster")
