@@ -36,6 +36,8 @@ $(VENV)/.installed: $(WHEEL_DIR)/.built
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q numpy cffi pytest pytest-xdist hypothesis "scipy<1.18"
+	# gpunp.dask's tests (tests/test_dask*.py; the GPU machine and the abi3 venvs go without)
+	$(PY) -m pip install -q "dask[array]>=2025.1" "distributed>=2025.1" "xarray>=2025.1" "zarr>=3"
 	$(PY) -m pip install -q --force-reinstall --no-deps $(WHEEL_DIR)/gpunp-*.whl
 	cp "$$(cd / && $(abspath $(PY)) -c 'import gpunp._engine as e; print(e.__file__)')" gpunp/
 	touch $@

@@ -163,6 +163,11 @@ csingle, cdouble = complex64, complex128
 # at the end of gpunp/_ndarray.py)
 _ndarray.attach_methods()
 
+# Dask's dispatch tables get lazy entries for gpunp's chunk functions
+# (gpunp.dask), now or when Dask is imported; Dask is not imported here
+from gpunp import _dask_hook  # noqa: E402
+_dask_hook.install()
+
 # Submodules loaded at first use (__getattr__), to keep `import gpunp` fast:
 # gpunp.testing loads numpy.testing (a third of the import time), gpunp.random
 # numpy.random, and the others are not needed by the rest of the package

@@ -429,6 +429,13 @@ class ndarray:
             "Implicit conversion to a NumPy array is not allowed. Please use "
             "`gpunp.asnumpy(x)` or `x.get()` to construct a NumPy array explicitly.")
 
+    def __dask_tokenize__(self):
+        # Dask's deterministic token of the array (gpunp.dask): only Dask
+        # calls it, so gpunp.dask, which imports Dask, loads here
+        from gpunp.dask import _token
+
+        return _token(self)
+
     def item(self, *args):
         if len(args) == 1 and type(args[0]) is tuple:
             args = args[0]

@@ -33,8 +33,21 @@ _VECTOR_GUFUNCS = {getattr(numpy, n): f for n, f in (("matvec", matvec), ("vecma
                    if hasattr(numpy, n)}
 
 
+def _held_scalar(x):
+    # A 0-d NumPy array is the NumPy scalar it holds: one value, promoted as
+    # that scalar (NEP 50 treats the two alike), which gpunp takes by value
+    # as it takes NumPy scalars. Dask and xarray make such chunks of fill
+    # values (xarray's rolling windows). Larger NumPy arrays stay refused.
+    if type(x) is numpy.ndarray and x.ndim == 0:
+        return x[()]
+    if type(x) in (list, tuple) and any(type(v) is numpy.ndarray and v.ndim == 0 for v in x):
+        return type(x)(_held_scalar(v) for v in x)
+    return x
+
+
 # ndarray.__array_ufunc__: NumPy's gufuncs above, else its elementwise ufuncs
 def array_ufunc(self, uf, method, *inputs, **kwargs):
+    inputs = tuple(_held_scalar(x) for x in inputs)
     f = _VECTOR_GUFUNCS.get(uf)
     if f is not None and method == "__call__" and not kwargs and \
             all(isinstance(x, ndarray) for x in inputs):
@@ -95,7 +108,18 @@ def array_function(self, func, types, args, kwargs):
     impl = routes().get(func)
     if impl is None:
         return NotImplemented
+    if numpy.ndarray in types:
+        args = tuple(_held_scalar(a) for a in args)
+        kwargs = {k: _held_scalar(v) for k, v in kwargs.items()}
+        if _holds_numpy_array(args) or _holds_numpy_array(kwargs.values()):
+            return NotImplemented
     for t in types:
-        if not issubclass(t, ndarray):
+        if not issubclass(t, ndarray) and t is not numpy.ndarray:
             return NotImplemented
     return impl(*args, **kwargs)
+
+
+def _holds_numpy_array(values) -> bool:
+    return any(isinstance(v, numpy.ndarray) or
+               (type(v) in (list, tuple) and any(isinstance(w, numpy.ndarray) for w in v))
+               for v in values)

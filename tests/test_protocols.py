@@ -52,6 +52,27 @@ def test_mixing_host_and_device_arrays_is_refused(pair):
             f()
 
 
+def test_zero_d_numpy_array_is_the_scalar_it_holds(pair):
+    """Through NumPy's ufuncs and functions a 0-d NumPy array is taken as the
+    NumPy scalar it holds (Dask and xarray make chunks of fill values so), with
+    NumPy's promotion; a NumPy array of one dimension or more stays refused."""
+    g, h = pair
+    g32, h32 = g.astype(np.float32), h.astype(np.float32)
+    for got, want in [
+        (np.where(g > 0, g32, np.asarray(0.0)), np.where(h > 0, h32, np.asarray(0.0))),
+        (np.where(g > 0, np.asarray(np.int8(2)), g32), np.where(h > 0, np.asarray(np.int8(2)), h32)),
+        (np.add(g32, np.asarray(1.5, np.float32)), np.add(h32, np.asarray(1.5, np.float32))),
+        (np.multiply(np.asarray(2), g32), np.multiply(np.asarray(2), h32)),
+        (np.concatenate([g[0], [np.asarray(7.0)]]), np.concatenate([h[0], [np.asarray(7.0)]])),
+    ]:
+        assert isinstance(got, gp.ndarray)
+        assert got.dtype == want.dtype
+        assert_same(got, want)
+    for f in (lambda: np.where(g > 0, g, np.zeros(4)), lambda: np.add(g, np.ones(1))):
+        with pytest.raises(TypeError):
+            f()
+
+
 @pytest.mark.parametrize("call", [
     lambda m, a: m.sum(a), lambda m, a: m.sum(a, axis=0), lambda m, a: m.mean(a, axis=1),
     lambda m, a: m.prod(a, axis=(0, 1)), lambda m, a: m.max(a), lambda m, a: m.amin(a, axis=0),
