@@ -45,9 +45,16 @@ def _compiler_text() -> str:
     """The compiler's identity, or why there is none: cached and packed
     kernels still run without one, so its absence is reported, not raised."""
     try:
-        return config("compiler")
-    except RuntimeError as e:
+        ident = config("compiler")
+    except Exception as e:  # noqa: BLE001 - whatever the engine's reason, shown
         return f"(none: {e})"
+    # the engine's identity is "<command>|<version line>|<flags>" (a disk
+    # cache key); a reader wants the three apart
+    parts = ident.split("|", 2)
+    if len(parts) != 3:
+        return ident
+    command, version, flags = parts
+    return f"{command} ({version.strip()}), flags {flags.strip()}"
 
 
 def _pack_text() -> str:

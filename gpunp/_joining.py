@@ -23,6 +23,11 @@ def _sequence(arrays, what) -> list:
     try:
         out = [_array(a) for a in arrays]
     except TypeError:
+        for a in arrays:
+            if isinstance(a, numpy.ndarray):
+                # what `gpunp_array + numpy_array` says: the fix is the user's copy
+                raise TypeError(f"{what}() got a NumPy array: gpunp does not move NumPy "
+                                "arrays to the device implicitly; use gpunp.asarray(x)") from None
         raise TypeError(f"{what}() argument must be a sequence of arrays") from None
     return out
 

@@ -701,7 +701,15 @@ class ndarray:
             out = ffi.new("gp_array_t **")
             check(lib.gp_array_index(self._h, 0, ffi.NULL, out))
             return _wrap(out[0], self)
-        return _view_dtype(self, numpy.dtype(dtype))
+        dt = numpy.dtype(dtype)
+        if not dt.isnative:
+            # elsewhere a swapped byte order names the native type (values
+            # kept); a view would have to read the same bytes swapped
+            raise NotImplementedError(
+                f"gpunp arrays hold their values in the machine's byte order; a view as "
+                f"{dt.str!r} would read their bytes swapped: use view({dt.newbyteorder('=').str!r})"
+                f" or astype")
+        return _view_dtype(self, dt)
 
     # ---- indexing -------------------------------------------------------------
 

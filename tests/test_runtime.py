@@ -36,6 +36,8 @@ def test_show_config_and_python_m_gpunp():
     for key in ("gpunp", "backend", "compiler", "cache_dir", "device"):
         assert key in text
     assert gp.__version__ in text
+    compiler = next(line for line in text.splitlines() if line.startswith("compiler"))
+    assert "|" not in compiler  # the engine's cache key, not for reading
     r = subprocess.run([sys.executable, "-m", "gpunp"], capture_output=True, text=True,
                        cwd=NEUTRAL)
     assert r.returncode == 0 and gp.backend() in r.stdout and "compiler" in r.stdout
@@ -234,3 +236,20 @@ def test_host_compiler_failure_is_a_clear_error(tmp_path):
             env={"GPUNP_CC": "/nonexistent/cc", "GPUNP_BACKEND": "host",
                  "GPUNP_CACHE_DIR": str(tmp_path)})
     assert "BackendError" in r.stdout and "GPUNP_CC" in r.stdout
+
+
+def test_host_arrays_and_byte_order_rules():
+    # a NumPy array among the arrays to join: the implicit-copy refusal's advice
+    with pytest.raises(TypeError, match="gpunp.asarray"):
+        gp.concatenate([gp.ones(2), np.ones(2)])
+    with pytest.raises(TypeError, match="gpunp.asarray"):
+        gp.stack([np.ones(2), gp.ones(2)])
+    # a swapped byte order names the native type, values kept...
+    big = np.arange(4, dtype=">f8")
+    a = gp.asarray(big)
+    assert a.dtype == np.float64 and a.get().tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert gp.zeros(2, dtype=">i4").dtype == np.int32
+    # ...but a view would read swapped bytes: refused, never reinterpreted silently
+    with pytest.raises(NotImplementedError, match="byte order"):
+        a.view(">f8")
+    assert a.view("<i8").get().tolist() == np.arange(4.0).view("<i8").tolist()
