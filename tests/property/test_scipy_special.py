@@ -323,7 +323,59 @@ TOL = {
              "6 / sqrt(1 - x) terms each rounded (mpmath: fdtrc(1e-8, 1, 10) gpunp 7.7e-11 off, "
              "SciPy 0)"),
     "fdtrc": (1024, lambda a, r: _ibeta(a, r) + _fdtr_cond(a, r) + _fdtr_terms(a, r), "as fdtr"),
+    # Kolmogorov-Smirnov and ndtri_exp (sfks)
+    "kolmogorov": (4, lambda a, r: _kolmogorov_tol(a, r),
+                   "SciPy rounds 2x^2 before exp(-2x^2): 2x^2 ULPs (mpmath: "
+                   "kolmogorov(18.0715) SciPy 396 ULPs off, gpunp 0); past x = 0.82 it sums "
+                   "4 terms, leaving out 2 exp(-50 x^2) (kolmogorov(0.8282) SciPy 45 ULPs off)"),
+    "kolmogi": (32, None, "Newton's steps on kolmogorov's logarithms; SciPy's stop 27 ULPs "
+                          "off near its series' cut-over at x = 0.82 (mpmath: kolmogi(0.5109) "
+                          "SciPy 27 ULPs off, gpunp 0)"),
+    "smirnov": (16, lambda a, r: 2 * _log_result(a, r),
+                "gpunp's exponents (n log(1 - x), each term's Stirling form) are doubles: an "
+                "error of |log result| eps; SciPy's are double-double (mpmath: "
+                "smirnov(533, 0.61237) gpunp 260 ULPs off, SciPy 0)"),
+    "smirnovi": (64, lambda a, r: _smirnovi_cond(a, r),
+                 "Newton's steps on log(smirnov): smirnov's allowance, over the CDF 1 - p "
+                 "where p > 1/2 (gpunp forms it as 1 - smirnov past x = 1/n; SciPy sums "
+                 "up to 3 terms of the CDF's own series there), times the root's condition"),
+    "ndtri_exp": (8, lambda a, r: _ndtri_exp_tol(a, r),
+                  "ndtri's, and below y = -700 Newton's steps on log_ndtr; there SciPy's "
+                  "error grows as 0.012 |y| ULPs (mpmath: ndtri_exp(-520803.73) SciPy 5433 "
+                  "ULPs off, gpunp 0); near y = -log 2 (x near 0) SciPy's is an absolute "
+                  "error of 2 eps (ndtri_exp(-0.66433) SciPy 10 ULPs off, gpunp 1)"),
 }
+
+
+def _ndtri_exp_tol(args, ref):
+    y = np.asarray(args[0], np.float64)
+    with np.errstate(invalid="ignore"):
+        far = np.where(y < -700, 0.02 * np.nan_to_num(_x(args), posinf=0.0), 0)
+        return far + np.where(np.abs(y + np.log(2)) < 0.4, _abs_ulps(4.4e-16, ref), 0)
+
+
+def _kolmogorov_tol(args, ref):
+    x = np.minimum(_x(args), 1e3)
+    return 2 * x ** 2 + np.where(x > 0.8, _abs_ulps(2 * np.exp(-50 * x ** 2), ref), 0)
+
+
+def _smirnovi_cond(args, ref):
+    """smirnov's allowance over the smaller tail T at the root, times the
+    root's condition |d log x / d log T|, measured on SciPy's smirnov"""
+    from scipy.special import _ufuncs
+    n, p = np.broadcast_arrays(np.trunc(_a(args)), _a(args, 1))
+    x = np.asarray(ref, np.float64)
+    h = 1e-6
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        upper = p <= 0.5
+        f = [np.where(upper, ss.smirnov(n, x * s), _ufuncs._smirnovc(n, x * s))
+             for s in (1 + h, 1 - h)]
+        d = np.abs(np.log(f[0]) - np.log(f[1])) / (2 * h)
+        tail = np.where(upper, p, 1 - p)
+        grow = (16 + 2 * np.abs(np.log(p))) * np.where(upper, 1, p / tail) / d
+    ok = np.isfinite(x) & (x > 0) & (x < 1)
+    return np.where(ok, np.minimum(np.nan_to_num(grow, nan=1e300, posinf=1e300), 1e300), 0)
 
 
 def _airy(args, ref):
@@ -475,9 +527,9 @@ INT_FIRST = {"expn", "yn", "kn", "pdtri", "eval_chebyt", "eval_chebyu", "eval_ch
 PROB = {"gammaincinv": (1,), "gammainccinv": (1,), "chdtri": (1,), "pdtri": (1,),
         "betainc": (2,), "betaincc": (2,), "bdtr": (2,), "bdtrc": (2,), "nbdtr": (2,),
         "nbdtrc": (2,), "betaincinv": (2,), "betainccinv": (2,), "bdtri": (2,), "nbdtri": (2,),
-        "fdtri": (2,)}
+        "fdtri": (2,), "smirnov": (1,), "smirnovi": (1,), "kolmogi": (0,)}
 COUNTS = {"bdtr": (0, 1), "bdtrc": (0, 1), "nbdtr": (0, 1), "nbdtrc": (0, 1), "bdtri": (0, 1),
-          "nbdtri": (0, 1)}
+          "nbdtri": (0, 1), "smirnov": (0,), "smirnovi": (0,)}
 A_BOUND = {"gammainc": 1e4, "gammaincc": 1e4, "pdtr": 1e4, "pdtrc": 1e4, "chdtr": 2e4,
            "chdtrc": 2e4, "gdtr": 1e4, "gdtrc": 1e4, "gammaincinv": 1e4, "gammainccinv": 1e4,
            "chdtri": 2e4}
@@ -1610,7 +1662,8 @@ def _check_all(name, args, got, ref, dtype=np.float64, tol=None):
 # the functions that iterate a forward function (the inverses) or a slowly
 # converging fraction take a smaller wide sample: CI's time
 SMALL_SAMPLE = {"gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc", "betaincc",
-                "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "fdtr", "fdtrc"}
+                "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "fdtr", "fdtrc",
+                "smirnovi"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -1702,7 +1755,7 @@ FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlo
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
            "ellipeinc", "sici", "shichi", "ellipj", "dawsn", "fresnel", "elliprf", "agm",
-           "spence", "iv", "kve", "airy", "bdtri", "nbdtri"]
+           "spence", "iv", "kve", "airy", "bdtri", "nbdtri", "kolmogorov", "smirnov"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)
