@@ -3800,7 +3800,8 @@ GPK_HELPER_CALL double gpk_sf_smirnov_sp(double n, double x, double *pdf)
         return sf;
     }
     double nd = h + l, vmax = n - fl - 1, mun = gpk_sf_ks_mu(n);
-    double t0 = exp(n * log1p(-x)), sum = t0, dsum = -n * t0 / (1 - x), prev = t0;
+    /* up to a million terms: summed with Kahan's compensation */
+    double t0 = exp(n * log1p(-x)), sum = t0, comp = 0, dsum = -n * t0 / (1 - x), prev = t0;
     for (double v = 1; v <= vmax; v += 1) {
         double m = n - v, pn = (v + h) + l, qn = (m - h) - l;
         if (!(qn > 0)) break;
@@ -3808,7 +3809,9 @@ GPK_HELPER_CALL double gpk_sf_smirnov_sp(double n, double x, double *pdf)
         double lq = s > 0.5 ? log(qn / m) + s : gpk_sf_log1pmx(-s);
         double e = mun - gpk_sf_ks_mu(v) - gpk_sf_ks_mu(m) + v * gpk_sf_log1pmx(nd / v) + m * lq;
         double t = nd / pn * sqrt(n / (2 * GPK_SF_PI * v * m)) * exp(e);
-        sum += t;
+        double ty = t - comp, ts = sum + ty;
+        comp = (ts - sum) - ty;
+        sum = ts;
         dsum += t * (1 / x + n * (v - 1) / pn - n * m / qn);
         if (t < 0x1p-60 * sum && t < prev) break;
         prev = t;
@@ -3987,8 +3990,7 @@ GPK_HELPER void gpk_sf_wofz_q1(double x, double y, double *re, double *im)
 
 /* w(z) everywhere: w(-conj z) = conj w(z) takes x to |x|, and below the
  * real axis w(z) = 2 exp(-z^2) - w(-z); on the imaginary axis w is real,
- * erfcx(y) (2 exp(y^2) - erfcx(-y) below). NaN where exp(-z^2)'s phase
- * 2xy is past the doubles while its modulus is not 0. */
+ * erfcx(y). NaN where exp(-z^2)'s phase 2xy is past the doubles (SciPy's). */
 GPK_HELPER void gpk_sf_wofz(double x, double y, double *re, double *im)
 {
     if (x != x || y != y) {
@@ -3997,7 +3999,7 @@ GPK_HELPER void gpk_sf_wofz(double x, double y, double *re, double *im)
         return;
     }
     if (x == 0) {
-        *re = y >= 0 ? gpk_sf_erfcx(y) : 2 * gpk_sf_expx2(y) - gpk_sf_erfcx(-y);
+        *re = gpk_sf_erfcx(y);
         *im = x;
         return;
     }
@@ -4022,11 +4024,18 @@ GPK_HELPER void gpk_sf_wofz(double x, double y, double *re, double *im)
         *im = -i;
         return;
     }
-    double e = exp(mre), pp = -2 * x * y;
-    if (isinf(pp) || isinf(y)) { *re = NAN; *im = NAN; return; }
-    double pl = fma(-2 * x, y, -pp), cp = cos(pp), sp = sin(pp);
-    /* 2 cos times e, not 2 e: e may be finite only just */
-    *re = 2 * (cp - sp * pl) * e - r;
-    *im = 2 * (sp + cp * pl) * e - i;
+    double pp = -2 * x * y;
+    if (isinf(pp)) { *re = NAN; *im = NAN; return; }
+    /* the phase's rounding error pl only while it is below a period */
+    double pl = fabs(pp) < 1e15 ? fma(-2 * x, y, -pp) : 0, cp = cos(pp), sp = sin(pp);
+    double c = 2 * (cp - sp * pl), s = 2 * (sp + cp * pl);
+    if (mre < 700) {
+        double e = exp(mre);
+        *re = c * e - r;
+        *im = s * e - i;
+    } else { /* exp(-z^2)'s parts as exp(Re(-z^2) + log|part|): finite while they are */
+        *re = copysign(exp(mre + log(fabs(c))), c) - r;
+        *im = copysign(exp(mre + log(fabs(s))), s) - i;
+    }
 }
 #endif /* GPK_SF_WOFZ */

@@ -1862,3 +1862,108 @@ def test_lambertw_hypothesis_matches_scipy(re, data):
     k = data.draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
     z = np.array(re) + 1j * np.array(im)
     _lambertw_run(z, np.array(k))
+
+
+# ---- smirnov and smirnovi past the sampled counts (n < 200) ----------------------------
+
+def test_smirnov_large_n_matches_scipy():
+    # SciPy sums exactly to n = 1e6 and past it gives an asymptotic form,
+    # which gpunp gives too; n from 2^31 is NaN (SciPy's int conversion)
+    n = np.array([300.0, 4321.0, 20000.0, 1e6 + 1, 3e7, 2.0 ** 31 - 1, 2.0 ** 31, 1e10])
+    x = np.array([1e-9, 2e-6, 1e-4, 3e-3, 0.05, 0.5, 1 - 1e-7])
+    args = [a.ravel() for a in np.meshgrid(n, x, indexing="ij")]
+    got, ref = _run("smirnov", args)
+    _check_all("smirnov", args, got, ref)
+    p = np.array([1e-300, 1e-10, 0.01, 0.5, 0.9, 1 - 1e-12])
+    args = [a.ravel() for a in np.meshgrid(n, p, indexing="ij")]
+    got, ref = _run("smirnovi", args)
+    _check_all("smirnovi", args, got, ref)
+
+
+# ---- wofz: a wrapper over the real row _wofz_parts, complex results ---------------------
+
+def _check_wofz(z, got, ref):
+    """|w - SciPy's w| within 256 eps |w| (SciPy's own error, Johnson's
+    Faddeeva package: mpmath puts gpunp's within 3 ULPs of each part in the
+    upper half plane, SciPy's 180 ULPs off w(-0.35 + 4.75i)'s imaginary
+    part), and below the real axis 2 (x^2 + y^2) more: there w = 2 exp(-z^2)
+    - w(-z), and SciPy rounds the exponent y^2 - x^2 and the phase 2xy.
+    NaN and infinities as SciPy's, part by part; a part below the normal
+    doubles to within the smallest normal. Below the real axis where
+    exp(-z^2) overflows and its phase 2xy is past 2^60 (an ULP of it more
+    than a period), the signs of SciPy's infinite parts are those of its
+    rounding of the phase: there gpunp's parts must be infinite or NaN
+    where SciPy's are."""
+    z = np.broadcast_to(np.asarray(z, np.complex128), got.shape)
+    ref = np.asarray(ref)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    got, ref = got.astype(np.complex128), ref.astype(np.complex128)
+    with np.errstate(all="ignore"):
+        lost = (z.imag < 0) & ~(np.abs(2 * z.real * z.imag) < 2.0 ** 60) & ~np.isfinite(ref)
+    for part in (np.real, np.imag):
+        assert np.array_equal(~np.isfinite(part(got[lost])), ~np.isfinite(part(ref[lost]))), \
+            z[lost][:5]
+    got, ref, z = got[~lost], ref[~lost], z[~lost]
+    for g, r in ((got.real, ref.real), (got.imag, ref.imag)):
+        assert np.array_equal(np.isnan(g), np.isnan(r)), (z[np.isnan(g) != np.isnan(r)][:5],)
+        inf = np.isinf(g) | np.isinf(r)
+        assert np.array_equal(g[inf], r[inf]), (z[inf][g[inf] != r[inf]][:5],)
+    fin = np.isfinite(ref) & np.isfinite(got)
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref) / (np.maximum(np.abs(ref), TINY) * EPS)
+        lower = np.where(z.imag < 0, 2 * np.abs(z) ** 2, 0)
+        allowed = 256 + np.nan_to_num(lower, posinf=1e300)
+    bad = fin & ~(err <= allowed) & ~(np.abs(got - ref) <= TINY)
+    if bad.any():
+        i = np.flatnonzero(bad)[:5]
+        pytest.fail(f"wofz: {bad.sum()} of {bad.size}: (z, gpunp, SciPy, eps): "
+                    f"{list(zip(z[i], got[i], ref[i], err[i]))}")
+
+
+def _wofz_run(z):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            ref = ss.wofz(z)
+    got = sp.wofz(gp.asarray(z)).get()
+    _check_wofz(z, got, ref)
+    return got
+
+
+def test_wofz_wide_sample_matches_scipy():
+    rng = np.random.default_rng(11)
+    re, im = _wide(rng, 60), _wide(rng, 60)
+    z = np.concatenate([re + 1j * rng.permutation(im), rng.uniform(-8, 8, 400) +
+                        1j * rng.uniform(-8, 8, 400), re + 0j, 1j * im])
+    got = _wofz_run(z)
+    # on the real axis Re w = exp(-x^2), part by part (SciPy's is within 3 ULPs)
+    x = rng.uniform(-27, 27, 300)
+    got = sp.wofz(gp.asarray(x)).get()
+    np.testing.assert_allclose(got.real, ss.wofz(x).real, rtol=4 * EPS, atol=TINY)
+
+
+def test_wofz_special_values_match_scipy():
+    re, im = np.meshgrid(SPECIAL, SPECIAL)
+    _wofz_run((re + 1j * im).ravel())
+
+
+_WZ_FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=False, width=64)
+
+
+@given(re=st.lists(_WZ_FLOATS, min_size=1, max_size=8), data=st.data())
+def test_wofz_hypothesis_matches_scipy(re, data):
+    im = data.draw(st.lists(st.one_of(st.just(0.0), _WZ_FLOATS), min_size=len(re),
+                            max_size=len(re)))
+    _wofz_run(np.array(re) + 1j * np.array(im))
+
+
+def test_wofz_complex64_loop_matches_scipy():
+    rng = np.random.default_rng(12)
+    z = (rng.uniform(-6, 6, 200) + 1j * rng.uniform(-6, 6, 200)).astype(np.complex64)
+    got, ref = sp.wofz(gp.asarray(z)).get(), ss.wofz(z)
+    assert got.dtype == ref.dtype == np.complex64
+    # computed in double and rounded part by part, as SciPy's
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref.astype(np.complex128)) / np.abs(ref)
+    assert np.all(err <= 2 * np.finfo(np.float32).eps + 256 * EPS + 2 * np.abs(z) ** 2 * EPS *
+                  (z.imag < 0)), z[np.argmax(err)]
