@@ -9,13 +9,13 @@ from gpunp.scipy._version import scipy_version
 _parts = gpunp.ufunc.of_module("scipy.special")["_wofz_parts"]
 
 
-def _result_dtype(dtype):
+def _result_dtype(dtype, version):
     """SciPy 1.17 takes the complex64 loop for complex64 alone; 1.18
     resolves as NumPy does, the first loop ("F->F") for every dtype that
     casts safely to complex64 (float32, float16, the small integers)."""
     if dtype == gpunp.complex64:
         return gpunp.complex64
-    if scipy_version() >= 11800 and gpunp.can_cast(dtype, gpunp.complex64):
+    if version >= 11800 and gpunp.can_cast(dtype, gpunp.complex64):
         return gpunp.complex64
     return gpunp.complex128
 
@@ -28,7 +28,7 @@ def wofz(z, out=None):
         raise TypeError("ufunc 'wofz' not supported for the input types, and the inputs could "
                         "not be safely coerced to any supported types according to the casting "
                         "rule ''safe''")
-    dtype = _result_dtype(z.dtype)
+    dtype = _result_dtype(z.dtype, scipy_version())
     if out is not None and (not isinstance(out, gpunp.ndarray) or out.dtype.kind != "c"):
         raise TypeError(f"Cannot cast ufunc 'wofz' output from {dtype!r} to "
                         f"{getattr(out, 'dtype', type(out))!r} with casting rule 'same_kind'")
