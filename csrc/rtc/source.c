@@ -43,8 +43,8 @@ static const section_t sections[] = {
 /* the incomplete beta functions use beta (GAMMA), erfc (ERF) and their
  * incomplete gamma limit (IGAM) */
 #define SF_IBETA_WORDS "gpk_sf_betainc", "gpk_sf_bdtr", "gpk_sf_nbdtr", "gpk_sf_fdtr"
-/* ndtri_exp uses ndtri and log_ndtr, wofz erfcx (ERF) */
-#define SF_ERF_KS_WORDS "gpk_sf_ndtri_exp(", "gpk_sf_wofz("
+/* ndtri_exp uses ndtri and log_ndtr, wofz and owens_t erfcx (ERF) */
+#define SF_ERF_KS_WORDS "gpk_sf_ndtri_exp(", "gpk_sf_wofz(", "gpk_sf_owens_t("
 /* the inverses of the incomplete beta function and the F distribution on it */
 #define SF_IBETAINV_WORDS "gpk_sf_betaincinv", "gpk_sf_betainccinv", "gpk_sf_bdtri", \
     "gpk_sf_nbdtri", "gpk_sf_fdtr"
@@ -78,10 +78,11 @@ static const section_t sf_sections[] = {
     {"GPK_SF_SPENCE", {"gpk_sf_spence("}},
     {"GPK_SF_BESSELV", {"gpk_sf_bv_"}},
     {"GPK_SF_IBETAINV", {SF_IBETAINV_WORDS}},
-    /* Kolmogorov-Smirnov, ndtri_exp, wofz (issue 38) */
+    /* Kolmogorov-Smirnov, ndtri_exp, wofz, owens_t (issue 38) */
     {"GPK_SF_KOLMOG", {"gpk_sf_kolmog", "gpk_sf_smirnov"}},
     {"GPK_SF_NDTRIEXP", {"gpk_sf_ndtri_exp("}},
     {"GPK_SF_WOFZ", {"gpk_sf_wofz("}},
+    {"GPK_SF_OWENS", {"gpk_sf_owens_t("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

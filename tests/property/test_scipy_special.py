@@ -345,7 +345,36 @@ TOL = {
                   "5433 ULPs off, ndtri_exp(-62579.8) 2556, gpunp 0 and 0); near y = -log 2 "
                   "(x near 0) SciPy's is an absolute "
                   "error of 2 eps (ndtri_exp(-0.66433) SciPy 10 ULPs off, gpunp 1)"),
+    "owens_t": (2048, lambda a, r: _owens_tol(a, r),
+                "SciPy's own error (Patefield-Tandy's methods; mpmath: owens_t(3.382, 0.8174) "
+                "SciPy 1126 ULPs off, gpunp 3), growing with h^2 (its exp(-h^2/2) of h^2 "
+                "rounded; owens_t(29.31, 8.033) SciPy 526 off, gpunp 0) and for a below 1e-3 "
+                "(owens_t(4.905, 1.104e-6) SciPy 81252 off, gpunp 2)"),
 }
+
+
+def _owens_tol(args, ref):
+    """4 h^2, and for a below 1e-3 SciPy's error: 4096 per unit of |log
+    result|, and past h = 4.5 (its other method) a relative 1e-16 / a
+    (KNOWN's below a = 1e-8)"""
+    h, a = np.broadcast_arrays(np.minimum(_x(args), 1e150), _x(args, 1))
+    with np.errstate(divide="ignore"):
+        small = 4096 * (1 + _log_result(args, ref)) + np.where(h > 4.5, 0.5 / a, 0)
+    return 4 * h ** 2 + np.where((a < 1e-3) & ~_owens_tiny_a(args), small, 0)
+
+
+def _owens_tiny_a(args):
+    h, a = np.broadcast_arrays(_x(args), _x(args, 1))
+    return (h > 4.5) & (h < 40) & (a < 1e-8) & (a > 0)
+
+
+def _owens_tiny_a_value(args):
+    """a exp(-h^2/2) / (2 pi) (1 - (1 + h^2/2) a^2 / 3): the integral's
+    series in a, to a relative 3e-14 a^2 h^2 and beyond"""
+    h, a = np.broadcast_arrays(_a(args), _a(args, 1))
+    s = h * h / 2
+    with np.errstate(all="ignore"):
+        return a / (2 * np.pi) * np.exp(-s) * (1 - (1 + s) * a * a / 3)
 
 
 def _ndtri_exp_tol(args, ref):
@@ -1565,6 +1594,10 @@ def _huge_count(name):
             return np.where(y == 0, 0.0, np.where(y == 1, 1.0, np.where(k > n, p_k, p_n)))
     return which, value
 
+
+KNOWN.append(("owens_t", _owens_tiny_a, _owens_tiny_a_value,
+              "h past 4.5 and a below 1e-8: SciPy's relative error is 1e-17 / a (98% at "
+              "a = 1e-20); gpunp's is the integral's series in a"))
 
 for _name in ("bdtri", "nbdtri"):
     KNOWN.append((_name, *_huge_count(_name),

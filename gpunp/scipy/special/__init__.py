@@ -27,7 +27,8 @@ binomial, negative binomial, F, gamma, chi-square and Poisson distributions
 with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
 and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
 mean and Spence's function, the Kolmogorov-Smirnov distributions
-(``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, and the
+(``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, Owen's T
+(``owens_t``), and the
 Faddeeva function ``wofz`` (complex results, for real or complex z, from a
 row of real and imaginary parts, as ``lambertw``). Only real loops
 (``lambertw`` and ``wofz`` aside): a complex operand raises SciPy's no-loop
