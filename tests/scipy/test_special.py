@@ -388,6 +388,19 @@ def test_lambertw_wrapper_and_scipys_on_gpunp_arrays():
         sp.lambertw("a")
 
 
+def test_smirnov_integer_loop_is_scipys():
+    # "ld->d": n as int64, NaN from 2^31 and below 1 (SciPy's int conversion)
+    n = np.array([1, 2, 7, 300, 10**6 + 5, 2**31 - 1, 2**31, 2**40, 0, -3], np.int64)
+    x = np.array([0.3, 0.6, 0.05, 0.01, 1e-4, 1e-6, 0.1, 0.1, 0.5, 0.5])
+    for f in ("smirnov", "smirnovi"):
+        got = getattr(sp, f)(gp.asarray(n), gp.asarray(x))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(ss, f)(n, x)
+        assert got.dtype == want.dtype == np.float64
+        np.testing.assert_allclose(got.get(), want, rtol=1e-13, equal_nan=True)
+
+
 def test_wofz_wrapper_and_scipys_on_gpunp_arrays():
     # complex results from the real row _wofz_parts; SciPy's ufunc wofz
     # handed a gpunp array runs the wrapper
