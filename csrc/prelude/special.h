@@ -3826,6 +3826,24 @@ GPK_HELPER double gpk_sf_smirnov(double n, double x)
     return gpk_sf_smirnov_sp(n, x, &pdf);
 }
 
+/* smirnov's CDF for 1/n < x <= 5/n by its own series (the terms v > n (1 - x)
+ * of Birnbaum-Tingey's, j = n - v < n x: at most 5, of alternating sign),
+ * x sum_j C(n, j) (1 + y)^(n-j-1) (-y)^j with y = x - j/n from n x kept
+ * exact; 1 - smirnov would leave the CDF an absolute error of eps there. */
+GPK_HELPER double gpk_sf_smirnov_cdf_head(double n, double x, double *mag)
+{
+    double h = n * x, l = fma(n, x, -h), sum = 0, abs_sum = 0, c = 1;
+    for (int j = 0; j < 5 && j < h + l; ++j) {
+        double y = ((h - j) + l) / n;
+        double t = c * exp((n - j - 1) * log1p(y)) * (j ? pow(-y, (double)j) : 1.0);
+        sum += t;
+        abs_sum += fabs(t);
+        c = c * (n - j) / (j + 1);
+    }
+    *mag = x * abs_sum; /* the scale of its rounding */
+    return x * sum;
+}
+
 /* x with smirnov(n, x) = p. Below x = 1/n the CDF is x (1 + x)^(n-1):
  * Newton's steps on its logarithm; above 1 - 1/n the survival function is
  * (1 - x)^n, solved at once; between, Newton's steps on log(smirnov) inside
@@ -3862,11 +3880,20 @@ GPK_HELPER double gpk_sf_smirnovi(double n, double p)
     if (!(x > a && x < b)) x = 0.5 * (a + b);
     for (int it = 0; it < 100; ++it) {
         double pdf, sf = gpk_sf_smirnov_sp(n, x, &pdf);
-        double g = lp - log(sf); /* rises with x */
+        /* g rises with x: log(smirnov) against log p, or where the CDF is
+         * the smaller tail and its own series holds with terms below 1
+         * (an error below 1 - smirnov's eps), log(CDF) against log(1 - p) */
+        double mag = 1, cdf = 1 - sf;
+        if (p > 0.5 && n * x <= 5 && n <= 1e6) {
+            double c = gpk_sf_smirnov_cdf_head(n, x, &mag);
+            if (mag < 1) cdf = c;
+        }
+        int head = mag < 1;
+        double g = head ? log(cdf) - lc : lp - log(sf), dg = pdf / (head ? cdf : sf);
         if (g == 0) break;
         if (g > 0) b = x;
         else a = x;
-        double xn = x - g * sf / pdf;
+        double xn = x - g / dg;
         if (!(xn >= a && xn <= b)) xn = 0.5 * (a + b);
         double step = fabs(xn - x);
         x = xn;

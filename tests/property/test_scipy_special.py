@@ -337,8 +337,9 @@ TOL = {
                 "smirnov(533, 0.61237) gpunp 260 ULPs off, SciPy 0)"),
     "smirnovi": (64, lambda a, r: _smirnovi_cond(a, r),
                  "Newton's steps on log(smirnov): smirnov's allowance, over the CDF 1 - p "
-                 "where p > 1/2 (gpunp forms it as 1 - smirnov past x = 1/n; SciPy sums "
-                 "up to 3 terms of the CDF's own series there), times the root's condition"),
+                 "where p > 1/2 (gpunp forms it as 1 - smirnov past x = 1/n where the CDF's "
+                 "own series has terms past 1; SciPy past 3 of them), times the root's "
+                 "condition"),
     "ndtri_exp": (8, lambda a, r: _ndtri_exp_tol(a, r),
                   "ndtri's, and below y = -700 Newton's steps on log_ndtr; there SciPy's "
                   "error grows as 0.05 |y| ULPs, to 5000 (mpmath: ndtri_exp(-520803.73) SciPy "
