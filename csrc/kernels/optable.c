@@ -426,6 +426,15 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "fdtr", "fff->f ddd->d", "gpk_sf_fdtr(x0, x1, x2)"),
     SF(3, "fdtrc", "fff->f ddd->d", "gpk_sf_fdtrc(x0, x1, x2)"),
     SF(3, "fdtri", "fff->f ddd->d", "gpk_sf_fdtri(x0, x1, x2)"),
+    /* Kolmogorov-Smirnov, ndtri_exp, the real parts behind wofz
+     * (gpunp/scipy/special/_wofz.py), Owen's T (sfks) */
+    SF(1, "kolmogorov", "f->f d->d", "gpk_sf_kolmogorov(x0)"),
+    SF(1, "kolmogi", "f->f d->d", "gpk_sf_kolmogi(x0)"),
+    SF(2, "smirnov", "ld->d ff->f dd->d", "gpk_sf_smirnov(x0, x1)"),
+    SF(2, "smirnovi", "ld->d ff->f dd->d", "gpk_sf_smirnovi(x0, x1)"),
+    SF(1, "ndtri_exp", "f->f d->d", "gpk_sf_ndtri_exp(x0)"),
+    SFN(2, 2, "_wofz_parts", "dd->dd", "{ double r_, i_; gpk_sf_wofz(x0, x1, &r_, &i_); y0 = r_; y1 = i_; }"),
+    SF(2, "owens_t", "ff->f dd->d", "gpk_sf_owens_t(x0, x1)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -43,6 +43,8 @@ static const section_t sections[] = {
 /* the incomplete beta functions use beta (GAMMA), erfc (ERF) and their
  * incomplete gamma limit (IGAM) */
 #define SF_IBETA_WORDS "gpk_sf_betainc", "gpk_sf_bdtr", "gpk_sf_nbdtr", "gpk_sf_fdtr"
+/* ndtri_exp uses ndtri and log_ndtr, wofz and owens_t erfcx (ERF) */
+#define SF_ERF_KS_WORDS "gpk_sf_ndtri_exp(", "gpk_sf_wofz(", "gpk_sf_owens_t("
 /* the inverses of the incomplete beta function and the F distribution on it */
 #define SF_IBETAINV_WORDS "gpk_sf_betaincinv", "gpk_sf_betainccinv", "gpk_sf_bdtri", \
     "gpk_sf_nbdtri", "gpk_sf_fdtr"
@@ -52,7 +54,7 @@ static const section_t sf_sections[] = {
                       "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IBETA_WORDS}},
     {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
                     "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
-                    SF_IGAM_WORDS, SF_IBETA_WORDS}},
+                    SF_IGAM_WORDS, SF_IBETA_WORDS, SF_ERF_KS_WORDS}},
     {"GPK_SF_MISC", {"gpk_sf_expit(", "gpk_sf_logit(", "gpk_sf_log_expit(", "gpk_sf_xlog",
                      "gpk_sf_entr(", "gpk_sf_rel_entr(", "gpk_sf_kl_div(", "huber(",
                      "boxcox", "gpk_sf_exp10(", "gpk_sf_exp2(", "gpk_sf_cbrt(", "gpk_sf_log1p(",
@@ -76,6 +78,11 @@ static const section_t sf_sections[] = {
     {"GPK_SF_SPENCE", {"gpk_sf_spence("}},
     {"GPK_SF_BESSELV", {"gpk_sf_bv_"}},
     {"GPK_SF_IBETAINV", {SF_IBETAINV_WORDS}},
+    /* Kolmogorov-Smirnov, ndtri_exp, wofz, owens_t (issue 38) */
+    {"GPK_SF_KOLMOG", {"gpk_sf_kolmog", "gpk_sf_smirnov"}},
+    {"GPK_SF_NDTRIEXP", {"gpk_sf_ndtri_exp("}},
+    {"GPK_SF_WOFZ", {"gpk_sf_wofz("}},
+    {"GPK_SF_OWENS", {"gpk_sf_owens_t("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

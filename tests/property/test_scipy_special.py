@@ -323,7 +323,90 @@ TOL = {
              "6 / sqrt(1 - x) terms each rounded (mpmath: fdtrc(1e-8, 1, 10) gpunp 7.7e-11 off, "
              "SciPy 0)"),
     "fdtrc": (1024, lambda a, r: _ibeta(a, r) + _fdtr_cond(a, r) + _fdtr_terms(a, r), "as fdtr"),
+    # Kolmogorov-Smirnov and ndtri_exp (sfks)
+    "kolmogorov": (4, lambda a, r: _kolmogorov_tol(a, r),
+                   "SciPy rounds 2x^2 before exp(-2x^2): 2x^2 ULPs (mpmath: "
+                   "kolmogorov(18.0715) SciPy 396 ULPs off, gpunp 0); past x = 0.82 it sums "
+                   "4 terms, leaving out 2 exp(-50 x^2) (kolmogorov(0.8282) SciPy 45 ULPs off)"),
+    "kolmogi": (32, None, "Newton's steps on kolmogorov's logarithms; SciPy's stop 27 ULPs "
+                          "off near its series' cut-over at x = 0.82 (mpmath: kolmogi(0.5109) "
+                          "SciPy 27 ULPs off, gpunp 0)"),
+    "smirnov": (16, lambda a, r: 2 * _log_result(a, r),
+                "gpunp's exponents (n log(1 - x), each term's Stirling form) are doubles: an "
+                "error of |log result| eps; SciPy's are double-double (mpmath: "
+                "smirnov(533, 0.61237) gpunp 260 ULPs off, SciPy 0)"),
+    "smirnovi": (64, lambda a, r: _smirnovi_cond(a, r),
+                 "Newton's steps on log(smirnov): smirnov's allowance, over the CDF 1 - p "
+                 "where p > 1/2 (gpunp forms it as 1 - smirnov past x = 1/n where the CDF's "
+                 "own series has terms past 1; SciPy past 3 of them), times the root's "
+                 "condition"),
+    "ndtri_exp": (8, lambda a, r: _ndtri_exp_tol(a, r),
+                  "ndtri's, and below y = -700 Newton's steps on log_ndtr; there SciPy's "
+                  "error grows as 0.05 |y| ULPs, to 5000 (mpmath: ndtri_exp(-520803.73) SciPy "
+                  "5433 ULPs off, ndtri_exp(-62579.8) 2556, gpunp 0 and 0); near y = -log 2 "
+                  "(x near 0) SciPy's is an absolute "
+                  "error of 2 eps (ndtri_exp(-0.66433) SciPy 10 ULPs off, gpunp 1)"),
+    "owens_t": (2048, lambda a, r: _owens_tol(a, r),
+                "SciPy's own error (Patefield-Tandy's methods; mpmath: owens_t(3.382, 0.8174) "
+                "SciPy 1126 ULPs off, gpunp 5), growing with h^2 (its exp(-h^2/2) of h^2 "
+                "rounded; owens_t(29.31, 8.033) SciPy 526 off, gpunp 0) and for a below 1e-3 "
+                "(owens_t(4.905, 1.104e-6) SciPy 81252 off, gpunp 2)"),
 }
+
+
+def _owens_tol(args, ref):
+    """4 h^2, and for a below 1e-3 SciPy's error: 4096 per unit of |log
+    result|, and past h = 4.5 (its other method) a relative 1e-16 / a
+    (KNOWN's below a = 1e-8)"""
+    h, a = np.broadcast_arrays(np.minimum(_x(args), 1e150), _x(args, 1))
+    with np.errstate(divide="ignore"):
+        small = 4096 * (1 + _log_result(args, ref)) + np.where(h > 4.5, 0.5 / a, 0)
+    return 4 * h ** 2 + np.where((a < 1e-3) & ~_owens_tiny_a(args), small, 0)
+
+
+def _owens_tiny_a(args):
+    h, a = np.broadcast_arrays(_x(args), _x(args, 1))
+    return (h > 4.5) & (h < 40) & (a < 1e-8) & (a > 0)
+
+
+def _owens_tiny_a_value(args):
+    """a exp(-h^2/2) / (2 pi) (1 - (1 + h^2/2) a^2 / 3): the integral's
+    series in a, to a relative 3e-14 a^2 h^2 and beyond"""
+    h, a = np.broadcast_arrays(_a(args), _a(args, 1))
+    s = h * h / 2
+    with np.errstate(all="ignore"):
+        return a / (2 * np.pi) * np.exp(-s) * (1 - (1 + s) * a * a / 3)
+
+
+def _ndtri_exp_tol(args, ref):
+    y = np.asarray(args[0], np.float64)
+    with np.errstate(invalid="ignore"):
+        far = np.where(y < -700, np.minimum(0.06 * np.nan_to_num(_x(args), posinf=0.0), 8192), 0)
+        return far + np.where(np.abs(y + np.log(2)) < 0.4, _abs_ulps(4.4e-16, ref), 0)
+
+
+def _kolmogorov_tol(args, ref):
+    x = np.minimum(_x(args), 1e3)
+    return 2 * x ** 2 + np.where(x > 0.8, _abs_ulps(2 * np.exp(-50 * x ** 2), ref), 0)
+
+
+def _smirnovi_cond(args, ref):
+    """smirnov's allowance over the smaller tail T at the root, times the
+    root's condition |d log x / d log T|, measured on SciPy's smirnov"""
+    from scipy.special import _ufuncs
+    n, p = np.broadcast_arrays(np.trunc(_a(args)), _a(args, 1))
+    x = np.asarray(ref, np.float64)
+    h = 1e-6
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        upper = p <= 0.5
+        f = [np.where(upper, ss.smirnov(n, x * s), _ufuncs._smirnovc(n, x * s))
+             for s in (1 + h, 1 - h)]
+        d = np.abs(np.log(f[0]) - np.log(f[1])) / (2 * h)
+        tail = np.where(upper, p, 1 - p)
+        grow = (16 + 2 * np.abs(np.log(p))) * np.where(upper, 1, p / tail) / d
+    ok = np.isfinite(x) & (x > 0) & (x < 1)
+    return np.where(ok, np.minimum(np.nan_to_num(grow, nan=1e300, posinf=1e300), 1e300), 0)
 
 
 def _airy(args, ref):
@@ -475,9 +558,9 @@ INT_FIRST = {"expn", "yn", "kn", "pdtri", "eval_chebyt", "eval_chebyu", "eval_ch
 PROB = {"gammaincinv": (1,), "gammainccinv": (1,), "chdtri": (1,), "pdtri": (1,),
         "betainc": (2,), "betaincc": (2,), "bdtr": (2,), "bdtrc": (2,), "nbdtr": (2,),
         "nbdtrc": (2,), "betaincinv": (2,), "betainccinv": (2,), "bdtri": (2,), "nbdtri": (2,),
-        "fdtri": (2,)}
+        "fdtri": (2,), "smirnov": (1,), "smirnovi": (1,), "kolmogi": (0,)}
 COUNTS = {"bdtr": (0, 1), "bdtrc": (0, 1), "nbdtr": (0, 1), "nbdtrc": (0, 1), "bdtri": (0, 1),
-          "nbdtri": (0, 1)}
+          "nbdtri": (0, 1), "smirnov": (0,), "smirnovi": (0,)}
 A_BOUND = {"gammainc": 1e4, "gammaincc": 1e4, "pdtr": 1e4, "pdtrc": 1e4, "chdtr": 2e4,
            "chdtrc": 2e4, "gdtr": 1e4, "gdtrc": 1e4, "gammaincinv": 1e4, "gammainccinv": 1e4,
            "chdtri": 2e4}
@@ -1513,6 +1596,10 @@ def _huge_count(name):
     return which, value
 
 
+KNOWN.append(("owens_t", _owens_tiny_a, _owens_tiny_a_value,
+              "h past 4.5 and a below 1e-8: SciPy's relative error is 1e-17 / a (98% at "
+              "a = 1e-20); gpunp's is the integral's series in a"))
+
 for _name in ("bdtri", "nbdtri"):
     KNOWN.append((_name, *_huge_count(_name),
                   "a count past 1e100: the incomplete gamma limit; SciPy's NaN or 0"))
@@ -1610,7 +1697,8 @@ def _check_all(name, args, got, ref, dtype=np.float64, tol=None):
 # the functions that iterate a forward function (the inverses) or a slowly
 # converging fraction take a smaller wide sample: CI's time
 SMALL_SAMPLE = {"gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc", "betaincc",
-                "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "fdtr", "fdtrc"}
+                "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "fdtr", "fdtrc",
+                "smirnovi"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -1702,7 +1790,7 @@ FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlo
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
            "ellipeinc", "sici", "shichi", "ellipj", "dawsn", "fresnel", "elliprf", "agm",
-           "spence", "iv", "kve", "airy", "bdtri", "nbdtri"]
+           "spence", "iv", "kve", "airy", "bdtri", "nbdtri", "kolmogorov", "smirnov"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)
@@ -1809,3 +1897,108 @@ def test_lambertw_hypothesis_matches_scipy(re, data):
     k = data.draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
     z = np.array(re) + 1j * np.array(im)
     _lambertw_run(z, np.array(k))
+
+
+# ---- smirnov and smirnovi past the sampled counts (n < 200) ----------------------------
+
+def test_smirnov_large_n_matches_scipy():
+    # SciPy sums exactly to n = 1e6 and past it gives an asymptotic form,
+    # which gpunp gives too; n from 2^31 is NaN (SciPy's int conversion)
+    n = np.array([300.0, 3001.0, 1e6 + 1, 3e7, 2.0 ** 31 - 1, 2.0 ** 31, 1e10])
+    x = np.array([1e-9, 2e-6, 1e-4, 3e-3, 0.05, 0.5, 1 - 1e-7])
+    args = [a.ravel() for a in np.meshgrid(n, x, indexing="ij")]
+    got, ref = _run("smirnov", args)
+    _check_all("smirnov", args, got, ref)
+    p = np.array([1e-300, 1e-10, 0.01, 0.5, 0.9, 1 - 1e-12])
+    args = [a.ravel() for a in np.meshgrid(n, p, indexing="ij")]
+    got, ref = _run("smirnovi", args)
+    _check_all("smirnovi", args, got, ref)
+
+
+# ---- wofz: a wrapper over the real row _wofz_parts, complex results ---------------------
+
+def _check_wofz(z, got, ref):
+    """|w - SciPy's w| within 256 eps |w| (SciPy's own error, Johnson's
+    Faddeeva package: mpmath puts gpunp's within 3 ULPs of each part in the
+    upper half plane, SciPy's 180 ULPs off w(-0.35 + 4.75i)'s imaginary
+    part), and below the real axis 2 (x^2 + y^2) more: there w = 2 exp(-z^2)
+    - w(-z), and SciPy rounds the exponent y^2 - x^2 and the phase 2xy.
+    NaN and infinities as SciPy's, part by part; a part below the normal
+    doubles to within the smallest normal. Below the real axis where
+    exp(-z^2) overflows and its phase 2xy is past 2^60 (an ULP of it more
+    than a period), the signs of SciPy's infinite parts are those of its
+    rounding of the phase: there gpunp's parts must be infinite or NaN
+    where SciPy's are."""
+    z = np.broadcast_to(np.asarray(z, np.complex128), got.shape)
+    ref = np.asarray(ref)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    got, ref = got.astype(np.complex128), ref.astype(np.complex128)
+    with np.errstate(all="ignore"):
+        lost = (z.imag < 0) & ~(np.abs(2 * z.real * z.imag) < 2.0 ** 60) & ~np.isfinite(ref)
+    for part in (np.real, np.imag):
+        assert np.array_equal(~np.isfinite(part(got[lost])), ~np.isfinite(part(ref[lost]))), \
+            z[lost][:5]
+    got, ref, z = got[~lost], ref[~lost], z[~lost]
+    for g, r in ((got.real, ref.real), (got.imag, ref.imag)):
+        assert np.array_equal(np.isnan(g), np.isnan(r)), (z[np.isnan(g) != np.isnan(r)][:5],)
+        inf = np.isinf(g) | np.isinf(r)
+        assert np.array_equal(g[inf], r[inf]), (z[inf][g[inf] != r[inf]][:5],)
+    fin = np.isfinite(ref) & np.isfinite(got)
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref) / (np.maximum(np.abs(ref), TINY) * EPS)
+        lower = np.where(z.imag < 0, 2 * np.abs(z) ** 2, 0)
+        allowed = 256 + np.nan_to_num(lower, posinf=1e300)
+    bad = fin & ~(err <= allowed) & ~(np.abs(got - ref) <= TINY)
+    if bad.any():
+        i = np.flatnonzero(bad)[:5]
+        pytest.fail(f"wofz: {bad.sum()} of {bad.size}: (z, gpunp, SciPy, eps): "
+                    f"{list(zip(z[i], got[i], ref[i], err[i]))}")
+
+
+def _wofz_run(z):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            ref = ss.wofz(z)
+    got = sp.wofz(gp.asarray(z)).get()
+    _check_wofz(z, got, ref)
+    return got
+
+
+def test_wofz_wide_sample_matches_scipy():
+    rng = np.random.default_rng(11)
+    re, im = _wide(rng, 60), _wide(rng, 60)
+    z = np.concatenate([re + 1j * rng.permutation(im), rng.uniform(-8, 8, 400) +
+                        1j * rng.uniform(-8, 8, 400), re + 0j, 1j * im])
+    got = _wofz_run(z)
+    # on the real axis Re w = exp(-x^2), part by part (SciPy's is within 3 ULPs)
+    x = rng.uniform(-27, 27, 300)
+    got = sp.wofz(gp.asarray(x)).get()
+    np.testing.assert_allclose(got.real, ss.wofz(x).real, rtol=4 * EPS, atol=TINY)
+
+
+def test_wofz_special_values_match_scipy():
+    re, im = np.meshgrid(SPECIAL, SPECIAL)
+    _wofz_run((re + 1j * im).ravel())
+
+
+_WZ_FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=False, width=64)
+
+
+@given(re=st.lists(_WZ_FLOATS, min_size=1, max_size=8), data=st.data())
+def test_wofz_hypothesis_matches_scipy(re, data):
+    im = data.draw(st.lists(st.one_of(st.just(0.0), _WZ_FLOATS), min_size=len(re),
+                            max_size=len(re)))
+    _wofz_run(np.array(re) + 1j * np.array(im))
+
+
+def test_wofz_complex64_loop_matches_scipy():
+    rng = np.random.default_rng(12)
+    z = (rng.uniform(-6, 6, 200) + 1j * rng.uniform(-6, 6, 200)).astype(np.complex64)
+    got, ref = sp.wofz(gp.asarray(z)).get(), ss.wofz(z)
+    assert got.dtype == ref.dtype == np.complex64
+    # computed in double and rounded part by part, as SciPy's
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref.astype(np.complex128)) / np.abs(ref)
+    assert np.all(err <= 2 * np.finfo(np.float32).eps + 256 * EPS + 2 * np.abs(z) ** 2 * EPS *
+                  (z.imag < 0)), z[np.argmax(err)]

@@ -388,6 +388,56 @@ def test_lambertw_wrapper_and_scipys_on_gpunp_arrays():
         sp.lambertw("a")
 
 
+def test_smirnov_integer_loop_is_scipys():
+    # "ld->d": n as int64, NaN from 2^31 and below 1 (SciPy's int conversion)
+    n = np.array([1, 2, 7, 300, 10**6 + 5, 2**31 - 1, 2**31, 2**40, 0, -3], np.int64)
+    x = np.array([0.3, 0.6, 0.05, 0.01, 1e-4, 1e-6, 0.1, 0.1, 0.5, 0.5])
+    for f in ("smirnov", "smirnovi"):
+        got = getattr(sp, f)(gp.asarray(n), gp.asarray(x))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(ss, f)(n, x)
+        assert got.dtype == want.dtype == np.float64
+        np.testing.assert_allclose(got.get(), want, rtol=1e-13, equal_nan=True)
+
+
+def test_wofz_wrapper_and_scipys_on_gpunp_arrays():
+    # complex results from the real row _wofz_parts; SciPy's ufunc wofz
+    # handed a gpunp array runs the wrapper
+    z = np.array([0.5, -0.2 + 1j, 3.0 - 2.0j, 1e5j, 0.0])
+    got = ss.wofz(gp.asarray(z))
+    assert isinstance(got, gp.ndarray) and got.dtype == np.complex128
+    np.testing.assert_allclose(got.get(), ss.wofz(z), rtol=1e-13)
+    o = gp.zeros(5, gp.complex128)
+    assert sp.wofz(gp.asarray(z), out=o) is o
+    np.testing.assert_allclose(o.get(), ss.wofz(z), rtol=1e-13)
+    assert sp.wofz(1.5).shape == () and complex(sp.wofz(1.5).get()) == pytest.approx(
+        ss.wofz(1.5), rel=1e-14)
+    with pytest.raises(TypeError):
+        sp.wofz("a")
+    with pytest.raises(TypeError):
+        sp.wofz(gp.asarray(z), out=gp.zeros(5))
+
+
+@pytest.mark.parametrize("version", [11700, 11800])
+def test_wofz_result_dtype_follows_each_scipy(version):
+    # SciPy 1.17 takes its complex64 loop for complex64 alone, 1.18 for every
+    # dtype that casts safely to complex64 (its loops "F->F D->D" resolved as
+    # NumPy resolves its own)
+    import gpunp.scipy.special._wofz as w
+    from gpunp.scipy._version import scipy_version
+    small = (np.float32, np.float16, np.int8, np.int16, np.uint16, np.bool_)
+    for dt in small + (np.complex64, np.complex128, np.float64, np.int32, np.int64):
+        want = np.complex64 if dt == np.complex64 or (version >= 11800 and dt in small) \
+            else np.complex128
+        assert w._result_dtype(np.dtype(dt), version) == want, dt
+    if (version >= 11800) == (scipy_version() >= 11800):  # the installed SciPy's own
+        for dt in (np.float32, np.int16, np.complex64, np.complex128, np.float64):
+            x = np.array([1, 0], dt)
+            assert sp.wofz(gp.asarray(x)).dtype == ss.wofz(x).dtype, dt
+        assert sp.wofz(1.0).dtype == ss.wofz(1.0).dtype
+
+
 # ---- orthogonal polynomials and spherical harmonics -------------------------------------
 
 POLY_INT = ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_sh_chebyt",

@@ -8,7 +8,7 @@ per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 ``multigammaln``, ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
-``spherical_kn``, ``lambertw``, ``sph_harm_y``, ``logsumexp``, ``softmax``,
+``spherical_kn``, ``lambertw``, ``sph_harm_y``, ``wofz``, ``logsumexp``, ``softmax``,
 ``log_softmax``, ``diric``, and the counting functions ``comb``, ``perm``,
 ``factorial``, ``factorial2``, ``factorialk``) are built on them and on
 gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
@@ -26,8 +26,13 @@ results, for real or complex z, from a row of real and imaginary parts), the
 binomial, negative binomial, F, gamma, chi-square and Poisson distributions
 with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
 and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
-mean and Spence's function. Only real loops (``lambertw`` aside): a complex
-operand raises SciPy's no-loop ``TypeError``.
+mean and Spence's function, the Kolmogorov-Smirnov distributions
+(``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, Owen's T
+(``owens_t``), and the
+Faddeeva function ``wofz`` (complex results, for real or complex z, from a
+row of real and imaginary parts, as ``lambertw``). Only real loops
+(``lambertw`` and ``wofz`` aside): a complex operand raises SciPy's no-loop
+``TypeError``.
 """
 
 import gpunp as _gpunp
@@ -45,6 +50,7 @@ from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 from gpunp.scipy.special._misc import bernoulli, diric, euler
 from gpunp.scipy.special._sph_harm import sph_harm_y
+from gpunp.scipy.special._wofz import wofz
 
 # the op table's rows for scipy.special, by SciPy's names (_zeta and
 # _riemann_zeta are SciPy's private ufuncs behind zeta)
@@ -57,4 +63,4 @@ __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.st
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
                     "factorialk", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
                     "perm", "polygamma", "sinc", "softmax", "spherical_in", "spherical_jn",
-                    "spherical_kn", "spherical_yn", "sph_harm_y", "zeta"])
+                    "spherical_kn", "spherical_yn", "sph_harm_y", "wofz", "zeta"])
