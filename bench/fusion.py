@@ -15,23 +15,19 @@ def _slice_step(c, left, right, up, down):
     return c + 0.1 * (left + right + up + down - 4 * c)
 
 
-def _fuser(lib):
-    """The library's fuse (None: it has none, so no fused row)."""
-    if lib.name == "gpunp":
-        return lib.xp.fuse
-    if lib.name == "cupy":
-        return lib.xp.fuse
-    return None
+def _maybe_fused(lib, f, fused):
+    """f as the row runs it: itself, or (fused) the library's fuse of it;
+    None where the library has no fuse (no fused row)."""
+    if not fused:
+        return f
+    return lib.xp.fuse(f) if lib.name in ("gpunp", "cupy") else None
 
 
 def _heat_slices(steps, fused):
     def make(lib, side):
-        step = _slice_step
-        if fused:
-            fuse = _fuser(lib)
-            if fuse is None:
-                return None
-            step = fuse(_slice_step)
+        step = _maybe_fused(lib, _slice_step, fused)
+        if step is None:
+            return None
         xp = lib.xp
         cat = xp.cat if lib.name == "torch" else xp.concatenate
 
@@ -94,12 +90,9 @@ def _payoff(fused):
         def payoff(z):
             s = 100.0 * xp.exp(0.03 - 0.02 + 0.2 * z)
             return xp.maximum(s - 105.0, 0.0) * 0.9704455335485082
-        f = payoff
-        if fused:
-            fuse = _fuser(lib)
-            if fuse is None:
-                return None
-            f = fuse(payoff)
+        f = _maybe_fused(lib, payoff, fused)
+        if f is None:
+            return None
         h = np.random.default_rng(5).standard_normal(n).astype(np.float32)
         z = lib.asarray(h)
         want = float(np.mean(np.maximum(100.0 * np.exp(0.01 + 0.2 * h) - 105.0, 0.0) *

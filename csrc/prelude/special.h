@@ -3632,6 +3632,21 @@ GPK_HELPER double gpk_sf_fdtri(double dfn, double dfd, double p)
 #endif /* GPK_SF_IBETAINV */
 
 #ifdef GPK_SF_KOLMOG
+/* One safeguarded Newton step for the root of g, which rises with x, kept
+ * in the bracket [*a, *b]: the side g's sign rules out goes, and a step
+ * leaving what remains bisects instead. Nonzero once converged: the step
+ * or the bracket within `tol` of x. */
+GPK_HELPER int gpk_sf_newton_in(double *x, double *a, double *b, double g, double dg, double tol)
+{
+    if (g == 0) return 1;
+    if (g > 0) *b = *x;
+    else *a = *x;
+    double xn = *x - g / dg;
+    if (!(xn >= *a && xn <= *b)) xn = 0.5 * (*a + *b);
+    double step = fabs(xn - *x);
+    *x = xn;
+    return step <= tol * xn || *b - *a <= tol * xn;
+}
 /* ---- Kolmogorov-Smirnov distributions (kolmogorov, smirnov, inverses) --- */
 /* The limiting two-sided distribution: its survival function
  * 2 sum (-1)^(k-1) exp(-2 k^2 x^2) above 0.82, and below, the CDF by
@@ -3736,14 +3751,7 @@ GPK_HELPER double gpk_sf_kolmogi(double p)
         gpk_sf_kolmog3(x, k);
         /* g rises with x */
         double g = upper ? lp - k[2] : k[4] - lq, dg = upper ? -k[3] : k[5];
-        if (g == 0) break;
-        if (g > 0) b = x;
-        else a = x;
-        double xn = x - g / dg;
-        if (!(xn >= a && xn <= b)) xn = 0.5 * (a + b);
-        double step = fabs(xn - x);
-        x = xn;
-        if (step <= 1e-16 * x || b - a <= 1e-16 * x) break;
+        if (gpk_sf_newton_in(&x, &a, &b, g, dg, 1e-16)) break;
     }
     return x;
 }
@@ -3862,14 +3870,7 @@ GPK_HELPER double gpk_sf_smirnovi(double n, double p)
         double a = 0, b = 1 / n, x = fmin(exp(lc), b);
         for (int it = 0; it < 100; ++it) {
             double g = log(x) + (n - 1) * log1p(x) - lc;
-            if (g == 0) break;
-            if (g > 0) b = x;
-            else a = x;
-            double xn = x - g / (1 / x + (n - 1) / (1 + x));
-            if (!(xn >= a && xn <= b)) xn = 0.5 * (a + b);
-            double step = fabs(xn - x);
-            x = xn;
-            if (step <= 1e-16 * x) break;
+            if (gpk_sf_newton_in(&x, &a, &b, g, 1 / x + (n - 1) / (1 + x), 1e-16)) break;
         }
         return x;
     }
@@ -3890,14 +3891,7 @@ GPK_HELPER double gpk_sf_smirnovi(double n, double p)
         }
         int head = mag < 1;
         double g = head ? log(cdf) - lc : lp - log(sf), dg = pdf / (head ? cdf : sf);
-        if (g == 0) break;
-        if (g > 0) b = x;
-        else a = x;
-        double xn = x - g / dg;
-        if (!(xn >= a && xn <= b)) xn = 0.5 * (a + b);
-        double step = fabs(xn - x);
-        x = xn;
-        if (step <= 2e-16 * x || b - a <= 2e-16 * x) break;
+        if (gpk_sf_newton_in(&x, &a, &b, g, dg, 2e-16)) break;
     }
     return x;
 }
