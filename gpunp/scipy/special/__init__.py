@@ -41,6 +41,7 @@ _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1))
 from gpunp.scipy.special._comb import comb, factorial, factorial2, factorialk, perm
 from gpunp.scipy.special._functions import (multigammaln, polygamma, spherical_in, spherical_jn,
                                             spherical_kn, spherical_yn, zeta)
+from gpunp.scipy.special._hankel import hankel1, hankel1e, hankel2, hankel2e
 from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 from gpunp.scipy.special._misc import bernoulli, diric, euler
@@ -55,6 +56,6 @@ sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
-                    "factorialk", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
+                    "factorialk", "hankel1", "hankel1e", "hankel2", "hankel2e", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
                     "perm", "polygamma", "sinc", "softmax", "spherical_in", "spherical_jn",
                     "spherical_kn", "spherical_yn", "sph_harm_y", "zeta"])

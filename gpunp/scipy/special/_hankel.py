@@ -1,0 +1,55 @@
+"""scipy.special.hankel1, hankel2, hankel1e, hankel2e: SciPy's ufuncs are
+complex ("fF->F", "dD->D"); gpunp's special rows are real, so a row of each
+takes the order and z's real and imaginary parts and gives the value's, and
+these wrappers make the complex result. The rows' loops "fff->ff" and
+"ddd->dd" resolve the order and z's parts as SciPy's complex loops resolve
+the order and z (a float32 order with complex64 or smaller z: complex64)."""
+
+import gpunp
+
+_ROWS = gpunp.ufunc.of_module("scipy.special")
+
+
+def _complex_row(name, doc):
+    parts = _ROWS[f"_{name}_parts"]
+
+    def f(v, z):
+        # Python numbers stay Python numbers: weak, as NumPy takes them
+        for x in (v, z):
+            kind = "c" if isinstance(x, complex) else gpunp.asarray(x).dtype.kind \
+                if not isinstance(x, (bool, int, float)) else "f"
+            if kind not in "biufc" or (x is v and kind == "c"):
+                raise TypeError(f"ufunc '{name}' not supported for the input types, and the "
+                                "inputs could not be safely coerced to any supported types "
+                                "according to the casting rule ''safe''")
+        if isinstance(z, (bool, int, float, complex)):
+            re, im = float(complex(z).real), float(complex(z).imag)
+        else:
+            z = gpunp.asarray(z)
+            if z.dtype.kind == "c":
+                re, im = z.real, z.imag
+            else:
+                # a real z is z + 0i; its zero's dtype must not widen the loop
+                re, im = z, gpunp.zeros((), gpunp.float16)
+        if not isinstance(v, (bool, int, float)):
+            v = gpunp.asarray(v)
+        hr, hi = parts(v, re, im)
+        out = gpunp.empty(hr.shape, gpunp.complex64 if hr.dtype == gpunp.float32
+                          else gpunp.complex128)
+        out.real[...] = hr
+        out.imag[...] = hi
+        return out
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+hankel1 = _complex_row("hankel1", "Hankel's function of the first kind H1_v(z) = J_v(z) + i Y_v(z)"
+                                  " of real order v and complex z.")
+hankel2 = _complex_row("hankel2", "Hankel's function of the second kind H2_v(z) = J_v(z) - i Y_v(z)"
+                                  " of real order v and complex z.")
+hankel1e = _complex_row("hankel1e", "The scaled Hankel function of the first kind,"
+                                    " H1_v(z) exp(-i z).")
+hankel2e = _complex_row("hankel2e", "The scaled Hankel function of the second kind,"
+                                    " H2_v(z) exp(i z).")
