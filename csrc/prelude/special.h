@@ -3769,12 +3769,16 @@ GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_iseries(double nu, gpk_sf_cx w)
     return gpk_sf_cx_mul(sum, gpk_sf_cx_make(mag * cos(ph), mag * sin(ph)));
 }
 
-/* *ie = e^-w I_nu(w) (if wanted) and *ke = e^w K_nu(w), nu >= 0, Re w >= 0,
- * w != 0; 0 when a fraction did not converge or a recurrence would pass
+/* *ie 2^*iexp = e^-w I_nu(w) (if wanted) and *ke 2^*kexp = e^w K_nu(w),
+ * nu >= 0, Re w >= 0, w != 0 (the exponents for orders far above |w|,
+ * where e^w K may pass the doubles' end while K does not); 0 when a fraction did not converge or a recurrence would pass
  * 20000 (K) or 300000 (I) steps (kept out of line under hiprtc: its inlined fractions and
  * series are what overflow gfx90a's stack frame) */
-GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_cx *ie, gpk_sf_cx *ke)
+GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_cx *ie, int *iexp,
+                                     gpk_sf_cx *ke, int *kexp)
 {
+    *kexp = 0;
+    *iexp = 0;
     double aw = gpk_sf_bv_hk_abs(w);
     if (aw >= 20) {
         int oki = 1, okk;
@@ -3807,13 +3811,17 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_c
     } else if (!gpk_sf_bv_hk_steed(mu, w, &k0, &k1)) {
         return 0;
     }
-    /* up: K_l+1 = K_l-1 + (2l/w) K_l; its first overflow is the value */
+    /* up: K_l+1 = K_l-1 + (2l/w) K_l, scaled by 2^-600 past 2^500 */
     gpk_sf_cx iw2 = gpk_sf_cx_scale(gpk_sf_bv_hk_inv(w), 2);
     for (int l = 1; l <= n; ++l) {
         gpk_sf_cx kt = gpk_sf_cx_add(k0, gpk_sf_cx_mul(gpk_sf_cx_scale(iw2, mu + l), k1));
         k0 = k1;
         k1 = kt;
-        if (isinf(k0.re) || isinf(k0.im)) break;
+        if (gpk_sf_bv_hk_abs(k1) > 3.2733906078961419e150) {
+            k0 = gpk_sf_cx_scale(k0, 2.4099198651028841e-181);
+            k1 = gpk_sf_cx_scale(k1, 2.4099198651028841e-181);
+            *kexp += 600;
+        }
     }
     *ke = k0;
     if (!want_i) return 1;
@@ -3836,6 +3844,7 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_c
         r = gpk_sf_bv_hk_inv(den);
     }
     /* e^-w I_nu = 1 / (w (e^w K_nu+1 + (I_nu+1 / I_nu) e^w K_nu)) */
+    *iexp = -*kexp;
     gpk_sf_cx den = gpk_sf_cx_add(k1, gpk_sf_cx_mul(r, k0));
     *ie = gpk_sf_bv_hk_inv(gpk_sf_cx_mul(w, den));
     return 1;
@@ -3843,19 +3852,29 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_c
 
 /* e^-iz H1_nu(z), nu >= 0, z != 0: from K(-iz) where `lower` is 0 (Im z >=
  * 0), else 2 J - H2 (Im z <= 0, the negative real line as arg z = -pi) */
-GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_h1e(double nu, gpk_sf_cx z, int lower)
+GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_h1e(double nu, gpk_sf_cx z, int lower, int *hexp)
 {
     double c = gpk_sf_cospi(0.5 * nu), s = gpk_sf_sinpi(0.5 * nu); /* e^(i nu pi/2) */
     /* w = -iz above (e^w = e^-iz), iz below; I and K from one call */
     gpk_sf_cx w = lower ? gpk_sf_cx_make(-z.im, z.re) : gpk_sf_cx_make(z.im, -z.re), ie, ke;
-    if (!gpk_sf_bv_hk_ik(nu, w, lower, &ie, &ke)) return gpk_sf_cx_make(NAN, NAN);
+    int iexp;
+    if (!gpk_sf_bv_hk_ik(nu, w, lower, &ie, &iexp, &ke, hexp)) return gpk_sf_cx_make(NAN, NAN);
     /* above: (2 / (pi i)) e^(-i nu pi/2) e^w K(w) */
     if (!lower) return gpk_sf_cx_mul(gpk_sf_cx_make(-2 * s / GPK_SF_PI, -2 * c / GPK_SF_PI), ke);
     /* below: e^-iz (2 J + (2 / (pi i)) e^(i nu pi/2) K(w)) = 2 e^(-i nu pi/2)
-     * e^-w I(w) + (2 / (pi i)) e^(i nu pi/2) e^-2w e^w K(w) */
-    gpk_sf_cx e2 = gpk_sf_cx_exp(gpk_sf_cx_scale(w, -2));
+     * e^-w I(w) + (2 / (pi i)) e^(i nu pi/2) e^-2w e^w K(w), the second
+     * term's e^-2 Re w = 2^-m e^-r (ln 2 in two parts, so r keeps its
+     * digits) and its exponent kexp - m apart, both terms brought to the
+     * larger exponent */
+    double m = floor(2 * w.re / 0.6931471805599453094172321);
+    double r = (2 * w.re - m * 0.693147180369123816490) - m * 1.90821492927058770002e-10;
+    int e = *hexp - (int)m, top = e > iexp ? e : iexp;
+    double er = ldexp(exp(-r), e - top);
+    gpk_sf_cx e2 = gpk_sf_cx_make(er * cos(2 * w.im), -er * sin(2 * w.im));
     gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_make(2 * c, -2 * s), ie);
+    a = gpk_sf_cx_make(ldexp(a.re, iexp - top), ldexp(a.im, iexp - top));
     gpk_sf_cx b = gpk_sf_cx_mul(gpk_sf_cx_make(2 * s / GPK_SF_PI, -2 * c / GPK_SF_PI), gpk_sf_cx_mul(ke, e2));
+    *hexp = top;
     return gpk_sf_cx_add(a, b);
 }
 
@@ -3882,13 +3901,21 @@ GPK_HELPER void gpk_sf_bv_hankel(int kind, int scaled, double nu, double zr, dou
     /* H2 is the conjugate of H1 at the conjugate of z */
     gpk_sf_cx z = gpk_sf_cx_make(zr, kind == 1 ? zi : -zi);
     int lower = kind == 1 ? zi < 0 : (zi > 0 || (zi == 0 && zr < 0));
-    gpk_sf_cx h = gpk_sf_bv_hk_h1e(a, z, lower);
+    int hexp;
+    gpk_sf_cx h = gpk_sf_bv_hk_h1e(a, z, lower, &hexp);
     if (nu < 0) h = gpk_sf_cx_mul(gpk_sf_cx_make(gpk_sf_cospi(a), gpk_sf_sinpi(a)), h);
+    double ex = hexp;
     if (!scaled) {
-        /* times e^iz = e^-Im z e^(i Re z), the exponential in two halves */
-        double g = exp(-0.5 * z.im);
-        h = gpk_sf_cx_scale(gpk_sf_cx_scale(gpk_sf_cx_mul(h, gpk_sf_cx_make(cos(z.re), sin(z.re))), g), g);
+        /* times e^iz = e^-Im z e^(i Re z), e^-Im z = 2^q e^rho (ln 2 in two
+         * parts), the power of two joining h's exponent: one rounding at
+         * the end, no overflow on the way */
+        double q = rint(-z.im / 0.6931471805599453094172321);
+        double rho = (-z.im - q * 0.693147180369123816490) - q * 1.90821492927058770002e-10;
+        h = gpk_sf_cx_scale(gpk_sf_cx_mul(h, gpk_sf_cx_make(cos(z.re), sin(z.re))), exp(rho));
+        ex += q;
     }
+    int e = (int)fmax(-1e5, fmin(1e5, ex)); /* past the doubles either way */
+    h = gpk_sf_cx_make(ldexp(h.re, e), ldexp(h.im, e));
     if (kind == 2) h.im = -h.im;
     if (isinf(h.re) || isinf(h.im)) return; /* SciPy's overflow */
     /* SciPy's underflow: 0 below 1e3 times the smallest normal double */

@@ -388,6 +388,43 @@ def test_lambertw_wrapper_and_scipys_on_gpunp_arrays():
         sp.lambertw("a")
 
 
+@pytest.mark.parametrize("name", ["hankel1", "hankel2", "hankel1e", "hankel2e"])
+def test_hankel_wrappers_dtypes_shapes_and_scipys_on_gpunp_arrays(name):
+    # complex results from the real rows _hankel*_parts, resolved as SciPy's
+    # "fF->F", "dD->D" (the values: tests/property/test_scipy_special.py)
+    mine, theirs = getattr(sp, name), getattr(ss, name)
+    assert mine.__name__ == name
+    z = np.array([1 + 1j, -2 + 0.5j, 3 - 4j, -5 - 0.01j, 20.0 + 0j])
+    got = theirs(2.5, gp.asarray(z))
+    assert isinstance(got, gp.ndarray) and got.dtype == np.complex128
+    np.testing.assert_allclose(got.get(), theirs(2.5, z), rtol=1e-13)
+    v = np.array([[0.5], [-3.0], [7.25]])
+    got = mine(gp.asarray(v), gp.asarray(z))
+    assert got.shape == (3, 5)
+    np.testing.assert_allclose(got.get(), theirs(v, z), rtol=1e-13)
+    # a complex order and non-numbers: SciPy's no-loop TypeError
+    for bad in [(1j, 1.0), ("a", 1.0), (1.0, "a")]:
+        with pytest.raises(TypeError):
+            theirs(*bad)
+        with pytest.raises(TypeError):
+            mine(*bad)
+
+
+def test_hankel_result_dtypes_are_scipys():
+    # NumPy scalars and arrays strong, Python numbers weak, a real z is z + 0i
+    # (int8 fits complex64, int64 does not); one function: the four share
+    # the wrapper (each case is a kernel compiled)
+    cases = [(np.float32(1), 2 + 0j), (1.0, np.array([1], np.complex64)),
+             (np.int8(1), np.int8(2)), (np.float32(1), np.array([3], np.int64))]
+    for v, z in cases:
+        dev = [gp.asarray(x) if isinstance(x, (np.ndarray, np.generic)) else x for x in (v, z)]
+        ref = ss.hankel1(v, z)
+        out = sp.hankel1(*dev)
+        assert out.dtype == ref.dtype, (v, z, out.dtype, ref.dtype)
+        assert out.shape == np.shape(ref)
+        np.testing.assert_allclose(out.get(), ref, rtol=1e-6 if ref.dtype == np.complex64 else 1e-13)
+
+
 # ---- orthogonal polynomials and spherical harmonics -------------------------------------
 
 POLY_INT = ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_sh_chebyt",
