@@ -8,8 +8,9 @@ per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 ``multigammaln``, ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
-``spherical_kn``, ``lambertw``, ``sph_harm_y``, ``logsumexp``, ``softmax``,
-``log_softmax``, ``diric``, and the counting functions ``comb``, ``perm``,
+``spherical_kn``, ``lambertw``, ``hankel1``, ``hankel2``, ``hankel1e``,
+``hankel2e``, ``sph_harm_y``, ``logsumexp``, ``softmax``, ``log_softmax``,
+``diric``, and the counting functions ``comb``, ``perm``,
 ``factorial``, ``factorial2``, ``factorialk``) are built on them and on
 gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
 on the host, as gpunp arrays.
@@ -22,12 +23,14 @@ their real loops; SciPy's complex loops are not here), the spherical Bessel
 functions, the Airy functions, the exponential and sine/cosine integrals,
 zeta, the complete and incomplete elliptic integrals, Carlson's symmetric
 ones and Jacobi's elliptic functions, Lambert's W (``lambertw``: complex
-results, for real or complex z, from a row of real and imaginary parts), the
+results, for real or complex z, from a row of real and imaginary parts),
+the Hankel functions ``hankel1``, ``hankel2``, ``hankel1e``, ``hankel2e``
+(real order, complex z: wrappers over rows of real and imaginary parts), the
 binomial, negative binomial, F, gamma, chi-square and Poisson distributions
 with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
 and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
-mean and Spence's function. Only real loops (``lambertw`` aside): a complex
-operand raises SciPy's no-loop ``TypeError``.
+mean and Spence's function. Only real loops (``lambertw`` and the Hankel
+functions aside): a complex operand raises SciPy's no-loop ``TypeError``.
 """
 
 import gpunp as _gpunp
