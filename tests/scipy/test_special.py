@@ -402,12 +402,20 @@ def test_hankel_wrappers_dtypes_shapes_and_scipys_on_gpunp_arrays(name):
     got = mine(gp.asarray(v), gp.asarray(z))
     assert got.shape == (3, 5)
     np.testing.assert_allclose(got.get(), theirs(v, z), rtol=1e-13)
-    # a complex order and non-numbers: SciPy's no-loop TypeError
+    # a complex order and non-numbers: SciPy's no-loop TypeError; a NumPy
+    # array: gpunp's TypeError, as its ufuncs'
     for bad in [(1j, 1.0), ("a", 1.0), (1.0, "a")]:
         with pytest.raises(TypeError):
             theirs(*bad)
         with pytest.raises(TypeError):
             mine(*bad)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        mine(gp.asarray([1j]), 1.0)
+    with pytest.raises(TypeError, match="implicitly"):
+        mine(1.0, z)
+    # lists as gpunp's ufuncs take them
+    np.testing.assert_allclose(mine([0.5, 1.5], [1 + 1j, 2.0]).get(), theirs([0.5, 1.5], [1 + 1j, 2.0]),
+                               rtol=1e-13)
 
 
 def test_hankel_result_dtypes_are_scipys():
@@ -417,7 +425,8 @@ def test_hankel_result_dtypes_are_scipys():
     cases = [(np.float32(1), 2 + 0j), (1.0, np.array([1], np.complex64)),
              (np.int8(1), np.int8(2)), (np.float32(1), np.array([3], np.int64))]
     for v, z in cases:
-        dev = [gp.asarray(x) if isinstance(x, (np.ndarray, np.generic)) else x for x in (v, z)]
+        # NumPy scalars as they are (strong), arrays moved
+        dev = [gp.asarray(x) if isinstance(x, np.ndarray) else x for x in (v, z)]
         ref = ss.hankel1(v, z)
         out = sp.hankel1(*dev)
         assert out.dtype == ref.dtype, (v, z, out.dtype, ref.dtype)

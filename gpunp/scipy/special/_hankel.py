@@ -5,34 +5,45 @@ these wrappers make the complex result. The rows' loops "fff->ff" and
 "ddd->dd" resolve the order and z's parts as SciPy's complex loops resolve
 the order and z (a float32 order with complex64 or smaller z: complex64)."""
 
+import numpy
+
 import gpunp
 
 _ROWS = gpunp.ufunc.of_module("scipy.special")
+_PYTHON = (bool, int, float, complex)
+
+
+def _operand(x, name, order):
+    """x as the rows take it: a Python number stays one (weak, as NumPy takes
+    it), a NumPy scalar, list or tuple becomes a gpunp array (strong), a
+    NumPy array is refused as gpunp's ufuncs refuse it; a complex order and
+    non-numbers are SciPy's no-loop TypeError"""
+    if isinstance(x, numpy.ndarray):
+        raise TypeError("Unsupported type <class 'numpy.ndarray'>: gpunp does not move NumPy "
+                        "arrays to the device implicitly; use gpunp.asarray(x)")
+    kind = ("c" if isinstance(x, complex) else "f") if isinstance(x, _PYTHON) else None
+    if kind is None:
+        x = gpunp.asarray(x)
+        kind = x.dtype.kind
+    if kind not in "biufc" or (order and kind == "c"):
+        raise TypeError(f"ufunc '{name}' not supported for the input types, and the inputs could "
+                        "not be safely coerced to any supported types according to the casting "
+                        "rule ''safe''")
+    return x
 
 
 def _complex_row(name, doc):
     parts = _ROWS[f"_{name}_parts"]
 
     def f(v, z):
-        # Python numbers stay Python numbers: weak, as NumPy takes them
-        for x in (v, z):
-            kind = "c" if isinstance(x, complex) else gpunp.asarray(x).dtype.kind \
-                if not isinstance(x, (bool, int, float)) else "f"
-            if kind not in "biufc" or (x is v and kind == "c"):
-                raise TypeError(f"ufunc '{name}' not supported for the input types, and the "
-                                "inputs could not be safely coerced to any supported types "
-                                "according to the casting rule ''safe''")
-        if isinstance(z, (bool, int, float, complex)):
+        v, z = _operand(v, name, True), _operand(z, name, False)
+        if isinstance(z, _PYTHON):
             re, im = float(complex(z).real), float(complex(z).imag)
+        elif z.dtype.kind == "c":
+            re, im = z.real, z.imag
         else:
-            z = gpunp.asarray(z)
-            if z.dtype.kind == "c":
-                re, im = z.real, z.imag
-            else:
-                # a real z is z + 0i; its zero's dtype must not widen the loop
-                re, im = z, gpunp.zeros((), gpunp.float16)
-        if not isinstance(v, (bool, int, float)):
-            v = gpunp.asarray(v)
+            # a real z is z + 0i; its zero's dtype must not widen the loop
+            re, im = z, gpunp.zeros((), gpunp.float16)
         hr, hi = parts(v, re, im)
         out = gpunp.empty(hr.shape, gpunp.complex64 if hr.dtype == gpunp.float32
                           else gpunp.complex128)
