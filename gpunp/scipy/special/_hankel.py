@@ -40,7 +40,10 @@ def _complex_row(name, doc):
         if isinstance(z, _PYTHON):
             re, im = float(complex(z).real), float(complex(z).imag)
         elif z.dtype.kind == "c":
-            re, im = z.real, z.imag
+            # copied out of the interleaved complex: the row's kernel is then
+            # the contiguous one, not another for each stride (the copies
+            # cost little beside the Bessel functions' work)
+            re, im = gpunp.ascontiguousarray(z.real), gpunp.ascontiguousarray(z.imag)
         else:
             # a real z is z + 0i; its zero's dtype must not widen the loop
             re, im = z, gpunp.zeros((), gpunp.float16)
