@@ -3649,7 +3649,13 @@ GPK_HELPER double gpk_sf_fdtri(double dfn, double dfd, double p)
  * H1 = 2 J - H2 below, J(z) = e^(-i nu pi/2) I(iz) there (10.27.6); H2 is
  * the conjugate of H1 at the conjugate z for a real order; negative orders
  * by H1_-nu = e^(i nu pi) H1_nu, H2_-nu = e^(-i nu pi) H2_nu (10.4.6).
- * Every loop is bounded; one that does not converge gives NaN. */
+ * The scaled H comes first, as a mantissa and a power of two (e^w K passes
+ * the doubles' end at orders far above |w| while K does not), e^-+Im z's
+ * power of two joins it, and one ldexp rounds at the end.
+ * Every loop is bounded; one that does not converge, or would pass its
+ * bound (orders past 2e4 with |z| between nu/10 and nu^2/2, where a
+ * uniform expansion would be needed; below the real line |z| past 2.5e5
+ * with nu^2 > 2|z|), gives NaN. */
 
 GPK_HELPER double gpk_sf_bv_hk_abs(gpk_sf_cx a) { return hypot(a.re, a.im); }
 GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_inv(gpk_sf_cx a) { return gpk_sf_cx_div(gpk_sf_cx_make(1, 0), a); }
