@@ -430,7 +430,8 @@ def test_hankel_result_dtypes_are_scipys():
     # (int8 fits complex64, int64 does not); one function: the four share
     # the wrapper (each case is a kernel compiled)
     cases = [(np.float32(1), 2 + 0j), (1.0, np.array([1], np.complex64)),
-             (np.int8(1), np.int8(2)), (np.float32(1), np.array([3], np.int64))]
+             (np.int8(1), np.int8(2)), (np.float32(1), np.array([3], np.int64)),
+             (np.array([1], np.int8), 2), (2.0, np.array([1], np.int8))]
     for v, z in cases:
         # NumPy scalars as they are (strong), arrays moved
         dev = [gp.asarray(x) if isinstance(x, np.ndarray) else x for x in (v, z)]

@@ -37,16 +37,18 @@ def _complex_row(name, doc):
 
     def f(v, z):
         v, z = _operand(v, name, True), _operand(z, name, False)
-        if isinstance(z, _PYTHON):
-            re, im = float(complex(z).real), float(complex(z).imag)
+        # a real z is z + 0i, its 0 a Python int: weak, so it widens no loop
+        if isinstance(z, complex):
+            re, im = z.real, z.imag
+        elif isinstance(z, _PYTHON):
+            re, im = z, 0
         elif z.dtype.kind == "c":
             # copied out of the interleaved complex: the row's kernel is then
             # the contiguous one, not another for each stride (the copies
             # cost little beside the Bessel functions' work)
             re, im = gpunp.ascontiguousarray(z.real), gpunp.ascontiguousarray(z.imag)
         else:
-            # a real z is z + 0i; its zero's dtype must not widen the loop
-            re, im = z, gpunp.zeros((), gpunp.float16)
+            re, im = z, 0
         hr, hi = parts(v, re, im)
         out = gpunp.empty(hr.shape, gpunp.complex64 if hr.dtype == gpunp.float32
                           else gpunp.complex128)
