@@ -435,6 +435,17 @@ const gp_op_t gp_ufuncs[] = {
     SF(1, "ndtri_exp", "f->f d->d", "gpk_sf_ndtri_exp(x0)"),
     SFN(2, 2, "_wofz_parts", "dd->dd", "{ double r_, i_; gpk_sf_wofz(x0, x1, &r_, &i_); y0 = r_; y1 = i_; }"),
     SF(2, "owens_t", "ff->f dd->d", "gpk_sf_owens_t(x0, x1)"),
+    /* the Hankel functions' real and imaginary parts, order and z's parts in
+     * (gpunp/scipy/special/_hankel.py) */
+#define HANKEL_ROW(name, kind, scaled)                                                   \
+    SFN(3, 2, name, "fff->ff ddd->dd",                                                   \
+        "{ double r_, i_; gpk_sf_bv_hankel(" #kind ", " #scaled ", x0, x1, x2, &r_, &i_); " \
+        "y0 = r_; y1 = i_; }")
+    HANKEL_ROW("_hankel1_parts", 1, 0),
+    HANKEL_ROW("_hankel2_parts", 2, 0),
+    HANKEL_ROW("_hankel1e_parts", 1, 1),
+    HANKEL_ROW("_hankel2e_parts", 2, 1),
+#undef HANKEL_ROW
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -69,7 +69,7 @@ static const section_t sf_sections[] = {
     {"GPK_SF_ELLIP", {"gpk_sf_ellip"}},
     {"GPK_SF_IBETA", {SF_IBETA_WORDS}},
     {"GPK_SF_JACOBI", {"gpk_sf_jacobi("}},
-    {"GPK_SF_LAMBERTW", {"gpk_sf_lambertw("}},
+    {"GPK_SF_LAMBERTW", {"gpk_sf_lambertw(", "gpk_sf_bv_hankel("}},
     {"GPK_SF_DAWSON", {"gpk_sf_erfi(", "gpk_sf_dawsn("}},
     {"GPK_SF_FRESNEL", {"gpk_sf_fresnel("}},
     {"GPK_SF_CARLSON", {"gpk_sf_ellipr"}},
@@ -83,6 +83,7 @@ static const section_t sf_sections[] = {
     {"GPK_SF_NDTRIEXP", {"gpk_sf_ndtri_exp("}},
     {"GPK_SF_WOFZ", {"gpk_sf_wofz("}},
     {"GPK_SF_OWENS", {"gpk_sf_owens_t("}},
+    {"GPK_SF_HANKEL", {"gpk_sf_bv_hankel("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -2002,3 +2002,170 @@ def test_wofz_complex64_loop_matches_scipy():
         err = np.abs(got - ref.astype(np.complex128)) / np.abs(ref)
     assert np.all(err <= 2 * np.finfo(np.float32).eps + 256 * EPS + 2 * np.abs(z) ** 2 * EPS *
                   (z.imag < 0)), z[np.argmax(err)]
+
+
+# ---- hankel1/2(e): wrappers over the real rows _hankel*_parts, complex results -----------
+
+HANKEL = ("hankel1", "hankel2", "hankel1e", "hankel2e")
+# The allowance, in eps times |SciPy's H|, of |gpunp's H - SciPy's H|:
+#   512 (1 + |v log(|z|/2)|): SciPy's values (Amos's) are up to 260 eps from
+#     50-digit ones near |z| = 2 (hankel1(0.7774, -0.031 + 1.9585j): 258 eps,
+#     gpunp's 5; hankel2(0.118, 0.95 - 1.37j): 245, gpunp's 2); an ULP in the
+#     exponent v log(z/2) of the power (z/2)^v that both form moves H by
+#     |v log(|z|/2)| ULPs (v = 50, |z| = 1e-3: 380);
+#   + 2 |z|: on the negative real line SciPy's continuation loses about |z|
+#     ULPs (hankel2e(0, -1033): 1154 eps from 50 digits, gpunp's 0.7;
+#     hankel2e(0, -20000): 8012, gpunp's 0);
+#   + 64 |z| instead past |z| = 32768: there Amos reports the loss of half its
+#     digits (its ierr 3; 20 |z| eps from gpunp's at |z| = 6e8), and H's
+#     condition in z is |z|.
+# SciPy's overflow (NaN) and underflow (0) are Amos's estimates of the
+# exponent: where SciPy's is NaN and gpunp's finite, gpunp's |H| is past
+# 1e295; where SciPy's is 0, gpunp's |H| is below 1e-290 (gpunp's is 0 below
+# 2.2e-305 as SciPy's; between, SciPy's estimate may give 0 or NaN: mpmath:
+# hankel2e(1057, 699j) = 9.426742599289952e-305 + 3.828e-307j, gpunp's to 16
+# digits, SciPy's NaN). But SciPy's is 0
+# or NaN where H is neither for orders past about 80 (hankel1e below the
+# real line, |z| from 500) and |z| past 1e8 (mpmath: hankel1e(-125.19,
+# 510.92 - 3.9437j) = -0.02216572048191226 - 0.02278567660011207j,
+# hankel1(116.62, 8.044e8 + 3.6227j) = -7.395082468312369e-07 +
+# 1.33222596579962e-07j, hankel1e(1000, 300 - 300j) = 3.3079074472227516e+106
+# - 4.931207019923817e+106j, hankel1e(315, -26j) = -2.515392947795533e+286:
+# gpunp's to 15 digits, SciPy's NaN): there gpunp's values must satisfy the order's
+# recurrence H_v-2 + H_v = (2 (v - 1) / z) H_v-1 (DLMF 10.6.1, |v| - 1 and
+# |v| - 2 for a negative order; the scaled functions' factor does not
+# depend on v) to 1e-11 of its terms.
+HANKEL_TOL = 512
+
+
+def _hankel_allowed(v, z):
+    az = np.abs(z)
+    with np.errstate(all="ignore"):
+        a = HANKEL_TOL * (1 + np.abs(v * np.log(az / 2)))
+    return np.nan_to_num(a) + np.where(az > 32768, 64 * az, 2 * az)
+
+
+def _check_hankel(name, v, z, got, ref, eps=EPS, what=""):
+    v, z = np.broadcast_arrays(np.asarray(v), np.asarray(z))
+    assert got.shape == ref.shape and got.dtype == ref.dtype, (got.dtype, ref.dtype)
+    got, ref = got.astype(np.complex128), ref.astype(np.complex128)
+    same = ((got.real == ref.real) | (np.isnan(got.real) & np.isnan(ref.real))) & \
+           ((got.imag == ref.imag) | (np.isnan(got.imag) & np.isnan(ref.imag)))
+    with np.errstate(all="ignore"):
+        err = np.abs(got - ref) / (np.abs(ref) * eps)
+        close = np.isfinite(err) & (err <= _hankel_allowed(v, z))
+        overflow = np.isnan(ref) & np.isfinite(got) & (np.abs(got) > 1e295)
+        underflow = ((ref == 0) | np.isnan(ref)) & (np.abs(got) < 1e-290)
+    bad = ~(same | close | overflow | underflow)
+    if bad.any():
+        i = np.flatnonzero(bad)[:5]
+        pytest.fail(f"{name}{what}: {bad.sum()} of {bad.size}: (v, z, gpunp, SciPy, eps): "
+                    f"{list(zip(v.ravel()[i], z.ravel()[i], got.ravel()[i], ref.ravel()[i], err.ravel()[i]))}")
+
+
+def _hankel_run(name, v, z, eps=EPS, what=""):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            ref = np.asarray(getattr(ss, name)(v, z))
+            # SciPy's is NaN, inf or another number at subnormal orders
+            # (hankel1(1e-310, 1): NaN, hankel2(2.2e-311, -4.5e-140): inf,
+            # hankel1e(2.2e-311, -1j): 0.93 - 3.3e-311j, at 0 0.93 - 0.099j),
+            # where H is H_0 to 1e-300: SciPy's at 0 is the reference
+            sub = np.broadcast_to((np.abs(v) < TINY) & (v != 0), ref.shape) & (z != 0)
+            if sub.any():
+                ref = np.where(sub, getattr(ss, name)(np.zeros_like(v), z), ref)
+    f = getattr(sp, name)
+    got = f(gp.asarray(v), gp.asarray(z)).get()
+    v, z = np.broadcast_arrays(np.asarray(v), np.asarray(z))
+    amos = ((ref == 0) | (np.isnan(ref) & (np.abs(v) >= 80))) & (np.abs(got) > 1e-290) & \
+        np.isfinite(got) & ((np.abs(v) >= 80) | (np.abs(z) > 1e8))
+    if amos.any():
+        va, za, ga = v[amos].astype(np.float64), z[amos].astype(np.complex128), got[amos]
+        # the two orders next toward 0 (smaller where H grows with the order)
+        step = np.where(va < 0, -1.0, 1.0)
+        h1, h2 = (f(gp.asarray(va - k * step), gp.asarray(za)).get() for k in (1, 2))
+        with np.errstate(all="ignore"):
+            mid = 2 * (va - step) / za * h1
+            res = np.abs(h2 + ga - mid) / (np.abs(h2) + np.abs(ga) + np.abs(mid))
+        assert np.all(res < 1e-11), (name, va[~(res < 1e-11)], za[~(res < 1e-11)], res[~(res < 1e-11)])
+        ref = ref.copy()
+        ref[amos] = ga
+    _check_hankel(name, v, z, got, ref, eps, what)
+
+
+def _hankel_grid(rng, n):
+    """|z| log-uniform on [1e-3, 1e3] in every direction, the real and
+    imaginary axes (both zeros) among them; v in [-50, 50]: real, whole and
+    half-integer"""
+    r = 10.0 ** rng.uniform(-3, 3, n)
+    z = r * np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+    k = n // 8
+    z[:k] = r[:k] * rng.choice([-1, 1], k) + 0j
+    z[k:2 * k] = r[k:2 * k] * rng.choice([-1, 1], k) - 0j
+    z[2 * k:3 * k] = 1j * r[2 * k:3 * k] * rng.choice([-1, 1], k)
+    v = rng.uniform(-50, 50, n)
+    v[::3] = np.round(v[::3])
+    v[1::6] = np.round(2 * v[1::6]) / 2
+    v[2::12] = rng.uniform(-2, 2, v[2::12].size)
+    return v, z
+
+
+@pytest.mark.parametrize("name", HANKEL)
+def test_hankel_grid_matches_scipy(name):
+    v, z = _hankel_grid(np.random.default_rng(38), 3000)
+    _hankel_run(name, v, z)
+
+
+@pytest.mark.parametrize("name", HANKEL)
+def test_hankel_large_z_and_orders_match_scipy(name):
+    # |z| to 1e9 (Hankel's expansions), orders to 300 (the
+    # recurrences' long runs), and z near both sides of the real line
+    rng = np.random.default_rng(39)
+    n = 400
+    r = 10.0 ** rng.uniform(3, 9, n)
+    z = r * np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+    z[: n // 2] = z[: n // 2].real + 1j * rng.uniform(-5, 5, n // 2)
+    v = rng.uniform(-300, 300, n)
+    _hankel_run(name, v, z)
+    v, z = rng.uniform(50, 300, n), 10.0 ** rng.uniform(0, 3, n) * np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+    _hankel_run(name, np.concatenate([v, -v]), np.concatenate([z, z]))
+
+
+def test_hankel_special_values_match_scipy():
+    big = 2.0 ** 51  # Amos's bound on |z| and |v|, 1 / (2 eps): past it NaN
+    vs = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.3, 40.0, -40.5, 1e3, -1e3,
+                   np.nextafter(big, np.inf), np.inf, -np.inf, np.nan])
+    parts = np.array([0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-3, 1e-300, 5e-324, 700.0, -700.0, 800.0,
+                      -800.0, 1e5, big, 2 * big, 1e300, np.inf, -np.inf, np.nan])
+    re, im = np.meshgrid(parts, parts)
+    z = np.empty(re.size, np.complex128)
+    z.real, z.imag = re.ravel(), im.ravel()  # re + 1j * im would make inf * 0 NaN
+    v, z = np.meshgrid(vs, z)
+    for name in HANKEL:
+        _hankel_run(name, v, z)
+
+
+@pytest.mark.parametrize("name", ["hankel1", "hankel2e"])
+def test_hankel_float32_loop_matches_scipy(name):
+    # SciPy's "fF->F": double inside, each part rounded once to float32
+    rng = np.random.default_rng(40)
+    v = rng.uniform(-20, 20, 300).astype(np.float32)
+    z = (10.0 ** rng.uniform(-2, 2, 300) * np.exp(1j * rng.uniform(-np.pi, np.pi, 300))).astype(np.complex64)
+    _hankel_run(name, v, z, eps=np.finfo(np.float32).eps, what=" (float32)")
+
+
+_HK_FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True, width=64)
+
+
+@given(v=st.one_of(st.floats(-1e4, 1e4), st.sampled_from([np.nan, np.inf, -np.inf, 2e30])),
+       re=st.lists(_HK_FLOATS, min_size=1, max_size=6), data=st.data())
+def test_hankel_hypothesis_matches_scipy(v, re, data):
+    # orders within 1e4: past 2e4 gpunp's recurrences stop (NaN) where |z|
+    # is between v/10 and v^2/2 (the module's docstring says so)
+    n = len(re)
+    im = data.draw(st.lists(st.one_of(st.just(0.0), st.just(-0.0), _HK_FLOATS), min_size=n, max_size=n))
+    z = np.empty(n, np.complex128)
+    z.real, z.imag = re, im  # re + 1j * im would make inf * 0 NaN
+    name = data.draw(st.sampled_from(HANKEL))
+    _hankel_run(name, np.full(n, v), z)

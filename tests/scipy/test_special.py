@@ -438,6 +438,60 @@ def test_wofz_result_dtype_follows_each_scipy(version):
         assert sp.wofz(1.0).dtype == ss.wofz(1.0).dtype
 
 
+@pytest.mark.parametrize("name", ["hankel1", "hankel2", "hankel1e", "hankel2e"])
+def test_hankel_scipys_on_gpunp_arrays(name):
+    # SciPy's ufunc handed gpunp arrays runs gpunp's wrapper over the real
+    # row _<name>_parts (the values: tests/property/test_scipy_special.py)
+    theirs = getattr(ss, name)
+    assert getattr(sp, name).__name__ == name
+    v = np.array([2.5, -3.0, 0.5, 7.25, 1.0])
+    z = np.array([1 + 1j, -2 + 0.5j, 3 - 4j, -5 - 0.01j, 20.0 + 0j])
+    got = theirs(gp.asarray(v), gp.asarray(z))
+    assert isinstance(got, gp.ndarray) and got.dtype == np.complex128
+    np.testing.assert_allclose(got.get(), theirs(v, z), rtol=1e-13)
+
+
+def test_hankel_wrapper_broadcasts_and_refuses_as_scipy():
+    # one function: the four share the wrapper (each layout is a kernel)
+    z = np.array([1 + 1j, -2 + 0.5j, 3 - 4j, -5 - 0.01j, 20.0 + 0j])
+    v = np.array([[0.5], [-3.0], [7.25]])
+    got = sp.hankel1(gp.asarray(v), gp.asarray(z))
+    assert got.shape == (3, 5)
+    np.testing.assert_allclose(got.get(), ss.hankel1(v, z), rtol=1e-13)
+    np.testing.assert_allclose(sp.hankel1(2.5, gp.asarray(z)).get(), ss.hankel1(2.5, z), rtol=1e-13)
+    # lists as gpunp's ufuncs take them
+    np.testing.assert_allclose(sp.hankel1([0.5, 1.5], [1 + 1j, 2.0]).get(),
+                               ss.hankel1([0.5, 1.5], [1 + 1j, 2.0]), rtol=1e-13)
+    # a complex order and non-numbers: SciPy's no-loop TypeError; a NumPy
+    # array: gpunp's TypeError, as its ufuncs'
+    for bad in [(1j, 1.0), ("a", 1.0), (1.0, "a")]:
+        with pytest.raises(TypeError):
+            ss.hankel1(*bad)
+        with pytest.raises(TypeError):
+            sp.hankel1(*bad)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        sp.hankel1(gp.asarray([1j]), 1.0)
+    with pytest.raises(TypeError, match="implicitly"):
+        sp.hankel1(1.0, z)
+
+
+def test_hankel_result_dtypes_are_scipys():
+    # NumPy scalars and arrays strong, Python numbers weak, a real z is z + 0i
+    # (int8 fits complex64, int64 does not); one function: the four share
+    # the wrapper (each case is a kernel compiled)
+    cases = [(np.float32(1), 2 + 0j), (1.0, np.array([1], np.complex64)),
+             (np.int8(1), np.int8(2)), (np.float32(1), np.array([3], np.int64)),
+             (np.array([1], np.int8), 2), (2.0, np.array([1], np.int8))]
+    for v, z in cases:
+        # NumPy scalars as they are (strong), arrays moved
+        dev = [gp.asarray(x) if isinstance(x, np.ndarray) else x for x in (v, z)]
+        ref = ss.hankel1(v, z)
+        out = sp.hankel1(*dev)
+        assert out.dtype == ref.dtype, (v, z, out.dtype, ref.dtype)
+        assert out.shape == np.shape(ref)
+        np.testing.assert_allclose(out.get(), ref, rtol=1e-6 if ref.dtype == np.complex64 else 1e-13)
+
+
 # ---- orthogonal polynomials and spherical harmonics -------------------------------------
 
 POLY_INT = ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_sh_chebyt",

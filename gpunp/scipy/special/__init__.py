@@ -8,7 +8,8 @@ per-element math is the kernels' prelude ``csrc/prelude/special.h``. SciPy's
 own ufuncs handed a gpunp array run these (``gpunp.ndarray.__array_ufunc__``).
 A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 ``multigammaln``, ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
-``spherical_kn``, ``lambertw``, ``sph_harm_y``, ``wofz``, ``logsumexp``, ``softmax``,
+``spherical_kn``, ``lambertw``, ``hankel1``, ``hankel2``, ``hankel1e``,
+``hankel2e``, ``sph_harm_y``, ``wofz``, ``logsumexp``, ``softmax``,
 ``log_softmax``, ``diric``, and the counting functions ``comb``, ``perm``,
 ``factorial``, ``factorial2``, ``factorialk``) are built on them and on
 gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
@@ -22,7 +23,9 @@ their real loops; SciPy's complex loops are not here), the spherical Bessel
 functions, the Airy functions, the exponential and sine/cosine integrals,
 zeta, the complete and incomplete elliptic integrals, Carlson's symmetric
 ones and Jacobi's elliptic functions, Lambert's W (``lambertw``: complex
-results, for real or complex z, from a row of real and imaginary parts), the
+results, for real or complex z, from a row of real and imaginary parts),
+the Hankel functions ``hankel1``, ``hankel2``, ``hankel1e``, ``hankel2e``
+(real order, complex z: wrappers over rows of real and imaginary parts), the
 binomial, negative binomial, F, gamma, chi-square and Poisson distributions
 with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
 and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
@@ -31,8 +34,8 @@ mean and Spence's function, the Kolmogorov-Smirnov distributions
 (``owens_t``), and the
 Faddeeva function ``wofz`` (complex results, for real or complex z, from a
 row of real and imaginary parts, as ``lambertw``). Only real loops
-(``lambertw`` and ``wofz`` aside): a complex operand raises SciPy's no-loop
-``TypeError``.
+(``lambertw``, ``wofz`` and the Hankel functions aside): a complex operand
+raises SciPy's no-loop ``TypeError``.
 """
 
 import gpunp as _gpunp
@@ -46,6 +49,7 @@ _engine.check(_engine.lib.gp_set_scipy_version(min(_scipy_version(), 2**31 - 1))
 from gpunp.scipy.special._comb import comb, factorial, factorial2, factorialk, perm
 from gpunp.scipy.special._functions import (multigammaln, polygamma, spherical_in, spherical_jn,
                                             spherical_kn, spherical_yn, zeta)
+from gpunp.scipy.special._hankel import hankel1, hankel1e, hankel2, hankel2e
 from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
 from gpunp.scipy.special._misc import bernoulli, diric, euler
@@ -61,6 +65,6 @@ sinc = _gpunp.sinc  # SciPy's is NumPy's
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
-                    "factorialk", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
+                    "factorialk", "hankel1", "hankel1e", "hankel2", "hankel2e", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
                     "perm", "polygamma", "sinc", "softmax", "spherical_in", "spherical_jn",
                     "spherical_kn", "spherical_yn", "sph_harm_y", "wofz", "zeta"])
