@@ -426,6 +426,14 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "fdtr", "fff->f ddd->d", "gpk_sf_fdtr(x0, x1, x2)"),
     SF(3, "fdtrc", "fff->f ddd->d", "gpk_sf_fdtrc(x0, x1, x2)"),
     SF(3, "fdtri", "fff->f ddd->d", "gpk_sf_fdtri(x0, x1, x2)"),
+    /* Student's t and the parameter inverses of the distributions (issue 38) */
+    SF(2, "stdtr", "ff->f dd->d", "gpk_sf_stdtr(x0, x1)"),
+    SF(2, "stdtrit", "ff->f dd->d", "gpk_sf_stdtrit(x0, x1)"),
+    SF(2, "chdtriv", "ff->f dd->d", "gpk_sf_chdtriv(x0, x1)"),
+    SF(2, "pdtrik", "ff->f dd->d", "gpk_sf_pdtrik(x0, x1)"),
+    SF(3, "gdtria", "fff->f ddd->d", "gpk_sf_gdtria(x0, x1, x2)"),
+    SF(3, "gdtrib", "fff->f ddd->d", "gpk_sf_gdtrib(x0, x1, x2)"),
+    SF(3, "gdtrix", "fff->f ddd->d", "gpk_sf_gdtrix(x0, x1, x2)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

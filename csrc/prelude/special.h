@@ -3630,3 +3630,157 @@ GPK_HELPER double gpk_sf_fdtri(double dfn, double dfd, double p)
     return isinf(x) ? w / y * (dfd / dfn) : x; /* either order may overflow first */
 }
 #endif /* GPK_SF_IBETAINV */
+#ifdef GPK_SF_STDTR
+/* ---- Student's t distribution ------------------------------------------- */
+/* The tail below -|t| is I_x(df/2, 1/2) / 2 at x = df / (df + t^2); x and
+ * y = 1 - x = t^2 / (df + t^2) are formed apart from the ratio of df and t^2
+ * (the smaller of the two keeps its digits), and past the doubles (x below
+ * 1e-20, where the series' next term is below eps) the tail is its head
+ * x^a / (a B(a, 1/2)) in logs. df past 1/eps: the normal limit (SciPy's,
+ * Boost's, switch). */
+GPK_HELPER double gpk_sf_stdtr(double df, double t)
+{
+    if (df != df || t != t || !(df > 0)) return NAN;
+    if (isinf(t)) return t > 0 ? 1.0 : 0.0;
+    if (df > 4503599627370496.0) return gpk_sf_ndtr(t);
+    double a = df / 2, at = fabs(t), x, y;
+    if (t == 0 || a == 0) return 0.5; /* a subnormal df puts the mass at +-inf */
+    if (at >= 1) {
+        double r = df / at / at;
+        x = r / (1 + r);
+        y = 1 / (1 + r);
+    } else {
+        double s = at * at / df;
+        x = 1 / (1 + s);
+        y = isinf(s) ? 1.0 : s / (1 + s);
+    }
+    double tail;
+    if (x < 1e-20)
+        tail = 0.5 * exp(a * (log(df) - 2 * log(at)) - gpk_sf_log_abeta(a, 0.5));
+    else
+        tail = 0.5 * gpk_sf_ibeta_xy(a, 0.5, x, y, 0);
+    return t < 0 ? tail : 1 - tail;
+}
+
+/* stdtrit: t with stdtr(df, t) = p. The tail s = min(p, 1 - p) (exact) is
+ * I_x(df/2, 1/2) / 2, whose root x and 1 - x = y give t^2 = df y / x; a root
+ * x below e^-40 from the tail's head x^a / (a B(a, 1/2)) = 2 s in logs (the
+ * next term, x / 2 of it, is below eps; |t| may be a double where x is not).
+ * p = 0 is -inf (SciPy's +inf: KNOWN in the tests). */
+GPK_HELPER double gpk_sf_stdtrit(double df, double p)
+{
+    if (df != df || p != p || !(df > 0) || p < 0 || p > 1) return NAN;
+    if (p == 0) return -INFINITY;
+    if (p == 1) return INFINITY;
+    if (p == 0.5) return 0.0;
+    if (df > 4503599627370496.0) return gpk_sf_ndtri(p);
+    double a = df / 2, s = p < 0.5 ? p : 1 - p, at;
+    if (a == 0) return p < 0.5 ? -INFINITY : INFINITY;
+    double head = (log(2 * s) + gpk_sf_log_abeta(a, 0.5)) / a;
+    if (head < -40) {
+        at = exp(0.5 * (log(df) - head));
+    } else {
+        double y, x = gpk_sf_ibeta_inv(a, 0.5, 2 * s, 1 - 2 * s, &y);
+        at = sqrt(df) * (sqrt(y) / sqrt(x));
+    }
+    return p < 0.5 ? -at : at;
+}
+#endif /* GPK_SF_STDTR */
+#ifdef GPK_SF_SHAPEINV
+/* ---- the incomplete gamma function inverted in its shape ------------------ */
+/* s > 0 with P(s, x) = p (q = 1 - p apart) for x > 0 finite, 0 < p < 1.
+ * P falls as s grows; the smaller tail's log is matched (either tail keeps
+ * its digits). From s = x (where P is near 1/2) steps that double the
+ * factor of s bracket the root (0 if it is below the smallest normal double,
+ * inf past the largest), then false position (the Illinois variant) narrows
+ * the bracket, with a bisection (geometric while the bracket spans a factor
+ * of 4) wherever three steps did not halve it, to 2 eps relative. The
+ * incomplete gamma function is called from this one site. */
+GPK_HELPER double gpk_sf_igam_inva(double x, double p, double q)
+{
+    int upper = p > 0.5;
+    double lt = log(upper ? q : p);
+    /* G(s) = +-(log tail - log target) rises with s for either tail */
+    double lo = 0, hi = INFINITY, glo = 0, ghi = 0, s = x < 1e-300 ? 1e-300 : x > 1e300 ? 1e300 : x;
+    double width = INFINITY, fac = 2;
+    int side = 0;
+    for (int it = 0; it < 400; ++it) {
+        double F = upper ? gpk_sf_gammaincc(s, x) : gpk_sf_gammainc(s, x);
+        double G = upper ? log(F) - lt : lt - log(F);
+        if (G == 0) return s;
+        if (G < 0) { lo = s; glo = G; if (side == -1) ghi *= 0.5; side = -1; }
+        else { hi = s; ghi = G; if (side == 1) glo *= 0.5; side = 1; }
+        double sn;
+        if (isinf(hi)) { /* below the root: up */
+            if (s >= 1.7976931348623157e308) return INFINITY;
+            sn = s * fac > 1.7976931348623157e308 ? 1.7976931348623157e308 : s * fac;
+            fac *= fac;
+        } else if (lo == 0) { /* above it: down */
+            if (s <= 2.2250738585072014e-308) return 0.0;
+            sn = s / fac < 2.2250738585072014e-308 ? 2.2250738585072014e-308 : s / fac;
+            fac *= fac;
+        } else {
+            if (hi - lo <= 4.4e-16 * lo) return 0.5 * (lo + hi);
+            sn = lo + (hi - lo) * (glo / (glo - ghi));
+            if (it % 3 == 2) {
+                if (hi - lo > 0.5 * width) sn = NAN; /* three steps did not halve it */
+                width = hi - lo;
+            }
+            if (!(sn > lo && sn < hi))
+                sn = hi > 4 * lo ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
+        }
+        s = sn;
+    }
+    return s;
+}
+
+/* chdtriv: v with chdtr(v, x) = p, twice the shape of P(v/2, x/2) = p */
+GPK_HELPER double gpk_sf_chdtriv(double p, double x)
+{
+    if (p != p || x != x || !(x > 0) || p < 0 || p > 1) return NAN;
+    if (p == 1) return 0.0; /* SciPy's, before an infinite x's NaN */
+    if (isinf(x)) return NAN;
+    if (p == 0) return INFINITY;
+    return 2 * gpk_sf_igam_inva(x / 2, p, 1 - p);
+}
+
+/* pdtrik: k with pdtr(k, m) = Q(k + 1, m) = p; SciPy's 0 below k = 0, for
+ * p = 0 and for m = 0, NaN for p = 1 */
+GPK_HELPER double gpk_sf_pdtrik(double p, double m)
+{
+    if (p != p || m != m || m < 0 || p < 0 || p > 1 || p == 1 || isinf(m)) return NAN;
+    if (p == 0 || m == 0) return 0.0;
+    double k = gpk_sf_igam_inva(m, 1 - p, p) - 1;
+    return k < 0 ? 0.0 : k;
+}
+
+/* gdtrib: b with gdtr(a, b, x) = P(b, a x) = p */
+GPK_HELPER double gpk_sf_gdtrib(double a, double p, double x)
+{
+    if (a != a || p != p || x != x || p < 0 || p > 1 || !(a > 0) || isinf(a) || !(x >= 0) ||
+        isinf(x))
+        return NAN;
+    if (x == 0) return p == 0 ? NAN : 0.0;
+    if (p == 0) return INFINITY;
+    if (p == 1) return 0.0;
+    double ax = a * x;
+    if (isinf(ax)) return INFINITY; /* P(b, inf) = 1 for every finite b */
+    return gpk_sf_igam_inva(ax, p, 1 - p);
+}
+
+/* gdtria and gdtrix: the rate a and the quantile x of gdtr(a, b, x) =
+ * P(b, a x) = p, gammaincinv(b, p) over the other, with SciPy's (xsf's)
+ * special cases */
+GPK_HELPER double gpk_sf_gdtria(double p, double b, double x)
+{
+    if (x == 0) return NAN;
+    if (b == 0 && p == 0) return isinf(x) && x > 0 ? NAN : 0.0;
+    return gpk_sf_gammaincinv(b, p) / x;
+}
+GPK_HELPER double gpk_sf_gdtrix(double a, double b, double p)
+{
+    if (a == 0 && b == 0) return NAN;
+    if ((isinf(a) || isinf(b)) && a >= 0 && b >= 0) return NAN;
+    return gpk_sf_gammaincinv(b, p) / a;
+}
+#endif /* GPK_SF_SHAPEINV */
