@@ -3638,6 +3638,41 @@ GPK_HELPER double gpk_sf_fdtri(double dfn, double dfd, double p)
  * 1e-20, where the series' next term is below eps) the tail is its head
  * x^a / (a B(a, 1/2)) in logs. df past 1/eps: the normal limit (SciPy's,
  * Boost's, switch). */
+/* I_x(a, 1/2) for a >= 8: DiDonato and Morris's expansion in 1 / T, T =
+ * a - 1/4 ("Significant digit computation of the incomplete beta function
+ * ratios", ACM TOMS 18, 1992, section 9): Q(1/2, u) at u = -T log x and
+ * its corrections sum_n p_n J_n, each J_n taken relative to
+ * h = u^(1/2) e^-u / Gamma(1/2) (so J_0 = erfcx(sqrt u) sqrt(pi / u)); the
+ * prefactor Gamma(a + 1/2) / (Gamma(a) sqrt T) by Stirling's series, near 1.
+ * The continued fraction loses digits where it is slowest, x near 1 -
+ * 3 / (2a) (|t| near sqrt 3: 1e-8 of the tail at df = 8e7), which this
+ * does not. */
+GPK_HELPER double gpk_sf_ibeta_half_big(double a, double x, double y)
+{
+    double T = a - 0.25, lx = y < 0.35 ? log1p(-y) : log(x), u = -T * lx, su = sqrt(u);
+    double lr = a * gpk_sf_log1pmx(0.5 / a) - 0.5 * log1p(-0.25 / a) +
+                (gpk_sf_stirling_mu(a + 0.5) - gpk_sf_stirling_mu(a));
+    /* K_n = sqrt(u) J_n: no division by a u that may be 0 */
+    double K = gpk_sf_erfcx(su) * GPK_SF_SQRTPI, sum = K;
+    double p[24], f[24]; /* p_n and (2n + 1)! */
+    double L = 0.25 * lx * lx, Ln = 1, t4 = 4 * T * T;
+    p[0] = 1;
+    f[0] = 1;
+    for (int n = 1; n < 24; ++n) {
+        f[n] = f[n - 1] * (2 * n) * (2 * n + 1);
+        double s = 0;
+        for (int m = 1; m < n; ++m) s += (0.5 * m - n) * p[n - m] / f[m];
+        p[n] = -0.5 / f[n] + s / n;
+        double c = 2 * n - 1.5; /* b + 2n - 2 */
+        K = (c * (c + 1) * K + (u + c + 1) * su * Ln) / t4;
+        Ln *= L;
+        double r = p[n] * K;
+        sum += r;
+        if (fabs(r) <= 1e-17 * fabs(sum)) break;
+    }
+    return exp(lr - u) / GPK_SF_SQRTPI * sum;
+}
+
 GPK_HELPER double gpk_sf_stdtr(double df, double t)
 {
     if (df != df || t != t || !(df > 0)) return NAN;
@@ -3657,6 +3692,8 @@ GPK_HELPER double gpk_sf_stdtr(double df, double t)
     double tail;
     if (x < 1e-20)
         tail = 0.5 * exp(a * (log(df) - 2 * log(at)) - gpk_sf_log_abeta(a, 0.5));
+    else if (a >= 8 && x >= 0.5)
+        tail = 0.5 * gpk_sf_ibeta_half_big(a, x, y);
     else
         tail = 0.5 * gpk_sf_ibeta_xy(a, 0.5, x, y, 0);
     return t < 0 ? tail : 1 - tail;
@@ -3682,6 +3719,17 @@ GPK_HELPER double gpk_sf_stdtrit(double df, double p)
     } else {
         double y, x = gpk_sf_ibeta_inv(a, 0.5, 2 * s, 1 - 2 * s, &y);
         at = sqrt(df) * (sqrt(y) / sqrt(x));
+        /* from 8 on, where stdtr's own expansion keeps digits that the
+         * inverse's continued fraction loses (|t| near sqrt 3, s below 1/4;
+         * nearer 1/2 stdtr's tail has only eps of 1/2 - s), two of Newton's
+         * steps on stdtr (the density's log need not be exact: the step is
+         * 1e-12 of t) */
+        for (int k = 0; k < 2 && a >= 8 && x >= 0.5 && s < 0.25; ++k) {
+            double F = gpk_sf_stdtr(df, -at);
+            double lpdf = lgamma(a + 0.5) - lgamma(a) - 0.5 * log(df * GPK_SF_PI) -
+                          (a + 0.5) * log1p(at / df * at);
+            at += (F - s) / exp(lpdf);
+        }
     }
     return p < 0.5 ? -at : at;
 }
