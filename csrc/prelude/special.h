@@ -3734,52 +3734,88 @@ GPK_HELPER double gpk_sf_stdtrit(double df, double p)
     return p < 0.5 ? -at : at;
 }
 #endif /* GPK_SF_STDTR */
+#ifdef GPK_SF_ROOT
+/* ---- a root in a distribution's parameter --------------------------------- */
+/* One root finder for the parameter inverses, written as steps so that each
+ * caller's loop calls its own forward function (the incomplete gamma or
+ * beta function) from one site: the caller evaluates G, which must rise
+ * with s, at r.s and hands it to gpk_sf_root_next, until r.done (r.s is the
+ * root then). From the first guess, steps by a factor that squares each
+ * time (2, 4, 16, ...) bracket the root (0 if it is below the smallest
+ * normal double, inf past the largest); then false position (the Illinois
+ * variant) narrows the bracket, with a bisection (geometric while it spans
+ * a factor of 4) wherever three steps did not halve it, to 2 eps relative;
+ * at most 400 evaluations. */
+typedef struct gpk_sf_root {
+    double s, lo, hi, glo, ghi, width, fac;
+    int side, it, done;
+} gpk_sf_root;
+
+GPK_HELPER gpk_sf_root gpk_sf_root_start(double s0)
+{
+    gpk_sf_root r;
+    r.s = s0 < 1e-300 ? 1e-300 : s0 > 1e300 ? 1e300 : s0;
+    r.lo = 0;
+    r.hi = INFINITY;
+    r.glo = r.ghi = 0;
+    r.width = INFINITY;
+    r.fac = 2;
+    r.side = r.it = r.done = 0;
+    return r;
+}
+
+GPK_HELPER void gpk_sf_root_next(gpk_sf_root *r, double G)
+{
+    const double big = 1.7976931348623157e308, small = 2.2250738585072014e-308;
+    double s = r->s, sn;
+    if (G == 0 || ++r->it >= 400) { r->done = 1; return; }
+    if (G < 0) {
+        r->lo = s;
+        r->glo = G;
+        if (r->side == -1) r->ghi *= 0.5;
+        r->side = -1;
+    } else {
+        r->hi = s;
+        r->ghi = G;
+        if (r->side == 1) r->glo *= 0.5;
+        r->side = 1;
+    }
+    if (isinf(r->hi)) { /* below the root: up */
+        if (s >= big) { r->s = INFINITY; r->done = 1; return; }
+        sn = s * r->fac > big ? big : s * r->fac;
+        r->fac *= r->fac;
+    } else if (r->lo == 0) { /* above it: down */
+        if (s <= small) { r->s = 0.0; r->done = 1; return; }
+        sn = s / r->fac < small ? small : s / r->fac;
+        r->fac *= r->fac;
+    } else {
+        double lo = r->lo, hi = r->hi;
+        if (hi - lo <= 4.4e-16 * lo) { r->s = 0.5 * (lo + hi); r->done = 1; return; }
+        sn = lo + (hi - lo) * (r->glo / (r->glo - r->ghi));
+        if (r->it % 3 == 2) {
+            if (hi - lo > 0.5 * r->width) sn = NAN; /* three steps did not halve it */
+            r->width = hi - lo;
+        }
+        if (!(sn > lo && sn < hi)) sn = hi > 4 * lo ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
+    }
+    r->s = sn;
+}
+#endif /* GPK_SF_ROOT */
 #ifdef GPK_SF_SHAPEINV
 /* ---- the incomplete gamma function inverted in its shape ------------------ */
-/* s > 0 with P(s, x) = p (q = 1 - p apart) for x > 0 finite, 0 < p < 1.
- * P falls as s grows; the smaller tail's log is matched (either tail keeps
- * its digits). From s = x (where P is near 1/2) steps that double the
- * factor of s bracket the root (0 if it is below the smallest normal double,
- * inf past the largest), then false position (the Illinois variant) narrows
- * the bracket, with a bisection (geometric while the bracket spans a factor
- * of 4) wherever three steps did not halve it, to 2 eps relative. The
- * incomplete gamma function is called from this one site. */
+/* s > 0 with P(s, x) = p (q = 1 - p apart) for x > 0 finite, 0 < p < 1, from
+ * s = x (where P is near 1/2). P falls as s grows; the smaller tail's log is
+ * matched (either tail keeps its digits). */
 GPK_HELPER double gpk_sf_igam_inva(double x, double p, double q)
 {
     int upper = p > 0.5;
     double lt = log(upper ? q : p);
-    /* G(s) = +-(log tail - log target) rises with s for either tail */
-    double lo = 0, hi = INFINITY, glo = 0, ghi = 0, s = x < 1e-300 ? 1e-300 : x > 1e300 ? 1e300 : x;
-    double width = INFINITY, fac = 2;
-    int side = 0;
-    for (int it = 0; it < 400; ++it) {
-        double F = upper ? gpk_sf_gammaincc(s, x) : gpk_sf_gammainc(s, x);
-        double G = upper ? log(F) - lt : lt - log(F);
-        if (G == 0) return s;
-        if (G < 0) { lo = s; glo = G; if (side == -1) ghi *= 0.5; side = -1; }
-        else { hi = s; ghi = G; if (side == 1) glo *= 0.5; side = 1; }
-        double sn;
-        if (isinf(hi)) { /* below the root: up */
-            if (s >= 1.7976931348623157e308) return INFINITY;
-            sn = s * fac > 1.7976931348623157e308 ? 1.7976931348623157e308 : s * fac;
-            fac *= fac;
-        } else if (lo == 0) { /* above it: down */
-            if (s <= 2.2250738585072014e-308) return 0.0;
-            sn = s / fac < 2.2250738585072014e-308 ? 2.2250738585072014e-308 : s / fac;
-            fac *= fac;
-        } else {
-            if (hi - lo <= 4.4e-16 * lo) return 0.5 * (lo + hi);
-            sn = lo + (hi - lo) * (glo / (glo - ghi));
-            if (it % 3 == 2) {
-                if (hi - lo > 0.5 * width) sn = NAN; /* three steps did not halve it */
-                width = hi - lo;
-            }
-            if (!(sn > lo && sn < hi))
-                sn = hi > 4 * lo ? sqrt(lo) * sqrt(hi) : 0.5 * (lo + hi);
-        }
-        s = sn;
+    gpk_sf_root r = gpk_sf_root_start(x);
+    while (!r.done) {
+        double F = upper ? gpk_sf_gammaincc(r.s, x) : gpk_sf_gammainc(r.s, x);
+        gpk_sf_root_next(&r, upper ? log(F) - lt : lt - log(F));
     }
-    return s;
+    return r.s;
 }
 
 /* chdtriv: v with chdtr(v, x) = p, twice the shape of P(v/2, x/2) = p */

@@ -78,6 +78,7 @@ static const section_t sf_sections[] = {
     {"GPK_SF_BESSELV", {"gpk_sf_bv_"}},
     {"GPK_SF_IBETAINV", {SF_IBETAINV_WORDS}},
     {"GPK_SF_STDTR", {"gpk_sf_stdtr"}},
+    {"GPK_SF_ROOT", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
     {"GPK_SF_SHAPEINV", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
 };
 
