@@ -1598,7 +1598,7 @@ def _unordered(k):
     return np.where(k < 0, (-k) | np.int64(-0x8000000000000000), k).astype(np.int64).view(np.float64)
 
 
-def _param_not_a_root(name, lo_x, hi_x):
+def _param_not_a_root(name, lo_x, hi_x, rtol=1e-11):
     """Where SciPy's parameter inverse is not a root of SciPy's own forward
     function (NaN, or the smaller tail there off by more than 1e-11 of
     itself: Boost's quantiles and inverses give up, or stop early, past
@@ -1608,7 +1608,9 @@ def _param_not_a_root(name, lo_x, hi_x):
     at 1e-11 relative (gdtrib(772.8, 3.25e-9, 893.2): mpmath's tail at
     SciPy's root p (1 + 3.5e-8), at gpunp's p (1 - 6e-13))), the root of
     SciPy's forward function instead, by bisection on the doubles in their
-    order (64 steps to the last bit) between lo_x and hi_x"""
+    order (64 steps to the last bit) between lo_x and hi_x; `rtol` for
+    stdtrit 1e-13 (mpmath: stdtrit(246.3, 1.47e-146) SciPy's tail p (1 +
+    7.5e-12), gpunp's p (1 + 5.7e-14))"""
     _, lower, upper, rising = PARAM_INVERSES[name]
 
     def which(a):
@@ -1623,7 +1625,7 @@ def _param_not_a_root(name, lo_x, hi_x):
             ref = getattr(ss, name)(*a)
             tail = np.where(up, q, p)
             f = np.where(up, upper(params, ref), lower(params, ref))
-            off = np.isnan(ref) | ~(np.abs(f - tail) <= 1e-11 * tail)
+            off = np.isnan(ref) | ~(np.abs(f - tail) <= rtol * tail)
         return ok & off
 
     def value(a):
@@ -1649,7 +1651,7 @@ def _param_not_a_root(name, lo_x, hi_x):
     return which, value
 
 
-KNOWN.append(("stdtrit", *_param_not_a_root("stdtrit", -np.inf, np.inf),
+KNOWN.append(("stdtrit", *_param_not_a_root("stdtrit", -np.inf, np.inf, rtol=1e-13),
               "SciPy's value not a root of its forward function: that function's root"))
 for _name in ("chdtriv", "pdtrik", "gdtrib"):
     KNOWN.append((_name, *_param_not_a_root(_name, 0.0, np.inf),
