@@ -446,6 +446,14 @@ const gp_op_t gp_ufuncs[] = {
     HANKEL_ROW("_hankel1e_parts", 1, 1),
     HANKEL_ROW("_hankel2e_parts", 2, 1),
 #undef HANKEL_ROW
+    /* Student's t and the parameter inverses of the distributions (issue 38) */
+    SF(2, "stdtr", "ff->f dd->d", "gpk_sf_stdtr(x0, x1)"),
+    SF(2, "stdtrit", "ff->f dd->d", "gpk_sf_stdtrit(x0, x1)"),
+    SF(2, "chdtriv", "ff->f dd->d", "gpk_sf_chdtriv(x0, x1)"),
+    SF(2, "pdtrik", "ff->f dd->d", "gpk_sf_pdtrik(x0, x1)"),
+    SF(3, "gdtria", "fff->f ddd->d", "gpk_sf_gdtria(x0, x1, x2)"),
+    SF(3, "gdtrib", "fff->f ddd->d", "gpk_sf_gdtrib(x0, x1, x2)"),
+    SF(3, "gdtrix", "fff->f ddd->d", "gpk_sf_gdtrix(x0, x1, x2)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

@@ -42,12 +42,13 @@ static const section_t sections[] = {
 #define SF_IGAM_WORDS "gpk_sf_gammainc", "gpk_sf_pdtr", "gpk_sf_chdtr", "gpk_sf_gdtr"
 /* the incomplete beta functions use beta (GAMMA), erfc (ERF) and their
  * incomplete gamma limit (IGAM) */
-#define SF_IBETA_WORDS "gpk_sf_betainc", "gpk_sf_bdtr", "gpk_sf_nbdtr", "gpk_sf_fdtr"
+#define SF_IBETA_WORDS "gpk_sf_betainc", "gpk_sf_bdtr", "gpk_sf_nbdtr", "gpk_sf_fdtr", \
+    "gpk_sf_stdtr"
 /* ndtri_exp uses ndtri and log_ndtr, wofz and owens_t erfcx (ERF) */
 #define SF_ERF_KS_WORDS "gpk_sf_ndtri_exp(", "gpk_sf_wofz(", "gpk_sf_owens_t("
 /* the inverses of the incomplete beta function and the F distribution on it */
 #define SF_IBETAINV_WORDS "gpk_sf_betaincinv", "gpk_sf_betainccinv", "gpk_sf_bdtri", \
-    "gpk_sf_nbdtri", "gpk_sf_fdtr"
+    "gpk_sf_nbdtri", "gpk_sf_fdtr", "gpk_sf_stdtr"
 static const section_t sf_sections[] = {
     {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
@@ -84,6 +85,9 @@ static const section_t sf_sections[] = {
     {"GPK_SF_WOFZ", {"gpk_sf_wofz("}},
     {"GPK_SF_OWENS", {"gpk_sf_owens_t("}},
     {"GPK_SF_HANKEL", {"gpk_sf_bv_hankel("}},
+    {"GPK_SF_STDTR", {"gpk_sf_stdtr"}},
+    {"GPK_SF_ROOT", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
+    {"GPK_SF_SHAPEINV", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -351,6 +351,22 @@ TOL = {
                 "SciPy 1126 ULPs off, gpunp 5), growing with h^2 (its exp(-h^2/2) of h^2 "
                 "rounded; owens_t(29.31, 8.033) SciPy 526 off, gpunp 0) and for a below 1e-3 "
                 "(owens_t(4.905, 1.104e-6) SciPy 81252 off, gpunp 2)"),
+    # Student's t and the parameter inverses of the distributions (issue 38)
+    "stdtr": (64, lambda a, r: _ibeta(a, r),
+              "as betainc: the tail is I_x(df/2, 1/2) / 2 (mpmath: stdtr(82.9, -668.5) SciPy "
+              "and gpunp 517 ULPs apart, both within 1e-13 of it)"),
+    "stdtrit": (64, lambda a, r: _param_inverse("stdtrit", a, r, slack=1024),
+                "as betaincinv (the root in x of I_x(df/2, 1/2) = 2 min(p, 1 - p)), and SciPy's "
+                "(Boost's) quantile stops at 1e-13 of the tail: 1024 ULPs more of it (mpmath: "
+                "stdtrit(2.5, 0.21875) SciPy's tail p (1 + 1.05e-13), gpunp's p (1 + 2.5e-16))"),
+    "chdtriv": (64, lambda a, r: _param_inverse("chdtriv", a, r),
+                "false position on gammainc in its shape, to 2 eps: gammainc's allowance "
+                "times the root's condition"),
+    "pdtrik": (64, lambda a, r: _param_inverse("pdtrik", a, r), "as chdtriv"),
+    "gdtrib": (64, lambda a, r: _param_inverse("gdtrib", a, r), "as chdtriv"),
+    "gdtria": (64, lambda a, r: _param_inverse("gdtria", a, r),
+               "gammaincinv over x: as gammaincinv"),
+    "gdtrix": (64, lambda a, r: _param_inverse("gdtrix", a, r), "as gdtria"),
 }
 
 
@@ -521,6 +537,54 @@ def _inverse(name, args, ref):
     return np.where(np.isfinite(x) & (x != 0), np.minimum(np.nan_to_num(grow, nan=1e300), 1e300), 0)
 
 
+# the parameter inverses' forward functions (SciPy's) as (the place of the
+# probability p among the arguments, the function of the others and the root
+# that equals p at the root, its complement, whether it rises with the root)
+PARAM_INVERSES = {
+    "stdtrit": (1, lambda a, t: _stdtr(a[0], t), lambda a, t: _stdtr(a[0], -t), True),
+    "chdtriv": (0, lambda a, v: ss.chdtr(v, a[0]), lambda a, v: ss.chdtrc(v, a[0]), False),
+    # pdtr(k, m) is Q(floor(k) + 1, m): the root is that of the continuous Q
+    "pdtrik": (0, lambda a, k: ss.gammaincc(k + 1, a[0]), lambda a, k: ss.gammainc(k + 1, a[0]),
+               True),
+    "gdtrib": (1, lambda a, b: ss.gdtr(a[0], b, a[1]), lambda a, b: ss.gdtrc(a[0], b, a[1]), False),
+    "gdtria": (0, lambda a, r: ss.gammainc(a[0], r * a[1]), lambda a, r: ss.gammaincc(a[0], r * a[1]),
+               True),
+    "gdtrix": (2, lambda a, r: ss.gammainc(a[1], a[0] * r), lambda a, r: ss.gammaincc(a[1], a[0] * r),
+               True),
+}
+
+
+def _param_split(name, args):
+    """the other arguments, broadcast, and p"""
+    k = PARAM_INVERSES[name][0]
+    arrs = np.broadcast_arrays(*[np.asarray(v, np.float64) for v in args])
+    return arrs[:k] + arrs[k + 1:], arrs[k]
+
+
+def _param_inverse(name, args, ref, slack=0):
+    """as _inverse, for a root in a parameter: 64 ULPs of the forward
+    function (plus 64 per unit of its |log|, one per 1e9 of the largest
+    argument, and `slack`) times the root's condition |d log r / d log T|,
+    T the smaller tail at the root, measured on SciPy's forward function at
+    the root"""
+    _, lower, upper, _ = PARAM_INVERSES[name]
+    x = np.asarray(ref, np.float64)
+    params, p = _param_split(name, args)
+    params = [np.broadcast_to(v, x.shape) for v in params]
+    p = np.broadcast_to(p, x.shape)
+    use_upper = p > 0.5
+    tail = np.where(use_upper, 1 - p, p)
+    h = 1e-6
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = [np.where(use_upper, upper(params, x * s), lower(params, x * s)) for s in (1 + h, 1 - h)]
+        d = np.abs(np.log(f[0]) - np.log(f[1])) / (2 * h)
+        cond = np.nan_to_num(1 / d, nan=1e300, posinf=1e300)
+        big = np.max([np.abs(v) for v in params], axis=0) / 1e9
+        grow = 4 + cond * (64 * (1 + np.abs(np.log(tail))) + big + slack)
+    return np.where(np.isfinite(x) & (x != 0), np.minimum(np.nan_to_num(grow, nan=1e300), 1e300), 0)
+
+
 def _faddeeva_band(args):
     """SciPy's erfi and dawsn are up to 68 eps off for 0.01 <= |x| < 0.1 and
     6 eps for 0.1 <= |x| < 0.5 (mpmath): twice that in ULPs of the value"""
@@ -558,12 +622,17 @@ INT_FIRST = {"expn", "yn", "kn", "pdtri", "eval_chebyt", "eval_chebyu", "eval_ch
 PROB = {"gammaincinv": (1,), "gammainccinv": (1,), "chdtri": (1,), "pdtri": (1,),
         "betainc": (2,), "betaincc": (2,), "bdtr": (2,), "bdtrc": (2,), "nbdtr": (2,),
         "nbdtrc": (2,), "betaincinv": (2,), "betainccinv": (2,), "bdtri": (2,), "nbdtri": (2,),
-        "fdtri": (2,), "smirnov": (1,), "smirnovi": (1,), "kolmogi": (0,)}
+        "fdtri": (2,), "smirnov": (1,), "smirnovi": (1,), "kolmogi": (0,), "stdtrit": (1,),
+        "chdtriv": (0,), "pdtrik": (0,), "gdtrib": (1,), "gdtria": (0,), "gdtrix": (2,)}
 COUNTS = {"bdtr": (0, 1), "bdtrc": (0, 1), "nbdtr": (0, 1), "nbdtrc": (0, 1), "bdtri": (0, 1),
           "nbdtri": (0, 1), "smirnov": (0,), "smirnovi": (0,)}
 A_BOUND = {"gammainc": 1e4, "gammaincc": 1e4, "pdtr": 1e4, "pdtrc": 1e4, "chdtr": 2e4,
            "chdtrc": 2e4, "gdtr": 1e4, "gdtrc": 1e4, "gammaincinv": 1e4, "gammainccinv": 1e4,
-           "chdtri": 2e4}
+           "chdtri": 2e4, "chdtriv": 2e4, "pdtrik": 1e4, "gdtria": 1e4, "gdtrix": 1e4,
+           "gdtrib": 100.0}
+# where A_BOUND's argument is not the first: gdtrib's a and x (a x is the shape's argument)
+A_PLACES = {"gdtr": (1,), "gdtrc": (1,), "chdtriv": (1,), "pdtrik": (1,), "gdtria": (1,),
+            "gdtrix": (1,), "gdtrib": (0, 2)}
 
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 2.0, -1.0, -2.0, -0.5, 0.5, 3.5,
                     1e-300, 5e-324, TINY, 170.5, 171.7, -170.5, 1e300, -1e300, 709.8, 745.2,
@@ -1604,6 +1673,154 @@ for _name in ("bdtri", "nbdtri"):
     KNOWN.append((_name, *_huge_count(_name),
                   "a count past 1e100: the incomplete gamma limit; SciPy's NaN or 0"))
 
+
+
+def _ordered(x):
+    """doubles as integers in their order (negative ones too)"""
+    b = np.asarray(x, np.float64).view(np.int64)
+    return np.where(b < 0, -(b & 0x7FFFFFFFFFFFFFFF), b)
+
+
+def _unordered(k):
+    return np.where(k < 0, (-k) | np.int64(-0x8000000000000000), k).astype(np.int64).view(np.float64)
+
+
+def _param_not_a_root(name, lo_x, hi_x, rtol=1e-11):
+    """Where SciPy's parameter inverse is not a root of SciPy's own forward
+    function (NaN, or the smaller tail there off by more than 1e-11 of
+    itself: Boost's quantiles and inverses give up, or stop early, past
+    1e10 (chdtriv(0.5, 5.6e10) NaN, (0.01, 1e19) NaN, (0.01, 1e27) finite),
+    and in the far tails (mpmath: stdtrit(3.03, 2.2e-184) SciPy's -2.54e60
+    has the tail 8 p, gpunp's -5.04e60 p (1 - 3e-14)); xsf's gdtrib stops
+    at 1e-11 relative (gdtrib(772.8, 3.25e-9, 893.2): mpmath's tail at
+    SciPy's root p (1 + 3.5e-8), at gpunp's p (1 - 6e-13))), the root of
+    SciPy's forward function instead, by bisection on the doubles in their
+    order (64 steps to the last bit) between lo_x and hi_x; `rtol` for
+    stdtrit 1e-13 (mpmath: stdtrit(246.3, 1.47e-146) SciPy's tail p (1 +
+    7.5e-12), gpunp's p (1 + 5.7e-14))"""
+    _, lower, upper, rising = PARAM_INVERSES[name]
+
+    def which(a):
+        params, p = _param_split(name, a)
+        q = 1 - p
+        up = p > 0.5
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ok = (p > 0) & (q > 0)
+            for v in params:
+                ok &= np.isfinite(v) & (v > 0)
+            ref = getattr(ss, name)(*a)
+            tail = np.where(up, q, p)
+            f = np.where(up, upper(params, ref), lower(params, ref))
+            off = np.isnan(ref) | ~(np.abs(f - tail) <= rtol * tail)
+        return ok & off
+
+    def value(a):
+        params, p = _param_split(name, a)
+        out = np.full(p.shape, np.nan)
+        m = which(a)
+        params, p = [v[m] for v in params], p[m]
+        q, up = 1 - p, p > 0.5
+        lo = np.full(p.shape, _ordered(lo_x), np.int64)
+        hi = np.full(p.shape, _ordered(hi_x), np.int64)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for _ in range(65):
+                mid = (lo >> 1) + (hi >> 1) + (lo & hi & 1)  # hi - lo may overflow
+                x = _unordered(mid)
+                # x below the root: the function is still short of p (of q)
+                below = np.where(up, (upper(params, x) > q) == rising, (lower(params, x) < p) == rising)
+                lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+        # the first double past the root at the largest double: the root is beyond it
+        x = _unordered(hi)
+        out[m] = np.where(np.abs(x) == np.finfo(np.float64).max, x * np.inf, x)
+        return out
+    return which, value
+
+
+KNOWN.append(("stdtrit", *_param_not_a_root("stdtrit", -np.inf, np.inf, rtol=1e-13),
+              "SciPy's value not a root of its forward function: that function's root"))
+for _name in ("chdtriv", "pdtrik", "gdtrib"):
+    KNOWN.append((_name, *_param_not_a_root(_name, 0.0, np.inf),
+                  "SciPy's value not a root of its forward function: that function's root"))
+
+
+def _t_head(a):
+    """|t| from the tail's head: x^A / (A B(A, 1/2)) = 2 s at x = df / t^2,
+    A = df / 2, s = min(p, 1 - p), and log x"""
+    df, p = np.broadcast_arrays(_a(a), _a(a, 1))
+    with np.errstate(all="ignore"):
+        A, s = df / 2, np.minimum(p, 1 - p)
+        log_ab = np.where(A < 1e-10, -A * (ss.psi(0.5) + np.euler_gamma), np.log(A) + ss.betaln(A, 0.5))
+        lx = (np.log(2 * s) + log_ab) / A
+        return np.exp(0.5 * (np.log(df) - lx)), lx
+
+
+KNOWN.append(("stdtrit", lambda a: (np.minimum(_a(a, 1), 1 - _a(a, 1)) < TINY) & (_t_head(a)[1] < -40)
+              & (_a(a, 1) > 0) & (_a(a) > 0) & (_a(a) <= 2 ** 52),
+              lambda a: np.where(_a(a, 1) < 0.5, -1, 1) * _t_head(a)[0],
+              "a tail below the normal doubles, x below e^-40: the head (exact there); "
+              "SciPy's forward function is not exact that far"))
+KNOWN.append(("stdtrit", lambda a: (_a(a, 1) == 0) & (_a(a) > 0),
+              lambda a: np.full_like(_a(a), -np.inf), "the quantile at p = 0: SciPy's +inf"))
+
+
+def _t_overflow(a):
+    """|t| past sqrt of the largest double, or df / t^2 below the normal
+    doubles: SciPy's (Boost's) t^2 overflows or its x = df / (df + t^2)
+    underflows, and its tail is 0 (stdtr(0.5, -1e155) = 0, the tail 1.8e-78;
+    stdtr(1e-295, 1e29) = 1, the tail near 1/2 for a tiny df); in the loop's
+    dtype (float32's overflow at 1.8e19)"""
+    fi = np.finfo(np.float32 if np.asarray(a[1]).dtype == np.float32 else np.float64)
+    df, t = np.broadcast_arrays(_a(a), _a(a, 1))
+    with np.errstate(all="ignore"):
+        far = (np.abs(t) > np.sqrt(fi.max)) | (df / t / t < fi.tiny)
+    return (df > 0) & (df <= 2 ** 52) & np.isfinite(t) & (t != 0) & far
+
+
+def _t_overflow_value(a):
+    """the tail I_x(df/2, 1/2) / 2 at x = df / t^2, by its head
+    x^a / (a B(a, 1/2)) in logs where x is below 1e-20"""
+    df, t = np.broadcast_arrays(_a(a), _a(a, 1))
+    with np.errstate(all="ignore"):
+        A, at = df / 2, np.abs(t)
+        x = df / at / at
+        log_ab = np.where(A < 1e-10, -A * (ss.psi(0.5) + np.euler_gamma), np.log(A) + ss.betaln(A, 0.5))
+        head = 0.5 * np.exp(A * (np.log(df) - 2 * np.log(at)) - log_ab)
+        tail = np.where(x < 1e-20, head, ss.betainc(A, 0.5, x / (1 + x)) / 2)
+        return np.where(t < 0, tail, 1 - tail)
+
+
+def _cauchy_near_0(a):
+    return (_a(a) == 1) & (np.abs(_a(a, 1)) < 1e-4)
+
+
+def _stdtr(df, t):
+    """stdtr where SciPy's is its function's value, the KNOWN values below
+    elsewhere (for the roots of stdtrit)"""
+    a = np.broadcast_arrays(np.asarray(df, np.float64), np.asarray(t, np.float64))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # the tail's head where x = df / t^2 is below 1e-20: SciPy's is off far
+        # into the tail (its tail at stdtr(2.5, -1.46e123) is 5e-324, the head 1e-308)
+        far = _t_overflow(a) | (np.abs(a[1]) > 1e10 * np.sqrt(a[0]))
+        v = np.where(far, _t_overflow_value(a), ss.stdtr(*a))
+        return np.where(_cauchy_near_0(a), 0.5 + np.arctan(a[1]) / np.pi, v)
+
+
+KNOWN.append(("stdtr", _t_overflow, _t_overflow_value,
+              "|t| past 1.34e154: the tail; SciPy's t^2 overflows (0 or 1)"))
+KNOWN.append(("stdtr", _cauchy_near_0, lambda a: 0.5 + np.arctan(_a(a, 1)) / np.pi,
+              "df = 1 (Cauchy), |t| below 1e-4: 1/2 + atan(t) / pi; SciPy's (Boost's) is off by "
+              "1e-17 / |t| (stdtr(1, 1e-8) - 1/2 = 4.74e-9, not 3.18e-9)"))
+for _name, _order in (("gdtria", (1, 0)), ("gdtrix", (1, 2))):
+    KNOWN.append((_name, lambda a, o=_order: _zero_shape([a[o[0]], a[o[1]]]),
+                  lambda a: np.full(_a(a).shape, np.nan), "as gammaincinv: no root at b = 0"))
+    KNOWN.append((_name, lambda a, o=_order: _p_outside([a[o[0]], a[o[1]]]),
+                  lambda a: np.full(_a(a).shape, np.nan), "as gammaincinv: p outside [0, 1]"))
+    KNOWN.append((_name, lambda a, o=_order: _tiny_shape(True)([a[o[0]], a[o[1]]]),
+                  lambda a: np.zeros(_a(a).shape), "as gammaincinv: the root below the doubles"))
+
 NAMES = sorted(TOL)
 
 
@@ -1625,8 +1842,8 @@ def _inputs(name, nin, seed=0, n=200):
     if name in INT_FIRST:
         args[0] = np.floor(np.abs(args[0]) % 60)
     if name in A_BOUND:
-        k = 1 if name in ("gdtr", "gdtrc") else 0
-        args[k] = np.clip(args[k], -A_BOUND[name], A_BOUND[name])
+        for k in A_PLACES.get(name, (0,)):
+            args[k] = np.clip(args[k], -A_BOUND[name], A_BOUND[name])
     for k in PROB.get(name, ()):
         args[k] = _probabilities(rng, m)
     for k in COUNTS.get(name, ()):
@@ -1698,7 +1915,7 @@ def _check_all(name, args, got, ref, dtype=np.float64, tol=None):
 # converging fraction take a smaller wide sample: CI's time
 SMALL_SAMPLE = {"gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc", "betaincc",
                 "betaincinv", "betainccinv", "bdtri", "nbdtri", "fdtri", "fdtr", "fdtrc",
-                "smirnovi"}
+                "smirnovi", "stdtr", "stdtrit", "chdtriv", "pdtrik", "gdtrib", "gdtria", "gdtrix"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -1755,8 +1972,8 @@ def test_hypothesis_floats_match_scipy(name, data):
     if name in INT_FIRST:
         args[0] = np.floor(np.abs(np.nan_to_num(args[0], nan=1.0, posinf=3, neginf=3)) % 60)
     if name in A_BOUND:
-        k = 1 if name in ("gdtr", "gdtrc") else 0
-        args[k] = np.clip(args[k], -A_BOUND[name], A_BOUND[name])
+        for k in A_PLACES.get(name, (0,)):
+            args[k] = np.clip(args[k], -A_BOUND[name], A_BOUND[name])
     for k in PROB.get(name, ()):
         args[k] = np.array(data.draw(st.lists(st.floats(0, 1, allow_subnormal=False),
                                               min_size=n, max_size=n)))
@@ -1785,12 +2002,15 @@ FLOAT32_ULPS = {
     "betainc": (256, "SciPy's float loop is Boost's ibeta in float (betainc(2.3, 1.9e-5, "
                      "0.352) is 130 float32 ULPs from its double loop's value)"),
     "betaincc": (256, "as betainc"),
+    "stdtr": (256, "SciPy's float loop is Boost's students_t in float (stdtr(0.2128, -25.54) is "
+                   "88 float32 ULPs from its double loop's value rounded, which gpunp's is)"),
 }
 FLOAT32 = ["gamma", "erf", "j0", "gammainc", "expit", "ndtri", "i0e", "k1", "xlogy", "boxcox",
            "psi", "log_ndtr", "gammaincinv", "gammainccinv", "chdtri", "pdtri", "betainc",
            "betaincc", "bdtr", "bdtrc", "nbdtr", "nbdtrc", "cosm1", "ellipe", "ellipkinc",
            "ellipeinc", "sici", "shichi", "ellipj", "dawsn", "fresnel", "elliprf", "agm",
-           "spence", "iv", "kve", "airy", "bdtri", "nbdtri", "kolmogorov", "smirnov"]
+           "spence", "iv", "kve", "airy", "bdtri", "nbdtri", "kolmogorov", "smirnov", "stdtr",
+           "chdtriv"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)

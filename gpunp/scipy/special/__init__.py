@@ -26,8 +26,10 @@ ones and Jacobi's elliptic functions, Lambert's W (``lambertw``: complex
 results, for real or complex z, from a row of real and imaginary parts),
 the Hankel functions ``hankel1``, ``hankel2``, ``hankel1e``, ``hankel2e``
 (real order, complex z: wrappers over rows of real and imaginary parts), the
-binomial, negative binomial, F, gamma, chi-square and Poisson distributions
-with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
+binomial, negative binomial, F, gamma, chi-square, Poisson and Student's t
+distributions with their inverses (in the parameters too: ``chdtriv``,
+``pdtrik``, ``gdtria``, ``gdtrib``, ``gdtrix``), the convex-analysis and
+Box-Cox helpers, the Chebyshev
 and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
 mean and Spence's function, the Kolmogorov-Smirnov distributions
 (``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, Owen's T
