@@ -65,32 +65,41 @@ def measure(w: W.Workload, lib: L.Lib):
 ROUNDS = 5
 
 
-def measure_in_turns(w: W.Workload, libs: list) -> dict:
+def measure_in_turns(w: W.Workload, libs: list, invalid: dict) -> dict:
     """Device time of `w` for each GPU library, in ROUNDS rounds that time
     every library in turn; each library's median over all its repeats. The
     device's clocks and temperature drift over a row, and a library timed in
     a block of its own met a spell of its own: float16's matmul was 0.97x
     PyTorch's in one run and 1.01-1.02x in three others (docs/performance.md)."""
-    fns, times = {}, {}
+    fns, times, calls = {}, {}, {}
     for lib in libs:
         try:
             fn = w.make(lib, w.size)
             if fn is None:
                 continue
             lib.warm_up(fn)
+            calls[lib] = lib.calls_for(fn)
         except Exception as e:
-            print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+            _failed(lib, w, e, invalid)
             continue
         fns[lib], times[lib] = fn, []
     per_round = max(1, repeats(w) // ROUNDS)
     for _ in range(ROUNDS):
         for lib, fn in list(fns.items()):
             try:
-                times[lib] += [lib.device_ms(fn) for _ in range(per_round)]
+                times[lib] += [lib.device_ms(fn, calls[lib]) for _ in range(per_round)]
             except Exception as e:
-                print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+                _failed(lib, w, e, invalid)
                 del fns[lib], times[lib]
     return {lib.name: rate(w, statistics.median(t)) for lib, t in times.items()}
+
+
+def _failed(lib, w, e, invalid):
+    """A library's failure on a row, said on stderr; a wrong answer (the
+    row's check, an AssertionError) marks its value invalid, not missing."""
+    print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+    if isinstance(e, AssertionError):
+        invalid[lib.name] = str(e) or "wrong answer"
 
 
 def _host_cpu() -> str:
@@ -131,16 +140,16 @@ def main() -> int:
         if not wanted(w.name):
             continue
         row = {"workload": w.name, "unit": w.unit, "higher_is_better": w.higher_is_better,
-               "values": {}}
+               "values": {}, "invalid": {}}
         gpus = [lib for lib in libs if lib.gpu] if w.unit not in ("us", "GB/s") else []
-        row["values"].update(measure_in_turns(w, gpus) if gpus else {})
+        row["values"].update(measure_in_turns(w, gpus, row["invalid"]) if gpus else {})
         for lib in libs:
             if (w.gpu_only and not lib.gpu) or lib in gpus:
                 continue
             try:
                 v = measure(w, lib)
             except Exception as e:
-                print(f"  {lib.name}: {w.name}: {type(e).__name__}: {e}", file=sys.stderr)
+                _failed(lib, w, e, row["invalid"])
                 v = None
             if v is not None:
                 row["values"][lib.name] = v
@@ -200,7 +209,7 @@ def main() -> int:
             "numpy": np.__version__, "gpunp": gpunp.__version__, "backend": gpunp.backend(),
             "device": gpunp._config.config("device_name"), "host_cpu": _host_cpu(),
             "libs": {lib.name: getattr(lib.xp, "__version__", "?") for lib in libs},
-            "quick": args.quick, "per_call_passes": args.passes}
+            "quick": args.quick, "per_call_passes": args.passes, **report.environment()}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))

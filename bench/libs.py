@@ -3,10 +3,18 @@ on the device, synchronize, and time device work with the library's events."""
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 
 import numpy as np
+
+
+# A timed window holds calls enough to fill this many milliseconds, so
+# that what it measures is the device's work, not the host's dispatch gaps
+# between two events around one short call
+WINDOW_MS = 2.0
+MAX_CALLS = 64
 
 
 class Lib:
@@ -39,17 +47,25 @@ class Lib:
             fn()
         self.sync()
 
-    def device_ms(self, fn) -> float:
-        """The device time of one fn() in milliseconds."""
+    def device_ms(self, fn, calls=1) -> float:
+        """The device time of one fn() in milliseconds, from a window of
+        `calls` calls between two events."""
         start, stop = self.events()
         start()
-        fn()
-        return stop()
+        for _ in range(calls):
+            fn()
+        return stop() / calls
+
+    def calls_for(self, fn) -> int:
+        """How many calls of fn() (warmed up) fill a timed window."""
+        ms = self.device_ms(fn)
+        return max(1, min(MAX_CALLS, math.ceil(WINDOW_MS / max(ms, 1e-4))))
 
     def time_ms(self, fn, warmup=3, repeats=20) -> float:
         """Median device time of fn() in milliseconds."""
         self.warm_up(fn, warmup)
-        return statistics.median(self.device_ms(fn) for _ in range(repeats))
+        calls = self.calls_for(fn)
+        return statistics.median(self.device_ms(fn, calls) for _ in range(repeats))
 
     def overhead_us(self, fn, calls=20000) -> float:
         """Wall time per call of fn() in microseconds (CPU overhead)."""
@@ -149,10 +165,11 @@ class Numpy(Lib):
 
 
 def available(names) -> list:
+    """The libraries of `names` that load, in that order (the order they
+    are timed in within a row: bench/protocol.py shuffles it)."""
     out = []
-    for cls in (Gpunp, Cupy, Torch, Numpy):
-        if cls.name not in names:
-            continue
+    classes = {cls.name: cls for cls in (Gpunp, Cupy, Torch, Numpy)}
+    for cls in (classes[n] for n in names if n in classes):
         try:
             out.append(cls())
         except Exception as e:  # a library that is not installed is left out

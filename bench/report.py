@@ -1,6 +1,18 @@
-"""Tables and charts of benchmark results, with ratios to CuPy and PyTorch."""
+"""Tables and charts of benchmark results, with ratios to CuPy and PyTorch,
+and what a result must record of the machine it was measured on."""
 
 from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+# the vendor libraries whose files a run loaded (each library's own copy
+# or the system's: they differ between wheels)
+_VENDOR = re.compile(r"/(lib(?:cublas|cublasLt|cufft|cusolver|cusparse|curand|nvrtc|cudart|"
+                     r"nvJitLink|nccl|amdhip64|hiprtc|rocblas|hipblas|rocfft|hipfft|rocsolver|"
+                     r"hipsparse|rocsparse)[^/\s]*\.so[^/\s]*)$")
 
 
 def _fmt(v, unit):
@@ -27,6 +39,8 @@ def line(row) -> str:
     for lib in ("gpunp", "cupy", "torch", "numpy"):
         if lib in row["values"]:
             parts.append(f"{lib} {_fmt(row['values'][lib], row['unit'])}")
+        elif lib in row.get("invalid", {}):
+            parts.append(f"{lib} INVALID (wrong answer)")
     for lib in ("cupy", "torch"):
         r = ratio(row, lib)
         if r is not None:
@@ -83,3 +97,55 @@ def chart(rows, path):
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+
+
+def _commit() -> str:
+    """The commit measured: the wheel's on the lent machine
+    (tools/device_run.sh sets BENCH_COMMIT from .whl/COMMIT), else the
+    checkout's."""
+    if os.environ.get("BENCH_COMMIT"):
+        return os.environ["BENCH_COMMIT"]
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10).stdout.strip() or "?"
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+
+
+def _gpu_state() -> dict:
+    """Driver, clocks, power and temperature (nvidia-smi), where there is one."""
+    fields = "driver_version,clocks.sm,clocks.mem,power.draw,temperature.gpu,name"
+    try:
+        out = subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    if not out:
+        return {}
+    first = [v.strip() for v in out.splitlines()[0].split(",")]
+    return dict(zip(fields.split(","), first))
+
+
+def vendor_libraries() -> list:
+    """The vendor libraries this process has loaded, by file."""
+    try:
+        maps = Path("/proc/self/maps").read_text()
+    except OSError:
+        return []
+    found = set()
+    for ln in maps.splitlines():
+        m = _VENDOR.search(ln.split(" ")[-1])
+        if m:
+            found.add(ln.split(" ")[-1])
+    return sorted(found)
+
+
+def environment() -> dict:
+    """What a published result records besides its numbers: the commit, the
+    GPU's driver and state, the vendor library files loaded, every GPUNP_*
+    setting."""
+    return {"commit": _commit(), "gpu_state": _gpu_state(),
+            "vendor_libraries": vendor_libraries(),
+            "gpunp_settings": {k: v for k, v in sorted(os.environ.items())
+                               if k.startswith("GPUNP_")}}
+

@@ -48,6 +48,7 @@ python3 -m pip install -q --no-index --no-deps --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site GPUNP_BACKEND=cuda PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
 echo "commit $(cat .whl/COMMIT)"
+export BENCH_COMMIT=$(cat .whl/COMMIT)  # the commit the bench's results record
 C=${HOME:-/root}/.cache/gpunp
 compiler() { python3 -c "from gpunp import _config; print(_config.config('compiler'))"; }
 # only a carried cache is checked: a machine kept warm from an earlier call
