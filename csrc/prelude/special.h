@@ -851,12 +851,12 @@ GPK_HELPER double gpk_sf_cotdg(double x) { return gpk_sf_tancotdg(x, 1); }
 GPK_HELPER double gpk_sf_igam_fac(double a, double x)
 {
     /* SciPy's: 0 once log of the factor is below the smallest normal's */
-    if (a * log(x) - x - lgamma(a) < -709.782712893384) return 0.0;
+    double l = a * log(x) - x - lgamma(a);
+    if (l < -709.782712893384) return 0.0;
     if (a < 20) {
-        double l = a * log(x) - x - lgamma(a);
-        if (fabs(l) < 700 && a < 170 && x < 700) {
+        if (fabs(l) < 700 && x < 700) {
             double p = pow(x, a);
-            if (p > 1e-300 && p < 1e300) return p * exp(-x) / tgamma(a);
+            if (p > 1e-300 && p < 1e300) return p * exp(-x) * gpk_sf_rgamma(a);
         }
         return exp(l);
     }
