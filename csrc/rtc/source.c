@@ -37,8 +37,9 @@ static const section_t sections[] = {
 /* SciPy's special functions (prelude/special.h), a prelude of their own
  * that a body gets when it calls one (every name starts gpk_sf_), cut the
  * same way: a section for each family, asked for by its functions' calls.
- * The incomplete gamma functions use erfc (their normal limit), so their
- * calls ask for the error functions too. */
+ * The incomplete gamma functions use erfc (their normal limit) and rgamma
+ * (their factor x^a e^-x / Gamma(a)), so their calls ask for the error
+ * and gamma functions too. */
 #define SF_IGAM_WORDS "gpk_sf_gammainc", "gpk_sf_pdtr", "gpk_sf_chdtr", "gpk_sf_gdtr"
 /* the incomplete beta functions use beta (GAMMA), erfc (ERF) and their
  * incomplete gamma limit (IGAM) */
@@ -52,7 +53,7 @@ static const section_t sections[] = {
 static const section_t sf_sections[] = {
     {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
-                      "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IBETA_WORDS}},
+                      "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IGAM_WORDS, SF_IBETA_WORDS}},
     {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
                     "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
                     SF_IGAM_WORDS, SF_IBETA_WORDS, SF_ERF_KS_WORDS}},

@@ -1,0 +1,149 @@
+"""Regenerates the polynomial fits of csrc/prelude/special.h's fast Bessel
+(J0, J1, Y0, Y1) and Gamma functions, with mpmath (not a dependency of
+gpunp: `pip install mpmath`, then `python tools/sf_fits.py`; it prints the C
+tables, which special.h holds verbatim).
+
+Every fit is mpmath's Chebyshev interpolation (near-minimax) of a smooth
+function, at 40 digits, converted to powers of a local variable so that the
+kernel evaluates it by Horner's rule; the degree is the least that brings
+the fit's error below a quarter of a double's rounding:
+
+- J0, J1, Y0, Y1 on [i, i + 1), i = 0..7, in t = x - (i + 1/2): f(x) / (x - z)
+  where z is the zero of f in [i - 1/2, i + 3/2) (J1's at 0 included; the
+  zeros are more than 3 apart), or f itself where there is none. The
+  kernel multiplies back (a x - z_hi) - z_lo, with the zero split in two
+  doubles and a = 1 (x - z_hi is exact near the zero, Sterbenz's lemma, so
+  the value keeps its relative accuracy there), or a = 0, z_hi = -1,
+  z_lo = 0 (the factor 1) where there is no zero. Y's rows start at 2.
+- Y0 and Y1 below 2 by their logarithmic forms Y0 = (2/pi) log(x) J0(x) +
+  S0(x^2), Y1 = (2/pi) (log(x) J1(x) - 1/x) + x S1(x^2): S0 and S1 are
+  entire, fitted in u = x^2 on [0, 4].
+- From x = 8 Hankel's form J = A (P cos chi - Q sin chi), Y = A (P sin chi +
+  Q cos chi), A = sqrt(2 / (pi x)), chi = x - (2 nu + 1) pi / 4, with P and
+  x Q fitted in w = 64 / x^2 on [0, 1] (P, Q are smooth there, though
+  their asymptotic series diverge).
+- 1 / Gamma(1 + f) on [0, 1] in t = f - 1/2 (1/Gamma is entire, so the fit
+  is short and the kernel's Gamma is one division).
+
+The script runs in about 40 s; its output, pasted over the tables of the
+same names in special.h, leaves the file unchanged.
+"""
+
+from __future__ import annotations
+
+import mpmath as mp
+
+mp.mp.dps = 40
+TARGET = mp.mpf(2) ** -55  # a quarter of the double rounding's relative 2^-53
+
+
+def fit(g, a, b, scale, nmax=30):
+    """The shortest Chebyshev fit of g on [a, b] whose error is below TARGET
+    relative to `scale`: its monomial coefficients, lowest first."""
+    for n in range(4, nmax):
+        c, err = mp.chebyfit(g, [a, b], n, error=True)
+        if err <= TARGET * scale:
+            return [float(v) for v in reversed(c)], n
+    raise RuntimeError("no fit")
+
+
+def split(z):
+    hi = float(z)
+    return hi, float(z - hi)
+
+
+ZEROS = {  # the zeros of each function below 8.5
+    "j0": [mp.besseljzero(0, k) for k in (1, 2)],
+    "j1": [mp.mpf(0)] + [mp.besseljzero(1, k) for k in (1, 2)],
+    "y0": [mp.besselyzero(0, k) for k in (1, 2, 3)],
+    "y1": [mp.besselyzero(1, k) for k in (1, 2)],
+}
+FUNC = {"j0": lambda x: mp.besselj(0, x), "j1": lambda x: mp.besselj(1, x),
+        "y0": lambda x: mp.bessely(0, x), "y1": lambda x: mp.bessely(1, x)}
+
+
+def small_rows(name, first):
+    """(a, z_hi, z_lo, coefficients...) for each interval, all of one degree
+    (the kernel's loop): the largest any interval needs."""
+    parts = []
+    for i in range(first, 8):
+        f, c = FUNC[name], mp.mpf(i) + 0.5
+        # the zero within half a unit of the interval too: the values near
+        # a zero just past its end keep their relative accuracy as well
+        z = next((z for z in ZEROS[name] if i - 0.5 <= z < i + 1.5), None)
+        if z is None:
+            g, head = (lambda t, f=f, c=c: f(c + t)), (0.0, -1.0, 0.0)
+        else:
+            g, head = (lambda t, f=f, c=c, z=z: f(c + t) / (c + t - z)), (1.0, *split(z))
+        scale = min(abs(g(mp.mpf(t) / 8)) for t in range(-3, 4))  # not at the ends (J1 / x at 0)
+        parts.append((g, head, fit(g, -0.5, 0.5, scale)[1]))
+    n = max(p[2] for p in parts)
+    rows = [(head, [float(v) for v in reversed(mp.chebyfit(g, [-0.5, 0.5], n))])
+            for g, head, _ in parts]
+    return rows, n
+
+
+def log_form(nu):
+    def s(u):
+        if u == 0:
+            return -2 / mp.pi * (mp.log(2) - mp.euler) if nu == 0 else \
+                (2 * mp.euler - 1 - 2 * mp.log(2)) / (2 * mp.pi)
+        x = mp.sqrt(u)
+        if nu == 0:
+            return mp.bessely(0, x) - 2 / mp.pi * mp.log(x) * mp.besselj(0, x)
+        return (mp.bessely(1, x) - 2 / mp.pi * (mp.log(x) * mp.besselj(1, x) - 1 / x)) / x
+    scale = min(abs(s(mp.mpf(u) / 2)) for u in range(9))
+    return fit(s, 0, 4, scale)
+
+
+def hankel(nu, which):
+    def pq(w):
+        if w == 0:
+            return mp.mpf(1) if which == "p" else mp.mpf(4 * nu * nu - 1) / 8
+        x = 8 / mp.sqrt(w)
+        chi = x - (2 * nu + 1) * mp.pi / 4
+        a = mp.sqrt(2 / (mp.pi * x))
+        j, y = mp.besselj(nu, x), mp.bessely(nu, x)
+        if which == "p":
+            return (j * mp.cos(chi) + y * mp.sin(chi)) / a
+        return (y * mp.cos(chi) - j * mp.sin(chi)) / a * x
+    # P is near 1 and x Q near (4 nu^2 - 1) / 8; Q enters J and Y divided by x >= 8
+    return fit(pq, 0, 1, 1 if which == "p" else 8)
+
+
+def rgamma1p():
+    return fit(lambda t: 1 / mp.gamma(mp.mpf(1.5) + t), -0.5, 0.5, mp.mpf(1) / mp.gamma(1.5) * 0.8)
+
+
+def c_array(name, values, indent="    "):
+    items = [repr(v) for v in values]
+    lines = [", ".join(items[k:k + 3]) for k in range(0, len(items), 3)]
+    return f"{indent}static const double {name} = {{\n{indent}    " + \
+        f",\n{indent}    ".join(lines) + "};"
+
+
+def main():
+    for name, first in (("j0", 0), ("j1", 0), ("y0", 2), ("y1", 2)):
+        rows, n = small_rows(name, first)
+        size = len(rows) * (3 + n)
+        print(f"    /* rows for [i, i + 1), i = {first}..7: a, z_hi, z_lo, then {n} coefficients */")
+        print(f"    static const double rows[{size}] = {{")
+        body = []
+        for i, (head, coef) in enumerate(rows, first):
+            items = [repr(v) for v in (*head, *coef)]
+            body.append(f"        /* {i} */ " + ", ".join(items[:3]) + ",\n        " +
+                        ",\n        ".join(", ".join(items[k:k + 3]) for k in range(3, len(items), 3)))
+        print(",\n".join(body) + "};")
+    for nu in (0, 1):
+        c, n = log_form(nu)
+        print(c_array(f"s{nu}[{n}]", c, "        "))
+    for nu in (0, 1):
+        for which in ("p", "q"):
+            c, n = hankel(nu, which)
+            print(c_array(f"{which}{nu}[{n}]", c))
+    c, n = rgamma1p()
+    print(c_array(f"c[{n}]", c))
+
+
+if __name__ == "__main__":
+    main()
