@@ -27,6 +27,11 @@ import warnings
 import numpy
 
 import gpunp as gp
+from gpunp._lib import _numpy_version
+
+# NumPy 2.5 added <prefix>valnd(pts, c) to every basis; gpunp follows the
+# installed NumPy's namespace
+NUMPY_HAS_VALND = _numpy_version() >= 20500
 
 
 class Family:
@@ -364,7 +369,7 @@ def valfromroots(x, r, tensor=True):
     return gp.prod(x - r, axis=0)
 
 
-def valnd(fam, c, *args):
+def _valnd(fam, c, *args):
     args = [gp.asarray(a) for a in args]
     if not all(a.shape == args[0].shape for a in args[1:]):
         what = {3: "x, y, z", 2: "x, y"}.get(len(args), "ordinates")
@@ -587,7 +592,17 @@ def roots(fam, c):
         a, b, _ = FAMILIES[fam].abc(1)
         return (b[0] - a[0] * (c[0] / c[1])).reshape(1)
     m = companion(fam, c)[::-1, ::-1]
-    return gp.sort(gp.linalg.eigvals(m))
+    r = gp.sort(gp.linalg.eigvals(m))
+    if fam in _REAL_ROOTS and r.dtype.kind == "c" and c.dtype.kind != "c" \
+            and not bool(gp.any(r.imag != 0)):
+        r = r.real.copy()
+    return r
+
+
+# Where NumPy's eigvals gives complex eigenvalues of a real matrix always
+# (NumPy >= 2.5), these bases' roots still turn real when no imaginary part
+# is nonzero; the others keep the eigenvalues' dtype (NumPy 2.5's own mix).
+_REAL_ROOTS = {"poly", "lag", "herm"}
 
 
 def gauss(fam, deg, total, symmetric):
@@ -666,16 +681,19 @@ def module_functions(fam, maxpower=16):
         return power(fam, c, pow, maxpower)
 
     def val2d(x, y, c):
-        return valnd(fam, c, x, y)
+        return _valnd(fam, c, x, y)
 
     def val3d(x, y, z, c):
-        return valnd(fam, c, x, y, z)
+        return _valnd(fam, c, x, y, z)
 
     def grid2d(x, y, c):
         return gridnd(fam, c, x, y)
 
     def grid3d(x, y, z, c):
         return gridnd(fam, c, x, y, z)
+
+    def valnd(pts, c):
+        return _valnd(fam, c, *pts)
 
     def vander2d(x, y, deg):
         return vander_nd(fam, (x, y), deg)
@@ -723,6 +741,8 @@ def module_functions(fam, maxpower=16):
         "companion": _wrap(lambda c: companion(fam, c), p + "companion",
                            "The (scaled) companion matrix of a series."),
     }
+    if NUMPY_HAS_VALND:
+        names["valnd"] = _wrap(valnd, p + "valnd", "An N-d series at the points pts.")
     return {p + k: v for k, v in names.items()}
 
 

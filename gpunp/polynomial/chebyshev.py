@@ -21,6 +21,9 @@ __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline", "chebadd",
            "chebvander3d", "chebcompanion", "cheb2poly", "poly2cheb", "chebpts1",
            "chebpts2", "chebgauss", "chebweight", "chebinterpolate", "Chebyshev"]
 
+if _series.NUMPY_HAS_VALND:
+    __all__.append("chebvalnd")
+
 globals().update(_series.module_functions("cheb"))
 
 

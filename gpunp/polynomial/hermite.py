@@ -18,6 +18,9 @@ __all__ = ["hermzero", "hermone", "hermx", "hermdomain", "hermline", "hermadd",
            "hermvander3d", "hermcompanion", "herm2poly", "poly2herm", "hermgauss",
            "hermweight", "Hermite"]
 
+if _series.NUMPY_HAS_VALND:
+    __all__.append("hermvalnd")
+
 globals().update(_series.module_functions("herm"))
 
 

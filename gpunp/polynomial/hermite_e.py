@@ -18,6 +18,9 @@ __all__ = ["hermezero", "hermeone", "hermex", "hermedomain", "hermeline", "herme
            "hermegrid3d", "hermevander2d", "hermevander3d", "hermecompanion",
            "herme2poly", "poly2herme", "hermegauss", "hermeweight", "HermiteE"]
 
+if _series.NUMPY_HAS_VALND:
+    __all__.append("hermevalnd")
+
 globals().update(_series.module_functions("herme"))
 
 

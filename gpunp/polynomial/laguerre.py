@@ -16,6 +16,9 @@ __all__ = ["lagzero", "lagone", "lagx", "lagdomain", "lagline", "lagadd", "lagsu
            "lagval3d", "laggrid2d", "laggrid3d", "lagvander2d", "lagvander3d",
            "lagcompanion", "lag2poly", "poly2lag", "laggauss", "lagweight", "Laguerre"]
 
+if _series.NUMPY_HAS_VALND:
+    __all__.append("lagvalnd")
+
 globals().update(_series.module_functions("lag"))
 
 

@@ -16,6 +16,9 @@ __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd", "legsu
            "legval3d", "leggrid2d", "leggrid3d", "legvander2d", "legvander3d",
            "legcompanion", "leg2poly", "poly2leg", "leggauss", "legweight", "Legendre"]
 
+if _series.NUMPY_HAS_VALND:
+    __all__.append("legvalnd")
+
 globals().update(_series.module_functions("leg"))
 
 

@@ -15,6 +15,9 @@ __all__ = ["polyzero", "polyone", "polyx", "polydomain", "polyline", "polyadd",
            "polyval2d", "polyval3d", "polygrid2d", "polygrid3d", "polyvander2d",
            "polyvander3d", "polycompanion", "polyvalfromroots", "Polynomial"]
 
+if _series.NUMPY_HAS_VALND:
+    __all__.append("polyvalnd")
+
 globals().update(_series.module_functions("poly", maxpower=None))
 
 
