@@ -21,6 +21,7 @@ rank.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import warnings
 
@@ -561,13 +562,16 @@ def _host_companion(fam, n):
         off = numpy.sign(a[:n - 1]) * numpy.sqrt(a[:n - 1] * c[1:n])
         mat[idx, idx + 1] = off
         mat[idx + 1, idx] = off
-        scl = numpy.concatenate([[1.0], numpy.cumprod(numpy.sqrt(c[1:n] / a[:n - 1]))])
+        # scl_k / scl_{n-1} as a product of factors below one for the
+        # Hermite bases, where scl itself overflows
+        ratio = numpy.cumprod(numpy.sqrt(a[:n - 1] / c[1:n])[::-1])[::-1]
+        scl = numpy.concatenate([ratio, [1.0]])
     else:
         mat[idx, idx + 1] = c[1:n]
         mat[idx + 1, idx] = a[:n - 1]
         scl = numpy.ones(n)
     mat[numpy.arange(n), numpy.arange(n)] = b[:n]
-    return mat, (scl / scl[-1]) * a[n - 1]
+    return mat, scl * a[n - 1]
 
 
 def companion(fam, c):
@@ -605,19 +609,35 @@ def roots(fam, c):
 _REAL_ROOTS = {"poly", "lag", "herm"}
 
 
+def _scaled_basis(fam, x, n, beta):
+    """q_{n-1}, q_n and q_n' at x for the basis scaled to the symmetric
+    recurrence x q_k = beta_{k+1} q_{k+1} + b_k q_k + beta_k q_{k-1}: the
+    scaled values stay within range where P_n overflows (Hermite of high
+    degree), and the ratios the quadrature needs do not change."""
+    _, b, _ = FAMILIES[fam].abc(n)
+    q0, q1 = x * 0.0, x * 0.0 + 1.0
+    d0, d1 = x * 0.0, x * 0.0
+    for k in range(n):
+        q2 = ((x - b[k]) * q1 - beta[k] * q0) / beta[k + 1]
+        d2 = (q1 + (x - b[k]) * d1 - beta[k] * d0) / beta[k + 1]
+        q0, q1, d0, d1 = q1, q2, d1, d2
+    return q0, q1, d1
+
+
 def gauss(fam, deg, total, symmetric):
-    """Gauss quadrature nodes (eigenvalues of the symmetric companion matrix,
-    improved by one Newton step) and weights, scaled to sum to `total`."""
+    """Gauss quadrature: nodes the eigenvalues of the symmetric companion
+    matrix improved by one Newton step, weights 1 / (q_{n-1} q_n') scaled to
+    sum to `total` (NumPy's steps, on the scaled basis)."""
     ideg = _as_int(deg, "deg")
     if ideg <= 0:
         raise ValueError("deg must be a positive integer")
-    c = gp.asarray(numpy.array([0.0] * ideg + [1.0]))
     mat, _ = _host_companion(fam, ideg)
+    a, _, c = FAMILIES[fam].abc(ideg + 1)
+    beta = [0.0] + [math.copysign(math.sqrt(a[k] * c[k + 1]), a[k]) for k in range(ideg)]
     x = gp.linalg.eigvalsh(gp.asarray(mat))
-    dy = val(fam, x, c)
-    df = val(fam, x, der(fam, c))
+    _, dy, df = _scaled_basis(fam, x, ideg, beta)
     x = x - dy / df
-    fm = val(fam, x, c[1:])
+    fm, _, _ = _scaled_basis(fam, x, ideg, beta)
     fm = fm / gp.max(gp.abs(fm))
     df = df / gp.max(gp.abs(df))
     w = 1 / (fm * df)
