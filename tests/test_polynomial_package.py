@@ -120,7 +120,9 @@ def test_roots_and_gauss(fam):
     close(fam.fn("roots")[0](gp.asarray(c[:2])), fam.fn("roots")[1](c[:2]))
     close(fam.fn("roots")[0](gp.asarray(c[:1])), fam.fn("roots")[1](c[:1]))
     if fam.prefix != "poly":
-        for deg in (1, 4, 12):
+        # degree 300: Hermite values and the companion's scaling overflow
+        # unless the recurrence is scaled
+        for deg in (1, 4, 12) + ((300,) if fam.prefix == "herm" else ()):
             for got, want in zip(fam.fn("gauss")[0](deg), fam.fn("gauss")[1](deg)):
                 close(got, want, ROOT_TOL)
         x = numpy.linspace(-0.9, 0.9, 7)
