@@ -176,6 +176,11 @@ def test_dtypes():
     gc, gx = dev(c32, x32)
     close(GP.chebyshev.chebval(gx, gc), NP.chebyshev.chebval(x32, c32), 1e-6)
     close(GP.chebyshev.chebder(gc), NP.chebyshev.chebder(c32), 1e-6)
+    # a NumPy float64 scale keeps float32 (NumPy scales in place)
+    close(GP.chebyshev.chebder(gc, 1, numpy.float64(2)),
+          NP.chebyshev.chebder(c32, 1, numpy.float64(2)), 1e-6)
+    close(GP.Chebyshev(gc, domain=[0, 3]).integ().coef,
+          NP.Chebyshev(c32, domain=[0, 3]).integ().coef, 1e-6)
     ci = numpy.array([1, 2, 3])
     close(GP.legendre.legval(gp.asarray(x32), gp.asarray(ci)), NP.legendre.legval(x32, ci))
     close(GP.laguerre.lagline(3, 4), NP.laguerre.lagline(3, 4))

@@ -174,14 +174,6 @@ def as_series(alist, trim=True):
     return [a.astype(dtype, copy=True) for a in arrays]
 
 
-def _matrix(f, rows, cols, dtype):
-    """The host table f(k, j) over rows x cols, on the device in dtype."""
-    k, j = numpy.meshgrid(numpy.arange(rows, dtype=float), numpy.arange(cols, dtype=float),
-                          indexing="ij")
-    m = numpy.broadcast_to(f(k, j), (rows, cols)).astype(float)
-    return gp.asarray(m.astype(_real_dtype(dtype)))
-
-
 @functools.lru_cache(maxsize=256)
 def _host_mulx(fam, n):
     """The (n+1) x n matrix of multiplication by x on n coefficients."""
@@ -504,9 +496,7 @@ def der(fam, c, m=1, scl=1, axis=0):
                 numpy.arange(size - 1.0), numpy.arange(float(size)), indexing="ij")),
                 (size - 1, size))
             m_ = d @ m_
-        c = _apply(m_, c)
-        if scl != 1:
-            c = c * scl ** cnt
+        c = _inplace(gp.multiply, _apply(m_, c), scl ** cnt)
     return gp.moveaxis(c, 0, iaxis)
 
 
@@ -531,14 +521,20 @@ def integ(fam, c, m=1, k=[], lbnd=0, scl=1, axis=0):
     k = list(k) + [0] * (cnt - len(k))
     for i in range(cnt):
         n = len(c)
-        c = c * scl
+        c = _inplace(gp.multiply, c, scl)
         if n == 1 and not bool(gp.any(c[0] != 0)):
-            c = c + k[i]
+            c = _inplace(gp.add, c, k[i])
         else:
-            tmp = _apply(_matrix_host(FAMILIES[fam].i, n + 1, n), c).astype(c.dtype)
-            tmp[0] = tmp[0] + (k[i] - val(fam, lbnd, tmp))
+            tmp = _apply(_matrix_host(FAMILIES[fam].i, n + 1, n), c)
+            gp.add(tmp[0], k[i] - val(fam, lbnd, tmp), out=tmp[0])
             c = tmp
     return gp.moveaxis(c, 0, iaxis)
+
+
+def _inplace(ufunc, c, s):
+    """ufunc(c, s) in c's dtype, cast as NumPy's in-place operators cast
+    (same kind: a float64 scale keeps a float32 series float32)."""
+    return ufunc(c, s, out=gp.empty_like(c))
 
 
 def _matrix_host(f, rows, cols):

@@ -4,7 +4,6 @@ the 'leg' basis; evaluation and fits run as gpunp operations on the device."""
 
 from __future__ import annotations
 
-import math
 
 import gpunp as gp
 from gpunp.polynomial import _series

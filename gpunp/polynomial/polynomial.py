@@ -5,7 +5,6 @@ device."""
 
 from __future__ import annotations
 
-import gpunp as gp
 from gpunp.polynomial import _series
 from gpunp.polynomial._polybase import ABCPolyBase
 
