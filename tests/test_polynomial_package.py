@@ -188,6 +188,29 @@ def test_dtypes():
     x = x32.astype(numpy.float64)
     close(GP.hermite.hermval(gp.asarray(x), gp.asarray(cz)), NP.hermite.hermval(x, cz))
     close(GP.polynomial.polyroots(gp.asarray(cz)), NP.polynomial.polyroots(cz), ROOT_TOL)
+    # the evaluation kernel: x cast to the result type, strided and 0-d x,
+    # NaN and infinities where NumPy's forms and gpunp's agree (the power
+    # series, and every basis' constant and line), no points
+    xi = numpy.arange(4, dtype=numpy.int8)
+    close(GP.legendre.legval(gp.asarray(xi), gc), NP.legendre.legval(xi, c32), 1e-6)
+    close(GP.hermite.hermval(gx, gp.asarray(ci)), NP.hermite.hermval(x32, ci))
+    xs = numpy.linspace(-2, 2, 12).reshape(3, 4)
+    c3 = numpy.arange(12.0).reshape(3, 2, 2) / 7
+    close(GP.laguerre.lagval(gp.asarray(xs)[:, ::2], gp.asarray(c3)),
+          NP.laguerre.lagval(xs[:, ::2], c3))
+    close(GP.chebyshev.chebval(gp.asarray(0.5), gp.asarray(c3)),
+          NP.chebyshev.chebval(numpy.asarray(0.5), c3))
+    xe = numpy.array([numpy.nan, numpy.inf, -numpy.inf, 0.5])
+    with numpy.errstate(invalid="ignore"):
+        for mod, c in (("polynomial", [1.0, -2.0, 3.0]), ("chebyshev", [2.0]),
+                       ("laguerre", [1.0, 2.0])):
+            p = dict((m[0], m[1]) for m in MODULES)[mod]
+            got = getattr(getattr(GP, mod), p + "val")(gp.asarray(xe), gp.asarray(c))
+            want = getattr(getattr(NP, mod), p + "val")(xe, numpy.array(c))
+            numpy.testing.assert_array_equal(_host(got), want)
+    close(GP.hermite.hermval(gp.zeros(0), gp.asarray(ci)), NP.hermite.hermval(numpy.zeros(0), ci))
+    close(GP.hermite.hermvander(gp.zeros(0), 2), NP.hermite.hermvander(numpy.zeros(0), 2))
+    close(GP.laguerre.lagvander(gp.asarray(cz), 3), NP.laguerre.lagvander(cz, 3))
     # a Python scalar x gives a 0-d result
     close(GP.polynomial.polyval(2.0, [1, 2]), NP.polynomial.polyval(2.0, [1, 2]))
 

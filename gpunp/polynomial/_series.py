@@ -29,6 +29,7 @@ import numpy
 
 import gpunp as gp
 from gpunp._lib import _numpy_version
+from gpunp.polynomial import _kernels
 
 # NumPy 2.5 added <prefix>valnd(pts, c) to every basis; gpunp follows the
 # installed NumPy's namespace
@@ -329,11 +330,18 @@ def val(fam, x, c, tensor=True):
         x = gp.asarray(x)
     elif isinstance(x, numpy.ndarray):
         x = gp.asarray(x)
+    n = len(c)
+    if isinstance(x, gp.ndarray) and x.dtype.kind in "fiu":
+        rt = numpy.result_type(x.dtype, c.dtype)
+        if rt.name in _kernels.REAL:
+            return _val_kernel(fam, x.astype(rt, copy=False), c, tensor)
     if isinstance(x, gp.ndarray) and tensor:
         c = c.reshape(c.shape + (1,) * x.ndim)
-    n = len(c)
     a, b, cc = FAMILIES[fam].abc(n)
-    y1 = c[-1] + x * 0
+    if _x_times_zero(fam, n):
+        y1 = c[-1] + x * 0
+    else:
+        y1 = c[-1] + (gp.zeros_like(x) if isinstance(x, gp.ndarray) else 0)
     y2 = None
     for k in range(n - 2, -1, -1):
         t = y1 * x
@@ -346,6 +354,30 @@ def val(fam, x, c, tensor=True):
             y = y - (cc[k + 1] / a[k + 1]) * y2
         y1, y2 = y, y1
     return y1
+
+
+@functools.lru_cache(maxsize=256)
+def _host_table(fam, n):
+    """1/a_k, b_k/a_k, c_k/a_k for k < n, a row each (the kernels' table)."""
+    a, b, c = map(numpy.array, FAMILIES[fam].abc(n))
+    return numpy.stack([1.0 / a, b / a, c / a], axis=1).ravel()
+
+
+def _val_kernel(fam, x, c, tensor):
+    """val as one kernel pass: a thread per value, its coefficient column
+    chosen by `col` (broadcast against x as val's reshape of c would be)."""
+    rest = c.shape[1:]
+    m = math.prod(rest)
+    col = gp.arange(m).reshape(rest + ((1,) * x.ndim if tensor else ())) if rest else 0
+    tab = gp.asarray(_host_table(fam, len(c) + 1))
+    return _kernels.CLENSHAW(x, col, c.reshape(len(c), m), tab, len(c), m,
+                             int(_x_times_zero(fam, len(c))))
+
+
+def _x_times_zero(fam, n):
+    """Whether evaluation starts from c_{n-1} + 0 * x, as NumPy's power
+    series and every basis' constant do: an infinite x then gives NaN."""
+    return fam == "poly" or n == 1
 
 
 def valfromroots(x, r, tensor=True):
@@ -387,6 +419,10 @@ def vander(fam, x, deg):
     if x.ndim == 0:
         x = x.reshape(1)
     x = x + 0.0
+    if x.dtype.name in _kernels.REAL:
+        v = gp.empty(x.shape + (ideg + 1,), dtype=x.dtype)
+        _kernels.VANDER(x, gp.asarray(_host_table(fam, ideg + 1)), ideg, v)
+        return v
     a, b, cc = FAMILIES[fam].abc(ideg + 1)
     v = [x * 0 + 1]
     for k in range(ideg):
