@@ -7,9 +7,10 @@ A row is the basis' multiplication-by-x rule
     x P_k = a_k P_{k+1} + b_k P_k + c_k P_{k-1}
 
 with the entries of its derivative and antiderivative matrices. From the
-rule come evaluation (Clenshaw's recurrence: a few gpunp operations per
-coefficient over the whole x array), the Vandermonde matrices (the forward
-recurrence), products and quotients (the same recurrences with "multiply by
+rule come evaluation (Clenshaw's recurrence) and the Vandermonde matrices
+(the forward recurrence), each one kernel pass over the points for real data
+(gpunp.polynomial._kernels) and a few gpunp operations per coefficient over
+the whole x array otherwise; products and quotients (the same recurrences with "multiply by
 x" acting on coefficient vectors), lines and companion matrices. Linear maps
 of coefficients (derivatives, integrals, basis conversions) are constant
 matrices built on the host from the row, whose size is all they depend on,
@@ -71,7 +72,9 @@ def _recip(v):
     return numpy.divide(1.0, v, out=numpy.zeros_like(v, dtype=float), where=v != 0)
 
 
-_odd_below = lambda k, j: _is((k < j) & ((j - k) % 2 == 1))  # noqa: E731
+def _odd_below(k, j):
+    """1 where P_k is one of P_{j-1}, P_{j-3}, ... (the odd steps below j)."""
+    return _is((k < j) & ((j - k) % 2 == 1))
 
 # One row per basis. d(k, j) is the coefficient of P_k in P_j'; i(k, j) that
 # of P_k in an antiderivative of P_j (its constant is fixed later by lbnd).
@@ -197,8 +200,8 @@ def _apply(m, c):
 def line(fam, off, scl):
     """off + scl * x in the basis: x = a_0 P_1 + b_0 P_0."""
     a, b, _ = (v[0] for v in FAMILIES[fam].abc(1))
-    # integral rule constants stay Python ints, so integer inputs give an
-    # integer line as NumPy's do
+    # whole-number constants as Python ints: an integer off and scl give an
+    # integer line, as NumPy's do
     a, b = (int(v) if v.is_integer() else v for v in (a, b))
     coef = [off, scl] if (a, b) == (1, 0) else [off + scl * b, scl * a]
     return gp.asarray(coef if scl != 0 else coef[:1])
@@ -381,11 +384,10 @@ def _x_times_zero(fam, n):
 
 
 def valfromroots(x, r, tensor=True):
+    """The product of x - r_k over the first axis of the roots r."""
     if isinstance(x, (tuple, list, numpy.ndarray)):
         x = gp.asarray(x)
-    r = gp.asarray(r)
-    if r.dtype.char in _INT_CHARS:
-        r = r.astype(numpy.float64)
+    r = _coef(r)
     if isinstance(x, gp.ndarray):
         if tensor:
             r = r.reshape(r.shape + (1,) * x.ndim)
@@ -524,15 +526,11 @@ def der(fam, c, m=1, scl=1, axis=0):
     if cnt >= n:
         c = c[:1] * 0
     else:
-        fam_ = FAMILIES[fam]
-        m_ = numpy.eye(n)
-        for i in range(cnt):
-            size = n - i
-            d = numpy.broadcast_to(fam_.d(*numpy.meshgrid(
-                numpy.arange(size - 1.0), numpy.arange(float(size)), indexing="ij")),
-                (size - 1, size))
-            m_ = d @ m_
-        c = _inplace(gp.multiply, _apply(m_, c), scl ** cnt)
+        # the m-th derivative's matrix, a product of first derivatives'
+        d = numpy.eye(n)
+        for size in range(n, n - cnt, -1):
+            d = _matrix_host(FAMILIES[fam].d, size - 1, size) @ d
+        c = _inplace(gp.multiply, _apply(d, c), scl ** cnt)
     return gp.moveaxis(c, 0, iaxis)
 
 
@@ -574,6 +572,7 @@ def _inplace(ufunc, c, s):
 
 
 def _matrix_host(f, rows, cols):
+    """The table f(k, j) of a basis' row over rows x cols (host float64)."""
     k, j = numpy.meshgrid(numpy.arange(float(rows)), numpy.arange(float(cols)), indexing="ij")
     return numpy.broadcast_to(f(k, j), (rows, cols)).astype(float)
 
