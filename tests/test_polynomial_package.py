@@ -146,6 +146,11 @@ def test_multidimensional(fam):
     if hasattr(fam.n, fam.prefix + "valnd"):
         close(f("valnd")[0]((gx, gy, gz), g3), f("valnd")[1]((x, y, z), c3))
         close(f("valnd")[0](gp.stack([gx, gy]), g2), f("valnd")[1](numpy.stack([x, y]), c2))
+    if fam.prefix == "poly" and hasattr(fam.n, "polyvalnd"):
+        # NumPy dispatches polyvalnd (NEP 18): gpunp's runs for gpunp arrays
+        got = NP.polynomial.polyvalnd((gx, gy), g2)
+        assert isinstance(got, gp.ndarray)
+        close(got, NP.polynomial.polyvalnd((x, y), c2))
     # tensor=False pairs the trailing axes of c with x; der/int along an axis
     close(f("val")[0](gx[:2], g2, tensor=False), f("val")[1](x[:2], c2, tensor=False))
     close(f("der")[0](g3, 1, 2, axis=1), f("der")[1](c3, 1, 2, axis=1))
