@@ -334,6 +334,8 @@ def val(fam, x, c, tensor=True):
     elif isinstance(x, numpy.ndarray):
         x = gp.asarray(x)
     n = len(c)
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
     if isinstance(x, gp.ndarray) and x.dtype.kind in "fiu":
         rt = numpy.result_type(x.dtype, c.dtype)
         if rt.name in _kernels.REAL:
@@ -552,6 +554,8 @@ def integ(fam, c, m=1, k=[], lbnd=0, scl=1, axis=0):
     if cnt == 0:
         return c.copy()
     c = gp.moveaxis(c, iaxis, 0)
+    if len(c) == 0:
+        raise IndexError("index 0 is out of bounds for axis 0 with size 0")
     k = list(k) + [0] * (cnt - len(k))
     for i in range(cnt):
         n = len(c)
