@@ -90,14 +90,16 @@ def _routes_of(mine, theirs) -> dict:
 
 def routes() -> dict:
     """{NumPy function: the gpunp function __array_function__ runs for it},
-    made at the first call: gpunp.linalg and gpunp.fft load then, not at
-    ``import gpunp``."""
+    made at the first call: gpunp.linalg, gpunp.fft and gpunp.polynomial
+    load then, not at ``import gpunp``."""
     global _ROUTES
     if not _ROUTES:
         table = {}
+        # numpy.polynomial's dispatched functions: polyvalnd (NumPy 2.5)
         for mine, theirs in ((gpunp, numpy), (gpunp.linalg, numpy.linalg),
                              (gpunp.fft, numpy.fft),
-                             (gpunp.lib.stride_tricks, numpy.lib.stride_tricks)):
+                             (gpunp.lib.stride_tricks, numpy.lib.stride_tricks),
+                             (gpunp.polynomial.polynomial, numpy.polynomial.polynomial)):
             table.update(_routes_of(mine, theirs))
         _ROUTES = table
     return _ROUTES

@@ -25,7 +25,7 @@ GPUNP_OWN = {
     # cupy.fuse (gpunp._fusion)
     "fuse",
 }
-LAZY = ("emath", "engine", "fft", "lib", "linalg", "profiler", "random", "scipy", "testing",
+LAZY = ("emath", "engine", "fft", "lib", "linalg", "polynomial", "profiler", "random", "scipy", "testing",
         "typing", "x")
 
 
