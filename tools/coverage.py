@@ -24,7 +24,15 @@ CLAIMS = ROOT / "tests" / "coverage_claims.txt"
 
 #: (NumPy's module, gpunp's module of the same names)
 NUMPY_SECTIONS = (("numpy", "gpunp"), ("numpy.linalg", "gpunp.linalg"),
-                  ("numpy.fft", "gpunp.fft"), ("numpy.random", "gpunp.random"))
+                  ("numpy.fft", "gpunp.fft"), ("numpy.random", "gpunp.random"),
+                  ("numpy.polynomial", "gpunp.polynomial"),
+                  ("numpy.polynomial.polynomial", "gpunp.polynomial.polynomial"),
+                  ("numpy.polynomial.chebyshev", "gpunp.polynomial.chebyshev"),
+                  ("numpy.polynomial.legendre", "gpunp.polynomial.legendre"),
+                  ("numpy.polynomial.laguerre", "gpunp.polynomial.laguerre"),
+                  ("numpy.polynomial.hermite", "gpunp.polynomial.hermite"),
+                  ("numpy.polynomial.hermite_e", "gpunp.polynomial.hermite_e"),
+                  ("numpy.polynomial.polyutils", "gpunp.polynomial.polyutils"))
 
 #: (SciPy's module, gpunp's module of the same names)
 SCIPY_SECTIONS = (("scipy.sparse", "gpunp.scipy.sparse"),
