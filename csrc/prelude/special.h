@@ -3837,10 +3837,11 @@ GPK_HELPER double gpk_sf_op_jacobi_rec(double n, double alpha, double beta, doub
     return gpk_sf_binom(n + alpha, n) * p;
 }
 
-/* A real degree's Legendre (kind 0), Gegenbauer (1) or Jacobi (2)
- * function by its hypergeometric form */
+/* A real degree's Legendre (kind 0), Gegenbauer (1), Jacobi (2) or
+ * Laguerre (3) function by its hypergeometric form */
 GPK_HELPER double gpk_sf_op_hyp(int kind, double n, double al, double be, double x)
 {
+    if (kind == 3) return gpk_sf_binom(n + al, n) * gpk_sf_op_1f1(-n, al + 1, x);
     double b = n + 1, c = 1, f = 1; /* Legendre's */
     if (kind == 1) {
         b = n + 2 * al;
@@ -3854,15 +3855,16 @@ GPK_HELPER double gpk_sf_op_hyp(int kind, double n, double al, double be, double
     return f * gpk_sf_op_2f1(-n, b, c, 0.5 * (1 - x));
 }
 
-/* ...on [-1, 1] past degree 2 by that form at the degree's fractional part
- * n0 and n0 + 1, then the three-term recurrence in the degree up to n (it
- * holds at any real degree, A&S 22.7; neither solution dominates inside
- * [-1, 1]): the series at a large degree cancels (its terms grow to about
- * e^(2 n sqrt|z|) before they shrink: 3e-10 off at n = 16.6). */
+/* ...past degree 2 (on [-1, 1]; Laguerre's to |x| = 700) by that form at
+ * the degree's fractional part n0 and n0 + 1, then the three-term
+ * recurrence in the degree up to n (it holds at any real degree, A&S 22.7;
+ * neither solution dominates inside [-1, 1]): the series at a large degree
+ * cancels (its terms grow to about e^(2 sqrt(n^2 |z|)) before they shrink:
+ * 3e-10 off at n = 16.6; Laguerre's 1F1 1e-8 at n = 16, x = 9.6). */
 GPK_HELPER double gpk_sf_op_degree(int kind, double n, double al, double be, double x)
 {
     double n0 = n, steps = 0, p0 = 0, p1 = 0;
-    if (n > 2 && n <= GPK_SF_OP_STEPS && fabs(x) <= 1) {
+    if (n > 2 && n <= GPK_SF_OP_STEPS && fabs(x) <= (kind == 3 ? 700 : 1)) {
         n0 = n - floor(n); /* exact, as is n0 + k for k <= floor(n) */
         steps = floor(n) - 1;
     }
@@ -3875,6 +3877,8 @@ GPK_HELPER double gpk_sf_op_degree(int kind, double n, double al, double be, dou
         double m = n0 + k, p2;
         if (kind == 0) {
             p2 = ((2 * m - 1) * x * p1 - (m - 1) * p0) / m;
+        } else if (kind == 3) {
+            p2 = ((2 * m + al - 1 - x) * p1 - (m - 1 + al) * p0) / m;
         } else if (kind == 1) {
             p2 = (2 * (m - 1 + al) * x * p1 - (m + 2 * al - 2) * p0) / m;
         } else {
@@ -3945,8 +3949,8 @@ GPK_HELPER double gpk_sf_op_sh_legendre(double n, double x) { return gpk_sf_op_l
 GPK_HELPER double gpk_sf_op_genlaguerre(double n, double alpha, double x)
 {
     if (alpha <= -1) return NAN;
-    if (n == floor(n) && n >= 0) return gpk_sf_op_genlaguerre_int(n, alpha, x);
-    return gpk_sf_binom(n + alpha, n) * gpk_sf_op_1f1(-n, alpha + 1, x);
+    if (n == floor(n) && fabs(n) <= GPK_SF_OP_STEPS) return gpk_sf_op_genlaguerre_int(n, alpha, x);
+    return gpk_sf_op_degree(3, n, alpha, 0, x);
 }
 
 GPK_HELPER double gpk_sf_op_laguerre_int(double n, double x) { return gpk_sf_op_genlaguerre_int(n, 0, x); }
@@ -3954,7 +3958,8 @@ GPK_HELPER double gpk_sf_op_laguerre(double n, double x) { return gpk_sf_op_genl
 
 GPK_HELPER double gpk_sf_op_gegenbauer(double n, double alpha, double x, int v118)
 {
-    if (n >= 0 && n == floor(n) && n < 1e10) return gpk_sf_op_gegenbauer_int(n, alpha, x, v118);
+    if (n == floor(n) && fabs(n) <= GPK_SF_OP_STEPS)
+        return gpk_sf_op_gegenbauer_int(n, alpha, x, v118);
     return gpk_sf_op_degree(1, n, alpha, 0, x);
 }
 

@@ -335,9 +335,11 @@ TOL = {
                          "as eval_legendre, times binom(n + alpha, n): SciPy's binom is up to "
                          "720 ULPs off (binom(170, 20) against the exact integer; gpunp's 6)"),
     "eval_gegenbauer": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + 2 * _a(a, 1) - 1, _a(a)),
-                                               lambda a: (_a(a, 1), _a(a) / 2 + 1)),
+                                               lambda a: (np.abs(_a(a, 1)), _a(a) / 2 + 1)),
                         "as eval_genlaguerre, times binom(n + 2 alpha - 1, n) or over "
-                        "beta(alpha, n / 2 + 1)"),
+                        "beta(alpha, n / 2 + 1), reflected at a pole alpha (SciPy's "
+                        "eval_gegenbauer(34, -171, 0) is 1147 ULPs from binom(171, 17), gpunp's "
+                        "12)"),
     "eval_jacobi": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + _a(a, 1), _a(a))),
                     "as eval_genlaguerre, times binom(n + alpha, n)"),
     "eval_sh_jacobi": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + _a(a, 1) - _a(a, 2), _a(a)),
@@ -500,7 +502,12 @@ BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
          # |x| of 1.07e9, half the digits lost past sqrt(1 / (2 eps)) = 3.4e4
          **{n: 3.4e4 for n in ("jv", "jve", "yv", "yve", "iv", "ive", "kv", "kve")},
          # ... and its Airy functions NaN past |x| = 1.07e9^(2/3) = 1.05e6
-         "airy": 1e6, "airye": 1e6}
+         "airy": 1e6, "airye": 1e6,
+         # SciPy's binom(n + alpha, n) past a C int takes the int conversion's
+         # sign (binom(-2147483630.5, 20) < 0): the polynomials' parameters
+         # stay below it
+         **{n: 1e9 for n in ("eval_genlaguerre", "eval_gegenbauer", "eval_jacobi",
+                             "eval_sh_jacobi")}}
 
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic

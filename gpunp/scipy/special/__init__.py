@@ -24,8 +24,10 @@ zeta, the complete and incomplete elliptic integrals, Carlson's symmetric
 ones and Jacobi's elliptic functions, Lambert's W (``lambertw``: complex
 results, for real or complex z, from a row of real and imaginary parts), the
 binomial, negative binomial, F, gamma, chi-square and Poisson distributions
-with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev
-and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
+with their inverses, the convex-analysis and Box-Cox helpers, the Chebyshev,
+Hermite, Legendre, Laguerre, Gegenbauer and Jacobi polynomials (each with
+SciPy's integer-degree loop and its real-degree loops), the spherical
+harmonics, the arithmetic-geometric
 mean and Spence's function. Only real loops (``lambertw`` aside): a complex
 operand raises SciPy's no-loop ``TypeError``.
 """
