@@ -3752,7 +3752,7 @@ GPK_HELPER_CALL double gpk_sf_op_2f1(double a, double b, double c, double z)
  * terms do not cancel); beyond, the asymptotic series (A&S 13.5.1): its
  * algebraic part for x < 0, its exponential part, in logarithms, for x > 0.
  * NaN at x = +-inf (SciPy's). */
-GPK_HELPER double gpk_sf_op_1f1(double a, double b, double x)
+GPK_HELPER_CALL double gpk_sf_op_1f1(double a, double b, double x)
 {
     if (a != a || b != b || x != x) return NAN;
     if (gpk_sf_op_negint(a)) return gpk_sf_op_hsum(a, 0, b, x, 0);
@@ -3839,7 +3839,7 @@ GPK_HELPER double gpk_sf_op_jacobi_rec(double n, double alpha, double beta, doub
 
 /* A real degree's Legendre (kind 0), Gegenbauer (1), Jacobi (2) or
  * Laguerre (3) function by its hypergeometric form */
-GPK_HELPER double gpk_sf_op_hyp(int kind, double n, double al, double be, double x)
+GPK_HELPER_CALL double gpk_sf_op_hyp(int kind, double n, double al, double be, double x)
 {
     if (kind == 3) return gpk_sf_binom(n + al, n) * gpk_sf_op_1f1(-n, al + 1, x);
     double b = n + 1, c = 1, f = 1; /* Legendre's */
@@ -3861,7 +3861,7 @@ GPK_HELPER double gpk_sf_op_hyp(int kind, double n, double al, double be, double
  * neither solution dominates inside [-1, 1]): the series at a large degree
  * cancels (its terms grow to about e^(2 sqrt(n^2 |z|)) before they shrink:
  * 3e-10 off at n = 16.6; Laguerre's 1F1 1e-8 at n = 16, x = 9.6). */
-GPK_HELPER double gpk_sf_op_degree(int kind, double n, double al, double be, double x)
+GPK_HELPER_CALL double gpk_sf_op_degree(int kind, double n, double al, double be, double x)
 {
     double n0 = n, steps = 0, p0 = 0, p1 = 0;
     if (n > 2 && n <= GPK_SF_OP_STEPS && fabs(x) <= (kind == 3 ? 700 : 1)) {
