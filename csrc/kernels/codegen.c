@@ -171,9 +171,9 @@ static const char *op_slot_expr(const gp_op_t *op, int32_t d0, int32_t d1)
 }
 
 /* The expression slot of `op` for inputs of loop dtypes d0 (and d1). An
- * expression that follows the running NumPy's release gets its version
- * defined in `s` (before its use), and only such a kernel: the others'
- * sources, and so their disk cache entries, do not change with NumPy. */
+ * expression that follows the running NumPy's (SciPy's) release gets its
+ * version defined in `s` (before its use), and only such a kernel: the
+ * others' sources, and so their disk cache entries, do not change with it. */
 static const char *op_expr(gp_str_t *s, const gp_op_t *op, int32_t d0, int32_t d1)
 {
     const char *ex = op_slot_expr(op, d0, d1);
@@ -181,6 +181,12 @@ static const char *op_expr(gp_str_t *s, const gp_op_t *op, int32_t d0, int32_t d
         gp_str_printf(s, "%s#define GPK_NUMPY_VERSION %d\n",
                       s->len && s->data[s->len - 1] != '\n' ? "\n" : "",
                       (int)gp_numpy_version);
+    /* ...and one that follows the running SciPy's (an orthogonal polynomial
+     * that 1.18 changed), SciPy's */
+    if (ex && strstr(ex, "GPK_SCIPY_VERSION"))
+        gp_str_printf(s, "%s#define GPK_SCIPY_VERSION %d\n",
+                      s->len && s->data[s->len - 1] != '\n' ? "\n" : "",
+                      (int)gp_scipy_version);
     return ex;
 }
 

@@ -67,6 +67,11 @@
 #define SZ(n, name, loops, call)                                               \
     {"scipy.special." name, n, 1, GP_RES_SIZED, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
      GP_CHECK_NONE, loops, {ANY(call)}, NULL}
+/* ...and one with an integer-degree loop ("l...") of its own: `icall` for
+ * an integer first input, `call` for the float loops */
+#define SFL(n, name, loops, icall, call)                                       \
+    {"scipy.special." name, n, 1, GP_RES_EXACT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,     \
+     GP_CHECK_NONE, loops, {ANY(call), I_(icall)}, NULL}
 /* ...and one of several outputs: `body` assigns y0.. from double temporaries
  * (the float loops' outputs are floats) */
 #define SFN(n, nout, name, loops, body)                                        \
@@ -454,6 +459,23 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "gdtria", "fff->f ddd->d", "gpk_sf_gdtria(x0, x1, x2)"),
     SF(3, "gdtrib", "fff->f ddd->d", "gpk_sf_gdtrib(x0, x1, x2)"),
     SF(3, "gdtrix", "fff->f ddd->d", "gpk_sf_gdtrix(x0, x1, x2)"),
+    /* Legendre, Laguerre, Gegenbauer and Jacobi polynomials (sfpoly, issue 38);
+     * SciPy 1.18 changed Gegenbauer's and Jacobi's edges: the helpers take
+     * which SciPy runs */
+    SFL(2, "eval_legendre", "ld->d ff->f dd->d", "gpk_sf_op_legendre_int(x0, x1)",
+        "gpk_sf_op_legendre(x0, x1)"),
+    SFL(2, "eval_sh_legendre", "ld->d ff->f dd->d", "gpk_sf_op_sh_legendre_int(x0, x1)",
+        "gpk_sf_op_sh_legendre(x0, x1)"),
+    SFL(2, "eval_laguerre", "ld->d ff->f dd->d", "gpk_sf_op_laguerre_int(x0, x1)",
+        "gpk_sf_op_laguerre(x0, x1)"),
+    SFL(3, "eval_genlaguerre", "ldd->d fff->f ddd->d", "gpk_sf_op_genlaguerre_int(x0, x1, x2)",
+        "gpk_sf_op_genlaguerre(x0, x1, x2)"),
+    SFL(3, "eval_gegenbauer", "ldd->d fff->f ddd->d", "gpk_sf_op_gegenbauer_int(x0, x1, x2, GPK_SCIPY_VERSION >= 11800)",
+        "gpk_sf_op_gegenbauer(x0, x1, x2, GPK_SCIPY_VERSION >= 11800)"),
+    SFL(4, "eval_jacobi", "lddd->d ffff->f dddd->d", "gpk_sf_op_jacobi_int(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)",
+        "gpk_sf_op_jacobi(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)"),
+    SFL(4, "eval_sh_jacobi", "lddd->d ffff->f dddd->d", "gpk_sf_op_sh_jacobi_int(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)",
+        "gpk_sf_op_sh_jacobi(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

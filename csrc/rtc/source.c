@@ -50,10 +50,14 @@ static const section_t sections[] = {
 /* the inverses of the incomplete beta function and the F distribution on it */
 #define SF_IBETAINV_WORDS "gpk_sf_betaincinv", "gpk_sf_betainccinv", "gpk_sf_bdtri", \
     "gpk_sf_nbdtri", "gpk_sf_fdtr", "gpk_sf_stdtr"
+/* the orthogonal polynomials (their hypergeometric forms use Gamma, beta,
+ * binom and psi) */
+#define SF_OPOLY_WORDS "gpk_sf_op_"
 static const section_t sf_sections[] = {
     {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
-                      "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IGAM_WORDS, SF_IBETA_WORDS}},
+                      "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IGAM_WORDS, SF_IBETA_WORDS,
+                      SF_OPOLY_WORDS}},
     {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
                     "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
                     SF_IGAM_WORDS, SF_IBETA_WORDS, SF_ERF_KS_WORDS}},
@@ -89,6 +93,7 @@ static const section_t sf_sections[] = {
     {"GPK_SF_STDTR", {"gpk_sf_stdtr"}},
     {"GPK_SF_ROOT", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
     {"GPK_SF_SHAPEINV", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
+    {"GPK_SF_OPOLY", {SF_OPOLY_WORDS}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

@@ -368,6 +368,28 @@ TOL = {
     "gdtria": (64, lambda a, r: _param_inverse("gdtria", a, r),
                "gammaincinv over x: as gammaincinv"),
     "gdtrix": (64, lambda a, r: _param_inverse("gdtrix", a, r), "as gdtria"),
+    # Legendre, Laguerre, Gegenbauer and Jacobi polynomials (sfpoly): SciPy's
+    # integer loops' recurrences step for step (the host gives their bits but
+    # where binom's prefactor differs); a GPU's fused multiply-adds move each
+    # step's rounding (as eval_chebyt's). The reference is SciPy's integer
+    # loop (KNOWN below); test_special.py checks the real degrees
+    "eval_legendre": (4, lambda a, r: _opoly(a, r), "the recurrence, each step rounded"),
+    "eval_sh_legendre": (4, lambda a, r: _opoly(a, r), "as eval_legendre, of P_n(2x - 1)"),
+    "eval_laguerre": (4, lambda a, r: _opoly(a, r), "as eval_legendre"),
+    "eval_genlaguerre": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + _a(a, 1), _a(a))),
+                         "as eval_legendre, times binom(n + alpha, n): SciPy's binom is up to "
+                         "720 ULPs off (binom(170, 20) against the exact integer; gpunp's 6)"),
+    "eval_gegenbauer": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + 2 * _a(a, 1) - 1, _a(a)),
+                                               lambda a: (np.abs(_a(a, 1)), _a(a) / 2 + 1)),
+                        "as eval_genlaguerre, times binom(n + 2 alpha - 1, n) or over "
+                        "beta(alpha, n / 2 + 1), reflected at a pole alpha (SciPy's "
+                        "eval_gegenbauer(34, -171, 0) is 1147 ULPs from binom(171, 17), gpunp's "
+                        "12)"),
+    "eval_jacobi": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + _a(a, 1), _a(a))),
+                    "as eval_genlaguerre, times binom(n + alpha, n)"),
+    "eval_sh_jacobi": (4, lambda a, r: _opoly(a, r, lambda a: (_a(a) + _a(a, 1) - _a(a, 2), _a(a)),
+                                              lambda a: (2 * _a(a) + _a(a, 1) - 1, _a(a))),
+                       "as eval_jacobi, over binom(2n + p - 1, n)"),
 }
 
 
@@ -460,6 +482,26 @@ def _cheb(args, ref, scale=1):
     zeros"""
     n = _x(args)
     return 4 * n + _abs_ulps(8 * ULP * scale * (1 + n) ** 2, ref)
+
+
+def _opoly(args, ref, *binoms):
+    """The recurrences on differences of successive polynomials: 4 ULPs per
+    step, an absolute error of 8 eps (n + 1)^2 near the zeros (as
+    Chebyshev's), and binom's allowance for each prefactor binom(top, k)
+    (and beta(alpha, n / 2 + 1) in the power series near 0: its log
+    Gammas' size), `binoms` giving (top, k) of the arguments"""
+    n = _x(args)
+    out = 4 * n + _abs_ulps(8 * ULP * (1 + n) ** 2, ref)
+    with np.errstate(all="ignore"):
+        for b in binoms:
+            # (lgamma overflows past 1e305: those allowances are past every value anyway)
+            top, k = (np.clip(np.nan_to_num(v, nan=0.0, posinf=0.0, neginf=0.0), -1e300, 1e300)
+                      for v in b(args))
+            # _lgammas' allowance, vectorised (its loop over math.lgamma is slow on
+            # the 4-argument grids): 8 ULPs per unit of each |log Gamma|
+            lg = sum(np.nan_to_num(np.abs(ss.gammaln(v)), posinf=0.0) for v in (top, k, top + k))
+            out = out + 8 * lg + _binom_steps((top, k), ref)
+    return out
 
 
 def _ibeta(args, ref):
@@ -611,13 +653,22 @@ BOUND = {"beta": 160.0, "betaln": 160.0, "binom": 1e6, "poch": 150.0,
          # |x| of 1.07e9, half the digits lost past sqrt(1 / (2 eps)) = 3.4e4
          **{n: 3.4e4 for n in ("jv", "jve", "yv", "yve", "iv", "ive", "kv", "kve")},
          # ... and its Airy functions NaN past |x| = 1.07e9^(2/3) = 1.05e6
-         "airy": 1e6, "airye": 1e6}
+         "airy": 1e6, "airye": 1e6,
+         # SciPy's binom(n + alpha, n) past a C int takes the int conversion's
+         # sign (binom(-2147483630.5, 20) < 0): the polynomials' parameters
+         # stay below it
+         **{n: 1e9 for n in ("eval_gegenbauer", "eval_jacobi", "eval_sh_jacobi")},
+         # ... and SciPy's 1F1 behind a real degree's genlaguerre takes a second
+         # an element past alpha, x of 1e8 (CI's time; gpunp's takes microseconds)
+         "eval_genlaguerre": 1e5}
 
 # the integer argument of expn and the upper limit of gamma functions' `a`
 # where the series and fractions still converge (SciPy switches to asymptotic
 # expansions past it)
 INT_FIRST = {"expn", "yn", "kn", "pdtri", "eval_chebyt", "eval_chebyu", "eval_chebyc",
-             "eval_chebys", "eval_sh_chebyt", "eval_sh_chebyu"}
+             "eval_chebys", "eval_sh_chebyt", "eval_sh_chebyu", "eval_legendre",
+             "eval_sh_legendre", "eval_laguerre", "eval_genlaguerre", "eval_gegenbauer",
+             "eval_jacobi", "eval_sh_jacobi"}
 # arguments that are probabilities (drawn in [0, 1], near both ends too) and
 # counts (whole numbers below 200): by name, the arguments' places
 PROB = {"gammaincinv": (1,), "gammainccinv": (1,), "chdtri": (1,), "pdtri": (1,),
@@ -1385,9 +1436,10 @@ KNOWN.append(("elliprc", lambda a: (_a(a) < 0) & np.isfinite(_a(a)) & np.isfinit
 def _integer_loop(name):
     """SciPy's integer-degree loop ("ld->d") of an orthogonal polynomial"""
     def value(a):
-        n, x = np.broadcast_arrays(_a(a), _a(a, 1))
-        with np.errstate(all="ignore"):
-            return getattr(ss, name)(n.astype(np.int64), x)
+        n, *rest = np.broadcast_arrays(*[_a(a, k) for k in range(len(a))])
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(ss, name)(n.astype(np.int64), *rest)
     return value
 
 
@@ -1398,6 +1450,12 @@ for _name in ("eval_chebyt", "eval_chebyu", "eval_chebyc", "eval_chebys", "eval_
                   "at a whole n (eval_chebyt(59.0, 1.77e-296): 3.3e-16 for -1.05e-294); "
                   "gpunp's gives the integer loop's value for a whole n (test_special.py "
                   "checks the rest)"))
+for _name in ("eval_legendre", "eval_sh_legendre", "eval_laguerre", "eval_genlaguerre",
+              "eval_gegenbauer", "eval_jacobi", "eval_sh_jacobi"):
+    KNOWN.append((_name, lambda a: np.ones(np.broadcast(*a).shape, bool), _integer_loop(_name),
+                  "as eval_chebyt's: SciPy's real-n loop (hyp2f1, hyp1f1) is off its own "
+                  "integer loop at a whole n (eval_legendre(14.0, 1e300): NaN for inf); "
+                  "gpunp's gives the integer loop's value there"))
 
 def _fdtr_nan(a):
     """one degree past 1e100 and the other below 1e50, where the chi-square

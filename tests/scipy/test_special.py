@@ -831,3 +831,224 @@ def test_bernoulli_and_euler_match_scipy():
             sp.euler(bad)
     with pytest.raises(ValueError):
         ss.bernoulli(np.array([3]))
+
+
+# ---- Legendre, Laguerre, Gegenbauer and Jacobi polynomials (sfpoly) ---------------------
+
+# name: (the number of parameters between n and x, where they are drawn)
+OPOLY = {"eval_legendre": 0, "eval_sh_legendre": 0, "eval_laguerre": 0, "eval_genlaguerre": 1,
+         "eval_gegenbauer": 1, "eval_jacobi": 2, "eval_sh_jacobi": 2}
+
+
+def _opoly_params(name, rng, k):
+    """the parameters (alpha, beta; p, q for the shifted Jacobi) where SciPy's
+    polynomials are defined (alpha, beta > -1; p - q > -1, q > 0)"""
+    if name == "eval_sh_jacobi":
+        q = rng.uniform(0.05, 5, k)
+        return [q + rng.uniform(-0.9, 4, k), q]
+    return [rng.uniform(-0.9, 4, k) for _ in range(OPOLY[name])]
+
+
+@pytest.mark.parametrize("name", sorted(OPOLY))
+def test_orthogonal_polynomial_integer_loop_matches_scipy(name):
+    """The integer-degree loop ("l...->d") against SciPy's: its recurrence
+    step for step (the host's bits but for binom's prefactor, gpunp's within
+    an ULP or two of the exact value where SciPy's is not), negative
+    degrees, both sides of [-1, 1] and the special values. A GPU's fused
+    multiply-adds move each step's rounding: 8 eps per step of the terms'
+    scale (the polynomial's size at |x| + 2, where no term cancels)."""
+    rng = np.random.default_rng(11)
+    k = 400
+    n = rng.integers(-40, 60, k)
+    x = np.concatenate([rng.uniform(-1.2, 1.2, 150), rng.uniform(-30, 30, 100),
+                        10.0 ** rng.uniform(-300, 300, 60) * rng.choice([-1, 1], 60),
+                        rng.uniform(-1e-5, 1e-5, 80),
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 2.0, 1e308]])
+    if name in ("eval_sh_legendre", "eval_sh_jacobi"):
+        x = (x + 1) / 2
+    params = _opoly_params(name, rng, k)
+    f, g = getattr(ss, name), getattr(sp, name)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = f(n, *params, x)
+        scale = np.abs(f(np.abs(n), *params, np.abs(x) + 2))
+    got = g(*(gp.asarray(v) for v in (n, *params, x)))
+    assert got.dtype == want.dtype == np.float64
+    got = got.get()
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    with np.errstate(all="ignore"):
+        tol = 8 * 2.2e-16 * (1 + np.abs(n)) * np.maximum(np.nan_to_num(scale), np.abs(want))
+        close = np.abs(got - want) <= tol
+    assert np.all(same | (np.isfinite(got) & close)), (n[~same & ~close][:5],
+                                                        x[~same & ~close][:5])
+
+
+def _hyp_decimal(a, b, c, z, two=True):
+    """the hypergeometric series 2F1(a, b; c; z) (or 1F1(a; c; z) without
+    `two`) summed in 60-digit decimals: free of the cancellation that a
+    large degree brings to double's sum"""
+    from decimal import Decimal, localcontext
+    with localcontext() as ctx:
+        ctx.prec = 60
+        a, b, c, z = (Decimal(float(v)) for v in (a, b, c, z))
+        s = t = Decimal(1)
+        big = abs(a) + abs(b)
+        for k in range(20000):
+            t = t * (a + k) * ((b + k) if two else 1) / ((c + k) * (k + 1)) * z
+            s += t
+            if t == 0 or (k > big and abs(t) < abs(s) * Decimal(10) ** -40):
+                break
+        return float(s)
+
+
+def _opoly_reference(name, n, params, x):
+    """the real degree's value by its hypergeometric form (A&S 22.5), the
+    series in decimals and the Gamma prefactor in double (a few ULPs)"""
+    if name == "eval_sh_legendre":
+        return _opoly_reference("eval_legendre", n, params, 2 * x - 1)
+    if name == "eval_sh_jacobi":
+        p, q = params
+        return (_opoly_reference("eval_jacobi", n, (p - q, q - 1), 2 * x - 1) /
+                ss.binom(2 * n + p - 1, n))
+    if name == "eval_legendre":
+        return _hyp_decimal(-n, n + 1, 1, (1 - x) / 2)
+    if name in ("eval_laguerre", "eval_genlaguerre"):
+        alpha = params[0] if params else 0.0
+        return ss.binom(n + alpha, n) * _hyp_decimal(-n, 0, alpha + 1, x, two=False)
+    if name == "eval_gegenbauer":
+        (alpha,) = params
+        d = ss.gamma(n + 2 * alpha) / ss.gamma(n + 1) / ss.gamma(2 * alpha)
+        return d * _hyp_decimal(-n, n + 2 * alpha, alpha + 0.5, (1 - x) / 2)
+    alpha, beta = params
+    return ss.binom(n + alpha, n) * _hyp_decimal(-n, n + alpha + beta + 1, alpha + 1, (1 - x) / 2)
+
+
+@pytest.mark.parametrize("name", sorted(OPOLY))
+def test_orthogonal_polynomial_real_degree(name):
+    """The real-degree loop ("d...->d") at degrees that are not whole, against
+    the hypergeometric series in 60-digit decimals (where it converges:
+    (1 - x) / 2 in (-1, 0.95]; Laguerre's everywhere): SciPy's own hyp2f1 is
+    up to 1e-4 off there at degrees near 20 (eval_legendre(18.818, -0.6994):
+    0.1832845, the value 0.1833107), so SciPy is the reference only where it
+    agrees with the decimal sum. Past x = -1 a real degree has no real
+    value: SciPy's inf (its hyp2f1's), as gpunp's."""
+    rng = np.random.default_rng(12)
+    k = 40
+    n = np.round(rng.uniform(0.05, 24, k), 3)
+    n = np.where(n == np.floor(n), n + 0.5, n)
+    if name in ("eval_legendre", "eval_sh_legendre", "eval_laguerre", "eval_genlaguerre"):
+        n[::3] = -n[::3]  # Legendre's P_-n-1 = P_n; Laguerre's 1F1 of a positive a
+    if name in ("eval_laguerre", "eval_genlaguerre"):
+        x = rng.uniform(-12, 12, k)
+    else:
+        x = np.concatenate([rng.uniform(-0.9, 1, k - 8), rng.uniform(1, 2.8, 8)])
+        if name in ("eval_sh_legendre", "eval_sh_jacobi"):
+            x = (x + 1) / 2
+    params = _opoly_params(name, rng, k)
+    got = getattr(sp, name)(*(gp.asarray(v) for v in (n, *params, x))).get()
+    ref = np.array([_opoly_reference(name, n[i], [p[i] for p in params], x[i])
+                    for i in range(k)])
+    # a few ULPs of each of the two start values and the recurrence's steps,
+    # of the value or near its zeros of the polynomial's size (its value at
+    # x = 1, the prefactor)
+    env = np.array([abs(_opoly_reference(name, n[i], [p[i] for p in params],
+                                         1.0 if name not in ("eval_laguerre",
+                                                             "eval_genlaguerre") else 0.0))
+                    for i in range(k)])
+    tol = 4e-14 * (1 + np.abs(n)) * np.maximum(np.abs(ref), env)
+    if name in ("eval_laguerre", "eval_genlaguerre"):
+        # a negative degree is 1F1's series alone, whose terms cancel: 1e-9
+        # (SciPy's Boost as far off: eval_laguerre(-19.472, -8.488) both
+        # 1e-9 from mpmath's)
+        tol = np.where(n < 0, 2e-9 * np.abs(ref), tol * (1 + np.abs(x)))
+    assert np.all(np.abs(got - ref) <= tol), (n[np.abs(got - ref) > tol],
+                                              x[np.abs(got - ref) > tol])
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = getattr(ss, name)(n, *params, x)
+    agree = np.abs(want - ref) <= tol
+    assert agree.sum() >= k // 4
+    assert np.all(np.abs(got - want)[agree] <= 2 * tol[agree])
+    # past -1 (x = 0 for the shifted ones): SciPy's inf times the prefactor
+    if name not in ("eval_laguerre", "eval_genlaguerre"):
+        xo = -1.5 if name not in ("eval_sh_legendre", "eval_sh_jacobi") else -0.25
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(ss, name)(n, *params, xo)
+        got = getattr(sp, name)(*(gp.asarray(v) for v in (n, *params)), xo).get()
+        np.testing.assert_array_equal(got, want)
+
+
+def test_orthogonal_polynomial_whole_real_degree_is_the_integer_loop():
+    """A whole degree in the real loop ("dd->d") is the integer loop's value
+    (SciPy's real loop goes through hyp2f1, NaN at eval_legendre(14.0, 1e300)
+    where its own integer loop's is inf, and its hyp1f1 3e-8 from its
+    integer loop at eval_laguerre(38.0, 3.968)); the float loop is the double
+    one rounded once."""
+    rng = np.random.default_rng(13)
+    n = rng.integers(-10, 40, 200)
+    x = np.concatenate([rng.uniform(-3, 3, 190), [1e300, -1e300, np.inf, -np.inf, np.nan,
+                                                  0.0, 1.0, -1.0, 1e-7, 5.0]])
+    for name in ("eval_legendre", "eval_laguerre", "eval_jacobi"):
+        params = [np.full(200, 0.25)] * OPOLY[name]
+        f = getattr(sp, name)
+        args = [gp.asarray(v) for v in (*params, x)]
+        whole = f(gp.asarray(n.astype(np.float64)), *args).get()
+        np.testing.assert_array_equal(whole, f(gp.asarray(n), *args).get())
+        with np.errstate(all="ignore"):
+            # (SciPy's Jacobi of a negative degree is its hyp2f1's, gpunp's 2F1 another)
+            np.testing.assert_allclose(whole, getattr(ss, name)(n, *params, x), rtol=1e-13)
+    # the float loop: the double loop's value rounded
+    n32, x32 = np.float32(rng.uniform(0, 20, 50)), np.float32(rng.uniform(-1, 1, 50))
+    got = sp.eval_gegenbauer(gp.asarray(n32), np.float32(0.75), gp.asarray(x32))
+    assert got.dtype == np.float32
+    want = sp.eval_gegenbauer(gp.asarray(n32.astype(np.float64)), 0.75,
+                              gp.asarray(x32.astype(np.float64))).get().astype(np.float32)
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_orthogonal_polynomial_scipy_release_edges():
+    """Where SciPy 1.18 changed the polynomials, the running SciPy's answer:
+    Gegenbauer's alpha = 0 (1.18: 0; 1.17: 1 at n = 0, else 0 through its
+    real loop, NaN where that overflows) and x < 0 (1.18 by C_n(-x) =
+    (-1)^n C_n(x)); Jacobi's alpha = -1, |beta| = 1 (1.18: (x - 1) factored
+    out; 1.17: NaN). (A whole degree in the float loops is the integer
+    loop's, which 1.17's real loops are not: test above.)"""
+    n = np.arange(0, 8)
+    x = np.array([0.5, -0.3, 1e200, -2.0, 0.0])[:, None]
+    for name, params in (("eval_gegenbauer", [0.0]), ("eval_gegenbauer", [0.4]),
+                         ("eval_jacobi", [-1.0, 1.0]), ("eval_jacobi", [-1.0, -1.0]),
+                         ("eval_sh_jacobi", [1.0, 2.0])):
+        # (x = 1e200 with the integer degrees for Gegenbauer's only: 1.18's Jacobi
+        # at alpha = -1 goes through its hyp2f1 there, NaN where the value overflows)
+        xi = x if name == "eval_gegenbauer" else x[[0, 1, 3, 4]]
+        # (not checked: a real degree below 1 at alpha = -1, where 2F1's c is 0:
+        # SciPy 1.18's eval_sh_jacobi(0.5, 1, 2, x) is finite, gpunp's NaN)
+        real = [] if name == "eval_sh_jacobi" else [(n + 0.5, x[[0, 1, 3, 4]])]
+        for deg, xs in [(n, xi)] + real:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = getattr(ss, name)(deg, *params, xs)
+            got = getattr(sp, name)(gp.asarray(deg), *params, gp.asarray(xs)).get()
+            same = (got == want) | (np.isnan(got) & np.isnan(want))
+            # (1.18's factored form and gpunp's recurrence round apart: absolute
+            # near the zeros, 2.8e-17 for 0 at eval_jacobi(5, -1, -1, 0))
+            close = np.abs(got - want) <= 1e-13 * np.maximum(np.abs(want), 1)
+            assert np.all(same | close), (name, params, deg, got, want)
+
+
+def test_orthogonal_polynomial_domains_and_dtypes():
+    # alpha <= -1: NaN in both loops (SciPy's domain error)
+    for name in ("eval_genlaguerre",):
+        got = getattr(sp, name)(gp.asarray([2, 3]), gp.asarray([-1.0, -2.5]), 0.5).get()
+        assert np.all(np.isnan(got))
+        got = getattr(sp, name)(gp.asarray([2.5, 3.0]), gp.asarray([-1.0, -2.5]), 0.5).get()
+        assert np.all(np.isnan(got))
+    f32, i16 = np.array([2.0, 0.3], np.float32), np.array([2, 3], np.int16)
+    for name in ("eval_legendre", "eval_jacobi"):
+        theirs, mine = getattr(ss, name), getattr(sp, name)
+        extra = [f32] * OPOLY[name]
+        for a, b in ((i16, f32), (f32, f32), (i16, i16), (f32, i16)):
+            want = theirs(a, *extra, b).dtype
+            got = mine(*(gp.asarray(v) for v in (a, *extra, b)))
+            assert got.dtype == want, (name, a.dtype, b.dtype)

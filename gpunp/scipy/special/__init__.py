@@ -29,8 +29,9 @@ the Hankel functions ``hankel1``, ``hankel2``, ``hankel1e``, ``hankel2e``
 binomial, negative binomial, F, gamma, chi-square, Poisson and Student's t
 distributions with their inverses (in the parameters too: ``chdtriv``,
 ``pdtrik``, ``gdtria``, ``gdtrib``, ``gdtrix``), the convex-analysis and
-Box-Cox helpers, the Chebyshev
-and Hermite polynomials, the spherical harmonics, the arithmetic-geometric
+Box-Cox helpers, the Chebyshev, Hermite, Legendre, Laguerre, Gegenbauer and
+Jacobi polynomials (each with SciPy's integer-degree loop and its real-degree
+loops), the spherical harmonics, the arithmetic-geometric
 mean and Spence's function, the Kolmogorov-Smirnov distributions
 (``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, Owen's T
 (``owens_t``), and the
