@@ -172,8 +172,8 @@ _dask_hook.install()
 # gpunp.testing loads numpy.testing (a third of the import time), gpunp.random
 # numpy.random, and the others are not needed by the rest of the package
 # (gpunp.engine, the C ABI's public binding, is for extensions and gpunp.scipy).
-_LAZY_SUBMODULES = ("emath", "engine", "fft", "lib", "linalg", "polynomial", "profiler",
-                    "random", "scipy", "testing", "typing", "x")
+_LAZY_SUBMODULES = ("dask", "emath", "engine", "fft", "lib", "linalg", "polynomial",
+                    "profiler", "random", "scipy", "testing", "typing", "x")
 
 # The public names, as numpy.__all__ lists NumPy's: every name above that
 # does not start with an underscore, the submodules loaded at first use, and

@@ -13,8 +13,15 @@ dask = pytest.importorskip("dask")  # the one allowed skip: the GPU machine has 
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 
+import cloudpickle  # noqa: E402 (distributed's own dependency)
+
 import gpunp.dask  # noqa: E402
 from distributed.protocol import deserialize, serialize  # noqa: E402
+
+# The workers are other processes, where this test file is no importable
+# module (pytest puts tests/ on sys.path of its own process only): the
+# functions they run here travel by value, not by a name they cannot import
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 RNG = numpy.random.default_rng(4)
 
@@ -49,7 +56,6 @@ def test_cluster_computes_across_workers(client):
     assert isinstance(gram, gpunp.ndarray) and isinstance(std, gpunp.ndarray)
     numpy.testing.assert_allclose(gpunp.asnumpy(gram), h.T @ h, rtol=1e-12)
     numpy.testing.assert_allclose(gpunp.asnumpy(std), h.std(axis=0), rtol=1e-12)
-
 
 
 def test_chunk_travels_between_workers(client):

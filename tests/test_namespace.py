@@ -22,11 +22,11 @@ GPUNP_OWN = {
     # CuPy's idioms beyond NumPy's names (gpunp._idioms) and cupyx's home
     "clear_memo", "get_array_module", "memoize", "profiler", "scatter_add", "scatter_max",
     "scatter_min", "x",
-    # cupy.fuse (gpunp._fusion)
-    "fuse",
+    # cupy.fuse (gpunp._fusion); Dask's registrations and cluster (gpunp.dask)
+    "fuse", "dask",
 }
-LAZY = ("emath", "engine", "fft", "lib", "linalg", "polynomial", "profiler", "random", "scipy", "testing",
-        "typing", "x")
+LAZY = ("dask", "emath", "engine", "fft", "lib", "linalg", "polynomial", "profiler", "random",
+        "scipy", "testing", "typing", "x")
 
 
 def _claimed_numpy_names() -> set:
