@@ -73,3 +73,16 @@ def multigammaln(a, d):
         term = _gammaln(a - (j - 1) / 2.0)
         total = term if total is None else total + term
     return gpunp.asarray(res) if total is None else res + total
+
+
+def from_parts(re, im, dtype, out=None):
+    """The complex array (of `dtype`, or `out`) of a real row's two outputs:
+    the complex results of lambertw, wofz, sph_harm_y and the Hankel
+    functions come from rows of real and imaginary parts, since the special
+    rows have no complex loops. Filled part by part: re + 1j * im would make
+    inf * 0 a NaN."""
+    res = gpunp.empty(re.shape, dtype) if out is None else out
+    res.real[...] = re
+    res.imag[...] = im
+    return res
+

@@ -8,6 +8,7 @@ the order and z (a float32 order with complex64 or smaller z: complex64)."""
 import numpy
 
 import gpunp
+from gpunp.scipy.special._functions import from_parts
 
 _ROWS = gpunp.ufunc.of_module("scipy.special")
 _PYTHON = (bool, int, float, complex)
@@ -50,11 +51,8 @@ def _complex_row(name, doc):
         else:
             re, im = z, 0
         hr, hi = parts(v, re, im)
-        out = gpunp.empty(hr.shape, gpunp.complex64 if hr.dtype == gpunp.float32
+        return from_parts(hr, hi, gpunp.complex64 if hr.dtype == gpunp.float32
                           else gpunp.complex128)
-        out.real[...] = hr
-        out.imag[...] = hi
-        return out
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc

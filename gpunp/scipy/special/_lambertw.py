@@ -3,6 +3,7 @@ gpunp's special rows are real, so one row takes z's real and imaginary parts
 and gives W's, and this wrapper makes the complex result."""
 
 import gpunp
+from gpunp.scipy.special._functions import from_parts
 
 _parts = gpunp.ufunc.of_module("scipy.special")["_lambertw_parts"]
 
@@ -17,10 +18,7 @@ def _lambertw(z, k, tol):
     else:
         re, im = z, gpunp.zeros((), gpunp.float64)
     wr, wi = _parts(re, im, k, tol)
-    out = gpunp.empty(wr.shape, gpunp.complex128)
-    out.real[...] = wr
-    out.imag[...] = wi
-    return out
+    return from_parts(wr, wi, gpunp.complex128)
 
 
 def lambertw(z, k=0, tol=1e-8):

@@ -6,6 +6,7 @@ real outputs), put together into one complex array."""
 import math
 
 import gpunp
+from gpunp.scipy.special._functions import from_parts
 from gpunp.scipy._version import scipy_version
 
 _row = gpunp.ufunc.of_module("scipy.special")["_sph_harm_y"]
@@ -60,7 +61,4 @@ def sph_harm_y(n, m, theta, phi, *, diff_n=0):
                                                for v in (theta, phi))
     ftype = gpunp.float32 if single else gpunp.float64
     re, im = _row(n, m, theta.astype(ftype), phi.astype(ftype))
-    out = gpunp.empty(re.shape, gpunp.complex64 if single else gpunp.complex128)
-    out.real[...] = re
-    out.imag[...] = im
-    return out
+    return from_parts(re, im, gpunp.complex64 if single else gpunp.complex128)

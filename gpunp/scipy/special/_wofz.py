@@ -4,6 +4,7 @@ and imaginary parts and gives w's, and this wrapper makes the complex
 result in the dtype SciPy's loop resolution gives."""
 
 import gpunp
+from gpunp.scipy.special._functions import from_parts
 from gpunp.scipy._version import scipy_version
 
 _parts = gpunp.ufunc.of_module("scipy.special")["_wofz_parts"]
@@ -37,7 +38,4 @@ def wofz(z, out=None):
     else:
         re, im = z.astype(gpunp.float64), gpunp.zeros((), gpunp.float64)
     wr, wi = _parts(re, im)
-    res = gpunp.empty(wr.shape, dtype) if out is None else out
-    res.real[...] = wr
-    res.imag[...] = wi
-    return res
+    return from_parts(wr, wi, dtype, out)
