@@ -132,8 +132,13 @@ def int_hash(xp, x):
 # ---- the fused forms: the same programs, the elementwise parts as fused functions ------
 
 def _fused_kmeans(xp, fuse):
-    dist = fuse(lambda xx, g, cc: xx - 2 * g + cc)
-    hot = fuse(lambda lab, k, one: (lab == k) * one)
+    @fuse
+    def dist(xx, g, cc):
+        return xx - 2 * g + cc
+
+    @fuse
+    def hot(lab, k, one):
+        return (lab == k) * one
 
     def run(x, c, ks):
         d2 = dist((x * x).sum(axis=1, keepdims=True), x @ c.T, (c * c).sum(axis=1))
@@ -145,9 +150,17 @@ def _fused_kmeans(xp, fuse):
 
 
 def _fused_softmax(xp, fuse):
-    expsum = fuse(lambda x, m: xp.sum(xp.exp(x - m), axis=1))
-    probs = fuse(lambda x, m, s: xp.exp(x - m) / s)
-    terms = fuse(lambda s, m, t: xp.sum(xp.log(s) + m - t))
+    @fuse
+    def expsum(x, m):
+        return xp.sum(xp.exp(x - m), axis=1)
+
+    @fuse
+    def probs(x, m, s):
+        return xp.exp(x - m) / s
+
+    @fuse
+    def terms(s, m, t):
+        return xp.sum(xp.log(s) + m - t)
 
     def run(logits, labels, rows):
         m = xp.amax(logits, axis=1, keepdims=True)
@@ -157,7 +170,9 @@ def _fused_softmax(xp, fuse):
 
 
 def _fused_mlp(xp, fuse):
-    relu = fuse(lambda h, b: xp.where(h + b > 0, h + b, 0.0))
+    @fuse
+    def relu(h, b):
+        return xp.where(h + b > 0, h + b, 0.0)
 
     def run(x, w1, b1, w2, b2, w3, b3):
         return relu(relu(x @ w1, b1) @ w2, b2) @ w3 + b3
@@ -187,7 +202,10 @@ def _fused_option(xp, fuse):
 
 
 def _fused_pairwise(xp, fuse):
-    dist = fuse(lambda xx, yy, g: xp.sqrt(xp.where(xx + yy - 2 * g > 0, xx + yy - 2 * g, 0.0)))
+    @fuse
+    def dist(xx, yy, g):
+        d2 = xx + yy - 2 * g
+        return xp.sqrt(xp.where(d2 > 0, d2, 0.0))
 
     def run(x, y):
         return dist((x * x).sum(axis=1)[:, None], (y * y).sum(axis=1)[None, :], x @ y.T)
@@ -195,11 +213,16 @@ def _fused_pairwise(xp, fuse):
 
 
 def _fused_many(xp, fuse):
-    return fuse(lambda x, y: many_kernels(xp, x, y))
+    @fuse
+    def many(x, y):
+        return many_kernels(xp, x, y)
+    return many
 
 
 def _fused_standardize(xp, fuse):
-    scale = fuse(lambda v, mu, sd, w, b: (v - mu) / sd * w + b)
+    @fuse
+    def scale(v, mu, sd, w, b):
+        return (v - mu) / sd * w + b
 
     def run(a, w, b):
         v = a[::2, 1::2].T

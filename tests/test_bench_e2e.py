@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import gpunp  # noqa: F401 - the installed one, before the repository joins sys.path
+import gpunp  # the installed one, before the repository joins sys.path
 
 
 def _bench(name):
@@ -57,9 +57,21 @@ def test_row_checks_catch_a_wrong_answer(key, fused, monkeypatch):
     # here (each a kernel compiled cold, a few tenths of a second)
     monkeypatch.setattr(e2e, "UNARY", ["sin", "arctanh", "sqrt"])
     monkeypatch.setattr(e2e, "BINARY", ["hypot", "fmod"])
+    made = []
+
+    class Recorded(gpunp.fuse):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+    monkeypatch.setattr(gpunp, "fuse", Recorded)
     make = e2e._row(key, dtype, fused)
     fn = make(libs.Gpunp(), n)
     assert callable(fn)
+    # the fused column is fused: each function traced into a kernel, none
+    # run as written (what gpunp.fuse does with what it cannot fuse)
+    assert bool(made) == fused
+    assert all(plan.kernel is not None for f in made for plan in f._plans.values())
+    assert all(f._plans for f in made)
     with pytest.raises(AssertionError, match="differs from NumPy's"):
         make(_Wrong(), n)
 
