@@ -4,6 +4,7 @@
     python -m bench --quick         # reduced sizes (the host backend, CI machines)
     python -m bench --only matmul   # workloads whose name contains a text
     python -m bench --only "take|cumsum|first call"   # or one of several
+    python -m bench --only "program:"   # the whole-program rows (fusion.py, e2e.py)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench import e2e as E
 from bench import libs as L
 from bench import report
 from bench import workloads as W
@@ -133,6 +135,9 @@ def main() -> int:
         # variables in os.environ, which the children would inherit) and
         # holds device memory: a fresh process on a quiet machine, as a user's
         first_call = W.first_call_ms({})
+    # the end-to-end programs in fresh processes, before this one holds a device too
+    fresh = E.fresh_process_rows(args.libs.split(","), args.quick) if any(
+        wanted(name) for name in E.fresh_row_names(args.quick)) else []
     libs = L.available(args.libs.split(","))
     rows = []
     per_call = []
@@ -184,6 +189,9 @@ def main() -> int:
             rows.append({"workload": f"first call of a new elementwise kernel, {label}",
                          "unit": "ms", "higher_is_better": False, "values": {"gpunp": v}})
             print(report.line(rows[-1]), flush=True)
+    for row in fresh:
+        rows.append(row)
+        print(report.line(row), flush=True)
     if wanted("import"):
         if any(lib.name == "gpunp" for lib in libs):
             # NumPy's own import is part of gpunp's; CuPy's is the comparison

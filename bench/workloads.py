@@ -737,7 +737,7 @@ def _signal(name, quick_n):
 
 #: modules of bench/ whose rows(quick) add an area's workloads
 AREA_ROWS = ("scipy_signal_lti", "scipy_ndimage", "scipy_ndimage_morph", "scipy_spatial_distance",
-             "scipy_spatial_tree", "scipy_interpolate", "scipy_stats", "fusion")
+             "scipy_spatial_tree", "scipy_interpolate", "scipy_stats", "fusion", "e2e")
 
 
 def workloads(quick: bool) -> list:
