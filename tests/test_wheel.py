@@ -34,9 +34,8 @@ CC = os.environ.get("CC") or "cc"
 
 
 def engine_path():
-    code = "import gpunp._engine as e; print(e.__file__)"
-    return Path(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                               text=True, env=os.environ).stdout.strip())
+    import gpunp._engine
+    return Path(gpunp._engine.__file__)
 
 
 def readelf_needs(path):
