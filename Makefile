@@ -23,8 +23,7 @@ all: $(VENV)/.installed
 # The wheel of this tree, built once: the development venv and the abi3
 # checks' venvs install the same file.
 WHEEL_DIR := $(BUILD)/wheel
-# tools/check_wheel.py checks its manylinux tag and its extras (a tenth of a
-# second).
+# tools/check_wheel.py checks its manylinux tag and its extras (0.2 s of CPU).
 $(WHEEL_DIR)/.built: pyproject.toml build_ffi.py hatch_build.py tools/check_wheel.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
 	rm -rf $(WHEEL_DIR)
 	$(PYTHON) -m pip wheel -q --no-deps -w $(WHEEL_DIR) .
