@@ -10,7 +10,9 @@
 # fresh venv that sees the system's site-packages for NumPy only: the
 # venv's own site-packages come first on sys.path, so its nvidia/ folders
 # are the ones gpunp finds, and the last step fails unless every CUDA
-# library but the driver was loaded from the venv.
+# library but the driver was loaded from the venv. (Where python3 has no
+# venv module, every wheel of WHEELDIR goes into a --target folder on
+# PYTHONPATH instead, without the extra's resolution, and the script says so.)
 #
 # As root, the check runs in a mount namespace of its own (unshare -m) with
 # an empty tmpfs over /usr/local/cuda and every /usr/local/cuda-*, which
@@ -72,23 +74,31 @@ export GPUNP_CUDA_PATH=/nonexistent/gpunp-driver-only LD_LIBRARY_PATH=
 export GPUNP_BACKEND=cuda GPUNP_CACHE_DIR=$(mktemp -d) PYTHONNOUSERSITE=1
 
 step "a venv (system site-packages for NumPy only)"
-V=$(mktemp -d)/venv
-python3 -m venv --system-site-packages "$V" || exit 1
-PY=$V/bin/python
-echo "$V"
+V=$(mktemp -d)
+if python3 -m venv --system-site-packages "$V/venv"; then
+  PY=$V/venv/bin/python SITE=$V/venv
+  echo "$SITE"
 
-step "pip install --no-index --find-links $W gpunp[$EXTRA]"
-if "$PY" -m pip install -q --no-index --find-links "$W" "gpunp[$EXTRA]"; then
-  echo "installed gpunp[$EXTRA] whole"
+  step "pip install --no-index --find-links $W gpunp[$EXTRA]"
+  if "$PY" -m pip install -q --no-index --find-links "$W" "gpunp[$EXTRA]"; then
+    echo "installed gpunp[$EXTRA] whole"
+  else
+    echo "PARTIAL: pip could not install gpunp[$EXTRA] from $W (above): installing gpunp and"
+    echo "the NVIDIA wheels that are there"
+    "$PY" -m pip install -q --no-index --find-links "$W" gpunp || exit 1
+    nv=$(ls "$W"/nvidia_*.whl 2>/dev/null)
+    [ -n "$nv" ] && { "$PY" -m pip install -q --no-index --no-deps $nv || exit 1; }
+  fi
 else
-  echo "PARTIAL: pip could not install gpunp[$EXTRA] from $W (above): installing gpunp and"
-  echo "the NVIDIA wheels that are there"
-  "$PY" -m pip install -q --no-index --find-links "$W" gpunp || exit 1
-  nv=$(ls "$W"/nvidia_*.whl 2>/dev/null)
-  [ -n "$nv" ] && { "$PY" -m pip install -q --no-index --no-deps $nv || exit 1; }
+  # (Debian's and Ubuntu's python3 without python3-venv)
+  PY=python3 SITE=$V/site
+  step "no venv module: every wheel of $W into $SITE (pip --target --no-deps, not the extra)"
+  python3 -m pip install -q --no-index --no-deps --target "$SITE" "$W"/*.whl || exit 1
+  export PYTHONPATH=$SITE
 fi
-"$PY" -m pip list 2>/dev/null | grep -Ei "^(gpunp|numpy|cffi|nvidia)"
-ls -d "$V"/lib/python3*/site-packages/nvidia/*/lib 2>/dev/null
+"$PY" -m pip list --path "$(ls -d "$SITE"/lib/python3*/site-packages 2>/dev/null || echo "$SITE")" \
+  2>/dev/null | grep -Ei "^(gpunp|numpy|cffi|nvidia)"
+find "$SITE" -path "*/nvidia/*/lib" -type d
 
 step "gpunp.show_config()"
 cd "$(mktemp -d)" || exit 1   # not the source tree: the installed gpunp
@@ -116,7 +126,7 @@ for name, f in checks:
 EOF
 
 step "where each library came from"
-"$PY" - "$V" <<'EOF'
+"$PY" - "$SITE" <<'EOF'
 import sys
 from gpunp import _config
 venv = sys.argv[1]
