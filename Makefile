@@ -23,9 +23,11 @@ all: $(VENV)/.installed
 # The wheel of this tree, built once: the development venv and the abi3
 # checks' venvs install the same file.
 WHEEL_DIR := $(BUILD)/wheel
-$(WHEEL_DIR)/.built: pyproject.toml build_ffi.py hatch_build.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
+# tools/check_wheel.py checks its manylinux tag and its extras (0.2 s of CPU).
+$(WHEEL_DIR)/.built: pyproject.toml build_ffi.py hatch_build.py tools/check_wheel.py $(ENGINE_SRC) $(ENGINE_HDR) $(PY_SRC)
 	rm -rf $(WHEEL_DIR)
 	$(PYTHON) -m pip wheel -q --no-deps -w $(WHEEL_DIR) .
+	$(PYTHON) tools/check_wheel.py $(WHEEL_DIR)/gpunp-*.whl
 	touch $@
 
 # A virtual environment with that wheel and the test tools. Its engine is
@@ -234,13 +236,25 @@ rocm-runtime:
 	@dpkg -s $(ROCM_DEBS) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $(ROCM_DEBS); }
 
-# PACK_ARCHS="sm_80 sm_90": the wheel ships a kernel pack for those CUDA
-# architectures (tools/kernel_pack.py), compiled from this tree's kernels
+# The wheel for PyPI in dist/: tagged manylinux_X_Y by the build hook
+# (X.Y: the newest glibc symbol version the engine uses; docs/install.md),
+# then checked by tools/check_wheel.py, which prints auditwheel's report
+# and fails unless auditwheel finds the same tag. auditwheel lives in a venv
+# of its own, made once. PACK_ARCHS="sm_80 sm_90": the wheel ships a kernel
+# pack for those CUDA architectures (tools/kernel_pack.py), compiled from
+# this tree's kernels.
 PACK_ARCHS ?=
-wheel: $(if $(PACK_ARCHS),$(VENV)/.installed)
+WHEEL_TOOLS := $(BUILD)/wheel-tools
+$(WHEEL_TOOLS)/.installed:
+	rm -rf $(WHEEL_TOOLS) && $(PYTHON) -m venv $(WHEEL_TOOLS)
+	$(WHEEL_TOOLS)/bin/pip install -q auditwheel
+	touch $@
+
+wheel: $(WHEEL_TOOLS)/.installed $(if $(PACK_ARCHS),$(VENV)/.installed)
 	rm -rf dist $(BUILD)/kernel-pack
 	$(if $(PACK_ARCHS),$(PY) tools/kernel_pack.py $(foreach a,$(PACK_ARCHS),--arch $(a)) $(BUILD)/kernel-pack)
 	$(if $(PACK_ARCHS),GPUNP_BUILD_PACK=$(BUILD)/kernel-pack) $(PYTHON) -m pip wheel --no-deps -w dist .
+	$(PYTHON) tools/check_wheel.py --auditwheel $(WHEEL_TOOLS)/bin/auditwheel dist/gpunp-*.whl
 
 # The abi3 wheel in a fresh venv of each Python (pyenv's), with the newest
 # NumPy that pip finds for it and SciPy up to 1.17 (gpunp.scipy follows 1.18

@@ -172,6 +172,79 @@ def build(out_dir: Path, engine_lib: Path | None = None) -> Path:
     return target
 
 
+# ---- the wheel's platform tag ----------------------------------------------------------
+
+# glibc's own libraries (the loader's name differs by architecture): a
+# wheel whose extension needs nothing else is manylinux (PEP 600) for the
+# newest glibc symbol version it asks for.
+GLIBC_LIBS = {"libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1"}
+SHT_DYNAMIC, SHT_GNU_VERNEED, DT_NEEDED = 6, 0x6FFFFFFE, 1
+
+
+def elf_needs(path: Path) -> tuple[list[str], dict[str, set[str]]]:
+    """The DT_NEEDED sonames of an ELF shared object and, per soname, the
+    symbol versions it requires of it (.gnu.version_r), as readelf -d -V."""
+    import struct
+    data = Path(path).read_bytes()
+    if data[:4] != b"\x7fELF":
+        raise ValueError(f"{path} is not an ELF file")
+    wide, e = data[4] == 2, "<" if data[5] == 1 else ">"
+    if wide:
+        shoff, = struct.unpack_from(e + "Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from(e + "HH", data, 0x3A)
+        shdr, dyn = e + "IIQQQQIIQQ", e + "qQ"
+    else:
+        shoff, = struct.unpack_from(e + "I", data, 0x20)
+        shentsize, shnum = struct.unpack_from(e + "HH", data, 0x2E)
+        shdr, dyn = e + "IIIIIIIIII", e + "iI"
+    sections = [struct.unpack_from(shdr, data, shoff + k * shentsize) for k in range(shnum)]
+
+    def string(strtab: int, at: int) -> str:
+        start = sections[strtab][4] + at
+        return data[start:data.index(b"\0", start)].decode()
+
+    needed, versions = [], {}
+    for _, kind, _, _, off, size, link, info, _, _ in sections:
+        if kind == SHT_DYNAMIC:
+            step = struct.calcsize(dyn)
+            for at in range(off, off + size, step):
+                tag, val = struct.unpack_from(dyn, data, at)
+                if tag == DT_NEEDED:
+                    needed.append(string(link, val))
+        elif kind == SHT_GNU_VERNEED:
+            at = off
+            for _ in range(info):
+                _, cnt, file, aux, nxt = struct.unpack_from(e + "HHIII", data, at)
+                names, a = versions.setdefault(string(link, file), set()), at + aux
+                for _ in range(cnt):
+                    _, _, _, name, anext = struct.unpack_from(e + "IHHII", data, a)
+                    names.add(string(link, name))
+                    a += anext
+                at += nxt
+    return needed, versions
+
+
+def wheel_platform(so: Path, platform: str | None = None) -> str:
+    """The platform tag a wheel holding the extension `so` may carry:
+    manylinux_X_Y_ARCH where it needs only glibc's libraries, X.Y being the
+    newest GLIBC_ symbol version it uses; else the build machine's own tag
+    (linux_ARCH, which installs here but which PyPI refuses)."""
+    plat = (platform or sysconfig.get_platform()).replace("-", "_").replace(".", "_")
+    if not plat.startswith("linux_"):
+        return plat
+    needed, versions = elf_needs(so)
+    glibc = set()
+    for lib, names in versions.items():
+        for name in names:
+            if not re.fullmatch(r"GLIBC_\d+(\.\d+)+", name):
+                return plat  # GLIBC_PRIVATE, or another library's versions
+            glibc.add(tuple(int(x) for x in name[6:].split(".")))
+    if not glibc or any(n not in GLIBC_LIBS and not n.startswith("ld-linux") for n in needed):
+        return plat
+    major, minor = max(glibc)[:2]
+    return f"manylinux_{major}_{minor}_{plat[len('linux_'):]}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     g = ap.add_mutually_exclusive_group(required=True)

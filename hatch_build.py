@@ -1,6 +1,8 @@
 """Hatchling build hook: compiles the engine (build_ffi.py) into the wheel and
-tags the wheel for the stable ABI of CPython 3.10+ on this platform. With
-GPUNP_BUILD_PACK naming a kernel pack made from this tree
+tags the wheel for the stable ABI of CPython 3.10+ on the manylinux platform
+that the engine's links allow (build_ffi.wheel_platform: the newest glibc
+symbol version it uses; the vendor libraries are opened at run time, never
+linked). With GPUNP_BUILD_PACK naming a kernel pack made from this tree
 (tools/kernel_pack.py, `make wheel PACK_ARCHS=sm_90`), the wheel ships it as
 gpunp/_kernels, where the engine looks."""
 
@@ -8,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-import sysconfig
 from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
@@ -29,5 +30,4 @@ class CustomBuildHook(BuildHookInterface):
                 raise RuntimeError(f"GPUNP_BUILD_PACK={pack} holds no kernel pack")
             build_data["force_include"][str(Path(pack).resolve())] = "gpunp/_kernels"
         build_data["pure_python"] = False
-        plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")
-        build_data["tag"] = f"cp310-abi3-{plat}"
+        build_data["tag"] = f"cp310-abi3-{build_ffi.wheel_platform(so)}"

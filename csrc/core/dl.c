@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,33 @@ void gp_dl_library_path(char *buf, size_t n)
     snprintf(buf, n, "%s", extra_paths ? extra_paths : "");
     pthread_mutex_unlock(&path_lock);
 }
+
+/* What gp_dl_open opened, "what: path" a line. Each library opened makes a
+ * longer copy; the older ones are kept (a dozen libraries at most), so a
+ * pointer handed out stays valid for the life of the process. */
+static _Atomic(const char *) opened = "";
+static char *kept[64];
+static int nkept;
+
+static void note_opened(const char *what, void *h)
+{
+    char path[4096], line[4200];
+    snprintf(line, sizeof line, "%s: %s\n", what, gp_dl_path(h, path, sizeof path));
+    pthread_mutex_lock(&path_lock);
+    const char *old = atomic_load(&opened);
+    if (!strstr(old, line) && nkept < (int)(sizeof kept / sizeof kept[0])) {
+        size_t n = strlen(old) + strlen(line) + 1;
+        char *text = malloc(n);
+        if (text) { /* out of memory: the list misses this one */
+            snprintf(text, n, "%s%s", old, line);
+            kept[nkept++] = text;
+            atomic_store(&opened, text);
+        }
+    }
+    pthread_mutex_unlock(&path_lock);
+}
+
+const char *gp_dl_opened(void) { return atomic_load(&opened); }
 
 /* Tries dir/sub/name for each name; appends what it tried to `tried`. */
 static void *try_dir(const char *dir, const char *sub, const char *const *names, gp_str_t *tried)
@@ -111,8 +139,20 @@ gp_status_t gp_dl_open(const char *what, const char *const *names, int vendor, v
         return GP_ERR_NOT_FOUND_LIBRARY;
     }
     gp_str_free(&tried);
+    note_opened(what, h);
     *out = h;
     return GP_OK;
+}
+
+void *gp_dl_open_in(const char *what, const char *dir, const char *const *names)
+{
+    gp_str_t tried;
+    gp_str_init(&tried);
+    void *h = try_dir(dir, "", names, &tried);
+    gp_str_free(&tried);
+    if (h)
+        note_opened(what, h);
+    return h;
 }
 
 const char *gp_dl_path(void *lib, char *buf, size_t n)

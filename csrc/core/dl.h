@@ -17,6 +17,10 @@ enum gp_vendor { GP_VENDOR_CUDA = 0, GP_VENDOR_ROCM = 1 };
  * names and every place looked in if none opens. */
 gp_status_t gp_dl_open(const char *what, const char *const *names, int vendor, void **out);
 
+/* The first of `names` found in `dir` itself (no other place), or NULL;
+ * sets no error. */
+void *gp_dl_open_in(const char *what, const char *dir, const char *const *names);
+
 /* The directories set by gp_runtime_set_library_path, ':'-separated, into
  * buf ("" if none). */
 void gp_dl_library_path(char *buf, size_t n);
@@ -24,6 +28,11 @@ void gp_dl_library_path(char *buf, size_t n);
 /* The first of `candidates` ('\0'-separated names, ending in an empty one)
  * that `lib` defines, or NULL. */
 void *gp_dl_symbol(void *lib, const char *candidates);
+
+/* Every library gp_dl_open has opened in this process, a line each,
+ * "what: path" (GPU_DRIVER_WHAT, "NVRTC", "cuBLAS"...), in the order
+ * opened; "" if none. Valid for the life of the process. */
+const char *gp_dl_opened(void);
 
 /* The path a handle from gp_dl_open was loaded from ("" if unknown). */
 const char *gp_dl_path(void *lib, char *buf, size_t n);

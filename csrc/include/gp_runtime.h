@@ -29,8 +29,10 @@ GP_API gp_status_t gp_runtime_init(const char *name);
 
 /* A configuration value as static or engine-owned text, valid for the life
  * of the process. Keys: "backend", "compiler", "cache_dir", "target",
- * "device_name", "kernel_log", "kernel_pack". Starts the backend if needed. GP_ERR_VALUE
- * for an unknown key. */
+ * "device_name", "kernel_log", "kernel_pack", "libraries" (each vendor
+ * library loaded so far, a line "what: path" each, in the order loaded).
+ * Starts the backend if needed (cache_dir, kernel_log, kernel_pack and
+ * libraries never do). GP_ERR_VALUE for an unknown key. */
 GP_API gp_status_t gp_runtime_config(const char *key, const char **out);
 
 /* Sets a directory list (':'-separated) searched for vendor libraries

@@ -75,6 +75,28 @@ static rtc_t hiprtc = {"hiprtc", "hiprtc", "Code", hip_sonames, GP_VENDOR_ROCM, 
                        hip_options, "-std=c++17 -ffp-contract=off", NULL, 0, false,
                        PTHREAD_ONCE_INIT};
 
+/* NVRTC opens libnvrtc-builtins.so.MAJOR.MINOR by name when it compiles,
+ * through its own RUNPATH, which CUDA 13's nvidia-cuda-nvrtc wheel leaves
+ * out: found from site-packages, NVRTC then fails ("failed to open
+ * libnvrtc-builtins.so.13.0") unless LD_LIBRARY_PATH names the folder, or
+ * takes another toolkit's copy. Opened here first from NVRTC's own folder,
+ * its name is already loaded when NVRTC asks for it. Where the folder has
+ * none, NVRTC's own search stands. */
+static void load_nvrtc_builtins(void *nvrtc_lib, int major, int minor)
+{
+    char path[4096];
+    gp_dl_path(nvrtc_lib, path, sizeof path);
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return;
+    static const char what[] = "NVRTC's builtins";
+    char name[64];
+    snprintf(name, sizeof name, "libnvrtc-builtins.so.%d.%d", major, minor);
+    const char *const names[] = {name, NULL};
+    *slash = '\0';
+    gp_dl_open_in(what, path, names); /* kept open for the life of the process */
+}
+
 static void load(rtc_t *c)
 {
     void *h;
@@ -116,6 +138,8 @@ static void load(rtc_t *c)
 #undef SYM
     int major = 0, minor = 0;
     c->Version(&major, &minor);
+    if (c == &nvrtc)
+        load_nvrtc_builtins(h, major, minor);
     c->fast = c->fast_option && major >= c->fast_since;
     /* GPUNP_TUNE_OFC=min|mid|max: NVRTC's fast-compile level for generated
      * kernels, which trades optimisations for compile time (bench.tune's

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../cache/cache.h"
+#include "../core/dl.h"
 #include "../memory/memory.h"
 
 #define GP_EVENT_MAGIC 0x47504576u  /* "GPEv" */
@@ -35,6 +36,10 @@ GP_API gp_status_t gp_runtime_config(const char *key, const char **out)
     }
     if (strcmp(key, "kernel_pack") == 0) {
         *out = gp_kernel_pack_dir();
+        return GP_OK;
+    }
+    if (strcmp(key, "libraries") == 0) {
+        *out = gp_dl_opened();
         return GP_OK;
     }
     const gp_backend_i *b;

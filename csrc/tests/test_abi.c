@@ -524,8 +524,16 @@ static void test_library_search(void)
     /* a later name is taken when the first is missing (libm is loaded) */
     h = NULL;
     if (CHECK_OK(gp_dl_open("libm", with_libm, GP_VENDOR_CUDA, &h)) && CHECK(h != NULL)) {
-        char path[512];
+        char path[512], line[600];
         CHECK_HAS_STR(gp_dl_path(h, path, sizeof path), "libm");
+        /* where it came from, once however often it is opened */
+        CHECK_OK(gp_dl_open("libm", with_libm, GP_VENDOR_CUDA, &h));
+        const char *libs = NULL;
+        snprintf(line, sizeof line, "libm: %s\n", path);
+        if (CHECK_OK(gp_runtime_config("libraries", &libs))) {
+            CHECK_HAS_STR(libs, line);
+            CHECK(strstr(strstr(libs, line) + 1, line) == NULL);
+        }
     }
     char path[16];
     CHECK_STR_EQ(gp_dl_path(NULL, path, sizeof path), "");
