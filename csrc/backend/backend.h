@@ -150,6 +150,20 @@ typedef struct gp_backend_i {
     /* page-locked host memory for transfers (optional: malloc) */
     gp_status_t (*host_alloc)(size_t n, void **out);
     gp_status_t (*host_free)(void *p);
+    /* memory the host and the device both address, freed by mem_free
+     * (optional: NULL where the backend has none) */
+    gp_status_t (*mem_alloc_managed)(size_t n, void **out);
+    /* page-locks host memory the caller allocated, and undoes it (optional:
+     * NULL where there is no page-locked memory) */
+    gp_status_t (*host_register)(void *p, size_t n, uint32_t flags);
+    gp_status_t (*host_unregister)(void *p);
+    /* runs fn(arg) on a host thread once the work queued on `stream` before
+     * it is done; later work on the stream waits for it (optional: NULL
+     * where queued work is done when queued, and the caller runs fn now) */
+    gp_status_t (*launch_host_func)(void *stream, void (*fn)(void *), void *arg);
+    /* the driver's version, numbered as the vendor does (CUDA 12.4: 12040)
+     * (optional: NULL where there is no driver) */
+    gp_status_t (*driver_version)(int32_t *out);
     gp_status_t (*memcpy_htod)(void *dst, const void *src, size_t n, void *stream);
     /* blocks until the copy is done */
     gp_status_t (*memcpy_dtoh)(void *dst, const void *src, size_t n, void *stream);
@@ -293,6 +307,7 @@ struct gp_stream {
     uint32_t magic;
     int32_t device;
     void *native;
+    bool foreign;   /* made elsewhere (gp_stream_wrap): never destroyed here */
 };
 static inline bool gp_stream_ok(const gp_stream_t *s)
 {

@@ -355,6 +355,46 @@ static gp_status_t gpu_host_free(void *p)
     return GP_OK;
 }
 
+static gp_status_t gpu_mem_alloc_managed(size_t n, void **out)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    gpuDevicePtr p = 0;
+    gpuResult r = api.MemAllocManaged(&p, n, GPU_MEM_ATTACH_GLOBAL);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "allocating managed memory");
+    *out = GPU_VOIDP(p);
+    return GP_OK;
+}
+
+static gp_status_t gpu_host_register(void *p, size_t n, uint32_t flags)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.MemHostRegister(p, n, flags), "page-locking host memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_host_unregister(void *p)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.MemHostUnregister(p), "unlocking host memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_launch_host_func(void *stream, void (*fn)(void *), void *arg)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.LaunchHostFunc((gpuStream)stream, fn, arg), "queueing a host function");
+    return GP_OK;
+}
+
+static gp_status_t gpu_driver_version(int32_t *out)
+{
+    int v = 0;
+    GPU_CHECK(api.DriverGetVersion(&v), "querying the driver's version");
+    *out = v;
+    return GP_OK;
+}
+
 static gp_status_t gpu_memcpy_htod(void *dst, const void *src, size_t n, void *stream)
 {
     GP_TRY(GPU_SYM(ctx_current)());
@@ -795,6 +835,11 @@ const gp_backend_i GPU_BACKEND = {
     .mem_alloc_async = gpu_mem_alloc_async,
     .mem_free_async = gpu_mem_free_async,
     .host_alloc = gpu_host_alloc,
+    .mem_alloc_managed = gpu_mem_alloc_managed,
+    .host_register = gpu_host_register,
+    .host_unregister = gpu_host_unregister,
+    .launch_host_func = gpu_launch_host_func,
+    .driver_version = gpu_driver_version,
     .host_free = gpu_host_free,
     .memcpy_htod = gpu_memcpy_htod,
     .memcpy_dtoh = gpu_memcpy_dtoh,

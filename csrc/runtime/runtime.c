@@ -93,6 +93,7 @@ GP_API gp_status_t gp_stream_create(int32_t flags, int32_t priority, gp_stream_t
     }
     s->magic = GP_STREAM_MAGIC;
     s->device = gp_current_device();
+    s->foreign = false;
     *out = s;
     return GP_OK;
 }
@@ -115,7 +116,7 @@ GP_API gp_status_t gp_stream_destroy(gp_stream_t *s)
         st = b->stream_synchronize(s->native);
         gp_zeroed_forget(s->device, s->native, false);
         gp_pool_forget_stream(s->device, s->native);
-        gp_status_t d = b->stream_destroy(s->native);
+        gp_status_t d = s->foreign ? GP_OK : b->stream_destroy(s->native);
         if (st == GP_OK)
             st = d;
     }
@@ -251,7 +252,11 @@ GP_API gp_status_t gp_memcpy(uint64_t dst, uint64_t src, int64_t n, int32_t kind
     switch (kind) {
     case GP_MEMCPY_HOST_TO_HOST: memmove(d, src_p, (size_t)n); return GP_OK;
     case GP_MEMCPY_HOST_TO_DEVICE: GP_TRY(b->memcpy_htod(d, src_p, (size_t)n, st)); break;
-    case GP_MEMCPY_DEVICE_TO_HOST: return b->memcpy_dtoh(d, src_p, (size_t)n, st);
+    case GP_MEMCPY_DEVICE_TO_HOST:
+        /* into page-locked memory the copy runs while the caller goes on */
+        if (!sync && b->memcpy_dtoh_async)
+            return b->memcpy_dtoh_async(d, src_p, (size_t)n, st);
+        return b->memcpy_dtoh(d, src_p, (size_t)n, st);
     case GP_MEMCPY_DEVICE_TO_DEVICE: GP_TRY(b->memcpy_dtod(d, src_p, (size_t)n, st)); break;
     default: return gp_set_error(GP_ERR_VALUE, "invalid memcpy kind %d", kind);
     }
@@ -300,4 +305,50 @@ GP_API gp_status_t gp_stream_signal_native(uint64_t native)
     if (!b->stream_order)
         return GP_OK;
     return b->stream_order((void *)(uintptr_t)native, gp_current_stream());
+}
+
+/* ---- streams made elsewhere, host functions, versions ------------------------ */
+
+GP_API gp_status_t gp_stream_wrap(uint64_t native, gp_stream_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_wrap: out is NULL");
+    *out = NULL;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    gp_stream_t *s = malloc(sizeof *s);
+    if (!s)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for a stream");
+    s->magic = GP_STREAM_MAGIC;
+    s->device = gp_current_device();
+    /* the host backend's streams are all NULL: its work is done when queued */
+    s->native = b->dl_device_type == GP_DL_CPU ? NULL : (void *)(uintptr_t)native;
+    s->foreign = true;
+    *out = s;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_stream_launch_host_func(gp_stream_t *s, void (*fn)(void *), void *arg)
+{
+    if ((s && !gp_stream_ok(s)) || !fn)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_launch_host_func: invalid argument");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->launch_host_func) {
+        fn(arg);
+        return GP_OK;
+    }
+    return b->launch_host_func(s ? s->native : gp_current_stream(), fn, arg);
+}
+
+GP_API gp_status_t gp_driver_version(int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_driver_version: out is NULL");
+    *out = 0;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->driver_version)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend has no driver", b->name);
+    return b->driver_version(out);
 }

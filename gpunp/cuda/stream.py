@@ -18,9 +18,14 @@ class Stream:
 
     null: "Stream"
 
-    def __init__(self, null=False, non_blocking=False, priority=0, *, _handle=None):
+    def __init__(self, null=False, non_blocking=False, priority=0, *, ptds=False,
+                 _handle=None):
         self._prev = []
-        if null:
+        if ptds:  # the per-thread default stream, as CuPy's Stream(ptds=True)
+            out = ffi.new("gp_stream_t **")
+            check(lib.gp_stream_wrap(2, out))
+            self._h = ffi.gc(out[0], lib.gp_stream_destroy)
+        elif null:
             self._h = ffi.NULL
         else:
             out = ffi.new("gp_stream_t **")
@@ -31,7 +36,27 @@ class Stream:
 
     @property
     def ptr(self) -> int:
-        return int(ffi.cast("uintptr_t", self._h))
+        """The native stream (a CUstream or hipStream_t) as an integer, what
+        other libraries take (``torch.cuda.ExternalStream(s.ptr)``); 0 for
+        the null stream and on the host backend."""
+        out = ffi.new("uint64_t *")
+        check(lib.gp_stream_native(self._h, out))
+        return int(out[0])
+
+    def launch_host_func(self, callback, arg):
+        """Queues ``callback(arg)``: it runs on a driver thread once the
+        work queued before it on this stream is done, and work queued after
+        it waits for it. It must not use gpunp's streams or memory (the
+        driver forbids calls into it there). On the host backend, where
+        queued work is done, it runs before this returns."""
+        if not callable(callback):
+            raise TypeError("callback must be callable")
+        handle = ffi.new_handle((callback, arg))
+        _host_calls[int(ffi.cast("uintptr_t", handle))] = handle
+        st = lib.gp_stream_launch_host_func(self._h, _host_fn(), handle)
+        if st:
+            _host_calls.pop(int(ffi.cast("uintptr_t", handle)), None)
+            check(st)
 
     def use(self):
         check(lib.gp_stream_set_current(self._h))
@@ -84,6 +109,54 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
+
+
+class ExternalStream(Stream):
+    """A stream another library made (CuPy's ``ExternalStream``): `ptr` is
+    its native handle (a CUstream or hipStream_t as an integer; PyTorch's
+    ``torch.cuda.current_stream().cuda_stream``). gpunp queues work on it
+    but never destroys it: its owner must keep it alive while gpunp uses
+    it. On the host backend any handle is the host's stream."""
+
+    __module__ = "gpunp.cuda"
+
+    def __init__(self, ptr, device_id=-1):
+        self._prev = []
+        out = ffi.new("gp_stream_t **")
+        check(lib.gp_stream_wrap(int(ptr), out))
+        self._h = ffi.gc(out[0], lib.gp_stream_destroy)
+        self.non_blocking, self.priority, self.device_id = False, 0, int(device_id)
+
+
+class _PerThreadStream:
+    """``Stream.ptds``: the per-thread default stream (cudaStreamPerThread,
+    the native handle 2), made at first use (which starts the backend)."""
+
+    stream = None
+
+    def __get__(self, obj, cls):
+        if _PerThreadStream.stream is None:
+            _PerThreadStream.stream = ExternalStream(2)
+        return _PerThreadStream.stream
+
+
+Stream.ptds = _PerThreadStream()
+
+_host_calls: dict = {}  # launch_host_func's callbacks until they run
+_host_cb = None
+
+
+def _run_host_call(handle):
+    callback, arg = ffi.from_handle(handle)
+    _host_calls.pop(int(ffi.cast("uintptr_t", handle)), None)
+    callback(arg)  # an exception has no caller to go to: cffi prints it
+
+
+def _host_fn():
+    global _host_cb
+    if _host_cb is None:
+        _host_cb = ffi.callback("void(void *)", _run_host_call)
+    return _host_cb
 
 
 class Graph:

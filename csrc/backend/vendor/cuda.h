@@ -69,6 +69,7 @@ enum {
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
+    GPU_MEM_ATTACH_GLOBAL = 1,
     GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
     GPU_CAPTURE_MODE_RELAXED = 2
 };
@@ -104,6 +105,10 @@ enum {
     X(MemPoolTrimTo, (gpuMemPool, size_t), "cuMemPoolTrimTo")                      \
     X(MemHostAlloc, (void **, size_t, unsigned int), "cuMemHostAlloc")             \
     X(MemFreeHost, (void *), "cuMemFreeHost")                                      \
+    X(MemAllocManaged, (gpuDevicePtr *, size_t, unsigned int), "cuMemAllocManaged") \
+    X(MemHostRegister, (void *, size_t, unsigned int), "cuMemHostRegister_v2")     \
+    X(MemHostUnregister, (void *), "cuMemHostUnregister")                          \
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")    \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "cuMemcpyHtoDAsync_v2")                                                      \
     X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "cuMemcpyDtoHAsync_v2") \

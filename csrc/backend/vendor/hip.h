@@ -74,6 +74,7 @@ enum {
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
+    GPU_MEM_ATTACH_GLOBAL = 1,
     GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
     GPU_CAPTURE_MODE_RELAXED = 2
 };
@@ -108,6 +109,10 @@ enum {
     X(MemPoolTrimTo, (gpuMemPool, size_t), "hipMemPoolTrimTo")                     \
     X(MemHostAlloc, (void **, size_t, unsigned int), "hipHostMalloc")              \
     X(MemFreeHost, (void *), "hipHostFree")                                        \
+    X(MemAllocManaged, (gpuDevicePtr *, size_t, unsigned int), "hipMallocManaged") \
+    X(MemHostRegister, (void *, size_t, unsigned int), "hipHostRegister")          \
+    X(MemHostUnregister, (void *), "hipHostUnregister")                            \
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")   \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "hipMemcpyHtoDAsync")                                                        \
     X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "hipMemcpyDtoHAsync") \
