@@ -404,3 +404,22 @@ def test_host_backend_refuses_what_it_cannot_do():
                  runtime.driverGetVersion):
         with pytest.raises(RuntimeError, match="host backend"):
             call()
+
+
+@pytest.mark.skipif(not HOST, reason="what the host backend cannot do")
+def test_host_backend_has_no_peers_ipc_or_pointer_attributes():
+    p = runtime.malloc(64)
+    calls = (lambda: runtime.deviceCanAccessPeer(0, 0),
+             lambda: runtime.deviceEnablePeerAccess(0),
+             lambda: runtime.ipcGetMemHandle(p),
+             lambda: runtime.ipcOpenMemHandle(bytes(64)),
+             lambda: runtime.pointerGetAttributes(p),
+             lambda: cuda.Event(disable_timing=True, interprocess=True))
+    for call in calls:
+        with pytest.raises(RuntimeError, match="host backend"):
+            call()
+    runtime.free(p)
+    with pytest.raises(ValueError, match="64 bytes"):
+        runtime.ipcOpenMemHandle(b"short")
+    with pytest.raises(ValueError, match="disable_timing"):
+        cuda.Event(interprocess=True)

@@ -99,6 +99,36 @@ GP_API gp_status_t gp_stream_wrap(uint64_t native, gp_stream_t **out);
  * before this returns. fn must not call the engine's stream functions. */
 GP_API gp_status_t gp_stream_launch_host_func(gp_stream_t *s, void (*fn)(void *), void *arg);
 
+/* 1 in *out if `device` can address `peer`'s memory once peer access is
+ * enabled. GP_ERR_UNSUPPORTED on the host backend. */
+GP_API gp_status_t gp_device_can_access_peer(int32_t device, int32_t peer, int32_t *out);
+
+/* Lets the current device address `peer`'s memory from now on. Errors as
+ * the driver gives them (GP_ERR_BACKEND when already enabled). */
+GP_API gp_status_t gp_device_enable_peer_access(int32_t peer);
+
+/* The 64-byte interprocess handle of the device allocation holding `ptr`
+ * (cuIpcGetMemHandle: a pool's block, as the driver allocated it),
+ * written to `handle`. GP_ERR_UNSUPPORTED on the host backend. */
+GP_API gp_status_t gp_ipc_get_mem_handle(uint64_t ptr, uint8_t *handle);
+
+/* Maps another process's allocation from its handle (peer access enabled
+ * lazily); the address in *out, until gp_ipc_close_mem_handle. */
+GP_API gp_status_t gp_ipc_open_mem_handle(const uint8_t *handle, uint64_t *out);
+GP_API gp_status_t gp_ipc_close_mem_handle(uint64_t ptr);
+
+/* What the driver knows of an address (cudaPointerGetAttributes). */
+typedef struct gp_pointer_attributes {
+    int32_t type;            /* 0 unregistered host memory, 1 page-locked host,
+                              * 2 device, 3 managed (cudaMemoryType's numbers) */
+    int32_t device;          /* its device, or -2 where it has none */
+    uint64_t device_pointer; /* its address on the device, 0 if none */
+    uint64_t host_pointer;   /* its address on the host, 0 if none */
+} gp_pointer_attributes_t;
+
+/* GP_ERR_UNSUPPORTED on the host backend. */
+GP_API gp_status_t gp_pointer_get_attributes(uint64_t ptr, gp_pointer_attributes_t *out);
+
 /* The driver's version as the vendor numbers it (CUDA 12.4: 12040).
  * GP_ERR_UNSUPPORTED on the host backend. */
 GP_API gp_status_t gp_driver_version(int32_t *out);
@@ -111,9 +141,26 @@ GP_API gp_status_t gp_stream_wait_event(gp_stream_t *s, gp_event_t *e);
 
 /* ---- events --------------------------------------------------------------------- */
 
-/* A new event on the current device; `timing` 0 makes it lighter but
- * unusable for gp_event_elapsed. The caller owns it. */
-GP_API gp_status_t gp_event_create(int32_t timing, gp_event_t **out);
+/* Bits of gp_event_create's flags. */
+enum gp_event_flag {
+    GP_EVENT_TIMING = 1,       /* usable for gp_event_elapsed */
+    GP_EVENT_INTERPROCESS = 2  /* other processes may open it (gp_event_ipc_handle);
+                                * it has no timing data */
+};
+
+/* A new event on the current device; `flags` of enum gp_event_flag (0 makes
+ * it lighter but unusable for gp_event_elapsed). GP_ERR_UNSUPPORTED naming
+ * the backend for GP_EVENT_INTERPROCESS where there are no interprocess
+ * events (the host). The caller owns it. */
+GP_API gp_status_t gp_event_create(int32_t flags, gp_event_t **out);
+
+/* The 64-byte interprocess handle of an event made with
+ * GP_EVENT_INTERPROCESS, written to `handle`. */
+GP_API gp_status_t gp_event_ipc_handle(gp_event_t *e, uint8_t *handle);
+
+/* An event another process made, from its 64-byte handle; the caller owns
+ * the new handle (recording and waiting work as on its own events). */
+GP_API gp_status_t gp_event_open_ipc_handle(const uint8_t *handle, gp_event_t **out);
 
 /* Destroys an event; NULL is a no-op. */
 GP_API gp_status_t gp_event_destroy(gp_event_t *e);

@@ -260,3 +260,95 @@ def eventElapsedTime(start, end) -> float:
     ms = ffi.new("float *")
     check(lib.gp_event_elapsed(start._h, end._h, ms))
     return float(ms[0])
+
+
+# ---- peers, interprocess handles, pointer attributes ---------------------------
+
+# cudaMemoryType
+memoryTypeUnregistered = 0
+memoryTypeHost = 1
+memoryTypeDevice = 2
+memoryTypeManaged = 3
+
+
+def deviceCanAccessPeer(device: int, peerDevice: int) -> int:
+    """1 if `device` can address `peerDevice`'s memory once enabled.
+    RuntimeError on the host backend."""
+    out = ffi.new("int32_t *")
+    _check_backend(lib.gp_device_can_access_peer(int(device), int(peerDevice), out),
+                   "deviceCanAccessPeer")
+    return int(out[0])
+
+
+def deviceEnablePeerAccess(peerDevice: int) -> None:
+    """Lets the current device address `peerDevice`'s memory."""
+    _check_backend(lib.gp_device_enable_peer_access(int(peerDevice)), "deviceEnablePeerAccess")
+
+
+def ipcGetMemHandle(devPtr: int) -> bytes:
+    """The 64-byte interprocess handle of the device allocation holding
+    `devPtr` (for another process's ipcOpenMemHandle)."""
+    h = ffi.new("uint8_t[64]")
+    _check_backend(lib.gp_ipc_get_mem_handle(int(devPtr), h), "ipcGetMemHandle")
+    return bytes(ffi.buffer(h))
+
+
+def _handle_bytes(handle) -> "ffi.CData":
+    handle = bytes(handle)
+    if len(handle) != 64:
+        raise ValueError(f"an interprocess handle has 64 bytes, not {len(handle)}")
+    return ffi.new("uint8_t[64]", handle)
+
+
+def ipcOpenMemHandle(handle, flags: int = 1) -> int:
+    """The address of another process's allocation from its handle (peer
+    access enabled lazily, CUDA's only flag); close it with
+    ipcCloseMemHandle."""
+    out = ffi.new("uint64_t *")
+    _check_backend(lib.gp_ipc_open_mem_handle(_handle_bytes(handle), out), "ipcOpenMemHandle")
+    return int(out[0])
+
+
+def ipcCloseMemHandle(devPtr: int) -> None:
+    _check_backend(lib.gp_ipc_close_mem_handle(int(devPtr)), "ipcCloseMemHandle")
+
+
+def ipcGetEventHandle(event) -> bytes:
+    """The 64-byte handle of an ``Event(interprocess=True)``."""
+    h = ffi.new("uint8_t[64]")
+    _check_backend(lib.gp_event_ipc_handle(event._h, h), "ipcGetEventHandle")
+    return bytes(ffi.buffer(h))
+
+
+def ipcOpenEventHandle(handle):
+    """Another process's interprocess event, as a ``gpunp.cuda.Event``."""
+    out = ffi.new("gp_event_t **")
+    _check_backend(lib.gp_event_open_ipc_handle(_handle_bytes(handle), out),
+                   "ipcOpenEventHandle")
+    e = Event.__new__(Event)
+    e._h = ffi.gc(out[0], lib.gp_event_destroy)
+    return e
+
+
+class PointerAttributes:
+    """What pointerGetAttributes gives (CuPy's names): `type`
+    (memoryType*), `device`, `devicePointer`, `hostPointer`."""
+
+    __slots__ = ("type", "device", "devicePointer", "hostPointer")
+
+    def __init__(self, type, device, devicePointer, hostPointer):
+        self.type, self.device = type, device
+        self.devicePointer, self.hostPointer = devicePointer, hostPointer
+
+    def __repr__(self):
+        return (f"PointerAttributes(type={self.type}, device={self.device}, "
+                f"devicePointer={self.devicePointer:#x}, hostPointer={self.hostPointer:#x})")
+
+
+def pointerGetAttributes(ptr: int) -> PointerAttributes:
+    """What the driver knows of an address: its memory type (0 for memory it
+    does not know), device and addresses. RuntimeError on the host backend."""
+    a = ffi.new("gp_pointer_attributes_t *")
+    _check_backend(lib.gp_pointer_get_attributes(int(ptr), a), "pointerGetAttributes")
+    return PointerAttributes(int(a.type), int(a.device), int(a.device_pointer),
+                             int(a.host_pointer))

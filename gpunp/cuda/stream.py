@@ -207,10 +207,18 @@ class Event:
     __module__ = "gpunp.cuda"
 
     def __init__(self, block=False, disable_timing=False, interprocess=False):
-        if interprocess:
-            raise NotImplementedError("interprocess events are not supported")
+        if interprocess and not disable_timing:
+            # CUDA's rule: an interprocess event has no timing data
+            raise ValueError("an interprocess event needs disable_timing=True")
         out = ffi.new("gp_event_t **")
-        check(lib.gp_event_create(0 if disable_timing else 1, out))
+        flags = lib.GP_EVENT_INTERPROCESS if interprocess else 0 if disable_timing else \
+            lib.GP_EVENT_TIMING
+        st = lib.gp_event_create(flags, out)
+        if st and (st & 0xFF) == lib.GP_ERR_UNSUPPORTED:
+            from gpunp._config import backend
+            raise RuntimeError(f"interprocess events are not available on the {backend()} "
+                               "backend")
+        check(st)
         self._h = ffi.gc(out[0], lib.gp_event_destroy)
 
     def record(self, stream: Stream | None = None):

@@ -31,6 +31,10 @@ typedef struct gpu_mempool_ *gpuMemPool;
 typedef struct gpu_graph_ *gpuGraph;
 typedef struct gpu_graph_exec_ *gpuGraphExec;
 typedef struct gpu_graph_node_ *gpuGraphNode;
+/* CUipcMemHandle, CUipcEventHandle (HIP's alike): 64 opaque bytes, passed by value */
+typedef struct {
+    char reserved[64];
+} gpuIpcHandle;
 typedef unsigned long long gpuDevicePtr;
 
 /* A kernel node's launch (CUDA_KERNEL_NODE_PARAMS_v2) */
@@ -70,6 +74,16 @@ enum {
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
     GPU_MEM_ATTACH_GLOBAL = 1,
+    GPU_EVENT_INTERPROCESS = 4,
+    GPU_IPC_LAZY_ENABLE_PEER_ACCESS = 1,
+    GPU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+    GPU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+    GPU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+    GPU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+    GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+    GPU_MEMORYTYPE_HOST = 1,          /* CUmemorytype */
+    GPU_MEMORYTYPE_DEVICE = 2,
+    GPU_ERROR_INVALID_VALUE = 1,
     GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
     GPU_CAPTURE_MODE_RELAXED = 2
 };
@@ -108,6 +122,15 @@ enum {
     X(MemAllocManaged, (gpuDevicePtr *, size_t, unsigned int), "cuMemAllocManaged") \
     X(MemHostRegister, (void *, size_t, unsigned int), "cuMemHostRegister_v2")     \
     X(MemHostUnregister, (void *), "cuMemHostUnregister")                          \
+    X(DeviceCanAccessPeer, (int *, gpuDevice, gpuDevice), "cuDeviceCanAccessPeer") \
+    X(CtxEnablePeerAccess, (gpuContext, unsigned int), "cuCtxEnablePeerAccess")    \
+    X(IpcGetMemHandle, (gpuIpcHandle *, gpuDevicePtr), "cuIpcGetMemHandle")       \
+    X(IpcOpenMemHandle, (gpuDevicePtr *, gpuIpcHandle, unsigned int),              \
+      "cuIpcOpenMemHandle_v2\0cuIpcOpenMemHandle")                                 \
+    X(IpcCloseMemHandle, (gpuDevicePtr), "cuIpcCloseMemHandle")                    \
+    X(IpcGetEventHandle, (gpuIpcHandle *, gpuEvent), "cuIpcGetEventHandle")       \
+    X(IpcOpenEventHandle, (gpuEvent *, gpuIpcHandle), "cuIpcOpenEventHandle")      \
+    X(PointerGetAttribute, (void *, int, gpuDevicePtr), "cuPointerGetAttribute")   \
     X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")    \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "cuMemcpyHtoDAsync_v2")                                                      \

@@ -45,6 +45,10 @@ typedef struct gpu_mempool_ *gpuMemPool;
 typedef struct gpu_graph_ *gpuGraph;
 typedef struct gpu_graph_exec_ *gpuGraphExec;
 typedef void *gpuDevicePtr; /* hipDeviceptr_t */
+/* hipIpcMemHandle_t, hipIpcEventHandle_t: 64 opaque bytes, passed by value */
+typedef struct {
+    char reserved[64];
+} gpuIpcHandle;
 
 #define GPU_PTR(p) ((gpuDevicePtr)(p))
 #define GPU_VOIDP(d) ((void *)(d))
@@ -75,6 +79,16 @@ enum {
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
     GPU_MEM_ATTACH_GLOBAL = 1,
+    GPU_EVENT_INTERPROCESS = 4,       /* hipEventInterprocess */
+    GPU_IPC_LAZY_ENABLE_PEER_ACCESS = 1,
+    GPU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, /* HIP_POINTER_ATTRIBUTE_*: CUDA's numbers */
+    GPU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+    GPU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+    GPU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+    GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+    GPU_MEMORYTYPE_HOST = 1,          /* hipMemoryType of ROCm 6 (CUDA's numbers) */
+    GPU_MEMORYTYPE_DEVICE = 2,
+    GPU_ERROR_INVALID_VALUE = 1,
     GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
     GPU_CAPTURE_MODE_RELAXED = 2
 };
@@ -112,6 +126,15 @@ enum {
     X(MemAllocManaged, (gpuDevicePtr *, size_t, unsigned int), "hipMallocManaged") \
     X(MemHostRegister, (void *, size_t, unsigned int), "hipHostRegister")          \
     X(MemHostUnregister, (void *), "hipHostUnregister")                            \
+    X(DeviceCanAccessPeer, (int *, gpuDevice, gpuDevice), "hipDeviceCanAccessPeer") \
+    X(CtxEnablePeerAccess, (gpuContext, unsigned int), "hipCtxEnablePeerAccess")   \
+    X(IpcGetMemHandle, (gpuIpcHandle *, gpuDevicePtr), "hipIpcGetMemHandle")      \
+    X(IpcOpenMemHandle, (gpuDevicePtr *, gpuIpcHandle, unsigned int),              \
+      "hipIpcOpenMemHandle")                                                       \
+    X(IpcCloseMemHandle, (gpuDevicePtr), "hipIpcCloseMemHandle")                   \
+    X(IpcGetEventHandle, (gpuIpcHandle *, gpuEvent), "hipIpcGetEventHandle")      \
+    X(IpcOpenEventHandle, (gpuEvent *, gpuIpcHandle), "hipIpcOpenEventHandle")     \
+    X(PointerGetAttribute, (void *, int, gpuDevicePtr), "hipPointerGetAttribute")  \
     X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")   \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "hipMemcpyHtoDAsync")                                                        \
