@@ -401,7 +401,7 @@ def test_host_backend_refuses_what_it_cannot_do():
     arr = numpy.zeros(1024, numpy.uint8)
     for call in (lambda: runtime.hostRegister(arr.ctypes.data, arr.nbytes),
                  lambda: runtime.hostUnregister(arr.ctypes.data),
-                 runtime.driverGetVersion):
+                 runtime.driverGetVersion, runtime.runtimeGetVersion):
         with pytest.raises(RuntimeError, match="host backend"):
             call()
 

@@ -59,6 +59,25 @@ def driverGetVersion() -> int:
     return int(out[0])
 
 
+def runtimeGetVersion() -> int:
+    """The CUDA version of the runtime gpunp compiles and runs with, numbered
+    as cudaRuntimeGetVersion does (12.8: 12080): gpunp loads no libcudart,
+    so this is the version of the NVRTC it compiles with. On HIP, the HIP
+    runtime's own version (driverGetVersion). RuntimeError on the host
+    backend."""
+    from gpunp._config import backend
+
+    if backend() == "hip":
+        return driverGetVersion()
+    if backend() != "cuda":
+        raise RuntimeError(f"runtimeGetVersion: not available on the {backend()} backend")
+    out = ffi.new("const char **")
+    check(lib.gp_runtime_config(b"compiler", out))
+    words = ffi.string(out[0]).decode().split()  # "nvrtc 12.8 ...|sm_90"
+    major, minor = words[1].split(".")[:2]
+    return int(major) * 1000 + int(minor) * 10
+
+
 def _check_backend(status, name):
     if status and (status & 0xFF) == lib.GP_ERR_UNSUPPORTED:
         from gpunp._config import backend

@@ -154,6 +154,7 @@ def test_external_stream_and_ptds():
 def test_runtime_calls_on_the_driver():
     v = runtime.driverGetVersion()
     assert v >= 11000
+    assert runtime.runtimeGetVersion() >= 11000  # NVRTC's version
     assert runtime.is_hip is False
     host = np.arange(1 << 16, dtype=np.uint8)
     runtime.hostRegister(host.ctypes.data, host.nbytes, runtime.hostRegisterDefault)
