@@ -170,21 +170,27 @@ static struct {
 
 static void piece_gone(void *slab) { gp_buffer_release(slab); }
 
-/* Lock held. */
-static void retire(int32_t dev)
+/* Takes device dev's slab out of service; the caller releases what this
+ * returns after unlocking: the last reference may call a user's allocator
+ * back (gp_memory_set_allocator), which must not run under the lock. Lock
+ * held. */
+static gp_buffer_t *retire(int32_t dev)
 {
-    gp_buffer_release(slabs[dev].buf);
+    gp_buffer_t *old = slabs[dev].buf;
     slabs[dev].buf = NULL;
+    return old;
 }
 
 void gp_zeroed_forget(int32_t dev, void *stream, bool any_stream)
 {
     if (dev < 0 || dev >= 64)
         return;
+    gp_buffer_t *old = NULL;
     pthread_mutex_lock(&slab_lock);
     if (slabs[dev].buf && (any_stream || slabs[dev].stream == stream))
-        retire(dev);
+        old = retire(dev);
     pthread_mutex_unlock(&slab_lock);
+    gp_buffer_release(old);
 }
 
 static gp_status_t zeroed_alone(const gp_backend_i *be, size_t nbytes, void *stream,
@@ -215,15 +221,17 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
     if (!piece)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
     pthread_mutex_lock(&slab_lock);
-    gp_buffer_t *slab = slabs[dev].buf;
+    gp_buffer_t *slab = slabs[dev].buf, *old = NULL;
     if (!slab || slabs[dev].stream != stream || slabs[dev].used + n > SLAB_BYTES) {
-        if (slab)
-            retire(dev);
+        old = slab ? retire(dev) : NULL;
+        /* a new slab is allocated without the lock: a user's allocator may
+         * be called, and may itself ask for zeros */
+        pthread_mutex_unlock(&slab_lock);
+        gp_buffer_release(old);
         gp_status_t s = gp_buffer_alloc(SLAB_BYTES, &slab);
         if (s == GP_OK && (s = be->memset8(slab->ptr, 0, SLAB_BYTES, stream)) != GP_OK)
             gp_buffer_release(slab);
         if (s != GP_OK) {
-            pthread_mutex_unlock(&slab_lock);
             free(piece);
             if (GP_PRIMARY(s) != GP_ERR_NOMEM)
                 return s;
@@ -231,6 +239,8 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
             gp_clear_error();
             return zeroed_alone(be, nbytes, stream, out);
         }
+        pthread_mutex_lock(&slab_lock);
+        old = slabs[dev].buf ? retire(dev) : NULL; /* another thread's, made meanwhile */
         slabs[dev].buf = slab;
         slabs[dev].stream = stream;
         slabs[dev].used = 0;
@@ -240,6 +250,7 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
                    slab);
     slabs[dev].used += n;
     pthread_mutex_unlock(&slab_lock);
+    gp_buffer_release(old);
     *out = piece;
     return GP_OK;
 }
