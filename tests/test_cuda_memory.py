@@ -270,6 +270,19 @@ def test_set_allocator_none_managed_and_pool_malloc():
     host = numpy.empty(64, numpy.uint8)
     m.copy_to_host(host.ctypes.data, 64)
     assert (host == 3).all()
+    s = cuda.Stream()
+    pinned = cuda.alloc_pinned_memory(64)
+    (p + 8).memset_async(9, 16, s)
+    p.memset(1, 8)
+    p.copy_to_host_async(pinned, 24, s)
+    s.synchronize()
+    assert numpy.frombuffer(pinned.buffer(), numpy.uint8)[:24].tolist() == [1] * 8 + [9] * 16
+    numpy.frombuffer(pinned.buffer(), numpy.uint8)[:] = 5
+    m.copy_from_host_async(pinned, 64, s)
+    p.copy_from_device_async(m, 64, s)
+    s.synchronize()
+    p.copy_to_host(host.ctypes.data, 64)
+    assert (host == 5).all()
 
 
 @pytest.mark.skipif(not HOST, reason="the host backend has no stream-ordered pool")

@@ -83,9 +83,34 @@ class MemoryPointer:
         """Copies `size` bytes from here to host memory at `mem`."""
         runtime.memcpy(_host_address(mem), self.ptr, size, runtime.memcpyDeviceToHost)
 
+    def copy_from_device_async(self, src: "MemoryPointer", size: int, stream=None) -> None:
+        """copy_from_device ordered on `stream` (None: the current one)."""
+        runtime.memcpyAsync(self.ptr, int(src), size, runtime.memcpyDeviceToDevice, stream)
+
+    def copy_from_host_async(self, mem, size: int, stream=None) -> None:
+        """copy_from_host ordered on `stream`; asynchronous from page-locked
+        memory (a PinnedMemoryPointer), as the driver makes it."""
+        runtime.memcpyAsync(self.ptr, _host_address(mem), size, runtime.memcpyHostToDevice,
+                            stream)
+
+    def copy_to_host_async(self, mem, size: int, stream=None) -> None:
+        """copy_to_host ordered on `stream`: into page-locked memory it is
+        done once the stream is past it."""
+        runtime.memcpyAsync(_host_address(mem), self.ptr, size, runtime.memcpyDeviceToHost,
+                            stream)
+
+    def memset(self, value: int, size: int) -> None:
+        """Sets `size` bytes from here to `value` (its low byte)."""
+        runtime.memset(self.ptr, value, size)
+
+    def memset_async(self, value: int, size: int, stream=None) -> None:
+        runtime.memsetAsync(self.ptr, value, size, stream)
+
 
 def _host_address(mem) -> int:
     value = getattr(mem, "value", None)  # a ctypes c_void_p
+    if value is None:
+        value = getattr(mem, "ptr", None)  # a PinnedMemoryPointer
     return int(value) if value is not None else operator.index(mem)
 
 
