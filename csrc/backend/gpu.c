@@ -18,6 +18,7 @@
 static struct {
 #define X(name, params, syms) gpuResult (*name) params;
     GPU_API(X)
+    GPU_OPTIONAL_API(X)
 #undef X
 #define X(name, params, syms) const char *(*name) params;
     GPU_TEXT_API(X)
@@ -127,8 +128,9 @@ static void load(void)
     gp_dl_path(lib, driver_path, sizeof driver_path);
     const char *how = getenv("GPUNP_LAUNCH");
     launch_graphs = GPU_LAUNCH_GRAPHS && !(how && strcmp(how, "direct") == 0);
+/* gp_dl_symbol reads a list of names up to an empty one: "\0" ends it */
 #define X(name, params, syms)                                                        \
-    *(void **)&api.name = gp_dl_symbol(lib, syms);                                    \
+    *(void **)&api.name = gp_dl_symbol(lib, syms "\0");                              \
     if (!api.name) {                                                                 \
         load_status = GP_ERR_NOT_FOUND_LIBRARY;                                      \
         snprintf(load_problem, sizeof load_problem, "%s (%s) lacks %s: the driver is " \
@@ -137,6 +139,9 @@ static void load(void)
     }
     GPU_API(X)
     GPU_TEXT_API(X)
+#undef X
+#define X(name, params, syms) *(void **)&api.name = gp_dl_symbol(lib, syms "\0");
+    GPU_OPTIONAL_API(X)
 #undef X
     gpuResult r = api.Init(0);
     if (r == GPU_SUCCESS)
@@ -382,6 +387,9 @@ static gp_status_t gpu_host_unregister(void *p)
 
 static gp_status_t gpu_launch_host_func(void *stream, void (*fn)(void *), void *arg)
 {
+    if (!api.LaunchHostFunc)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "%s (%s) has no LaunchHostFunc: it is too old "
+                            "for Stream.launch_host_func", GPU_DRIVER_WHAT, driver_path);
     GP_TRY(GPU_SYM(ctx_current)());
     GPU_CHECK(api.LaunchHostFunc((gpuStream)stream, fn, arg), "queueing a host function");
     return GP_OK;

@@ -131,7 +131,6 @@ enum {
     X(IpcGetEventHandle, (gpuIpcHandle *, gpuEvent), "cuIpcGetEventHandle")       \
     X(IpcOpenEventHandle, (gpuEvent *, gpuIpcHandle), "cuIpcOpenEventHandle")      \
     X(PointerGetAttribute, (void *, int, gpuDevicePtr), "cuPointerGetAttribute")   \
-    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")    \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "cuMemcpyHtoDAsync_v2")                                                      \
     X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "cuMemcpyDtoHAsync_v2") \
@@ -171,6 +170,11 @@ enum {
                            const gpuKernelNode *), "cuGraphAddKernelNode_v2")       \
     X(GraphExecKernelNodeSetParams, (gpuGraphExec, gpuGraphNode, const gpuKernelNode *), \
       "cuGraphExecKernelNodeSetParams_v2")
+
+/* Functions some supported runtimes lack (ROCm 5.2 has no hipLaunchHostFunc):
+ * NULL where missing, and the feature reports it. */
+#define GPU_OPTIONAL_API(X)                                                        \
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")
 
 /* No function returns a text: the error texts come through out-pointers. */
 #define GPU_TEXT_API(X)

@@ -135,7 +135,6 @@ enum {
     X(IpcGetEventHandle, (gpuIpcHandle *, gpuEvent), "hipIpcGetEventHandle")      \
     X(IpcOpenEventHandle, (gpuEvent *, gpuIpcHandle), "hipIpcOpenEventHandle")     \
     X(PointerGetAttribute, (void *, int, gpuDevicePtr), "hipPointerGetAttribute")  \
-    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")   \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "hipMemcpyHtoDAsync")                                                        \
     X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "hipMemcpyDtoHAsync") \
@@ -168,6 +167,11 @@ enum {
     X(GraphLaunch, (gpuGraphExec, gpuStream), "hipGraphLaunch")                    \
     X(GraphExecDestroy, (gpuGraphExec), "hipGraphExecDestroy")                     \
     X(GraphDestroy, (gpuGraph), "hipGraphDestroy")
+
+/* Functions some supported runtimes lack (ROCm 5.2 has no hipLaunchHostFunc):
+ * NULL where missing, and the feature reports it. */
+#define GPU_OPTIONAL_API(X)                                                        \
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")
 
 /* The functions that return a text instead of a status. */
 #define GPU_TEXT_API(X)                                                            \
