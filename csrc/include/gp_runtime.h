@@ -235,6 +235,15 @@ GP_API gp_status_t gp_memory_alloc_kind(int32_t kind, int64_t size, gp_stream_t 
 GP_API gp_status_t gp_memory_free_kind(int32_t kind, uint64_t ptr, int64_t size,
                                        gp_stream_t *s);
 
+/* `size` bytes from the current device's pool as a block that remembers
+ * the stream current now (as an array's memory does): its address in *ptr,
+ * the block in *block (0 and NULL on error). gp_memory_pool_release gives it
+ * back to that stream's cache, whatever stream is current then. Never
+ * served by an allocator set by gp_memory_set_allocator. */
+GP_API gp_status_t gp_memory_pool_alloc(int64_t size, void **block, uint64_t *ptr);
+/* NULL is a no-op; GP_ERR_MISUSE for what is not a live block. */
+GP_API gp_status_t gp_memory_pool_release(void *block);
+
 /* An allocator of the process's array memory (a user's Python callable
  * behind a cffi callback): gives `size` bytes of device memory on the current
  * device at *ptr, and in *owner what gp_free_fn is passed when the engine is

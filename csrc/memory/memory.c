@@ -359,6 +359,30 @@ GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size)
     return GP_OK;
 }
 
+GP_API gp_status_t gp_memory_pool_alloc(int64_t size, void **block, uint64_t *ptr)
+{
+    if (!block || !ptr || size < 0)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_pool_alloc: invalid argument");
+    *block = NULL;
+    *ptr = 0;
+    gp_buffer_t *b;
+    GP_TRY(gp_buffer_alloc_pooled((size_t)size, &b));
+    *block = b;
+    *ptr = (uint64_t)(uintptr_t)b->ptr;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_pool_release(void *block)
+{
+    gp_buffer_t *b = block;
+    if (!b)
+        return GP_OK;
+    if (b->magic != GP_BUFFER_MAGIC)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_pool_release: not a live pool block");
+    gp_buffer_release(b);
+    return GP_OK;
+}
+
 /* ---- raw memory of each kind ---------------------------------------------------- */
 
 static gp_status_t kind_backend(int32_t kind, gp_stream_t *s, const gp_backend_i **be,

@@ -216,8 +216,29 @@ _live: dict = {}            # what the engine's buffers from an allocator keep a
 _nested = 0                 # threads inside using_allocator, and hooks in use
 
 
+class _PoolBlock:
+    """A block of the current device's pool, given back to the cache of the
+    stream that was current when it was allocated (the engine remembers it)."""
+
+    __slots__ = ("block", "ptr")
+
+    def __init__(self, size: int):
+        size = operator.index(size)
+        if size < 0:
+            raise ValueError(f"negative size {size}")
+        block, ptr = ffi.new("void **"), ffi.new("uint64_t *")
+        check(lib.gp_memory_pool_alloc(size, block, ptr))
+        self.block, self.ptr = block[0], int(ptr[0])
+
+    def __del__(self):
+        if getattr(self, "block", None) is not None:
+            lib.gp_memory_pool_release(self.block)
+            self.block = None
+
+
 def _pool_malloc(size) -> MemoryPointer:
-    return _pointer(lib.GP_MEMORY_POOL, size)
+    b = _PoolBlock(size)
+    return MemoryPointer(Memory(b.ptr, size, gpunp.cuda.get_device_id(), b), 0)
 
 
 def _current_allocator():

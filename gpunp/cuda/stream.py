@@ -5,7 +5,18 @@ can make them without importing ``gpunp.cuda``, which imports it."""
 
 from __future__ import annotations
 
+import weakref
+
 from gpunp._lib import check, ffi, lib
+
+# The Stream objects that own their engine handles, by handle: what
+# get_current_stream() gives back, so that holding it keeps the handle alive
+# (memory freed on its stream holds it so).
+_owners: "weakref.WeakValueDictionary" = weakref.WeakValueDictionary()
+
+
+def _own(stream: "Stream") -> None:
+    _owners[int(ffi.cast("uintptr_t", stream._h))] = stream
 
 
 class Stream:
@@ -25,12 +36,14 @@ class Stream:
             out = ffi.new("gp_stream_t **")
             check(lib.gp_stream_wrap(2, out))
             self._h = ffi.gc(out[0], lib.gp_stream_destroy)
+            _own(self)
         elif null:
             self._h = ffi.NULL
         else:
             out = ffi.new("gp_stream_t **")
             check(lib.gp_stream_create(1 if non_blocking else 0, int(priority), out))
             self._h = ffi.gc(out[0], lib.gp_stream_destroy)
+            _own(self)
         self.non_blocking = bool(non_blocking)
         self.priority = int(priority)
 
@@ -125,6 +138,7 @@ class ExternalStream(Stream):
         out = ffi.new("gp_stream_t **")
         check(lib.gp_stream_wrap(int(ptr), out))
         self._h = ffi.gc(out[0], lib.gp_stream_destroy)
+        _own(self)
         self.non_blocking, self.priority, self.device_id = False, 0, int(device_id)
 
 
@@ -195,6 +209,9 @@ def get_current_stream() -> Stream:
     check(lib.gp_stream_get_current(cur))
     if cur[0] == ffi.NULL:
         return Stream.null
+    owner = _owners.get(int(ffi.cast("uintptr_t", cur[0])))
+    if owner is not None:
+        return owner
     s = Stream.__new__(Stream)
     s._h, s._prev, s.non_blocking, s.priority = cur[0], [], False, 0
     return s
