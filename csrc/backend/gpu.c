@@ -483,16 +483,24 @@ static gp_status_t gpu_pointer_attributes(const void *p, int32_t *type, int32_t 
         return gpu_fail(r, "querying a pointer's memory type");
     int managed = 0, ordinal = -2;
     void *d = NULL, *h = NULL;
-    GPU_CHECK(api.PointerGetAttribute(&managed, GPU_POINTER_ATTRIBUTE_IS_MANAGED, GPU_PTR(p)),
-              "querying whether a pointer is managed");
-    GPU_CHECK(api.PointerGetAttribute(&ordinal, GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                      GPU_PTR(p)), "querying a pointer's device");
-    /* a device pointer has no host address, and the query fails for it */
-    if (api.PointerGetAttribute(&d, GPU_POINTER_ATTRIBUTE_DEVICE_POINTER, GPU_PTR(p)) != GPU_SUCCESS)
+    /* the other attributes are answered for some kinds of memory only (no
+     * host address for device memory...): a refusal leaves the default */
+    if (api.PointerGetAttribute(&managed, GPU_POINTER_ATTRIBUTE_IS_MANAGED, GPU_PTR(p)) !=
+        GPU_SUCCESS)
+        managed = 0;
+    if (api.PointerGetAttribute(&ordinal, GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, GPU_PTR(p)) !=
+        GPU_SUCCESS)
+        ordinal = -2;
+    if (api.PointerGetAttribute(&d, GPU_POINTER_ATTRIBUTE_DEVICE_POINTER, GPU_PTR(p)) !=
+        GPU_SUCCESS)
         d = NULL;
-    if (api.PointerGetAttribute(&h, GPU_POINTER_ATTRIBUTE_HOST_POINTER, GPU_PTR(p)) != GPU_SUCCESS)
+    if (api.PointerGetAttribute(&h, GPU_POINTER_ATTRIBUTE_HOST_POINTER, GPU_PTR(p)) !=
+        GPU_SUCCESS)
         h = NULL;
-    *type = managed ? 3 : mtype == GPU_MEMORYTYPE_HOST ? 1 : mtype == GPU_MEMORYTYPE_DEVICE ? 2 : 0;
+    *type = managed                           ? 3
+            : mtype == GPU_MEMORYTYPE_HOST   ? 1
+            : mtype == GPU_MEMORYTYPE_DEVICE ? 2
+                                             : 0;
     *device = ordinal;
     *dptr = (uint64_t)(uintptr_t)d;
     *hptr = (uint64_t)(uintptr_t)h;

@@ -121,7 +121,7 @@ class _Allocation:
     """Raw memory of one engine kind (enum gp_memory_kind), freed when this
     object goes (the owner of a Memory)."""
 
-    __slots__ = ("kind", "ptr", "size", "stream")
+    __slots__ = ("kind", "ptr", "size", "stream", "__weakref__")
 
     def __init__(self, kind: int, size: int, stream=None):
         size = operator.index(size)
@@ -181,7 +181,7 @@ class MemoryAsyncPool:
     """The driver's stream-ordered pool (CuPy's ``MemoryAsyncPool``):
     ``malloc(size)`` allocates on the current stream with cuMemAllocAsync
     and the memory is freed on that stream. On a backend without one (the
-    host, drivers before CUDA 11.2) ``malloc`` raises NotImplementedError."""
+    host) ``malloc`` raises a RuntimeError (NotImplementedError) naming it."""
 
     __module__ = "gpunp.cuda"
 
@@ -193,7 +193,6 @@ class MemoryAsyncPool:
     def malloc(self, size) -> MemoryPointer:
         p = malloc_async(size)
         self._used += p.mem.size
-
         weakref.finalize(p.mem._owner, self._gone, p.mem.size)
         return p
 
@@ -205,8 +204,9 @@ class MemoryAsyncPool:
         return self._used
 
     def free_all_blocks(self, stream=None):
-        """Waits for the device (the driver releases the pool's idle memory
-        at synchronisation points)."""
+        """Waits for the device. The driver's pool keeps the memory freed
+        into it (gpunp raises its release threshold) for the next
+        allocations."""
         gpunp.cuda.runtime.deviceSynchronize()
 
 
