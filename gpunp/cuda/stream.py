@@ -111,14 +111,19 @@ class Stream:
         check(lib.gp_stream_end_capture(self._h, out))
         return Graph(ffi.gc(out[0], lib.gp_graph_destroy), self)
 
+    # one engine handle, one stream (the host backend's native streams are
+    # all 0, so `ptr` cannot tell them apart)
+    def _key(self) -> int:
+        return int(ffi.cast("uintptr_t", self._h))
+
     def __eq__(self, other):
-        return isinstance(other, Stream) and other.ptr == self.ptr
+        return isinstance(other, Stream) and other._key() == self._key()
 
     def __hash__(self):
-        return hash(("gpunp.cuda.Stream", self.ptr))
+        return hash(("gpunp.cuda.Stream", self._key()))
 
     def __repr__(self):
-        return f"<gpunp.cuda.Stream {'null' if self._h == ffi.NULL else hex(self.ptr)}>"
+        return f"<gpunp.cuda.Stream {'null' if self._h == ffi.NULL else hex(self._key())}>"
 
 
 Stream.null = Stream(null=True)
