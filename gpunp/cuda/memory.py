@@ -295,14 +295,24 @@ def _release_cb(owner):
 _callbacks = None
 
 
+def _immortal(obj):
+    """Keeps `obj` (cffi callbacks the engine holds) alive to the very end of
+    the process: buffers made through them may be released during the
+    interpreter's shutdown, after this module's globals are gone."""
+    import ctypes
+
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
+    return obj
+
+
 def _install():
     """Routes array allocations through Python while an allocator or a hook
     needs it, and back to the engine's pool when nothing does."""
     global _callbacks
     if _global_allocator is not None or _nested:
         if _callbacks is None:
-            _callbacks = (ffi.callback("gp_alloc_fn", _alloc_cb),
-                          ffi.callback("gp_free_fn", _release_cb))
+            _callbacks = _immortal((ffi.callback("gp_alloc_fn", _alloc_cb),
+                                    ffi.callback("gp_free_fn", _release_cb)))
         check(lib.gp_memory_set_allocator(*_callbacks))
     else:
         check(lib.gp_memory_set_allocator(ffi.NULL, ffi.NULL))

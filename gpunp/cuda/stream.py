@@ -174,7 +174,8 @@ def _run_host_call(handle):
 def _host_fn():
     global _host_cb
     if _host_cb is None:
-        _host_cb = ffi.callback("void(void *)", _run_host_call)
+        from gpunp.cuda.memory import _immortal  # a call may run during shutdown
+        _host_cb = _immortal(ffi.callback("void(void *)", _run_host_call))
     return _host_cb
 
 
