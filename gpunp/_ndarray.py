@@ -391,8 +391,8 @@ class ndarray:
             if not want:
                 raise ValueError("out must be contiguous in the requested order")
             host = out
-        contiguous = self.flags.c_contiguous if o == ord("C") else self.flags.f_contiguous
-        if not blocking and contiguous:
+        if not blocking and (self.flags.c_contiguous if o == ord("C")
+                             else self.flags.f_contiguous):
             # CuPy's asynchronous copy: into page-locked memory, ordered on
             # `stream`, valid once the stream has done it
             if out is None:
