@@ -56,8 +56,11 @@ EXTRA = shlex.split(os.environ.get("GPUNP_CFLAGS", ""))
 # across a wait. Releasing an array's last reference to its memory returns
 # it to the pool (or, without the pool, to the driver's stream-ordered
 # free); only when the pool has no host memory left to record the block
-# does it synchronize the device and free it. No engine code calls back
-# into Python, so holding the GIL cannot deadlock against another thread.
+# does it synchronize the device and free it. The engine calls back into
+# Python only through a user's allocator (gp_memory_set_allocator), whose
+# release a gp_array_release may call on the thread holding the GIL (the
+# callback takes it again), never with a lock these calls take held, so
+# holding the GIL cannot deadlock against another thread.
 KEEP_GIL = (
     "gp_errcode", "gp_errmsg", "gp_array_retain", "gp_array_release", "gp_array_get_info",
     "gp_array_may_share_memory", "gp_array_transpose", "gp_array_index", "gp_array_slice",

@@ -119,7 +119,7 @@ from gpunp._config import backend, show_config  # noqa: E402
 from gpunp._idioms import (  # noqa: E402
     clear_memo, get_array_module, memoize, scatter_add, scatter_max, scatter_min)
 from gpunp import cuda  # noqa: E402
-from gpunp.cuda import get_default_memory_pool  # noqa: E402
+from gpunp.cuda import get_default_memory_pool, get_default_pinned_memory_pool  # noqa: E402
 
 # NumPy's dtypes, scalar types and constants, shared (a dtype is host data)
 from numpy import (  # noqa: E402

@@ -132,8 +132,19 @@ _ERRORS = {
 }
 
 
+# The exception a Python callback of the engine raised (gpunp.cuda's
+# allocator), per thread: the engine returns GP_ERR_CALLBACK and the call's
+# check() raises it.
+callback_error = threading.local()
+
+
 def error(status: int) -> Exception:
     """The Python exception for a failed engine call (reads gp_errmsg)."""
+    if status == lib.GP_ERR_CALLBACK:
+        exc = getattr(callback_error, "exc", None)
+        if exc is not None:
+            callback_error.exc = None
+            return exc
     msg = ffi.string(lib.gp_errmsg()).decode("utf-8", "replace")
     cls = OutOfMemoryError if status == lib.GP_ERR_NOMEM_DEVICE else \
         _ERRORS.get(status & 0xFF, RuntimeError)

@@ -373,9 +373,12 @@ class ndarray:
     # ---- conversion -------------------------------------------------------
 
     def get(self, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
-        """A NumPy copy of the array, in host memory (ordered on `stream`).
-        gpunp's copy is done when this returns, so ``blocking=False`` (CuPy:
-        the copy may still be running) gives the same finished copy."""
+        """A NumPy copy of the array, in host memory (ordered on `stream`),
+        done when this returns. With ``blocking=False`` (CuPy's), a
+        contiguous array is copied asynchronously on `stream` (None: the
+        current one) into page-locked memory (`out`, or a new array from the
+        pinned memory pool), which holds the data once the stream has done
+        the copy: synchronize it before reading."""
         o = _lib.order_code(order, "CFAK", "C")
         if o == ord("A") or o == ord("K"):
             o = ord("F") if (self.flags.f_contiguous and not self.flags.c_contiguous) else ord("C")
@@ -388,7 +391,19 @@ class ndarray:
             if not want:
                 raise ValueError("out must be contiguous in the requested order")
             host = out
-        else:
+        if not blocking and (self.flags.c_contiguous if o == ord("C")
+                             else self.flags.f_contiguous):
+            # CuPy's asynchronous copy: into page-locked memory, ordered on
+            # `stream`, valid once the stream has done it
+            if out is None:
+                from gpunp.x import empty_pinned
+                host = empty_pinned(self.shape, self.dtype, order=chr(o))
+            if host.nbytes:
+                st = ffi.NULL if stream is None else stream._h
+                check(lib.gp_memcpy(host.ctypes.data, self.data_ptr, host.nbytes,
+                                    lib.GP_MEMCPY_DEVICE_TO_HOST, st, 0))
+            return host
+        if out is None:
             host = _host_result(self.shape, self.dtype, self.nbytes, chr(o))
         if host.nbytes:
             buf = ffi.from_buffer(host.ravel(order="K"))
@@ -401,7 +416,10 @@ class ndarray:
 
     def set(self, arr, stream=None) -> None:
         """Copies the NumPy array `arr` (same shape and dtype) into this
-        array's memory, ordered on `stream` (CuPy's ``ndarray.set``)."""
+        array's memory (CuPy's ``ndarray.set``). With `stream` the copy is
+        staged through page-locked memory and runs on that stream after this
+        returns (`arr` may be reused at once); without, it is done when this
+        returns."""
         if not isinstance(arr, numpy.ndarray):
             raise TypeError("Only numpy.ndarray can be set to gpunp.ndarray")
         if self.dtype != arr.dtype:
@@ -419,8 +437,20 @@ class ndarray:
             raise RuntimeError("Cannot set to non-contiguous array")
         if not host.nbytes:
             return
+        if stream is not None:
+            # staged through page-locked memory, so the copy runs on `stream`
+            # while the caller goes on (and may reuse `arr`); the block goes
+            # back to the pool once the stream is past the copy
+            from gpunp.cuda.pinned_memory import alloc_pinned_memory
+            pinned = alloc_pinned_memory(host.nbytes)
+            numpy.frombuffer(pinned.buffer(), numpy.uint8, host.nbytes)[:] = \
+                host.ravel(order="K").view(numpy.uint8)
+            check(lib.gp_memcpy(self.data_ptr, pinned.ptr, host.nbytes,
+                                lib.GP_MEMCPY_HOST_TO_DEVICE, stream._h, 0))
+            pinned.mem._release_after(stream)
+            return
         src = host.ctypes.data  # host stays alive across the copy
-        with _on_stream(stream) if stream is not None else _no_stream:
+        with _no_stream:
             check(lib.gp_memcpy(self.data_ptr, src, host.nbytes, lib.GP_MEMCPY_HOST_TO_DEVICE,
                                 ffi.NULL, 1))
 

@@ -161,6 +161,8 @@ def test_memoize_and_clear_memo():
 
 def test_x_is_cupyx():
     assert gx.scipy is gp.scipy and gx.profiler is importlib.import_module("gpunp.profiler")
-    assert set(gx.__all__) == {"profiler", "scatter_add", "scatter_max", "scatter_min", "scipy"}
+    assert set(gx.__all__) == {"profiler", "scatter_add", "scatter_max", "scatter_min", "scipy",
+                               "empty_pinned", "zeros_pinned", "empty_like_pinned",
+                               "zeros_like_pinned"}
     with pytest.raises(AttributeError):
         gx.no_such_name

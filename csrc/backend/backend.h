@@ -150,6 +150,38 @@ typedef struct gp_backend_i {
     /* page-locked host memory for transfers (optional: malloc) */
     gp_status_t (*host_alloc)(size_t n, void **out);
     gp_status_t (*host_free)(void *p);
+    /* memory the host and the device both address, freed by mem_free
+     * (optional: NULL where the backend has none) */
+    gp_status_t (*mem_alloc_managed)(size_t n, void **out);
+    /* page-locks host memory the caller allocated, and undoes it (optional:
+     * NULL where there is no page-locked memory) */
+    gp_status_t (*host_register)(void *p, size_t n, uint32_t flags);
+    gp_status_t (*host_unregister)(void *p);
+    /* runs fn(arg) on a host thread once the work queued on `stream` before
+     * it is done; later work on the stream waits for it (optional: NULL
+     * where queued work is done when queued, and the caller runs fn now) */
+    gp_status_t (*launch_host_func)(void *stream, void (*fn)(void *), void *arg);
+    /* the driver's version, numbered as the vendor does (CUDA 12.4: 12040)
+     * (optional: NULL where there is no driver) */
+    gp_status_t (*driver_version)(int32_t *out);
+    /* peer access between devices (optional, with enable_peer: NULL where
+     * there is one device that is the host) */
+    gp_status_t (*can_access_peer)(int32_t dev, int32_t peer, int32_t *out);
+    /* lets the current device address `peer`'s memory */
+    gp_status_t (*enable_peer)(int32_t peer);
+    /* interprocess handles (64 bytes) of device memory and events
+     * (optional, all five: NULL where there are none) */
+    gp_status_t (*ipc_mem_handle)(void *dptr, void *handle);
+    gp_status_t (*ipc_open_mem)(const void *handle, void **dptr);
+    gp_status_t (*ipc_close_mem)(void *dptr);
+    gp_status_t (*ipc_event_handle)(void *event, void *handle);
+    gp_status_t (*ipc_open_event)(const void *handle, void **event);
+    /* what the driver knows of an address: memory type as cudaMemoryType
+     * numbers it (0 unregistered host memory, 1 page-locked host, 2 device,
+     * 3 managed), device, device and host addresses (optional: NULL where
+     * the driver knows no addresses) */
+    gp_status_t (*pointer_attributes)(const void *p, int32_t *type, int32_t *device,
+                                      uint64_t *dptr, uint64_t *hptr);
     gp_status_t (*memcpy_htod)(void *dst, const void *src, size_t n, void *stream);
     /* blocks until the copy is done */
     gp_status_t (*memcpy_dtoh)(void *dst, const void *src, size_t n, void *stream);
@@ -171,7 +203,8 @@ typedef struct gp_backend_i {
      * queued (the host). */
     gp_status_t (*stream_order)(void *waiter, void *producer);
 
-    /* events (timing 0: no timing data) */
+    /* events (timing: GP_EVENT_TIMING for timing data, GP_EVENT_INTERPROCESS
+     * for an event other processes may open, which has none) */
     gp_status_t (*event_create)(int32_t timing, void **out);
     gp_status_t (*event_destroy)(void *e);
     gp_status_t (*event_record)(void *e, void *s);
@@ -293,6 +326,7 @@ struct gp_stream {
     uint32_t magic;
     int32_t device;
     void *native;
+    bool foreign;   /* made elsewhere (gp_stream_wrap): never destroyed here */
 };
 static inline bool gp_stream_ok(const gp_stream_t *s)
 {

@@ -18,6 +18,7 @@
 static struct {
 #define X(name, params, syms) gpuResult (*name) params;
     GPU_API(X)
+    GPU_OPTIONAL_API(X)
 #undef X
 #define X(name, params, syms) const char *(*name) params;
     GPU_TEXT_API(X)
@@ -127,8 +128,9 @@ static void load(void)
     gp_dl_path(lib, driver_path, sizeof driver_path);
     const char *how = getenv("GPUNP_LAUNCH");
     launch_graphs = GPU_LAUNCH_GRAPHS && !(how && strcmp(how, "direct") == 0);
+/* gp_dl_symbol reads a list of names up to an empty one: "\0" ends it */
 #define X(name, params, syms)                                                        \
-    *(void **)&api.name = gp_dl_symbol(lib, syms);                                    \
+    *(void **)&api.name = gp_dl_symbol(lib, syms "\0");                              \
     if (!api.name) {                                                                 \
         load_status = GP_ERR_NOT_FOUND_LIBRARY;                                      \
         snprintf(load_problem, sizeof load_problem, "%s (%s) lacks %s: the driver is " \
@@ -137,6 +139,9 @@ static void load(void)
     }
     GPU_API(X)
     GPU_TEXT_API(X)
+#undef X
+#define X(name, params, syms) *(void **)&api.name = gp_dl_symbol(lib, syms "\0");
+    GPU_OPTIONAL_API(X)
 #undef X
     gpuResult r = api.Init(0);
     if (r == GPU_SUCCESS)
@@ -355,6 +360,161 @@ static gp_status_t gpu_host_free(void *p)
     return GP_OK;
 }
 
+static gp_status_t gpu_mem_alloc_managed(size_t n, void **out)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    gpuDevicePtr p = 0;
+    gpuResult r = api.MemAllocManaged(&p, n, GPU_MEM_ATTACH_GLOBAL);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "allocating managed memory");
+    *out = GPU_VOIDP(p);
+    return GP_OK;
+}
+
+static gp_status_t gpu_host_register(void *p, size_t n, uint32_t flags)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.MemHostRegister(p, n, flags), "page-locking host memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_host_unregister(void *p)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.MemHostUnregister(p), "unlocking host memory");
+    return GP_OK;
+}
+
+static gp_status_t gpu_launch_host_func(void *stream, void (*fn)(void *), void *arg)
+{
+    if (!api.LaunchHostFunc)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "%s (%s) has no LaunchHostFunc: it is too old "
+                            "for Stream.launch_host_func", GPU_DRIVER_WHAT, driver_path);
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.LaunchHostFunc((gpuStream)stream, fn, arg), "queueing a host function");
+    return GP_OK;
+}
+
+static gp_status_t gpu_can_access_peer(int32_t dev, int32_t peer, int32_t *out)
+{
+    if (dev < 0 || dev >= ndevices || peer < 0 || peer >= ndevices)
+        return gp_set_error(GP_ERR_VALUE, "invalid device pair %d, %d (there are %d devices)",
+                            dev, peer, ndevices);
+    int can = 0;
+    GPU_CHECK(api.DeviceCanAccessPeer(&can, devices[dev], devices[peer]),
+              "asking whether a device can access a peer");
+    *out = can != 0;
+    return GP_OK;
+}
+
+static gp_status_t gpu_enable_peer(int32_t peer)
+{
+    if (peer < 0 || peer >= ndevices)
+        return gp_set_error(GP_ERR_VALUE, "invalid peer device %d", peer);
+    GP_TRY(GPU_SYM(ctx_current)());
+    pthread_mutex_lock(&ctx_lock);
+    gpuResult r = GPU_SUCCESS;
+    if (!contexts[peer])
+        r = api.DevicePrimaryCtxRetain(&contexts[peer], devices[peer]);
+    gpuContext c = contexts[peer];
+    pthread_mutex_unlock(&ctx_lock);
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "retaining the peer's primary context");
+    GPU_CHECK(api.CtxEnablePeerAccess(c, 0), "enabling peer access");
+    return GP_OK;
+}
+
+static gp_status_t gpu_ipc_mem_handle(void *dptr, void *handle)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.IpcGetMemHandle((gpuIpcHandle *)handle, GPU_PTR(dptr)),
+              "getting an interprocess memory handle");
+    return GP_OK;
+}
+
+static gp_status_t gpu_ipc_open_mem(const void *handle, void **dptr)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    gpuIpcHandle h;
+    memcpy(&h, handle, sizeof h);
+    gpuDevicePtr p = 0;
+    GPU_CHECK(api.IpcOpenMemHandle(&p, h, GPU_IPC_LAZY_ENABLE_PEER_ACCESS),
+              "opening an interprocess memory handle");
+    *dptr = GPU_VOIDP(p);
+    return GP_OK;
+}
+
+static gp_status_t gpu_ipc_close_mem(void *dptr)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.IpcCloseMemHandle(GPU_PTR(dptr)), "closing an interprocess memory handle");
+    return GP_OK;
+}
+
+static gp_status_t gpu_ipc_event_handle(void *event, void *handle)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    GPU_CHECK(api.IpcGetEventHandle((gpuIpcHandle *)handle, (gpuEvent)event),
+              "getting an interprocess event handle");
+    return GP_OK;
+}
+
+static gp_status_t gpu_ipc_open_event(const void *handle, void **event)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    gpuIpcHandle h;
+    memcpy(&h, handle, sizeof h);
+    gpuEvent e;
+    GPU_CHECK(api.IpcOpenEventHandle(&e, h), "opening an interprocess event handle");
+    *event = e;
+    return GP_OK;
+}
+
+static gp_status_t gpu_pointer_attributes(const void *p, int32_t *type, int32_t *device,
+                                          uint64_t *dptr, uint64_t *hptr)
+{
+    GP_TRY(GPU_SYM(ctx_current)());
+    *type = 0, *device = -2, *dptr = 0, *hptr = 0;
+    unsigned mtype = 0;
+    gpuResult r = api.PointerGetAttribute(&mtype, GPU_POINTER_ATTRIBUTE_MEMORY_TYPE, GPU_PTR(p));
+    if (r == GPU_ERROR_INVALID_VALUE)
+        return GP_OK; /* memory the driver does not know: ordinary host memory */
+    if (r != GPU_SUCCESS)
+        return gpu_fail(r, "querying a pointer's memory type");
+    int managed = 0, ordinal = -2;
+    void *d = NULL, *h = NULL;
+    /* the other attributes are answered for some kinds of memory only (no
+     * host address for device memory...): a refusal leaves the default */
+    if (api.PointerGetAttribute(&managed, GPU_POINTER_ATTRIBUTE_IS_MANAGED, GPU_PTR(p)) !=
+        GPU_SUCCESS)
+        managed = 0;
+    if (api.PointerGetAttribute(&ordinal, GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, GPU_PTR(p)) !=
+        GPU_SUCCESS)
+        ordinal = -2;
+    if (api.PointerGetAttribute(&d, GPU_POINTER_ATTRIBUTE_DEVICE_POINTER, GPU_PTR(p)) !=
+        GPU_SUCCESS)
+        d = NULL;
+    if (api.PointerGetAttribute(&h, GPU_POINTER_ATTRIBUTE_HOST_POINTER, GPU_PTR(p)) !=
+        GPU_SUCCESS)
+        h = NULL;
+    *type = managed                           ? 3
+            : mtype == GPU_MEMORYTYPE_HOST   ? 1
+            : mtype == GPU_MEMORYTYPE_DEVICE ? 2
+                                             : 0;
+    *device = ordinal;
+    *dptr = (uint64_t)(uintptr_t)d;
+    *hptr = (uint64_t)(uintptr_t)h;
+    return GP_OK;
+}
+
+static gp_status_t gpu_driver_version(int32_t *out)
+{
+    int v = 0;
+    GPU_CHECK(api.DriverGetVersion(&v), "querying the driver's version");
+    *out = v;
+    return GP_OK;
+}
+
 static gp_status_t gpu_memcpy_htod(void *dst, const void *src, size_t n, void *stream)
 {
     GP_TRY(GPU_SYM(ctx_current)());
@@ -466,7 +626,10 @@ static gp_status_t gpu_event_create(int32_t timing, void **out)
 {
     GP_TRY(GPU_SYM(ctx_current)());
     gpuEvent e;
-    GPU_CHECK(api.EventCreate(&e, timing ? 0 : GPU_EVENT_DISABLE_TIMING), "creating an event");
+    unsigned flags = (timing & GP_EVENT_INTERPROCESS)
+                         ? GPU_EVENT_INTERPROCESS | GPU_EVENT_DISABLE_TIMING
+                         : (timing & GP_EVENT_TIMING) ? 0 : GPU_EVENT_DISABLE_TIMING;
+    GPU_CHECK(api.EventCreate(&e, flags), "creating an event");
     *out = e;
     return GP_OK;
 }
@@ -795,6 +958,19 @@ const gp_backend_i GPU_BACKEND = {
     .mem_alloc_async = gpu_mem_alloc_async,
     .mem_free_async = gpu_mem_free_async,
     .host_alloc = gpu_host_alloc,
+    .mem_alloc_managed = gpu_mem_alloc_managed,
+    .host_register = gpu_host_register,
+    .host_unregister = gpu_host_unregister,
+    .launch_host_func = gpu_launch_host_func,
+    .driver_version = gpu_driver_version,
+    .can_access_peer = gpu_can_access_peer,
+    .enable_peer = gpu_enable_peer,
+    .ipc_mem_handle = gpu_ipc_mem_handle,
+    .ipc_open_mem = gpu_ipc_open_mem,
+    .ipc_close_mem = gpu_ipc_close_mem,
+    .ipc_event_handle = gpu_ipc_event_handle,
+    .ipc_open_event = gpu_ipc_open_event,
+    .pointer_attributes = gpu_pointer_attributes,
     .host_free = gpu_host_free,
     .memcpy_htod = gpu_memcpy_htod,
     .memcpy_dtoh = gpu_memcpy_dtoh,

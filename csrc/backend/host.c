@@ -74,6 +74,11 @@ static gp_status_t host_mem_free(void *p, size_t n, void *stream)
     return GP_OK;
 }
 
+static gp_status_t host_mem_alloc_managed(size_t n, void **out)
+{
+    return host_mem_alloc(n, NULL, out);
+}
+
 static gp_status_t host_memcpy(void *dst, const void *src, size_t n, void *stream)
 {
     (void)stream;
@@ -182,6 +187,8 @@ const gp_backend_i gp_backend_host = {
     .mem_info = host_mem_info,
     .mem_alloc = host_mem_alloc,
     .mem_free = host_mem_free,
+    /* host memory is what the host and the "device" both address */
+    .mem_alloc_managed = host_mem_alloc_managed,
     .memcpy_htod = host_memcpy,
     .memcpy_dtoh = host_memcpy,
     .memcpy_dtod = host_memcpy,

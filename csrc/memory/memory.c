@@ -39,7 +39,67 @@ void gp_buffer_init(gp_buffer_t *b, void *ptr, size_t size, int32_t dev, void *s
     b->deleter_ctx = ctx;
 }
 
+/* The users' allocator (gp_memory_set_allocator): NULL, or a callback into
+ * Python that serves every array allocation. */
+static _Atomic(gp_alloc_fn) user_alloc;
+static _Atomic(gp_free_fn) user_release;
+
+GP_API gp_status_t gp_memory_set_allocator(gp_alloc_fn alloc, gp_free_fn release)
+{
+    if (!alloc != !release)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_set_allocator: give both functions "
+                                           "or neither");
+    /* release first: a buffer made by `alloc` finds its release set */
+    atomic_store_explicit(&user_release, release, memory_order_release);
+    atomic_store_explicit(&user_alloc, alloc, memory_order_release);
+    return GP_OK;
+}
+
+/* A buffer from the users' allocator; GP_ALLOC_DECLINED when it leaves
+ * this one to the pool. */
+static gp_status_t user_buffer(gp_alloc_fn alloc, size_t nbytes, gp_buffer_t *b)
+{
+    gp_free_fn release = atomic_load_explicit(&user_release, memory_order_acquire);
+    uint64_t ptr = 0;
+    void *owner = NULL;
+    int32_t s = alloc((int64_t)nbytes, &ptr, &owner);
+    if (s == GP_ALLOC_DECLINED)
+        return GP_ALLOC_DECLINED;
+    if (s == GP_OK && !ptr && nbytes) {
+        release(owner);
+        return gp_set_error(GP_ERR_VALUE, "the allocator gave a NULL pointer for %zu bytes",
+                            nbytes);
+    }
+    if (s == GP_ERR_CALLBACK)
+        return gp_set_error(GP_ERR_CALLBACK, "the allocator raised an exception");
+    if (s != GP_OK)
+        return gp_set_error(s, "the allocator failed for %zu bytes", nbytes);
+    gp_buffer_init(b, (void *)(uintptr_t)ptr, nbytes, gp_current_device(),
+                   gp_current_stream(), release, owner);
+    return GP_OK;
+}
+
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out)
+{
+    *out = NULL;
+    gp_alloc_fn alloc = atomic_load_explicit(&user_alloc, memory_order_acquire);
+    if (alloc) {
+        gp_buffer_t *b = malloc(sizeof *b);
+        if (!b)
+            return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
+        gp_status_t s = user_buffer(alloc, nbytes, b);
+        if (s == GP_OK) {
+            *out = b;
+            return GP_OK;
+        }
+        free(b);
+        if (s != GP_ALLOC_DECLINED)
+            return s;
+    }
+    return gp_buffer_alloc_pooled(nbytes, out);
+}
+
+gp_status_t gp_buffer_alloc_pooled(size_t nbytes, gp_buffer_t **out)
 {
     *out = NULL;
     const gp_backend_i *be;
@@ -110,21 +170,27 @@ static struct {
 
 static void piece_gone(void *slab) { gp_buffer_release(slab); }
 
-/* Lock held. */
-static void retire(int32_t dev)
+/* Takes device dev's slab out of service; the caller releases what this
+ * returns after unlocking: the last reference may call a user's allocator
+ * back (gp_memory_set_allocator), which must not run under the lock. Lock
+ * held. */
+static gp_buffer_t *retire(int32_t dev)
 {
-    gp_buffer_release(slabs[dev].buf);
+    gp_buffer_t *old = slabs[dev].buf;
     slabs[dev].buf = NULL;
+    return old;
 }
 
 void gp_zeroed_forget(int32_t dev, void *stream, bool any_stream)
 {
     if (dev < 0 || dev >= 64)
         return;
+    gp_buffer_t *old = NULL;
     pthread_mutex_lock(&slab_lock);
     if (slabs[dev].buf && (any_stream || slabs[dev].stream == stream))
-        retire(dev);
+        old = retire(dev);
     pthread_mutex_unlock(&slab_lock);
+    gp_buffer_release(old);
 }
 
 static gp_status_t zeroed_alone(const gp_backend_i *be, size_t nbytes, void *stream,
@@ -155,15 +221,17 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
     if (!piece)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for a buffer descriptor");
     pthread_mutex_lock(&slab_lock);
-    gp_buffer_t *slab = slabs[dev].buf;
+    gp_buffer_t *slab = slabs[dev].buf, *old = NULL;
     if (!slab || slabs[dev].stream != stream || slabs[dev].used + n > SLAB_BYTES) {
-        if (slab)
-            retire(dev);
+        old = slab ? retire(dev) : NULL;
+        /* a new slab is allocated without the lock: a user's allocator may
+         * be called, and may itself ask for zeros */
+        pthread_mutex_unlock(&slab_lock);
+        gp_buffer_release(old);
         gp_status_t s = gp_buffer_alloc(SLAB_BYTES, &slab);
         if (s == GP_OK && (s = be->memset8(slab->ptr, 0, SLAB_BYTES, stream)) != GP_OK)
             gp_buffer_release(slab);
         if (s != GP_OK) {
-            pthread_mutex_unlock(&slab_lock);
             free(piece);
             if (GP_PRIMARY(s) != GP_ERR_NOMEM)
                 return s;
@@ -171,6 +239,8 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
             gp_clear_error();
             return zeroed_alone(be, nbytes, stream, out);
         }
+        pthread_mutex_lock(&slab_lock);
+        old = slabs[dev].buf ? retire(dev) : NULL; /* another thread's, made meanwhile */
         slabs[dev].buf = slab;
         slabs[dev].stream = stream;
         slabs[dev].used = 0;
@@ -180,6 +250,7 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
                    slab);
     slabs[dev].used += n;
     pthread_mutex_unlock(&slab_lock);
+    gp_buffer_release(old);
     *out = piece;
     return GP_OK;
 }
@@ -268,7 +339,7 @@ GP_API gp_status_t gp_memory_alloc(int64_t size, uint64_t *out)
         return gp_set_error(GP_ERR_MISUSE, "gp_memory_alloc: invalid argument");
     *out = 0;
     gp_buffer_t *b;
-    GP_TRY(gp_buffer_alloc((size_t)size, &b));
+    GP_TRY(gp_buffer_alloc_pooled((size_t)size, &b));
     *out = (uint64_t)(uintptr_t)b->ptr;
     /* the descriptor is not needed: the pool keys blocks by stream and size */
     free(b);
@@ -286,4 +357,114 @@ GP_API gp_status_t gp_memory_free(uint64_t ptr, int64_t size)
                    gp_current_stream(), NULL, NULL);
     gp_buffer_release(heap);
     return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_pool_alloc(int64_t size, void **block, uint64_t *ptr)
+{
+    if (!block || !ptr || size < 0)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_pool_alloc: invalid argument");
+    *block = NULL;
+    *ptr = 0;
+    gp_buffer_t *b;
+    GP_TRY(gp_buffer_alloc_pooled((size_t)size, &b));
+    *block = b;
+    *ptr = (uint64_t)(uintptr_t)b->ptr;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_pool_release(void *block)
+{
+    gp_buffer_t *b = block;
+    if (!b)
+        return GP_OK;
+    if (b->magic != GP_BUFFER_MAGIC)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_pool_release: not a live pool block");
+    gp_buffer_release(b);
+    return GP_OK;
+}
+
+/* ---- raw memory of each kind ---------------------------------------------------- */
+
+static gp_status_t kind_backend(int32_t kind, gp_stream_t *s, const gp_backend_i **be,
+                                void **stream)
+{
+    if (s && !gp_stream_ok(s))
+        return gp_set_error(GP_ERR_MISUSE, "invalid stream handle");
+    if (kind < GP_MEMORY_POOL || kind > GP_MEMORY_ASYNC)
+        return gp_set_error(GP_ERR_VALUE, "unknown memory kind %d", kind);
+    GP_TRY(gp_backend(be));
+    *stream = s ? s->native : gp_current_stream();
+    if (kind == GP_MEMORY_MANAGED && !(*be)->mem_alloc_managed)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend has no managed memory",
+                            (*be)->name);
+    if (kind == GP_MEMORY_ASYNC && !(*be)->mem_alloc_async)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend has no stream-ordered "
+                            "allocator (cuMemAllocAsync)", (*be)->name);
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_alloc_kind(int32_t kind, int64_t size, gp_stream_t *s,
+                                        uint64_t *out)
+{
+    if (!out || size < 0)
+        return gp_set_error(GP_ERR_MISUSE, "gp_memory_alloc_kind: invalid argument");
+    *out = 0;
+    const gp_backend_i *be;
+    void *stream, *p = NULL;
+    GP_TRY(kind_backend(kind, s, &be, &stream));
+    size_t n = size ? (size_t)size : 1;
+    switch (kind) {
+    case GP_MEMORY_POOL: {
+        gp_stream_t *cur = NULL;
+        gp_stream_get_current(&cur);
+        if (s)
+            gp_stream_set_current(s);
+        gp_status_t st = gp_memory_alloc(size, out);
+        gp_stream_set_current(cur);
+        return st;
+    }
+    case GP_MEMORY_DIRECT: GP_TRY(be->mem_alloc(n, stream, &p)); break;
+    case GP_MEMORY_MANAGED: GP_TRY(be->mem_alloc_managed(n, &p)); break;
+    default: GP_TRY(be->mem_alloc_async(n, stream, &p)); break;
+    }
+    *out = (uint64_t)(uintptr_t)p;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_memory_free_kind(int32_t kind, uint64_t ptr, int64_t size,
+                                       gp_stream_t *s)
+{
+    if (!ptr)
+        return GP_OK;
+    const gp_backend_i *be;
+    void *stream;
+    GP_TRY(kind_backend(kind, s, &be, &stream));
+    void *p = (void *)(uintptr_t)ptr;
+    size_t n = size ? (size_t)size : 1;
+    switch (kind) {
+    case GP_MEMORY_POOL: {
+        gp_stream_t *cur = NULL;
+        gp_stream_get_current(&cur);
+        if (s)
+            gp_stream_set_current(s);
+        gp_status_t st = gp_memory_free(ptr, size);
+        gp_stream_set_current(cur);
+        return st;
+    }
+    case GP_MEMORY_ASYNC: return be->mem_free_async(p, n, stream);
+    default: return be->mem_free(p, n, stream); /* managed memory too */
+    }
+}
+
+GP_API gp_status_t gp_memset(uint64_t ptr, int32_t value, int64_t size, gp_stream_t *s,
+                             int32_t sync)
+{
+    if ((s && !gp_stream_ok(s)) || size < 0 || (size > 0 && !ptr))
+        return gp_set_error(GP_ERR_MISUSE, "gp_memset: invalid argument");
+    const gp_backend_i *be;
+    GP_TRY(gp_backend(&be));
+    void *stream = s ? s->native : gp_current_stream();
+    if (size)
+        GP_TRY(be->memset8((void *)(uintptr_t)ptr, (uint8_t)value, (size_t)size, stream));
+    return sync ? be->stream_synchronize(stream) : GP_OK;
 }

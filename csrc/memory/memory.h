@@ -34,6 +34,10 @@ void gp_buffer_release(gp_buffer_t *b);
  * released and the allocation retried). */
 gp_status_t gp_buffer_alloc(size_t nbytes, gp_buffer_t **out);
 
+/* The same, never from the users' allocator (gp_memory_set_allocator): the
+ * runtime API's raw memory, which has no descriptor to carry a deleter. */
+gp_status_t gp_buffer_alloc_pooled(size_t nbytes, gp_buffer_t **out);
+
 /* Fills a descriptor of `size` bytes at `ptr` with one reference;
  * `deleter(ctx)` frees the memory where the engine's allocator does not. */
 void gp_buffer_init(gp_buffer_t *b, void *ptr, size_t size, int32_t dev, void *stream,

@@ -98,6 +98,7 @@ GP_API gp_status_t gp_stream_create(int32_t flags, int32_t priority, gp_stream_t
     }
     s->magic = GP_STREAM_MAGIC;
     s->device = gp_current_device();
+    s->foreign = false;
     *out = s;
     return GP_OK;
 }
@@ -120,7 +121,7 @@ GP_API gp_status_t gp_stream_destroy(gp_stream_t *s)
         st = b->stream_synchronize(s->native);
         gp_zeroed_forget(s->device, s->native, false);
         gp_pool_forget_stream(s->device, s->native);
-        gp_status_t d = b->stream_destroy(s->native);
+        gp_status_t d = s->foreign ? GP_OK : b->stream_destroy(s->native);
         if (st == GP_OK)
             st = d;
     }
@@ -161,6 +162,9 @@ GP_API gp_status_t gp_event_create(int32_t timing, gp_event_t **out)
     *out = NULL;
     const gp_backend_i *b;
     GP_TRY(gp_backend(&b));
+    if ((timing & GP_EVENT_INTERPROCESS) && !b->ipc_event_handle)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend has no interprocess events",
+                            b->name);
     gp_event_t *e = malloc(sizeof *e);
     if (!e)
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for an event");
@@ -171,7 +175,7 @@ GP_API gp_status_t gp_event_create(int32_t timing, gp_event_t **out)
     }
     e->magic = GP_EVENT_MAGIC;
     e->device = gp_current_device();
-    e->timing = timing != 0;
+    e->timing = (timing & GP_EVENT_TIMING) && !(timing & GP_EVENT_INTERPROCESS);
     e->recorded = 0;
     *out = e;
     return GP_OK;
@@ -256,7 +260,11 @@ GP_API gp_status_t gp_memcpy(uint64_t dst, uint64_t src, int64_t n, int32_t kind
     switch (kind) {
     case GP_MEMCPY_HOST_TO_HOST: memmove(d, src_p, (size_t)n); return GP_OK;
     case GP_MEMCPY_HOST_TO_DEVICE: GP_TRY(b->memcpy_htod(d, src_p, (size_t)n, st)); break;
-    case GP_MEMCPY_DEVICE_TO_HOST: return b->memcpy_dtoh(d, src_p, (size_t)n, st);
+    case GP_MEMCPY_DEVICE_TO_HOST:
+        /* into page-locked memory the copy runs while the caller goes on */
+        if (!sync && b->memcpy_dtoh_async)
+            return b->memcpy_dtoh_async(d, src_p, (size_t)n, st);
+        return b->memcpy_dtoh(d, src_p, (size_t)n, st);
     case GP_MEMCPY_DEVICE_TO_DEVICE: GP_TRY(b->memcpy_dtod(d, src_p, (size_t)n, st)); break;
     default: return gp_set_error(GP_ERR_VALUE, "invalid memcpy kind %d", kind);
     }
@@ -305,4 +313,150 @@ GP_API gp_status_t gp_stream_signal_native(uint64_t native)
     if (!b->stream_order)
         return GP_OK;
     return b->stream_order((void *)(uintptr_t)native, gp_current_stream());
+}
+
+/* ---- streams made elsewhere, host functions, versions ------------------------ */
+
+GP_API gp_status_t gp_stream_wrap(uint64_t native, gp_stream_t **out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_wrap: out is NULL");
+    *out = NULL;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    gp_stream_t *s = malloc(sizeof *s);
+    if (!s)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for a stream");
+    s->magic = GP_STREAM_MAGIC;
+    s->device = gp_current_device();
+    /* the host backend's streams are all NULL: its work is done when queued */
+    s->native = b->dl_device_type == GP_DL_CPU ? NULL : (void *)(uintptr_t)native;
+    s->foreign = true;
+    *out = s;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_stream_launch_host_func(gp_stream_t *s, void (*fn)(void *), void *arg)
+{
+    if ((s && !gp_stream_ok(s)) || !fn)
+        return gp_set_error(GP_ERR_MISUSE, "gp_stream_launch_host_func: invalid argument");
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->launch_host_func) {
+        fn(arg);
+        return GP_OK;
+    }
+    return b->launch_host_func(s ? s->native : gp_current_stream(), fn, arg);
+}
+
+GP_API gp_status_t gp_driver_version(int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_driver_version: out is NULL");
+    *out = 0;
+    const gp_backend_i *b;
+    GP_TRY(gp_backend(&b));
+    if (!b->driver_version)
+        return gp_set_error(GP_ERR_UNSUPPORTED, "the %s backend has no driver", b->name);
+    return b->driver_version(out);
+}
+
+/* ---- peers, interprocess handles, pointer attributes --------------------------- */
+
+/* The running backend, or GP_ERR_UNSUPPORTED naming it where it lacks `slot`. */
+#define NEED(b, slot, what)                                                              \
+    do {                                                                                 \
+        GP_TRY(gp_backend(&(b)));                                                        \
+        if (!(b)->slot)                                                                  \
+            return gp_set_error(GP_ERR_UNSUPPORTED, "%s: the %s backend has none", what, \
+                                (b)->name);                                              \
+    } while (0)
+
+GP_API gp_status_t gp_device_can_access_peer(int32_t device, int32_t peer, int32_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_device_can_access_peer: out is NULL");
+    *out = 0;
+    const gp_backend_i *b;
+    NEED(b, can_access_peer, "peer access");
+    return b->can_access_peer(device, peer, out);
+}
+
+GP_API gp_status_t gp_device_enable_peer_access(int32_t peer)
+{
+    const gp_backend_i *b;
+    NEED(b, enable_peer, "peer access");
+    return b->enable_peer(peer);
+}
+
+GP_API gp_status_t gp_ipc_get_mem_handle(uint64_t ptr, uint8_t *handle)
+{
+    if (!ptr || !handle)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ipc_get_mem_handle: NULL argument");
+    const gp_backend_i *b;
+    NEED(b, ipc_mem_handle, "interprocess memory handles");
+    return b->ipc_mem_handle((void *)(uintptr_t)ptr, handle);
+}
+
+GP_API gp_status_t gp_ipc_open_mem_handle(const uint8_t *handle, uint64_t *out)
+{
+    if (!handle || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_ipc_open_mem_handle: NULL argument");
+    *out = 0;
+    const gp_backend_i *b;
+    NEED(b, ipc_open_mem, "interprocess memory handles");
+    void *p = NULL;
+    GP_TRY(b->ipc_open_mem(handle, &p));
+    *out = (uint64_t)(uintptr_t)p;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_ipc_close_mem_handle(uint64_t ptr)
+{
+    const gp_backend_i *b;
+    NEED(b, ipc_close_mem, "interprocess memory handles");
+    return b->ipc_close_mem((void *)(uintptr_t)ptr);
+}
+
+GP_API gp_status_t gp_event_ipc_handle(gp_event_t *e, uint8_t *handle)
+{
+    if (!event_ok(e) || !handle)
+        return gp_set_error(GP_ERR_MISUSE, "gp_event_ipc_handle: invalid argument");
+    const gp_backend_i *b;
+    NEED(b, ipc_event_handle, "interprocess events");
+    return b->ipc_event_handle(e->native, handle);
+}
+
+GP_API gp_status_t gp_event_open_ipc_handle(const uint8_t *handle, gp_event_t **out)
+{
+    if (!handle || !out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_event_open_ipc_handle: NULL argument");
+    *out = NULL;
+    const gp_backend_i *b;
+    NEED(b, ipc_open_event, "interprocess events");
+    gp_event_t *e = malloc(sizeof *e);
+    if (!e)
+        return gp_set_error(GP_ERR_NOMEM, "out of host memory for an event");
+    gp_status_t st = b->ipc_open_event(handle, &e->native);
+    if (st != GP_OK) {
+        free(e);
+        return st;
+    }
+    e->magic = GP_EVENT_MAGIC;
+    e->device = gp_current_device();
+    e->timing = 0;
+    e->recorded = 1; /* recorded by the process that made it */
+    *out = e;
+    return GP_OK;
+}
+
+GP_API gp_status_t gp_pointer_get_attributes(uint64_t ptr, gp_pointer_attributes_t *out)
+{
+    if (!out)
+        return gp_set_error(GP_ERR_MISUSE, "gp_pointer_get_attributes: out is NULL");
+    memset(out, 0, sizeof *out);
+    const gp_backend_i *b;
+    NEED(b, pointer_attributes, "pointer attributes");
+    return b->pointer_attributes((const void *)(uintptr_t)ptr, &out->type, &out->device,
+                                 &out->device_pointer, &out->host_pointer);
 }

@@ -8,13 +8,23 @@ from __future__ import annotations
 from gpunp._config import backend
 from gpunp._lib import OutOfMemoryError, check, ffi, lib
 from gpunp.cuda import runtime
-from gpunp.cuda.memory import Memory, MemoryPointer
+from gpunp.cuda import memory_hook, memory_hooks  # noqa: F401 - CuPy's submodules
+from gpunp.cuda.memory import (
+    Memory, MemoryAsyncPool, MemoryPointer, UnownedMemory, get_allocator, malloc_async,
+    malloc_managed, set_allocator, using_allocator)
+from gpunp.cuda.pinned_memory import (
+    PinnedMemory, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
+    get_default_pinned_memory_pool, set_pinned_memory_allocator)
 from gpunp.cuda.stream import (  # noqa: F401 - Graph: what end_capture() gives
-    Event, Graph, Stream, get_current_stream, get_elapsed_time)
+    Event, ExternalStream, Graph, Stream, get_current_stream, get_elapsed_time)
 
-__all__ = ["Device", "Stream", "Event", "OutOfMemoryError", "MemoryPool", "runtime",
-           "get_current_stream", "get_elapsed_time", "get_default_memory_pool", "is_available",
-           "get_device_id", "Memory", "MemoryPointer"]
+__all__ = ["Device", "Stream", "ExternalStream", "Event", "OutOfMemoryError", "MemoryPool",
+           "runtime", "get_current_stream", "get_elapsed_time", "get_default_memory_pool",
+           "is_available", "get_device_id", "Memory", "MemoryPointer", "UnownedMemory",
+           "MemoryAsyncPool", "malloc_managed", "malloc_async", "set_allocator",
+           "get_allocator", "using_allocator", "PinnedMemory", "PinnedMemoryPointer",
+           "PinnedMemoryPool", "alloc_pinned_memory", "get_default_pinned_memory_pool",
+           "set_pinned_memory_allocator", "memory_hook", "memory_hooks"]
 
 
 def is_available() -> bool:
@@ -83,7 +93,22 @@ class Device:
 
 
 class MemoryPool:
-    """The caching allocator of the current device (CuPy's MemoryPool API)."""
+    """The caching allocator of the current device (CuPy's MemoryPool API).
+    Every MemoryPool is a view of the engine's pool of the current device:
+    gpunp keeps one pool per device, not one per object."""
+
+    def __init__(self, allocator=None):
+        if allocator is not None:
+            raise NotImplementedError("gpunp's memory pool takes memory from the driver "
+                                      "only (allocator=None)")
+
+    def malloc(self, size) -> MemoryPointer:
+        """`size` bytes from the pool, given back when the pointer (and
+        what views it) is gone. ``set_allocator(pool.malloc)`` restores the
+        pool for arrays."""
+        from gpunp.cuda.memory import _pool_malloc
+
+        return _pool_malloc(size)
 
     def _stats(self):
         s = ffi.new("gp_memory_stats_t *")

@@ -1,13 +1,16 @@
 """``gpunp.x``: the home of what CuPy keeps in ``cupyx``, so that
 ``import gpunp.x as cupyx`` serves CuPy code: ``scatter_add``,
-``scatter_max``, ``scatter_min``, ``profiler`` (gpunp.profiler) and
+``scatter_max``, ``scatter_min``, the pinned NumPy arrays
+(``empty_pinned``, ``zeros_pinned`` and their ``_like`` forms), ``profiler`` (gpunp.profiler) and
 ``scipy`` (gpunp.scipy), both loaded at first use."""
 
 import importlib as _importlib
 
 from gpunp._idioms import scatter_add, scatter_max, scatter_min
+from gpunp.x._pinned import empty_like_pinned, empty_pinned, zeros_like_pinned, zeros_pinned
 
-__all__ = ["profiler", "scatter_add", "scatter_max", "scatter_min", "scipy"]
+__all__ = ["profiler", "scatter_add", "scatter_max", "scatter_min", "scipy", "empty_pinned",
+           "zeros_pinned", "empty_like_pinned", "zeros_like_pinned"]
 
 
 def __getattr__(name):

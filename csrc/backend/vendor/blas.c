@@ -23,7 +23,7 @@ static gp_vendor_lib_t blas_lib = {PTHREAD_ONCE_INIT};
 static void load_blas(void)
 {
     static const char *const sonames[] = GPU_BLAS_SONAMES;
-#define X(name, params, syms) syms,
+#define X(name, params, syms) syms "\0", /* gp_dl_symbol: an empty name ends the list */
     static const char *const syms[] = {GPU_BLAS_API(X)};
 #undef X
 #define X(name, params, syms) (void **)&blas.name,

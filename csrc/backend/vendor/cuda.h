@@ -31,6 +31,10 @@ typedef struct gpu_mempool_ *gpuMemPool;
 typedef struct gpu_graph_ *gpuGraph;
 typedef struct gpu_graph_exec_ *gpuGraphExec;
 typedef struct gpu_graph_node_ *gpuGraphNode;
+/* CUipcMemHandle, CUipcEventHandle (HIP's alike): 64 opaque bytes, passed by value */
+typedef struct {
+    char reserved[64];
+} gpuIpcHandle;
 typedef unsigned long long gpuDevicePtr;
 
 /* A kernel node's launch (CUDA_KERNEL_NODE_PARAMS_v2) */
@@ -69,6 +73,17 @@ enum {
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
+    GPU_MEM_ATTACH_GLOBAL = 1,
+    GPU_EVENT_INTERPROCESS = 4,
+    GPU_IPC_LAZY_ENABLE_PEER_ACCESS = 1,
+    GPU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
+    GPU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+    GPU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+    GPU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+    GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+    GPU_MEMORYTYPE_HOST = 1,          /* CUmemorytype */
+    GPU_MEMORYTYPE_DEVICE = 2,
+    GPU_ERROR_INVALID_VALUE = 1,
     GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
     GPU_CAPTURE_MODE_RELAXED = 2
 };
@@ -104,6 +119,18 @@ enum {
     X(MemPoolTrimTo, (gpuMemPool, size_t), "cuMemPoolTrimTo")                      \
     X(MemHostAlloc, (void **, size_t, unsigned int), "cuMemHostAlloc")             \
     X(MemFreeHost, (void *), "cuMemFreeHost")                                      \
+    X(MemAllocManaged, (gpuDevicePtr *, size_t, unsigned int), "cuMemAllocManaged") \
+    X(MemHostRegister, (void *, size_t, unsigned int), "cuMemHostRegister_v2")     \
+    X(MemHostUnregister, (void *), "cuMemHostUnregister")                          \
+    X(DeviceCanAccessPeer, (int *, gpuDevice, gpuDevice), "cuDeviceCanAccessPeer") \
+    X(CtxEnablePeerAccess, (gpuContext, unsigned int), "cuCtxEnablePeerAccess")    \
+    X(IpcGetMemHandle, (gpuIpcHandle *, gpuDevicePtr), "cuIpcGetMemHandle")       \
+    X(IpcOpenMemHandle, (gpuDevicePtr *, gpuIpcHandle, unsigned int),              \
+      "cuIpcOpenMemHandle_v2\0cuIpcOpenMemHandle")                                 \
+    X(IpcCloseMemHandle, (gpuDevicePtr), "cuIpcCloseMemHandle")                    \
+    X(IpcGetEventHandle, (gpuIpcHandle *, gpuEvent), "cuIpcGetEventHandle")       \
+    X(IpcOpenEventHandle, (gpuEvent *, gpuIpcHandle), "cuIpcOpenEventHandle")      \
+    X(PointerGetAttribute, (void *, int, gpuDevicePtr), "cuPointerGetAttribute")   \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "cuMemcpyHtoDAsync_v2")                                                      \
     X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "cuMemcpyDtoHAsync_v2") \
@@ -143,6 +170,11 @@ enum {
                            const gpuKernelNode *), "cuGraphAddKernelNode_v2")       \
     X(GraphExecKernelNodeSetParams, (gpuGraphExec, gpuGraphNode, const gpuKernelNode *), \
       "cuGraphExecKernelNodeSetParams_v2")
+
+/* Functions some supported runtimes lack (ROCm 5.2 has no hipLaunchHostFunc):
+ * NULL where missing, and the feature reports it. */
+#define GPU_OPTIONAL_API(X)                                                        \
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")
 
 /* No function returns a text: the error texts come through out-pointers. */
 #define GPU_TEXT_API(X)

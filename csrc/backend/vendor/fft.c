@@ -23,7 +23,7 @@ static gp_vendor_lib_t fft_lib = {PTHREAD_ONCE_INIT};
 static void load_fft(void)
 {
     static const char *const sonames[] = GPU_FFT_SONAMES;
-#define X(name, params, syms) syms,
+#define X(name, params, syms) syms "\0", /* gp_dl_symbol: an empty name ends the list */
     static const char *const syms[] = {GPU_FFT_API(X)};
 #undef X
 #define X(name, params, syms) (void **)&fftlib.name,

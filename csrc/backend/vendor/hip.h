@@ -45,6 +45,10 @@ typedef struct gpu_mempool_ *gpuMemPool;
 typedef struct gpu_graph_ *gpuGraph;
 typedef struct gpu_graph_exec_ *gpuGraphExec;
 typedef void *gpuDevicePtr; /* hipDeviceptr_t */
+/* hipIpcMemHandle_t, hipIpcEventHandle_t: 64 opaque bytes, passed by value */
+typedef struct {
+    char reserved[64];
+} gpuIpcHandle;
 
 #define GPU_PTR(p) ((gpuDevicePtr)(p))
 #define GPU_VOIDP(d) ((void *)(d))
@@ -74,6 +78,17 @@ enum {
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
     GPU_MEMHOSTALLOC_PORTABLE = 1,
+    GPU_MEM_ATTACH_GLOBAL = 1,
+    GPU_EVENT_INTERPROCESS = 4,       /* hipEventInterprocess */
+    GPU_IPC_LAZY_ENABLE_PEER_ACCESS = 1,
+    GPU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, /* HIP_POINTER_ATTRIBUTE_*: CUDA's numbers */
+    GPU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
+    GPU_POINTER_ATTRIBUTE_HOST_POINTER = 4,
+    GPU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
+    GPU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
+    GPU_MEMORYTYPE_HOST = 1,          /* hipMemoryType of ROCm 6 (CUDA's numbers) */
+    GPU_MEMORYTYPE_DEVICE = 2,
+    GPU_ERROR_INVALID_VALUE = 1,
     GPU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,
     GPU_CAPTURE_MODE_RELAXED = 2
 };
@@ -108,6 +123,18 @@ enum {
     X(MemPoolTrimTo, (gpuMemPool, size_t), "hipMemPoolTrimTo")                     \
     X(MemHostAlloc, (void **, size_t, unsigned int), "hipHostMalloc")              \
     X(MemFreeHost, (void *), "hipHostFree")                                        \
+    X(MemAllocManaged, (gpuDevicePtr *, size_t, unsigned int), "hipMallocManaged") \
+    X(MemHostRegister, (void *, size_t, unsigned int), "hipHostRegister")          \
+    X(MemHostUnregister, (void *), "hipHostUnregister")                            \
+    X(DeviceCanAccessPeer, (int *, gpuDevice, gpuDevice), "hipDeviceCanAccessPeer") \
+    X(CtxEnablePeerAccess, (gpuContext, unsigned int), "hipCtxEnablePeerAccess")   \
+    X(IpcGetMemHandle, (gpuIpcHandle *, gpuDevicePtr), "hipIpcGetMemHandle")      \
+    X(IpcOpenMemHandle, (gpuDevicePtr *, gpuIpcHandle, unsigned int),              \
+      "hipIpcOpenMemHandle")                                                       \
+    X(IpcCloseMemHandle, (gpuDevicePtr), "hipIpcCloseMemHandle")                   \
+    X(IpcGetEventHandle, (gpuIpcHandle *, gpuEvent), "hipIpcGetEventHandle")      \
+    X(IpcOpenEventHandle, (gpuEvent *, gpuIpcHandle), "hipIpcOpenEventHandle")     \
+    X(PointerGetAttribute, (void *, int, gpuDevicePtr), "hipPointerGetAttribute")  \
     X(MemcpyHtoDAsync, (gpuDevicePtr, const void *, size_t, gpuStream),            \
       "hipMemcpyHtoDAsync")                                                        \
     X(MemcpyDtoHAsync, (void *, gpuDevicePtr, size_t, gpuStream), "hipMemcpyDtoHAsync") \
@@ -140,6 +167,11 @@ enum {
     X(GraphLaunch, (gpuGraphExec, gpuStream), "hipGraphLaunch")                    \
     X(GraphExecDestroy, (gpuGraphExec), "hipGraphExecDestroy")                     \
     X(GraphDestroy, (gpuGraph), "hipGraphDestroy")
+
+/* Functions some supported runtimes lack (ROCm 5.2 has no hipLaunchHostFunc):
+ * NULL where missing, and the feature reports it. */
+#define GPU_OPTIONAL_API(X)                                                        \
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")
 
 /* The functions that return a text instead of a status. */
 #define GPU_TEXT_API(X)                                                            \

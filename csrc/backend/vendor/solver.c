@@ -37,7 +37,7 @@ static void load_solver(void)
                                (int)(sizeof syms / sizeof *syms));
     if (!lib)
         return;
-#define X(name, params, syms) *(void **)&sol.name = gp_dl_symbol(lib, syms);
+#define X(name, params, syms) *(void **)&sol.name = gp_dl_symbol(lib, syms "\0");
     GPU_SOLVER_OPTIONAL_API(X)
 #undef X
 #define T(name, params, ...)                                          \

@@ -23,7 +23,7 @@ static gp_vendor_lib_t sparse_lib = {PTHREAD_ONCE_INIT};
 static void load_sparse(void)
 {
     static const char *const sonames[] = GPU_SPARSE_SONAMES;
-#define X(name, params, syms) syms,
+#define X(name, params, syms) syms "\0", /* gp_dl_symbol: an empty name ends the list */
     static const char *const syms[] = {GPU_SPARSE_API(X)};
 #undef X
 #define X(name, params, syms) (void **)&sparse.name,
@@ -249,7 +249,7 @@ static gp_vendor_lib_t spsolver_lib = {PTHREAD_ONCE_INIT};
 static void load_spsolver(void)
 {
     static const char *const sonames[] = GPU_SOLVER_SONAMES;
-#define X(name, params, syms) syms,
+#define X(name, params, syms) syms "\0", /* gp_dl_symbol: an empty name ends the list */
     static const char *const syms[] = {GPU_SPSOLVER_API(X)};
 #undef X
 #define X(name, params, syms) (void **)&spsolver.name,
