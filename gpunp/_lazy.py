@@ -46,8 +46,10 @@ _alloc = object.__new__
 # the steps of one expression (its source and compile time grow with them)
 _MAX_PARAMS = 16
 _MAX_STEPS = 64
+_PRUNE_AT = 1024
 _WEAK = {int: "w:int", float: "w:float", complex: "w:complex"}
 _I64_MIN, _U64_MAX = -(1 << 63), (1 << 64) - 1
+_BOOL = numpy.dtype(bool)
 
 _lock = threading.RLock()  # recording, flushing, switching
 _tls = threading.local()   # on: this thread's fusion() state (None: the global switch)
@@ -151,7 +153,9 @@ def _del(self):
 def _info_of(x):
     """(shape, dtype, strides, flags, device) of a computed array, read past
     the flushing handle property (metadata needs no flush)."""
-    info = ffi.new("gp_array_info_t *")
+    info = getattr(_tls, "info", None)
+    if info is None:
+        info = _tls.info = ffi.new("gp_array_info_t *")
     check(lib.gp_array_get_info(_get(x), info))
     nd = info.ndim
     return (tuple(info.shape[0:nd]), _lib.DTYPES[info.dtype], tuple(info.strides[0:nd]),
@@ -327,6 +331,9 @@ def _eager_is_c(shape, arrays) -> bool:
     engine's order K in gp_ufunc_call): only such a result is recorded, so a
     computed array has the strides the eager one would have."""
     nd = len(shape)
+    # a pending operand is (shape, None, itemsize): C-ordered
+    arrays = [(s, _c_strides(s, f), _c_flags(s)) if st is None else (s, st, f)
+              for s, st, f in arrays]
     size = 1
     for n in shape:
         size *= n
@@ -393,7 +400,7 @@ def _record_locked(uf, args):
             except AttributeError:
                 n = x._lazy
                 shape, dt, dev = n.shape, n.dtype, n.device
-                arrays.append((shape, _c_strides(shape, dt.itemsize), _c_flags(shape)))
+                arrays.append((shape, None, dt.itemsize))
                 nparams += n.nparams
                 nsteps += n.nsteps
                 operands.append(n)
@@ -408,12 +415,11 @@ def _record_locked(uf, args):
                 return None  # the eager call's error
             shapes.append(shape)
             dts.append(dt)
-            kinds.append(dt.name)
+            kinds.append(dt.num)
             continue
         if t is bool:
-            dt = numpy.dtype(bool)
-            dts.append(dt)
-            kinds.append(dt.name)
+            dts.append(_BOOL)
+            kinds.append(_BOOL.num)
         elif t in _WEAK:
             if t is int and not _I64_MIN <= x <= _U64_MAX:
                 return None
@@ -425,7 +431,7 @@ def _record_locked(uf, args):
             except Exception:  # noqa: BLE001 - a dtype gpunp has not: the eager error
                 return None
             dts.append(x.dtype)
-            kinds.append(x.dtype.name)
+            kinds.append(x.dtype.num)
         else:
             return None
         nparams += 1
@@ -442,11 +448,15 @@ def _record_locked(uf, args):
             info = numpy.iinfo(loop[k])
             if not info.min <= x <= info.max:
                 return None
-    try:
-        shape = numpy.broadcast_shapes(*shapes)
-    except ValueError:
-        return None
-    if not _eager_is_c(shape, arrays):
+    shape = shapes[0]
+    for other in shapes[1:]:
+        if other != shape:
+            try:
+                shape = numpy.broadcast_shapes(*shapes)
+            except ValueError:  # the eager call's error
+                return None
+            break
+    if len(shape) > 1 and not _eager_is_c(shape, arrays):
         return None
     if nparams > _MAX_PARAMS or nsteps > _MAX_STEPS:
         # too big for one kernel: the operands are computed, and the call
@@ -464,6 +474,9 @@ def _record_locked(uf, args):
                size)
     a._lazy = node
     _pending.append(weakref.ref(a))
+    if len(_pending) > _PRUNE_AT:
+        # a long recording of arrays dropped unread: forget the dead ones
+        _pending[:] = [r for r in _pending if r() is not None]
     return a
 
 
@@ -533,11 +546,11 @@ def _compute(target):
             if r is None:
                 r = seen[id(x)] = ("a", len(leaves))
                 leaves.append(x)
-                key.append(_meta(x)[1].name)
+                key.append(_meta(x)[1].num)
             return r
         leaves.append(x)
         t = type(x)
-        key.append(_WEAK[t] if t in _WEAK else "bool" if t is bool else ("s", x.dtype.name))
+        key.append(_WEAK[t] if t in _WEAK else "bool" if t is bool else ("s", x.dtype.num))
         return ("s", len(leaves) - 1)
 
     ref(target)
