@@ -2,8 +2,9 @@
 
 While a thread records, an elementwise ufunc call (operators included) on
 gpunp arrays and scalars returns an array whose value is not computed yet: it
-holds a `_Node` (the ufunc and its operands, which may be such nodes in turn)
-and no engine handle. The first time anything reaches for the handle of any
+has no engine handle, and its metadata cache `_info` (shape, dtype, strides,
+size) carries a fifth item, its `_Node` (the ufunc and its operands, which
+may be such nodes in turn), so the eager path's class is unchanged. The first time anything reaches for the handle of any
 array (a reduction, indexing, a host read, a library call, an in-place op, a
 write), every pending array is computed first, each by one kernel made from
 its expression with gpunp.fuse's machinery (`_fusion._Trace`, whose steps are
@@ -144,8 +145,11 @@ def _handle(self):
 
 def _del(self):
     try:
+        info = self._info
+        if info is not None and len(info) == 5:  # pending: nothing allocated
+            return
         h = _get(self)
-    except AttributeError:  # pending: nothing allocated
+    except AttributeError:  # made by __new__ alone, never given a handle
         return
     _release(h)
 
@@ -240,8 +244,13 @@ def _recording_call(orig):
 _saved: list = []  # (class, name, original attribute) while installed
 
 
+_several_devices = False
+
+
 def _install():
-    global _installed
+    global _installed, _several_devices
+    n = ffi.new("int32_t *")
+    _several_devices = lib.gp_device_count(n) == 0 and n[0] > 1
     hooks = [(ndarray, "_h", property(_handle, _set)), (ndarray, "__del__", _del),
              (ndarray, "_meta", _meta), (ndarray, "flags", property(_flags)),
              (ndarray, "__pow__", _recording_pow(ndarray.__dict__["__pow__"])),
@@ -270,10 +279,6 @@ def _uninstall():
 # ---- recording --------------------------------------------------------------------------
 
 def _dtype_of(x):
-    try:
-        _get(x)
-    except AttributeError:
-        return x._lazy.dtype
     return _meta(x)[1]
 
 
@@ -331,14 +336,21 @@ def _eager_is_c(shape, arrays) -> bool:
     engine's order K in gp_ufunc_call): only such a result is recorded, so a
     computed array has the strides the eager one would have."""
     nd = len(shape)
-    # a pending operand is (shape, None, itemsize): C-ordered
-    arrays = [(s, _c_strides(s, f), _c_flags(s)) if st is None else (s, st, f)
-              for s, st, f in arrays]
     size = 1
     for n in shape:
         size *= n
     if nd <= 1 or size == 0:
         return True
+    # a pending operand comes as (shape, None, itemsize), C-ordered; a
+    # computed one as (shape, array, None)
+    full = []
+    for s, x, itemsize in arrays:
+        if x is None:
+            full.append((s, _c_strides(s, itemsize), _c_flags(s)))
+        else:
+            _, _, strides, flags, _ = _info_of(x)
+            full.append((s, strides, flags))
+    arrays = full
     allc = all(len(s) == nd and f & lib.GP_FLAG_C_CONTIGUOUS for s, _, f in arrays)
     allf = all(len(s) == nd and f & lib.GP_FLAG_F_CONTIGUOUS for s, _, f in arrays)
     if allc or allf:
@@ -352,6 +364,17 @@ def _eager_is_c(shape, arrays) -> bool:
         st[perm[k]] = s
         s *= shape[perm[k]]
     return tuple(st) == _c_strides(shape, 1)
+
+
+_RANGES: dict = {}
+
+
+def _int_range(dt):
+    r = _RANGES.get(dt)
+    if r is None:
+        info = numpy.iinfo(dt)
+        r = _RANGES[dt] = (int(info.min), int(info.max))
+    return r
 
 
 _STEPS: dict = {}  # (ufunc id, operand kinds) -> loop dtypes, or None where it cannot fuse
@@ -395,18 +418,20 @@ def _record_locked(uf, args):
     for x in args:
         t = type(x)
         if t is ndarray:
-            try:
-                _get(x)
-            except AttributeError:
-                n = x._lazy
+            info = x._info
+            if info is not None and len(info) == 5:
+                n = info[4]
                 shape, dt, dev = n.shape, n.dtype, n.device
                 arrays.append((shape, None, dt.itemsize))
                 nparams += n.nparams
                 nsteps += n.nsteps
                 operands.append(n)
             else:
-                shape, dt, strides, flags, dev = _info_of(x)
-                arrays.append((shape, strides, flags))
+                # shape and dtype cached on the array; flags and device read
+                # from the engine only where they can matter
+                shape, dt = _meta(x)[:2]
+                arrays.append((shape, x, None))
+                dev = _info_of(x)[4] if _several_devices else 0
                 nparams += 1
                 operands.append(x)
             if device is None:
@@ -445,8 +470,8 @@ def _record_locked(uf, args):
         # NumPy's OverflowError (or a comparison's exact answer) for a
         # Python int the integer loop cannot hold: the eager call's
         if type(x) is int and loop[k].kind in "iu":
-            info = numpy.iinfo(loop[k])
-            if not info.min <= x <= info.max:
+            lo, hi = _int_range(loop[k])
+            if not lo <= x <= hi:
                 return None
     shape = shapes[0]
     for other in shapes[1:]:
@@ -471,8 +496,7 @@ def _record_locked(uf, args):
     a = _alloc(ndarray)
     a._base = None
     a._info = (shape, out, (0,) * len(shape) if size == 0 else _c_strides(shape, out.itemsize),
-               size)
-    a._lazy = node
+               size, node)
     _pending.append(weakref.ref(a))
     if len(_pending) > _PRUNE_AT:
         # a long recording of arrays dropped unread: forget the dead ones
@@ -511,14 +535,13 @@ def flush() -> None:
 
 
 def _materialize(a):
-    node = a._lazy
+    node = a._info[4]
     o = _compute(node)
     h = _get(o)
     _set(o, ffi.NULL)
     _set(a, h)
     a._info = None
     node.value, node.args = a, ()
-    del a._lazy
 
 
 _PLANS: dict = {}  # the expression's structure and operand kinds -> (kernel, types, sources)

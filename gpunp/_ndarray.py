@@ -232,9 +232,7 @@ class ndarray:
     the creation functions (``gpunp.array``, ``zeros``, ``arange``...).
     """
 
-    # _lazy: the expression of an array that automatic fusion has not
-    # computed yet (gpunp._lazy); such an array has no _h until then
-    __slots__ = ("_h", "_base", "_info", "_lazy", "__weakref__")
+    __slots__ = ("_h", "_base", "_info", "__weakref__")
     __array_priority__ = 100.0
 
     # The methods and operators made in other modules are the rows of
