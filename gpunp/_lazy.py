@@ -581,10 +581,10 @@ def _compute(target):
     plan = _PLANS.get(key)
     if plan is None:
         plan = _PLANS[key] = _plan(leaves, steps)
-    kernel, types, sources, out_dtype = plan
+    launch, sources, out_dtype = plan
     with Device(target.device):  # the operands' device, whichever is current now
         out = empty(target.shape, out_dtype)
-        kernel._run([leaves[k] for k in sources] + [out], None, None, None, types)
+        launch([leaves[k] for k in sources] + [out])
     return out
 
 
@@ -611,7 +611,35 @@ def _plan(leaves, steps):
     body = "\n".join(t.lines + [f"o0 = {out.name};"])
     in_params = ", ".join(f"{t.type_name(d)} {n}" for n, d, _ in t.params)
     kernel = ElementwiseKernel(in_params, f"{t.type_name(out.dtype)} o0", body, "gpunp_fused")
-    return kernel, dict(t.types), [src[1] for _, _, src in t.params], out.dtype
+    sources = [src[1] for _, _, src in t.params]
+    arrays = [type(leaves[k]) is ndarray for k in sources] + [True]
+    return _Launch(kernel, dict(t.types), arrays), sources, out.dtype
+
+
+class _Launch:
+    """An ElementwiseKernel's engine call with everything but the operands
+    made once (ElementwiseKernel._run binds and converts its parameters at
+    every call; a plan's are fixed)."""
+
+    def __init__(self, kernel, types, arrays):
+        from gpunp._kernel import _cparams, _types
+        params = kernel.in_params + kernel.out_params
+        self.cps, self.keep = _cparams(params, types, set(kernel.out_params))
+        for q, is_array in zip(self.cps, arrays):
+            q.kind = lib.GP_PARAM_ARRAY if is_array else lib.GP_PARAM_SCALAR
+        self.ntypes, self.names, self.dtypes = _types(types, self.keep)
+        self.n, self.arrays = len(params), arrays
+        self.name, self.operation = kernel.name.encode(), kernel.operation.encode()
+
+    def __call__(self, values):
+        ops = ffi.new("gp_operand_t[]", self.n)
+        for op, v, is_array in zip(ops, values, self.arrays):
+            if is_array:
+                op.array = v._h
+            else:
+                _lib.put_scalar(op.scalar, v)
+        check(lib.gp_elementwise_user(self.name, self.operation, b"", b"", b"", self.ntypes,
+                                      self.names, self.dtypes, -1, self.n, self.cps, ops))
 
 
 if os.environ.get("GPUNP_FUSION", "") not in ("", "0"):
