@@ -46,7 +46,7 @@ BINARY = ["add", "subtract", "multiply", "true_divide", "maximum", "minimum", "f
           "floor_divide", "remainder", "power", "bitwise_and", "left_shift", "logical_xor"]
 UNARY = ["negative", "absolute", "exp", "log1p", "sqrt", "sin", "tanh", "square", "floor",
          "sign", "reciprocal", "isnan", "logical_not", "invert", "cbrt", "rint"]
-DTYPES = ["float32", "float64", "int32", "uint8", "bool"]
+DTYPES = ["float16", "float32", "float64", "complex64", "int32", "uint8", "bool"]
 
 
 @st.composite
@@ -149,7 +149,7 @@ def chain():
 @pytest.mark.parametrize("trigger", [
     "sum", "get", "asnumpy", "repr", "item", "bool", "index", "setitem", "library",
     "non_ufunc_method", "astype", "out", "where", "inplace_result", "flags", "metadata",
-    "end_of_context", "dlpack"])
+    "end_of_context", "dlpack", "fuse", "matmul"])
 def test_flush_triggers(trigger):
     x, g, _, _ = chain()
     with gpunp.fusion():
@@ -196,8 +196,13 @@ def test_flush_triggers(trigger):
             # shape, dtype, size and strides are known without computing
             assert (y.shape, y.dtype, y.size, y.ndim) == (want.shape, want.dtype, want.size, 2)
             assert y.strides == want.strides and pending(y)
+        elif trigger == "fuse":
+            twice = gpunp.fuse(lambda u: u * 2 + 1)
+            assert numpy.array_equal(twice(y).get(), want * 2 + 1)
+        elif trigger == "matmul":
+            assert numpy.allclose((y @ y.T).get(), want @ want.T)
         elif trigger == "dlpack":
-            assert numpy.array_equal(numpy.from_dlpack(y.get()), want)
+            y.__dlpack__()  # a pointer handed out: computed first
         if trigger not in ("metadata", "where", "end_of_context"):
             assert not pending(y)
     assert not pending(y)
