@@ -352,3 +352,28 @@ def test_env_switch():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "True", "True", "[2.0,", "2.0,", "2.0]"]
+
+
+def test_threads_record_at_once():
+    """Several threads record and flush together; each gets the eager bytes."""
+    xs = [numpy.linspace(k, k + 1, 100) for k in range(4)]
+    got = [None] * len(xs)
+
+    def steps(y):
+        for _ in range(20):
+            y = y * 0.9 + 1.0
+        return y
+
+    def work(k):
+        g = gpunp.asarray(xs[k])
+        with gpunp.fusion():
+            got[k] = steps(g).get()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(xs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not _lazy._installed
+    for k, x in enumerate(xs):
+        assert got[k].tobytes() == steps(gpunp.asarray(x)).get().tobytes()
