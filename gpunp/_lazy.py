@@ -4,9 +4,10 @@ While a thread records, an elementwise ufunc call (operators included) on
 gpunp arrays and scalars returns an array whose value is not computed yet: it
 has no engine handle, and its metadata cache `_info` (shape, dtype, strides,
 size) carries a fifth item, its `_Node` (the ufunc and its operands, which
-may be such nodes in turn), so the eager path's class is unchanged. The first time anything reaches for the handle of any
-array (a reduction, indexing, a host read, a library call, an in-place op, a
-write), every pending array is computed first, each by one kernel made from
+may be such nodes in turn), so the eager path's class is unchanged. The
+first time anything reaches for the handle of any array (a reduction,
+indexing, a host read, a library call, an in-place op, a write), every
+pending array is computed first, each by one kernel made from
 its expression with gpunp.fuse's machinery (`_fusion._Trace`, whose steps are
 the engine's own C through gp_fused_step), so the values are the eager ones
 bit for bit.
@@ -606,8 +607,8 @@ def _plan(leaves, steps):
     out = res[-1]
     t.use(out)
     t.params = [p for p in t.params if p[0] in t.used]
-    if len(t.params) + 1 > _MAX_PARAMS:
-        raise RuntimeError("gpunp fusion: an expression past the kernel's operands")  # _record bounds it
+    if len(t.params) + 1 > _MAX_PARAMS:  # _record bounds the operands: a bug if reached
+        raise RuntimeError("gpunp fusion: an expression past the kernel's operands")
     body = "\n".join(t.lines + [f"o0 = {out.name};"])
     in_params = ", ".join(f"{t.type_name(d)} {n}" for n, d, _ in t.params)
     kernel = ElementwiseKernel(in_params, f"{t.type_name(out.dtype)} o0", body, "gpunp_fused")
