@@ -163,6 +163,9 @@ csingle, cdouble = complex64, complex128
 # at the end of gpunp/_ndarray.py)
 _ndarray.attach_methods()
 
+# automatic fusion (off unless GPUNP_FUSION=1): needs the methods above
+from gpunp._lazy import flush as _flush_fusion, fusion, fusion_enabled, set_fusion  # noqa: E402,F401
+
 # Dask's dispatch tables get lazy entries for gpunp's chunk functions
 # (gpunp.dask), now or when Dask is imported; Dask is not imported here
 from gpunp import _dask_hook  # noqa: E402

@@ -24,6 +24,8 @@ GPUNP_OWN = {
     "scatter_min", "x",
     # cupy.fuse (gpunp._fusion); Dask's registrations and cluster (gpunp.dask)
     "fuse", "dask",
+    # automatic fusion of eager code (gpunp._lazy, docs/fusion.md)
+    "fusion", "fusion_enabled", "set_fusion",
 }
 LAZY = ("dask", "emath", "engine", "fft", "lib", "linalg", "polynomial", "profiler", "random",
         "scipy", "testing", "typing", "x")
