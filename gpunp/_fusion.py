@@ -184,6 +184,7 @@ class _Trace:
         self.into = {}      # argument index -> Var written back into it
         self.arg_vars = {}  # argument index -> its Var
         self.used = set()
+        self.scalars = {}   # a scalar parameter's key -> its Var, one parameter for repeats
 
     def type_name(self, dtype):
         name = f"fz_{dtype.name}"
@@ -235,9 +236,18 @@ class _Trace:
         argument) converted to `dtype`; `how` checks the value at call time
         as the unfused call would ("int": NumPy's OverflowError for an int
         out of an integer loop's range; "where": where's conversion)."""
+        # repeats of a constant share one parameter: a kernel takes 16 (a
+        # payoff with ten literals ran unfused); the key tells 1, 1.0, True
+        # and NumPy scalars of other dtypes apart, and keeps NaN one key
         if isinstance(x, _Weak):
-            return self.param(dtype, frozenset(), ("arg", x.arg, how))
-        return self.param(dtype, frozenset(), ("const", x, how))
+            key, source = ("arg", x.arg), ("arg", x.arg, how)
+        else:
+            value = x.tobytes() if isinstance(x, numpy.generic) else repr(x)
+            key, source = ("const", type(x), getattr(x, "dtype", None), value), ("const", x, how)
+        key += (dtype, how)
+        if key not in self.scalars:
+            self.scalars[key] = self.param(dtype, frozenset(), source)
+        return self.scalars[key]
 
     def ufunc(self, uf, args, into=None, **kwargs):
         from gpunp._lib import check, dtype_code, ffi, lib

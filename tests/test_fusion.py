@@ -54,6 +54,19 @@ def test_operators_scalars_and_promotion():
     assert kernels(ff) == 4
 
 
+def test_repeated_constants_share_a_parameter():
+    # twenty literals, eight distinct values: within a kernel's 16 operands
+    # only when repeats share one (they each took one, and this ran unfused)
+    def f(x):
+        a = x * 1.5 + 2.0 - 3.0 * x + 4.0
+        b = a * 1.5 - 2.0 + x * 3.0 + 4.0
+        c = b * 1.5 + 2.0 - 3.0 * a + 4.0
+        return c * 1.5 + 2.0 + 3.0 + 4.0 + 0.5 - 7.0 * c + (x > 1) + (x > True) * 1
+    ff = fused_is_unfused(f, A32)
+    same(ff(B64), f(B64))
+    assert kernels(ff) == 2
+
+
 def test_views_and_a_stencil_read_one_array():
     u = gp.asarray(rng.standard_normal((33, 40)))
 
