@@ -237,7 +237,7 @@ class ufunc:
             buf = ffi.new("int32_t[]", self.nargs)
             for loop in range(self.ntypes):
                 check(lib.gp_ufunc_get_loop(self._id, loop, buf))
-                chars = [_lib.DTYPES[c].char for c in buf]
+                chars = [_lib.TYPECHARS[c] for c in buf]
                 ts.append("".join(chars[:self.nin]) + "->" + "".join(chars[self.nin:]))
             self._types = ts
         return list(self._types)
