@@ -234,6 +234,9 @@ def test_reductions():
     assert_ulps(g.sum(), np.asarray(v.astype(F32).sum()).astype(BF)[()])
     assert_ulps(g.sum(axis=1), v.astype(F32).sum(axis=1).astype(BF))
     assert_ulps(g.mean(), np.asarray(v.astype(F32).mean()).astype(BF)[()])
+    keep = np.arange(50) % 3 != 0
+    assert_ulps(g.mean(axis=1, where=gp.asarray(keep)),
+                v.astype(F32).mean(axis=1, where=keep).astype(BF))
     near1 = (1 + (v[0] - 0.5) / 64).astype(BF)
     assert_ulps(gp.prod(gp.asarray(near1)), np.asarray(near1.astype(F32).prod()).astype(BF)[()])
     # the extrema and their indices are exact
