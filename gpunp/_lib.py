@@ -167,15 +167,6 @@ DTYPES = [numpy.dtype(_NUMPY_NAMES[code]) if code in _NUMPY_NAMES else None
           for code in range(lib.GP_NDTYPES)]
 _CODES = {dt: code for code, dt in enumerate(DTYPES) if dt is not None}
 #: NumPy's character code of each engine dtype ('E' for bfloat16, as ml_dtypes')
-def _typechar(code: int) -> str:
-    info = ffi.new("gp_dtype_info_t *")
-    check(lib.gp_dtype_get_info(code, info))
-    return info.typechar.decode()
-
-
-TYPECHARS = "".join(_typechar(code) for code in range(lib.GP_NDTYPES))
-
-
 def is_bfloat16(dt: numpy.dtype) -> bool:
     """Whether NumPy dtype `dt` is ml_dtypes' bfloat16 (a void kind to NumPy)."""
     return dt.name == "bfloat16" and dt.type.__module__ == "ml_dtypes"

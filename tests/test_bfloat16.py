@@ -58,7 +58,8 @@ def test_bfloat16_is_ml_dtypes():
     assert gp.dtype(gp.bfloat16) == BF
     assert gp.zeros(3, dtype=gp.bfloat16).dtype == BF
     assert gp.zeros(3, dtype="bfloat16").dtype == BF
-    assert "EE->E" in gp.add.types and "E->E" in gp.sqrt.types
+    # NumPy lists no user dtype's loops in ufunc.types, and gpunp follows
+    assert gp.add.types == [t for t in np.add.types if set(t) - set("->") <= set("?bBhHiIlLefdFD")]
 
 
 def test_promotion_over_every_dtype():
@@ -160,7 +161,7 @@ def test_without_ml_dtypes():
         "import gpunp as gp\n"
         "assert not hasattr(gp, 'bfloat16')\n"
         "assert (gp.arange(3) + 1).get().tolist() == [1, 2, 3]\n"
-        "assert 'EE->E' in gp.add.types\n"
+        "assert gp.sqrt(gp.ones(2, 'e')).get().tolist() == [1, 1]\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
