@@ -158,9 +158,19 @@ def test_without_ml_dtypes():
     tensor from DLPack is refused with TypeError."""
     code = (
         "import sys; sys.modules['ml_dtypes'] = None\n"
-        "import gpunp as gp\n"
+        "import pytest, gpunp as gp\n"
+        "from gpunp._lib import check, ffi, lib\n"
+        "from gpunp._ndarray import _wrap\n"
         "assert not hasattr(gp, 'bfloat16')\n"
         "assert (gp.arange(3) + 1).get().tolist() == [1, 2, 3]\n"
+        "out = ffi.new('gp_array_t **')\n"
+        "check(lib.gp_array_empty(lib.GP_BFLOAT16, 1, [4], ord('C'), out))\n"
+        "class Wrapped:\n"
+        "    def __init__(self, a): self.a = a\n"
+        "    def __dlpack__(self, **kw): return self.a.__dlpack__(**kw)\n"
+        "    def __dlpack_device__(self): return self.a.__dlpack_device__()\n"
+        "with pytest.raises(TypeError, match='ml_dtypes'):\n"
+        "    gp.from_dlpack(Wrapped(_wrap(out[0])))\n"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
