@@ -13,6 +13,7 @@
 
 /* The kernel prelude, for its conversion helpers. */
 #define GPK_WITH_C64 1
+#define GPK_WITH_BF16 1
 #define GPK_WITH_C128 1
 #include "../prelude/host.h"
 #include "../prelude/common.h"
