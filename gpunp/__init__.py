@@ -12,6 +12,7 @@ import sys as _sys
 import numpy as _numpy
 
 from gpunp._lib import BackendError, CompileError, ffi as _ffi, lib as _lib_c
+from gpunp import _lib as _lib_py
 
 __version__ = _ffi.string(_lib_c.gp_version_string()).decode()
 
@@ -188,6 +189,14 @@ __all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_LAZY_SUB
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         return _importlib.import_module("gpunp." + name)
+    if name == "bfloat16":
+        # ml_dtypes' type, as JAX and CuPy use it; loaded at first use (its
+        # import costs more than NumPy's), absent without ml_dtypes
+        try:
+            return _lib_py.bfloat16().type
+        except TypeError:
+            raise AttributeError("module 'gpunp' has no attribute 'bfloat16' (it needs the "
+                                 "ml_dtypes package)") from None
     if name == "special":
         # SciPy's array API support (SCIPY_ARRAY_API=1) looks a special
         # function up as `xp.special.<name>` in a namespace it does not know

@@ -96,7 +96,8 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
         if _contains_device_arrays(obj):
             obj = _to_host_nested(obj)
         host = numpy.asarray(obj, dtype=dtype, order=order if order in ("C", "F") else None)
-        if host.dtype.kind in "OUSVMm" or host.dtype.itemsize > 16:
+        if (host.dtype.kind in "OUSVMm" and not _lib.is_bfloat16(host.dtype)) or \
+                host.dtype.itemsize > 16:
             raise TypeError(f"gpunp does not support dtype {host.dtype!r}")
         if host.dtype == numpy.longdouble and host.dtype != numpy.float64:
             raise TypeError(f"gpunp does not support dtype {host.dtype!r}")

@@ -129,6 +129,8 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     arr = _wrap(out[0])
     # the array owns the tensor now: the capsule must not delete it too
     _py.PyCapsule_SetName(capsule, b"used_" + name)
+    if arr._raw_info().dtype == _lib.BFLOAT16:
+        _lib.bfloat16()  # kDLBfloat: ml_dtypes' dtype (TypeError without it)
     return arr.copy() if copy else arr
 
 
@@ -158,7 +160,8 @@ def from_cuda_array_interface(obj) -> ndarray:
     if cai.get("mask") is not None:
         raise NotImplementedError("__cuda_array_interface__ with a mask")
     shape = tuple(int(s) for s in cai["shape"])
-    dt = numpy.dtype(cai["typestr"])
+    # PyTorch and CuPy give bfloat16 as ml_dtypes' dtype.str, a 2-byte void
+    dt = _lib.bfloat16() if cai["typestr"] == "<V2" else numpy.dtype(cai["typestr"])
     ptr, readonly = cai["data"]
     strides = cai.get("strides")
     stream = cai.get("stream")

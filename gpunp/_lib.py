@@ -170,9 +170,32 @@ _NUMPY_NAMES = {
     lib.GP_FLOAT32: "float32", lib.GP_FLOAT64: "float64", lib.GP_COMPLEX64: "complex64",
     lib.GP_COMPLEX128: "complex128",
 }
-#: numpy dtype of each engine dtype code (indexed by the code)
-DTYPES = tuple(numpy.dtype(_NUMPY_NAMES[code]) for code in range(lib.GP_NDTYPES))
-_CODES = {dt: code for code, dt in enumerate(DTYPES)}
+BFLOAT16 = lib.GP_BFLOAT16
+#: numpy dtype of each engine dtype code (indexed by the code); bfloat16's is
+#: ml_dtypes', None until bfloat16() loads it (ml_dtypes takes longer to
+#: import than NumPy, and only code that meets a bfloat16 needs it)
+DTYPES = [numpy.dtype(_NUMPY_NAMES[code]) if code in _NUMPY_NAMES else None
+          for code in range(lib.GP_NDTYPES)]
+_CODES = {dt: code for code, dt in enumerate(DTYPES) if dt is not None}
+#: NumPy's character code of each engine dtype ('E' for bfloat16, as ml_dtypes')
+def is_bfloat16(dt: numpy.dtype) -> bool:
+    """Whether NumPy dtype `dt` is ml_dtypes' bfloat16 (a void kind to NumPy)."""
+    return dt.name == "bfloat16" and dt.type.__module__ == "ml_dtypes"
+
+
+def bfloat16() -> numpy.dtype:
+    """ml_dtypes' bfloat16 dtype, registered as the engine's GP_BFLOAT16 at
+    first use; TypeError when ml_dtypes is not installed."""
+    dt = DTYPES[BFLOAT16]
+    if dt is None:
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError("bfloat16 needs the ml_dtypes package (pip install ml_dtypes)") \
+                from None
+        dt = DTYPES[BFLOAT16] = numpy.dtype(ml_dtypes.bfloat16)
+        _CODES[dt] = _CODES[ml_dtypes.bfloat16] = BFLOAT16
+    return dt
 
 CASTING = {"no": lib.GP_CASTING_NO, "equiv": lib.GP_CASTING_EQUIV, "safe": lib.GP_CASTING_SAFE,
            "same_kind": lib.GP_CASTING_SAME_KIND, "unsafe": lib.GP_CASTING_UNSAFE}
@@ -203,6 +226,8 @@ def _dtype_code_slow(dtype) -> int:
     except TypeError as e:
         raise TypeError(f"data type {dtype!r} not understood") from e
     code = _CODES.get(dt)
+    if code is None and is_bfloat16(dt):
+        code = _CODES.get(bfloat16())
     if code is None:
         code = _CODES.get(dt.newbyteorder("=")) if dt.byteorder not in "=|" else None
         if code is None:

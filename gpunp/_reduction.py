@@ -122,8 +122,8 @@ def _masked_mean(a, axis, dtype, out, keepdims, where):
     res_dt = None
     if dtype is None and a.dtype.kind in "biu":
         dtype = numpy.float64
-    elif dtype is None and a.dtype == numpy.float16:
-        dtype, res_dt = numpy.float32, numpy.float16
+    elif dtype is None and _lib.dtype_code(a.dtype) in (_lib.FLOAT16, _lib.BFLOAT16):
+        dtype, res_dt = numpy.float32, a.dtype  # the 16-bit floats sum in float32
     total = sum(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     r = UFUNCS["true_divide"](total, count, out=total, casting="unsafe")
     if res_dt is not None:

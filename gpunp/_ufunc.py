@@ -210,7 +210,7 @@ class ufunc:
         self.nin = info.nin
         self.nout = info.nout
         self.nargs = info.nin + info.nout
-        self.ntypes = info.ntypes
+        self._nloops = info.ntypes
         self.identity = _IDENTITY[info.identity]
         self._reorderable = bool(info.reorderable)
         self._types = None
@@ -232,15 +232,22 @@ class ufunc:
 
     @property
     def types(self) -> list:
+        """NumPy's loop signatures; as NumPy lists no user dtype's loops here,
+        the bfloat16 ones ('EE->E') are left out though they run."""
         if self._types is None:
             ts = []
             buf = ffi.new("int32_t[]", self.nargs)
-            for loop in range(self.ntypes):
+            for loop in range(self._nloops):
                 check(lib.gp_ufunc_get_loop(self._id, loop, buf))
-                chars = [_lib.DTYPES[c].char for c in buf]
-                ts.append("".join(chars[:self.nin]) + "->" + "".join(chars[self.nin:]))
+                if _lib.BFLOAT16 not in buf:
+                    chars = [_lib.DTYPES[c].char for c in buf]
+                    ts.append("".join(chars[:self.nin]) + "->" + "".join(chars[self.nin:]))
             self._types = ts
         return list(self._types)
+
+    @property
+    def ntypes(self) -> int:
+        return len(self.types)
 
     def __call__(self, *args, out=None, where=True, casting="same_kind", order="K",
                  dtype=None, subok=True, signature=None):

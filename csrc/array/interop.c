@@ -94,7 +94,8 @@ static bool dl_of_dtype(int32_t dt, DLDataType *out)
     static const uint8_t codes[GP_NDTYPES] = {
         [GP_BOOL] = kDLBool, [GP_INT8] = kDLInt, [GP_UINT8] = kDLUInt, [GP_INT16] = kDLInt,
         [GP_UINT16] = kDLUInt, [GP_INT32] = kDLInt, [GP_UINT32] = kDLUInt, [GP_INT64] = kDLInt,
-        [GP_UINT64] = kDLUInt, [GP_FLOAT16] = kDLFloat, [GP_FLOAT32] = kDLFloat,
+        [GP_UINT64] = kDLUInt, [GP_FLOAT16] = kDLFloat, [GP_BFLOAT16] = kDLBfloat,
+        [GP_FLOAT32] = kDLFloat,
         [GP_FLOAT64] = kDLFloat, [GP_COMPLEX64] = kDLComplex, [GP_COMPLEX128] = kDLComplex};
     out->code = codes[dt];
     out->bits = (uint8_t)(8 * gp_dtype_size(dt));

@@ -242,8 +242,8 @@ typedef struct gp_backend_i {
 
     /* vendor libraries */
     /* Column-major batched C = op(A) op(B) (BLAS conventions; `ta`, `tb` 1
-     * transpose) in `dtype` (float16/32/64, complex64/128; float16
-     * accumulates in float32). Optional: NULL where the backend has no BLAS,
+     * transpose) in `dtype` (float16, bfloat16, float32/64, complex64/128;
+     * the 16-bit floats accumulate in float32). Optional: NULL where the backend has no BLAS,
      * and the engine runs its generated kernel. GP_ERR_UNSUPPORTED when a
      * size does not fit the library's int. */
     gp_status_t (*gemm)(int32_t dtype, int32_t ta, int32_t tb, int64_t m, int64_t n, int64_t k,

@@ -13,6 +13,7 @@
 
 /* The kernel prelude, for its conversion helpers. */
 #define GPK_WITH_C64 1
+#define GPK_WITH_BF16 1
 #define GPK_WITH_C128 1
 #include "../prelude/host.h"
 #include "../prelude/common.h"
@@ -28,6 +29,7 @@ const gp_dtype_desc_t gp_dtypes[GP_NDTYPES] = {
     [GP_INT64] = {GP_KIND_INT, 8, 8, 'l', "int64", "i64", "gpk_i64", GP_INT64},
     [GP_UINT64] = {GP_KIND_UINT, 8, 8, 'L', "uint64", "u64", "gpk_u64", GP_UINT64},
     [GP_FLOAT16] = {GP_KIND_FLOAT, 2, 2, 'e', "float16", "f16", "gpk_f16", GP_FLOAT32},
+    [GP_BFLOAT16] = {GP_KIND_FLOAT, 2, 2, 'E', "bfloat16", "bf16", "gpk_bf16", GP_FLOAT32},
     [GP_FLOAT32] = {GP_KIND_FLOAT, 4, 4, 'f', "float32", "f32", "gpk_f32", GP_FLOAT32},
     [GP_FLOAT64] = {GP_KIND_FLOAT, 8, 8, 'd', "float64", "f64", "gpk_f64", GP_FLOAT64},
     [GP_COMPLEX64] = {GP_KIND_COMPLEX, 8, 4, 'F', "complex64", "c64", "gpk_c64", GP_COMPLEX64},
@@ -39,15 +41,20 @@ const gp_dtype_desc_t gp_dtypes[GP_NDTYPES] = {
 /* Bits of an integer dtype, 0 otherwise. */
 static int int_bits(int32_t dt) { return gp_dtype_is_int(dt) ? 8 * gp_dtypes[dt].itemsize : 0; }
 
-/* Mantissa bits (with the hidden one) of a float or complex dtype. */
-static int mant_bits(int32_t dt)
+/* Significand bits (with the hidden one) and exponent bits of each float
+ * and complex dtype: a float casts safely to another whose both are at
+ * least its own (bfloat16 and float16 go to neither of each other). */
+static const struct { int8_t mant, exp; } float_bits[GP_NDTYPES] = {
+    [GP_FLOAT16] = {11, 5},     [GP_BFLOAT16] = {8, 8},
+    [GP_FLOAT32] = {24, 8},     [GP_FLOAT64] = {53, 11},
+    [GP_COMPLEX64] = {24, 8},   [GP_COMPLEX128] = {53, 11},
+};
+
+static int mant_bits(int32_t dt) { return float_bits[dt].mant; }
+
+static bool float_fits(int32_t from, int32_t to)
 {
-    switch (dt) {
-    case GP_FLOAT16: return 11;
-    case GP_FLOAT32: case GP_COMPLEX64: return 24;
-    case GP_FLOAT64: case GP_COMPLEX128: return 53;
-    default: return 0;
-    }
+    return float_bits[to].mant >= float_bits[from].mant && float_bits[to].exp >= float_bits[from].exp;
 }
 
 static bool can_cast_safe(int32_t from, int32_t to)
@@ -65,14 +72,16 @@ static bool can_cast_safe(int32_t from, int32_t to)
             return kf == GP_KIND_UINT && int_bits(to) >= bf;
         /* NumPy counts int64 -> float64 as safe although it rounds: an
          * integer of b bits goes to a float of at least 2b mantissa-ish
-         * bits by its table, i.e. 8->16, 16->32, 32/64->64 bit floats. */
-        int need = bf <= 8 ? 11 : (bf <= 16 ? 24 : 53);
+         * bits by its table, i.e. 8->16, 16->32, 32/64->64 bit floats;
+         * ml_dtypes lets the 8-bit ones into bfloat16, whose 8 significant
+         * bits hold them exactly. */
+        int need = bf <= 8 ? 8 : (bf <= 16 ? 24 : 53);
         return mant_bits(to) >= need;
     }
     if (kf == GP_KIND_FLOAT)
-        return (kt == GP_KIND_FLOAT || kt == GP_KIND_COMPLEX) && mant_bits(to) >= mant_bits(from);
+        return (kt == GP_KIND_FLOAT || kt == GP_KIND_COMPLEX) && float_fits(from, to);
     /* complex */
-    return kt == GP_KIND_COMPLEX && mant_bits(to) >= mant_bits(from);
+    return kt == GP_KIND_COMPLEX && float_fits(from, to);
 }
 
 /* NEP 50's kind order for same_kind casts: bool < integers < float < complex,
@@ -327,6 +336,13 @@ void gp_scalar_to_storage(const gp_scalar_t *v, int32_t dt, void *dst)
         memcpy(dst, &h, 2);
         return;
     }
+    case GP_BFLOAT16: {
+        gpk_bf16 h = (w.cls == W_FLOAT || w.cls == W_COMPLEX)
+                         ? gpk_f64_to_bf16(w.re)
+                         : gpk_f32_to_bf16(wide_to_float(&w));
+        memcpy(dst, &h, 2);
+        return;
+    }
     case GP_FLOAT32: {
         float f = wide_to_float(&w);
         memcpy(dst, &f, 4);
@@ -352,13 +368,16 @@ void gp_scalar_to_storage(const gp_scalar_t *v, int32_t dt, void *dst)
 
 int32_t gp_scalar_to_compute(const gp_scalar_t *v, int32_t dt, void *dst)
 {
-    if (dt != GP_FLOAT16) {
+    if (gp_dtypes[dt].compute == dt) {
         gp_scalar_to_storage(v, dt, dst);
         return gp_dtypes[dt].itemsize;
     }
-    gpk_f16 h;
-    gp_scalar_to_storage(v, GP_FLOAT16, &h);
-    float f = gpk_f16_to_f32(h);
+    /* a 16-bit float: its value rounded to it, held as float32 */
+    unsigned char h[2];
+    gp_scalar_t r;
+    gp_scalar_to_storage(v, dt, h);
+    gp_scalar_from_storage(h, dt, &r);
+    float f = (float)r.re;
     memcpy(dst, &f, 4);
     return 4;
 }
@@ -377,6 +396,7 @@ void gp_scalar_from_storage(const void *src, int32_t dt, gp_scalar_t *out)
     case GP_UINT32: { uint32_t x; memcpy(&x, src, 4); out->i = x; break; }
     case GP_INT64: case GP_UINT64: { int64_t x; memcpy(&x, src, 8); out->i = x; break; }
     case GP_FLOAT16: { gpk_f16 h; memcpy(&h, src, 2); out->re = gpk_f16_to_f32(h); break; }
+    case GP_BFLOAT16: { gpk_bf16 h; memcpy(&h, src, 2); out->re = gpk_bf16_to_f32(h); break; }
     case GP_FLOAT32: { float f; memcpy(&f, src, 4); out->re = f; break; }
     case GP_FLOAT64: memcpy(&out->re, src, 8); break;
     case GP_COMPLEX64: { float c[2]; memcpy(c, src, 8); out->re = c[0]; out->im = c[1]; break; }

@@ -11,7 +11,10 @@
 extern "C" {
 #endif
 
-/* The dtypes, in NumPy's type order (which is also the order of ufunc loops). */
+/* The dtypes, in NumPy's type order (which is also the order of ufunc loops).
+ * bfloat16 (ml_dtypes' dtype, a user dtype to NumPy) sits after float16:
+ * int8 and uint8 promote to it, and float16 stays the first float loop that
+ * small integers reach, as in NumPy with ml_dtypes loaded. */
 enum gp_dtype {
     GP_BOOL = 0,
     GP_INT8 = 1,
@@ -23,11 +26,12 @@ enum gp_dtype {
     GP_INT64 = 7,
     GP_UINT64 = 8,
     GP_FLOAT16 = 9,
-    GP_FLOAT32 = 10,
-    GP_FLOAT64 = 11,
-    GP_COMPLEX64 = 12,
-    GP_COMPLEX128 = 13,
-    GP_NDTYPES = 14
+    GP_BFLOAT16 = 10,
+    GP_FLOAT32 = 11,
+    GP_FLOAT64 = 12,
+    GP_COMPLEX64 = 13,
+    GP_COMPLEX128 = 14,
+    GP_NDTYPES = 15
 };
 
 /* Kinds, ordered as NEP 50 orders the Python scalar kinds. */
@@ -69,7 +73,8 @@ typedef struct gp_dtype_info {
     int32_t kind;       /* enum gp_kind */
     int32_t itemsize;   /* bytes */
     int32_t alignment;  /* bytes */
-    char typechar;      /* NumPy's character code: '?', 'b', 'B', ..., 'D' */
+    char typechar;      /* NumPy's character code: '?', 'b', 'B', ..., 'D' ('E' for
+                         * bfloat16, as ml_dtypes registers it) */
     const char *name;   /* NumPy's name: "bool", "int8", ..., "complex128" */
 } gp_dtype_info_t;
 

@@ -49,6 +49,12 @@ static int32_t compute_dt(int32_t dt) { return gp_dtypes[dt].compute; }
 static const char *ctype(int32_t dt) { return gp_dtypes[compute_dt(dt)].storage; }
 static const char *csuffix(int32_t dt) { return gp_dtypes[compute_dt(dt)].suffix; }
 
+/* A 16-bit float (float16, bfloat16): stored in its 16 bits, computed as
+ * float32 holding a value rounded to it, converted by the prelude's
+ * gpk_<suffix>_to_f32, gpk_f32_to_<suffix> and gpk_f64_to_<suffix>. */
+static bool narrow(int32_t dt) { return compute_dt(dt) != dt; }
+static const char *sfx(int32_t dt) { return gp_dtypes[dt].suffix; }
+
 int32_t gp_compute_size(int32_t dt) { return gp_dtypes[compute_dt(dt)].itemsize; }
 int32_t gp_compute_align(int32_t dt) { return gp_dtypes[compute_dt(dt)].alignment; }
 
@@ -60,14 +66,13 @@ static void stored_expr(int32_t sd, int32_t vd, const char *e, char *v);
 static void cast_expr(int32_t from, int32_t to, const char *e, char *out)
 {
     int32_t kf = gp_dtype_kind(from), kt = gp_dtype_kind(to);
-    if (to == GP_FLOAT16) {
-        /* a float16 computes as float32 holding a value rounded to half */
-        if (from == GP_FLOAT16) {
+    if (narrow(to)) {
+        if (from == to) {
             put(out, "%s", e);
         } else {
             char h[EXPR_MAX];
-            stored_expr(GP_FLOAT16, from, e, h);
-            put(out, "gpk_f16_to_f32(%s)", h);
+            stored_expr(to, from, e, h);
+            put(out, "gpk_%s_to_f32(%s)", sfx(to), h);
         }
         return;
     }
@@ -100,8 +105,8 @@ static void cast_expr(int32_t from, int32_t to, const char *e, char *out)
 static void value_expr(int32_t sd, int32_t vd, const char *raw, char *out)
 {
     char v[EXPR_MAX];
-    if (sd == GP_FLOAT16)
-        put(v, "gpk_f16_to_f32(%s)", raw);
+    if (narrow(sd))
+        put(v, "gpk_%s_to_f32(%s)", sfx(sd), raw);
     else if (sd == GP_BOOL)
         put(v, "(gpk_b)(%s != 0)", raw);
     else
@@ -121,19 +126,23 @@ static void load_expr(int32_t sd, int32_t vd, const char *addr, char *out)
 /* `e`, a computed value of dtype `vd`, as a value of storage dtype `sd`. */
 static void stored_expr(int32_t sd, int32_t vd, const char *e, char *v)
 {
-    if (sd == GP_FLOAT16) {
+    if (narrow(sd)) {
         if (vd == GP_FLOAT64)
-            put(v, "gpk_f64_to_f16(%s)", e);
+            put(v, "gpk_f64_to_%s(%s)", sfx(sd), e);
         else if (vd == GP_COMPLEX128)
-            put(v, "gpk_f64_to_f16((%s).re)", e);
+            put(v, "gpk_f64_to_%s((%s).re)", sfx(sd), e);
         else if (vd == GP_COMPLEX64)
-            put(v, "gpk_f32_to_f16((%s).re)", e);
+            put(v, "gpk_f32_to_%s((%s).re)", sfx(sd), e);
+        else if (narrow(vd) && vd != sd)
+            /* the other 16-bit float's loop stores its result first */
+            put(v, "gpk_f32_to_%s(gpk_%s_to_f32(gpk_f32_to_%s((gpk_f32)(%s))))", sfx(sd),
+                sfx(vd), sfx(vd), e);
         else
-            put(v, "gpk_f32_to_f16((gpk_f32)(%s))", e);
-    } else if (vd == GP_FLOAT16) {
-        /* a half loop's result is a half (NumPy stores it) before it widens */
+            put(v, "gpk_f32_to_%s((gpk_f32)(%s))", sfx(sd), e);
+    } else if (narrow(vd)) {
+        /* a 16-bit loop's result is rounded (NumPy stores it) before it widens */
         char h[EXPR_MAX];
-        put(h, "gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s)))", e);
+        put(h, "gpk_%s_to_f32(gpk_f32_to_%s((gpk_f32)(%s)))", sfx(vd), sfx(vd), e);
         cast_expr(vd, sd, h, v);
     } else {
         cast_expr(vd, sd, e, v);
@@ -507,13 +516,15 @@ gp_status_t gp_gen_fused_step(const gp_op_t *op, const int32_t *loop, const int3
 /* ---- reductions --------------------------------------------------------------- */
 
 /* gpk_combine(x0, x1): the op's expression on accumulators. With `round16`
- * each step rounds to float16, as NumPy's loop does where every step's
- * result is stored (accumulate, and the reductions of half_reduce_rounds). */
-static void emit_combine(gp_str_t *s, const char *ex, bool round16)
+ * each step rounds to the 16-bit float `ld`, as NumPy's loop does where every
+ * step's result is stored (accumulate, and the reductions of
+ * half_reduce_rounds). */
+static void emit_combine(gp_str_t *s, const char *ex, int32_t ld, bool round16)
 {
-    if (round16)
+    if (round16 && narrow(ld))
         gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
-                         "{ return gpk_f16_to_f32(gpk_f32_to_f16((gpk_f32)(%s))); }\n", ex);
+                         "{ return gpk_%s_to_f32(gpk_f32_to_%s((gpk_f32)(%s))); }\n", sfx(ld),
+                      sfx(ld), ex);
     else
         gp_str_printf(s, "GPK_FN gpk_acc gpk_combine(gpk_acc x0, gpk_acc x1) "
                          "{ return (gpk_acc)(%s); }\n", ex);
@@ -521,7 +532,9 @@ static void emit_combine(gp_str_t *s, const char *ex, bool round16)
 
 /* NumPy's float16 add, subtract, multiply and divide loops keep a float32
  * accumulator when they reduce; its other float16 loops store every step
- * (hypot.reduce of [65504, 65504, nan] is inf through inf, not nan). */
+ * (hypot.reduce of [65504, 65504, nan] is inf through inf, not nan).
+ * bfloat16 follows the same rule (ml_dtypes' loops store every step, add's
+ * too, which only a sequential sum could match: docs/differences.md). */
 static bool half_reduce_rounds(const gp_op_t *op)
 {
     static const char *const in_float[] = {"add", "subtract", "multiply", "true_divide"};
@@ -650,7 +663,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
             return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s",
                                 op->name, gp_dtypes[ld].name);
         gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
-        emit_combine(s, ex, ld == GP_FLOAT16 && half_reduce_rounds(op));
+        emit_combine(s, ex, ld, half_reduce_rounds(op));
         neutral_expr(op->neutral, ld, neutral);
     }
 
@@ -1064,7 +1077,7 @@ gp_status_t gp_gen_scan(const void *vspec, char *name, size_t name_size, gp_str_
         return gp_set_error(GP_ERR_UNSUPPORTED, "ufunc %s has no expression for %s", op->name,
                             gp_dtypes[ld].name);
     gp_str_printf(s, "typedef %s gpk_acc;\n", ctype(ld));
-    emit_combine(s, ex, ld == GP_FLOAT16);
+    emit_combine(s, ex, ld, true);
     gp_str_puts(s, "struct gpk_params {\n  gpk_index M, K, NT;\n");
     if (sp->nother)
         gp_str_printf(s, "  gpk_index oshape[%d], oin[%d], oout[%d];\n", sp->nother, sp->nother,

@@ -15,31 +15,35 @@
 
 /* Loop lists, in NumPy's order ("?\?" keeps C from reading a trigraph). */
 #define L_ALL2                                                                 \
-    "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d " \
+    "?\?->? bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e EE->E ff->f dd->d " \
     "FF->F DD->D"
 #define L_NUM2                                                                 \
-    "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d FF->F " \
+    "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e EE->E ff->f dd->d FF->F " \
     "DD->D"
 #define L_INT2 "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L"
-#define L_REAL2 L_INT2 " ee->e ff->f dd->d"
+#define L_REAL2 L_INT2 " ee->e EE->E ff->f dd->d"
 #define L_BITS2 "?\?->? " L_INT2
-#define L_FLOAT2 "ee->e ff->f dd->d FF->F DD->D"
+#define L_FLOAT2 "ee->e EE->E ff->f dd->d FF->F DD->D"
 #define L_CMP                                                                  \
-    "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? lL->? Ll->? ee->? " \
+    "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? lL->? Ll->? ee->? EE->? " \
     "ff->? dd->? FF->? DD->?"
 #define L_LOGIC2                                                               \
-    "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? ff->? dd->? " \
+    "?\?->? bb->? BB->? hh->? HH->? ii->? II->? ll->? LL->? ee->? EE->? ff->? dd->? " \
     "FF->? DD->?"
-#define L_NUM1 "b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d F->F D->D"
-#define L_FLOAT1 "e->e f->f d->d F->F D->D"
+#define L_NUM1 "b->b B->B h->h H->H i->i I->I l->l L->L e->e E->E f->f d->d F->F D->D"
+#define L_FLOAT1 "e->e E->E f->f d->d F->F D->D"
 #define L_LOGIC1                                                               \
-    "?->? b->? B->? h->? H->? i->? I->? l->? L->? e->? f->? d->? F->? D->?"
+    "?->? b->? B->? h->? H->? i->? I->? l->? L->? e->? E->? f->? d->? F->? D->?"
 
-#define L_REALF1 "e->e f->f d->d"
-#define L_REALF2 "ee->e ff->f dd->d"
-#define L_ROUND1 "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d"
+#define L_REALF1 "e->e E->E f->f d->d"
+#define L_REALF2 "ee->e EE->E ff->f dd->d"
+#define L_ROUND1 "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e E->E f->f d->d"
+/* nextafter and spacing step float16's bits (GP_EK_H); bfloat16 has no
+ * such helper yet, so it takes the float32 loop as it would without ml_dtypes */
+#define L_REALF1_H "e->e f->f d->d"
+#define L_REALF2_H "ee->e ff->f dd->d"
 #define L_TWO2                                                                 \
-    "bb->bb BB->BB hh->hh HH->HH ii->ii II->II ll->ll LL->LL ee->ee ff->ff "   \
+    "bb->bb BB->BB hh->hh HH->HH ii->ii II->II ll->ll LL->LL ee->ee EE->EE ff->ff "   \
     "dd->dd"
 
 #define ANY(e) [GP_EK_ANY] = e
@@ -109,7 +113,7 @@ const gp_op_t gp_ufuncs[] = {
     {"positive", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
      {ANY("x0")}, NULL},
     {"absolute", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
-     "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d F->f D->d",
+     "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e E->E f->f d->d F->f D->d",
      {ANY("F(abs)(x0)"), B("x0")}, NULL},
     {"sign", 1, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_NUM1,
      {ANY("F(sign)(x0)")}, NULL},
@@ -257,20 +261,20 @@ const gp_op_t gp_ufuncs[] = {
      {ANY("0"), F_("(isinf(x0) != 0)"), C("F(isinf)(x0)")}, NULL},
     {"isfinite", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_LOGIC1,
      {ANY("1"), F_("(isfinite(x0) != 0)"), C("F(isfinite)(x0)")}, NULL},
-    {"signbit", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->? f->? d->?",
+    {"signbit", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->? E->? f->? d->?",
      {ANY("F(signbit)(x0)")}, NULL},
     {"copysign", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
      {ANY("F(copysign)(x0, x1)")}, NULL},
-    {"nextafter", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2,
+    {"nextafter", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF2_H,
      {ANY("F(nextafter)(x0, x1)"), H("gpk_nextafter_h(x0, x1, GPK_NUMPY_VERSION >= 20500)")},
      NULL},
-    {"spacing", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1,
+    {"spacing", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, L_REALF1_H,
      {ANY("F(spacing)(x0)"), H("gpk_spacing_h(x0)")}, NULL},
-    {"frexp", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ei f->fi d->di",
+    {"frexp", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ei E->Ei f->fi d->di",
      {ANY("y0 = F(frexp)(x0, &y1);")}, NULL},
-    {"modf", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ee f->ff d->dd",
+    {"modf", 1, 2, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "e->ee E->EE f->ff d->dd",
      {ANY("y0 = F(modf)(x0, &y1);")}, NULL},
-    {"ldexp", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "ei->e fi->f el->e fl->f di->d dl->d",
+    {"ldexp", 2, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE, "ei->e Ei->E fi->f el->e El->E fl->f di->d dl->d",
      {ANY("F(ldexp)(x0, x1)")}, NULL},
 
     /* integers */
@@ -480,7 +484,7 @@ const gp_op_t gp_ufuncs[] = {
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
 
-#define L_ID1 "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e f->f d->d F->F D->D"
+#define L_ID1 "?->? b->b B->B h->h H->H i->i I->I l->l L->L e->e E->E f->f d->d F->F D->D"
 
 const gp_op_t gp_op_copy = {"_copy", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_NEUTRAL_NONE,
                             GP_CHECK_NONE, L_ID1, {ANY("x0")}, NULL};
@@ -489,7 +493,7 @@ const gp_op_t gp_op_copy = {"_copy", 1, 1, GP_RES_DEFAULT, GP_IDENTITY_NONE, GP_
  * dtype's compute type, as NumPy's dtype fill functions compute them */
 const gp_op_t gp_op_arange = {
     "_arange", 2, 1, GP_RES_UNIFORM, GP_IDENTITY_NONE, GP_NEUTRAL_NONE, GP_CHECK_NONE,
-    "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e ff->f dd->d FF->F DD->D",
+    "bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L ee->e EE->E ff->f dd->d FF->F DD->D",
     {ANY("(i == 0 ? x0 : i == 1 ? x1 : x0 + i * (x1 - x0))"),
      C("(i == 0 ? x0 : i == 1 ? x1 : F(make)(x0.re + i * (x1.re - x0.re), "
        "x0.im + i * (x1.im - x0.im)))")},

@@ -647,16 +647,17 @@ GP_API gp_status_t gp_array_mean(const gp_array_t *a, int32_t naxes, const int32
                        gp_dtype_kind(res) == GP_KIND_COMPLEX;
     /* NumPy casts every element to a float16 result's dtype before it sums
      * (65535 as float16 is inf); the fused kernel would load it straight
-     * into its float32 accumulator */
-    bool into_f16 = res == GP_FLOAT16 && a->dtype != GP_FLOAT16;
-    if (!inexact_res || into_f16 || (*out && (*out)->dtype != res)) {
+     * into its float32 accumulator (bfloat16 the same) */
+    bool into_16 = gp_dtypes[res].compute != res && a->dtype != res;
+    if (!inexact_res || into_16 || (*out && (*out)->dtype != res)) {
         /* NumPy sums in the given dtype, float64 for integers, float32 for
-         * float16, else in what the input and the output resolve to */
+         * float16 (and bfloat16), else in what the input and the output
+         * resolve to */
         int32_t sum_dt = dtype >= 0 ? dtype : !inexact_in ? GP_FLOAT64
-                         : a->dtype == GP_FLOAT16 ? GP_FLOAT32 : -1;
+                         : gp_dtypes[a->dtype].compute != a->dtype ? GP_FLOAT32 : -1;
         return mean_in_steps(a, naxes, axes, keepdims, sum_dt, count, out);
     }
-    int32_t acc = res == GP_FLOAT16 ? GP_FLOAT32 : res;
+    int32_t acc = gp_dtypes[res].compute;
     bool made;
     GP_TRY(prepare_out(a, mask, keepdims, res, "mean", out, &made));
     gp_red_spec_t sp;

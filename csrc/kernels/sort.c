@@ -17,7 +17,7 @@
 /* ---- the order, in generated code ------------------------------------------------------- */
 
 /* Types and loads of a kernel over elements of dtype `dt`: gpk_st is the
- * storage type, gpk_ct the type values compare in (float16 as float32),
+ * storage type, gpk_ct the type values compare in (float16, bfloat16 as float32),
  * GPK_VAL(x) a stored element's value, and gpk_lt(a, b) NumPy's "a sorts
  * before b". */
 static void emit_order(gp_str_t *s, int32_t dt)
@@ -25,7 +25,10 @@ static void emit_order(gp_str_t *s, int32_t dt)
     int32_t kind = gp_dtype_kind(dt);
     gp_str_printf(s, "typedef %s gpk_st;\ntypedef %s gpk_ct;\n", gp_dtypes[dt].storage,
                   gp_dtypes[gp_dtypes[dt].compute].storage);
-    gp_str_printf(s, "#define GPK_VAL(x) %s\n", dt == GP_FLOAT16 ? "gpk_f16_to_f32(x)" : "(x)");
+    if (gp_dtypes[dt].compute != dt)
+        gp_str_printf(s, "#define GPK_VAL(x) gpk_%s_to_f32(x)\n", gp_dtypes[dt].suffix);
+    else
+        gp_str_puts(s, "#define GPK_VAL(x) (x)\n");
     if (kind == GP_KIND_COMPLEX) {
         /* npy_sort's CLT: the classes first, then real, then imaginary part */
         gp_str_puts(s, "GPK_FN int gpk_lt(gpk_ct a, gpk_ct b)\n{\n"
@@ -203,11 +206,12 @@ static const char *uint_type(int bytes)
  * to +0.0's key (so the stable order of zeros is kept). With `detect`, a
  * NaN or a -0.0 sets *p.flag: without them the keys map back to the
  * values. */
-static void emit_float_key(gp_str_t *s, int bytes, const char *u, bool detect)
+static void emit_float_key(gp_str_t *s, int32_t dt, const char *u, bool detect)
 {
     const char *mark = detect ? " *p.flag = 1;" : "";
-    const char *inf = bytes == 2 ? "0x7c00u" : bytes == 4 ? "0x7f800000u"
-                                                          : "0x7ff0000000000000ull";
+    int bytes = gp_dtype_size(dt);
+    const char *inf = dt == GP_FLOAT16 ? "0x7c00u" : dt == GP_BFLOAT16 ? "0x7f80u"
+                      : bytes == 4 ? "0x7f800000u" : "0x7ff0000000000000ull";
     gp_str_printf(s, "  { const gpk_kt sign_ = (gpk_kt)((gpk_kt)1 << %d);\n"
                      "    gpk_kt u_ = %s;\n"
                      "    if ((gpk_kt)(u_ & (gpk_kt)~sign_) > (gpk_kt)%s) {"
@@ -234,12 +238,13 @@ static void emit_keys(gp_str_t *s, const gp_sort_spec_t *sp, const char *name)
     } else if (sp->word == WORD_REAL || sp->word == WORD_IMAG) {
         gp_str_printf(s, "  union { %s f; gpk_kt u; } b_;\n  b_.f = p.w[src].%s;\n",
                       part == 4 ? "gpk_f32" : "gpk_f64", sp->word == WORD_REAL ? "re" : "im");
-        emit_float_key(s, part, "b_.u", false);
-    } else if (kind == GP_KIND_FLOAT && dt == GP_FLOAT16) {
-        emit_float_key(s, 2, "(gpk_kt)p.w[src]", sp->detect);
+        emit_float_key(s, part == 4 ? GP_FLOAT32 : GP_FLOAT64, "b_.u", false);
+    } else if (kind == GP_KIND_FLOAT && gp_dtypes[dt].compute != dt) {
+        /* a 16-bit float's storage is its bits */
+        emit_float_key(s, dt, "(gpk_kt)p.w[src]", sp->detect);
     } else if (kind == GP_KIND_FLOAT) {
         gp_str_printf(s, "  union { gpk_st f; gpk_kt u; } b_;\n  b_.f = p.w[src];\n");
-        emit_float_key(s, part, "b_.u", sp->detect);
+        emit_float_key(s, dt, "b_.u", sp->detect);
     } else if (kind == GP_KIND_INT) {
         gp_str_printf(s, "  k = (gpk_kt)((gpk_kt)p.w[src] ^ (gpk_kt)((gpk_kt)1 << %d));\n",
                       part * 8 - 1);

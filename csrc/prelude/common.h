@@ -102,6 +102,49 @@ GPK_HELPER gpk_i16 gpk_f2i16(double x) { return (gpk_i16)gpk_f2i32(x); }
 GPK_HELPER gpk_u16 gpk_f2u16(double x) { return (gpk_u16)gpk_f2i32(x); }
 GPK_HELPER gpk_u32 gpk_f2u32(double x) { return (gpk_u32)gpk_f2i64(x); }
 
+#ifdef GPK_WITH_BF16
+/* bfloat16 <-> float: bfloat16 is float32's top half, so its conversions
+ * are bit arithmetic, exact on every backend, and one definition serves all
+ * (a hardware conversion exists only from sm_80 on). Only bfloat16's
+ * kernels ask for them (their bodies spell "bf16"). Rounding is to nearest
+ * even; a NaN keeps its sign and its payload's top bits, made quiet (as the
+ * float16 conversions do; ml_dtypes' makes every NaN the default one), so
+ * that a bfloat16 rounded again is unchanged. */
+typedef unsigned short gpk_bf16;
+
+GPK_HELPER float gpk_bf16_to_f32(gpk_bf16 h)
+{
+    union { unsigned int u; float f; } v;
+    v.u = (unsigned int)h << 16;
+    return v.f;
+}
+
+GPK_HELPER gpk_bf16 gpk_f32_to_bf16(float f)
+{
+    union { float f; unsigned int u; } v;
+    v.f = f;
+    if ((v.u & 0x7fffffffu) > 0x7f800000u)
+        return (gpk_bf16)((v.u >> 16) | 0x0040u);
+    return (gpk_bf16)((v.u + 0x7fffu + ((v.u >> 16) & 1u)) >> 16);
+}
+
+/* Rounds the double `d` to bfloat16 directly: through float rounded to odd
+ * (toward zero, the last bit set if anything was dropped), whose 24 bits
+ * leave no tie that the double did not have. */
+GPK_HELPER gpk_bf16 gpk_f64_to_bf16(double d)
+{
+    union { float f; unsigned int u; } v;
+    v.f = (float)d;
+    if (d != d)
+        return gpk_f32_to_bf16(v.f);
+    if ((v.f > 0 && v.f > d) || (v.f < 0 && v.f < d))
+        v.u -= 1u;                                   /* toward zero */
+    if ((double)v.f != d)
+        v.u |= 1u;
+    return gpk_f32_to_bf16(v.f);
+}
+#endif /* GPK_WITH_BF16 */
+
 #ifdef GPK_WITH_INT
 /* ---- integer helpers ----------------------------------------------------
  * Division by zero gives 0 and MIN / -1 wraps, as NumPy's integer loops;

@@ -29,6 +29,7 @@ static const section_t sections[] = {
     {"GPK_WITH_REAL", {"floordiv", "remainder", "power", "abs", "sign", "reciprocal", "maximum",
                        "minimum", "heaviside", "logaddexp", "spacing", "deg2rad", "rad2deg",
                        "frexp", "modf", "ldexp", "nextafter"}},
+    {"GPK_WITH_BF16", {"bf16"}},
     {"GPK_WITH_RNG", {"philox", "gpk_rng", "mul64", "u32x4", "f32x2"}},
     {"GPK_WITH_C64", {"c64"}},
     {"GPK_WITH_C128", {"c64", "c128"}},

@@ -17,7 +17,7 @@
 #include "gp_test.h"
 
 /* Type characters in enum order, to index the tables below. */
-static const char TYPECHARS[GP_NDTYPES + 1] = "?bBhHiIlLefdFD";
+static const char TYPECHARS[GP_NDTYPES + 1] = "?bBhHiIlLeEfdFD";
 
 static int32_t dt_of(char c)
 {
@@ -44,6 +44,7 @@ static void test_dtype_info(void)
         {GP_INT64, GP_KIND_INT, 8, 8, 'l', "int64"},
         {GP_UINT64, GP_KIND_UINT, 8, 8, 'L', "uint64"},
         {GP_FLOAT16, GP_KIND_FLOAT, 2, 2, 'e', "float16"},
+        {GP_BFLOAT16, GP_KIND_FLOAT, 2, 2, 'E', "bfloat16"},
         {GP_FLOAT32, GP_KIND_FLOAT, 4, 4, 'f', "float32"},
         {GP_FLOAT64, GP_KIND_FLOAT, 8, 8, 'd', "float64"},
         {GP_COMPLEX64, GP_KIND_COMPLEX, 8, 4, 'F', "complex64"},
@@ -95,23 +96,24 @@ static void test_dtype_info(void)
 
 static void test_promotion_table(void)
 {
-    /* numpy.promote_types(row, column) in NumPy 2 */
+    /* numpy.promote_types(row, column) in NumPy 2, with ml_dtypes' bfloat16 */
     static const char *const table[GP_NDTYPES] = {
-        /*          ?bBhHiIlLefdFD */
-        /* ? */    "?bBhHiIlLefdFD",
-        /* b */    "bbhhiilldefdFD",
-        /* B */    "BhBhHiIlLefdFD",
-        /* h */    "hhhhiilldffdFD",
-        /* H */    "HiHiHiIlLffdFD",
-        /* i */    "iiiiiillddddDD",
-        /* I */    "IlIlIlIlLdddDD",
-        /* l */    "llllllllddddDD",
-        /* L */    "LdLdLdLdLdddDD",
-        /* e */    "eeeffddddefdFD",
-        /* f */    "fffffddddffdFD",
-        /* d */    "ddddddddddddDD",
-        /* F */    "FFFFFDDDDFFDFD",
-        /* D */    "DDDDDDDDDDDDDD",
+        /*          ?bBhHiIlLeEfdFD */
+        /* ? */    "?bBhHiIlLeEfdFD",
+        /* b */    "bbhhiilldeEfdFD",
+        /* B */    "BhBhHiIlLeEfdFD",
+        /* h */    "hhhhiilldfffdFD",
+        /* H */    "HiHiHiIlLfffdFD",
+        /* i */    "iiiiiilldddddDD",
+        /* I */    "IlIlIlIlLddddDD",
+        /* l */    "lllllllldddddDD",
+        /* L */    "LdLdLdLdLddddDD",
+        /* e */    "eeeffddddeffdFD",
+        /* E */    "EEEffddddfEfdFD",
+        /* f */    "fffffddddfffdFD",
+        /* d */    "dddddddddddddDD",
+        /* F */    "FFFFFDDDDFFFDFD",
+        /* D */    "DDDDDDDDDDDDDDD",
     };
     for (int r = 0; r < GP_NDTYPES; ++r) {
         if (!CHECK_EQ(strlen(table[r]), GP_NDTYPES))
@@ -139,6 +141,8 @@ static void test_result_type_examples(void)
         {2, {GP_INT8, GP_UINT8}, {0, 0}, GP_INT16},
         {2, {GP_INT64, GP_UINT64}, {0, 0}, GP_FLOAT64},
         {2, {GP_INT16, GP_FLOAT16}, {0, 0}, GP_FLOAT32},
+        {2, {GP_BFLOAT16, GP_FLOAT16}, {0, 0}, GP_FLOAT32},
+        {2, {GP_UINT8, GP_BFLOAT16}, {0, 0}, GP_BFLOAT16},
         {2, {GP_COMPLEX64, GP_FLOAT64}, {0, 0}, GP_COMPLEX128},
         {2, {GP_INT32, GP_FLOAT32}, {0, 0}, GP_FLOAT64},
         {2, {GP_UINT32, GP_INT32}, {0, 0}, GP_INT64},
@@ -149,6 +153,7 @@ static void test_result_type_examples(void)
         {2, {GP_INT64, GP_UINT8}, {1, 0}, GP_UINT8},
         {2, {GP_INT8, GP_FLOAT64}, {0, 1}, GP_FLOAT64},
         {2, {GP_FLOAT16, GP_COMPLEX128}, {0, 1}, GP_COMPLEX64},
+        {2, {GP_BFLOAT16, GP_COMPLEX128}, {0, 1}, GP_COMPLEX64},
         {2, {GP_FLOAT32, GP_COMPLEX128}, {0, 1}, GP_COMPLEX64},
         {2, {GP_FLOAT64, GP_COMPLEX128}, {0, 1}, GP_COMPLEX128},
         {2, {GP_BOOL, GP_INT64}, {0, 1}, GP_INT64},
@@ -189,7 +194,7 @@ static int kind_rank(int32_t dt)
 {
     switch (dt) {
     case GP_BOOL: return 0;
-    case GP_FLOAT16: case GP_FLOAT32: case GP_FLOAT64: return 2;
+    case GP_FLOAT16: case GP_BFLOAT16: case GP_FLOAT32: case GP_FLOAT64: return 2;
     case GP_COMPLEX64: case GP_COMPLEX128: return 3;
     default: return 1;
     }
@@ -208,7 +213,7 @@ static void test_result_type_weak_table(void)
     /* strong dtype (row) with a Python bool, int, float, complex */
     static const char *const table[GP_NDTYPES] = {
         "?ldD", "bbdD", "BBdD", "hhdD", "HHdD", "iidD", "IIdD",
-        "lldD", "LLdD", "eeeF", "fffF", "dddD", "FFFF", "DDDD",
+        "lldD", "LLdD", "eeeF", "EEEF", "fffF", "dddD", "FFFF", "DDDD",
     };
     static const int32_t pyt[4] = {GP_BOOL, GP_INT64, GP_FLOAT64, GP_COMPLEX128};
     for (int32_t s = 0; s < GP_NDTYPES; ++s)
@@ -264,8 +269,8 @@ static void test_can_cast_safe_table(void)
 {
     /* numpy.can_cast(row, column, "safe") is true exactly for these columns */
     static const char *const safe_to[GP_NDTYPES] = {
-        "?bBhHiIlLefdFD", "bhilefdFD", "BhHiIlLefdFD", "hilfdFD", "HiIlLfdFD",
-        "ildD", "IlLdD", "ldD", "LdD", "efdFD", "fdFD", "dD", "FD", "D",
+        "?bBhHiIlLeEfdFD", "bhileEfdFD", "BhHiIlLeEfdFD", "hilfdFD", "HiIlLfdFD",
+        "ildD", "IlLdD", "ldD", "LdD", "efdFD", "EfdFD", "fdFD", "dD", "FD", "D",
     };
     for (int32_t f = 0; f < GP_NDTYPES; ++f)
         for (int32_t t = 0; t < GP_NDTYPES; ++t) {
@@ -283,6 +288,7 @@ static void test_can_cast_rules(void)
         {GP_INT8, GP_UINT64, 0},     {GP_INT64, GP_UINT8, 0},   {GP_FLOAT64, GP_FLOAT16, 1},
         {GP_COMPLEX128, GP_COMPLEX64, 1}, {GP_FLOAT64, GP_COMPLEX64, 1},
         {GP_INT64, GP_FLOAT16, 1},   {GP_UINT64, GP_COMPLEX64, 1},
+        {GP_FLOAT16, GP_BFLOAT16, 1}, {GP_BFLOAT16, GP_FLOAT16, 1}, {GP_COMPLEX64, GP_BFLOAT16, 0},
         {GP_FLOAT16, GP_INT64, 0},   {GP_FLOAT32, GP_UINT8, 0}, {GP_COMPLEX64, GP_FLOAT64, 0},
         {GP_INT64, GP_BOOL, 0},      {GP_FLOAT64, GP_BOOL, 0},  {GP_BOOL, GP_UINT8, 1},
     };

@@ -186,3 +186,35 @@ def test_cuda_array_interface_fields():
     assert cai["shape"] == g.shape and cai["strides"] == g.strides
     assert cai["typestr"] == "<f4" and cai["data"][0] == g.data_ptr
     assert gp.asarray(host()).__cuda_array_interface__["strides"] is None
+
+
+def test_bfloat16_both_ways():
+    """bfloat16 as the partners hold it: DLPack's kDLBfloat with PyTorch and
+    JAX, '<V2' through __cuda_array_interface__ with PyTorch; the same
+    memory and bits, and gpunp's cuBLAS product agrees with PyTorch's."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    bits = np.arange(0, 1 << 16, 61, dtype=np.uint16)
+    h = bits.view(ml_dtypes.bfloat16)
+    t = torch.from_numpy(bits.astype(np.int16)).cuda().view(torch.bfloat16)
+    # older PyTorch gave bfloat16 float16's typestr ('<f2'), read as float16
+    cai = t.__cuda_array_interface__["typestr"] == "<V2"
+    for g in (gp.from_dlpack(t),) + ((gp.asarray(t),) if cai else ()):
+        assert g.dtype == h.dtype and g.data_ptr == t.data_ptr()
+        np.testing.assert_array_equal(g.get().view(np.uint16), bits)
+    g = gp.asarray(h)
+    assert g.__cuda_array_interface__["typestr"] == "<V2"
+    t2 = torch.from_dlpack(g)
+    assert t2.dtype == torch.bfloat16 and t2.data_ptr() == g.data_ptr
+    np.testing.assert_array_equal(t2.view(torch.int16).cpu().numpy().view(np.uint16), bits)
+    jnp = pytest.importorskip("jax.numpy")
+    j = jnp.from_dlpack(g)
+    assert j.dtype == jnp.bfloat16
+    np.testing.assert_array_equal(np.asarray(j).view(np.uint16), bits)
+    back = gp.from_dlpack(j)
+    assert back.dtype == h.dtype
+    np.testing.assert_array_equal(back.get().view(np.uint16), bits)
+    a = torch.rand(64, 96, device="cuda").to(torch.bfloat16)
+    b = torch.rand(96, 32, device="cuda").to(torch.bfloat16)
+    got = (gp.asarray(a) @ gp.asarray(b)).get().astype(np.float32)
+    want = (a.float() @ b.float()).cpu().numpy()
+    np.testing.assert_allclose(got, want, rtol=2.0**-7)

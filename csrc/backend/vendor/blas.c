@@ -80,6 +80,7 @@ gp_status_t GPU_SYM(gemm)(int32_t dtype, int32_t ta, int32_t tb, int64_t m, int6
     const void *alpha = f1, *beta = f0;
     switch (dtype) {
     case GP_FLOAT16: type = GPU_BLAS_R_16F, compute = GPU_BLAS_COMPUTE_32F; break;
+    case GP_BFLOAT16: type = GPU_BLAS_R_16BF, compute = GPU_BLAS_COMPUTE_32F; break;
     case GP_FLOAT32: type = GPU_BLAS_R_32F, compute = GPU_BLAS_COMPUTE_32F; break;
     case GP_COMPLEX64: type = GPU_BLAS_C_32F, compute = GPU_BLAS_COMPUTE_C32F; break;
     case GP_FLOAT64: type = GPU_BLAS_R_64F, compute = GPU_BLAS_COMPUTE_64F; alpha = d1, beta = d0; break;

@@ -191,6 +191,7 @@ enum {
     GPU_BLAS_OP_N = 0,
     GPU_BLAS_OP_T = 1,
     GPU_BLAS_R_16F = 2,
+    GPU_BLAS_R_16BF = 14,
     GPU_BLAS_R_32F = 0,
     GPU_BLAS_R_64F = 1,
     GPU_BLAS_C_32F = 4,

@@ -191,6 +191,7 @@ enum {
     GPU_BLAS_OP_N = 111,
     GPU_BLAS_OP_T = 112,
     GPU_BLAS_R_16F = 150,
+    GPU_BLAS_R_16BF = 168,
     GPU_BLAS_R_32F = 151,
     GPU_BLAS_R_64F = 152,
     GPU_BLAS_C_32F = 154,
