@@ -619,11 +619,19 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
                             ? "argmin" : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name);
     snprintf(name, name_size, "gpk_red_%s_%s_%s%s%s", id,
              gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
-             sp->stage == GP_STAGE_PARTIAL ? "_p" : sp->stage == GP_STAGE_COMBINE ? "_c" : "", vs);
+             sp->stage == GP_STAGE_PARTIAL   ? "_p"
+             : sp->stage == GP_STAGE_COMBINE ? "_c"
+             : sp->stage == GP_STAGE_MERGE   ? "_m"
+                                             : "",
+             vs);
     const gp_op_t *op = arg ? NULL : &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
     bool seq = !arg && op->neutral == GP_NEUTRAL_NONE;
     bool bpo = sp->block_per_out;
+    /* the stages after the first read accumulators; those before the last
+     * write them */
+    bool from_acc = sp->stage == GP_STAGE_COMBINE || sp->stage == GP_STAGE_MERGE;
+    bool to_acc = sp->stage == GP_STAGE_PARTIAL || sp->stage == GP_STAGE_MERGE;
     char what[256];
     snprintf(what, sizeof what, "reduction %s",
              arg ? (sp->kind == GP_RED_ARGMAX ? "argmax" : "argmin") : op->name);
@@ -689,7 +697,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         else
             put(velem, "%s", raw);
     }
-    if (sp->stage == GP_STAGE_COMBINE) {
+    if (from_acc) {
         put(elem, "(*(const gpk_acc *)(p.in + ib + ro))");
     } else if (arg) {
         load_expr(sp->in_dt, ld, "p.in + ib + ro", e);
@@ -768,7 +776,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         } else if (bpo)
             gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb + (gpk_idx)GPK_THREAD_ID; k < ke; "
                            "k += (gpk_idx)GPK_BLOCK_SIZE) {\n");
-        else if (sp->stage == GP_STAGE_COMBINE) /* the partials, 16 a batch */
+        else if (from_acc) /* the partials, 16 a batch */
             emit_batches(s, sp->nred, 16, "gpk_acc", elem, "acc = gpk_combine(acc, v_[b_]);");
         else
             gp_str_puts(s, "#pragma unroll 4\nfor (gpk_idx k = kb; k < ke; ++k) {\n");
@@ -792,7 +800,7 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "const gpk_idx oj = o;\n");
     gp_str_puts(s, sp->by_part ? "const gpk_idx pt = sp_ * (gpk_idx)p.M + oj;\n"
                                : "const gpk_idx pt = oj * (gpk_idx)p.S + sp_;\n");
-    if (sp->stage == GP_STAGE_PARTIAL) {
+    if (to_acc) {
         gp_str_puts(s, "((gpk_acc *)p.out)[pt] = acc;\n");
     } else {
         if (sp->has_initial && !seq)

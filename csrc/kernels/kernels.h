@@ -182,7 +182,10 @@ typedef struct gp_ew_spec {
 } gp_ew_spec_t;
 
 enum { GP_RED_UFUNC = 0, GP_RED_MEAN, GP_RED_ARGMAX, GP_RED_ARGMIN };
-enum { GP_STAGE_FINAL = 0, GP_STAGE_PARTIAL, GP_STAGE_COMBINE };
+/* FINAL: elements to outputs; PARTIAL: elements to M x S partials; COMBINE:
+ * partials to outputs; MERGE: partials to fewer partials (planned only
+ * where a block is one thread: reduce.c's runs) */
+enum { GP_STAGE_FINAL = 0, GP_STAGE_PARTIAL, GP_STAGE_COMBINE, GP_STAGE_MERGE };
 
 typedef struct gp_red_spec {
     uint8_t family;     /* GP_FAMILY_RED */
@@ -200,7 +203,7 @@ typedef struct gp_red_spec {
     uint8_t vec;        /* >1: 16-byte reads of `vec` elements; with block_per_out a
                            block reads its contiguous run so, else a thread
                            combines `vec` neighbouring outputs, one per lane */
-    uint8_t by_part;    /* GP_STAGE_PARTIAL: partials laid out part-major (part
+    uint8_t by_part;    /* GP_STAGE_PARTIAL, MERGE: partials laid out part-major (part
                            s of output o at s * M + o), for a combining stage of
                            a thread per output; else output-major (o * S + s) */
 } gp_red_spec_t;

@@ -243,6 +243,34 @@ static uint8_t lane_width(const gp_red_spec_t *sp, const red_plan_t *p, const gp
     return (uint8_t)w;
 }
 
+/* A block of one thread (the host backend's) has no tree within it: every
+ * element of a part goes through the one accumulator. So where the order of
+ * combination changes the result (a float or complex loop), a reduction on
+ * such a device is cut into runs of at most RED_RUN elements, and their
+ * partials merge RED_RUN at a time: no accumulator takes more than RED_RUN
+ * values, and the rounding error grows with log(K) / log(RED_RUN), not K,
+ * as NumPy's pairwise sum's grows with log(K). Shorter runs cost time (a
+ * partial written and read back for every run). */
+enum { RED_RUN = 128 };
+
+/* The plan of a stage reading M x S partials of `p`'s outputs from a
+ * temporary, part-major or output-major. */
+static red_plan_t partials_plan(const red_plan_t *p, int64_t S, bool by_part, int32_t acc)
+{
+    red_plan_t q = *p;
+    q.nred = 1;
+    q.rshape[0] = S;
+    q.rin[0] = by_part ? p->M * acc : acc;
+    q.K = S;
+    /* the partials of output o: its column or its row of the temporary */
+    int64_t step = by_part ? acc : S * acc, n = 1;
+    for (int32_t d = q.nkeep - 1; d >= 0; --d) {
+        q.kin[d] = n * step;
+        n *= q.kshape[d];
+    }
+    return q;
+}
+
 /* Plans and runs a reduction of `a` over `mask` into `out`. */
 static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const bool *mask,
                                  bool keepdims, gp_array_t *out, const void *init,
@@ -295,6 +323,12 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         if (S < 1)
             S = 1;
     }
+    int32_t lk = gp_dtype_kind(sp->loop_dt);
+    bool runs = props->max_threads_per_block == 1 && !seq && p.K > RED_RUN &&
+                (sp->kind == GP_RED_UFUNC || sp->kind == GP_RED_MEAN) &&
+                (lk == GP_KIND_FLOAT || lk == GP_KIND_COMPLEX);
+    if (runs)
+        S = (p.K + RED_RUN - 1) / RED_RUN;
     int64_t count = p.K;
     if (S == 1) {
         sp->stage = GP_STAGE_FINAL;
@@ -309,8 +343,9 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
      * sum(axis=0) of 16384x16384 float32 on the H200). Many partials per
      * output are combined by a block per output from its row. */
     bool by_part = !sp->block_per_out && S <= 64;
+    int32_t acc = acc_size(sp);
     gp_array_t *tmp;
-    int64_t tshape[1] = {p.M * S * acc_size(sp)};
+    int64_t tshape[1] = {p.M * S * acc};
     GP_TRY(gp_array_empty(GP_UINT8, 1, tshape, GP_ORDER_C, &tmp));
     gp_red_spec_t s1 = *sp;
     s1.stage = GP_STAGE_PARTIAL;
@@ -319,21 +354,29 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
     s1.by_part = by_part;
     gp_status_t s = launch_red(&s1, &p, S, gp_array_data(a), gp_array_data(tmp), NULL, 0, 1,
                                count);
+    /* runs: the partials merge RED_RUN at a time while more remain */
+    while (s == GP_OK && runs && S > RED_RUN) {
+        red_plan_t q = partials_plan(&p, S, by_part, acc);
+        int64_t S2 = (S + RED_RUN - 1) / RED_RUN;
+        gp_red_spec_t sm = *sp;
+        sm.stage = GP_STAGE_MERGE;
+        sm.vec = 0;
+        sm.in_dt = sm.out_dt = sp->loop_dt;
+        sm.has_initial = 0;
+        sm.block_per_out = !by_part;
+        sm.by_part = by_part = !sm.block_per_out && S2 <= 64;
+        gp_array_t *next = NULL;
+        tshape[0] = p.M * S2 * acc;
+        s = gp_array_empty(GP_UINT8, 1, tshape, GP_ORDER_C, &next);
+        if (s == GP_OK)
+            s = launch_red(&sm, &q, S2, gp_array_data(tmp), gp_array_data(next), NULL, 0, 1,
+                           count);
+        gp_array_release(tmp);
+        tmp = next;
+        S = S2;
+    }
     if (s == GP_OK) {
-        red_plan_t q = p;
-        q.nred = 1;
-        q.rshape[0] = S;
-        q.rin[0] = by_part ? p.M * acc_size(sp) : acc_size(sp);
-        q.K = S;
-        /* the partials of output o: its column or its row of the temporary */
-        int64_t step = by_part ? acc_size(sp) : S * acc_size(sp);
-        int64_t kst[GP_MAXDIM];
-        int64_t n = 1;
-        for (int32_t d = q.nkeep - 1; d >= 0; --d) {
-            kst[d] = n * step;
-            n *= q.kshape[d];
-        }
-        memcpy(q.kin, kst, sizeof(int64_t) * (size_t)q.nkeep);
+        red_plan_t q = partials_plan(&p, S, by_part, acc);
         gp_red_spec_t s2 = *sp;
         s2.stage = GP_STAGE_COMBINE;
         s2.vec = 0;

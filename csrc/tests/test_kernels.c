@@ -390,6 +390,39 @@ static void test_split_reductions(void)
     *props = host;
 }
 
+/* The host's runs: its blocks are one thread, so a float reduction is cut
+ * into runs of at most 128 elements whose partials merge 128 at a time
+ * (reduce.c). Small integers keep the sums exact, so each plan's partials
+ * must land where its next stage reads them. */
+static void test_host_runs(void)
+{
+    const gp_device_props_t *p;
+    if (!CHECK_OK(gp_backend_props(&p)))
+        return;
+    gp_device_props_t *props = (gp_device_props_t *)p, saved = *p;
+    props->multiprocessors = 1;
+    props->max_threads_per_block = 1;
+    /* outer: 64 runs an output, part-major, combined a thread an output */
+    check_split_axis0(8192, 64);
+    /* outer: 313 runs an output, merged into 3, combined a block an output */
+    check_split_axis0(40000, 3);
+    /* one output: 16384 runs, merged into 128, then 1; its sum and mean */
+    const int64_t n = (int64_t)1 << 21;
+    gp_array_t *a = split_input(n, 1), *all = NULL, *mean = NULL;
+    double t = 0;
+    for (int64_t k = 0; k < n; ++k)
+        t += split_value(k, 0);
+    const float w_all = (float)t, w_mean = (float)(t / (double)n);
+    if (a && CHECK_OK(gp_ufunc_reduce(ADD, a, 0, NULL, 0, -1, NULL, &all)))
+        CHECK(holds(all, GP_FLOAT32, &w_all, sizeof w_all));
+    if (a && CHECK_OK(gp_array_mean(a, 0, NULL, 0, -1, &mean)))
+        CHECK(holds(mean, GP_FLOAT32, &w_mean, sizeof w_mean));
+    gp_array_release(a);
+    gp_array_release(all);
+    gp_array_release(mean);
+    *props = saved;
+}
+
 /* ---- copies, casts and fills ---------------------------------------------------- */
 
 static void test_copies(void)
@@ -520,6 +553,7 @@ int main(void)
         RUN(test_reduce);
         RUN(test_accumulate_mean_argmax);
         RUN(test_split_reductions);
+        RUN(test_host_runs);
         RUN(test_copies);
         RUN(test_arange);
         RUN(test_prelude_sections);
