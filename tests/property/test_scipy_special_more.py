@@ -1,4 +1,4 @@
-"""gpunp.scipy.special's lpmv, struve and modstruve against SciPy's.
+"""gpunp.scipy.special's lpmv, struve, modstruve and softplus against SciPy's.
 
 Each function is run on one wide array per dtype (so one kernel a loop),
 on SciPy's special values as every combination, and on hypothesis's
@@ -208,3 +208,22 @@ def test_float32_loops_match_scipy(name):
     args, ref, got = _call(name, sample, np.float32)
     args = [a.astype(np.float64) for a in args]
     _check(name, args, ref.astype(np.float64), got.astype(np.float64), 2.4e-7, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_softplus_matches_scipy(dtype):
+    # SciPy's is NumPy's logaddexp(0, x): the same values to 1 ULP (the C
+    # libraries' log1p and exp), and out= taken
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.standard_normal(2000) * 30, np.exp(rng.uniform(-700, 700, 2000)),
+                        -np.exp(rng.uniform(-700, 700, 2000)),
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, 5e-324, 710.0, -746.0]])
+    with np.errstate(all="ignore"):
+        x = x.astype(dtype)
+        ref = ss.softplus(x)
+    got = sp.softplus(gp.asarray(x))
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_max_ulp(gp.asnumpy(got), ref, maxulp=1)
+    out = gp.empty(x.shape, dtype)
+    assert sp.softplus(gp.asarray(x), out=out) is out
+    np.testing.assert_array_max_ulp(gp.asnumpy(out), ref, maxulp=1)
