@@ -480,6 +480,11 @@ const gp_op_t gp_ufuncs[] = {
         "gpk_sf_op_jacobi(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)"),
     SFL(4, "eval_sh_jacobi", "lddd->d ffff->f dddd->d", "gpk_sf_op_sh_jacobi_int(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)",
         "gpk_sf_op_sh_jacobi(x0, x1, x2, x3, GPK_SCIPY_VERSION >= 11800)"),
+    /* the associated Legendre function of a real degree and the Struve
+     * functions (sfa, issue 38) */
+    SF(3, "lpmv", "fff->f ddd->d", "gpk_sf_op_lpmv(x0, x1, x2)"),
+    SF(2, "struve", "dd->d ff->f", "gpk_sf_bv_struve(x0, x1)"),
+    SF(2, "modstruve", "dd->d ff->f", "gpk_sf_bv_modstruve(x0, x1)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);

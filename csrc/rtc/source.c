@@ -95,6 +95,9 @@ static const section_t sf_sections[] = {
     {"GPK_SF_ROOT", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
     {"GPK_SF_SHAPEINV", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
     {"GPK_SF_OPOLY", {SF_OPOLY_WORDS}},
+    /* lpmv (on OPOLY's Gegenbauer function), the Struve functions (on BESSELV) */
+    {"GPK_SF_LPMV", {"gpk_sf_op_lpmv("}},
+    {"GPK_SF_STRUVE", {"gpk_sf_bv_struve(", "gpk_sf_bv_modstruve("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

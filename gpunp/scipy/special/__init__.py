@@ -10,7 +10,7 @@ A few of SciPy's functions that are not ufuncs (``zeta``, ``polygamma``,
 ``multigammaln``, ``spherical_jn``, ``spherical_yn``, ``spherical_in``,
 ``spherical_kn``, ``lambertw``, ``hankel1``, ``hankel2``, ``hankel1e``,
 ``hankel2e``, ``sph_harm_y``, ``wofz``, ``logsumexp``, ``softmax``,
-``log_softmax``, ``diric``, and the counting functions ``comb``, ``perm``,
+``log_softmax``, ``diric``, ``softplus``, and the counting functions ``comb``, ``perm``,
 ``factorial``, ``factorial2``, ``factorialk``) are built on them and on
 gpunp's operations; ``bernoulli`` and ``euler`` are tables computed exactly
 on the host, as gpunp arrays.
@@ -34,7 +34,9 @@ Jacobi polynomials (each with SciPy's integer-degree loop and its real-degree
 loops), the spherical harmonics, the arithmetic-geometric
 mean and Spence's function, the Kolmogorov-Smirnov distributions
 (``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, Owen's T
-(``owens_t``), and the
+(``owens_t``), the associated Legendre function
+of a real degree (``lpmv``), the Struve functions (``struve``,
+``modstruve``), and the
 Faddeeva function ``wofz`` (complex results, for real or complex z, from a
 row of real and imaginary parts, as ``lambertw``). Only real loops
 (``lambertw``, ``wofz`` and the Hankel functions aside): a complex operand
@@ -55,7 +57,7 @@ from gpunp.scipy.special._functions import (multigammaln, polygamma, spherical_i
 from gpunp.scipy.special._hankel import hankel1, hankel1e, hankel2, hankel2e
 from gpunp.scipy.special._lambertw import _lambertw, lambertw
 from gpunp.scipy.special._logsumexp import log_softmax, logsumexp, softmax
-from gpunp.scipy.special._misc import bernoulli, diric, euler
+from gpunp.scipy.special._misc import bernoulli, diric, euler, softplus
 from gpunp.scipy.special._sph_harm import sph_harm_y
 from gpunp.scipy.special._wofz import wofz
 
@@ -69,5 +71,5 @@ sinc = _gpunp.sinc  # SciPy's is NumPy's
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
                     "factorialk", "hankel1", "hankel1e", "hankel2", "hankel2e", "jn", "lambertw", "logsumexp", "log_softmax", "multigammaln",
-                    "perm", "polygamma", "sinc", "softmax", "spherical_in", "spherical_jn",
+                    "perm", "polygamma", "sinc", "softmax", "softplus", "spherical_in", "spherical_jn",
                     "spherical_kn", "spherical_yn", "sph_harm_y", "wofz", "zeta"])

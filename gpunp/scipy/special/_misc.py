@@ -103,3 +103,9 @@ def euler(n):
             0.0 if j % 2 else (math.inf if j % 4 == 0 else -math.inf)
             for j in range(n + 1)]
     return gpunp.asarray(vals, dtype=gpunp.float64)
+
+
+def softplus(x, **kwargs):
+    """log(1 + e^x): SciPy's is NumPy's logaddexp(0, x, **kwargs), and so is
+    this one, gpunp's logaddexp (dtypes, out=, where= as NumPy's)."""
+    return gpunp.logaddexp(0, x, **kwargs)
