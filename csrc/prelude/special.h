@@ -1026,8 +1026,9 @@ GPK_HELPER double gpk_sf_igam_temme(double a, double x, int upper)
  * of a; beyond, from a = 2e4, e^-E is below the doubles (E = a (v - log(1 +
  * v)) passes 745 at v = +-0.3) and the tails are 0 and 1 (the series and
  * the fraction would meet a factor of huge logs' difference). 2 where
- * neither applies. */
-GPK_HELPER double gpk_sf_igam_large(double a, double x, int upper)
+ * neither applies. Called (not inlined, on HIP) from P's and Q's sites:
+ * the beta functions call both, and its table would be there twice. */
+GPK_HELPER_CALL double gpk_sf_igam_large(double a, double x, int upper)
 {
     if (a >= 1e4 && fabs(x - a) < 0.3 * a) return gpk_sf_igam_temme(a, x, upper);
     if (a >= 2e4) return (x > a) == (upper != 0) ? 0.0 : 1.0;
