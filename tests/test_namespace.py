@@ -18,7 +18,7 @@ import gpunp as gp
 GPUNP_OWN = {
     "AxisError", "BackendError", "CompileError", "ElementwiseKernel", "RawKernel", "RawModule",
     "ReductionKernel", "asnumpy", "backend", "complex_", "cuda", "engine", "float_",
-    "get_default_memory_pool", "scipy",
+    "get_default_memory_pool", "get_default_pinned_memory_pool", "scipy",
     # CuPy's idioms beyond NumPy's names (gpunp._idioms) and cupyx's home
     "clear_memo", "get_array_module", "memoize", "profiler", "scatter_add", "scatter_max",
     "scatter_min", "x",
