@@ -4019,7 +4019,13 @@ GPK_HELPER double gpk_sf_fdtr_tail(double dfn, double dfd, double x, int upper)
         double u = (b + (a - 1) / 2) / dfd * dfn * x;
         return upper ? gpk_sf_gammaincc(a, u) : gpk_sf_gammainc(a, u);
     }
-    else if (w == 0) lower = 0;
+    else if (w == 0) {
+        /* w below the doubles: the lower tail's head w^a / (a B) in logs,
+         * log w = log z; near 1 for a tiny dfn (fdtrc(5.4e-226, 0.64,
+         * 2.0e-255) = 3.0e-223, where a rounded w gave SciPy's 1) */
+        double l = a * (log(dfn) - log(dfd) + log(x)) - gpk_sf_log_abeta(a, b);
+        return upper ? -expm1(l) : exp(l);
+    }
     else if (y == 0) {
         /* 1 - w below the doubles: the upper tail's head (1 - w)^b / (b B),
          * in logs (near 1 for a tiny dfd) */

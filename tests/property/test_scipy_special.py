@@ -28,6 +28,7 @@ import gpunp as gp
 import gpunp.scipy.special as sp
 
 TINY = np.finfo(np.float64).tiny
+LOG_TINY = np.log(TINY)
 
 
 def _x(args, k=0):
@@ -1487,16 +1488,19 @@ KNOWN.append(("fdtrc", _fdtr_nan, lambda a: _fdtr_limit(a, True), "as fdtr"))
 
 
 def _fdtrc_tiny_dfn(a):
-    """dfn below 1e-300, where SciPy's fdtrc is 0, or 1 where its w = dfd /
+    """dfn below 1e-100, where SciPy's fdtrc is 0, or 1 where its w = dfd /
     (dfd + dfn x) rounds to 1 (fdtrc(2.2e-308, 9.0e15, 1) = 7.9e-306, SciPy's
-    1: found by CI's hypothesis examples; the value checked by hand from
+    1: found by CI's hypothesis examples), or where w is subnormal and SciPy's
+    rounds (fdtrc(3.3967e-156, 4.67e12, 3.3967e-156) = 1.2162e-153, SciPy's
+    1.2150e-153 from a w rounded to 5e-324: found by another; the value checked by hand from
     the series, -a (log w + psi(b) + gamma) = 7.87e-306, gpunp's 7.88e-306)"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = ss.fdtrc(dfn, dfd, x)
-        return ((dfn > 0) & (dfn < 1e-300) & (dfd > 1e-200) & np.isfinite(dfd) & (x > 0) &
-                np.isfinite(x) & (dfn * x / dfd < 1e-20) & ((theirs == 0) | (theirs == 1)))
+        return ((dfn > 0) & (dfn < 1e-100) & (dfd > 1e-200) & np.isfinite(dfd) & (x > 0) &
+                np.isfinite(x) & (dfn * x / dfd < 1e-20) &
+                ((theirs == 0) | (theirs == 1) | (np.log(dfn) + np.log(x) - np.log(dfd) < LOG_TINY)))
 
 
 def _fdtrc_tiny_dfn_value(a):
@@ -1547,16 +1551,25 @@ KNOWN.append(("fdtr", _fdtr_subnormal_x, _fdtr_head,
 KNOWN.append(("fdtr", _fdtr_tiny_dfd, _fdtr_tiny_dfd_value,
               "dfd below 1e-100: the first-order tail; SciPy's 0 or 1"))
 KNOWN.append(("fdtrc", _fdtr_tiny_dfd, lambda a: 1 - _fdtr_tiny_dfd_value(a), "as fdtr"))
+KNOWN.append(("fdtr", _fdtrc_tiny_dfn, lambda a: 1 - _fdtrc_tiny_dfn_value(a), "as fdtrc"))
 KNOWN.append(("fdtrc", _fdtrc_tiny_dfn, _fdtrc_tiny_dfn_value,
-              "dfn below 1e-300: the first-order tail (fdtrc(2.2e-308, 0.5, 0.5) = 7.9e-306); "
+              "dfn below 1e-100: the first-order tail (fdtrc(2.2e-308, 0.5, 0.5) = 7.9e-306); "
               "SciPy's 0, or 1 where its w rounds to 1"))
 
 
 def _fdtr_both_tiny(a):
-    """dfn and dfd below 1e-100, x in (0, inf): as betainc's, I = b / (a + b)
-    (to O(a log w), a log w below 1e-97)"""
+    """dfn and dfd below 1e-20, x in (0, inf): as betainc's, I = b / (a + b)
+    to relative O(a log w + b log(1 - w)), kept below 1e-17 (fdtr(1.2e-38,
+    1.2e-38, 6.1e-290) = 0.5, SciPy's 0: found by a hypothesis draw)"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return (dfn > 0) & (dfd > 0) & (dfn < 1e-100) & (dfd < 1e-100) & (x > 0) & np.isfinite(x)
+    with np.errstate(all="ignore"):
+        # log w and log(1 - w), w = dfn x / (dfd + dfn x), in logs (w may underflow)
+        lz = np.log(dfn) + np.log(x) - np.log(dfd)
+        lw = -np.logaddexp(0, -lz)
+        l1w = -np.logaddexp(0, lz)
+        small = (dfn * np.abs(lw) < 1e-17) & (dfd * np.abs(l1w) < 1e-17)
+    return ((dfn > 0) & (dfd > 0) & (dfn < 1e-20) & (dfd < 1e-20) & (x > 0) & np.isfinite(x)
+            & small)
 
 
 KNOWN.append(("fdtr", _fdtr_both_tiny, lambda a: _a(a, 1) / (_a(a) + _a(a, 1)),
