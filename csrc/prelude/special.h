@@ -1035,7 +1035,7 @@ GPK_HELPER_CALL double gpk_sf_igam_large(double a, double x, int upper)
     return 2;
 }
 
-GPK_HELPER double gpk_sf_gammainc(double a, double x)
+GPK_HELPER_CALL double gpk_sf_gammainc(double a, double x)
 {
     if (a != a || x != x || a < 0 || x < 0) return NAN;
     if (a == 0) return x > 0 ? 1.0 : NAN;
@@ -1048,7 +1048,7 @@ GPK_HELPER double gpk_sf_gammainc(double a, double x)
     return 1 - gpk_sf_igamc_cf(a, x);
 }
 
-GPK_HELPER double gpk_sf_gammaincc(double a, double x)
+GPK_HELPER_CALL double gpk_sf_gammaincc(double a, double x)
 {
     if (a != a || x != x || a < 0 || x < 0) return NAN;
     if (a == 0) return x > 0 ? 0.0 : NAN;
@@ -1060,6 +1060,15 @@ GPK_HELPER double gpk_sf_gammaincc(double a, double x)
     if (a < 1 && x < 2) return gpk_sf_igamc_small_a(a, x);
     if (x < a + 1) return 1 - gpk_sf_igam_series(a, x);
     return gpk_sf_igamc_cf(a, x);
+}
+
+/* Q(a, x) (upper) or P(a, x): one call site for the root searches; with
+ * both tails (series, fraction, Temme's expansion) inlined into them,
+ * gammaincinv's kernels spilled SGPRs on gfx90a, so under hiprtc the tails
+ * stay out of line (GPK_HELPER_CALL) */
+GPK_HELPER double gpk_sf_igam_tail(double a, double x, int upper)
+{
+    return upper ? gpk_sf_gammaincc(a, x) : gpk_sf_gammainc(a, x);
 }
 
 /* the distributions on it */
@@ -1117,7 +1126,7 @@ GPK_HELPER double gpk_sf_igam_inv(double a, double p, double q)
     if (x == 0) return 0.0; /* below the smallest double */
     double lo = 0, hi = INFINITY;
     for (int it = 0; it < 400; ++it) {
-        double F = upper ? gpk_sf_gammaincc(a, x) : gpk_sf_gammainc(a, x);
+        double F = gpk_sf_igam_tail(a, x, upper);
         if (F == t) return x;
         /* P grows with x, Q falls */
         if ((F > t) != upper) hi = x; else lo = x;
@@ -5066,7 +5075,7 @@ GPK_HELPER double gpk_sf_igam_inva(double x, double p, double q)
     double lt = log(upper ? q : p);
     gpk_sf_root r = gpk_sf_root_start(x);
     while (!r.done) {
-        double F = upper ? gpk_sf_gammaincc(r.s, x) : gpk_sf_gammainc(r.s, x);
+        double F = gpk_sf_igam_tail(r.s, x, upper);
         gpk_sf_root_next(&r, upper ? log(F) - lt : lt - log(F));
     }
     return r.s;
