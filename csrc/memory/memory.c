@@ -403,6 +403,19 @@ static gp_status_t kind_backend(int32_t kind, gp_stream_t *s, const gp_backend_i
     return GP_OK;
 }
 
+/* The pool's allocation (alloc) or release of *ptr, ordered on `s` (NULL:
+ * the current stream), the thread's current stream restored after. */
+static gp_status_t pool_on_stream(gp_stream_t *s, bool alloc, int64_t size, uint64_t *ptr)
+{
+    gp_stream_t *cur = NULL;
+    gp_stream_get_current(&cur);
+    if (s)
+        gp_stream_set_current(s);
+    gp_status_t st = alloc ? gp_memory_alloc(size, ptr) : gp_memory_free(*ptr, size);
+    gp_stream_set_current(cur);
+    return st;
+}
+
 GP_API gp_status_t gp_memory_alloc_kind(int32_t kind, int64_t size, gp_stream_t *s,
                                         uint64_t *out)
 {
@@ -414,15 +427,7 @@ GP_API gp_status_t gp_memory_alloc_kind(int32_t kind, int64_t size, gp_stream_t 
     GP_TRY(kind_backend(kind, s, &be, &stream));
     size_t n = size ? (size_t)size : 1;
     switch (kind) {
-    case GP_MEMORY_POOL: {
-        gp_stream_t *cur = NULL;
-        gp_stream_get_current(&cur);
-        if (s)
-            gp_stream_set_current(s);
-        gp_status_t st = gp_memory_alloc(size, out);
-        gp_stream_set_current(cur);
-        return st;
-    }
+    case GP_MEMORY_POOL: return pool_on_stream(s, true, size, out);
     case GP_MEMORY_DIRECT: GP_TRY(be->mem_alloc(n, stream, &p)); break;
     case GP_MEMORY_MANAGED: GP_TRY(be->mem_alloc_managed(n, &p)); break;
     default: GP_TRY(be->mem_alloc_async(n, stream, &p)); break;
@@ -442,15 +447,7 @@ GP_API gp_status_t gp_memory_free_kind(int32_t kind, uint64_t ptr, int64_t size,
     void *p = (void *)(uintptr_t)ptr;
     size_t n = size ? (size_t)size : 1;
     switch (kind) {
-    case GP_MEMORY_POOL: {
-        gp_stream_t *cur = NULL;
-        gp_stream_get_current(&cur);
-        if (s)
-            gp_stream_set_current(s);
-        gp_status_t st = gp_memory_free(ptr, size);
-        gp_stream_set_current(cur);
-        return st;
-    }
+    case GP_MEMORY_POOL: return pool_on_stream(s, false, size, &ptr);
     case GP_MEMORY_ASYNC: return be->mem_free_async(p, n, stream);
     default: return be->mem_free(p, n, stream); /* managed memory too */
     }

@@ -13,7 +13,7 @@ from gpunp.cuda.memory import (
     Memory, MemoryAsyncPool, MemoryPointer, UnownedMemory, get_allocator, malloc_async,
     malloc_managed, set_allocator, using_allocator)
 from gpunp.cuda.pinned_memory import (
-    PinnedMemory, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
+    PinnedMemory, PinnedMemoryPointer, PinnedMemoryPool, PoolStats, alloc_pinned_memory,
     get_default_pinned_memory_pool, set_pinned_memory_allocator)
 from gpunp.cuda.stream import (  # noqa: F401 - Graph: what end_capture() gives
     Event, ExternalStream, Graph, Stream, get_current_stream, get_elapsed_time)
@@ -92,7 +92,7 @@ class Device:
         return f"<{_BACKEND_NAMES.get(backend(), backend())} Device {self.id}>"
 
 
-class MemoryPool:
+class MemoryPool(PoolStats):
     """The caching allocator of the current device (CuPy's MemoryPool API).
     Every MemoryPool is a view of the engine's pool of the current device:
     gpunp keeps one pool per device, not one per object."""
@@ -114,19 +114,6 @@ class MemoryPool:
         s = ffi.new("gp_memory_stats_t *")
         check(lib.gp_memory_get_stats(get_device_id(), s))
         return s
-
-    def used_bytes(self) -> int:
-        return int(self._stats().used_bytes)
-
-    def total_bytes(self) -> int:
-        return int(self._stats().total_bytes)
-
-    def free_bytes(self) -> int:
-        s = self._stats()
-        return int(s.total_bytes - s.used_bytes)
-
-    def n_free_blocks(self) -> int:
-        return int(self._stats().free_blocks)
 
     def free_all_blocks(self, stream=None):
         check(lib.gp_memory_free_all_blocks(get_device_id()))

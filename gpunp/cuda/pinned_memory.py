@@ -112,7 +112,25 @@ class PinnedMemoryPointer:
         return f"<gpunp.cuda.PinnedMemoryPointer ptr={self.ptr:#x}>"
 
 
-class PinnedMemoryPool:
+class PoolStats:
+    """CuPy's pool statistics, read from the engine's gp_memory_stats_t that
+    a pool's `_stats()` fills (the device pool's and the pinned pools')."""
+
+    def used_bytes(self) -> int:
+        return int(self._stats().used_bytes)
+
+    def total_bytes(self) -> int:
+        return int(self._stats().total_bytes)
+
+    def free_bytes(self) -> int:
+        s = self._stats()
+        return int(s.total_bytes - s.used_bytes)
+
+    def n_free_blocks(self) -> int:
+        return int(self._stats().free_blocks)
+
+
+class PinnedMemoryPool(PoolStats):
     """A pool of page-locked host memory (CuPy's ``PinnedMemoryPool``):
     ``malloc(size)`` hands out a block, kept by the pool when it is given
     back and handed out again to a request of the same size (rounded up to
@@ -136,19 +154,6 @@ class PinnedMemoryPool:
         s = ffi.new("gp_memory_stats_t *")
         check(lib.gp_pinned_pool_stats(self._h, s))
         return s
-
-    def used_bytes(self) -> int:
-        return int(self._stats().used_bytes)
-
-    def total_bytes(self) -> int:
-        return int(self._stats().total_bytes)
-
-    def free_bytes(self) -> int:
-        s = self._stats()
-        return int(s.total_bytes - s.used_bytes)
-
-    def n_free_blocks(self) -> int:
-        return int(self._stats().free_blocks)
 
     def free_all_blocks(self) -> None:
         check(lib.gp_pinned_pool_free_all(self._h))
