@@ -31,11 +31,24 @@ settings.register_profile("ci", parent=settings.get_profile("gpunp"), derandomiz
 settings.register_profile("device", parent=settings.get_profile("gpunp"), max_examples=30)
 settings.load_profile("ci" if os.environ.get("CI") else "gpunp")
 
-# Hypothesis 6.170's settings objects grow a chain of fallbacks as a single
-# process runs @given tests; past about 1200 of them in one run (CI runs
-# all ~6800 in one process) reading `settings.database` exceeded Python's
-# default recursion limit of 1000 frames (RecursionError in _settings.py).
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_call(item):
+    """Hypothesis's pytest plugin wraps a parametrized @given test's settings
+    in a new settings object at every call, each falling back on the one
+    before, and keeps it on the function: the chain grew by one per
+    parametrization, and every settings lookup of every example walked it
+    (test_values_match_numpy's 1091 cases ran 2.5 times slower at the end
+    of a worker's run than alone, and a long run passed the recursion
+    limit). Each call's wrapper is undone after it."""
+    fn = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+    kept = getattr(fn, "_hypothesis_internal_use_settings", None)
+    try:
+        return (yield)
+    finally:
+        if kept is not None:
+            fn._hypothesis_internal_use_settings = kept
 
 
 if gpunp.backend() == "cuda":
