@@ -45,6 +45,17 @@ def test_digamma_is_psi_and_sinc_is_numpys():
     np.testing.assert_allclose(ss.sinc(gp.asarray(X)).get(), np.sinc(X), rtol=1e-15)
 
 
+def test_cupys_names_that_scipy_removed():
+    """btdtr, btdtri and sph_harm: CuPy still has them, SciPy 1.17 not
+    (so they stay out of __all__); each is its SciPy successor."""
+    assert sp.btdtr is sp.betainc and sp.btdtri is sp.betaincinv
+    assert not {"btdtr", "btdtri", "sph_harm"} & set(sp.__all__)
+    m, n = np.array([-2, 0, 1, 3]), np.array([2, 4, 1, 5])
+    theta, phi = np.array([0.3, 5.9, 2.0, 1.1]), np.array([0.2, 1.5, 3.0, 0.7])
+    got = sp.sph_harm(gp.asarray(m), gp.asarray(n), gp.asarray(theta), gp.asarray(phi)).get()
+    np.testing.assert_allclose(got, ss.sph_harm_y(n, m, phi, theta), rtol=1e-13)
+
+
 def test_import_gpunp_scipy_special_loads_nothing_of_scipy():
     code = ("import sys, gpunp.scipy.special; "
             "print(' '.join(m for m in sys.modules if m == 'scipy' or m.startswith('scipy.')))")

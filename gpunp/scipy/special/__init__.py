@@ -67,6 +67,17 @@ globals().update(_gpunp.ufunc.of_module("scipy.special"))
 digamma = psi  # noqa: F821 (SciPy's digamma is its psi, one object)
 jn = jv  # noqa: F821 (SciPy's jn is its jv, one object)
 sinc = _gpunp.sinc  # SciPy's is NumPy's
+# CuPy's cupyx.scipy.special keeps three names SciPy removed (btdtr and
+# btdtri in 1.14, sph_harm in 1.17), so code written for CuPy finds them
+btdtr = betainc  # noqa: F821 (SciPy's btdtr(a, b, x) was betainc(a, b, x))
+btdtri = betaincinv  # noqa: F821
+
+
+def sph_harm(m, n, theta, phi):
+    """SciPy's old spherical harmonic Y_n^m with theta the azimuthal and phi
+    the polar angle: ``sph_harm_y(n, m, phi, theta)``."""
+    return sph_harm_y(n, m, phi, theta)
+
 
 __all__ = sorted([n for n in _gpunp.ufunc.of_module("scipy.special") if not n.startswith("_")]
                  + ["bernoulli", "comb", "digamma", "diric", "euler", "factorial", "factorial2",
