@@ -21,11 +21,13 @@ settings.register_profile("gpunp", deadline=None)
 # CI (CI=true) draws the same examples on every run, derived from each
 # test, so that whether a submission lands does not depend on the draw;
 # every other run searches anew, and what it finds is a bug to fix. CI's
-# fixed draw is 50 examples a test, not Hypothesis's 100: drawing them was
-# most of the suite's time besides compiling kernels, and a cold CI run on
-# its 2 cores must stay within 35 minutes (searching is the other runs' work).
+# fixed draw is 30 examples a test (the GPU runs' number), not Hypothesis's
+# 100: drawing arrays element by element is most of an example's time, the
+# examples were most of the suite's time besides compiling kernels, and a
+# cold CI run on its 2 cores must stay within 35 minutes (searching is the
+# other runs' work; 50 examples a test took 1450-1600 s of CI's suite).
 settings.register_profile("ci", parent=settings.get_profile("gpunp"), derandomize=True,
-                          max_examples=50)
+                          max_examples=30)
 # The GPU machine's time is lent by the half hour: `--hypothesis-profile=device`
 # runs the whole suite there with fewer examples a test.
 settings.register_profile("device", parent=settings.get_profile("gpunp"), max_examples=30)
@@ -38,10 +40,9 @@ def pytest_runtest_call(item):
     """Hypothesis's pytest plugin wraps a parametrized @given test's settings
     in a new settings object at every call, each falling back on the one
     before, and keeps it on the function: the chain grew by one per
-    parametrization, and every settings lookup of every example walked it
-    (test_values_match_numpy's 1091 cases ran 2.5 times slower at the end
-    of a worker's run than alone, and a long run passed the recursion
-    limit). Each call's wrapper is undone after it."""
+    parametrization (test_values_match_numpy has 1091), and a long run's
+    lookups passed Python's recursion limit. Each call's wrapper is undone
+    after it."""
     fn = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
     kept = getattr(fn, "_hypothesis_internal_use_settings", None)
     try:
