@@ -98,6 +98,8 @@ static const section_t sf_sections[] = {
     /* lpmv (on OPOLY's Gegenbauer function), the Struve functions (on BESSELV) */
     {"GPK_SF_LPMV", {"gpk_sf_op_lpmv("}},
     {"GPK_SF_STRUVE", {"gpk_sf_bv_struve(", "gpk_sf_bv_modstruve("}},
+    /* Wright's generalized Bessel function and its log */
+    {"GPK_SF_WRIGHT", {"gpk_sf_wright_bessel(", "gpk_sf_log_wright_bessel("}},
 };
 
 static bool spells(const char *body, size_t len, const char *what)

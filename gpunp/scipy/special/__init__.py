@@ -36,7 +36,8 @@ mean and Spence's function, the Kolmogorov-Smirnov distributions
 (``kolmogorov``, ``smirnov`` and their inverses), ``ndtri_exp``, Owen's T
 (``owens_t``), the associated Legendre function
 of a real degree (``lpmv``), the Struve functions (``struve``,
-``modstruve``), and the
+``modstruve``), Wright's generalized Bessel function (``wright_bessel``,
+``log_wright_bessel``), and the
 Faddeeva function ``wofz`` (complex results, for real or complex z, from a
 row of real and imaginary parts, as ``lambertw``). Only real loops
 (``lambertw``, ``wofz`` and the Hankel functions aside): a complex operand
