@@ -15,7 +15,8 @@ is far off at large b and x: log_wright_bessel(0.024, 24.25, 5212.2) is
 SciPy's 4749.43, the series' 4650.90 (and gpunp's); log_wright_bessel(0.893,
 37.6, 84583) SciPy's 925.4, the series' 577.9 (wright_bessel: SciPy's inf,
 the series' 1.0e251); between a = 0.5 and 1.8 from b = 100 and x = 1e5
-SciPy gives NaN; and its e^x / Gamma(b) at a = 0 overflows before the
+SciPy gives NaN, or -inf (wright_bessel(0.2300346, 41.68014, 8173.939), a
+sum of positive terms past the doubles); and its e^x / Gamma(b) at a = 0 overflows before the
 quotient does (wright_bessel(0, 1e-300, 720): SciPy's inf, 4.9e12). So each point is compared with
 SciPy where SciPy agrees with the series to ``SCIPY_RTOL`` (the accuracy
 SciPy's sources claim, 1e-11 to 1e-8 by region) and with the series
@@ -48,6 +49,10 @@ PER_E = 8
 # SciPy's accuracy where its methods hold (xsf's wright_bessel.h: 1e-11 for the
 # series and the small-a expansion, down to 1e-8 for the asymptotic one)
 SCIPY_RTOL = 1e-8
+# ... and for its asymptotic expansion near a = 5, where its sources say 1e-7
+# (log_wright_bessel(4.848989413474615, 2.0380842772839904, 14645145.978412498):
+# SciPy 19.98231515, the series and gpunp 19.98231340)
+SCIPY_ASYMPTOTIC_RTOL = 1e-7
 NAMES = ("wright_bessel", "log_wright_bessel")
 
 
@@ -125,8 +130,8 @@ def _against_series_and_scipy(a, b, x):
             allowed = (tol_log + 4 * EPS * np.abs(ref) if name == "log_wright_bessel"
                        else (tol_log + 4 * EPS) * np.abs(want) + 4 * 2.0**-1074)
             _check(f"{name} (series)", got, want, allowed, (a, b, x))
-            sc_ok = np.abs(sc - want) <= SCIPY_RTOL * np.maximum(np.abs(want), 1.0 if
-                                                                   name == "log_wright_bessel" else 0.0)
+            floor = 1.0 if name == "log_wright_bessel" else 0.0
+            sc_ok = np.isfinite(want) & (np.abs(sc - want) <= SCIPY_RTOL * np.maximum(np.abs(want), floor))
             sc_ok |= (sc == want)
             _check(f"{name} (SciPy)", np.where(sc_ok, got, sc), sc,
                    allowed + SCIPY_RTOL * np.abs(sc), (a, b, x))
@@ -165,7 +170,8 @@ def test_float32_loops():
             sc = _scipy(name, a, b, x)
             assert sc.dtype == np.float32
             sc64 = _scipy(name, *(v.astype(np.float64) for v in (a, b, x)))
-            ok = (np.abs(sc64 - got64) <= SCIPY_RTOL * np.maximum(np.abs(got64), 1.0)) | (sc64 == got64)
+            ok = np.isfinite(got64) & (np.abs(sc64 - got64) <= SCIPY_RTOL * np.abs(got64))
+            ok |= (sc64 == got64)
             spacing = np.spacing(np.abs(sc).astype(np.float32)).astype(np.float64)
             _check(f"{name} float32", np.where(ok, got, sc).astype(np.float64), sc.astype(np.float64),
                    2 * spacing, (a, b, x))
@@ -210,7 +216,7 @@ def test_large_x(seed):
     recurrence (b >= 1, every term positive) to PER_E eps of the largest of
     its logs times log x (E's size there), and to SciPy's
     asymptotic expansion (a < 5, (a x)^(1/(1+a)) >= 14 + b^2 / (2 (1 + a)),
-    SciPy's region for it) within SCIPY_RTOL"""
+    SciPy's region for it) within SCIPY_ASYMPTOTIC_RTOL"""
     rng = np.random.default_rng(seed)
     n = 300
     a = np.where(rng.random(n) < 0.5, rng.uniform(0, 5, n), 10 ** rng.uniform(-8, 2, n))
@@ -229,4 +235,4 @@ def test_large_x(seed):
     asym = (a < 5) & (z >= 14 + b * b / (2 * (1 + a)))
     sc = _scipy("log_wright_bessel", a[asym], b[asym], x[asym])
     _check("log_wright_bessel (SciPy asymptotic)", mid[asym], sc,
-           SCIPY_RTOL * np.abs(sc), (a[asym], b[asym], x[asym]))
+           SCIPY_ASYMPTOTIC_RTOL * np.abs(sc), (a[asym], b[asym], x[asym]))
