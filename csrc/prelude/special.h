@@ -5765,11 +5765,15 @@ GPK_HELPER double gpk_sf_bv_modstruve(double v, double x) { return gpk_sf_sv_str
  * exponents are t log x - log Gamma(t + 1) - ..., each as large as t log t). */
 
 /* log of the term x^t / (Gamma(t + 1) Gamma(a t + b)) at a real t >= 0 (lx =
- * log x); past t = 1e300 log Gamma(t + 1) passes the doubles, so Stirling's
- * leading terms stand for it with t taken out */
-GPK_HELPER double gpk_sf_wb_logterm(double a, double b, double lx, double t)
+ * log x); from t = 8 log Gamma(t + 1) in Stirling's form with t taken out:
+ * t (log(x / t) + 1) - log(2 pi t) / 2 - mu(t), whose log(x / t) rounds
+ * less than t log x - log Gamma(t + 1) where x / t is near 1 (a small a),
+ * and which stays finite where log Gamma(t + 1) passes the doubles */
+GPK_HELPER double gpk_sf_wb_logterm(double a, double b, double x, double lx, double t)
 {
-    if (t > 1e300) return t * (lx - log(t) + 1) - 0.5 * log(2 * GPK_SF_PI * t) - lgamma(a * t + b);
+    if (t >= 8)
+        return t * (log(x / t) + 1) - GPK_SF_LN2PI_2 - 0.5 * log(t) - gpk_sf_stirling_mu(t) -
+               lgamma(a * t + b);
     return t * lx - lgamma(t + 1) - lgamma(a * t + b);
 }
 
@@ -5781,14 +5785,26 @@ GPK_HELPER_CALL double gpk_sf_wb_log(double a, double b, double x)
      * as log(t + 1/2) and psi(a t + b) as log(a t + b + 1/2) (finite at t =
      * 0), solved by Newton's steps in u = log(t + 1/2) (the left side grows
      * with slope between 1 and 1 + a in u); a rough peak costs a few more
-     * terms only, as the sum walks out to where the terms fall */
-    double u = (lx - a * log(a)) / (1 + a), u0 = -0.69314718055994531; /* t = 0 */
-    if (!(u > u0)) u = u0;
+     * terms only, as the sum walks out to where the terms fall. a t + b +
+     * 1/2 = a e^u + c is taken in logs by its larger part, since e^u nears
+     * the doubles' end at x near it and a tiny a */
+    double la = log(a), c = b + 0.5 * (1 - a), lc = log(fabs(c));
+    double u = (lx - a * la) / (1 + a), u0 = -0.69314718055994531, u1 = 709.78; /* t = 0, e^u1 < max */
+    u = u < u0 ? u0 : u > u1 ? u1 : u;
     for (int it = 0; it < 60; ++it) {
-        double e = exp(u), z = a * e + b + 0.5 * (1 - a);
-        double f = u + a * log(z) - lx, d = f / (1 + a * a * e / z);
+        double lz, w; /* log(a e^u + c), d/du of it */
+        if (u + la >= lc) {
+            double q = c * exp(-(u + la));
+            lz = u + la + log1p(q);
+            w = 1 / (1 + q);
+        } else {
+            double p = exp(u + la - lc);
+            lz = lc + log1p(p);
+            w = p / (1 + p);
+        }
+        double d = (u + a * lz - lx) / (1 + a * w);
         u -= d;
-        if (u < u0) u = u0;
+        u = u < u0 ? u0 : u > u1 ? u1 : u;
         if (fabs(d) < 1e-8 * (1 + fabs(u))) break;
     }
     double t = exp(u) - 0.5;
@@ -5806,21 +5822,23 @@ GPK_HELPER_CALL double gpk_sf_wb_log(double a, double b, double x)
     }
     /* one walk from the peak upwards, then from the peak downwards, each
      * until its terms fall (log-concave: they keep falling) below 1e-20 of
-     * the sum; the sum is kept relative to its largest term so far (a peak
-     * missed by a step or two costs no overflow), and the term has one call
-     * site */
+     * the sum, or at steps of sigma / 2 16 sigma out (e^-128: once the
+     * exponents pass 1e16 their rounding is past 1, so the terms' fall may
+     * not show, and the sum's log is below the peak's last bit); the sum is
+     * kept relative to its largest term so far (a peak missed by a step or
+     * two costs no overflow), and the term has one call site */
     double g0 = -INFINITY, s = 0, gprev = INFINITY;
-    int side = 1, j = 0;
+    int side = 1, j = 0, jmax = h > 1 ? 32 : 20000;
     for (int n = 0; n < 20000; ++n) {
         double tk = t0 + side * j * h;
-        double g = tk < 0 ? -INFINITY : gpk_sf_wb_logterm(a, b, lx, tk);
+        double g = tk < 0 ? -INFINITY : gpk_sf_wb_logterm(a, b, x, lx, tk);
         if (g > g0) {
             s *= exp(g0 - g);
             g0 = g;
         }
         double r = exp(g - g0);
         s += r;
-        if (tk < 0 || (g <= gprev && r <= 1e-20 * s)) {
+        if (tk < 0 || j >= jmax || (g <= gprev && r <= 1e-20 * s)) {
             if (side < 0) break;
             side = -1;
             j = 1;

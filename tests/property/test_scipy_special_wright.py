@@ -44,7 +44,7 @@ import gpunp.scipy.special as sp
 SEEDS = st.integers(0, 2**32 - 1)
 EPS = np.finfo(np.float64).eps
 # log Phi's allowed error in units of E eps (gpunp's and the series' rounding
-# of exponents of size E; measured: up to 2)
+# of exponents of size E; measured: up to 2.7)
 PER_E = 8
 # SciPy's accuracy where its methods hold (xsf's wright_bessel.h: 1e-11 for the
 # series and the small-a expansion, down to 1e-8 for the asymptotic one)
