@@ -212,27 +212,53 @@ def test_edges():
 @settings(max_examples=8, deadline=None)
 @given(SEEDS)
 def test_large_x(seed):
-    """x log-uniform in [1e5, 1e300]: log_wright_bessel held to Wright's
+    """x log-uniform in [1e5, 1.6e308]: log_wright_bessel held to Wright's
     recurrence (b >= 1, every term positive) to PER_E eps of the largest of
     its logs times log x (E's size there), and to SciPy's
     asymptotic expansion (a < 5, (a x)^(1/(1+a)) >= 14 + b^2 / (2 (1 + a)),
-    SciPy's region for it) within SCIPY_ASYMPTOTIC_RTOL"""
+    SciPy's region for it, a x a double) within SCIPY_ASYMPTOTIC_RTOL"""
     rng = np.random.default_rng(seed)
     n = 300
     a = np.where(rng.random(n) < 0.5, rng.uniform(0, 5, n), 10 ** rng.uniform(-8, 2, n))
     b = 1 + rng.uniform(0, 50, n)
-    x = 10 ** rng.uniform(5, 300, n)
+    x = 10 ** rng.uniform(5, 308.2, n)
     three = _gpunp("log_wright_bessel", np.concatenate([a, a, a]),
                    np.concatenate([b - 1, a + b, b]), np.concatenate([x, x, x]))
     lo, up, mid = three[:n], three[n:2 * n], three[2 * n:]
     with np.errstate(divide="ignore"):
-        rhs = np.logaddexp(np.log(a * x) + up, np.log(b - 1) + mid)
+        rhs = np.logaddexp(np.log(a) + np.log(x) + up, np.log(b - 1) + mid)
     # the terms' exponents are up to log x times the logs themselves (k log x
     # against log Phi ~ k at a small a)
-    scale = np.maximum.reduce([np.abs(lo), np.abs(up), np.abs(mid)]) * np.log(x)
-    _check("wright recurrence", lo, rhs, PER_E * EPS * scale, (a, b, x))
-    z = (a * x) ** (1 / (1 + a))
-    asym = (a < 5) & (z >= 14 + b * b / (2 * (1 + a)))
+    big = np.maximum.reduce([np.abs(lo), np.abs(up), np.abs(mid)])
+    _check("wright recurrence (relative to the largest log)", lo / big, rhs / big,
+           PER_E * EPS * np.log(x), (a, b, x))
+    with np.errstate(over="ignore"):
+        z = np.exp((np.log(a) + np.log(x)) / (1 + a))
+        # (where a x is a double: SciPy's NaN past it)
+        asym = (a < 5) & (z >= 14 + b * b / (2 * (1 + a))) & np.isfinite(a * x)
     sc = _scipy("log_wright_bessel", a[asym], b[asym], x[asym])
     _check("log_wright_bessel (SciPy asymptotic)", mid[asym], sc,
            SCIPY_ASYMPTOTIC_RTOL * np.abs(sc), (a[asym], b[asym], x[asym]))
+
+
+def test_far_values():
+    """points where SciPy's value is not its function's, judged by the
+    series summed over k = 0 ... 2e5 (every peak here is below 1.1e5):
+    log_wright_bessel(50, 1, 1e308) (SciPy's large-a series: 1205383.37,
+    the series 1205384.04), (178.4, 178.4, 1e308) (SciPy -744.44, the series
+    -744.758), (3, 0, 5e-324) (SciPy's log of an underflowed sum: -inf),
+    (1e-300, 0, 1e5) (SciPy's expansion in a: 100002.6, the series 99320.74,
+    x + log(a x)); and wright_bessel(1e-300, 0, 1e5) overflows as SciPy's"""
+    a = np.array([50.0, 178.4, 3.0, 1e-300])
+    b = np.array([1.0, 178.4, 0.0, 0.0])
+    x = np.array([1e308, 1e308, 5e-324, 1e5])
+    k = np.arange(0, 2e5)[None, :]
+    with np.errstate(all="ignore"):
+        lt = k * np.log(x)[:, None] - gammaln(k + 1) - gammaln(a[:, None] * k + b[:, None])
+        top = lt.max(axis=1)
+        ref = top + np.log(np.exp(lt - top[:, None]).sum(axis=1))
+        kk = np.argmax(lt, axis=1).astype(np.float64)
+        size = 1 + np.abs(kk * np.log(x)) + gammaln(kk + 1) + np.abs(gammaln(a * kk + b))
+    got = _gpunp("log_wright_bessel", a, b, x)
+    _check("log_wright_bessel", got, ref, PER_E * size * EPS + 4 * EPS * np.abs(ref), (a, b, x))
+    assert _gpunp("wright_bessel", a[3:], b[3:], x[3:])[0] == np.inf
