@@ -2335,6 +2335,38 @@ GPK_HELPER double gpk_sf_ibeta_temme(double a, double b, double x, double y, int
     return gpk_sf_temme_tails(E, d >= 0 ? c : -c, (d >= 0) == (upper != 0));
 }
 
+/* 1 - I_x(a, b) for a up to 1e-3, x up to 0.1 and b x up to 1, where the
+ * fractions' 1 - I kept few digits (betainc(4.04, 1.245e-18, 1 - 1e-10)
+ * was 0, not 2.6e-17; I_x itself they keep): from the power series
+ * I = E (1 + a S) with E = x^a / (a B(a, b)) and S = sum_{n>=1} (1-b)_n
+ * x^n / (n! (a + n)), whose terms fall as b x / n, as -expm1(log E) -
+ * E a S (measured against SciPy: 5 ULPs at the 99th percentile, 92 where
+ * b x nears 1 and the two terms cancel, against 1e15 before). log(a B)
+ * = lgamma(1 + a) - (lgamma(b + a) - lgamma(b)), the difference formed
+ * from a's side: steps of log1p(a / b) up to b = 16, then Stirling's
+ * difference, mu's by its Taylor series in a (mu' to z^-10, mu'' to z^-7,
+ * mu''' to z^-8: the next term is below 1e-16 of the difference) */
+GPK_HELPER double gpk_sf_ibeta_small_a(double a, double b, double x)
+{
+    double d = 0, z = b;
+    for (; z < 16; z += 1) d -= log1p(a / z);
+    double z2 = 1 / (z * z);
+    double mu1 = z2 * (-1.0 / 12 + z2 * (1.0 / 120 + z2 * (-1.0 / 252 + z2 * (1.0 / 240 - z2 / 132))));
+    double mu2 = z2 / z * (1.0 / 6 + z2 * (-1.0 / 30 + z2 / 42));
+    double mu3 = z2 * z2 * (-0.5 + z2 * (1.0 / 6 - z2 / 6));
+    d += (z - 0.5) * log1p(a / z) + a * log(z + a) - a +
+         a * (mu1 + a * (0.5 * mu2 + a * mu3 / 6));
+    double lE = a * log(x) - gpk_sf_lgam1p_small(a) + d;
+    double S = 0, t = 1;
+    for (int n = 1; n < 200; ++n) {
+        t *= (n - b) * x / n;
+        double r = t / (a + n);
+        S += r;
+        if (fabs(r) <= 1e-17 * fabs(S) || t == 0) break;
+    }
+    return -expm1(lE) - exp(lE) * a * S;
+}
+
 GPK_HELPER_CALL double gpk_sf_ibeta_xy(double a, double b, double x, double y, int upper)
 {
     if (x == 0) return upper ? 1.0 : 0.0;
@@ -2347,6 +2379,8 @@ GPK_HELPER_CALL double gpk_sf_ibeta_xy(double a, double b, double x, double y, i
         double c = gpk_sf_ibeta_tiny_tail(b, a, y, x); /* I_x(a, b) = 1 - I_y(b, a) */
         return upper ? 1 - c : c;
     }
+    if (upper && a <= 1e-3 && x <= 0.1 && b * x <= 1) return gpk_sf_ibeta_small_a(a, b, x);
+    if (!upper && b <= 1e-3 && y <= 0.1 && a * y <= 1) return gpk_sf_ibeta_small_a(b, a, y);
     /* one parameter beyond 1e8 times the other's (plus 1) to the power 3/2:
      * the incomplete gamma limit I_x(a, b) = P(a, -(b + (a - 1)/2) log y),
      * whose error is O((a + 1)^3 / b^2) (below eps there, measured against
