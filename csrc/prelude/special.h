@@ -2501,6 +2501,21 @@ GPK_HELPER double gpk_sf_nbdtrc(double k, double n, double p)
     return gpk_sf_ibeta_xy(n, k + 1, p, 1 - p, 1);
 }
 
+/* Student's t tail beyond |t| = at with df degrees of freedom is half of
+ * I_x(df / 2, 1 / 2) at x = df / (df + t^2); x and y = 1 - x each formed
+ * without the cancellation of 1 - x (stdtr and stdtridf's forward function) */
+GPK_HELPER void gpk_sf_t_beta_xy(double df, double at, double *x, double *y)
+{
+    if (at >= 1) {
+        double r = df / at / at;
+        *x = r / (1 + r);
+        *y = 1 / (1 + r);
+    } else {
+        double q = at * at / df;
+        *x = 1 / (1 + q);
+        *y = isinf(q) ? 1.0 : q / (1 + q);
+    }
+}
 #endif /* GPK_SF_IBETA */
 
 #ifdef GPK_SF_JACOBI
@@ -4977,15 +4992,7 @@ GPK_HELPER double gpk_sf_stdtr(double df, double t)
     if (df > 4503599627370496.0) return gpk_sf_ndtr(t);
     double a = df / 2, at = fabs(t), x, y;
     if (t == 0 || a == 0) return 0.5; /* a subnormal df puts the mass at +-inf */
-    if (at >= 1) {
-        double r = df / at / at;
-        x = r / (1 + r);
-        y = 1 / (1 + r);
-    } else {
-        double s = at * at / df;
-        x = 1 / (1 + s);
-        y = isinf(s) ? 1.0 : s / (1 + s);
-    }
+    gpk_sf_t_beta_xy(df, at, &x, &y);
     double tail;
     if (x < 1e-20)
         tail = 0.5 * exp(a * (log(df) - 2 * log(at)) - gpk_sf_log_abeta(a, 0.5));
@@ -5216,15 +5223,7 @@ GPK_HELPER double gpk_sf_pinv_cdf(int kind, double s, double u, double v, int up
         double t = u, at = fabs(t);
         if (t * t == 0) return 0.5;
         if (isinf(t)) return (t > 0) != (upper != 0) ? 1.0 : 0.0;
-        if (at >= 1) {
-            double q = s / at / at;
-            x = q / (1 + q);
-            y = 1 / (1 + q);
-        } else {
-            double q = at * at / s;
-            x = 1 / (1 + q);
-            y = isinf(q) ? 1.0 : q / (1 + q);
-        }
+        gpk_sf_t_beta_xy(s, at, &x, &y);
         a = s / 2; b = 0.5; up = 0; half = 1;
         big = (t < 0) == (upper != 0); /* the side of t that holds 1/2 */
         break;
