@@ -215,7 +215,9 @@ def test_ipc_handles_across_processes():
     e.record()
     mem, ev = runtime.ipcGetMemHandle(a.data.ptr), runtime.ipcGetEventHandle(e)
     assert len(mem) == len(ev) == 64
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # the child imports the gpunp under test: the source tree's here, an
+    # installed one on the GPU machine (whose tree has no engine built)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(gp.__file__)))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run([sys.executable, "-c", _CHILD, mem.hex(), ev.hex()], env=env,
                          capture_output=True, text=True, timeout=120)
