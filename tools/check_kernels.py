@@ -113,12 +113,12 @@ def main() -> int:
               "GPUNP_KERNEL_LOG?")
         return 1
     size = 1 if args.into_cache or pack else BATCH
-    together = [p for p in files if batchable(Path(p).read_text())]
+    text = {p: Path(p).read_text() for p in files}
+    together = [p for p in files if batchable(text[p])]
     alone = sorted(set(files) - set(together))
     left_out = 0
     if args.one_in > 1:
-        kept = [p for k, p in enumerate(together)
-                if k % args.one_in == 0 or "gpk_sf_" in Path(p).read_text()]
+        kept = [p for k, p in enumerate(together) if k % args.one_in == 0 or "gpk_sf_" in text[p]]
         left_out, together = len(together) - len(kept), kept
         files = sorted(alone + together)
     jobs = [[p] for p in alone] + [together[k:k + size] for k in range(0, len(together), size)]
