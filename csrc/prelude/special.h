@@ -218,7 +218,7 @@ GPK_HELPER double gpk_sf_digamma(double x)
     const double x0hi = 1.4616321449683622, x0lo = 9.549995429965697e-17;
     if (fabs(x - x0hi) < 0.3) {
         /* (-1)^(k+1) zeta(k+1, x0), k = 1..25 */
-        const double c[25] = {
+        static const double c[25] = {
             0.96767224544762143, -0.44276316898359214, 0.25849976095565119,
             -0.16394270544240658, 0.10782405069126239, -0.072199561256454756,
             0.048804288164143145, -0.033161126474847376, 0.022597648232218125,
@@ -911,7 +911,7 @@ GPK_HELPER double gpk_sf_igamc_cf(double a, double x)
 GPK_HELPER double gpk_sf_lgam1p_small(double a)
 {
     /* zeta(k) - 1, k = 2..27 */
-    const double zm1[26] = {
+    static const double zm1[26] = {
         0.64493406684822641, 0.20205690315959424, 0.082323233711138144,
         0.036927755143369989, 0.017343061984449237, 0.008349277381922926,
         0.0040773561979443596, 0.0020083928260821171, 0.00099457512781797597,
@@ -987,7 +987,7 @@ GPK_HELPER double gpk_sf_temme_tails(double E, double c, int far)
  * a (v - log(1 + v)), v = (x - a) / a exact near a (Sterbenz). */
 GPK_HELPER double gpk_sf_igam_temme(double a, double x, int upper)
 {
-    const double tab[50][4] = {
+    static const double tab[50][4] = {
         {-0.33333333333333331, 0, 0, 0}, {0.083333333333333329, 1, 0, 0},
         {-0.014814814814814815, 2, 0, 0}, {0.0011574074074074073, 3, 0, 0},
         {0.00035273368606701942, 4, 0, 0}, {-0.0001787551440329218, 5, 0, 0},
@@ -1959,7 +1959,7 @@ GPK_HELPER double gpk_sf_zeta(double x, double q)
         if (x != floor(x)) return NAN; /* q^-x is not real */
     }
     /* B_2k / (2k)! */
-    const double b[12] = {1.0 / 6 / 2, -1.0 / 30 / 24, 1.0 / 42 / 720, -1.0 / 30 / 40320,
+    static const double b[12] = {1.0 / 6 / 2, -1.0 / 30 / 24, 1.0 / 42 / 720, -1.0 / 30 / 40320,
                           5.0 / 66 / 3628800, -691.0 / 2730 / 479001600,
                           7.0 / 6 / 87178291200.0, -3617.0 / 510 / 20922789888000.0,
                           43867.0 / 798 / 6402373705728000.0,
@@ -2294,7 +2294,7 @@ GPK_HELPER double gpk_sf_ibeta_tiny_tail(double a, double b, double x, double y)
  * below 1e-17 for E within the doubles' range. */
 GPK_HELPER double gpk_sf_ibeta_temme(double a, double b, double x, double y, int upper)
 {
-    const double tab[61][4] = {
+    static const double tab[61][4] = {
         {-0.33333333333333331, 0, 1, 0}, {0.25, 1, 0, 0}, {0.083333333333333329, 1, 2, 0},
         {-0.066666666666666666, 2, 1, 0}, {-0.014814814814814815, 2, 3, 0},
         {0.010416666666666666, 3, 0, 0}, {0.0069444444444444441, 3, 2, 0},
@@ -3188,7 +3188,7 @@ GPK_HELPER double gpk_sf_li2_bernoulli(double t)
 {
     /* B_n / (n + 1)! for n = 2, 4, ..., 28 (B_0 and B_1 are the first two
      * terms below; the odd ones past B_1 are 0) */
-    const double c[14] = {
+    static const double c[14] = {
         1.0 / 6 / 6, -1.0 / 30 / 120, 1.0 / 42 / 5040, -1.0 / 30 / 362880,
         5.0 / 66 / 39916800, -691.0 / 2730 / 6227020800.0, 7.0 / 6 / 1307674368000.0,
         -3617.0 / 510 / 355687428096000.0, 43867.0 / 798 / 121645100408832000.0,
@@ -3241,7 +3241,7 @@ GPK_HELPER double gpk_sf_spence(double x)
  * so neither difference cancels */
 GPK_HELPER void gpk_sf_bv_gam(double mu, double *gam1, double *gam2)
 {
-    const double c[26] = {1.0, 0.5772156649015329, -0.6558780715202539, -0.04200263503409524,
+    static const double c[26] = {1.0, 0.5772156649015329, -0.6558780715202539, -0.04200263503409524,
                           0.16653861138229148, -0.04219773455554433, -0.009621971527876973,
                           0.0072189432466631, -0.0011651675918590652, -0.00021524167411495098,
                           0.0001280502823881162, -2.013485478078824e-05, -1.2504934821426706e-06,
@@ -4566,13 +4566,13 @@ GPK_HELPER void gpk_sf_wofz(double x, double y, double *re, double *im)
  * cost 50 times the integrand's evaluations. */
 GPK_HELPER double gpk_sf_owens_gl(int kind, double s, double lo, double hi)
 {
-    const double node[20] = {
+    static const double node[20] = {
         0.038772417506050822, 0.11608407067525521, 0.1926975807013711, 0.26815218500725368,
         0.34199409082575847, 0.413779204371605, 0.48307580168617871, 0.5494671250951282,
         0.61255388966798024, 0.67195668461417955, 0.7273182551899271, 0.77830565142651939,
         0.82461223083331166, 0.8659595032122595, 0.9020988069688743, 0.93281280827867653,
         0.95791681921379166, 0.97725994998377426, 0.99072623869945701, 0.9982377097105592};
-    const double weight[20] = {
+    static const double weight[20] = {
         0.077505947978424811, 0.077039818164247966, 0.076110361900626242, 0.074723169057968264,
         0.072886582395804059, 0.07061164739128678, 0.067912045815233904, 0.064804013456601038,
         0.061306242492928939, 0.057439769099391551, 0.053227846983936824, 0.048695807635072232,
