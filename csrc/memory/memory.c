@@ -211,7 +211,10 @@ gp_status_t gp_buffer_zeroed_on(const gp_backend_i *be, void *stream, size_t nby
     *out = NULL;
     int32_t dev = gp_current_device(), capturing = 0;
     size_t n = (nbytes + PIECE_ALIGN - 1) & ~(size_t)(PIECE_ALIGN - 1);
-    if (!be->pooled || nbytes == 0 || n > PIECE_MAX || dev < 0 || dev >= 64)
+    /* a users' allocator (or hook) sees each array's own request, as
+     * CuPy's does, not a slab it never asked for */
+    if (!be->pooled || nbytes == 0 || n > PIECE_MAX || dev < 0 || dev >= 64 ||
+        atomic_load_explicit(&user_alloc, memory_order_acquire))
         return zeroed_alone(be, nbytes, stream, out);
     if (be->stream_capturing && (be->stream_capturing(stream, &capturing) != GP_OK || capturing)) {
         gp_clear_error();
