@@ -309,8 +309,15 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
      * not fill the device: to 16 blocks per SM for block-wide ones, to
      * a block's worth of threads per SM for outer ones (bench/tune.py
      * reduction measured these best on the H200) */
+    int32_t lk = gp_dtype_kind(sp->loop_dt);
+    bool rounds = (sp->kind == GP_RED_UFUNC || sp->kind == GP_RED_MEAN) &&
+                  (lk == GP_KIND_FLOAT || lk == GP_KIND_COMPLEX);
+    /* ...and an outer float sum from 2 RED_RUN on, where one thread per
+     * output would push its whole column through one accumulator (NumPy's
+     * error along a strided axis: 2e-6 of a 2048-row float32 column sum) */
+    int64_t split_from = rounds && !sp->block_per_out ? 2 * RED_RUN : 8192;
     int64_t S = 1;
-    if (!seq && props->max_threads_per_block > 1 && p.K >= 8192 &&
+    if (!seq && props->max_threads_per_block > 1 && p.K >= split_from &&
         (sp->block_per_out ? p.M < 2 * props->multiprocessors : units < gpu_threads)) {
         int64_t want = (sp->block_per_out ? 16 * props->multiprocessors / (p.M ? p.M : 1)
                                           : (int64_t)gpu_threads / (units ? units : 1)) *
@@ -323,10 +330,7 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         if (S < 1)
             S = 1;
     }
-    int32_t lk = gp_dtype_kind(sp->loop_dt);
-    bool runs = props->max_threads_per_block == 1 && !seq && p.K > RED_RUN &&
-                (sp->kind == GP_RED_UFUNC || sp->kind == GP_RED_MEAN) &&
-                (lk == GP_KIND_FLOAT || lk == GP_KIND_COMPLEX);
+    bool runs = props->max_threads_per_block == 1 && !seq && p.K > RED_RUN && rounds;
     if (runs)
         S = (p.K + RED_RUN - 1) / RED_RUN;
     int64_t count = p.K;
