@@ -483,11 +483,11 @@ const gp_op_t gp_ufuncs[] = {
     /* the associated Legendre function of a real degree and the Struve
      * functions (sfa, issue 38) */
     SF(3, "lpmv", "fff->f ddd->d", "gpk_sf_op_lpmv(x0, x1, x2)"),
-    SF(2, "struve", "dd->d ff->f", "gpk_sf_bv_struve(x0, x1)"),
-    SF(2, "modstruve", "dd->d ff->f", "gpk_sf_bv_modstruve(x0, x1)"),
+    SZ(2, "struve", "dd->d ff->f", "gpk_sf_bv_struve(x0, x1)"),
+    SZ(2, "modstruve", "dd->d ff->f", "gpk_sf_bv_modstruve(x0, x1)"),
     /* Wright's generalized Bessel function and its log (wb, issue 38) */
-    SF(3, "wright_bessel", "ddd->d fff->f", "gpk_sf_wright_bessel(x0, x1, x2)"),
-    SF(3, "log_wright_bessel", "ddd->d fff->f", "gpk_sf_log_wright_bessel(x0, x1, x2)"),
+    SZ(3, "wright_bessel", "ddd->d fff->f", "gpk_sf_wright_bessel(x0, x1, x2)"),
+    SZ(3, "log_wright_bessel", "ddd->d fff->f", "gpk_sf_log_wright_bessel(x0, x1, x2)"),
 };
 
 const int32_t gp_nufuncs = (int32_t)(sizeof gp_ufuncs / sizeof *gp_ufuncs);
