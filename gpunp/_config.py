@@ -48,9 +48,12 @@ def _compiler_text() -> str:
         ident = config("compiler")
     except Exception as e:  # noqa: BLE001 - whatever the engine's reason, shown
         return f"(none: {e})"
-    # the engine's identity is "<command>|<version line>|<flags>" (a disk
-    # cache key); a reader wants the three apart
+    # the engine's identity is a disk cache key: "<command>|<version
+    # line>|<flags>" (a C compiler's) or "<compiler and flags>|<target>" (a
+    # GPU's); a reader wants the parts apart
     parts = ident.split("|", 2)
+    if len(parts) == 2:
+        return f"{parts[0].strip()}, for {parts[1].strip()}"
     if len(parts) != 3:
         return ident
     command, version, flags = parts

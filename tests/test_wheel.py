@@ -183,7 +183,10 @@ def stubs(tmp_path_factory):
 def opened_by_engine(tmp, site=None, **env):
     """The engine's "libraries" after it loaded NVRTC (for a compile that the
     stand-in refuses), in a process with only `env`'s CUDA places."""
+    # without `site`, no nvidia-* wheel either: the interpreter's own (the
+    # GPU machine's PyTorch brings one) would come before the toolkit
     code = ("import gpunp; from gpunp._lib import lib, ffi; from gpunp import _config\n"
+            + ("" if site else "lib.gp_runtime_set_library_path(b'')\n") +
             "assert lib.gp_rtc_check_cuda(b'', b'sm_90') != 0\n"
             "print(ffi.string(lib.gp_errmsg()).decode()); print('--'); "
             "print(_config.config('libraries'), end='')")

@@ -4,7 +4,12 @@
 #
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 \
 #       --implementation cp --platform manylinux2014_x86_64 -d .whl \
-#       cffi pycparser ndindex pytest-json-report pytest-metadata pytest-timeout
+#       cffi pycparser ndindex pytest-json-report pytest-metadata pytest-timeout \
+#       dask distributed cloudpickle fsspec partd locket toolz click jinja2 \
+#       markupsafe msgpack psutil pyyaml sortedcontainers tblib tornado zict \
+#       importlib_metadata zipp packaging lazy_importer \
+#       zarr donfig google-crc32c msgspec numcodecs typing_extensions
+#   # (the GPU machine has its own NumPy: no numpy wheel goes in .whl)
 #   rm -f .whl/gpunp-*.whl; pip wheel --no-deps -w .whl .; git rev-parse HEAD > .whl/COMMIT
 #   # (with a kernel pack for the device: `make wheel PACK_ARCHS=sm_90`, then
 #   # dist/gpunp-*.whl into .whl)

@@ -146,13 +146,15 @@ def test_exchange_on_non_default_streams():
             total = t.sum()
         ts.synchronize()
     assert total.item() == 10.0 * (1 << 24)
-    # and the other way: torch work on its stream, read by gpunp
+    # and the other way: torch work on its stream, read by gpunp through
+    # DLPack, whose stream argument makes torch's stream signal gpunp's
+    # (torch's __cuda_array_interface__ names no stream: the read raced)
     ts = torch.cuda.Stream()
     with torch.cuda.stream(ts):
         t = torch.ones(1 << 24, device="cuda")
         for _ in range(10):
             t += 1
-        g = gp.asarray(t)  # __cuda_array_interface__ carries the stream
+        g = gp.from_dlpack(t)
     assert g.sum().item() == 11.0 * (1 << 24)
 
 
