@@ -60,7 +60,13 @@ class Var:
     def __rfloordiv__(self, o): return self._op("floor_divide", o, self)
     def __mod__(self, o): return self._op("remainder", self, o)
     def __rmod__(self, o): return self._op("remainder", o, self)
-    def __pow__(self, o): return self._op("power", self, o)
+    def __pow__(self, o):
+        # NumPy's ** 2, ** -1 and ** 0.5 are square, reciprocal and sqrt, as
+        # ndarray's (on a GPU power rounds otherwise)
+        from gpunp._ufunc import _fast_power
+        fast = _fast_power(self, o)
+        return self._op(fast.__name__, self) if fast is not None else self._op("power", self, o)
+
     def __rpow__(self, o): return self._op("power", o, self)
     def __and__(self, o): return self._op("bitwise_and", self, o)
     def __rand__(self, o): return self._op("bitwise_and", o, self)
