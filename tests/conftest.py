@@ -9,6 +9,11 @@ from hypothesis import settings
 
 import gpunp
 
+# JAX (tests/gpu/test_interop.py) takes 75% of the GPU's memory when its
+# backend starts, unless told not to: the other 15 workers of a GPU run
+# then failed for want of memory (68 GB in use on an 80 GB H100)
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
 # The shared strategies (tests/property/strategies.py) import as
 # `property.strategies`; only this folder joins sys.path, never the
 # repository root, so the gpunp under test is the installed one.
