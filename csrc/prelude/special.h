@@ -203,18 +203,12 @@ GPK_HELPER double gpk_sf_rgamma(double x)
 
 /* digamma: its Taylor series at the positive root x0 nearby (so the root
  * keeps full relative accuracy), the recurrence up to x >= 10 and the
- * asymptotic series there, reflection for negative x. */
-GPK_HELPER double gpk_sf_digamma(double x)
+ * asymptotic series there, reflection for negative x (gpk_sf_digamma,
+ * below). Here a finite x > 0. No helper calls itself: a recursive call
+ * leaves the kernel's stack size unknown to NVRTC, and CUDA then gives each
+ * thread 1 KiB of stack, which frames of a few hundred bytes overflowed. */
+GPK_HELPER double gpk_sf_digamma_pos(double x)
 {
-    if (x != x || x == INFINITY) return x;
-    if (x == -INFINITY) return NAN;
-    if (x == 0) return copysign(INFINITY, -x);
-    if (x < 0) {
-        if (gpk_sf_isint(x)) return NAN;
-        /* psi(x) = psi(1 - x) - pi / tan(pi x) */
-        double s = gpk_sf_sinpi(x), c = gpk_sf_cospi(x);
-        return gpk_sf_digamma(1 - x) - GPK_SF_PI * c / s;
-    }
     const double x0hi = 1.4616321449683622, x0lo = 9.549995429965697e-17;
     if (fabs(x - x0hi) < 0.3) {
         /* (-1)^(k+1) zeta(k+1, x0), k = 1..25 */
@@ -241,6 +235,20 @@ GPK_HELPER double gpk_sf_digamma(double x)
     double tail = r2 * (1.0 / 12 - r2 * (1.0 / 120 - r2 * (1.0 / 252 - r2 * (1.0 / 240 -
                   r2 * (1.0 / 132 - r2 * (691.0 / 32760 - r2 * (1.0 / 12)))))));
     return acc + (log(x) - 0.5 / x - tail);
+}
+
+GPK_HELPER double gpk_sf_digamma(double x)
+{
+    if (x != x || x == INFINITY) return x;
+    if (x == -INFINITY) return NAN;
+    if (x == 0) return copysign(INFINITY, -x);
+    if (x < 0) {
+        if (gpk_sf_isint(x)) return NAN;
+        /* psi(x) = psi(1 - x) - pi / tan(pi x) */
+        double s = gpk_sf_sinpi(x), c = gpk_sf_cospi(x);
+        return gpk_sf_digamma_pos(1 - x) - GPK_SF_PI * c / s;
+    }
+    return gpk_sf_digamma_pos(x);
 }
 
 /* Beta: Gamma's product where it neither overflows nor underflows, else
@@ -504,14 +512,10 @@ GPK_HELPER double gpk_sf_expx2(double x)
 }
 
 /* erfcx(x) = exp(x^2) erfc(x): exp(x^2) erfc(x) below 2, then the
- * continued fraction erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) */
-GPK_HELPER double gpk_sf_erfcx(double x)
+ * continued fraction erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))));
+ * here x >= 0, gpk_sf_erfcx below reflects */
+GPK_HELPER double gpk_sf_erfcx_pos(double x)
 {
-    if (x != x) return x;
-    if (x < 0) {
-        if (x < -26.7) return INFINITY;
-        return 2 * gpk_sf_expx2(x) - gpk_sf_erfcx(-x);
-    }
     if (x < 2) return gpk_sf_expx2(x) * erfc(x);
     if (x > 1e8) return 1 / (GPK_SF_SQRTPI * x);
     /* modified Lentz on b0 = x, a_k = k/2, b_k = x */
@@ -529,6 +533,16 @@ GPK_HELPER double gpk_sf_erfcx(double x)
         if (fabs(delta - 1) < 1e-16) break;
     }
     return 1 / (GPK_SF_SQRTPI * f);
+}
+
+GPK_HELPER double gpk_sf_erfcx(double x)
+{
+    if (x != x) return x;
+    if (x < 0) {
+        if (x < -26.7) return INFINITY;
+        return 2 * gpk_sf_expx2(x) - gpk_sf_erfcx_pos(-x);
+    }
+    return gpk_sf_erfcx_pos(x);
 }
 
 GPK_HELPER double gpk_sf_ndtr(double x)
@@ -3204,6 +3218,14 @@ GPK_HELPER double gpk_sf_li2_bernoulli(double t)
     return t - 0.25 * t2 + s;
 }
 
+/* spence for 0 < x <= 2 (gpk_sf_spence inverts above) */
+GPK_HELPER double gpk_sf_spence_to_2(double x)
+{
+    if (x >= 0.5) return gpk_sf_li2_bernoulli(-log(x));
+    double l1 = log1p(-x);
+    return GPK_SF_PI * GPK_SF_PI / 6 - log(x) * l1 - gpk_sf_li2_bernoulli(-l1);
+}
+
 GPK_HELPER double gpk_sf_spence(double x)
 {
     if (x != x || x < 0) return NAN;
@@ -3212,11 +3234,9 @@ GPK_HELPER double gpk_sf_spence(double x)
     if (isinf(x)) return NAN; /* SciPy's: its inversion meets log(0) log(1) */
     if (x > 2) {
         double l = log(x);
-        return -0.5 * l * l - gpk_sf_spence(1 / x);
+        return -0.5 * l * l - gpk_sf_spence_to_2(1 / x);
     }
-    if (x >= 0.5) return gpk_sf_li2_bernoulli(-log(x));
-    double l1 = log1p(-x);
-    return GPK_SF_PI * GPK_SF_PI / 6 - log(x) * l1 - gpk_sf_li2_bernoulli(-l1);
+    return gpk_sf_spence_to_2(x);
 }
 #endif /* GPK_SF_SPENCE */
 #ifdef GPK_SF_BESSELV
@@ -3836,18 +3856,9 @@ GPK_HELPER double gpk_sf_bv_sph_in_d(double nd, double z)
 
 /* k_n(z): up from k_0 = (pi/2) e^-z / z and k_1 = k_0 (1 + 1/z) by
  * k_m+1 = k_m-1 + (2m + 1)/z k_m (stable for z > 0); its first overflow is
- * the value */
-GPK_HELPER double gpk_sf_bv_sph_kn(double nd, double z)
+ * the value; here a finite z > 0, gpk_sf_bv_sph_kn below continues it */
+GPK_HELPER double gpk_sf_bv_sph_kn_pos(double nd, double z)
 {
-    if (nd != nd || z != z || nd < 0) return NAN;
-    if (z == 0) return INFINITY;
-    if (isinf(z)) return z > 0 ? 0.0 : -INFINITY; /* SciPy's at -inf */
-    if (z < 0) {
-        /* the continuation from above the cut, as SciPy takes it:
-         * k_n(-x) = -(-1)^n k_n(x) - pi i_n(x) */
-        double k = gpk_sf_bv_sph_kn(nd, -z), i = gpk_sf_bv_sph_in(nd, -z);
-        return (fmod(nd, 2.0) == 0 ? -k : k) - GPK_SF_PI * i;
-    }
     double k0 = 0.5 * GPK_SF_PI * exp(-z) / z;
     if (nd == 0) return k0;
     double k1 = k0 * (1 + 1 / z);
@@ -3857,6 +3868,20 @@ GPK_HELPER double gpk_sf_bv_sph_kn(double nd, double z)
         k1 = k2;
     }
     return k1;
+}
+
+GPK_HELPER double gpk_sf_bv_sph_kn(double nd, double z)
+{
+    if (nd != nd || z != z || nd < 0) return NAN;
+    if (z == 0) return INFINITY;
+    if (isinf(z)) return z > 0 ? 0.0 : -INFINITY; /* SciPy's at -inf */
+    if (z < 0) {
+        /* the continuation from above the cut, as SciPy takes it:
+         * k_n(-x) = -(-1)^n k_n(x) - pi i_n(x) */
+        double k = gpk_sf_bv_sph_kn_pos(nd, -z), i = gpk_sf_bv_sph_in(nd, -z);
+        return (fmod(nd, 2.0) == 0 ? -k : k) - GPK_SF_PI * i;
+    }
+    return gpk_sf_bv_sph_kn_pos(nd, z);
 }
 GPK_HELPER double gpk_sf_bv_sph_kn_d(double nd, double z)
 {
