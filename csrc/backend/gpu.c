@@ -738,10 +738,32 @@ static gp_status_t gpu_module_load(const gp_blob_t *image, void **module)
     return GP_OK;
 }
 
+/* A kernel whose stack (its frames and spills: local memory per thread)
+ * passes the context's limit does not grow it: it overflows, and the fault
+ * ends the context (CUDA_ERROR_ILLEGAL_ADDRESS, compute-sanitizer's "stack
+ * overflow"; eval_jacobi's 1424 bytes against CUDA's 1 KiB on an H100). So
+ * the limit is raised before such a kernel's first launch, with a KiB to
+ * spare (bdtr's 1952 bytes ran under 2048, and stdtr's 2032 did not). */
+static gp_status_t fit_stack(gpuFunction f)
+{
+    int local = 0;
+    size_t limit = 0;
+    if (!api.CtxGetLimit || !api.CtxSetLimit ||
+        api.FuncGetAttribute(&local, GPU_FUNC_LOCAL_SIZE_BYTES, f) != GPU_SUCCESS ||
+        api.CtxGetLimit(&limit, GPU_LIMIT_STACK_SIZE) != GPU_SUCCESS)
+        return GP_OK; /* a runtime that cannot say keeps its own limit */
+    size_t want = ((size_t)local + 2047) & ~(size_t)1023;
+    if (local <= 0 || want <= limit)
+        return GP_OK;
+    GPU_CHECK(api.CtxSetLimit(GPU_LIMIT_STACK_SIZE, want), "raising the threads' stack size");
+    return GP_OK;
+}
+
 static gp_status_t gpu_module_function(void *module, const char *name, void **fn)
 {
     gpuFunction f;
     GPU_CHECK(api.ModuleGetFunction(&f, (gpuModule)module, name), "finding a kernel");
+    GP_TRY(fit_stack(f));
     remember_name(f, name);
     *fn = f;
     return GP_OK;

@@ -69,6 +69,8 @@ enum {
     GPU_ATTR_CC_MINOR = 76,
     GPU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 97,
     GPU_ATTR_MEMORY_POOLS_SUPPORTED = 115,
+    GPU_FUNC_LOCAL_SIZE_BYTES = 3,   /* a kernel's attribute */
+    GPU_LIMIT_STACK_SIZE = 0,        /* a context's limit */
 
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
@@ -174,7 +176,9 @@ enum {
 /* Functions some supported runtimes lack (ROCm 5.2 has no hipLaunchHostFunc):
  * NULL where missing, and the feature reports it. */
 #define GPU_OPTIONAL_API(X)                                                        \
-    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "cuLaunchHostFunc")   \
+    X(CtxGetLimit, (size_t *, int), "cuCtxGetLimit")                               \
+    X(CtxSetLimit, (int, size_t), "cuCtxSetLimit")
 
 /* No function returns a text: the error texts come through out-pointers. */
 #define GPU_TEXT_API(X)

@@ -74,6 +74,8 @@ enum {
     GPU_ATTR_CC_MINOR = 61,
     GPU_ATTR_MAX_SHARED_PER_BLOCK_OPTIN = 75,
     GPU_ATTR_MEMORY_POOLS_SUPPORTED = 88,
+    GPU_FUNC_LOCAL_SIZE_BYTES = 3,   /* a kernel's attribute */
+    GPU_LIMIT_STACK_SIZE = 0,        /* a context's limit */
 
     GPU_STREAM_NON_BLOCKING = 1,
     GPU_EVENT_DISABLE_TIMING = 2,
@@ -171,7 +173,9 @@ enum {
 /* Functions some supported runtimes lack (ROCm 5.2 has no hipLaunchHostFunc):
  * NULL where missing, and the feature reports it. */
 #define GPU_OPTIONAL_API(X)                                                        \
-    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")
+    X(LaunchHostFunc, (gpuStream, void (*)(void *), void *), "hipLaunchHostFunc")  \
+    X(CtxGetLimit, (size_t *, int), "hipDeviceGetLimit")                           \
+    X(CtxSetLimit, (int, size_t), "hipDeviceSetLimit")
 
 /* The functions that return a text instead of a status. */
 #define GPU_TEXT_API(X)                                                            \
