@@ -212,8 +212,8 @@ def test_float32_loops_match_scipy(name):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_softplus_matches_scipy(dtype):
-    # SciPy's is NumPy's logaddexp(0, x): the same values to 1 ULP (the C
-    # libraries' log1p and exp), and out= taken
+    # SciPy's is NumPy's logaddexp(0, x): the same values to 2 ULPs (the C
+    # libraries' log1p and exp; CUDA's, 2 on an H100), and out= taken
     rng = np.random.default_rng(3)
     x = np.concatenate([rng.standard_normal(2000) * 30, np.exp(rng.uniform(-700, 700, 2000)),
                         -np.exp(rng.uniform(-700, 700, 2000)),
@@ -223,7 +223,7 @@ def test_softplus_matches_scipy(dtype):
         ref = ss.softplus(x)
     got = sp.softplus(gp.asarray(x))
     assert got.dtype == ref.dtype
-    np.testing.assert_array_max_ulp(gp.asnumpy(got), ref, maxulp=1)
+    np.testing.assert_array_max_ulp(gp.asnumpy(got), ref, maxulp=2)
     out = gp.empty(x.shape, dtype)
     assert sp.softplus(gp.asarray(x), out=out) is out
-    np.testing.assert_array_max_ulp(gp.asnumpy(out), ref, maxulp=1)
+    np.testing.assert_array_max_ulp(gp.asnumpy(out), ref, maxulp=2)
