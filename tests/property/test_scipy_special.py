@@ -1305,6 +1305,35 @@ def _k_leading(a):
 for _name in ("kv", "kve"):
     KNOWN.append((_name, _k_tiny_x, _k_leading, "K_nu(x) = Gamma(nu) / 2 (2/x)^nu for a tiny x, "
                   "a double below the overflow (kv(1, 2.2e-308) = 4.5e307); SciPy's inf"))
+
+
+def _kn_small_x(a):
+    """K_n(x) where it is huge: Gamma(n) / 2 (2/x)^n times the finite sum
+    sum_k<n (-1)^k (n-k-1)! / ((n-1)! k!) (x/2)^2k (the rest, of order
+    (x/2)^n log x, is no part of a double there)"""
+    n, x = np.broadcast_arrays(_a(a), _a(a, 1))
+    with np.errstate(all="ignore"):
+        q = -(x / 2) ** 2
+        term, total = np.ones_like(x), np.ones_like(x)
+        for k in range(1, 200):
+            live = k < n
+            term = np.where(live, term * q / (k * (n - k)), 0.0)
+            total = total + term
+        return _k_leading(a) * total
+
+
+def _kn_scipy_inf(a):
+    """kn where SciPy's overflows to inf and the function is a double"""
+    n, x = np.broadcast_arrays(_a(a), _a(a, 1))
+    with np.errstate(all="ignore"):
+        ok = np.isfinite(n) & (n >= 2) & (n < 200) & (x > 0)
+        ref = np.where(ok, ss.kn(np.where(ok, n, 0).astype(np.int64), x), np.nan)
+        return ok & np.isinf(ref) & np.isfinite(_kn_small_x(a))
+
+
+KNOWN.append(("kn", _kn_scipy_inf, _kn_small_x,
+              "K_n(x) below the overflow (kn(16, 1e-18) = 4.3e304, kn(100, 0.06) = 9.05e307); "
+              "SciPy's inf"))
 KNOWN.append(("poch", _poles_underflow, lambda a: np.zeros_like(_a(a)),
               "the ratio of Gamma's residues below the doubles: 0; SciPy's NaN"))
 
