@@ -404,10 +404,7 @@ class ndarray:
                     # after the current stream's work, which may still be
                     # writing the array (an upload, as asarray's, included):
                     # CuPy's uploads are done when they return, gpunp's not
-                    from gpunp import cuda
-                    cur = cuda.get_current_stream()
-                    if cur._h != stream._h:
-                        stream.wait_event(cur.record())
+                    check(lib.gp_stream_signal_native(stream.ptr))
                 check(lib.gp_memcpy(host.ctypes.data, self.data_ptr, host.nbytes,
                                     lib.GP_MEMCPY_DEVICE_TO_HOST, st, 0))
             return host
