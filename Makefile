@@ -38,7 +38,7 @@ $(VENV)/.installed: $(WHEEL_DIR)/.built
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	# ml_dtypes: bfloat16 (tests/test_bfloat16.py; gpunp runs without it)
-	$(PY) -m pip install -q numpy cffi pytest pytest-xdist hypothesis "scipy<1.18" ml_dtypes
+	$(PY) -m pip install -q numpy cffi pytest pytest-xdist hypothesis "scipy<1.18" "ml_dtypes>=0.7"
 	# gpunp.dask's tests (tests/test_dask*.py; the GPU machine and the abi3 venvs go without)
 	$(PY) -m pip install -q "dask[array]>=2025.1" "distributed>=2025.1" "xarray>=2025.1" "zarr>=3"
 	$(PY) -m pip install -q --force-reinstall --no-deps $(WHEEL_DIR)/gpunp-*.whl
@@ -276,7 +276,7 @@ $(BUILD)/venv-%/.installed: $(WHEEL_DIR)/.built
 	  pyenv install -s $* && py=$$(ls -d $(PYENV_ROOT)/versions/$*.*/bin/python3 | sort -V | tail -1); fi; \
 	test -n "$$py" || { echo "no Python $* in $(PYENV_ROOT)/versions: install it (pyenv install $*)"; exit 1; }; \
 	rm -rf $(BUILD)/venv-$* && $$py -m venv $(BUILD)/venv-$* && \
-	$(BUILD)/venv-$*/bin/pip install -q numpy cffi pytest pytest-xdist hypothesis "scipy<1.18" ml_dtypes \
+	$(BUILD)/venv-$*/bin/pip install -q numpy cffi pytest pytest-xdist hypothesis "scipy<1.18" "ml_dtypes>=0.7" \
 	  $(WHEEL_DIR)/gpunp-*.whl && \
 	(cd / && $(abspath $(BUILD))/venv-$*/bin/python -c "import sys, numpy, scipy, gpunp; \
 	  print('Python', sys.version.split()[0], 'NumPy', numpy.__version__, 'SciPy', scipy.__version__, \

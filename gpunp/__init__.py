@@ -194,9 +194,8 @@ def __getattr__(name):
         # import costs more than NumPy's), absent without ml_dtypes
         try:
             return _lib_py.bfloat16().type
-        except TypeError:
-            raise AttributeError("module 'gpunp' has no attribute 'bfloat16' (it needs the "
-                                 "ml_dtypes package)") from None
+        except TypeError as e:
+            raise AttributeError(f"module 'gpunp' has no attribute 'bfloat16' ({e})") from None
     if name == "special":
         # SciPy's array API support (SCIPY_ARRAY_API=1) looks a special
         # function up as `xp.special.<name>` in a namespace it does not know

@@ -185,7 +185,10 @@ def is_bfloat16(dt: numpy.dtype) -> bool:
 
 def bfloat16() -> numpy.dtype:
     """ml_dtypes' bfloat16 dtype, registered as the engine's GP_BFLOAT16 at
-    first use; TypeError when ml_dtypes is not installed."""
+    first use; TypeError when ml_dtypes is not installed, or older than the
+    0.7 whose promotion and casting rules the engine's tables follow (0.6
+    cannot promote bfloat16 with int16 or wider, and takes a Python float to
+    float64 in result_type but to float32 in arithmetic)."""
     dt = DTYPES[BFLOAT16]
     if dt is None:
         try:
@@ -193,6 +196,10 @@ def bfloat16() -> numpy.dtype:
         except ImportError:
             raise TypeError("bfloat16 needs the ml_dtypes package (pip install ml_dtypes)") \
                 from None
+        version = ml_dtypes.__version__
+        if tuple(int(p) for p in version.split(".")[:2] if p.isdigit()) < (0, 7):
+            raise TypeError(f"bfloat16 needs ml_dtypes 0.7 or later, whose promotion rules gpunp "
+                            f"follows ({version} is installed: pip install -U ml_dtypes)")
         dt = DTYPES[BFLOAT16] = numpy.dtype(ml_dtypes.bfloat16)
         _CODES[dt] = _CODES[ml_dtypes.bfloat16] = BFLOAT16
     return dt

@@ -176,6 +176,23 @@ def test_without_ml_dtypes():
     assert r.returncode == 0, r.stderr
 
 
+def test_an_older_ml_dtypes_is_refused_by_name():
+    # 0.6's rules differ from the engine's tables (no bfloat16 + int16):
+    # refused with its version, never computed by other rules than NumPy's
+    code = (
+        "import ml_dtypes, numpy as np, pytest\n"
+        "ml_dtypes.__version__ = '0.6.0'\n"
+        "import gpunp as gp\n"
+        "with pytest.raises(AttributeError, match='0.6.0 is installed'):\n"
+        "    gp.bfloat16\n"
+        "with pytest.raises(TypeError, match='ml_dtypes 0.7 or later'):\n"
+        "    gp.zeros(2, dtype=ml_dtypes.bfloat16)\n"
+        "assert (gp.arange(3) + 1).get().tolist() == [1, 2, 3]\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
 BINARY = ["add", "subtract", "multiply", "true_divide", "maximum", "fmin"]
 
 
