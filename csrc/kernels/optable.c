@@ -463,6 +463,17 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "gdtria", "fff->f ddd->d", "gpk_sf_gdtria(x0, x1, x2)"),
     SF(3, "gdtrib", "fff->f ddd->d", "gpk_sf_gdtrib(x0, x1, x2)"),
     SF(3, "gdtrix", "fff->f ddd->d", "gpk_sf_gdtrix(x0, x1, x2)"),
+    /* the parameter inverses on the incomplete beta function: Boost's
+     * btdtria and btdtrib (whose float loops answer p = 1 and p = 0 with
+     * float's smallest normal number), CDFLIB's others (issue 38) */
+    SF(3, "btdtria", "fff->f ddd->d", "gpk_sf_pinv_btdtria(x0, x1, x2, sizeof(x0) == 4)"),
+    SF(3, "btdtrib", "fff->f ddd->d", "gpk_sf_pinv_btdtrib(x0, x1, x2, sizeof(x0) == 4)"),
+    SF(3, "bdtrik", "fff->f ddd->d", "gpk_sf_pinv_bdtrik(x0, x1, x2)"),
+    SF(3, "bdtrin", "fff->f ddd->d", "gpk_sf_pinv_bdtrin(x0, x1, x2)"),
+    SF(3, "nbdtrik", "fff->f ddd->d", "gpk_sf_pinv_nbdtrik(x0, x1, x2)"),
+    SF(3, "nbdtrin", "fff->f ddd->d", "gpk_sf_pinv_nbdtrin(x0, x1, x2)"),
+    SF(2, "stdtridf", "ff->f dd->d", "gpk_sf_pinv_stdtridf(x0, x1)"),
+    SF(3, "fdtridfd", "fff->f ddd->d", "gpk_sf_pinv_fdtridfd(x0, x1, x2)"),
     /* Legendre, Laguerre, Gegenbauer and Jacobi polynomials (sfpoly, issue 38);
      * SciPy 1.18 changed Gegenbauer's and Jacobi's edges: the helpers take
      * which SciPy runs */

@@ -2517,7 +2517,7 @@ GPK_HELPER double gpk_sf_nbdtrc(double k, double n, double p)
 
 /* Student's t tail beyond |t| = at with df degrees of freedom is half of
  * I_x(df / 2, 1 / 2) at x = df / (df + t^2); x and y = 1 - x each formed
- * without the cancellation of 1 - x */
+ * without the cancellation of 1 - x (stdtr and stdtridf's forward function) */
 GPK_HELPER void gpk_sf_t_beta_xy(double df, double at, double *x, double *y)
 {
     if (at >= 1) {
@@ -5197,6 +5197,191 @@ GPK_HELPER double gpk_sf_gdtrix(double a, double b, double p)
     return gpk_sf_gammaincinv(b, p) / a;
 }
 #endif /* GPK_SF_SHAPEINV */
+#ifdef GPK_SF_PINV
+/* ---- more parameter inverses on the incomplete beta function --------------
+ * SciPy's btdtria and btdtrib are Boost's (ibeta_inva, ibeta_invb): a root
+ * anywhere in the doubles. Its bdtrik, bdtrin, nbdtrik, nbdtrin, stdtridf
+ * and fdtridfd are CDFLIB's (dinvr), a search within fixed bounds that
+ * first compares f = F - p at both (the lower tail's F - p for p <= 1/2,
+ * else the upper tail's F - (1 - p)) and returns a bound where f has one
+ * sign on both: the low one where f is already past 0 there in the way it
+ * moves (f equal at both bounds counts as falling), else the high one; f
+ * 0 at both leaves the search at its first point. The root itself is
+ * gpunp's: gpk_sf_root's search, inside the bounds, to 2 eps on the logs
+ * of the tails. Where the computed F is flat (a tail underflowed to 0, a
+ * parameter too small to move it) every point of the flat stretch is a
+ * root; SciPy's is where its steps first landed on one, gpunp's where its
+ * own did. */
+#define GPK_PINV_BTA 0 /* I_x(s, b) = p: btdtria */
+#define GPK_PINV_BTB 1 /* I_x(a, s) = p: btdtrib */
+#define GPK_PINV_BDK 2 /* bdtr(s, n, pr) = p: bdtrik */
+#define GPK_PINV_BDN 3 /* bdtr(k, s, pr) = p: bdtrin */
+#define GPK_PINV_NBK 4 /* nbdtr(s, n, pr) = p: nbdtrik */
+#define GPK_PINV_NBN 5 /* nbdtr(k, s, pr) = p: nbdtrin */
+#define GPK_PINV_STDF 6 /* stdtr(s, t) = p: stdtridf */
+#define GPK_PINV_FDFD 7 /* fdtr(dfn, s, f) = p: fdtridfd */
+
+/* the lower tail F (upper: 1 - F) of inverse `kind` at the parameter s, u
+ * and v the other two, with CDFLIB's continuous counts and its limits;
+ * every inverse's one call of gpk_sf_ibeta_xy (gfx90a spills where it is
+ * inlined at several sites) */
+GPK_HELPER double gpk_sf_pinv_cdf(int kind, double s, double u, double v, int upper)
+{
+    double a = 0, b = 0, x = 0, y = 0, r;
+    int up = upper, half = 0, big = 0;
+    switch (kind) {
+    case GPK_PINV_BTA: a = s; b = u; x = v; y = 1 - v; break;
+    case GPK_PINV_BTB: a = u; b = s; x = v; y = 1 - v; break;
+    /* bdtr(k, n, pr) = I_{1 - pr}(n - k, k + 1), 1 from k = n on */
+    case GPK_PINV_BDK:
+        if (!(s < u)) return upper ? 0.0 : 1.0;
+        a = u - s; b = s + 1; x = 1 - v; y = v; break;
+    case GPK_PINV_BDN:
+        if (!(u < s)) return upper ? 0.0 : 1.0;
+        a = s - u; b = u + 1; x = 1 - v; y = v; break;
+    /* nbdtr(k, n, pr) = I_pr(n, k + 1) */
+    case GPK_PINV_NBK: a = u; b = s + 1; x = v; y = 1 - v; break;
+    case GPK_PINV_NBN: a = s; b = u + 1; x = v; y = 1 - v; break;
+    case GPK_PINV_STDF: {
+        /* the tail beyond |t| is I_x(s/2, 1/2) / 2 at x = s / (s + t^2)
+         * (as gpk_sf_stdtr); t^2 underflowing to 0 is 1/2 (CDFLIB's) */
+        double t = u, at = fabs(t);
+        if (t * t == 0) return 0.5;
+        if (isinf(t)) return (t > 0) != (upper != 0) ? 1.0 : 0.0;
+        gpk_sf_t_beta_xy(s, at, &x, &y);
+        a = s / 2; b = 0.5; up = 0; half = 1;
+        big = (t < 0) == (upper != 0); /* the side of t that holds 1/2 */
+        break;
+    }
+    case GPK_PINV_FDFD: {
+        /* fdtr(dfn, s, f) = I_w(dfn/2, s/2), w = dfn f / (s + dfn f) */
+        double prod = u * v;
+        if (!(v > 0)) return upper ? 1.0 : 0.0;
+        if (isinf(prod)) return upper ? 0.0 : 1.0;
+        a = u / 2; b = s / 2; x = prod / (s + prod); y = s / (s + prod); break;
+    }
+    }
+    /* CDFLIB's cumbet and bratio: x = 0, then y = 0, then a 0 or b
+     * infinite (all the mass at 0), then b 0 or a infinite (at 1) */
+    double lower = !(x > 0) ? 0.0 : !(y > 0) ? 1.0 : (a == 0 || isinf(b)) ? 1.0
+                 : (b == 0 || isinf(a)) ? 0.0 : 2.0;
+    r = lower != 2 ? (up ? 1 - lower : lower) : gpk_sf_ibeta_xy(a, b, x, y, up);
+    return half ? (big ? 1 - 0.5 * r : 0.5 * r) : r;
+}
+
+/* the search's function of F: the tail's log against the target's, where
+ * both are above 0 (a straighter function of the parameter), else F - p */
+GPK_HELPER double gpk_sf_pinv_g(double F, double tgt)
+{
+    return tgt > 0 && F > 0 ? log(F) - log(tgt) : F - tgt;
+}
+
+/* the root s of inverse `kind`'s F(s) = p, from s0; within [lo, hi]
+ * (CDFLIB's, `below` returned for a root below lo) or, with hi infinite,
+ * anywhere (Boost's; inc is then +1 where the searched tail rises with s,
+ * -1 where it falls) */
+GPK_HELPER double gpk_sf_pinv_search(int kind, double u, double v, double p, double lo,
+                                     double hi, double below, double s0, int inc)
+{
+    int upper = p > 0.5;
+    double tgt = upper ? 1 - p : p, Flo = 0;
+    gpk_sf_root r = gpk_sf_root_start(s0);
+    for (int k = isinf(hi) ? 2 : 0;; ++k) {
+        double s = k == 0 ? lo : k == 1 ? hi : r.s;
+        double F = gpk_sf_pinv_cdf(kind, s, u, v, upper);
+        if (k == 0) {
+            Flo = F;
+            continue;
+        }
+        if (k == 1) {
+            double flo = Flo - tgt, fhi = F - tgt;
+            inc = fhi > flo ? 1 : -1;
+            if (inc * flo > 0) return below;
+            if (inc * fhi < 0) return hi;
+            /* the root is inside: the bounds bracket it from the start (a
+             * bound at 0 is left to the search's own steps down) */
+            if (lo > 0) {
+                r.lo = lo;
+                r.glo = inc * gpk_sf_pinv_g(Flo, tgt);
+            }
+            r.hi = hi;
+            r.ghi = inc * gpk_sf_pinv_g(F, tgt);
+            continue;
+        }
+        gpk_sf_root_next(&r, inc * gpk_sf_pinv_g(F, tgt));
+        if (r.done) return r.s;
+    }
+}
+
+/* btdtria and btdtrib: a with I_x(a, b) = p and b with I_x(a, b) = p,
+ * Boost's (SciPy's) edges: p = 0 and p = 1 are the limits (inf, and the
+ * smallest normal number of the loop's type) before x's range is asked;
+ * x = 1 or the other parameter infinite NaN (I_x does not move) */
+GPK_HELPER double gpk_sf_pinv_btdtria(double p, double b, double x, int f32)
+{
+    if (p != p || b != b || x != x || !(b > 0) || !(x > 0) || p < 0 || p > 1) return NAN;
+    if (p == 0) return INFINITY;
+    if (p == 1) return f32 ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+    if (!(x < 1) || isinf(b)) return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_BTA, b, x, p, 0, INFINITY, 0, 1, p > 0.5 ? 1 : -1);
+}
+
+GPK_HELPER double gpk_sf_pinv_btdtrib(double a, double p, double x, int f32)
+{
+    if (p != p || a != a || x != x || !(a > 0) || !(x > 0) || p < 0 || p > 1) return NAN;
+    if (p == 0) return f32 ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+    if (p == 1) return INFINITY;
+    if (!(x < 1) || isinf(a)) return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_BTB, a, x, p, 0, INFINITY, 0, 1, p > 0.5 ? -1 : 1);
+}
+
+/* CDFLIB's domains (SciPy's): 1 - pr must be below 1 for the binomial
+ * (pr = 0, or below 2^-54, is NaN); p = 1 is NaN for the negative
+ * binomial and fdtridfd; infinite k is allowed, infinite n not */
+GPK_HELPER double gpk_sf_pinv_bdtrik(double p, double n, double pr)
+{
+    if (p != p || pr != pr || isinf(n) || p < 0 || p > 1 || !(n > 0) || pr < 0 || pr > 1 ||
+        !(1 - pr < 1))
+        return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_BDK, n, pr, p, 0, n, 0, n / 2, 0);
+}
+
+GPK_HELPER double gpk_sf_pinv_bdtrin(double k, double p, double pr)
+{
+    if (k != k || p != p || pr != pr || p < 0 || p > 1 || !(k >= 0) || pr < 0 || pr > 1 ||
+        !(1 - pr < 1))
+        return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_BDN, k, pr, p, 1e-100, 1e100, 1e-100, 5, 0);
+}
+
+GPK_HELPER double gpk_sf_pinv_nbdtrik(double p, double n, double pr)
+{
+    if (p != p || pr != pr || isinf(n) || p < 0 || !(p < 1) || !(n >= 0) || pr < 0 || pr > 1)
+        return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_NBK, n, pr, p, 0, 1e100, 0, 5, 0);
+}
+
+GPK_HELPER double gpk_sf_pinv_nbdtrin(double k, double p, double pr)
+{
+    if (k != k || p != p || pr != pr || p < 0 || !(p < 1) || !(k >= 0) || pr < 0 || pr > 1)
+        return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_NBN, k, pr, p, 0, 1e100, 0, 5, 0);
+}
+
+/* stdtridf searches [1e-100, 1e10]; a root below is SciPy's -1e100 */
+GPK_HELPER double gpk_sf_pinv_stdtridf(double p, double t)
+{
+    if (p != p || t != t || p < 0 || p > 1) return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_STDF, t, 0, p, 1e-100, 1e10, -1e100, 5, 0);
+}
+
+GPK_HELPER double gpk_sf_pinv_fdtridfd(double dfn, double p, double f)
+{
+    if (dfn != dfn || p != p || f != f || p < 0 || !(p < 1) || !(f >= 0) || !(dfn > 0))
+        return NAN;
+    return gpk_sf_pinv_search(GPK_PINV_FDFD, dfn, f, p, 1e-100, 1e100, 1e-100, 5, 0);
+}
+#endif /* GPK_SF_PINV */
 #ifdef GPK_SF_OPOLY
 /* ---- Legendre, Laguerre, Gegenbauer and Jacobi polynomials ----------------
  * An integer degree runs SciPy's recurrences (on the differences of

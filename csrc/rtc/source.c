@@ -45,7 +45,7 @@ static const section_t sections[] = {
 /* the incomplete beta functions use beta (GAMMA), erfc (ERF) and their
  * incomplete gamma limit (IGAM) */
 #define SF_IBETA_WORDS "gpk_sf_betainc", "gpk_sf_bdtr", "gpk_sf_nbdtr", "gpk_sf_fdtr", \
-    "gpk_sf_stdtr"
+    "gpk_sf_stdtr", "gpk_sf_pinv_"
 /* ndtri_exp uses ndtri and log_ndtr, wofz and owens_t erfcx (ERF) */
 #define SF_ERF_KS_WORDS "gpk_sf_ndtri_exp(", "gpk_sf_wofz(", "gpk_sf_owens_t("
 /* the inverses of the incomplete beta function and the F distribution on it */
@@ -92,8 +92,10 @@ static const section_t sf_sections[] = {
     {"GPK_SF_OWENS", {"gpk_sf_owens_t("}},
     {"GPK_SF_HANKEL", {"gpk_sf_bv_hankel("}},
     {"GPK_SF_STDTR", {"gpk_sf_stdtr"}},
-    {"GPK_SF_ROOT", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
+    {"GPK_SF_ROOT", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri", "gpk_sf_pinv_"}},
     {"GPK_SF_SHAPEINV", {"gpk_sf_chdtriv", "gpk_sf_pdtrik", "gpk_sf_gdtri"}},
+    /* the parameter inverses on the incomplete beta function (issue 38) */
+    {"GPK_SF_PINV", {"gpk_sf_pinv_"}},
     {"GPK_SF_OPOLY", {SF_OPOLY_WORDS}},
     /* lpmv (on OPOLY's Gegenbauer function), the Struve functions (on BESSELV) */
     {"GPK_SF_LPMV", {"gpk_sf_op_lpmv("}},

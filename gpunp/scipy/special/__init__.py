@@ -28,7 +28,9 @@ the Hankel functions ``hankel1``, ``hankel2``, ``hankel1e``, ``hankel2e``
 (real order, complex z: wrappers over rows of real and imaginary parts), the
 binomial, negative binomial, F, gamma, chi-square, Poisson and Student's t
 distributions with their inverses (in the parameters too: ``chdtriv``,
-``pdtrik``, ``gdtria``, ``gdtrib``, ``gdtrix``), the convex-analysis and
+``pdtrik``, ``gdtria``, ``gdtrib``, ``gdtrix``, ``btdtria``, ``btdtrib``,
+``bdtrik``, ``bdtrin``, ``nbdtrik``, ``nbdtrin``, ``stdtridf``,
+``fdtridfd``), the convex-analysis and
 Box-Cox helpers, the Chebyshev, Hermite, Legendre, Laguerre, Gegenbauer and
 Jacobi polynomials (each with SciPy's integer-degree loop and its real-degree
 loops), the spherical harmonics, the arithmetic-geometric
