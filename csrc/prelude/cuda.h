@@ -10,8 +10,11 @@
  * kernel calls, where it built all of them for every kernel (on the H200's
  * host the front end of a tanh kernel took 18 ms, and 12 as templates). */
 #define GPK_HELPER template <int = 0> __device__ __forceinline__
-/* (hip.h keeps these out of line; NVRTC inlines them as the rest) */
-#define GPK_HELPER_CALL GPK_HELPER
+/* ...and a large helper that a kernel reaches from several places, kept
+ * out of line (as hip.h does): NVRTC inlined eval_jacobi's hypergeometric
+ * series at each of its 12 call sites, a full compile of 5 minutes and more
+ * with a 1424-byte stack frame; out of line, 24 s and 80 bytes */
+#define GPK_HELPER_CALL template <int = 0> __device__ __noinline__
 
 /* NVRTC compiles without the C library's headers. */
 #define NAN __int_as_float(0x7fffffff)
