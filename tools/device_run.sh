@@ -9,7 +9,9 @@
 #       markupsafe msgpack psutil pyyaml sortedcontainers tblib tornado zict \
 #       importlib_metadata zipp packaging lazy_importer \
 #       zarr donfig google-crc32c msgspec numcodecs typing_extensions
-#   # (the GPU machine has its own NumPy: no numpy wheel goes in .whl)
+#   pip download ... --platform manylinux_2_28_x86_64 -d .whl "ml_dtypes>=0.7"
+#   # (the GPU machine has its own NumPy: no numpy wheel goes in .whl; its
+#   # ml_dtypes, 0.6, is older than gpunp's bfloat16 needs)
 #   rm -f .whl/gpunp-*.whl; pip wheel --no-deps -w .whl .; git rev-parse HEAD > .whl/COMMIT
 #   # (with a kernel pack for the device: `make wheel PACK_ARCHS=sm_90`, then
 #   # dist/gpunp-*.whl into .whl)
@@ -52,6 +54,8 @@ ROOT=$(pwd)
 python3 -m pip install -q --no-index --no-deps --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site GPUNP_BACKEND=cuda PYTHONUNBUFFERED=1 PYTHONSAFEPATH=1
+# a crashed process (a worker, a test's child) leaves its Python stack in its log
+export PYTHONFAULTHANDLER=1
 echo "commit $(cat .whl/COMMIT)"
 export BENCH_COMMIT=$(cat .whl/COMMIT)  # the commit the bench's results record
 C=${HOME:-/root}/.cache/gpunp
