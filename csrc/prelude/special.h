@@ -2355,12 +2355,13 @@ GPK_HELPER double gpk_sf_ibeta_temme(double a, double b, double x, double y, int
  * I = E (1 + a S) with E = x^a / (a B(a, b)) and S = sum_{n>=1} (1-b)_n
  * x^n / (n! (a + n)), whose terms fall as b x / n, as -expm1(log E) -
  * E a S (measured against SciPy: 5 ULPs at the 99th percentile, 92 where
- * b x nears 1 and the two terms cancel, against 1e15 before). log(a B)
- * = lgamma(1 + a) - (lgamma(b + a) - lgamma(b)), the difference formed
- * from a's side: steps of log1p(a / b) up to b = 16, then Stirling's
+ * b x nears 1 and the two terms cancel, against 1e15 before). */
+/* log(a B(a, b)) for a up to 1e-3 (near 0, where log a + log B would
+ * cancel): lgamma(1 + a) - (lgamma(b + a) - lgamma(b)), the difference
+ * formed from a's side: steps of log1p(a / b) up to b = 16, then Stirling's
  * difference, mu's by its Taylor series in a (mu' to z^-10, mu'' to z^-7,
  * mu''' to z^-8: the next term is below 1e-16 of the difference) */
-GPK_HELPER double gpk_sf_ibeta_small_a(double a, double b, double x)
+GPK_HELPER double gpk_sf_log_abeta_small(double a, double b)
 {
     double d = 0, z = b;
     for (; z < 16; z += 1) d -= log1p(a / z);
@@ -2370,7 +2371,12 @@ GPK_HELPER double gpk_sf_ibeta_small_a(double a, double b, double x)
     double mu3 = z2 * z2 * (-0.5 + z2 * (1.0 / 6 - z2 / 6));
     d += (z - 0.5) * log1p(a / z) + a * log(z + a) - a +
          a * (mu1 + a * (0.5 * mu2 + a * mu3 / 6));
-    double lE = a * log(x) - gpk_sf_lgam1p_small(a) + d;
+    return gpk_sf_lgam1p_small(a) - d;
+}
+
+GPK_HELPER double gpk_sf_ibeta_small_a(double a, double b, double x)
+{
+    double lE = a * log(x) - gpk_sf_log_abeta_small(a, b);
     double S = 0, t = 1;
     for (int n = 1; n < 200; ++n) {
         t *= (n - b) * x / n;
@@ -3966,11 +3972,13 @@ GPK_HELPER void gpk_sf_bv_airy(double x, int scaled, double *ai, double *aip, do
 #endif /* GPK_SF_BESSELV */
 #ifdef GPK_SF_IBETAINV
 /* ---- inverses of the incomplete beta function; the F distribution ------- */
-/* log(a B(a, b)), which is near 0 for a tiny a: there -a (psi(b) + gamma),
- * whose next term is a^2 psi'(b) / 2 (log a + log B would cancel) */
+/* log(a B(a, b)): the roots' first guesses divide it by a, so its absolute
+ * error, log a's eps where log a + log B cancel, must not grow with 1 / a
+ * (ibeta_small_a's form up to a = 1e-3; it was -a (psi(b) + gamma) below
+ * 1e-10 only, and 1e-5 off in the root's size just above) */
 GPK_HELPER double gpk_sf_log_abeta(double a, double b)
 {
-    if (a < 1e-10 && b > 1e-5) return -a * (gpk_sf_digamma(b) + GPK_SF_EULER);
+    if (a <= 1e-3) return gpk_sf_log_abeta_small(a, b);
     return log(a) + gpk_sf_betaln(a, b);
 }
 
@@ -3994,6 +4002,11 @@ GPK_HELPER double gpk_sf_ibeta_root(double a, double b, double p, double q)
     if (a >= 1 && b >= 1) {
         double s = a + b, z = upper ? -gpk_sf_ndtri(q) : gpk_sf_ndtri(p);
         t = a / s + z * sqrt(a / s * (b / s) / (s + 1));
+    } else if (a + b < 1e-6) {
+        /* both tiny: in the bulk I_t = (b + a b logit(t)) / (a + b) to
+         * O(a log t), flat to within a + b of b / (a + b), so that many t
+         * give F == p in doubles: the first guess is that form's root */
+        t = 1 / (1 + exp(q / a - p / b));
     }
     double lo = 0, hi = 0.5;
     if (!(t > lo && t < hi)) t = 0.25;
@@ -4024,6 +4037,10 @@ GPK_HELPER double gpk_sf_ibeta_inv(double a, double b, double p, double q, doubl
      * frame for gfx90a */
     int upper = p > 0.5;
     double half = gpk_sf_ibeta_xy(a, b, 0.5, 0.5, upper);
+    if (half == (upper ? q : p)) {
+        *y = 0.5; /* (a = b, p = 1/2 above all: the root by symmetry) */
+        return 0.5;
+    }
     int below = upper ? q >= half : p <= half;
     double r = gpk_sf_ibeta_root(below ? a : b, below ? b : a, below ? p : q, below ? q : p);
     *y = below ? 1 - r : r;
@@ -4080,40 +4097,70 @@ GPK_HELPER double gpk_sf_nbdtri(double k, double n, double y)
     return gpk_sf_ibeta_inv(n, k + 1, y, 1 - y, &q);
 }
 
+/* p q / d and p / (q d) in whichever order keeps the steps doubles (p / d
+ * alone may overflow or underflow where the whole does not) */
+GPK_HELPER double gpk_sf_mul_div(double p, double q, double d)
+{
+    double v = p / d * q;
+    if (v == 0 || isinf(v)) v = p * (q / d);
+    if (v == 0 || isinf(v)) v = p * q / d;
+    return v;
+}
+GPK_HELPER double gpk_sf_div_div(double p, double q, double d)
+{
+    double v = p / q / d;
+    if (v == 0 || isinf(v)) v = p / d / q;
+    if (v == 0 || isinf(v)) v = p / (q * d);
+    return v;
+}
+
 /* the F distribution: I_w(dfn/2, dfd/2) at w = dfn x / (dfd + dfn x), with
- * w and 1 - w formed apart from z = dfn x / dfd */
+ * w and 1 - w formed apart from z = dfn x / dfd and r = 1 / z (fdtrc(3.5e-17,
+ * 1.4e307, 3.7e19): z = 9.2e-305, but dfn / dfd first gave 0, and the
+ * head taken for w = 0 -1e-16) */
 GPK_HELPER double gpk_sf_fdtr_tail(double dfn, double dfd, double x, int upper)
 {
     if (dfn != dfn || dfd != dfd || x != x || !(dfn > 0) || !(dfd > 0) || x < 0) return NAN;
     if (isinf(x)) return upper ? 0.0 : 1.0; /* SciPy's, infinite degrees too */
     if (isinf(dfn) || isinf(dfd)) return NAN;
-    double a = dfn / 2, b = dfd / 2, z = dfn / dfd * x;
-    if (isinf(z)) z = dfn * (x / dfd); /* dfn / dfd alone may overflow */
-    /* past z's overflow 1 - w = 1 / (1 + z) may still be a double */
-    double w = isinf(z) ? 1.0 : z / (1 + z), y = isinf(z) ? dfd / dfn / x : 1 / (1 + z);
+    double a = dfn / 2, b = dfd / 2;
+    double z = gpk_sf_mul_div(dfn, x, dfd), r = gpk_sf_div_div(dfd, dfn, x);
+    double w = z <= 1 ? z / (1 + z) : 1 / (1 + r), y = z <= 1 ? 1 / (1 + z) : r / (1 + r);
     double lower;
     if (x == 0) lower = 0;
     else if (a == 0) lower = 1; /* a subnormal dfn: the mass at 0 */
     else if (b == 0) lower = 0; /* a subnormal dfd: at 1 */
-    else if (b > 1e8 * (a + 1) * sqrt(a + 1) && z < 1e-8) {
-        /* the incomplete gamma limit (as ibeta_xy's) at u = -(b + (a - 1)/2)
-         * log(1 - w) = (b + (a - 1)/2) log1p(z), from z = dfn x / dfd
-         * itself, which may be below the doubles */
-        double u = (b + (a - 1) / 2) / dfd * dfn * x;
-        return upper ? gpk_sf_gammaincc(a, u) : gpk_sf_gammainc(a, u);
-    }
     else if (w == 0) {
         /* w below the doubles: the lower tail's head w^a / (a B) in logs,
          * log w = log z; near 1 for a tiny dfn (fdtrc(5.4e-226, 0.64,
-         * 2.0e-255) = 3.0e-223, where a rounded w gave SciPy's 1) */
+         * 2.0e-255) = 3.0e-223, where a rounded w gave SciPy's 1). Its next
+         * term, O(b w) = O(dfn x), is below 5e-16 of it: z = dfn x / dfd
+         * underflowed. */
         double l = a * (log(dfn) - log(dfd) + log(x)) - gpk_sf_log_abeta(a, b);
         return upper ? -expm1(l) : exp(l);
     }
     else if (y == 0) {
         /* 1 - w below the doubles: the upper tail's head (1 - w)^b / (b B),
-         * in logs (near 1 for a tiny dfd) */
+         * in logs (near 1 for a tiny dfd); as w's */
         double l = b * (log(dfd) - log(dfn) - log(x)) - gpk_sf_log_abeta(b, a);
         return upper ? exp(l) : -expm1(l);
+    }
+    else if (b > 1e8 * (a + 1) * sqrt(a + 1) && z < 1e-8) {
+        /* the incomplete gamma limit (as ibeta_xy's) at u = -(b + (a - 1)/2)
+         * log(1 - w) = (b + (a - 1)/2) log1p(z), from dfn x / dfd itself:
+         * z may be subnormal (log1p(z) taken as z at z = 2.7e-9 put
+         * fdtr(1, 3.7e8, 1) 3e-10 off) */
+        double u = (b + (a - 1) / 2) / dfd * dfn * x * (log1p(z) / z);
+        return upper ? gpk_sf_gammaincc(a, u) : gpk_sf_gammainc(a, u);
+    }
+    else if (a > 1e8 * (b + 1) * sqrt(b + 1) && r < 1e-8) {
+        /* its mirror, at u = (a + (b - 1)/2) log1p(r) from dfd / x: r, and
+         * 1 - w with it, may be subnormal (fdtr(5.3e302, 0.25, 6.0e9): r =
+         * 7.8e-315, and 1261 ULPs off through it) */
+        double dx = dfd / x;
+        double u = dx > 1e-300 ? (a + (b - 1) / 2) / dfn * dx * (log1p(r) / r)
+                               : exp(log(a + (b - 1) / 2) - log(dfn) + log(dfd) - log(x));
+        return upper ? gpk_sf_gammainc(b, u) : gpk_sf_gammaincc(b, u);
     }
     else return gpk_sf_ibeta_xy(a, b, w, y, upper);
     return upper ? 1 - lower : lower;

@@ -1587,6 +1587,31 @@ KNOWN.append(("fdtrc", _fdtrc_tiny_dfn, _fdtrc_tiny_dfn_value,
               "SciPy's 0, or 1 where its w rounds to 1"))
 
 
+def _fdtrc_subnormal_w(a):
+    """fdtrc = I_y(dfd / 2, dfn / 2) where y = dfd / (dfd + dfn x) is below
+    the normal doubles and SciPy's is 0 (fdtrc(8.1e15, 1, 2.2e292) =
+    5.37e-147: found by a hypothesis draw)"""
+    dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ly = np.log(dfd) - np.log(dfn) - np.log(x)
+        return ((dfn > 0) & np.isfinite(dfn) & (dfd > 1e-5) & (dfd < 1e5) & (x > 0) &
+                np.isfinite(x) & (ly < LOG_TINY) & (ss.fdtrc(dfn, dfd, x) == 0))
+
+
+def _fdtrc_head(a):
+    """the upper tail's head y^b / (b B(a, b)), b = dfd / 2, whose next term
+    is O(a y), a = dfn / 2: below 1e-290 of it there"""
+    dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    A, b = dfn / 2, dfd / 2
+    with np.errstate(all="ignore"):
+        return np.exp(b * (np.log(dfd) - np.log(dfn) - np.log(x)) - np.log(b) - ss.betaln(A, b))
+
+
+KNOWN.append(("fdtrc", _fdtrc_subnormal_w, _fdtrc_head,
+              "y = 1 - w below the normal doubles: the upper tail's head; SciPy's 0"))
+
+
 def _fdtr_both_tiny(a):
     """dfn and dfd below 1e-20, x in (0, inf): as betainc's, I = b / (a + b)
     to relative O(a log w + b log(1 - w)), kept below 1e-17 (fdtr(1.2e-38,
@@ -1747,6 +1772,38 @@ def _fdtri_normal(a):
 
 KNOWN.append(("fdtri", _fdtri_normal, lambda a: 1 + ss.ndtri(_a(a, 2)) * np.sqrt(
     2 / _a(a) + 2 / _a(a, 1)), "both degrees past 1e14: the normal limit; SciPy's 1"))
+
+
+def _both_tiny_root(name):
+    """The inverses where both parameters are below 1e-20 (fdtri's degrees
+    halved): in the bulk I_w(a, b) = (b + a b logit(w)) / (a + b) to relative
+    O(a log w + b log(1 - w)), flat within a + b of b / (a + b), so the root
+    is logit(w) = L = p / b - (1 - p) / a; past the doubles for any other p
+    (its root is 0 or 1). fdtri's x = (dfd / dfn) w / (1 - w) = (b / a) e^L.
+    (fdtri(2.1e-254, 2.1e-254, 0.375) = 0, SciPy's 1.2e-70;
+    betainccinv(2.2e-308, 2.2e-308, 0.625) = 0, SciPy's forward function 0
+    for all w there: found by hypothesis draws)"""
+    def which(a):
+        A, B, P = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+        return (A > 0) & (A < 1e-20) & (B > 0) & (B < 1e-20) & (P > 0) & (P < 1)
+
+    def value(a):
+        A, B, P = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+        if name == "fdtri":
+            A, B = A / 2, B / 2
+        p = 1 - P if name == "betainccinv" else P
+        with np.errstate(all="ignore"):
+            L = p / B - (1 - p) / A
+            if name == "fdtri":
+                return np.exp(L + np.log(B) - np.log(A))
+            return 1 / (1 + np.exp(-L))
+    return which, value
+
+
+for _name in ("betaincinv", "betainccinv", "fdtri"):
+    KNOWN.append((_name, *_both_tiny_root(_name),
+                  "both parameters below 1e-20: the root of I's bulk form, 0 or 1 past it; "
+                  "SciPy's answers where I is flat (any w gives p in doubles)"))
 
 
 def _huge_count(name):
