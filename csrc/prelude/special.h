@@ -4022,10 +4022,10 @@ GPK_HELPER void gpk_sf_bv_airy(double x, int scaled, double *ai, double *aip, do
 #endif /* GPK_SF_BESSELV */
 #ifdef GPK_SF_IBETAINV
 /* ---- inverses of the incomplete beta function; the F distribution ------- */
-/* log(a B(a, b)): the roots' first guesses divide it by a, so its absolute
- * error, log a's eps where log a + log B cancel, must not grow with 1 / a
- * (ibeta_small_a's form up to a = 1e-3; it was -a (psi(b) + gamma) below
- * 1e-10 only, and 1e-5 off in the root's size just above) */
+/* log(a B(a, b)): the roots' first guesses divide it by a, and log a +
+ * log B cancel near 0 (an error of eps |log a|), so up to a = 1e-3 it is
+ * ibeta_small_a's, formed from a's side (it was -a (psi(b) + gamma) below
+ * a = 1e-10 only) */
 GPK_HELPER double gpk_sf_log_abeta(double a, double b)
 {
     if (a <= 1e-3) return gpk_sf_log_abeta_small(a, b);
