@@ -747,7 +747,10 @@ GPK_HELPER double gpk_sf_boxcox(double x, double l)
     double lx = log(x);
     if (fabs(l) < 1e-19) return lx;
     double t = l * lx;
-    if (t > 709 && l > 0) return exp(t - log(l));
+    /* exp(t) / l past the largest double while the quotient is not (of
+     * either sign: boxcox1p(-2.3e-156, -3.1e158) = -5.9e149; the -1 / l
+     * is e^-709 of it) */
+    if (t > 709) return copysign(exp(t - log(fabs(l))), l);
     return expm1(t) / l;
 }
 GPK_HELPER double gpk_sf_boxcox1p(double x, double l)
@@ -755,8 +758,7 @@ GPK_HELPER double gpk_sf_boxcox1p(double x, double l)
     double lx = log1p(x);
     if (fabs(l) < 1e-19 || (fabs(lx) < 1e-289 && fabs(l) < 1e273)) return lx;
     double t = l * lx;
-    /* exp(t) / l past the largest double while the quotient is not */
-    if (t > 709 && l > 0) return exp(t - log(l));
+    if (t > 709) return copysign(exp(t - log(fabs(l))), l); /* as boxcox's */
     return expm1(t) / l;
 }
 /* log1p(l y), with l y past the doubles taken as log|l| + log|y| */

@@ -915,17 +915,18 @@ KNOWN.append(("shichi[1]", _shichi_big, lambda a: _shichi_value(a, False), "as S
 
 
 def _tiny_b(a):
-    """I_x(a, b) for b below 1e-300 (and a far above it), where SciPy's is 0:
+    """I_x(a, b) for b below 1e-300 (and a far above it), where SciPy's is 0
+    or off (betainc(0.5, 2.2e-308, 0.75): 5.8607e-308, SciPy's 5.8596e-308):
     b sum x^(a+n) / (a+n) (B(a, b) ~ 1/b, (1 - t)^(b-1) ~ 1/(1 - t)), for x
-    up to 1/2."""
+    up to 0.9 (400 terms: 0.9^400 = 5e-19)."""
     A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return (b > 0) & (b < 1e-300) & (x > 0) & (x <= 0.5) & (A > 1e-200) & np.isfinite(A)
+    return (b > 0) & (b < 1e-300) & (x > 0) & (x <= 0.9) & (A > 1e-200) & np.isfinite(A)
 
 
 def _tiny_b_value(a):
     A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
     with np.errstate(all="ignore"):
-        s = sum(x ** (A + n) / (A + n) for n in range(200))
+        s = sum(x ** (A + n) / (A + n) for n in range(400))
     return b * s
 
 
