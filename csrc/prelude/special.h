@@ -4182,18 +4182,19 @@ GPK_HELPER double gpk_sf_fdtr_tail(double dfn, double dfd, double x, int upper)
     if (x == 0) lower = 0;
     else if (a == 0) lower = 1; /* a subnormal dfn: the mass at 0 */
     else if (b == 0) lower = 0; /* a subnormal dfd: at 1 */
-    else if (w == 0) {
-        /* w below the doubles: the lower tail's head w^a / (a B) in logs,
-         * log w = log z; near 1 for a tiny dfn (fdtrc(5.4e-226, 0.64,
+    else if (w < 0x1p-1022 && b * w < 1e-17) {
+        /* w below the normal doubles (a subnormal one keeps few digits: its
+         * log was 0.7 off at 4.9e-324): the lower tail's head w^a / (a B) in
+         * logs, log w = log z; near 1 for a tiny dfn (fdtrc(5.4e-226, 0.64,
          * 2.0e-255) = 3.0e-223, where a rounded w gave SciPy's 1). Its next
-         * term, O(b w) = O(dfn x), is below 5e-16 of it: z = dfn x / dfd
-         * underflowed. */
+         * term is O(b w) of it. */
         double l = a * (log(dfn) - log(dfd) + log(x)) - gpk_sf_log_abeta(a, b);
         return upper ? -expm1(l) : exp(l);
     }
-    else if (y == 0) {
-        /* 1 - w below the doubles: the upper tail's head (1 - w)^b / (b B),
-         * in logs (near 1 for a tiny dfd); as w's */
+    else if (y < 0x1p-1022 && a * y < 1e-17) {
+        /* 1 - w below the normal doubles: the upper tail's head (1 - w)^b /
+         * (b B), in logs (near 1 for a tiny dfd: fdtr(4, 4e-210, 4e113) =
+         * 1.48824e-207 of mpmath's, 1.48688e-207 from y = 5e-324); as w's */
         double l = b * (log(dfd) - log(dfn) - log(x)) - gpk_sf_log_abeta(b, a);
         return upper ? exp(l) : -expm1(l);
     }
