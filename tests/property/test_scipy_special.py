@@ -554,7 +554,29 @@ def _fdtr_cond(args, ref):
         lf = [ss.fdtrc(dfn, dfd, x * s) for s in (1 + h, 1 - h)]
         d = np.maximum(np.abs(np.log(f[0]) - np.log(f[1])), np.abs(np.log(lf[0]) - np.log(lf[1])))
         grow = 16 * d / (2 * h) * (1 + dfn * x / dfd)
+        # both degrees past 1e14 (KNOWN's normal limit): that limit's own
+        # error, its skew, below s = sd(F) in all
+        s = np.sqrt(2 / dfn + 2 / dfd)
+        grow = np.where(_fdtr_both_huge(args), s / np.spacing(np.abs(np.asarray(ref, float))),
+                        grow)
     return np.minimum(np.nan_to_num(grow, nan=0.0, posinf=1e300), 1e300)
+
+
+def _fdtr_both_huge(a):
+    """both degrees past 1e14, where SciPy's fdtr is NaN or 0 (Cephes' incbet
+    gives up: fdtr(1.2e16, 1.2e23, 1) = 0.5000000017, the chi-square limit's
+    value, SciPy's NaN; fdtr(1.2e16, 1.8e18, 1), SciPy's 0)"""
+    dfn, dfd, x = np.broadcast_arrays(*[np.asarray(v, np.float64) for v in a[:3]])
+    return ((dfn > 1e14) & (dfd > 1e14) & np.isfinite(dfn) & np.isfinite(dfd) & (x > 0)
+            & np.isfinite(x))
+
+
+def _fdtr_normal(a, upper):
+    """F's normal limit 1 + N(0, s^2), s^2 = 2 / dfn + 2 / dfd"""
+    dfn, dfd, x = np.broadcast_arrays(*[np.asarray(v, np.float64) for v in a[:3]])
+    z = (x - 1) / np.sqrt(2 / dfn + 2 / dfd)
+    return ss.ndtr(-z) if upper else ss.ndtr(z)
+
 
 
 def _inverse(name, args, ref):
@@ -1516,6 +1538,9 @@ def _fdtr_limit(a, upper):
 KNOWN.append(("fdtr", _fdtr_nan, lambda a: _fdtr_limit(a, False),
               "a degree past 1e100: the chi-square limits; SciPy's NaN"))
 KNOWN.append(("fdtrc", _fdtr_nan, lambda a: _fdtr_limit(a, True), "as fdtr"))
+KNOWN.append(("fdtr", _fdtr_both_huge, lambda a: _fdtr_normal(a, False),
+              "both degrees past 1e14: the normal limit (to its skew, below s); SciPy's NaN or 0"))
+KNOWN.append(("fdtrc", _fdtr_both_huge, lambda a: _fdtr_normal(a, True), "as fdtr"))
 
 
 def _fdtrc_tiny_dfn(a):
@@ -1543,13 +1568,13 @@ def _fdtrc_tiny_dfn_value(a):
 
 
 def _fdtr_tiny_dfd(a):
-    """dfd below 1e-100 (dfn above 1e-50), or below 1e-15 and 1e-17 x, where
+    """dfd below 1e-100 (dfn above 1e-50), or below 1e-15, 1e-17 x and 1e-10 dfn, where
     SciPy's fdtr is 0 or 1 (its w rounds to 1: fdtr(4, 4e-210, 4e113) =
     1.5e-207, SciPy's 1; fdtr(2.0e14, 2.2e-16, 4.5e293) = 7.9e-14, SciPy's
     1: found by a hypothesis draw)"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return ((dfd > 0) & ((dfd < 1e-100) | ((dfd < 1e-15) & (dfd < 1e-17 * x))) & (dfn > 1e-50)
-            & np.isfinite(dfn) & (x > 0) & np.isfinite(x))
+    return ((dfd > 0) & ((dfd < 1e-100) | ((dfd < 1e-15) & (dfd < 1e-17 * x) & (dfn > 1e10 * dfd)))
+            & (dfn > 1e-50) & np.isfinite(dfn) & (x > 0) & np.isfinite(x))
 
 
 def _fdtr_tiny_dfd_value(a):
@@ -1580,6 +1605,21 @@ def _fdtr_head(a):
         return np.exp(A * (np.log(dfn) + np.log(x) - np.log(dfd)) - np.log(A) - ss.betaln(A, b))
 
 
+def _fdtr_subnormal_w(a):
+    """w = dfn x / (dfd + dfn x) below the normal doubles (SciPy's rounded w
+    keeps few digits: fdtr(0.00337, 2.1e27, 1.05e-284) = 0.32913136197010020
+    by mpmath, gpunp's 23, SciPy's 638: a hypothesis draw); its head's next
+    term, O(dfd w), below 1e-17"""
+    dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    with np.errstate(all="ignore"):
+        lz = np.log(dfn) + np.log(x) - np.log(dfd)
+        return ((dfn > 0) & np.isfinite(dfn) & (dfd > 0) & np.isfinite(dfd) & (x > 0) &
+                np.isfinite(x) & (lz < LOG_TINY) & (np.log(dfd) + lz < np.log(1e-17)))
+
+
+KNOWN.append(("fdtr", _fdtr_subnormal_w, _fdtr_head,
+              "w below the normal doubles: the head w^a / (a B); SciPy's from a rounded w"))
+KNOWN.append(("fdtrc", _fdtr_subnormal_w, lambda a: 1 - _fdtr_head(a), "as fdtr"))
 KNOWN.append(("fdtr", _fdtr_subnormal_x, _fdtr_head,
               "a subnormal x: the head w^a / (a B) (8.0e-82 at (0.5, 0.5, 5e-324)); SciPy's 0"))
 KNOWN.append(("fdtr", _fdtr_tiny_dfd, _fdtr_tiny_dfd_value,
@@ -1600,12 +1640,12 @@ def _fdtrc_subnormal_w(a):
         warnings.simplefilter("ignore")
         ly = np.log(dfd) - np.log(dfn) - np.log(x)
         return ((dfn > 0) & np.isfinite(dfn) & (dfd > 1e-5) & (dfd < 1e5) & (x > 0) &
-                np.isfinite(x) & (ly < LOG_TINY) & (ss.fdtrc(dfn, dfd, x) == 0))
+                np.isfinite(x) & (ly < LOG_TINY) & (dfd < 1e-16 * x) & (ss.fdtrc(dfn, dfd, x) == 0))
 
 
 def _fdtrc_head(a):
     """the upper tail's head y^b / (b B(a, b)), b = dfd / 2, whose next term
-    is O(a y), a = dfn / 2: below 1e-290 of it there"""
+    is O(a y) = O(dfd / x), a = dfn / 2: below 1e-16 of it there"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
     A, b = dfn / 2, dfd / 2
     with np.errstate(all="ignore"):
@@ -1776,6 +1816,37 @@ def _fdtri_normal(a):
 
 KNOWN.append(("fdtri", _fdtri_normal, lambda a: 1 + ss.ndtri(_a(a, 2)) * np.sqrt(
     2 / _a(a) + 2 / _a(a, 1)), "both degrees past 1e14: the normal limit; SciPy's 1"))
+
+
+def _fdtri_tiny_dfd(a):
+    """fdtri with dfd below 1e-100 (dfn from 1e-5 to 1e6) and p below 4 b:
+    SciPy's forward function is 0 or 1 there, so its root (or the test's
+    bisection on it) is not one (fdtri(1, 2.2e-308, 2.2e-308) = 3.07e-308,
+    SciPy's 9e15: a hypothesis draw)"""
+    dfn, dfd, p = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    return ((dfd > 0) & (dfd < 1e-100) & (dfn > 1e-5) & (dfn <= 1e6) & (p > 0) &
+            (p < 2 * dfd))
+
+
+def _fdtri_tiny_dfd_value(a):
+    """To first order in b = dfd / 2, I_w(a, b) = b B_w(a, 0) = b w^a / a
+    2F1(a, 1; a + 1; w): its root by bisection in log w (p below 4 b keeps 1 -
+    w from 0.01), x = (dfd / dfn) w / (1 - w)"""
+    dfn, dfd, p = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
+    A, b = dfn / 2, dfd / 2
+    lo, hi = np.full(p.shape, -1e6), np.zeros(p.shape)
+    with np.errstate(all="ignore"):
+        for _ in range(100):
+            t = (lo + hi) / 2
+            f = b * np.exp(A * t) / A * ss.hyp2f1(A, 1, A + 1, np.exp(t))
+            lo, hi = np.where(f < p, t, lo), np.where(f < p, hi, t)
+        t = (lo + hi) / 2
+        return dfd / dfn * (np.exp(t) / -np.expm1(t))
+
+
+KNOWN.append(("fdtri", _fdtri_tiny_dfd, _fdtri_tiny_dfd_value,
+              "dfd below 1e-100: the root of I's first order in dfd; SciPy's forward function "
+              "0 or 1 there"))
 
 
 def _both_tiny_root(name):
