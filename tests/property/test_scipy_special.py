@@ -958,11 +958,13 @@ KNOWN.append(("betainc", _tiny_b, _tiny_b_value,
 
 
 def _both_tiny(a):
-    """a and b both below 1e-200 (unequal): B(x; a, b) ~ 1/a and B(a, b) ~
-    1/a + 1/b up to terms of order 1, so I_x = b / (a + b) for 0 < x < 1
-    (SciPy's is 1 at (3.3e-268, 5.0e-260, 0.25), where I = 1 - 6.6e-9)"""
+    """a and b both below 1e-20 (unequal): B(x; a, b) ~ 1/a and B(a, b) ~
+    1/a + 1/b up to terms of order 1, so I_x = b / (a + b) for 0 < x < 1 to
+    relative O(a log x + b log(1 - x)), below 1e-17 (SciPy's is 1 at
+    (3.3e-268, 5.0e-260, 0.25), where I = 1 - 6.6e-9, and at (4.6e-194,
+    6.8e-186, 0.25): a hypothesis draw)"""
     A, b, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return (A > 0) & (b > 0) & (A < 1e-200) & (b < 1e-200) & (A != b) & (x > 0) & (x < 1)
+    return (A > 0) & (b > 0) & (A < 1e-20) & (b < 1e-20) & (A != b) & (x > 0) & (x < 1)
 
 
 def _both_tiny_value(a, complement=False):
@@ -1544,7 +1546,7 @@ KNOWN.append(("fdtrc", _fdtr_both_huge, lambda a: _fdtr_normal(a, True), "as fdt
 
 
 def _fdtrc_tiny_dfn(a):
-    """dfn below 1e-100, where SciPy's fdtrc is 0, or 1 where its w = dfd /
+    """dfn below 1e-20, where SciPy's fdtrc is 0, or 1 where its w = dfd /
     (dfd + dfn x) rounds to 1 (fdtrc(2.2e-308, 9.0e15, 1) = 7.9e-306, SciPy's
     1: found by CI's hypothesis examples), or where w is subnormal and SciPy's
     rounds (fdtrc(3.3967e-156, 4.67e12, 3.3967e-156) = 1.2162e-153, SciPy's
@@ -1554,7 +1556,7 @@ def _fdtrc_tiny_dfn(a):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = ss.fdtrc(dfn, dfd, x)
-        return ((dfn > 0) & (dfn < 1e-100) & (dfd > 1e-200) & np.isfinite(dfd) & (x > 0) &
+        return ((dfn > 0) & (dfn < 1e-20) & (dfd > 1e-200) & np.isfinite(dfd) & (x > 0) &
                 np.isfinite(x) & (dfn * x / dfd < 1e-20) &
                 ((theirs == 0) | (theirs == 1) | (np.log(dfn) + np.log(x) - np.log(dfd) < LOG_TINY)))
 
@@ -1568,12 +1570,12 @@ def _fdtrc_tiny_dfn_value(a):
 
 
 def _fdtr_tiny_dfd(a):
-    """dfd below 1e-100 (dfn above 1e-50), or below 1e-15, 1e-17 x and 1e-10 dfn, where
+    """dfd below 1e-100 (dfn above 1e-50), or below 1e-12, 1e-17 x and 1e-10 dfn, where
     SciPy's fdtr is 0 or 1 (its w rounds to 1: fdtr(4, 4e-210, 4e113) =
     1.5e-207, SciPy's 1; fdtr(2.0e14, 2.2e-16, 4.5e293) = 7.9e-14, SciPy's
     1: found by a hypothesis draw)"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return ((dfd > 0) & ((dfd < 1e-100) | ((dfd < 1e-15) & (dfd < 1e-17 * x) & (dfn > 1e10 * dfd)))
+    return ((dfd > 0) & ((dfd < 1e-100) | ((dfd < 1e-12) & (dfd < 1e-17 * x) & (dfn > 1e10 * dfd)))
             & (dfn > 1e-50) & np.isfinite(dfn) & (x > 0) & np.isfinite(x))
 
 
@@ -1800,10 +1802,19 @@ def _symmetric_big(a):
     return (A == b) & (A > 1e8) & np.isfinite(A) & (p > 0) & (p < 1)
 
 
-KNOWN.append(("betaincinv", _symmetric_big, lambda a: 0.5 + ss.ndtri(_a(a, 2)) / (
-    2 * np.sqrt(2 * _a(a) + 1)), "a = b past 1e8: the normal limit; SciPy's off"))
-KNOWN.append(("betainccinv", _symmetric_big, lambda a: 0.5 - ss.ndtri(_a(a, 2)) / (
-    2 * np.sqrt(2 * _a(a) + 1)), "as betaincinv"))
+def _symmetric_quantile(a, sign):
+    """1/2 + s (z + k (z^3 - 3z) / 24), s = 1 / (2 sqrt(2a + 1)), k = -6 / (2a
+    + 3): Cornish and Fisher's kurtosis term (at a = 1e8 + 1 it is 1e-13,
+    1361 ULPs: found by a hypothesis draw)"""
+    A, z = _a(a), sign * ss.ndtri(_a(a, 2))
+    k = -6 / (2 * A + 3)
+    return 0.5 + (z + k * (z ** 3 - 3 * z) / 24) / (2 * np.sqrt(2 * A + 1))
+
+
+KNOWN.append(("betaincinv", _symmetric_big, lambda a: _symmetric_quantile(a, 1),
+              "a = b past 1e8: the normal limit with its kurtosis term; SciPy's off"))
+KNOWN.append(("betainccinv", _symmetric_big, lambda a: _symmetric_quantile(a, -1),
+              "as betaincinv"))
 
 
 def _fdtri_normal(a):
@@ -1819,29 +1830,42 @@ KNOWN.append(("fdtri", _fdtri_normal, lambda a: 1 + ss.ndtri(_a(a, 2)) * np.sqrt
 
 
 def _fdtri_tiny_dfd(a):
-    """fdtri with dfd below 1e-100 (dfn from 1e-5 to 1e6) and p below 4 b:
+    """fdtri with dfd below 1e-100 (dfn above 1e-5) and p below 4 b:
     SciPy's forward function is 0 or 1 there, so its root (or the test's
     bisection on it) is not one (fdtri(1, 2.2e-308, 2.2e-308) = 3.07e-308,
     SciPy's 9e15: a hypothesis draw)"""
     dfn, dfd, p = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    return ((dfd > 0) & (dfd < 1e-100) & (dfn > 1e-5) & (dfn <= 1e6) & (p > 0) &
+    return ((dfd > 0) & (dfd < 1e-100) & (dfn > 1e-5) & np.isfinite(dfn) & (p > 0) &
             (p < 2 * dfd))
 
 
 def _fdtri_tiny_dfd_value(a):
-    """To first order in b = dfd / 2, I_w(a, b) = b B_w(a, 0) = b w^a / a
-    2F1(a, 1; a + 1; w): its root by bisection in log w (p below 4 b keeps 1 -
-    w from 0.01), x = (dfd / dfn) w / (1 - w)"""
+    """To first order in b = dfd / 2, I_w(a, b) = b B_w(a, 0) = b times the
+    integral over s from s0 = -log w of e^(-a s) / (1 - e^-s): its root in s0
+    by bisection in log s0 on quad (SciPy's hyp2f1 form was NaN at a = 5e5),
+    x = (dfd / dfn) / expm1(s0), where the mask holds"""
+    from scipy.integrate import quad
     dfn, dfd, p = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-    A, b = dfn / 2, dfd / 2
-    lo, hi = np.full(p.shape, -1e6), np.zeros(p.shape)
-    with np.errstate(all="ignore"):
-        for _ in range(100):
-            t = (lo + hi) / 2
-            f = b * np.exp(A * t) / A * ss.hyp2f1(A, 1, A + 1, np.exp(t))
-            lo, hi = np.where(f < p, t, lo), np.where(f < p, hi, t)
-        t = (lo + hi) / 2
-        return dfd / dfn * (np.exp(t) / -np.expm1(t))
+    out = np.full(p.shape, np.nan)
+    for k in zip(*np.nonzero(_fdtri_tiny_dfd(a))):
+        A, b, pk = dfn[k] / 2, dfd[k] / 2, p[k]
+
+        def above(t):  # whether I at s0 = e^t is above p (I falls as s0 grows)
+            s0 = np.exp(t)
+            f = lambda s: np.exp(-A * (s - s0)) / -np.expm1(-s)  # noqa: E731
+            # the integrand falls as e^(-a (s - s0)) / s: quad over its
+            # scale first, then the rest
+            edges = [s0, s0 + min(s0, 1 / A), s0 + 40 / A, np.inf]
+            v = sum(quad(f, u, w, epsabs=0, epsrel=1e-13, limit=200)[0]
+                    for u, w in zip(edges, edges[1:]))
+            return np.log(b * v) - A * s0 > np.log(pk)
+
+        lo, hi = -700.0, 10.0
+        for _ in range(64):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if above(mid) else (lo, mid)
+        out[k] = dfd[k] / dfn[k] / np.expm1(np.exp((lo + hi) / 2))
+    return out
 
 
 KNOWN.append(("fdtri", _fdtri_tiny_dfd, _fdtri_tiny_dfd_value,
@@ -1858,9 +1882,13 @@ def _both_tiny_root(name):
     (fdtri(2.1e-254, 2.1e-254, 0.375) = 0, SciPy's 1.2e-70;
     betainccinv(2.2e-308, 2.2e-308, 0.625) = 0, SciPy's forward function 0
     for all w there: found by hypothesis draws)"""
+    # fdtri's 2^20 ULPs take the form's O(a log w) from degrees below 1e-16
+    # (fdtri(1e-18, 1.2e-38, 1.2e-38) = 0, SciPy's 2.5e-306: a hypothesis draw)
+    top = 1e-16 if name == "fdtri" else 1e-20
+
     def which(a):
         A, B, P = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
-        return (A > 0) & (A < 1e-20) & (B > 0) & (B < 1e-20) & (P > 0) & (P < 1)
+        return (A > 0) & (A < top) & (B > 0) & (B < top) & (P > 0) & (P < 1)
 
     def value(a):
         A, B, P = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
