@@ -742,24 +742,26 @@ GPK_HELPER double gpk_sf_pseudo_huber(double delta, double r)
 }
 
 /* ---- Box-Cox ------------------------------------------------------------- */
+/* (e^(l lx) - 1) / l, with exp(t) / l past the largest double while the
+ * quotient is not (of either sign: boxcox1p(-2.3e-156, -3.1e158) =
+ * -5.9e149; the -1 / l is e^-709 of it) */
+GPK_HELPER double gpk_sf_boxcox_of_log(double lx, double l)
+{
+    double t = l * lx;
+    if (t > 709) return copysign(exp(t - log(fabs(l))), l);
+    return expm1(t) / l;
+}
 GPK_HELPER double gpk_sf_boxcox(double x, double l)
 {
     double lx = log(x);
     if (fabs(l) < 1e-19) return lx;
-    double t = l * lx;
-    /* exp(t) / l past the largest double while the quotient is not (of
-     * either sign: boxcox1p(-2.3e-156, -3.1e158) = -5.9e149; the -1 / l
-     * is e^-709 of it) */
-    if (t > 709) return copysign(exp(t - log(fabs(l))), l);
-    return expm1(t) / l;
+    return gpk_sf_boxcox_of_log(lx, l);
 }
 GPK_HELPER double gpk_sf_boxcox1p(double x, double l)
 {
     double lx = log1p(x);
     if (fabs(l) < 1e-19 || (fabs(lx) < 1e-289 && fabs(l) < 1e273)) return lx;
-    double t = l * lx;
-    if (t > 709) return copysign(exp(t - log(fabs(l))), l); /* as boxcox's */
-    return expm1(t) / l;
+    return gpk_sf_boxcox_of_log(lx, l);
 }
 /* log1p(l y), with l y past the doubles taken as log|l| + log|y| */
 GPK_HELPER double gpk_sf_log1p_prod(double l, double y)
@@ -2341,11 +2343,11 @@ GPK_HELPER double gpk_sf_ibeta_temme_d(double a, double b, double d, int upper)
         {-0.0066406249999999998, 3, 2, 2}, {-0.0038990162037037036, 3, 4, 2},
         {-0.00091788837448559667, 3, 6, 2}, {-7.6490697873799732e-05, 3, 8, 2}};
     double s = a + b;
-    /* x at 0 or 1 in doubles (d's rounding may pass them): e^-E is below
-     * them, E at least 3e4 (|log eps| - 1) */
-    if (!(d < b && d > -a)) return (d > 0) == (upper != 0) ? 0.0 : 1.0;
-    double E = -a * gpk_sf_log1pmx(d / a) - b * gpk_sf_log1pmx(-d / b);
-    if (E > 746) return (d > 0) == (upper != 0) ? 0.0 : 1.0; /* e^-E below the doubles */
+    /* e^-E below the doubles: 0 or 1 (d's rounding may pass x = 0 or 1,
+     * where E is at least 3e4 (|log eps| - 1)) */
+    double E = d < b && d > -a ? -a * gpk_sf_log1pmx(d / a) - b * gpk_sf_log1pmx(-d / b)
+                               : INFINITY;
+    if (E > 746) return (d > 0) == (upper != 0) ? 0.0 : 1.0;
     double sm = 1 / sqrt(s), z = copysign(sqrt(2 * E), d);
     double r = (b - a) / sqrt(a) / sqrt(b) * sm;
     double G = exp(gpk_sf_stirling_mu(s) - gpk_sf_stirling_mu(a) - gpk_sf_stirling_mu(b));
