@@ -25,10 +25,25 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
-import build_ffi  # noqa: E402
-import check_wheel  # noqa: E402
+
+
+def _repository_modules():
+    # build_ffi and tools/check_wheel are the repository's, not installed:
+    # their folders join sys.path for these imports only, since processes
+    # this one spawns (Dask's workers) inherit its sys.path and would import
+    # the source tree's gpunp, unbuilt on the GPU machine
+    paths = [str(ROOT), str(ROOT / "tools")]
+    sys.path[:0] = paths
+    try:
+        import build_ffi
+        import check_wheel
+    finally:
+        for p in paths:
+            sys.path.remove(p)
+    return build_ffi, check_wheel
+
+
+build_ffi, check_wheel = _repository_modules()
 
 CC = os.environ.get("CC") or "cc"
 
