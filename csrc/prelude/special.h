@@ -4930,6 +4930,91 @@ GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_iseries(double nu, gpk_sf_cx w)
     return gpk_sf_cx_mul(sum, gpk_sf_cx_make(mag * cos(ph), mag * sin(ph)));
 }
 
+/* log(1 + x), the modulus from log1p(2 Re x + |x|^2): a small x keeps its digits */
+GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_log1p(gpk_sf_cx x)
+{
+    if (gpk_sf_bv_hk_abs(x) > 0.5) return gpk_sf_cx_log(gpk_sf_cx_make(1 + x.re, x.im));
+    return gpk_sf_cx_make(0.5 * log1p(x.re * (2 + x.re) + x.im * x.im), atan2(x.im, 1 + x.re));
+}
+
+/* The same outputs as gpk_sf_bv_hk_ik's below, by Debye's expansions in
+ * 1 / nu (DLMF 10.41.4): with z = w / nu, s = sqrt(1 + z^2), p = 1 / s and
+ * eta = s + log(z / (1 + s)), K_nu(nu z) = sqrt(pi / 2 nu) e^(-nu eta) /
+ * sqrt(s) sum (-1)^k U_k(p) / nu^k. I comes from K at w and at w e^(-i pi)
+ * (DLMF 10.34.2: pi i I(w) = K(w e^(-i pi)) - e^(i nu pi) K(w)), where s
+ * continues to -s around the circle |z| > 1 and sqrt(s) to -i sqrt(s);
+ * inside the turning points (|z| < 1) I is DLMF 10.41.3's e^(nu eta) /
+ * sqrt(2 pi nu s) sum U_k(p) / nu^k. Both exponents are kept in differences, s - z = 1 / (s +
+ * z) and logs of 1 + O(1 / z), so that a large w loses no digits in them.
+ * 0 where the sum's last term U_5 is not below 1e-16 of it (near the turning
+ * points w = +-i nu) or an exponent passes 2^30. */
+GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_sf_cx *ie, int *iexp,
+                                       gpk_sf_cx *ke, int *kexp)
+{
+    /* U_k(p) = p^k sum_j c_kj p^2j (DLMF 10.41.10's recursion, exact fractions) */
+    static const double c1[] = {1.0 / 8, -5.0 / 24};
+    static const double c2[] = {9.0 / 128, -77.0 / 192, 385.0 / 1152};
+    static const double c3[] = {75.0 / 1024, -4563.0 / 5120, 17017.0 / 9216, -85085.0 / 82944};
+    static const double c4[] = {3675.0 / 32768, -96833.0 / 40960, 144001.0 / 16384, -7436429.0 / 663552,
+                                37182145.0 / 7962624};
+    static const double c5[] = {59535.0 / 262144, -67608983.0 / 9175040, 250881631.0 / 5898240,
+                                -108313205.0 / 1179648, 5391411025.0 / 63700992, -5391411025.0 / 191102976};
+    const double *cs[] = {c1, c2, c3, c4, c5};
+    int conj = w.im < 0; /* I and K at conj w are the conjugates */
+    if (conj) w.im = -w.im;
+    gpk_sf_cx z = gpk_sf_cx_scale(w, 1 / nu), one = gpk_sf_cx_make(1, 0);
+    double az = gpk_sf_bv_hk_abs(z);
+    gpk_sf_cx z2 = gpk_sf_cx_mul(z, z);
+    /* s on the cuts' right side: z sqrt(1 + 1/z^2) outside the unit circle */
+    gpk_sf_cx s = az >= 1 ? gpk_sf_cx_mul(z, gpk_sf_cx_sqrt(gpk_sf_cx_add(one, gpk_sf_bv_hk_inv(z2))))
+                          : gpk_sf_cx_sqrt(gpk_sf_cx_add(one, z2));
+    gpk_sf_cx p = gpk_sf_bv_hk_inv(s), p2 = gpk_sf_cx_mul(p, p), pn = gpk_sf_cx_scale(p, 1 / nu);
+    gpk_sf_cx sk = one, sa = one, pk = one, t = one;
+    for (int k = 1; k <= 5; ++k) {
+        const double *c = cs[k - 1];
+        gpk_sf_cx poly = gpk_sf_cx_make(c[k], 0);
+        for (int j = k - 1; j >= 0; --j) poly = gpk_sf_cx_add(gpk_sf_cx_mul(poly, p2), gpk_sf_cx_make(c[j], 0));
+        pk = gpk_sf_cx_mul(pk, pn);
+        t = gpk_sf_cx_mul(pk, poly);
+        sa = gpk_sf_cx_add(sa, t);
+        sk = k & 1 ? gpk_sf_cx_sub(sk, t) : gpk_sf_cx_add(sk, t);
+    }
+    if (!(gpk_sf_bv_hk_abs(t) <= 1e-16 * fmin(gpk_sf_bv_hk_abs(sa), gpk_sf_bv_hk_abs(sk)))) return 0;
+    gpk_sf_cx d = gpk_sf_bv_hk_inv(gpk_sf_cx_add(s, z)); /* s - z */
+    gpk_sf_cx q = gpk_sf_cx_sqrt(s);
+    /* w - nu eta = -nu (s - z) - nu log(z / (1 + s)), log(z / (1 + s)) = -log1p((1 + d) / z) */
+    gpk_sf_cx lk = az >= 1 ? gpk_sf_bv_hk_log1p(gpk_sf_cx_div(gpk_sf_cx_add(one, d), z))
+                           : gpk_sf_cx_log(gpk_sf_cx_div(gpk_sf_cx_add(one, s), z));
+    gpk_sf_cx ek = gpk_sf_cx_scale(gpk_sf_cx_sub(lk, d), nu);
+    if (!(fabs(ek.re) < 1073741824.0)) return 0;
+    const double ln2 = 0.6931471805599453094172321;
+    *kexp = (int)floor(ek.re / ln2);
+    gpk_sf_cx kw = gpk_sf_cx_exp(gpk_sf_cx_make(ek.re - *kexp * ln2, ek.im));
+    *ke = gpk_sf_cx_div(gpk_sf_cx_scale(gpk_sf_cx_mul(kw, sk), sqrt(0.5 * GPK_SF_PI / nu)), q);
+    if (conj) ke->im = -ke->im;
+    if (!want_i) return 1;
+    gpk_sf_cx ea;
+    if (az < 1) { /* inside the turning points: e^-w I = e^-ek sa / (q sqrt(2 pi nu)) */
+        *iexp = (int)floor(-ek.re / ln2);
+        gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(-ek.re - *iexp * ln2, -ek.im)), sa);
+        *ie = gpk_sf_cx_div(gpk_sf_cx_scale(a, 1 / sqrt(2 * GPK_SF_PI * nu)), q);
+        if (conj) ie->im = -ie->im;
+        return 1;
+    }
+    /* e^-w I = (e^ea sa + i e^(i nu pi) e^(ek - 2w) sk) / (q sqrt(2 pi nu)), -w - nu eta(-z) = nu d +
+     * nu log1p((d - 1) / z); e^-2w's phase apart, as cos and sin take 2 Im w exactly */
+    ea = gpk_sf_cx_scale(gpk_sf_cx_add(d, gpk_sf_bv_hk_log1p(gpk_sf_cx_div(gpk_sf_cx_sub(d, one), z))), nu);
+    double eb = ek.re - 2 * w.re;
+    *iexp = (int)floor(fmax(ea.re, eb) / ln2);
+    gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(ea.re - *iexp * ln2, ea.im)), sa);
+    gpk_sf_cx b = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(eb - *iexp * ln2, ek.im)),
+                                gpk_sf_cx_make(cos(2 * w.im), -sin(2 * w.im)));
+    b = gpk_sf_cx_mul(gpk_sf_cx_mul(b, sk), gpk_sf_cx_make(-gpk_sf_sinpi(nu), gpk_sf_cospi(nu)));
+    *ie = gpk_sf_cx_div(gpk_sf_cx_scale(gpk_sf_cx_add(a, b), 1 / sqrt(2 * GPK_SF_PI * nu)), q);
+    if (conj) ie->im = -ie->im;
+    return 1;
+}
+
 /* *ie 2^*iexp = e^-w I_nu(w) (if wanted) and *ke 2^*kexp = e^w K_nu(w),
  * nu >= 0, Re w >= 0, w != 0 (the exponents for orders far above |w|,
  * where e^w K may pass the doubles' end while K does not); 0 when a fraction did not converge or a recurrence would pass
@@ -4960,7 +5045,7 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_c
             return 1;
         }
     }
-    if (nu > 20000) return 0;
+    if (nu > 20000) return gpk_sf_bv_hk_debye(nu, w, want_i, ie, iexp, ke, kexp);
     int n = (int)(nu + 0.5);
     double mu = nu - n;
     gpk_sf_cx k0, k1;
@@ -4997,7 +5082,7 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_ik(double nu, gpk_sf_cx w, int want_i, gpk_sf_c
      * e^-37 of the other solution's; bounded at 3e5 terms, which passes
      * |w| = 2.5e5, where Hankel's expansions take over for orders to 700 */
     double start = fmax(0.0, aw - nu) + 12 * cbrt(aw) + 30;
-    if (start > 300000) return 0;
+    if (start > 300000) return gpk_sf_bv_hk_debye(nu, w, want_i, ie, iexp, ke, kexp);
     gpk_sf_cx r = gpk_sf_cx_make(0, 0);
     for (int k = (int)start; k >= 1; --k) {
         gpk_sf_cx den = gpk_sf_cx_add(gpk_sf_cx_scale(iw2, nu + k), r);
