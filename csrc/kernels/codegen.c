@@ -191,7 +191,7 @@ static const char *op_expr(gp_str_t *s, const gp_op_t *op, int32_t d0, int32_t d
                       s->len && s->data[s->len - 1] != '\n' ? "\n" : "",
                       (int)gp_numpy_version);
     /* ...and one that follows the running SciPy's (an orthogonal polynomial
-     * that 1.18 changed), SciPy's */
+     * or a parameter inverse that 1.18 changed), SciPy's */
     if (ex && strstr(ex, "GPK_SCIPY_VERSION"))
         gp_str_printf(s, "%s#define GPK_SCIPY_VERSION %d\n",
                       s->len && s->data[s->len - 1] != '\n' ? "\n" : "",

@@ -468,10 +468,10 @@ const gp_op_t gp_ufuncs[] = {
      * float's smallest normal number), CDFLIB's others (issue 38) */
     SF(3, "btdtria", "fff->f ddd->d", "gpk_sf_pinv_btdtria(x0, x1, x2, sizeof(x0) == 4)"),
     SF(3, "btdtrib", "fff->f ddd->d", "gpk_sf_pinv_btdtrib(x0, x1, x2, sizeof(x0) == 4)"),
-    SF(3, "bdtrik", "fff->f ddd->d", "gpk_sf_pinv_bdtrik(x0, x1, x2)"),
-    SF(3, "bdtrin", "fff->f ddd->d", "gpk_sf_pinv_bdtrin(x0, x1, x2)"),
-    SF(3, "nbdtrik", "fff->f ddd->d", "gpk_sf_pinv_nbdtrik(x0, x1, x2)"),
-    SF(3, "nbdtrin", "fff->f ddd->d", "gpk_sf_pinv_nbdtrin(x0, x1, x2)"),
+    SF(3, "bdtrik", "fff->f ddd->d", "gpk_sf_pinv_bdtrik(x0, x1, x2, GPK_SCIPY_VERSION >= 11800)"),
+    SF(3, "bdtrin", "fff->f ddd->d", "gpk_sf_pinv_bdtrin(x0, x1, x2, sizeof(x0) == 4, GPK_SCIPY_VERSION >= 11800)"),
+    SF(3, "nbdtrik", "fff->f ddd->d", "gpk_sf_pinv_nbdtrik(x0, x1, x2, GPK_SCIPY_VERSION >= 11800)"),
+    SF(3, "nbdtrin", "fff->f ddd->d", "gpk_sf_pinv_nbdtrin(x0, x1, x2, GPK_SCIPY_VERSION >= 11800)"),
     SF(2, "stdtridf", "ff->f dd->d", "gpk_sf_pinv_stdtridf(x0, x1)"),
     SF(3, "fdtridfd", "fff->f ddd->d", "gpk_sf_pinv_fdtridfd(x0, x1, x2)"),
     /* Legendre, Laguerre, Gegenbauer and Jacobi polynomials (sfpoly, issue 38);

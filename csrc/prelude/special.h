@@ -5423,6 +5423,7 @@ GPK_HELPER double gpk_sf_gdtrix(double a, double b, double p)
 #define GPK_PINV_NBN 5 /* nbdtr(k, s, pr) = p: nbdtrin */
 #define GPK_PINV_STDF 6 /* stdtr(s, t) = p: stdtridf */
 #define GPK_PINV_FDFD 7 /* fdtr(dfn, s, f) = p: fdtridfd */
+#define GPK_PINV_BDB 8 /* bdtr(k, k + s, pr) = p: SciPy 1.18's bdtrin, trials past k */
 
 /* the lower tail F (upper: 1 - F) of inverse `kind` at the parameter s, u
  * and v the other two, with CDFLIB's continuous counts and its limits;
@@ -5442,6 +5443,7 @@ GPK_HELPER double gpk_sf_pinv_cdf(int kind, double s, double u, double v, int up
     case GPK_PINV_BDN:
         if (!(u < s)) return upper ? 0.0 : 1.0;
         a = s - u; b = u + 1; x = 1 - v; y = v; break;
+    case GPK_PINV_BDB: a = s; b = u + 1; x = 1 - v; y = v; break;
     /* nbdtr(k, n, pr) = I_pr(n, k + 1) */
     case GPK_PINV_NBK: a = u; b = s + 1; x = v; y = 1 - v; break;
     case GPK_PINV_NBN: a = s; b = u + 1; x = v; y = 1 - v; break;
@@ -5538,36 +5540,72 @@ GPK_HELPER double gpk_sf_pinv_btdtrib(double a, double p, double x, int f32)
     return gpk_sf_pinv_search(GPK_PINV_BTB, a, x, p, 0, INFINITY, 0, 1, p > 0.5 ? -1 : 1);
 }
 
-/* CDFLIB's domains (SciPy's): 1 - pr must be below 1 for the binomial
- * (pr = 0, or below 2^-54, is NaN); p = 1 is NaN for the negative
- * binomial and fdtridfd; infinite k is allowed, infinite n not */
-GPK_HELPER double gpk_sf_pinv_bdtrik(double p, double n, double pr)
+/* SciPy 1.18's bdtrik, bdtrin, nbdtrik and nbdtrin (v118) are Boost's
+ * quantiles and minimum-trials searches: their edges come before any
+ * search (p = 0, p = 1, a tail that the count 0 already reaches, pr at 0 or
+ * 1), n and k must be finite (nbdtrik's n above 0, nbdtrin's p strictly
+ * inside (0, 1)), and the root is anywhere in the doubles, NaN where the
+ * tail does not move (pr = 0 or 1 for the trials). bdtrin's p = 1 is the
+ * smallest normal number past k, as Boost's; nbdtrin's n is Boost's n + k
+ * less k, rounded so. 1.17's are CDFLIB's: 1 - pr must be below 1 for the
+ * binomial (pr = 0, or below 2^-54, is NaN); p = 1 is NaN for the negative
+ * binomial and fdtridfd; infinite k is allowed, infinite n not. */
+GPK_HELPER double gpk_sf_pinv_bdtrik(double p, double n, double pr, int v118)
 {
-    if (p != p || pr != pr || isinf(n) || p < 0 || p > 1 || !(n > 0) || pr < 0 || pr > 1 ||
-        !(1 - pr < 1))
+    if (p != p || n != n || pr != pr || isinf(n) || p < 0 || p > 1 || n < 0 || pr < 0 || pr > 1)
         return NAN;
+    if (v118) {
+        if (p == 0) return 0.0;
+        if (p == 1 || pr == 1) return n;
+        if (p <= pow(1 - pr, n)) return 0.0;
+        double k = gpk_sf_pinv_search(GPK_PINV_BDK, n, pr, p, 0, n, 0, n / 2, 0);
+        return k >= 0 && k <= n ? k : NAN;
+    }
+    if (n == 0 || !(1 - pr < 1)) return NAN;
     return gpk_sf_pinv_search(GPK_PINV_BDK, n, pr, p, 0, n, 0, n / 2, 0);
 }
 
-GPK_HELPER double gpk_sf_pinv_bdtrin(double k, double p, double pr)
+GPK_HELPER double gpk_sf_pinv_bdtrin(double k, double p, double pr, int f32, int v118)
 {
-    if (k != k || p != p || pr != pr || p < 0 || p > 1 || !(k >= 0) || pr < 0 || pr > 1 ||
-        !(1 - pr < 1))
-        return NAN;
+    if (k != k || p != p || pr != pr || p < 0 || p > 1 || k < 0 || pr < 0 || pr > 1) return NAN;
+    if (v118) {
+        if (isinf(k)) return NAN;
+        if (p == 1) return k + (f32 ? 1.1754943508222875e-38 : 2.2250738585072014e-308);
+        if (p == 0) return INFINITY;
+        if (pr == 0 || pr == 1) return NAN;
+        /* bdtr falls as the trials grow */
+        return k + gpk_sf_pinv_search(GPK_PINV_BDB, k, pr, p, 0, INFINITY, 0, 5, p > 0.5 ? 1 : -1);
+    }
+    if (!(1 - pr < 1)) return NAN;
     return gpk_sf_pinv_search(GPK_PINV_BDN, k, pr, p, 1e-100, 1e100, 1e-100, 5, 0);
 }
 
-GPK_HELPER double gpk_sf_pinv_nbdtrik(double p, double n, double pr)
+GPK_HELPER double gpk_sf_pinv_nbdtrik(double p, double n, double pr, int v118)
 {
-    if (p != p || pr != pr || isinf(n) || p < 0 || !(p < 1) || !(n >= 0) || pr < 0 || pr > 1)
+    if (p != p || n != n || pr != pr || isinf(n) || p < 0 || p > 1 || n < 0 || pr < 0 || pr > 1)
         return NAN;
+    if (v118) {
+        if (n == 0) return NAN;
+        if (p == 1) return INFINITY;
+        if (p == 0 || p <= pow(pr, n)) return 0.0;
+        if (pr == 0) return INFINITY;
+        /* nbdtr rises with the count */
+        return gpk_sf_pinv_search(GPK_PINV_NBK, n, pr, p, 0, INFINITY, 0, 5, p > 0.5 ? -1 : 1);
+    }
+    if (p == 1) return NAN;
     return gpk_sf_pinv_search(GPK_PINV_NBK, n, pr, p, 0, 1e100, 0, 5, 0);
 }
 
-GPK_HELPER double gpk_sf_pinv_nbdtrin(double k, double p, double pr)
+GPK_HELPER double gpk_sf_pinv_nbdtrin(double k, double p, double pr, int v118)
 {
     if (k != k || p != p || pr != pr || p < 0 || !(p < 1) || !(k >= 0) || pr < 0 || pr > 1)
         return NAN;
+    if (v118) {
+        if (isinf(k) || p == 0 || pr == 0 || pr == 1) return NAN;
+        /* nbdtr falls as the successes grow */
+        double n = gpk_sf_pinv_search(GPK_PINV_NBN, k, pr, p, 0, INFINITY, 0, 5, p > 0.5 ? 1 : -1);
+        return (n + k) - k;
+    }
     return gpk_sf_pinv_search(GPK_PINV_NBN, k, pr, p, 0, 1e100, 0, 5, 0);
 }
 

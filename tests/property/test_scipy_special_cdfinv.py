@@ -4,7 +4,10 @@ SciPy's.
 
 SciPy's btdtria and btdtrib are Boost's root finders (to full precision);
 its others are CDFLIB's searches (dinvr), which stop within 1e-10 of the
-root and search within fixed bounds. gpunp's roots are its own (to 2 eps),
+root and search within fixed bounds (SciPy 1.17; 1.18 moved bdtrik, bdtrin,
+nbdtrik and nbdtrin to Boost's quantiles, whose edges the engine follows
+when 1.18 runs, and which test_scipy_118s_edges_and_roots checks under
+CI's 1.17). gpunp's roots are its own (to 2 eps),
 so a root passes where it is within 1e-8 of SciPy's, or where it solves the
 forward function (SciPy's, evaluated at both roots) at least as well as
 SciPy's own root does, within 1e-12 of the tail p. That second test is the
@@ -34,6 +37,9 @@ so that every function costs one kernel compile per dtype."""
 from __future__ import annotations
 
 import itertools
+import json
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -210,3 +216,49 @@ def test_float32_loops_match_scipy(name):
     if edge is not None:
         assert (got[:2] == np.finfo(np.float32).tiny).all()
     _check(name, args, got, ref, rtol=4e-6)
+
+
+# SciPy 1.18.1's answers where they differ from 1.17's (Boost's edges: p = 0
+# and 1, a tail that the count 0 already reaches, pr at 0 or 1, infinite n
+# or k; roots anywhere, as bdtrin's 1.2e20 at pr = 1e-20); CI runs 1.17, so
+# the engine is switched to 1.18's rows here
+V118 = {
+    "bdtrik": [((0, 3, 0.4), 0.0), ((1e-300, 3, 1.0), 3.0), ((0.3, 3, 1e-20), 0.0),
+               ((1, 3, 0.4), 3.0), ((0.3, 0.5, 0.4), 0.0), ((0.3, INF, 0.4), NAN),
+               ((0.7, 0, 0.4), 0.0), ((0.3, 3, 0.4), 0.21120666734751725)],
+    "bdtrin": [((0, 0, 0.4), INF), ((0, 1, 0.4), 2.2250738585072014e-308), ((2, 1, 0.4), 2.0),
+               ((0, 0.3, 0.0), NAN), ((0, 0.3, 1.0), NAN), ((INF, 0.3, 0.4), NAN),
+               ((0, 0.3, 1e-20), 1.2039728043259363e+20), ((2, 0.7, 0.4), 4.8765853738701015)],
+    "nbdtrik": [((0.3, 0, 0.4), NAN), ((1, 3, 0.4), INF), ((0, 3, 0.4), 0.0), ((0.3, 0.5, 0.4), 0.0),
+                ((0.3, 3, 0.0), INF), ((0.3, 3, 1e-20), 1.9137757941270623e+20),
+                ((0.7, 3, 0.4), 5.167028401405844), ((0.3, INF, 0.4), NAN)],
+    "nbdtrin": [((0, 0.3, 0.0), NAN), ((0, 0.3, 1.0), NAN), ((0, 0, 0.4), NAN), ((0, 1, 0.4), NAN),
+                ((INF, 0.3, 0.4), NAN), ((2, 0.3, 0.4), 3.10372372394003),
+                ((0, 1e-300, 1e-20), 14.999999999999996)],
+}
+
+
+def test_scipy_118s_edges_and_roots():
+    # in a fresh process: the engine keeps a kernel per op and dtypes, so its
+    # SciPy version is set before the first call (gpunp.scipy.special's
+    # import sets the installed SciPy's)
+    code = (
+        "import json, sys, numpy as np, gpunp as gp, gpunp.engine as engine\n"
+        "import gpunp.scipy.special as sp\n"
+        "engine.check(engine.lib.gp_set_scipy_version(11800))\n"
+        "rows = json.loads(sys.stdin.read())\n"
+        "out = {n: getattr(sp, n)(*[gp.asarray(np.array(a, np.float64)) for a in args]).get().tolist()\n"
+        "       for n, args in rows.items()}\n"
+        "f = [gp.asarray(np.array(a, np.float32)) for a in ([0, 2], [1, 1], [0.4, 0.4])]\n"
+        "got = sp.bdtrin(*f).get()\n"
+        "out['f32'] = [str(got.dtype)] + got.tolist()\n"
+        "print(json.dumps(out))\n")
+    rows = {n: [list(a) for a in zip(*[r[0] for r in v])] for n, v in V118.items()}
+    r = subprocess.run([sys.executable, "-c", code], input=json.dumps(rows), capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.splitlines()[-1])
+    for name, v in V118.items():
+        np.testing.assert_allclose(out[name], [w for _, w in v], rtol=1e-8, err_msg=name)
+    # the float loop's p = 1: float's smallest normal number past k
+    assert out["f32"] == ["float32", float(np.finfo(np.float32).tiny), 2.0]
