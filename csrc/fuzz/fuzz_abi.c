@@ -586,12 +586,13 @@ static void op_ufunc_full(state_t *st, input_t *in)
 static void op_tables(state_t *st, input_t *in)
 {
     (void)st;
-    /* as many entries as a ufunc of the table has operands (and one more,
-     * so that dts + 1 is a signature) */
-    int32_t dts[5], weak[4], loop[8], r;
-    for (int k = 0; k < 5; ++k) {
+    /* as many entries as the table's widest ufunc has operands (six:
+     * sph_harm_y's parts, 4 in and 2 out), and one more, so that dts + 1 is
+     * a signature (five were read past by a 6-operand id) */
+    int32_t dts[8], weak[8], loop[8], r;
+    for (int k = 0; k < 8; ++k) {
         dts[k] = dtype(in);
-        weak[k % 4] = u8(in) & 1;
+        weak[k] = u8(in) & 1;
     }
     uint8_t b = u8(in);
     int32_t id = (b & 1) ? ufuncs[(b >> 1) % 5] : (int32_t)(int8_t)u8(in) * 3;
