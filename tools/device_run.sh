@@ -65,7 +65,8 @@ compiler() { python3 -c "from gpunp import _config; print(_config.config('compil
 # every later stage to /usr/local/cuda's NVRTC
 if ls .whl/kcache/cache.* >/dev/null 2>&1; then
   mkdir -p "$C" && cat .whl/kcache/cache.* | xz -d -T16 | tar -x -C "$C" && echo "restored the kernel cache"
-  entry=$(find "$C" -name '*.gpk' 2>/dev/null | head -1)
+  # a CUDA entry's (a saved cache also holds the host backend's, made by gcc)
+  entry=$(find "$C" -path '*/cuda-*' -name '*.gpk' 2>/dev/null | head -1)
   # an entry's identity text starts 32 bytes in, with the compiler's line
   made_by=$(tail -c +33 "$entry" | head -1)
   if [ "$(compiler)" != "$made_by" ] && [ -d /usr/local/cuda/lib64 ]; then
