@@ -4947,7 +4947,7 @@ GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_log1p(gpk_sf_cx x)
  * sqrt(2 pi nu s) sum U_k(p) / nu^k. Both exponents are kept in differences, s - z = 1 / (s +
  * z) and logs of 1 + O(1 / z), so that a large w loses no digits in them.
  * 0 where the sum's last term U_5 is not below 1e-16 of it (near the turning
- * points w = +-i nu) or an exponent passes 2^30. */
+ * points w = +-i nu) or a value passes e^(2^30); one below e^(-2^30) is 0. */
 GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_sf_cx *ie, int *iexp,
                                        gpk_sf_cx *ke, int *kexp)
 {
@@ -4986,15 +4986,22 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_s
     gpk_sf_cx lk = az >= 1 ? gpk_sf_bv_hk_log1p(gpk_sf_cx_div(gpk_sf_cx_add(one, d), z))
                            : gpk_sf_cx_log(gpk_sf_cx_div(gpk_sf_cx_add(one, s), z));
     gpk_sf_cx ek = gpk_sf_cx_scale(gpk_sf_cx_sub(lk, d), nu);
-    if (!(fabs(ek.re) < 1073741824.0)) return 0;
-    const double ln2 = 0.6931471805599453094172321;
-    *kexp = (int)floor(ek.re / ln2);
-    gpk_sf_cx kw = gpk_sf_cx_exp(gpk_sf_cx_make(ek.re - *kexp * ln2, ek.im));
-    *ke = gpk_sf_cx_div(gpk_sf_cx_scale(gpk_sf_cx_mul(kw, sk), sqrt(0.5 * GPK_SF_PI / nu)), q);
-    if (conj) ke->im = -ke->im;
+    /* exponents past 2^30 (as ints of powers of 2): past the doubles' end
+     * no answer, below the smallest double 0 */
+    const double big = 1073741824.0, ln2 = 0.6931471805599453094172321;
+    if (!(ek.re < big)) return 0;
+    *kexp = 0;
+    *ke = gpk_sf_cx_make(0, 0);
+    if (ek.re > -big) {
+        *kexp = (int)floor(ek.re / ln2);
+        gpk_sf_cx kw = gpk_sf_cx_exp(gpk_sf_cx_make(ek.re - *kexp * ln2, ek.im));
+        *ke = gpk_sf_cx_div(gpk_sf_cx_scale(gpk_sf_cx_mul(kw, sk), sqrt(0.5 * GPK_SF_PI / nu)), q);
+        if (conj) ke->im = -ke->im;
+    }
     if (!want_i) return 1;
     gpk_sf_cx ea;
     if (az < 1) { /* inside the turning points: e^-w I = e^-ek sa / (q sqrt(2 pi nu)) */
+        if (!(-ek.re < big)) return 0;
         *iexp = (int)floor(-ek.re / ln2);
         gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(-ek.re - *iexp * ln2, -ek.im)), sa);
         *ie = gpk_sf_cx_div(gpk_sf_cx_scale(a, 1 / sqrt(2 * GPK_SF_PI * nu)), q);
@@ -5004,8 +5011,14 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_s
     /* e^-w I = (e^ea sa + i e^(i nu pi) e^(ek - 2w) sk) / (q sqrt(2 pi nu)), -w - nu eta(-z) = nu d +
      * nu log1p((d - 1) / z); e^-2w's phase apart, as cos and sin take 2 Im w exactly */
     ea = gpk_sf_cx_scale(gpk_sf_cx_add(d, gpk_sf_bv_hk_log1p(gpk_sf_cx_div(gpk_sf_cx_sub(d, one), z))), nu);
-    double eb = ek.re - 2 * w.re;
-    *iexp = (int)floor(fmax(ea.re, eb) / ln2);
+    double eb = ek.re - 2 * w.re, top = fmax(ea.re, eb);
+    if (!(top < big)) return 0;
+    if (top <= -big) {
+        *iexp = 0;
+        *ie = gpk_sf_cx_make(0, 0);
+        return 1;
+    }
+    *iexp = (int)floor(top / ln2);
     gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(ea.re - *iexp * ln2, ea.im)), sa);
     gpk_sf_cx b = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(eb - *iexp * ln2, ek.im)),
                                 gpk_sf_cx_make(cos(2 * w.im), -sin(2 * w.im)));
