@@ -465,7 +465,8 @@ const gp_op_t gp_ufuncs[] = {
     SF(3, "gdtrix", "fff->f ddd->d", "gpk_sf_gdtrix(x0, x1, x2)"),
     /* the parameter inverses on the incomplete beta function: Boost's
      * btdtria and btdtrib (whose float loops answer p = 1 and p = 0 with
-     * float's smallest normal number), CDFLIB's others (issue 38) */
+     * float's smallest normal number), CDFLIB's others, but Boost's bdtrik,
+     * bdtrin, nbdtrik and nbdtrin when SciPy 1.18 runs (issue 38) */
     SF(3, "btdtria", "fff->f ddd->d", "gpk_sf_pinv_btdtria(x0, x1, x2, sizeof(x0) == 4)"),
     SF(3, "btdtrib", "fff->f ddd->d", "gpk_sf_pinv_btdtrib(x0, x1, x2, sizeof(x0) == 4)"),
     SF(3, "bdtrik", "fff->f ddd->d", "gpk_sf_pinv_bdtrik(x0, x1, x2, GPK_SCIPY_VERSION >= 11800)"),
