@@ -4937,6 +4937,12 @@ GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_log1p(gpk_sf_cx x)
     return gpk_sf_cx_make(0.5 * log1p(x.re * (2 + x.re) + x.im * x.im), atan2(x.im, 1 + x.re));
 }
 
+/* e^e 2^-n: an exponent's power of two taken out before exp */
+GPK_HELPER gpk_sf_cx gpk_sf_bv_hk_exp2(double re, double im, int n)
+{
+    return gpk_sf_cx_exp(gpk_sf_cx_make(re - n * 0.6931471805599453094172321, im));
+}
+
 /* The same outputs as gpk_sf_bv_hk_ik's below, by Debye's expansions in
  * 1 / nu (DLMF 10.41.4): with z = w / nu, s = sqrt(1 + z^2), p = 1 / s and
  * eta = s + log(z / (1 + s)), K_nu(nu z) = sqrt(pi / 2 nu) e^(-nu eta) /
@@ -4994,8 +5000,8 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_s
     *ke = gpk_sf_cx_make(0, 0);
     if (ek.re > -big) {
         *kexp = (int)floor(ek.re / ln2);
-        gpk_sf_cx kw = gpk_sf_cx_exp(gpk_sf_cx_make(ek.re - *kexp * ln2, ek.im));
-        *ke = gpk_sf_cx_div(gpk_sf_cx_scale(gpk_sf_cx_mul(kw, sk), sqrt(0.5 * GPK_SF_PI / nu)), q);
+        gpk_sf_cx kw = gpk_sf_cx_mul(gpk_sf_bv_hk_exp2(ek.re, ek.im, *kexp), sk);
+        *ke = gpk_sf_cx_div(gpk_sf_cx_scale(kw, sqrt(0.5 * GPK_SF_PI / nu)), q);
         if (conj) ke->im = -ke->im;
     }
     if (!want_i) return 1;
@@ -5003,7 +5009,7 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_s
     if (az < 1) { /* inside the turning points: e^-w I = e^-ek sa / (q sqrt(2 pi nu)) */
         if (!(-ek.re < big)) return 0;
         *iexp = (int)floor(-ek.re / ln2);
-        gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(-ek.re - *iexp * ln2, -ek.im)), sa);
+        gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_bv_hk_exp2(-ek.re, -ek.im, *iexp), sa);
         *ie = gpk_sf_cx_div(gpk_sf_cx_scale(a, 1 / sqrt(2 * GPK_SF_PI * nu)), q);
         if (conj) ie->im = -ie->im;
         return 1;
@@ -5019,8 +5025,8 @@ GPK_HELPER_CALL int gpk_sf_bv_hk_debye(double nu, gpk_sf_cx w, int want_i, gpk_s
         return 1;
     }
     *iexp = (int)floor(top / ln2);
-    gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(ea.re - *iexp * ln2, ea.im)), sa);
-    gpk_sf_cx b = gpk_sf_cx_mul(gpk_sf_cx_exp(gpk_sf_cx_make(eb - *iexp * ln2, ek.im)),
+    gpk_sf_cx a = gpk_sf_cx_mul(gpk_sf_bv_hk_exp2(ea.re, ea.im, *iexp), sa);
+    gpk_sf_cx b = gpk_sf_cx_mul(gpk_sf_bv_hk_exp2(eb, ek.im, *iexp),
                                 gpk_sf_cx_make(cos(2 * w.im), -sin(2 * w.im)));
     b = gpk_sf_cx_mul(gpk_sf_cx_mul(b, sk), gpk_sf_cx_make(-gpk_sf_sinpi(nu), gpk_sf_cospi(nu)));
     *ie = gpk_sf_cx_div(gpk_sf_cx_scale(gpk_sf_cx_add(a, b), 1 / sqrt(2 * GPK_SF_PI * nu)), q);
@@ -5571,10 +5577,10 @@ GPK_HELPER double gpk_sf_pinv_bdtrik(double p, double n, double pr, int v118)
         if (p == 0) return 0.0;
         if (p == 1 || pr == 1) return n;
         if (p <= pow(1 - pr, n)) return 0.0;
-        double k = gpk_sf_pinv_search(GPK_PINV_BDK, n, pr, p, 0, n, 0, n / 2, 0);
-        return k >= 0 && k <= n ? k : NAN;
+    } else if (n == 0 || !(1 - pr < 1)) {
+        return NAN;
     }
-    if (n == 0 || !(1 - pr < 1)) return NAN;
+    /* the same search for both: its root stays in [0, n] (Boost's range) */
     return gpk_sf_pinv_search(GPK_PINV_BDK, n, pr, p, 0, n, 0, n / 2, 0);
 }
 
