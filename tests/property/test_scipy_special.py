@@ -1088,9 +1088,9 @@ def _y_leading(a):
     """Y_nu(x) for a tiny x: (2/pi) (log(x/2) + Euler's gamma) at order 0 (and
     its first-order form below 1e-12), else (cos(nu pi) (x/2)^nu / Gamma(1 + nu)
     - (x/2)^-nu / Gamma(1 - nu)) / sin(nu pi) (NaN for 1e-12 <= nu < 1e-4,
-    where that cancels); a negative order is cos(nu pi) Y_nu (J_nu's term is
-    below it by (x/2)^2nu), NaN near the half-integers, where the cosine
-    vanishes"""
+    where that cancels); a negative order -a is sin(a pi) J_a + cos(a pi) Y_a,
+    J_a = (x/2)^a / Gamma(1 + a) (at a = 1/64 and x = 3.9e-308 that term is
+    6e-13 of Y's), NaN near the half-integers, where the cosine vanishes"""
     from math import gamma
     nu, x = np.broadcast_arrays(_a(a), _a(a, 1))
     out = np.full(nu.shape, np.nan)
@@ -1099,12 +1099,13 @@ def _y_leading(a):
             v, t = float(nu[i]), float(x[i])
             if not (np.isfinite(v) and 0 < t < 1e-9):
                 continue
-            sign = 1.0
+            sign, jterm = 1.0, 0.0
+            lx = np.log(t) - np.log(2)
             if v <= -1e-12:
-                sign, v = np.cos(np.pi * v), -v  # yve(-1, 3.9e-308) = -yve(1, ...)
+                v = -v  # yve(-1, 3.9e-308) = -yve(1, ...)
+                sign, jterm = np.cos(np.pi * v), np.sin(np.pi * v) * np.exp(v * lx) * ss.rgamma(1 + v)
                 if abs(sign) < 1e-3:
                     continue
-            lx = np.log(t) - np.log(2)
             if v < 1e-12:
                 # Gamma(1 +- v) = 1 -+ gamma v + O(v^2), cos(v pi) = 1 + O(v^2):
                 # -(2/pi) (sinh(v L) / v - gamma cosh(v L)), L = log(2/x)
@@ -1115,7 +1116,7 @@ def _y_leading(a):
                           - np.exp(-v * lx) / gamma(1 - v)) / np.sin(np.pi * v)
             elif v >= 0.5:
                 out[i] = -2 / np.pi * float(_k_leading([np.array(v), np.array(t)]))
-            out[i] *= sign
+            out[i] = sign * out[i] + jterm
     return out
 
 
@@ -1621,17 +1622,23 @@ def _fdtr_subnormal_w(a):
     """w = dfn x / (dfd + dfn x) below the normal doubles (SciPy's rounded w
     keeps few digits: fdtr(0.00337, 2.1e27, 1.05e-284) = 0.32913136197010020
     by mpmath, gpunp's 23, SciPy's 638: a hypothesis draw); its head's next
-    term, O(dfd w), below 1e-17"""
+    term, O(dfd w), below 1e-17; where the head itself is NaN (betaln of
+    degrees past 1e77: fdtr(2.3e77, 3.3e190, 3.2e-195) = 0, a hypothesis
+    draw) the other references hold"""
     dfn, dfd, x = np.broadcast_arrays(_a(a), _a(a, 1), _a(a, 2))
     with np.errstate(all="ignore"):
         lz = np.log(dfn) + np.log(x) - np.log(dfd)
         return ((dfn > 0) & np.isfinite(dfn) & (dfd > 0) & np.isfinite(dfd) & (x > 0) &
-                np.isfinite(x) & (lz < LOG_TINY) & (np.log(dfd) + lz < np.log(1e-17)))
+                np.isfinite(x) & (lz < LOG_TINY) & (np.log(dfd) + lz < np.log(1e-17)) &
+                np.isfinite(_fdtr_head(a)))
 
 
 KNOWN.append(("fdtr", _fdtr_subnormal_w, _fdtr_head,
               "w below the normal doubles: the head w^a / (a B); SciPy's from a rounded w"))
-KNOWN.append(("fdtrc", _fdtr_subnormal_w, lambda a: 1 - _fdtr_head(a), "as fdtr"))
+KNOWN.append(("fdtrc", lambda a: _fdtr_subnormal_w(a) & (_fdtr_head(a) <= 0.5),
+              lambda a: 1 - _fdtr_head(a),
+              "as fdtr, where the head is at most 1/2: near 1 (a tiny dfn) 1 - head keeps "
+              "nothing (fdtrc(1.7e-17, 1.3e274, 1.7e-17) = 6.5e-16, 1 - head's 0)"))
 KNOWN.append(("fdtr", _fdtr_subnormal_x, _fdtr_head,
               "a subnormal x: the head w^a / (a B) (8.0e-82 at (0.5, 0.5, 5e-324)); SciPy's 0"))
 KNOWN.append(("fdtr", _fdtr_tiny_dfd, _fdtr_tiny_dfd_value,
