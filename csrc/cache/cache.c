@@ -568,10 +568,9 @@ static size_t nforgotten;
 GP_API gp_status_t gp_cache_forget_loaded(void)
 {
     pthread_mutex_lock(&lock);
-    gp_kernel_t **keep = forgotten;
-    if (nused)
-        keep = realloc(forgotten, (nforgotten + nused) * sizeof *keep);
-    if (!keep) {
+    gp_kernel_t **keep = nused ? realloc(forgotten, (nforgotten + nused) * sizeof *keep)
+                               : forgotten;
+    if (nused && !keep) {
         pthread_mutex_unlock(&lock);
         return gp_set_error(GP_ERR_NOMEM, "out of host memory for the kernel cache");
     }

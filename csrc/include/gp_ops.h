@@ -47,15 +47,15 @@ typedef struct gp_operand {
 
 /* The version of the NumPy whose per-element rules the kernels follow where
  * NumPy releases differ (major * 10000 + minor * 100 + patch, 20502 for
- * 2.5.2; the default is 20400). Set once, before the first kernel is built:
- * kernels already built keep the rule they were generated with. */
+ * 2.5.2; the default is 20400). A change forgets the loaded kernels (they
+ * were generated under the old one) and so is costly: set it at start. */
 GP_API gp_status_t gp_set_numpy_version(int32_t version);
 
 /* The version of the SciPy whose type resolution scipy.special's ufuncs
  * follow (the same encoding; the default is 11700): SciPy 1.18 resolves most
  * of them as NumPy resolves its own, with its loops ordered by size, where
- * 1.17 first looks for the loop of exactly its operands' dtypes. Set before
- * the first call of one of them. */
+ * 1.17 first looks for the loop of exactly its operands' dtypes. A change
+ * forgets the loaded kernels, as gp_set_numpy_version's does. */
 GP_API gp_status_t gp_set_scipy_version(int32_t version);
 
 /* Number of ufuncs in the op table. */

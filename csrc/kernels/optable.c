@@ -640,14 +640,25 @@ int32_t gp_ufunc_id(const char *name)
 
 /* ---- the public view of the table -------------------------------------------- */
 
+/* A switch of the followed release: the loaded kernels of the version's
+ * expressions were generated for the old one, and the in-memory cache's key
+ * (the kernel's spec) does not hold it, so they are forgotten (their disk
+ * entries differ by source and stay valid). */
+static gp_status_t set_version(int32_t *current, int32_t version)
+{
+    if (*current == version)
+        return GP_OK;
+    *current = version;
+    return gp_cache_forget_loaded();
+}
+
 int32_t gp_numpy_version = 20400;
 
 GP_API gp_status_t gp_set_numpy_version(int32_t version)
 {
     if (version < 20000)
         return gp_set_error(GP_ERR_VALUE, "gpunp follows NumPy 2, not version %d", version);
-    gp_numpy_version = version;
-    return GP_OK;
+    return set_version(&gp_numpy_version, version);
 }
 
 int32_t gp_scipy_version = 11700;
@@ -656,8 +667,7 @@ GP_API gp_status_t gp_set_scipy_version(int32_t version)
 {
     if (version < 10000)
         return gp_set_error(GP_ERR_VALUE, "gpunp.scipy follows SciPy 1, not version %d", version);
-    gp_scipy_version = version;
-    return GP_OK;
+    return set_version(&gp_scipy_version, version);
 }
 
 GP_API gp_status_t gp_ufunc_count(int32_t *out)

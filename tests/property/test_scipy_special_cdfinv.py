@@ -239,8 +239,8 @@ V118 = {
 
 
 def test_scipy_118s_edges_and_roots():
-    # in a fresh process: the engine keeps a kernel per op and dtypes, so its
-    # SciPy version is set before the first call (gpunp.scipy.special's
+    # in a fresh process: a version switch forgets every loaded kernel, which
+    # the worker's other tests would then load again (gpunp.scipy.special's
     # import sets the installed SciPy's)
     code = (
         "import json, sys, numpy as np, gpunp as gp, gpunp.engine as engine\n"
