@@ -611,12 +611,17 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
 {
     const gp_red_spec_t *sp = vspec;
     bool arg = sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN;
+    bool lse = sp->kind == GP_RED_LOGSUMEXP;
     char vs[8] = "";
     if (sp->vec > 1)
         snprintf(vs, sizeof vs, "_v%d", sp->vec);
     char id[64];
-    op_ident(id, sizeof id, sp->kind == GP_RED_ARGMAX ? "argmax" : sp->kind == GP_RED_ARGMIN
-                            ? "argmin" : sp->kind == GP_RED_MEAN ? "mean" : gp_ufuncs[sp->op].name);
+    const char *kind_name = sp->kind == GP_RED_ARGMAX ? "argmax"
+                            : sp->kind == GP_RED_ARGMIN ? "argmin"
+                            : lse                       ? "logsumexp"
+                                                        : NULL;
+    op_ident(id, sizeof id, kind_name ? kind_name : sp->kind == GP_RED_MEAN ? "mean"
+                                                  : gp_ufuncs[sp->op].name);
     snprintf(name, name_size, "gpk_red_%s_%s_%s%s%s", id,
              gp_dtypes[sp->in_dt].suffix, gp_dtypes[sp->loop_dt].suffix,
              sp->stage == GP_STAGE_PARTIAL   ? "_p"
@@ -624,17 +629,16 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
              : sp->stage == GP_STAGE_MERGE   ? "_m"
                                              : "",
              vs);
-    const gp_op_t *op = arg ? NULL : &gp_ufuncs[sp->op];
+    const gp_op_t *op = arg || lse ? NULL : &gp_ufuncs[sp->op];
     int32_t ld = sp->loop_dt;
-    bool seq = !arg && op->neutral == GP_NEUTRAL_NONE;
+    bool seq = op && op->neutral == GP_NEUTRAL_NONE;
     bool bpo = sp->block_per_out;
     /* the stages after the first read accumulators; those before the last
      * write them */
     bool from_acc = sp->stage == GP_STAGE_COMBINE || sp->stage == GP_STAGE_MERGE;
     bool to_acc = sp->stage == GP_STAGE_PARTIAL || sp->stage == GP_STAGE_MERGE;
     char what[256];
-    snprintf(what, sizeof what, "reduction %s",
-             arg ? (sp->kind == GP_RED_ARGMAX ? "argmax" : "argmin") : op->name);
+    snprintf(what, sizeof what, "reduction %s", kind_name ? kind_name : op->name);
     emit_header(s, what, ld, sp->idx32);
 
     /* the accumulator and its combination */
@@ -665,6 +669,20 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         gp_str_puts(s, "GPK_FN gpk_acc gpk_acc_make(");
         gp_str_printf(s, "%s v, long long i) { gpk_acc a; a.v = v; a.i = i; return a; }\n",
                       ctype(ld));
+    } else if (lse) {
+        /* (m, s): the largest element and the sum of exp(x - m). Equal
+         * maxima add without exp (inf - inf); a NaN wins; a sum of 0 is
+         * the neutral (-inf, 0), which an element (-inf, 1) is not */
+        gp_str_printf(s, "typedef struct { %s m, s; } gpk_acc;\n", ctype(ld));
+        gp_str_printf(s, "GPK_FN gpk_acc gpk_acc_make(%s m, %s s) "
+                         "{ gpk_acc a; a.m = m; a.s = s; return a; }\n", ctype(ld), ctype(ld));
+        gp_str_puts(s, "GPK_FN gpk_acc gpk_combine(gpk_acc a, gpk_acc b) {\n"
+                       "  if (b.m != b.m || b.m > a.m) { gpk_acc t = a; a = b; b = t; }\n"
+                       "  if (a.m != a.m || b.s == 0) return a;\n"
+                       "  if (b.m == a.m) return gpk_acc_make(a.m, a.s + b.s);\n"
+                       "  return gpk_acc_make(a.m, a.s + b.s * F(exp)(b.m - a.m));\n}\n");
+        neutral_expr(GP_NEUTRAL_LOWEST, ld, e);
+        put(neutral, "gpk_acc_make(%s, (%s)0)", e, ctype(ld));
     } else {
         const char *ex = op_expr(s, op, ld, ld);
         if (!ex)
@@ -694,6 +712,8 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
         value_expr(sp->in_dt, ld, "r.v[j]", raw);
         if (arg)
             put(velem, "gpk_acc_make(%s, (long long)(k + j))", raw);
+        else if (lse)
+            put(velem, "gpk_acc_make(%s, (%s)1)", raw, ctype(ld));
         else
             put(velem, "%s", raw);
     }
@@ -702,6 +722,9 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
     } else if (arg) {
         load_expr(sp->in_dt, ld, "p.in + ib + ro", e);
         put(elem, "gpk_acc_make(%s, (long long)k)", e);
+    } else if (lse) {
+        load_expr(sp->in_dt, ld, "p.in + ib + ro", e);
+        put(elem, "gpk_acc_make(%s, (%s)1)", e, ctype(ld));
     } else {
         load_expr(sp->in_dt, ld, "p.in + ib + ro", elem);
     }
@@ -807,6 +830,11 @@ gp_status_t gp_gen_red(const void *vspec, char *name, size_t name_size, gp_str_t
             gp_str_puts(s, "acc = gpk_combine(p.init, acc);\n");
         if (arg) {
             emit_store(s, GP_INT64, GP_INT64, "p.out + ob", "acc.i");
+        } else if (lse) {
+            char lowest[EXPR_MAX];
+            neutral_expr(GP_NEUTRAL_LOWEST, ld, lowest);
+            put(e, "(acc.s == 0 ? %s : acc.m + F(log)(acc.s))", lowest);
+            emit_store(s, sp->out_dt, ld, "p.out + ob", e);
         } else if (sp->kind == GP_RED_MEAN) {
             /* NumPy divides the sum by an intp count: in float64, or by
              * Smith's complex128 division (in which an infinite part makes

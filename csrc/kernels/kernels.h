@@ -181,7 +181,9 @@ typedef struct gp_ew_spec {
     uint8_t kind[GP_EW_MAX];  /* GP_OPND_* */
 } gp_ew_spec_t;
 
-enum { GP_RED_UFUNC = 0, GP_RED_MEAN, GP_RED_ARGMAX, GP_RED_ARGMIN };
+/* LOGSUMEXP: logaddexp.reduce, log(sum(exp(x))), in one pass: its
+ * accumulator is the running maximum m and sum(exp(x - m)) */
+enum { GP_RED_UFUNC = 0, GP_RED_MEAN, GP_RED_ARGMAX, GP_RED_ARGMIN, GP_RED_LOGSUMEXP };
 /* FINAL: elements to outputs; PARTIAL: elements to M x S partials; COMBINE:
  * partials to outputs; MERGE: partials to fewer partials (planned only
  * where a block is one thread: reduce.c's runs) */

@@ -199,13 +199,23 @@ static gp_status_t launch_red(gp_red_spec_t *sp, const red_plan_t *p, int64_t S,
     return gp_launch(k, &cfg, &pr);
 }
 
+static bool narrow_loop(int32_t dt) { return gp_dtypes[dt].compute != dt; }
+
+/* Whether a reduction's accumulator is a pair (a value and its index, or
+ * logsumexp's maximum and sum), not a value of the loop dtype. */
+static bool pair_acc(const gp_red_spec_t *sp)
+{
+    return sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN ||
+           sp->kind == GP_RED_LOGSUMEXP;
+}
+
 /* Size of one accumulator of a reduction spec (bytes, alignment 8 max). */
 static int32_t acc_size(const gp_red_spec_t *sp)
 {
     int32_t v = gp_compute_size(sp->loop_dt);
     if (sp->kind == GP_RED_ARGMAX || sp->kind == GP_RED_ARGMIN)
         return (v + 7) / 8 * 8 + 8;
-    return v;
+    return sp->kind == GP_RED_LOGSUMEXP ? 2 * v : v;
 }
 
 /* Elements per 16-byte read when a block combines contiguous runs that all
@@ -224,14 +234,14 @@ static uint8_t vector_width(const gp_red_spec_t *sp, const red_plan_t *p, const 
 
 /* Outputs per thread of an outer reduction, one per lane of 16-byte reads:
  * when the innermost kept dim is contiguous and a multiple of the vector
- * long, and every vector starts aligned; 0 otherwise. Not for arg- or
+ * long, and every vector starts aligned; 0 otherwise. Not for pair or
  * in-order reductions (their accumulators carry more than a value). */
 static uint8_t lane_width(const gp_red_spec_t *sp, const red_plan_t *p, const gp_array_t *a,
                           bool seq)
 {
     int32_t isz = gp_dtype_size(sp->in_dt), last = p->nkeep - 1, w = 16 / isz;
-    if (sp->block_per_out || seq || last < 0 || sp->kind == GP_RED_ARGMAX ||
-        sp->kind == GP_RED_ARGMIN || gp_dtype_kind(sp->in_dt) == GP_KIND_COMPLEX ||
+    if (sp->block_per_out || seq || last < 0 || pair_acc(sp) ||
+        gp_dtype_kind(sp->in_dt) == GP_KIND_COMPLEX ||
         p->kin[last] != isz || p->kshape[last] % w || ((uintptr_t)gp_array_data(a) & 15))
         return 0;
     for (int32_t d = 0; d < last; ++d)
@@ -292,8 +302,7 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
         return GP_OK;
     const gp_device_props_t *props;
     GP_TRY(gp_backend_props(&props));
-    bool seq = sp->kind != GP_RED_ARGMAX && sp->kind != GP_RED_ARGMIN &&
-               gp_ufuncs[sp->op].neutral == GP_NEUTRAL_NONE;
+    bool seq = !pair_acc(sp) && gp_ufuncs[sp->op].neutral == GP_NEUTRAL_NONE;
     /* inner reduction: the reduced elements are the nearest in memory */
     int64_t rmin = p.nred ? gp_abs_stride(p.rin[p.nred - 1]) : 0, kmin = INT64_MAX;
     for (int32_t d = 0; d < p.nkeep; ++d)
@@ -310,8 +319,8 @@ static gp_status_t run_reduction(gp_red_spec_t *sp, const gp_array_t *a, const b
      * a block's worth of threads per SM for outer ones (bench/tune.py
      * reduction measured these best on the H200) */
     int32_t lk = gp_dtype_kind(sp->loop_dt);
-    bool rounds = (sp->kind == GP_RED_UFUNC || sp->kind == GP_RED_MEAN) &&
-                  (lk == GP_KIND_FLOAT || lk == GP_KIND_COMPLEX);
+    bool rounds = (sp->kind == GP_RED_UFUNC || sp->kind == GP_RED_MEAN ||
+                   sp->kind == GP_RED_LOGSUMEXP) && (lk == GP_KIND_FLOAT || lk == GP_KIND_COMPLEX);
     /* ...and an outer float sum from 2 RED_RUN on, where one thread per
      * output would push its whole column through one accumulator (NumPy's
      * error along a strided axis: 2e-6 of a 2048-row float32 column sum) */
@@ -626,7 +635,10 @@ GP_API gp_status_t gp_ufunc_reduce(int32_t id, const gp_array_t *a, int32_t naxe
         gp_red_spec_t sp;
         memset(&sp, 0, sizeof sp);
         sp.family = GP_FAMILY_RED;
-        sp.kind = GP_RED_UFUNC;
+        /* logaddexp's in one pass, a float32 or float64 loop (a 16-bit
+         * one rounds every step, as NumPy's) from its identity */
+        sp.kind = !initial && !narrow_loop(loop_dt) && strcmp(op->name, "logaddexp") == 0
+                      ? GP_RED_LOGSUMEXP : GP_RED_UFUNC;
         sp.op = (uint16_t)id;
         sp.in_dt = (uint8_t)a->dtype;
         sp.loop_dt = (uint8_t)loop_dt;

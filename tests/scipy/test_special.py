@@ -338,6 +338,35 @@ def test_logsumexp_matches_scipy(axis, keepdims):
     np.testing.assert_allclose(got.get(), want, rtol=1e-14)
 
 
+@pytest.mark.parametrize("dtype, rtol", [(np.float32, 2e-6), (np.float64, 1e-13)])
+def test_logsumexp_in_one_pass_matches_scipy(dtype, rtol):
+    # rows long enough to be split into partials, whose running maxima and
+    # sums then combine; rising rows move a thread's maximum at every element
+    rng = np.random.default_rng(5)
+    h = (rng.standard_normal((6, 20000)) * 30).astype(dtype)
+    h[1] = np.linspace(-500, 80, h.shape[1])
+    h[2, 7], h[3, :] = np.inf, -np.inf
+    h[4, 11], h[4, 12] = np.inf, -np.inf
+    h[5, 3] = np.nan
+    for axis in (None, 0, 1, (0, 1)):
+        with np.errstate(all="ignore"):
+            want = ss.logsumexp(h, axis=axis)
+            numpys = np.logaddexp.reduce(h, axis=axis)
+        got = sp.logsumexp(gp.asarray(h), axis=axis)
+        assert got.dtype == np.asarray(want).dtype
+        # max + log(sum) cancels near 0: a few ulps of both terms, absolutely
+        top = np.abs(np.max(np.where(np.isfinite(h), h, -np.inf), axis=axis))
+        n = h.size // np.size(want)
+        atol = 4 * np.finfo(dtype).eps * (np.where(np.isfinite(top), top, 0) + np.log(n) + 1)
+        for mine, theirs in ((got.get(), want),
+                             (gp.logaddexp.reduce(gp.asarray(h), axis=axis).get(), numpys)):
+            np.testing.assert_array_equal(np.isnan(mine), np.isnan(theirs))
+            with np.errstate(invalid="ignore"):  # inf - inf where both are inf
+                ok = np.isnan(theirs) | (mine == theirs) | \
+                    (np.abs(mine - theirs) <= atol + rtol * np.abs(theirs))
+            assert np.all(ok), (axis, mine[~ok], theirs[~ok])
+
+
 def test_logsumexp_with_b_and_sign():
     b = np.array([[1.0, -2.0, 3.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.5, -0.5, 2.0, 0.0]])
     with np.errstate(all="ignore"):

@@ -1,6 +1,7 @@
 """``logsumexp``, ``softmax`` and ``log_softmax`` on gpunp's operations:
 the maximum along the axes is taken out before the exponentials, as SciPy
-does, so no element overflows."""
+does, so no element overflows (logsumexp of float32 or float64 without
+weights: logaddexp.reduce, whose one pass keeps a running maximum)."""
 
 import gpunp
 
@@ -28,6 +29,9 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         out = gpunp.full(shape, -gpunp.inf, dtype=a.dtype)
         return (out, gpunp.ones(shape, dtype=a.dtype)) if return_sign else out
     axes = _axes(axis, a.ndim)
+    if b is None and not return_sign and a.dtype in (gpunp.float32, gpunp.float64):
+        # one pass over a: the running maximum and the sum of exp(a - it)
+        return gpunp.logaddexp.reduce(a, axis=axes, keepdims=keepdims)
     real = a.real if gpunp.iscomplexobj(a) else a
     a_max = gpunp.amax(real, axis=axes, keepdims=True)
     # an all -inf or infinite maximum is shifted by nothing
