@@ -18,11 +18,12 @@ compiled again one source at a time, so the report names the sources and
 gives each one's own error. A source that includes headers or declares its
 own extern "C" names (users' kernels, CUB's sorts) is compiled alone.
 
-With --one-in K only a sample of the generated kernels is compiled: every
-special-function kernel (the register-heavy ones, where each hiprtc failure
-so far was found), every source compiled alone, and every K-th of the rest
-(make test's gfx1030 stage: a second AMD target for the code gfx90a's stage
-already compiled whole).
+With --part I/K only a part of the generated kernels is compiled: every
+source compiled alone (users' kernels, CUB's sorts: the code that differs
+most between targets), and of the batched sources every K-th from the I-th
+(by name, which is a hash: a sample). make test's two AMD targets take the
+two halves, so every source compiles for one of them and each wavefront
+width sees half of each kind of kernel.
 With --into-cache (CUDA targets) each compiled kernel is also stored in the
 disk cache (GPUNP_CACHE_DIR) where the CUDA backend on such a device looks
 for it, so a GPU machine can start with this machine's compiles: the entries
@@ -99,9 +100,9 @@ def main() -> int:
                     help="store each CUDA image in the disk cache too")
     ap.add_argument("--into-pack", metavar="DIR",
                     help="store each CUDA image in the kernel pack in DIR")
-    ap.add_argument("--one-in", type=int, default=1, metavar="K",
-                    help="of the batchable sources that call no special function, compile "
-                         "every K-th (by name, which is a hash: a sample); the others all")
+    ap.add_argument("--part", default="0/1", metavar="I/K",
+                    help="of the batched sources, compile every K-th from the I-th "
+                         "(by name, a hash: a sample); the others all")
     ap.add_argument("folders", nargs="+", metavar="folder")
     args = ap.parse_args()
     if (args.into_cache or args.into_pack) and args.arch.startswith("gfx"):
@@ -117,8 +118,11 @@ def main() -> int:
     together = [p for p in files if batchable(text[p])]
     alone = sorted(set(files) - set(together))
     left_out = 0
-    if args.one_in > 1:
-        kept = [p for k, p in enumerate(together) if k % args.one_in == 0 or "gpk_sf_" in text[p]]
+    part, parts = (int(v) for v in args.part.split("/"))
+    if not 0 <= part < parts:
+        ap.error(f"--part {args.part}: I/K with 0 <= I < K")
+    if parts > 1:
+        kept = together[part::parts]
         left_out, together = len(together) - len(kept), kept
         files = sorted(alone + together)
     jobs = [[p] for p in alone] + [together[k:k + size] for k in range(0, len(together), size)]
@@ -132,8 +136,8 @@ def main() -> int:
     compiler = "hiprtc" if args.arch.startswith("gfx") else "NVRTC"
     bad = len({p for p, _ in failures})
     print(f"{len(files) - bad} of {len(files)} kernel sources compile with {compiler} "
-          f"for {args.arch}" + (f" (a sample: {left_out} more left out, --one-in "
-                                f"{args.one_in})" if left_out else ""))
+          f"for {args.arch}" + (f" (part {args.part}: {left_out} more left out)"
+                                if left_out else ""))
     return 1 if failures else 0
 
 
