@@ -36,10 +36,13 @@
 GPK_HELPER int gpk_sf_isint(double x) { return x == floor(x); }
 
 /* c[0] + c[1] t + ... + c[n - 1] t^(n - 1) by Horner's rule */
+/* Horner's scheme by fused multiply-adds: one rounding a term, and one
+ * instruction (the kernels are compiled with contraction off, which split
+ * each term into a multiply and an add) */
 GPK_HELPER double gpk_sf_poly(const double *c, int n, double t)
 {
     double p = c[n - 1];
-    for (int k = n - 2; k >= 0; --k) p = p * t + c[k];
+    for (int k = n - 2; k >= 0; --k) p = fma(p, t, c[k]);
     return p;
 }
 
@@ -403,8 +406,8 @@ GPK_HELPER double gpk_sf_poch(double a, double m)
     if (a_pole && !b_pole) return 0.0;
     if (a != a || m != m) return NAN;
     if (isinf(a)) {
-        /* SciPy's values: inf^m for m up to 2 at +inf, a^(+-1) at -inf, else NaN */
-        if (a > 0) return m >= -1 && m <= 2 ? (m > 0 ? INFINITY : 0.0) : NAN;
+        /* SciPy's values: inf^m for m in [-2, 2] at +inf, a^(+-1) at -inf, else NaN */
+        if (a > 0) return m >= -2 && m <= 2 ? (m > 0 ? INFINITY : 0.0) : NAN;
         return m == 1 ? a : (m == -1 ? -0.0 : NAN);
     }
     /* integer steps up to 200 as the product a (a + 1) ... (or its reciprocal):
@@ -1244,14 +1247,17 @@ GPK_HELPER void gpk_sf_jy_phase(int nu, double x, double *sin_chi, double *cos_c
         double k = rint(x * 0.6366197723675814 - 0.5), m = 2 * k + 1;
         double r = ((x - m * 0.7853981629014015) - m * 4.960467869796759e-10) - m * 2.860594363054916e-18;
         /* Taylor's series of sin and cos, |r| <= pi/4 + : the next terms are below 1e-19 */
+        static const double st[8] = {
+            -1.0 / 6, 1.0 / 120, -1.0 / 5040, 1.0 / 362880, -1.0 / 39916800,
+            1.0 / 6227020800.0, -1.0 / 1307674368000.0, 1.0 / 355687428096000.0};
+        static const double ct[10] = {
+            1, -0.5, 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800, 1.0 / 479001600,
+            -1.0 / 87178291200.0, 1.0 / 20922789888000.0, -1.0 / 6402373705728000.0};
         double r2 = r * r;
-        double sr = r + r * r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
-                    r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800.0 + r2 * (-1.0 / 1307674368000.0 +
-                    r2 * (1.0 / 355687428096000.0))))))));
-        double cr = 1 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
-                    r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600 + r2 * (-1.0 / 87178291200.0 +
-                    r2 * (1.0 / 20922789888000.0 + r2 * (-1.0 / 6402373705728000.0)))))))));
-        int q = (int)(fmod(k - nu, 4.0) + 4) & 3; /* chi = r + q pi / 2 (mod 2 pi) */
+        double sr = fma(r * r2, gpk_sf_poly(st, 8, r2), r);
+        double cr = gpk_sf_poly(ct, 10, r2);
+        /* chi = r + q pi / 2 (mod 2 pi); k < 2^25 here, an int */
+        int q = ((int)k - nu) & 3;
         s = q == 0 ? sr : q == 1 ? cr : q == 2 ? -sr : -cr;
         c = q == 0 ? cr : q == 1 ? -sr : q == 2 ? -cr : sr;
     } else {

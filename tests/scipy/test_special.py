@@ -367,6 +367,14 @@ def test_logsumexp_in_one_pass_matches_scipy(dtype, rtol):
             assert np.all(ok), (axis, mine[~ok], theirs[~ok])
 
 
+def test_poch_at_infinite_a_matches_scipy():
+    # SciPy's 0 for m in [-2, 0) at +inf (gpunp's NaN below -1: a random draw)
+    m = np.array([-3, -2.5, -2, -1.9, -1.5, -1, -0.5, 0, 0.5, 1, 2, 2.1, 3, np.inf, -np.inf])
+    for a in (np.inf, -np.inf):
+        got = sp.poch(gp.full(m.shape, a), gp.asarray(m)).get()
+        np.testing.assert_array_equal(got, ss.poch(np.full(m.shape, a), m))
+
+
 def test_logsumexp_with_b_and_sign():
     b = np.array([[1.0, -2.0, 3.0, 0.0], [1.0, 1.0, 1.0, 1.0], [0.5, -0.5, 2.0, 0.0]])
     with np.errstate(all="ignore"):
