@@ -144,6 +144,7 @@ def main() -> int:
     for w in W.workloads(args.quick):
         if not wanted(w.name):
             continue
+        started = time.perf_counter()
         row = {"workload": w.name, "unit": w.unit, "higher_is_better": w.higher_is_better,
                "values": {}, "invalid": {}}
         gpus = [lib for lib in libs if lib.gpu] if w.unit not in ("us", "GB/s") else []
@@ -161,7 +162,8 @@ def main() -> int:
         rows.append(row)
         if w.unit == "us":
             per_call.append((w, row))
-        print(report.line(row), flush=True)
+        # the row's own time (inputs, checks, compiles, timing): device runs are budgeted
+        print(f"{report.line(row)}  [{time.perf_counter() - started:.0f} s]", flush=True)
         for lib in libs:  # release memory between workloads
             if lib.name == "cupy":
                 lib.xp.get_default_memory_pool().free_all_blocks()

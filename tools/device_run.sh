@@ -16,7 +16,8 @@
 #   # (with a kernel pack for the device: `make wheel PACK_ARCHS=sm_90`, then
 #   # dist/gpunp-*.whl into .whl)
 #   # optional: .whl/aat, a checkout of data-apis/array-api-tests with its
-#   # array-api submodule; .whl/kcache/cache.*, a kernel cache saved by `save`
+#   # array-api submodule; .whl/cupycache.*, CuPy's kernel cache saved by
+#   # `save`; .whl/kcache/cache.*, a kernel cache saved by `save`
 #   # or made here without a GPU from a host run's kernel log (`make test-py`):
 #   #   GPUNP_CACHE_DIR=/tmp/kc python tools/check_kernels.py --arch sm_90 \
 #   #       --into-cache build/kernel-sources
@@ -74,6 +75,13 @@ if ls .whl/kcache/cache.* >/dev/null 2>&1; then
     export GPUNP_CUDA_PATH=/usr/local/cuda
   fi
   echo "cache made by: $made_by; compiler: $(compiler)"
+fi
+# CuPy's own kernel cache (the bench's comparison compiles its kernels on
+# first use, minutes of a fresh machine's time), saved by `save` beside ours
+CUPY_CACHE=${CUPY_CACHE_DIR:-${HOME:-/root}/.cupy/kernel_cache}
+if ls .whl/cupycache.* >/dev/null 2>&1; then
+  mkdir -p "$CUPY_CACHE" && cat .whl/cupycache.* | xz -d -T16 | tar -x -C "$CUPY_CACHE" && \
+    echo "restored CuPy's kernel cache"
 fi
 python3 -c "import sys, gpunp, numpy, hypothesis, scipy; print('gpunp', gpunp.__file__, 'numpy', \
 numpy.__version__, 'hypothesis', hypothesis.__version__, 'scipy', scipy.__version__, \
@@ -169,10 +177,14 @@ sys.path.append('$ROOT'); runpy.run_module('bench.nvrtc_probe', run_name='__main
     (cd /tmp && timeout 120 python3 "$ROOT/bench/scatter_check.py" 2>&1 | tail -6) ;;
   save)
     tar -C "$C" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cache."
-    echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes" ;;
+    echo "saved $(du -sh "$C" | cut -f1) of kernels as $(cat "$OUT"/cache.* | wc -c) bytes"
+    if [ -d "$CUPY_CACHE" ]; then
+      tar -C "$CUPY_CACHE" -cf - . | xz -T16 -6 | split -b 15m - "$OUT/cupycache."
+      echo "saved $(du -sh "$CUPY_CACHE" | cut -f1) of CuPy's kernels as $(cat "$OUT"/cupycache.* | wc -c) bytes"
+    fi ;;
   esac
   # the lent machine brings back a few files only: each stage's go into one
   # archive as the stage ends, so a run cut short still brings them back
-  (cd "$OUT" && files=$(ls | grep -v -e '^cache\.' -e '^logs\.tar$') && [ -n "$files" ] && \
+  (cd "$OUT" && files=$(ls | grep -v -e '^cache\.' -e '^cupycache\.' -e '^logs\.tar$') && [ -n "$files" ] && \
     tar -rf logs.tar $files && rm -rf $files)
 done
