@@ -24,6 +24,10 @@ the fit's error below a quarter of a double's rounding:
   their asymptotic series diverge).
 - 1 / Gamma(1 + f) on [0, 1] in t = f - 1/2 (1/Gamma is entire, so the fit
   is short and the kernel's Gamma is one division).
+- erf's float loop (gpk_sf_erf_f32), in floats, to 2^-30 of 1 (its value
+  is then SciPy's float loop's within 1 ULP): (erf(x) / x - 2/sqrt(pi)) / x^2
+  in t = x^2 on [0, 1], and erfc on each quarter of [1, 4) in the distance
+  from the quarter's middle, all quarters of one degree.
 
 The script runs in about 40 s; its output, pasted over the tables of the
 same names in special.h, leaves the file unchanged.
@@ -115,6 +119,41 @@ def rgamma1p():
     return fit(lambda t: 1 / mp.gamma(mp.mpf(1.5) + t), -0.5, 0.5, mp.mpf(1) / mp.gamma(1.5) * 0.8)
 
 
+def erf_f32():
+    """The small argument's fit and the quarters' rows, at 2^-30 of 1."""
+    target = mp.mpf(2) ** -30
+    c0 = 2 / mp.sqrt(mp.pi)
+
+    def g(t):
+        if t == 0:
+            return -c0 / 3
+        x = mp.sqrt(t)
+        return (mp.erf(x) / x - c0) / t
+
+    def shortest(f, a, b, scale):
+        for n in range(3, 30):
+            c, err = mp.chebyfit(f, [a, b], n, error=True)
+            if err <= target * scale:
+                return n
+        raise RuntimeError("no fit")
+    small = [v for v in reversed(mp.chebyfit(g, [0, 1], shortest(g, 0, 1, c0)))]
+    mids = [1 + (2 * i + 1) * mp.mpf(1) / 8 for i in range(12)]
+    n = max(shortest(lambda u, m=m: mp.erfc(m + u), -0.125, 0.125, 1) for m in mids)
+    rows = [[v for v in reversed(mp.chebyfit(lambda u, m=m: mp.erfc(m + u), [-0.125, 0.125], n))]
+            for m in mids]
+    return small, float(c0), float(c0 - mp.mpf(f32(float(c0)))), rows
+
+
+def f32(v):
+    """v rounded to a float (through the bits of an IEEE single)."""
+    import struct
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+
+def c_floats(values):
+    return ", ".join(f"{f32(v):.9g}f" for v in values)
+
+
 def c_array(name, values, indent="    "):
     items = [repr(v) for v in values]
     lines = [", ".join(items[k:k + 3]) for k in range(0, len(items), 3)]
@@ -143,6 +182,11 @@ def main():
             print(c_array(f"{which}{nu}[{n}]", c))
     c, n = rgamma1p()
     print(c_array(f"c[{n}]", c))
+    small, c0, c0_lo, rows = erf_f32()
+    print(f"    static const float small[{len(small)}] = {{\n        {c_floats(small)}}};")
+    print(f"    static const float quarters[{len(rows)}][{len(rows[0])}] = {{")
+    print(",\n".join(f"        {{{c_floats(r)}}}" for r in rows) + "};")
+    print(f"    /* 2/sqrt(pi) = {f32(c0):.9g}f + {f32(c0_lo):.9g}f */")
 
 
 if __name__ == "__main__":

@@ -173,7 +173,9 @@ static const char *op_slot_expr(const gp_op_t *op, int32_t d0, int32_t d1)
     else if (k0 == GP_KIND_UINT)
         slot = op->expr[GP_EK_U] ? GP_EK_U : GP_EK_I;
     else if (k0 == GP_KIND_FLOAT)
-        slot = d0 == GP_FLOAT16 && op->expr[GP_EK_H] ? GP_EK_H : GP_EK_F;
+        slot = d0 == GP_FLOAT16 && op->expr[GP_EK_H]   ? GP_EK_H
+               : d0 == GP_FLOAT32 && op->expr[GP_EK_S] ? GP_EK_S
+                                                       : GP_EK_F;
     else if (k0 == GP_KIND_COMPLEX)
         slot = GP_EK_C;
     return op->expr[slot] ? op->expr[slot] : op->expr[GP_EK_ANY];

@@ -43,7 +43,7 @@ static inline bool gp_strides_continue(int64_t outer, int64_t inner, int64_t len
 
 /* Expression slots of a row, chosen by the kind of the loop's inputs; an
  * empty slot falls back to GP_EK_ANY (GP_EK_U first to GP_EK_I, GP_EK_H
- * first to GP_EK_F). */
+ * and GP_EK_S first to GP_EK_F). */
 enum gp_ek {
     GP_EK_ANY = 0,
     GP_EK_B,   /* bool */
@@ -54,6 +54,7 @@ enum gp_ek {
     GP_EK_SU,  /* first input signed, second unsigned (int64 vs uint64) */
     GP_EK_US,  /* first input unsigned, second signed */
     GP_EK_H,   /* float16, where NumPy's half loop differs from its float loops */
+    GP_EK_S,   /* float32, where a function's float loop computes in float */
     GP_EK_COUNT
 };
 

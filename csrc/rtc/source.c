@@ -59,7 +59,7 @@ static const section_t sf_sections[] = {
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
                       "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IGAM_WORDS, SF_IBETA_WORDS,
                       SF_OPOLY_WORDS}},
-    {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
+    {"GPK_SF_ERF", {"gpk_sf_erf(", "gpk_sf_erf_f32(", "gpk_sf_erfc(", "gpk_sf_erfcx(", "gpk_sf_ndtr(",
                     "gpk_sf_log_ndtr(", "gpk_sf_erfinv(", "gpk_sf_erfcinv(", "gpk_sf_ndtri(",
                     SF_IGAM_WORDS, SF_IBETA_WORDS, SF_ERF_KS_WORDS}},
     {"GPK_SF_MISC", {"gpk_sf_expit(", "gpk_sf_logit(", "gpk_sf_log_expit(", "gpk_sf_xlog",
