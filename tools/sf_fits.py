@@ -24,6 +24,8 @@ the fit's error below a quarter of a double's rounding:
   their asymptotic series diverge).
 - 1 / Gamma(1 + f) on [0, 1] in t = f - 1/2 (1/Gamma is entire, so the fit
   is short and the kernel's Gamma is one division).
+- Gamma's float loop (gpk_sf_gamma_f32): Gamma(1 + f) on [0, 1] in
+  t = f - 1/2, to 2^-32 (the float's rounding is 2^-24).
 - erf's float loop (gpk_sf_erf_f32), in floats, to 2^-30 of 1 (its value
   is then SciPy's float loop's within 1 ULP): (erf(x) / x - 2/sqrt(pi)) / x^2
   in t = x^2 on [0, 1], and erfc on each quarter of [1, 4) in the distance
@@ -119,6 +121,16 @@ def rgamma1p():
     return fit(lambda t: 1 / mp.gamma(mp.mpf(1.5) + t), -0.5, 0.5, mp.mpf(1) / mp.gamma(1.5) * 0.8)
 
 
+def gamma_f32():
+    target = mp.mpf(2) ** -32
+    g = lambda t: mp.gamma(mp.mpf(1.5) + t)  # noqa: E731
+    for n in range(4, 30):
+        c, err = mp.chebyfit(g, [-0.5, 0.5], n, error=True)
+        if err <= target * mp.mpf(0.885):  # Gamma's least on [1, 2]
+            return [float(v) for v in reversed(c)], n
+    raise RuntimeError("no fit")
+
+
 def erf_f32():
     """The small argument's fit and the quarters' rows, at 2^-30 of 1."""
     target = mp.mpf(2) ** -30
@@ -181,6 +193,8 @@ def main():
             c, n = hankel(nu, which)
             print(c_array(f"{which}{nu}[{n}]", c))
     c, n = rgamma1p()
+    print(c_array(f"c[{n}]", c))
+    c, n = gamma_f32()
     print(c_array(f"c[{n}]", c))
     small, c0, c0_lo, rows = erf_f32()
     print(f"    static const float small[{len(small)}] = {{\n        {c_floats(small)}}};")

@@ -296,7 +296,7 @@ const gp_op_t gp_ufuncs[] = {
      * SciPy's. Loops are SciPy's real ones in SciPy's order (so an integer
      * or float16 input takes the loop SciPy's takes); every loop computes in
      * double (csrc/prelude/special.h) and rounds once. */
-    SZ(1, "gamma", "d->d f->f", "gpk_sf_gamma(x0)"),
+    SZS(1, "gamma", "d->d f->f", "gpk_sf_gamma(x0)", "gpk_sf_gamma_f32(x0)"),
     SZ(1, "gammaln", "d->d f->f", "gpk_sf_gammaln(x0)"),
     SZ(1, "gammasgn", "d->d f->f", "gpk_sf_gammasgn(x0)"),
     SZ(1, "rgamma", "d->d f->f", "gpk_sf_rgamma(x0)"),

@@ -55,7 +55,7 @@ static const section_t sections[] = {
  * binom and psi) */
 #define SF_OPOLY_WORDS "gpk_sf_op_"
 static const section_t sf_sections[] = {
-    {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
+    {"GPK_SF_GAMMA", {"gpk_sf_gamma(", "gpk_sf_gamma_f32(", "gpk_sf_gammaln(", "gpk_sf_gammasgn(", "gpk_sf_rgamma(",
                       "gpk_sf_digamma(", "gpk_sf_beta(", "gpk_sf_betaln(", "gpk_sf_poch(",
                       "gpk_sf_binom(", "gpk_sf_loggamma(", SF_IGAM_WORDS, SF_IBETA_WORDS,
                       SF_OPOLY_WORDS}},

@@ -367,19 +367,24 @@ def test_logsumexp_in_one_pass_matches_scipy(dtype, rtol):
             assert np.all(ok), (axis, mine[~ok], theirs[~ok])
 
 
-def test_erf_float_loop_is_scipys_within_an_ulp():
-    # the float loop computes in float (gpk_sf_erf_f32): every 4099th float
-    # of either sign, subnormals, the quarters' ends, 0, inf and NaN
+@pytest.mark.parametrize("name", ["erf", "gamma"])
+def test_float32_slots_are_scipys_float_loop_within_an_ulp(name):
+    # the rows whose float loop has its own form (gpk_sf_erf_f32 in float,
+    # gpk_sf_gamma_f32 by a shorter fit): every 4099th float of either sign,
+    # subnormals, the forms' ends, 0, inf and NaN
     bits = np.concatenate([np.arange(0, 0x7F800000, 4099, dtype=np.uint32),
                            np.array([1, 0x00800000, 0x3F7FFFFF, 0x3F800000, 0x3FA00000,
-                                     0x407FFFFF, 0x40800000, 0x7F800000, 0x7FC00000],
-                                    np.uint32)])
+                                     0x407FFFFF, 0x40800000, 0x413FFFFF, 0x41400000,
+                                     0x420C2000, 0x7F800000, 0x7FC00000], np.uint32)])
     x = np.concatenate([bits.view(np.float32), -bits.view(np.float32)])
-    got, want = sp.erf(gp.asarray(x)).get(), ss.erf(x)
+    with np.errstate(all="ignore"):
+        want = getattr(ss, name)(x)
+    got = getattr(sp, name)(gp.asarray(x)).get()
     assert got.dtype == np.float32
     num = ~np.isnan(want)
     np.testing.assert_array_equal(np.signbit(got[num]), np.signbit(want[num]))
     same = (got == want) | (np.isnan(got) & ~num)
+    assert np.all(np.isfinite(want[~same]))
     off = np.abs(got[~same].astype(np.float64) - want[~same]) / np.spacing(np.abs(want[~same]))
     assert off.size < x.size // 100 and np.all(off <= 1), (x[~same][off > 1], off.max())
 
