@@ -29,7 +29,9 @@ the fit's error below a quarter of a double's rounding:
 - erf's float loop (gpk_sf_erf_f32), in floats, to 2^-30 of 1 (its value
   is then SciPy's float loop's within 1 ULP): (erf(x) / x - 2/sqrt(pi)) / x^2
   in t = x^2 on [0, 1], and erfc on each quarter of [1, 4) in the distance
-  from the quarter's middle, all quarters of one degree.
+  from the quarter's middle, all quarters of one degree (the table is
+  coefficient-major: a warp's lanes read one coefficient of several
+  quarters from a few cache sectors).
 
 The script runs in about 40 s; its output, pasted over the tables of the
 same names in special.h, leaves the file unchanged.
@@ -197,9 +199,12 @@ def main():
     c, n = gamma_f32()
     print(c_array(f"c[{n}]", c))
     small, c0, c0_lo, rows = erf_f32()
-    print(f"    static const float small[{len(small)}] = {{\n        {c_floats(small)}}};")
-    print(f"    static const float quarters[{len(rows)}][{len(rows[0])}] = {{")
-    print(",\n".join(f"        {{{c_floats(r)}}}" for r in rows) + "};")
+    print(f"    static const float small[{len(small)}] = {{\n        {c_floats(small[:5])},\n"
+          f"        {c_floats(small[5:])}}};")
+    cols = [[r[k] for r in rows] for k in range(len(rows[0]))]  # coefficient-major
+    print(f"    static const float quarters[{len(cols)}][{len(rows)}] = {{")
+    print(",\n".join(f"        {{{c_floats(c[:6])},\n         {c_floats(c[6:])}}}" for c in cols)
+          + "};")
     print(f"    /* 2/sqrt(pi) = {f32(c0):.9g}f + {f32(c0_lo):.9g}f */")
 
 
