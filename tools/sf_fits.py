@@ -45,12 +45,12 @@ mp.mp.dps = 40
 TARGET = mp.mpf(2) ** -55  # a quarter of the double rounding's relative 2^-53
 
 
-def fit(g, a, b, scale, nmax=30):
-    """The shortest Chebyshev fit of g on [a, b] whose error is below TARGET
+def fit(g, a, b, scale, nmax=30, target=TARGET):
+    """The shortest Chebyshev fit of g on [a, b] whose error is below target
     relative to `scale`: its monomial coefficients, lowest first."""
     for n in range(4, nmax):
         c, err = mp.chebyfit(g, [a, b], n, error=True)
-        if err <= TARGET * scale:
+        if err <= target * scale:
             return [float(v) for v in reversed(c)], n
     raise RuntimeError("no fit")
 
@@ -124,13 +124,9 @@ def rgamma1p():
 
 
 def gamma_f32():
-    target = mp.mpf(2) ** -32
-    g = lambda t: mp.gamma(mp.mpf(1.5) + t)  # noqa: E731
-    for n in range(4, 30):
-        c, err = mp.chebyfit(g, [-0.5, 0.5], n, error=True)
-        if err <= target * mp.mpf(0.885):  # Gamma's least on [1, 2]
-            return [float(v) for v in reversed(c)], n
-    raise RuntimeError("no fit")
+    # 0.885: Gamma's least on [1, 2]
+    return fit(lambda t: mp.gamma(mp.mpf(1.5) + t), -0.5, 0.5, mp.mpf(0.885),
+               target=mp.mpf(2) ** -32)
 
 
 def erf_f32():
@@ -144,17 +140,11 @@ def erf_f32():
         x = mp.sqrt(t)
         return (mp.erf(x) / x - c0) / t
 
-    def shortest(f, a, b, scale):
-        for n in range(3, 30):
-            c, err = mp.chebyfit(f, [a, b], n, error=True)
-            if err <= target * scale:
-                return n
-        raise RuntimeError("no fit")
-    small = [v for v in reversed(mp.chebyfit(g, [0, 1], shortest(g, 0, 1, c0)))]
+    small = fit(g, 0, 1, c0, target=target)[0]
     mids = [1 + (2 * i + 1) * mp.mpf(1) / 8 for i in range(12)]
-    n = max(shortest(lambda u, m=m: mp.erfc(m + u), -0.125, 0.125, 1) for m in mids)
-    rows = [[v for v in reversed(mp.chebyfit(lambda u, m=m: mp.erfc(m + u), [-0.125, 0.125], n))]
-            for m in mids]
+    n = max(fit(lambda u, m=m: mp.erfc(m + u), -0.125, 0.125, 1, target=target)[1] for m in mids)
+    rows = [[float(v) for v in reversed(mp.chebyfit(lambda u, m=m: mp.erfc(m + u),
+                                                     [-0.125, 0.125], n))] for m in mids]
     return small, float(c0), float(c0 - mp.mpf(f32(float(c0)))), rows
 
 
