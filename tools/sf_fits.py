@@ -32,6 +32,13 @@ the fit's error below a quarter of a double's rounding:
   from the quarter's middle, all quarters of one degree (the table is
   coefficient-major: a warp's lanes read one coefficient of several
   quarters from a few cache sectors).
+- J0's float loop (gpk_sf_j0_f32) below 64: on [2i, 2i + 2), i = 0..31, in
+  t = x - (2i + 1), J0(x) / (x - z) with z the zero in [2i - 1/2, 2i + 5/2)
+  (at most one: the zeros are more than 3 apart), or J0 itself, to 2^-31
+  of the row's least value, all rows of one degree. The kernel sums the
+  first two terms in double (doubles in the table) and the rest in float;
+  z is a float and a double remainder. Coefficient-major, 32 rows: a
+  warp's lanes read one coefficient from one 128-byte line.
 
 The script runs in about 40 s; its output, pasted over the tables of the
 same names in special.h, leaves the file unchanged.
@@ -148,14 +155,37 @@ def erf_f32():
     return small, float(c0), float(c0 - mp.mpf(f32(float(c0)))), rows
 
 
+def j0_f32():
+    """The 32 rows (z, coefficients) of J0's float loop, all of one degree."""
+    zeros = [mp.besseljzero(0, k) for k in range(1, 22)]
+    parts = []
+    for i in range(32):
+        c = mp.mpf(2 * i + 1)
+        z = next((z for z in zeros if 2 * i - 0.5 <= z < 2 * i + 2.5), None)
+        if z is None:
+            g = (lambda t, c=c: mp.besselj(0, c + t))
+        else:
+            g = (lambda t, c=c, z=z: mp.besselj(0, c + t) / (c + t - z))
+        scale = min(abs(g(mp.mpf(t) / 8)) for t in range(-7, 8))
+        parts.append((g, z, fit(g, -1, 1, scale, target=mp.mpf(2) ** -31)[1]))
+    n = max(p[2] for p in parts)
+    return [(z, [float(v) for v in reversed(mp.chebyfit(g, [-1, 1], n))])
+            for g, z, _ in parts]
+
+
 def f32(v):
     """v rounded to a float (through the bits of an IEEE single)."""
     import struct
     return struct.unpack("f", struct.pack("f", float(v)))[0]
 
 
+def c_float(v):
+    text = f"{f32(v):.9g}"
+    return text + ("f" if any(ch in text for ch in ".e") else ".0f")
+
+
 def c_floats(values):
-    return ", ".join(f"{f32(v):.9g}f" for v in values)
+    return ", ".join(c_float(v) for v in values)
 
 
 def c_array(name, values, indent="    "):
@@ -196,6 +226,21 @@ def main():
     print(",\n".join(f"        {{{c_floats(c[:6])},\n         {c_floats(c[6:])}}}" for c in cols)
           + "};")
     print(f"    /* 2/sqrt(pi) = {f32(c0):.9g}f + {f32(c0_lo):.9g}f */")
+    rows = j0_f32()
+    cols = [[r[1][k] for r in rows] for k in range(len(rows[0][1]))]
+    print(f"    GPK_ALIGN(128) static const double lo[2][32] = {{")
+    print(",\n".join("        {" + ",\n         ".join(", ".join(repr(v) for v in c[k:k + 4])
+                                                  for k in range(0, 32, 4)) + "}"
+                     for c in cols[:2]) + "};")
+    print(f"    GPK_ALIGN(128) static const float hi[{len(cols) - 2}][32] = {{")
+    print(",\n".join("        {" + ",\n         ".join(c_floats(c[k:k + 6]) for k in range(0, 32, 6))
+                     + "}" for c in cols[2:]) + "};")
+    zhi = [f32(float(z)) if z is not None else -1.0 for z, _ in rows]
+    zlo = [float(z - mp.mpf(h)) if z is not None else 0.0 for (z, _), h in zip(rows, zhi)]
+    print("    GPK_ALIGN(128) static const float zhi[32] = {\n        " +
+          ",\n        ".join(c_floats(zhi[k:k + 6]) for k in range(0, 32, 6)) + "};")
+    print("    GPK_ALIGN(128) static const double zlo[32] = {\n        " +
+          ",\n        ".join(", ".join(repr(v) for v in zlo[k:k + 4]) for k in range(0, 32, 4)) + "};")
 
 
 if __name__ == "__main__":

@@ -322,7 +322,7 @@ const gp_op_t gp_ufuncs[] = {
     SZ(1, "cosdg", "d->d f->f", "gpk_sf_cosdg(x0)"),
     SZ(1, "tandg", "d->d f->f", "gpk_sf_tandg(x0)"),
     SZ(1, "cotdg", "d->d f->f", "gpk_sf_cotdg(x0)"),
-    SZ(1, "j0", "d->d f->f", "gpk_sf_j0(x0)"),
+    SZS(1, "j0", "d->d f->f", "gpk_sf_j0(x0)", "gpk_sf_j0_f32(x0)"),
     SZ(1, "j1", "d->d f->f", "gpk_sf_j1(x0)"),
     SZ(1, "y0", "d->d f->f", "gpk_sf_y0(x0)"),
     SZ(1, "y1", "d->d f->f", "gpk_sf_y1(x0)"),

@@ -67,7 +67,7 @@ static const section_t sf_sections[] = {
                      "boxcox", "gpk_sf_exp10(", "gpk_sf_exp2(", "gpk_sf_cbrt(", "gpk_sf_log1p(",
                      "gpk_sf_expm1(", "gpk_sf_radian(", "dg(", "gpk_sf_round(", "gpk_sf_cosm1("}},
     {"GPK_SF_IGAM", {SF_IGAM_WORDS, SF_IBETA_WORDS}},
-    {"GPK_SF_BESSEL", {"gpk_sf_j0(", "gpk_sf_j1(", "gpk_sf_y0(", "gpk_sf_y1(", "gpk_sf_i0",
+    {"GPK_SF_BESSEL", {"gpk_sf_j0(", "gpk_sf_j0_f32(", "gpk_sf_j1(", "gpk_sf_y0(", "gpk_sf_y1(", "gpk_sf_i0",
                        "gpk_sf_i1", "gpk_sf_k0", "gpk_sf_k1", "gpk_sf_yn(", "gpk_sf_kn(",
                        "gpk_sf_spherical_yn", "gpk_sf_bv_"}},
     {"GPK_SF_EXPINT", {"gpk_sf_expn(", "gpk_sf_exp1(", "gpk_sf_expi(", "gpk_sf_exprel(",
