@@ -3259,7 +3259,12 @@ GPK_HELPER double gpk_sf_elliprc(double x, double y)
     double f = 1;
     if (y < 0) {
         if (x == 0) return 0.0; /* the principal value at x = 0 */
-        f = sqrt(x) / sqrt(x - y); /* x / (x - y) may be subnormal */
+        if (isinf(x - y)) { /* R_C(x, y) = R_C(x / 4, y / 4) / 2 */
+            x *= 0.25;
+            y *= 0.25;
+            f = 0.5;
+        }
+        f *= sqrt(x) / sqrt(x - y); /* x / (x - y) may be subnormal */
         x = x - y;
         y = -y;
     }
