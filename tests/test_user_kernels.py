@@ -52,6 +52,27 @@ def test_several_outputs_and_out_arguments():
     np.testing.assert_array_equal(out.get(), x * 0.5)
 
 
+def test_an_output_reads_its_elements_value():
+    # CuPy's outputs are references into their arrays: 'y += x' accumulates
+    # (gpunp's had been uninitialized locals: on the host backend each
+    # element read the previous one's result)
+    acc = gp.ElementwiseKernel("T x", "T y", "y += x", "accumulate")
+    step = gp.ElementwiseKernel("T p, T q, T a", "T x, T r", "x = x + a * p; r = r - a * q",
+                                "step")
+    for dt in (np.float32, np.float64, np.int32, np.uint8):
+        x = np.arange(1, 13, dtype=dt).reshape(3, 4)
+        y = np.full((3, 4), 5, dt)
+        gy = gp.asarray(y)
+        assert acc(gp.asarray(x), gy) is gy
+        np.testing.assert_array_equal(gy.get(), y + x)
+    p, q = np.linspace(0, 1, 7), np.linspace(2, 3, 7)
+    xs, rs = np.linspace(-1, 1, 7), np.linspace(5, 6, 7)
+    gx, gr = gp.asarray(xs), gp.asarray(rs)
+    step(gp.asarray(p), gp.asarray(q), gp.asarray(0.25), gx, gr)  # a 0-d array broadcasts
+    np.testing.assert_array_equal(gx.get(), xs + 0.25 * p)
+    np.testing.assert_array_equal(gr.get(), rs - 0.25 * q)
+
+
 def test_raw_argument_index_and_ind_size():
     k = gp.ElementwiseKernel("raw T x", "T y", "y = x[_ind.size() - 1 - i]", "reverse")
     x = np.arange(10.0)

@@ -1464,13 +1464,12 @@ gp_status_t gp_gen_user_ew(const void *vd, char *name, size_t name_size, gp_str_
         const gp_user_param_t *q = &d->params[k];
         if (q->kind != GP_PARAM_ARRAY)
             continue;
-        if (!q->output) {
-            snprintf(addr, sizeof addr, "gpk_p.p%d + gpk_o%d", k, k);
-            load_expr(d->dtypes[k], q->dtype, addr, e);
-            gp_str_printf(s, "const %s %s = %s;\n", ctype(q->dtype), q->name, e);
-        } else {
-            gp_str_printf(s, "%s %s;\n", ctype(q->dtype), q->name);
-        }
+        /* an output starts as its element's value, as CuPy's references do
+         * ('T x', 'T y', 'y += x'); where the operation only writes it, the
+         * load is dead code and the compiler drops it */
+        snprintf(addr, sizeof addr, "gpk_p.p%d + gpk_o%d", k, k);
+        load_expr(d->dtypes[k], q->dtype, addr, e);
+        gp_str_printf(s, "%s%s %s = %s;\n", q->output ? "" : "const ", ctype(q->dtype), q->name, e);
     }
     emit_user_operation(s, d->operation);
     for (int32_t k = 0; k < d->nparams; ++k) {
