@@ -65,6 +65,7 @@ def measure(w: W.Workload, lib: L.Lib):
 
 
 ROUNDS = 5
+SLOW_ROUNDS = 2  # where a library's call takes more than libs.SLOW_S
 
 
 def measure_in_turns(w: W.Workload, libs: list, invalid: dict) -> dict:
@@ -74,19 +75,21 @@ def measure_in_turns(w: W.Workload, libs: list, invalid: dict) -> dict:
     a block of its own met a spell of its own: float16's matmul was 0.97x
     PyTorch's in one run and 1.01-1.02x in three others (docs/performance.md)."""
     fns, times, calls = {}, {}, {}
+    rounds = ROUNDS
     for lib in libs:
         try:
             fn = w.make(lib, w.size)
             if fn is None:
                 continue
-            lib.warm_up(fn)
+            if lib.warm_up(fn) > L.SLOW_S:
+                rounds = SLOW_ROUNDS
             calls[lib] = lib.calls_for(fn)
         except Exception as e:
             _failed(lib, w, e, invalid)
             continue
         fns[lib], times[lib] = fn, []
     per_round = max(1, repeats(w) // ROUNDS)
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         for lib, fn in list(fns.items()):
             try:
                 times[lib] += [lib.device_ms(fn, calls[lib]) for _ in range(per_round)]

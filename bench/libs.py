@@ -15,6 +15,9 @@ import numpy as np
 # between two events around one short call
 WINDOW_MS = 2.0
 MAX_CALLS = 64
+# a call this long (eigsh of a 2^20-row Laplacian) is timed in fewer rounds:
+# five rounds of such rows took the whole of a GPU run's bench stage
+SLOW_S = 1.0
 
 
 class Lib:
@@ -38,14 +41,21 @@ class Lib:
         """A pair of callables (record_start, elapsed_ms_since_start)."""
         raise NotImplementedError
 
-    def warm_up(self, fn, warmup=3) -> None:
+    def warm_up(self, fn, warmup=3) -> float:
         """fn() in its steady state from here on: its first call, whatever
-        the library still does for it after, then `warmup` more calls."""
-        fn()
-        self.settle()
-        for _ in range(warmup):
+        the library still does for it after, then `warmup` more calls (one
+        where a call takes seconds). The seconds of the last call."""
+        for k in range(1 + warmup):
+            t = time.perf_counter()
             fn()
-        self.sync()
+            if k == 0:
+                self.settle()
+            else:
+                self.sync()
+            took = time.perf_counter() - t
+            if k >= 1 and took > SLOW_S:
+                break
+        return took
 
     def device_ms(self, fn, calls=1) -> float:
         """The device time of one fn() in milliseconds, from a window of
