@@ -169,6 +169,26 @@ def test_solver_matches_scipy_with_x0_tolerances_and_callback(name):
     assert abs(seen["gp"] - seen["sp"]) <= 1
 
 
+def test_cg_complex_and_mixed_dtypes_take_the_ufunc_updates():
+    # cg updates real vectors of one dtype by its own kernels; a complex
+    # system, and a float64 preconditioner of a float32 one, by in-place ufuncs
+    n = 12
+    a = RNG.standard_normal((n, n)) + 1j * RNG.standard_normal((n, n))
+    a = a @ a.conj().T + n * np.eye(n)
+    b = RNG.standard_normal(n) + 1j * RNG.standard_normal(n)
+    xs, infos = sl.cg(a, b, rtol=1e-10)
+    xg, infog = gl.cg(gp.asarray(a), gp.asarray(b), rtol=1e-10)
+    assert infog == infos == 0 and xg.dtype == xs.dtype
+    np.testing.assert_allclose(xg.get(), xs, rtol=1e-9, atol=1e-12)
+    s32 = spd(n).astype(np.float32)
+    m = np.diag(1 / np.diag(s32.astype(np.float64)))
+    xs, infos = sl.cg(s32, b.real.astype(np.float32), M=m, rtol=1e-5)
+    xg, infog = gl.cg(gp.asarray(s32), gp.asarray(b.real.astype(np.float32)), M=gp.asarray(m),
+                      rtol=1e-5)
+    assert infog == infos == 0 and xg.dtype == xs.dtype == np.float32
+    np.testing.assert_allclose(xg.get(), xs, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("name", sorted(SOLVERS))
 def test_solver_with_preconditioner_on_a_sparse_operator(name):
     n = 20
