@@ -77,25 +77,35 @@ FUNC = {"j0": lambda x: mp.besselj(0, x), "j1": lambda x: mp.besselj(1, x),
         "y0": lambda x: mp.bessely(0, x), "y1": lambda x: mp.bessely(1, x)}
 
 
-def small_rows(name, first):
-    """(a, z_hi, z_lo, coefficients...) for each interval, all of one degree
-    (the kernel's loop): the largest any interval needs."""
+def zero_rows(f, zeros, starts, width, points, target=TARGET):
+    """f on [s, s + width) for each s in starts, in t = x - (s + width / 2):
+    f(x) / (x - z) with z the zero within half a unit of the interval (the
+    values near a zero just past its end keep their relative accuracy as
+    well), or f itself where there is none. All of one degree (the kernel's
+    loop), the largest any interval needs for an error below target relative
+    to the least |value| at `points` (inside, not at the ends: J1 / x at 0).
+    (z or None, coefficients) for each interval."""
+    h = mp.mpf(width) / 2
     parts = []
-    for i in range(first, 8):
-        f, c = FUNC[name], mp.mpf(i) + 0.5
-        # the zero within half a unit of the interval too: the values near
-        # a zero just past its end keep their relative accuracy as well
-        z = next((z for z in ZEROS[name] if i - 0.5 <= z < i + 1.5), None)
+    for s in starts:
+        c = s + h
+        z = next((z for z in zeros if s - 0.5 <= z < s + width + 0.5), None)
         if z is None:
-            g, head = (lambda t, f=f, c=c: f(c + t)), (0.0, -1.0, 0.0)
+            g = (lambda t, c=c: f(c + t))
         else:
-            g, head = (lambda t, f=f, c=c, z=z: f(c + t) / (c + t - z)), (1.0, *split(z))
-        scale = min(abs(g(mp.mpf(t) / 8)) for t in range(-3, 4))  # not at the ends (J1 / x at 0)
-        parts.append((g, head, fit(g, -0.5, 0.5, scale)[1]))
+            g = (lambda t, c=c, z=z: f(c + t) / (c + t - z))
+        scale = min(abs(g(t)) for t in points)
+        parts.append((g, z, fit(g, -h, h, scale, target=target)[1]))
     n = max(p[2] for p in parts)
-    rows = [(head, [float(v) for v in reversed(mp.chebyfit(g, [-0.5, 0.5], n))])
-            for g, head, _ in parts]
-    return rows, n
+    return [(z, [float(v) for v in reversed(mp.chebyfit(g, [-h, h], n))]) for g, z, _ in parts]
+
+
+def small_rows(name, first):
+    """(a, z_hi, z_lo, coefficients...) for each unit interval below 8."""
+    rows = zero_rows(FUNC[name], ZEROS[name], range(first, 8), 1,
+                     [mp.mpf(t) / 8 for t in range(-3, 4)])
+    rows = [((0.0, -1.0, 0.0) if z is None else (1.0, *split(z)), coef) for z, coef in rows]
+    return rows, len(rows[0][1])
 
 
 def log_form(nu):
@@ -157,20 +167,8 @@ def erf_f32():
 
 def j0_f32():
     """The 32 rows (z, coefficients) of J0's float loop, all of one degree."""
-    zeros = [mp.besseljzero(0, k) for k in range(1, 22)]
-    parts = []
-    for i in range(32):
-        c = mp.mpf(2 * i + 1)
-        z = next((z for z in zeros if 2 * i - 0.5 <= z < 2 * i + 2.5), None)
-        if z is None:
-            g = (lambda t, c=c: mp.besselj(0, c + t))
-        else:
-            g = (lambda t, c=c, z=z: mp.besselj(0, c + t) / (c + t - z))
-        scale = min(abs(g(mp.mpf(t) / 8)) for t in range(-7, 8))
-        parts.append((g, z, fit(g, -1, 1, scale, target=mp.mpf(2) ** -31)[1]))
-    n = max(p[2] for p in parts)
-    return [(z, [float(v) for v in reversed(mp.chebyfit(g, [-1, 1], n))])
-            for g, z, _ in parts]
+    return zero_rows(FUNC["j0"], [mp.besseljzero(0, k) for k in range(1, 22)], range(0, 64, 2),
+                     2, [mp.mpf(t) / 8 for t in range(-7, 8)], target=mp.mpf(2) ** -31)
 
 
 def f32(v):
